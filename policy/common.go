@@ -1,0 +1,40 @@
+package policy
+
+import "github.com/tracereplay/tracereplay/replay"
+
+// bestMap returns the pending map of j that is closest to node n, no farther than
+// maxLevel, and its level; -1 when there is none.
+func bestMap(s *replay.Sim, j *replay.Job, n int32, maxLevel replay.Locality) (int32, replay.Locality) {
+	if j.PendingMaps == 0 {
+		return -1, 0
+	}
+	if t := j.LocalMap(n); t >= 0 {
+		return t, replay.NodeLocal
+	}
+	if maxLevel >= replay.RackLocal {
+		if t := j.RackMap(s.Topology().Nodes[n].Rack); t >= 0 {
+			return t, replay.RackLocal
+		}
+	}
+	if maxLevel >= replay.OffRack {
+		if t := j.AnyMap(); t >= 0 {
+			return t, s.Locality(j, t, n)
+		}
+	}
+	return -1, 0
+}
+
+// canReduce reports whether j has a reduce that may launch now.
+func canReduce(j *replay.Job) bool { return j.ReducesReady() && j.PendingReduces > 0 }
+
+// poolOf names the pool a job belongs to under a "pool by" rule.
+func poolOf(j *replay.Job, by string) string {
+	key := j.Trace.User
+	if by == "queue" {
+		key = j.Trace.Queue
+	}
+	if key == "" {
+		return "default"
+	}
+	return key
+}

@@ -1,0 +1,273 @@
+package replay
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Duration is a span of simulated time in microseconds. In TOML it is written as a
+// Go duration string ("3s", "150ms", "2m").
+type Duration int64
+
+// UnmarshalText parses a Go duration string; negative durations are refused.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("duration %q: want a number with a unit, like \"3s\" or \"150ms\"", string(b))
+	}
+	if v < 0 {
+		return fmt.Errorf("duration %q is negative", string(b))
+	}
+	*d = Duration(v / time.Microsecond)
+	return nil
+}
+
+// MarshalText writes the duration in Go's notation.
+func (d Duration) MarshalText() ([]byte, error) {
+	return []byte((time.Duration(d) * time.Microsecond).String()), nil
+}
+
+// String returns the duration in Go's notation.
+func (d Duration) String() string { return (time.Duration(d) * time.Microsecond).String() }
+
+// Queue is a Capacity-scheduler queue with its guaranteed share of the slots.
+type Queue struct {
+	Name     string  `toml:"name"`
+	Capacity float64 `toml:"capacity"` // fraction of the cluster's slots, 0 < c <= 1
+	// MaxCapacity caps how far the queue may grow into idle capacity; 0 means 1.
+	MaxCapacity float64 `toml:"max_capacity"`
+}
+
+// Hardware is the cluster model: topology, slots, rates, HDFS and heartbeat
+// settings. It is read from TOML; see the README's hardware reference.
+type Hardware struct {
+	Name string `toml:"name"`
+
+	Racks        int `toml:"racks"`
+	NodesPerRack int `toml:"nodes_per_rack"`
+	MapSlots     int `toml:"map_slots"`    // per node
+	ReduceSlots  int `toml:"reduce_slots"` // per node
+	// MapNodes and ReduceNodes, when either is non-zero, dedicate machines: the
+	// first MapNodes nodes have only map slots, the next ReduceNodes only reduce
+	// slots, and any further nodes have both (EAS §3.3).
+	MapNodes    int `toml:"map_nodes"`
+	ReduceNodes int `toml:"reduce_nodes"`
+
+	DiskMBps          float64  `toml:"disk_mb_per_s"`           // local disk read/write rate
+	NICMBps           float64  `toml:"nic_mb_per_s"`            // node network interface
+	RackUplinkMBps    float64  `toml:"rack_uplink_mb_per_s"`    // rack switch to core
+	MapComputeMBps    float64  `toml:"map_compute_mb_per_s"`    // map function rate; 0 = not a bottleneck
+	ReduceComputeMBps float64  `toml:"reduce_compute_mb_per_s"` // reduce function rate; 0 = not a bottleneck
+	TaskStartup       Duration `toml:"task_startup"`            // JVM start and task set-up
+
+	Heartbeat          Duration `toml:"heartbeat"`
+	OutOfBandHeartbeat bool     `toml:"out_of_band_heartbeat"`
+	// HeartbeatJitter gives each node a seeded random phase within the interval;
+	// false aligns every node's heartbeats at multiples of the interval.
+	HeartbeatJitter bool `toml:"heartbeat_jitter"`
+
+	BlockSizeMB int `toml:"block_size_mb"`
+	Replication int `toml:"replication"`
+	// Placement is "rack-aware" (HDFS default) or "random".
+	Placement string `toml:"placement"`
+	// DataNodeFraction is the fraction of map-capable nodes that hold data
+	// (placement skew); 1 spreads data over all of them.
+	DataNodeFraction float64 `toml:"data_node_fraction"`
+
+	SlowStart float64 `toml:"slow_start"` // fraction of a job's maps done before its reduces may launch
+	// ReduceMBPerTask sets the number of reduces synthesized for jobs that give only
+	// bytes: ceil((shuffle+output) / this), at least 1 (SWIM's rule).
+	ReduceMBPerTask float64 `toml:"reduce_mb_per_task"`
+	// MaxReducesPerJob caps synthesized reduces; 0 = the cluster's reduce slots.
+	MaxReducesPerJob int `toml:"max_reduces_per_job"`
+
+	// Network is the remote-transfer model: "fixed" (NIC within a rack, a share of
+	// the rack uplink across racks) or "bar" (C_rem = C_loc + q·r, BAR §III).
+	Network string `toml:"network"`
+	// BARq is q of the BAR model: extra time per concurrently running remote map.
+	BARq Duration `toml:"bar_q"`
+	// DurationCV is the coefficient of variation of the per-task log-normal noise
+	// on modelled durations; 0 makes durations exact.
+	DurationCV float64 `toml:"duration_cv"`
+
+	TimelineSample Duration `toml:"timeline_sample"`
+	Queues         []Queue  `toml:"queues"`
+}
+
+// DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
+// cluster of commodity nodes of about 2010.
+func DefaultHardware() Hardware {
+	return Hardware{
+		Name: "default", Racks: 4, NodesPerRack: 20, MapSlots: 2, ReduceSlots: 1,
+		DiskMBps: 100, NICMBps: 125, RackUplinkMBps: 1250, MapComputeMBps: 0, ReduceComputeMBps: 0,
+		TaskStartup: Duration(time.Second / time.Microsecond), Heartbeat: Duration(3 * time.Second / time.Microsecond),
+		OutOfBandHeartbeat: false, HeartbeatJitter: true, BlockSizeMB: 128, Replication: 3, Placement: "rack-aware",
+		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: "fixed",
+		BARq: Duration(time.Second / time.Microsecond), DurationCV: 0.1,
+		TimelineSample: Duration(time.Minute / time.Microsecond),
+	}
+}
+
+// LoadHardware reads a hardware model from a TOML file, starting from
+// DefaultHardware. Unknown keys are an error that lists the valid ones.
+func LoadHardware(path string) (Hardware, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Hardware{}, fmt.Errorf("hardware model: %w", err)
+	}
+	h, err := ParseHardware(b)
+	if err != nil {
+		return Hardware{}, fmt.Errorf("hardware model %s: %w", path, err)
+	}
+	return h, nil
+}
+
+// ParseHardware reads a hardware model from TOML text; see LoadHardware.
+func ParseHardware(b []byte) (Hardware, error) {
+	h := DefaultHardware()
+	h.Queues = nil
+	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&h)
+	if err != nil {
+		return Hardware{}, err
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		return Hardware{}, fmt.Errorf("unknown key %s; valid keys: %s", strings.Join(keys, ", "), strings.Join(HardwareKeys(), ", "))
+	}
+	return h, h.Validate()
+}
+
+// HardwareKeys lists the TOML keys of a hardware model.
+func HardwareKeys() []string {
+	return []string{"name", "racks", "nodes_per_rack", "map_slots", "reduce_slots", "map_nodes", "reduce_nodes",
+		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
+		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
+		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "bar_q",
+		"duration_cv", "timeline_sample", "queues (name, capacity, max_capacity)"}
+}
+
+// Validate checks that the model describes a cluster that can run a job.
+func (h *Hardware) Validate() error {
+	var errs []string
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) }
+	if h.Racks < 1 || h.NodesPerRack < 1 {
+		bad("racks and nodes_per_rack must be at least 1 (got %d, %d)", h.Racks, h.NodesPerRack)
+	}
+	if h.Racks*h.NodesPerRack > 1<<20 {
+		bad("at most %d nodes", 1<<20)
+	}
+	if h.MapSlots < 0 || h.ReduceSlots < 0 || h.MapSlots > 1024 || h.ReduceSlots > 1024 {
+		bad("map_slots and reduce_slots must be in 0..1024")
+	}
+	if h.MapNodes < 0 || h.ReduceNodes < 0 || h.MapNodes+h.ReduceNodes > h.Racks*h.NodesPerRack {
+		bad("map_nodes + reduce_nodes (%d + %d) exceeds the %d nodes", h.MapNodes, h.ReduceNodes, h.Racks*h.NodesPerRack)
+	}
+	if h.TotalMapSlots() == 0 {
+		bad("the cluster has no map slot")
+	}
+	if h.TotalReduceSlots() == 0 {
+		bad("the cluster has no reduce slot")
+	}
+	for name, v := range map[string]float64{"disk_mb_per_s": h.DiskMBps, "nic_mb_per_s": h.NICMBps, "rack_uplink_mb_per_s": h.RackUplinkMBps} {
+		if !(v > 0) {
+			bad("%s must be positive", name)
+		}
+	}
+	if h.MapComputeMBps < 0 || h.ReduceComputeMBps < 0 {
+		bad("compute rates must not be negative")
+	}
+	if h.Heartbeat <= 0 {
+		bad("heartbeat must be positive")
+	}
+	if h.BlockSizeMB < 1 {
+		bad("block_size_mb must be at least 1")
+	}
+	if h.Replication < 1 || h.Replication > 64 {
+		bad("replication must be in 1..64")
+	}
+	if !slices.Contains([]string{"rack-aware", "random"}, h.Placement) {
+		bad("placement %q: want rack-aware or random", h.Placement)
+	}
+	if !(h.DataNodeFraction > 0 && h.DataNodeFraction <= 1) {
+		bad("data_node_fraction must be in (0, 1]")
+	}
+	if !(h.SlowStart >= 0 && h.SlowStart <= 1) {
+		bad("slow_start must be in [0, 1]")
+	}
+	if !(h.ReduceMBPerTask > 0) {
+		bad("reduce_mb_per_task must be positive")
+	}
+	if h.MaxReducesPerJob < 0 {
+		bad("max_reduces_per_job must not be negative")
+	}
+	if !slices.Contains([]string{"fixed", "bar"}, h.Network) {
+		bad("network %q: want fixed or bar", h.Network)
+	}
+	if !(h.DurationCV >= 0 && h.DurationCV <= 10) {
+		bad("duration_cv must be in [0, 10]")
+	}
+	if h.TimelineSample <= 0 {
+		bad("timeline_sample must be positive")
+	}
+	seen := map[string]bool{}
+	for i, q := range h.Queues {
+		if q.Name == "" || seen[q.Name] {
+			bad("queue %d: name empty or repeated", i+1)
+		}
+		seen[q.Name] = true
+		if !(q.Capacity > 0 && q.Capacity <= 1) || q.MaxCapacity < 0 || q.MaxCapacity > 1 {
+			bad("queue %q: capacity must be in (0, 1] and max_capacity in [0, 1]", q.Name)
+		}
+	}
+	if len(errs) > 0 {
+		slices.Sort(errs)
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// Nodes is the number of nodes in the cluster.
+func (h *Hardware) Nodes() int { return h.Racks * h.NodesPerRack }
+
+// nodeSlots returns the map and reduce slots of node i under dedication.
+func (h *Hardware) nodeSlots(i int) (maps, reduces int) {
+	if h.MapNodes == 0 && h.ReduceNodes == 0 {
+		return h.MapSlots, h.ReduceSlots
+	}
+	switch {
+	case i < h.MapNodes:
+		return h.MapSlots, 0
+	case i < h.MapNodes+h.ReduceNodes:
+		return 0, h.ReduceSlots
+	}
+	return h.MapSlots, h.ReduceSlots
+}
+
+// TotalMapSlots is the number of map slots in the cluster.
+func (h *Hardware) TotalMapSlots() int {
+	t := 0
+	for i := range h.Nodes() {
+		m, _ := h.nodeSlots(i)
+		t += m
+	}
+	return t
+}
+
+// TotalReduceSlots is the number of reduce slots in the cluster.
+func (h *Hardware) TotalReduceSlots() int {
+	t := 0
+	for i := range h.Nodes() {
+		_, r := h.nodeSlots(i)
+		t += r
+	}
+	return t
+}

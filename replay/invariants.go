@@ -1,0 +1,125 @@
+package replay
+
+import "fmt"
+
+// invariantError is a broken invariant; the run stops with it.
+type invariantError struct{ msg string }
+
+func (e invariantError) Error() string { return "invariant violated: " + e.msg }
+
+// checker verifies the simulator's invariants as the run goes: slots are never
+// over-used, each task is launched and finished exactly once, no reduce phase
+// begins before its job's last map has ended, simulated time never goes back, and
+// every flowtime is at least the job's ideal.
+type checker struct {
+	s        *Sim
+	last     int64
+	running  []int32 // tasks running per node, maps and reduces
+	runningR []int32
+	launched map[[3]int32]bool // (job, kind, task)
+	finished map[[3]int32]bool
+	jobs     int
+}
+
+func newChecker(s *Sim) *checker {
+	return &checker{s: s, running: make([]int32, len(s.nodes)), runningR: make([]int32, len(s.nodes)),
+		launched: map[[3]int32]bool{}, finished: map[[3]int32]bool{}}
+}
+
+func (c *checker) fail(format string, a ...any) {
+	panic(invariantError{fmt.Sprintf("t=%dus: ", c.s.now) + fmt.Sprintf(format, a...)})
+}
+
+func (c *checker) time(t int64) {
+	if t < c.last {
+		c.fail("time went back from %d to %d", c.last, t)
+	}
+	c.last = t
+}
+
+func kind(reduce bool) int32 {
+	if reduce {
+		return 1
+	}
+	return 0
+}
+
+func (c *checker) launch(j *Job, reduce bool, i, n int32) {
+	key := [3]int32{j.Index, kind(reduce), i}
+	if c.launched[key] {
+		c.fail("task %v of job %s launched twice", key, j.Trace.ID)
+	}
+	c.launched[key] = true
+	node := &c.s.topo.Nodes[n]
+	if reduce {
+		c.runningR[n]++
+		if c.runningR[n] > node.ReduceSlots {
+			c.fail("node %d runs %d reduces on %d slots", n, c.runningR[n], node.ReduceSlots)
+		}
+	} else {
+		c.running[n]++
+		if c.running[n] > node.MapSlots {
+			c.fail("node %d runs %d maps on %d slots", n, c.running[n], node.MapSlots)
+		}
+	}
+}
+
+func (c *checker) finish(j *Job, reduce bool, i, n int32) {
+	key := [3]int32{j.Index, kind(reduce), i}
+	if !c.launched[key] || c.finished[key] {
+		c.fail("task %v of job %s finished without launch or twice", key, j.Trace.ID)
+	}
+	c.finished[key] = true
+	if reduce {
+		c.runningR[n]--
+		r := &j.Reduces[i]
+		if r.FinishUs != c.s.now || r.ShuffleEndUs < j.LastMapEndUs || j.LastMapEndUs < 0 {
+			c.fail("reduce %d of job %s: finish %d, shuffle end %d, last map end %d", i, j.Trace.ID, r.FinishUs, r.ShuffleEndUs, j.LastMapEndUs)
+		}
+	} else {
+		c.running[n]--
+		if j.Maps[i].FinishUs != c.s.now {
+			c.fail("map %d of job %s ends at %d, scheduled for %d", i, j.Trace.ID, c.s.now, j.Maps[i].FinishUs)
+		}
+	}
+}
+
+func (c *checker) reducePhase(j *Job, i int32) {
+	if !j.MapsDone() || j.Reduces[i].ShuffleEndUs < j.LastMapEndUs {
+		c.fail("reduce %d of job %s enters its reduce phase before the job's maps are done", i, j.Trace.ID)
+	}
+}
+
+func (c *checker) jobDone(j *Job, r *JobResult) {
+	c.jobs++
+	for i := range j.Maps {
+		if j.Maps[i].State != Done {
+			c.fail("job %s finished with map %d not done", j.Trace.ID, i)
+		}
+	}
+	for i := range j.Reduces {
+		if j.Reduces[i].State != Done {
+			c.fail("job %s finished with reduce %d not done", j.Trace.ID, i)
+		}
+	}
+	if r.FlowtimeUs < r.IdealUs {
+		c.fail("job %s: flowtime %d below its ideal %d", j.Trace.ID, r.FlowtimeUs, r.IdealUs)
+	}
+	if r.FirstLaunchUs < r.SubmitUs {
+		c.fail("job %s launched a task before it was submitted", j.Trace.ID)
+	}
+}
+
+func (c *checker) final() {
+	for n := range c.running {
+		if c.running[n] != 0 || c.runningR[n] != 0 {
+			c.fail("node %d still runs tasks after the last event", n)
+		}
+	}
+	if c.jobs != c.s.w.Len() {
+		c.fail("%d of %d jobs finished", c.jobs, c.s.w.Len())
+	}
+	if len(c.launched) != len(c.finished) {
+		c.fail("%d tasks launched, %d finished", len(c.launched), len(c.finished))
+	}
+}

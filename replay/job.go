@@ -1,0 +1,173 @@
+package replay
+
+import "github.com/tracereplay/tracereplay/trace"
+
+// TaskState is where a task is in its life.
+type TaskState uint8
+
+// Task states.
+const (
+	Pending TaskState = iota
+	Running
+	Done
+)
+
+// Locality is how close a map ran to its input.
+type Locality uint8
+
+// Locality levels, ordered from best to worst.
+const (
+	NodeLocal Locality = iota
+	RackLocal
+	OffRack
+)
+
+// String returns Hadoop's name of the level.
+func (l Locality) String() string {
+	switch l {
+	case NodeLocal:
+		return trace.NodeLocal
+	case RackLocal:
+		return trace.RackLocal
+	}
+	return trace.OffSwitch
+}
+
+// MapTask is one map of a job being replayed.
+type MapTask struct {
+	InputBytes  int64
+	OutputBytes int64
+	State       TaskState
+	Node        int32 // where it ran, -1 before launch
+	Locality    Locality
+	LaunchUs    int64
+	FinishUs    int64
+	localUs     int64 // modelled duration when node-local
+	srcNode     int32 // replica read from when remote
+}
+
+// ReduceTask is one reduce of a job being replayed.
+type ReduceTask struct {
+	ShuffleBytes int64
+	OutputBytes  int64
+	State        TaskState
+	Node         int32
+	LaunchUs     int64
+	ShuffleEndUs int64
+	FinishUs     int64
+	copyUs       int64 // start-up plus copying its whole share at the NIC rate
+	tailUs       int64 // copying the last map's share after the last map ends
+	workUs       int64 // merge, reduce function and output write
+}
+
+// Job is a job while it is being replayed: its tasks, their states and the
+// counters policies decide by. Policies read it and never write it; they launch
+// tasks through the Sim.
+type Job struct {
+	Index    int32 // position in the replayed workload (submit order)
+	Trace    *trace.Job
+	SubmitUs int64
+	IdealUs  int64 // lower bound on the flowtime: alone, no heartbeat latency, all maps local
+
+	Maps    []MapTask
+	Reduces []ReduceTask
+
+	PendingMaps, RunningMaps, FinishedMaps          int32
+	PendingReduces, RunningReduces, FinishedReduces int32
+
+	FirstLaunchUs int64
+	LastMapEndUs  int64 // -1 until every map has finished
+
+	replication int32
+	replicas    []int32 // replication entries per map
+
+	// Pending-map indexes by locality, with lazy deletion: an entry whose task is
+	// no longer pending is dropped when met.
+	byNode    map[int32][]int32
+	byRack    map[int32][]int32
+	nextAny   int32 // every map before it has been launched
+	nextRed   int32
+	ready     bool    // slow-start threshold reached
+	waiting   []int32 // reduces launched before the last map ended
+	firstRed  int64
+	lastRed   int64
+	late      int32
+	lateSumUs int64
+	finished  bool
+}
+
+// Replicas returns the nodes holding map i's input block.
+func (j *Job) Replicas(i int32) []int32 {
+	r := int(j.replication)
+	return j.replicas[int(i)*r : int(i)*r+r]
+}
+
+// MapsDone reports whether every map of the job has finished.
+func (j *Job) MapsDone() bool { return j.FinishedMaps == int32(len(j.Maps)) }
+
+// ReducesReady reports whether the job's reduces may launch: the slow-start
+// fraction of its maps has finished.
+func (j *Job) ReducesReady() bool { return j.ready }
+
+// Running is the number of the job's tasks holding a slot.
+func (j *Job) Running() int32 { return j.RunningMaps + j.RunningReduces }
+
+func (j *Job) index(topo *Topology) {
+	j.byNode = make(map[int32][]int32)
+	j.byRack = make(map[int32][]int32)
+	for i := range j.Maps {
+		var racks [8]int32
+		nr := 0
+	replica:
+		for _, n := range j.Replicas(int32(i)) {
+			j.byNode[n] = append(j.byNode[n], int32(i))
+			r := topo.Nodes[n].Rack
+			for _, x := range racks[:min(nr, len(racks))] {
+				if x == r {
+					continue replica
+				}
+			}
+			if nr < len(racks) {
+				racks[nr] = r
+			}
+			nr++
+			j.byRack[r] = append(j.byRack[r], int32(i))
+		}
+	}
+}
+
+// LocalMap returns a pending map whose input is on node n, or -1. Among several it
+// returns the lowest index.
+func (j *Job) LocalMap(n int32) int32 { return j.firstPending(j.byNode, n) }
+
+// RackMap returns a pending map with a replica in rack r, or -1.
+func (j *Job) RackMap(r int32) int32 { return j.firstPending(j.byRack, r) }
+
+// AnyMap returns the lowest-indexed pending map, or -1.
+func (j *Job) AnyMap() int32 {
+	for int(j.nextAny) < len(j.Maps) && j.Maps[j.nextAny].State != Pending {
+		j.nextAny++
+	}
+	if int(j.nextAny) == len(j.Maps) {
+		return -1
+	}
+	return j.nextAny
+}
+
+// HasLocalMap reports whether a pending map has its input on node n.
+func (j *Job) HasLocalMap(n int32) bool { return j.LocalMap(n) >= 0 }
+
+func (j *Job) firstPending(idx map[int32][]int32, key int32) int32 {
+	l := idx[key]
+	for len(l) > 0 && j.Maps[l[0]].State != Pending {
+		l = l[1:]
+	}
+	if len(l) == 0 {
+		if idx[key] != nil {
+			delete(idx, key)
+		}
+		return -1
+	}
+	idx[key] = l
+	return l[0]
+}

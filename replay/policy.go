@@ -1,0 +1,44 @@
+package replay
+
+// Policy is a scheduling policy. The simulator calls it on a single goroutine; a
+// policy keeps its own state and launches tasks only through the Sim it is given.
+// Plan-based policies keep per-node queues of their own and serve them from
+// Heartbeat.
+type Policy interface {
+	// Name is the policy's registry name, with parameters if any.
+	Name() string
+	// Init is called once before the first event.
+	Init(s *Sim)
+	// JobArrived is called when a job is submitted, before any heartbeat at that
+	// instant.
+	JobArrived(s *Sim, j *Job)
+	// Heartbeat is called when node n reports free slots and some task is waiting;
+	// the policy launches what it wants there with s.LaunchMap and s.LaunchReduce.
+	Heartbeat(s *Sim, n int32)
+	// TaskFinished is called when a task of j ends; reduce tells which kind.
+	TaskFinished(s *Sim, j *Job, reduce bool, task int32)
+	// JobFinished is called when the last task of j ends.
+	JobFinished(s *Sim, j *Job)
+}
+
+// QueuedLoader is implemented by plan-based policies that hold maps in per-node
+// queues before launching them; the load-balance metric (EAS §5.4) then counts the
+// queued input bytes on each node too.
+type QueuedLoader interface {
+	QueuedInputBytes(n int32) int64
+}
+
+// Base gives a policy no-op hooks to embed.
+type Base struct{}
+
+// Init does nothing.
+func (Base) Init(*Sim) {}
+
+// JobArrived does nothing.
+func (Base) JobArrived(*Sim, *Job) {}
+
+// TaskFinished does nothing.
+func (Base) TaskFinished(*Sim, *Job, bool, int32) {}
+
+// JobFinished does nothing.
+func (Base) JobFinished(*Sim, *Job) {}

@@ -1,0 +1,702 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+type eventKind uint8
+
+const (
+	evArrival eventKind = iota
+	evHeartbeat
+	evMapDone
+	evReduceDone
+	evSample
+)
+
+type event struct {
+	t    int64
+	seq  uint64
+	a, b int32 // job and task, or node
+	kind eventKind
+}
+
+// eventQueue is a binary min-heap on (t, seq); seq makes simultaneous events run in
+// the order they were scheduled, which keeps runs deterministic.
+type eventQueue []event
+
+func (q eventQueue) less(i, j int) bool {
+	return q[i].t < q[j].t || q[i].t == q[j].t && q[i].seq < q[j].seq
+}
+
+func (q *eventQueue) push(e event) {
+	*q = append(*q, e)
+	h := *q
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *eventQueue) pop() event {
+	h := *q
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	*q = h
+	return top
+}
+
+type nodeState struct {
+	freeMap, freeReduce int32
+	nextHB              int64 // time of the node's scheduled heartbeat, -1 when dormant
+	phase               int64 // offset of its periodic heartbeats
+	mapLoad             int64 // input bytes of running maps read from this node (EAS §5.4)
+}
+
+// Options controls one run.
+type Options struct {
+	Seed        uint64
+	RecordTasks bool // keep a TaskResult per task
+	Timeline    bool // sample running tasks per job
+	// CheckInvariants verifies, at every event, that no node exceeds its slots,
+	// every task runs exactly once, no reduce phase starts before its job's last
+	// map ends and time never goes back; a violation stops the run with an error.
+	CheckInvariants bool
+	TraceName       string
+	HardwareName    string
+	Workload        WorkloadOptions
+	// Progress, if set, is called now and then with the fraction of jobs finished.
+	Progress func(done, total int)
+}
+
+// Result is everything one run produced.
+type Result struct {
+	Jobs     []JobResult
+	Tasks    []TaskResult
+	Timeline []TimelineSample
+	Summary  RunSummary
+	Wall     time.Duration
+}
+
+// Sim is one run of the simulator: a cluster, a workload and a policy. Policies
+// see it as their view of the cluster.
+type Sim struct {
+	hw     *Hardware
+	topo   *Topology
+	w      *Workload
+	pol    Policy
+	opt    Options
+	policy *rand.Rand
+
+	now    int64
+	seq    uint64
+	events int64
+	q      eventQueue
+	nodes  []nodeState
+
+	jobs    []*Job // by workload position; nil before arrival and after finish
+	active  []*Job // arrived, unfinished, in arrival order
+	pending int64  // maps and ready reduces waiting for a slot, over all jobs
+
+	runningRemote int32
+	res           Result
+	finished      int
+	sampling      bool
+	chk           *checker
+
+	busyMapUs, busyReduceUs int64
+	netBytes                int64
+	lbSum                   float64
+	lbSamples               int64
+	mapsLaunched            int64
+	dataNodes               int
+}
+
+// Run replays w through policy p and returns the results.
+func Run(w *Workload, p Policy, opt Options) (*Result, error) {
+	start := time.Now()
+	s := &Sim{hw: w.hw, topo: w.topo, w: w, pol: p, opt: opt, policy: PolicyRand(opt.Seed)}
+	s.nodes = make([]nodeState, len(s.topo.Nodes))
+	hb := rand.New(rand.NewPCG(opt.Seed, streamHeartbeat<<40))
+	for i := range s.nodes {
+		n := &s.topo.Nodes[i]
+		s.nodes[i] = nodeState{freeMap: n.MapSlots, freeReduce: n.ReduceSlots, nextHB: -1}
+		if s.hw.HeartbeatJitter {
+			s.nodes[i].phase = hb.Int64N(int64(s.hw.Heartbeat))
+		}
+		if n.MapSlots > 0 {
+			s.dataNodes++
+		}
+	}
+	s.jobs = make([]*Job, w.Len())
+	if opt.CheckInvariants {
+		s.chk = newChecker(s)
+	}
+	for k := range w.Len() {
+		s.schedule(w.submitUs[k], evArrival, int32(k), 0)
+	}
+	p.Init(s)
+	if err := s.loop(); err != nil {
+		return nil, fmt.Errorf("policy %s: %w", p.Name(), err)
+	}
+	s.summarise()
+	s.res.Wall = time.Since(start)
+	return &s.res, nil
+}
+
+func (s *Sim) schedule(t int64, k eventKind, a, b int32) {
+	s.seq++
+	s.q.push(event{t: t, seq: s.seq, a: a, b: b, kind: k})
+}
+
+func (s *Sim) loop() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(invariantError); ok {
+				err = e
+				return
+			}
+			panic(r)
+		}
+	}()
+	for len(s.q) > 0 {
+		e := s.q.pop()
+		if s.chk != nil {
+			s.chk.time(e.t)
+		}
+		s.now = e.t
+		s.events++
+		switch e.kind {
+		case evArrival:
+			s.arrive(int(e.a))
+		case evHeartbeat:
+			s.heartbeat(e.a, e.t)
+		case evMapDone:
+			s.mapDone(s.jobs[e.a], e.b)
+		case evReduceDone:
+			s.reduceDone(s.jobs[e.a], e.b)
+		case evSample:
+			s.sample()
+		}
+	}
+	if s.finished != s.w.Len() {
+		return fmt.Errorf("the run stopped with %d of %d jobs unfinished: the policy left tasks it never launched", s.w.Len()-s.finished, s.w.Len())
+	}
+	if s.chk != nil {
+		s.chk.final()
+	}
+	return nil
+}
+
+// Now is the current simulated time in microseconds.
+func (s *Sim) Now() int64 { return s.now }
+
+// Hardware is the run's hardware model.
+func (s *Sim) Hardware() *Hardware { return s.hw }
+
+// Topology is the run's cluster.
+func (s *Sim) Topology() *Topology { return s.topo }
+
+// Rand is the policy's own random stream.
+func (s *Sim) Rand() *rand.Rand { return s.policy }
+
+// Active returns the jobs that have arrived and not finished, in arrival order.
+// The slice is the simulator's own: do not keep or modify it.
+func (s *Sim) Active() []*Job { return s.active }
+
+// FreeMapSlots is the number of idle map slots on node n.
+func (s *Sim) FreeMapSlots(n int32) int32 { return s.nodes[n].freeMap }
+
+// FreeReduceSlots is the number of idle reduce slots on node n.
+func (s *Sim) FreeReduceSlots(n int32) int32 { return s.nodes[n].freeReduce }
+
+// RunningRemoteMaps is the number of maps now reading their input over the
+// network.
+func (s *Sim) RunningRemoteMaps() int32 { return s.runningRemote }
+
+// Locality is how close node n is to map i of job j.
+func (s *Sim) Locality(j *Job, i int32, n int32) Locality {
+	rack := s.topo.Nodes[n].Rack
+	best := OffRack
+	for _, r := range j.Replicas(i) {
+		if r == n {
+			return NodeLocal
+		}
+		if s.topo.Nodes[r].Rack == rack {
+			best = RackLocal
+		}
+	}
+	return best
+}
+
+// MapDuration is the time map i of job j would take if launched on node n now.
+func (s *Sim) MapDuration(j *Job, i int32, n int32) int64 {
+	d, _, _ := s.mapCost(j, i, n)
+	return d
+}
+
+func (s *Sim) mapCost(j *Job, i int32, n int32) (int64, Locality, int32) {
+	m := &j.Maps[i]
+	loc := s.Locality(j, i, n)
+	if loc == NodeLocal {
+		return m.localUs, loc, n
+	}
+	src := s.nearestReplica(j, i, n)
+	var extra float64
+	switch s.hw.Network {
+	case "bar":
+		// BAR §III: C_rem(r) = C_loc + q·r, r the remote tasks running, this one included.
+		extra = float64(s.hw.BARq) * float64(s.runningRemote+1)
+	default:
+		rate := s.hw.NICMBps
+		if loc == OffRack {
+			rate = min(rate, s.hw.RackUplinkMBps/float64(s.hw.NodesPerRack))
+		}
+		extra = bytesUs(m.InputBytes, rate)
+	}
+	return m.localUs + int64(math.Ceil(extra)), loc, src
+}
+
+// nearestReplica is the replica a remote map reads: one in n's rack if any, else
+// the first listed.
+func (s *Sim) nearestReplica(j *Job, i int32, n int32) int32 {
+	reps := j.Replicas(i)
+	rack := s.topo.Nodes[n].Rack
+	for _, r := range reps {
+		if s.topo.Nodes[r].Rack == rack {
+			return r
+		}
+	}
+	return reps[0]
+}
+
+// LaunchMap starts map i of job j on node n, which must have a free map slot, and
+// returns its locality. Launching a task that is not pending is a policy bug and
+// panics.
+func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
+	m := &j.Maps[i]
+	ns := &s.nodes[n]
+	if m.State != Pending || ns.freeMap <= 0 || j.finished {
+		panic(fmt.Sprintf("policy %s launched map %d of job %s on node %d: task state %d, free map slots %d",
+			s.pol.Name(), i, j.Trace.ID, n, m.State, ns.freeMap))
+	}
+	d, loc, src := s.mapCost(j, i, n)
+	ns.freeMap--
+	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.now+d, src
+	j.PendingMaps--
+	j.RunningMaps++
+	s.pending--
+	if j.FirstLaunchUs < 0 {
+		j.FirstLaunchUs = s.now
+	}
+	if loc != NodeLocal {
+		s.runningRemote++
+		s.netBytes += m.InputBytes
+	}
+	s.nodes[src].mapLoad += m.InputBytes
+	s.mapsLaunched++
+	if s.dataNodes > 0 && s.mapsLaunched%int64(s.dataNodes) == 0 {
+		s.sampleLoadBalance()
+	}
+	if s.chk != nil {
+		s.chk.launch(j, false, i, n)
+	}
+	s.schedule(s.now+d, evMapDone, j.Index, i)
+	return loc
+}
+
+// LaunchReduce starts the job's next pending reduce on node n, which must have a
+// free reduce slot, and returns its index; it returns -1 and launches nothing when
+// the job has no pending reduce or its slow-start threshold is not reached.
+func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
+	ns := &s.nodes[n]
+	if ns.freeReduce <= 0 || j.finished {
+		panic(fmt.Sprintf("policy %s launched a reduce of job %s on node %d with %d free reduce slots", s.pol.Name(), j.Trace.ID, n, ns.freeReduce))
+	}
+	if !j.ready || j.PendingReduces == 0 {
+		return -1
+	}
+	i := j.nextRed
+	j.nextRed++
+	r := &j.Reduces[i]
+	ns.freeReduce--
+	r.State, r.Node, r.LaunchUs = Running, n, s.now
+	j.PendingReduces--
+	j.RunningReduces++
+	s.pending--
+	if j.FirstLaunchUs < 0 {
+		j.FirstLaunchUs = s.now
+	}
+	if j.firstRed < 0 {
+		j.firstRed = s.now
+	}
+	j.lastRed = s.now
+	// Shuffle data comes from every map; the share held on n itself is local.
+	s.netBytes += r.ShuffleBytes - r.ShuffleBytes/int64(max(1, s.dataNodes))
+	if s.chk != nil {
+		s.chk.launch(j, true, i, n)
+	}
+	if j.MapsDone() {
+		j.late++
+		j.lateSumUs += s.now - j.LastMapEndUs
+		s.startReducePhase(j, i)
+	} else {
+		j.waiting = append(j.waiting, i)
+	}
+	return i
+}
+
+// startReducePhase schedules reduce i's end once the job's last map has ended: the
+// copy of its whole share from its launch, or of the last map's share after the
+// last map, whichever ends later, then its reduce work.
+func (s *Sim) startReducePhase(j *Job, i int32) {
+	r := &j.Reduces[i]
+	r.ShuffleEndUs = max(r.LaunchUs+r.copyUs, j.LastMapEndUs+r.tailUs)
+	r.FinishUs = r.ShuffleEndUs + r.workUs
+	if s.chk != nil {
+		s.chk.reducePhase(j, i)
+	}
+	s.schedule(r.FinishUs, evReduceDone, j.Index, i)
+}
+
+func (s *Sim) arrive(k int) {
+	j := s.w.build(k)
+	j.FirstLaunchUs, j.LastMapEndUs, j.firstRed, j.lastRed = -1, -1, -1, -1
+	j.index(s.topo)
+	j.PendingMaps = int32(len(j.Maps))
+	j.PendingReduces = int32(len(j.Reduces))
+	s.jobs[k] = j
+	s.active = append(s.active, j)
+	s.pending += int64(j.PendingMaps)
+	s.checkReady(j)
+	s.pol.JobArrived(s, j)
+	if !s.sampling && s.opt.Timeline {
+		s.sampling = true
+		step := int64(s.hw.TimelineSample)
+		s.schedule((s.now+step-1)/step*step, evSample, 0, 0)
+	}
+	s.wake()
+}
+
+// checkReady marks the job's reduces launchable once its slow-start fraction of
+// maps has finished.
+func (s *Sim) checkReady(j *Job) {
+	if j.ready || len(j.Reduces) == 0 {
+		return
+	}
+	need := int32(math.Ceil(s.hw.SlowStart * float64(len(j.Maps))))
+	if j.FinishedMaps >= need {
+		j.ready = true
+		s.pending += int64(j.PendingReduces)
+	}
+}
+
+// wake gives every dormant node with a free slot its next periodic heartbeat, now
+// that there is work. Nodes go dormant when nothing waits, since a heartbeat then
+// cannot change anything.
+func (s *Sim) wake() {
+	if s.pending == 0 {
+		return
+	}
+	iv := int64(s.hw.Heartbeat)
+	for i := range s.nodes {
+		ns := &s.nodes[i]
+		if ns.nextHB >= 0 || ns.freeMap+ns.freeReduce == 0 {
+			continue
+		}
+		t := ns.phase
+		if t < s.now {
+			t += (s.now - t + iv - 1) / iv * iv
+		}
+		ns.nextHB = t
+		s.schedule(t, evHeartbeat, int32(i), 0)
+	}
+}
+
+func (s *Sim) heartbeat(n int32, t int64) {
+	ns := &s.nodes[n]
+	if ns.nextHB != t {
+		return // superseded by an out-of-band heartbeat
+	}
+	ns.nextHB = -1
+	if ns.freeMap+ns.freeReduce == 0 || s.pending == 0 {
+		return // dormant until a slot frees or work arrives
+	}
+	s.pol.Heartbeat(s, n)
+	if ns.freeMap+ns.freeReduce > 0 && s.pending > 0 {
+		ns.nextHB = t + int64(s.hw.Heartbeat)
+		s.schedule(ns.nextHB, evHeartbeat, n, 0)
+	}
+}
+
+// slotFreed gives node n a heartbeat now (out-of-band) or at its next periodic
+// tick, unless one is already due.
+func (s *Sim) slotFreed(n int32) {
+	ns := &s.nodes[n]
+	if s.hw.OutOfBandHeartbeat {
+		if ns.nextHB == s.now {
+			return
+		}
+		ns.nextHB = s.now
+		s.schedule(s.now, evHeartbeat, n, 0)
+		return
+	}
+	if ns.nextHB >= 0 {
+		return
+	}
+	iv := int64(s.hw.Heartbeat)
+	t := ns.phase
+	if t <= s.now {
+		t += (s.now - t + iv) / iv * iv
+	}
+	ns.nextHB = t
+	s.schedule(t, evHeartbeat, n, 0)
+}
+
+func (s *Sim) mapDone(j *Job, i int32) {
+	m := &j.Maps[i]
+	m.State = Done
+	ns := &s.nodes[m.Node]
+	ns.freeMap++
+	s.nodes[m.srcNode].mapLoad -= m.InputBytes
+	if m.Locality != NodeLocal {
+		s.runningRemote--
+	}
+	s.busyMapUs += m.FinishUs - m.LaunchUs
+	j.RunningMaps--
+	j.FinishedMaps++
+	if s.chk != nil {
+		s.chk.finish(j, false, i, m.Node)
+	}
+	s.recordMap(j, i)
+	wasPending := s.pending
+	s.checkReady(j)
+	if j.MapsDone() {
+		j.LastMapEndUs = s.now
+		for _, r := range j.waiting {
+			s.startReducePhase(j, r)
+		}
+		j.waiting = nil
+	}
+	s.pol.TaskFinished(s, j, false, i)
+	if j.MapsDone() && len(j.Reduces) == 0 {
+		s.finishJob(j)
+	}
+	if wasPending == 0 && s.pending > 0 {
+		s.wake()
+	}
+	s.slotFreed(m.Node)
+}
+
+func (s *Sim) reduceDone(j *Job, i int32) {
+	r := &j.Reduces[i]
+	r.State = Done
+	s.nodes[r.Node].freeReduce++
+	s.busyReduceUs += r.FinishUs - r.LaunchUs
+	j.RunningReduces--
+	j.FinishedReduces++
+	if s.chk != nil {
+		s.chk.finish(j, true, i, r.Node)
+	}
+	s.recordReduce(j, i)
+	s.pol.TaskFinished(s, j, true, i)
+	if j.FinishedReduces == int32(len(j.Reduces)) {
+		s.finishJob(j)
+	}
+	s.slotFreed(r.Node)
+}
+
+func (s *Sim) finishJob(j *Job) {
+	j.finished = true
+	tj := j.Trace
+	r := JobResult{
+		JobIndex: j.Index, JobID: tj.ID, Name: tj.Name, User: tj.User, Queue: tj.Queue,
+		Maps: int32(len(j.Maps)), Reduces: int32(len(j.Reduces)),
+		SubmitUs: j.SubmitUs, FirstLaunchUs: j.FirstLaunchUs, LastMapEndUs: j.LastMapEndUs,
+		FirstReduceLaunchUs: j.firstRed, LastReduceLaunchUs: j.lastRed, FinishUs: s.now,
+		FlowtimeUs: s.now - j.SubmitUs, IdealUs: j.IdealUs, WaitingUs: j.FirstLaunchUs - j.SubmitUs,
+		ReducesLate: j.late, InputBytes: tj.InputBytes, ShuffleBytes: tj.ShuffleBytes, OutputBytes: tj.OutputBytes,
+		ObservedFlowtimeUs: Unset,
+	}
+	if j.late > 0 {
+		r.StarvationUs = j.lateSumUs / int64(j.late)
+	}
+	if j.IdealUs > 0 {
+		r.Slowdown = float64(r.FlowtimeUs) / float64(j.IdealUs)
+	}
+	if tj.FinishMs >= 0 && tj.SubmitMs >= 0 && tj.FinishMs >= tj.SubmitMs {
+		r.ObservedFlowtimeUs = (tj.FinishMs - tj.SubmitMs) * 1000
+	}
+	for i := range j.Maps {
+		switch j.Maps[i].Locality {
+		case NodeLocal:
+			r.MapsNodeLocal++
+		case RackLocal:
+			r.MapsRackLocal++
+		default:
+			r.MapsOffRack++
+		}
+	}
+	if s.chk != nil {
+		s.chk.jobDone(j, &r)
+	}
+	s.pol.JobFinished(s, j)
+	s.res.Jobs = append(s.res.Jobs, r)
+	s.active = slices.DeleteFunc(s.active, func(x *Job) bool { return x == j })
+	s.jobs[j.Index] = nil
+	s.finished++
+	if s.opt.Progress != nil && s.finished%256 == 0 {
+		s.opt.Progress(s.finished, s.w.Len())
+	}
+}
+
+func (s *Sim) recordMap(j *Job, i int32) {
+	if !s.opt.RecordTasks {
+		return
+	}
+	m := &j.Maps[i]
+	n := &s.topo.Nodes[m.Node]
+	s.res.Tasks = append(s.res.Tasks, TaskResult{JobIndex: j.Index, JobID: j.Trace.ID, Type: "MAP", Index: i,
+		Node: m.Node, Host: n.Host, Rack: s.topo.RackNames[n.Rack], Locality: m.Locality.String(),
+		LaunchUs: m.LaunchUs, ShuffleEndUs: Unset, FinishUs: m.FinishUs, InputBytes: m.InputBytes})
+}
+
+func (s *Sim) recordReduce(j *Job, i int32) {
+	if !s.opt.RecordTasks {
+		return
+	}
+	r := &j.Reduces[i]
+	n := &s.topo.Nodes[r.Node]
+	s.res.Tasks = append(s.res.Tasks, TaskResult{JobIndex: j.Index, JobID: j.Trace.ID, Type: "REDUCE", Index: i,
+		Node: r.Node, Host: n.Host, Rack: s.topo.RackNames[n.Rack], LaunchUs: r.LaunchUs,
+		ShuffleEndUs: r.ShuffleEndUs, FinishUs: r.FinishUs, InputBytes: r.ShuffleBytes})
+}
+
+func (s *Sim) sample() {
+	if len(s.active) == 0 {
+		s.sampling = false
+		return
+	}
+	var tm, tr int32
+	for _, j := range s.active {
+		if j.Running() > 0 {
+			s.res.Timeline = append(s.res.Timeline, TimelineSample{TimeUs: s.now, JobIndex: j.Index,
+				RunningMaps: j.RunningMaps, RunningReduces: j.RunningReduces})
+			tm += j.RunningMaps
+			tr += j.RunningReduces
+		}
+	}
+	s.res.Timeline = append(s.res.Timeline, TimelineSample{TimeUs: s.now, JobIndex: -1, RunningMaps: tm, RunningReduces: tr})
+	s.schedule(s.now+int64(s.hw.TimelineSample), evSample, 0, 0)
+}
+
+// sampleLoadBalance adds the standard deviation of the map machines' loads (EAS
+// §5.4: input bytes of unfinished maps on or read from each, plus what a plan-based
+// policy holds queued there), in MB.
+func (s *Sim) sampleLoadBalance() {
+	ql, _ := s.pol.(QueuedLoader)
+	var sum, sq float64
+	n := 0
+	for i := range s.nodes {
+		if s.topo.Nodes[i].MapSlots == 0 {
+			continue
+		}
+		l := float64(s.nodes[i].mapLoad)
+		if ql != nil {
+			l += float64(ql.QueuedInputBytes(int32(i)))
+		}
+		l /= 1e6
+		sum += l
+		sq += l * l
+		n++
+	}
+	mean := sum / float64(n)
+	s.lbSum += math.Sqrt(max(0, sq/float64(n)-mean*mean))
+	s.lbSamples++
+}
+
+func (s *Sim) summarise() {
+	sum := &s.res.Summary
+	sum.Policy, sum.Trace, sum.Hardware, sum.Seed = s.pol.Name(), s.opt.TraceName, s.opt.HardwareName, s.opt.Seed
+	sum.Jobs = len(s.res.Jobs)
+	var first, last int64 = math.MaxInt64, 0
+	var local, rack int64
+	slowdowns := make([]float64, 0, len(s.res.Jobs))
+	for i := range s.res.Jobs {
+		r := &s.res.Jobs[i]
+		sum.Maps += int64(r.Maps)
+		sum.Reduces += int64(r.Reduces)
+		sum.TotalFlowtimeUs += r.FlowtimeUs
+		first, last = min(first, r.SubmitUs), max(last, r.FinishUs)
+		local += int64(r.MapsNodeLocal)
+		rack += int64(r.MapsRackLocal)
+		slowdowns = append(slowdowns, r.Slowdown)
+	}
+	sum.MakespanUs = last - first
+	if sum.Maps > 0 {
+		sum.MapLocality = float64(local) / float64(sum.Maps)
+		sum.RackLocality = float64(rack) / float64(sum.Maps)
+	}
+	if sec := float64(sum.MakespanUs) / 1e6; sec > 0 {
+		sum.MapThroughput = float64(sum.Maps) / sec
+		sum.ReduceThroughput = float64(sum.Reduces) / sec
+		sum.MapUtilisation = float64(s.busyMapUs) / (float64(s.hw.TotalMapSlots()) * float64(sum.MakespanUs))
+		sum.ReduceUtilisation = float64(s.busyReduceUs) / (float64(s.hw.TotalReduceSlots()) * float64(sum.MakespanUs))
+	}
+	if s.lbSamples > 0 {
+		sum.LoadBalance = s.lbSum / float64(s.lbSamples)
+	}
+	sum.JainFairness = jain(slowdowns)
+	sum.NetworkBytes = s.netBytes
+	sum.Events = s.events
+	slices.SortFunc(s.res.Jobs, func(a, b JobResult) int { return int(a.JobIndex - b.JobIndex) })
+	for i := range s.res.Jobs {
+		s.res.Jobs[i].Policy = sum.Policy
+	}
+	for i := range s.res.Tasks {
+		s.res.Tasks[i].Policy = sum.Policy
+	}
+	for i := range s.res.Timeline {
+		s.res.Timeline[i].Policy = sum.Policy
+	}
+}
+
+// jain is Jain's fairness index (Σx)² / (n·Σx²).
+func jain(x []float64) float64 {
+	var s, sq float64
+	for _, v := range x {
+		s += v
+		sq += v * v
+	}
+	if sq == 0 {
+		return 1
+	}
+	return s * s / (float64(len(x)) * sq)
+}

@@ -1,0 +1,274 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// Random streams. Each concern draws from its own PCG stream derived from the run's
+// seed, and per-job streams are keyed by the job's position in the trace, so every
+// policy sees the identical placement and durations (common random numbers) no
+// matter in which order it makes jobs run.
+const (
+	streamDataNodes = 1
+	streamPlacement = 2
+	streamDurations = 3
+	streamHeartbeat = 4
+	streamPolicy    = 5
+)
+
+func jobRand(seed uint64, stream uint64, job int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, stream<<40|uint64(job)))
+}
+
+// PolicyRand returns the random stream a policy may draw from; it depends only on
+// the seed, so a policy's randomness does not disturb the workload's.
+func PolicyRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, streamPolicy<<40)) }
+
+// Workload is a trace prepared for replay on one hardware model and seed: which
+// jobs run, when they arrive, and how to materialise each job's tasks (split
+// synthesis, block placement and modelled task durations) when it arrives.
+type Workload struct {
+	Trace *trace.Trace
+	hw    *Hardware
+	topo  *Topology
+	seed  uint64
+
+	jobs      []int    // trace job index of each replayed job, in submit order
+	submitUs  []int64  // arrival of each replayed job, relative to the first
+	taskRange [][2]int // per trace job: its tasks in Trace.Tasks
+}
+
+// WorkloadOptions chooses which jobs of a trace are replayed.
+type WorkloadOptions struct {
+	// IncludeIncomplete replays jobs whose history ended without a finish event.
+	IncludeIncomplete bool
+}
+
+// NewWorkload prepares tr for replay. Jobs must be sorted by submit time (trace
+// readers guarantee it); a job whose tasks are listed is replayed with exactly
+// those tasks, one with bytes only gets tasks synthesized from its bytes.
+func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt WorkloadOptions) (*Workload, error) {
+	w := &Workload{Trace: tr, hw: hw, topo: topo, seed: seed, taskRange: make([][2]int, len(tr.Jobs))}
+	pos := make(map[string]int, len(tr.Jobs))
+	for i := range tr.Jobs {
+		if _, dup := pos[tr.Jobs[i].ID]; dup {
+			return nil, fmt.Errorf("job %s appears twice in the trace", tr.Jobs[i].ID)
+		}
+		pos[tr.Jobs[i].ID] = i
+		w.taskRange[i] = [2]int{0, 0}
+	}
+	for k := 0; k < len(tr.Tasks); {
+		id := tr.Tasks[k].JobID
+		e := k
+		for e < len(tr.Tasks) && tr.Tasks[e].JobID == id {
+			e++
+		}
+		i, ok := pos[id]
+		if !ok {
+			return nil, fmt.Errorf("task %s belongs to job %s, which the trace does not list", tr.Tasks[k].TaskID, id)
+		}
+		if w.taskRange[i] != [2]int{0, 0} {
+			return nil, fmt.Errorf("the tasks of job %s are not contiguous in the trace", id)
+		}
+		w.taskRange[i] = [2]int{k, e}
+		k = e
+	}
+	var first int64
+	for i := range tr.Jobs {
+		j := &tr.Jobs[i]
+		if j.Status == trace.StatusIncomplete && !opt.IncludeIncomplete {
+			continue
+		}
+		if len(w.jobs) == 0 {
+			first = j.SubmitMs
+		} else if j.SubmitMs < tr.Jobs[w.jobs[len(w.jobs)-1]].SubmitMs {
+			return nil, fmt.Errorf("job %s is submitted before the job listed ahead of it: the trace is not sorted", j.ID)
+		}
+		w.jobs = append(w.jobs, i)
+		w.submitUs = append(w.submitUs, (j.SubmitMs-first)*1000)
+	}
+	if len(w.jobs) == 0 {
+		return nil, fmt.Errorf("the trace has no job to replay")
+	}
+	return w, nil
+}
+
+// Len is the number of replayed jobs.
+func (w *Workload) Len() int { return len(w.jobs) }
+
+const mib = 1 << 20
+
+// bytesUs is the time in microseconds to move b bytes at r MB/s (1 MB = 10^6 bytes,
+// so r MB/s is r bytes per microsecond); a rate of 0 means no cost.
+func bytesUs(b int64, r float64) float64 {
+	if r <= 0 || b <= 0 {
+		return 0
+	}
+	return float64(b) / r
+}
+
+// noise draws the log-normal duration factor with mean 1 and the model's CV.
+func noise(rng *rand.Rand, cv float64) float64 {
+	if cv == 0 {
+		return 1
+	}
+	s2 := math.Log1p(cv * cv)
+	return math.Exp(-s2/2 + math.Sqrt(s2)*rng.NormFloat64())
+}
+
+// build materialises replayed job k: its map splits with replicas and modelled
+// durations, and its reduces. It depends only on the seed and k.
+func (w *Workload) build(k int) *Job {
+	ti := w.jobs[k]
+	tj := &w.Trace.Jobs[ti]
+	hw := w.hw
+	j := &Job{Index: int32(k), Trace: tj, SubmitUs: w.submitUs[k]}
+	place := jobRand(w.seed, streamPlacement, ti)
+	dur := jobRand(w.seed, streamDurations, ti)
+	block := int64(hw.BlockSizeMB) * mib
+
+	tasks := w.Trace.Tasks[w.taskRange[ti][0]:w.taskRange[ti][1]]
+	var mapIn []int64
+	var mapOut []int64
+	var redShuffle, redOut []int64
+	if len(tasks) > 0 {
+		for t := range tasks {
+			tt := &tasks[t]
+			if tt.Type == trace.Map {
+				mapIn = append(mapIn, tt.InputBytes)
+				mapOut = append(mapOut, tt.OutputBytes)
+			} else {
+				redShuffle = append(redShuffle, tt.ShuffleBytes)
+				redOut = append(redOut, tt.OutputBytes)
+			}
+		}
+		if len(mapIn) == 0 { // a job must map: give it one empty split
+			mapIn, mapOut = []int64{0}, []int64{0}
+		}
+		fillUnknown(mapIn, tj.InputBytes, block)
+		fillUnknown(mapOut, tj.ShuffleBytes, 0)
+		fillUnknown(redShuffle, tj.ShuffleBytes, 0)
+		fillUnknown(redOut, tj.OutputBytes, 0)
+	} else {
+		in := tj.InputBytes
+		var n, last int64
+		if in < 0 && tj.NumMaps > 0 {
+			n, last = int64(tj.NumMaps), block
+			in = n * block
+		} else {
+			n, last = trace.Splits(in, block)
+		}
+		mapIn = make([]int64, n)
+		for i := range mapIn {
+			mapIn[i] = block
+		}
+		mapIn[n-1] = last
+		shuffle := max(tj.ShuffleBytes, 0)
+		mapOut = make([]int64, n)
+		for i := range mapOut {
+			if in > 0 {
+				mapOut[i] = int64(float64(shuffle) * float64(mapIn[i]) / float64(in))
+			} else {
+				mapOut[i] = shuffle / n
+			}
+		}
+		var r int64
+		if tj.NumReduces >= 0 {
+			r = int64(tj.NumReduces)
+		} else {
+			r = trace.SynthReduces(shuffle, tj.OutputBytes, hw.ReduceMBPerTask*mib, w.maxReduces())
+		}
+		redShuffle = make([]int64, r)
+		redOut = make([]int64, r)
+		for i := range redShuffle {
+			redShuffle[i] = shuffle / r
+			redOut[i] = max(tj.OutputBytes, 0) / r
+		}
+	}
+
+	// Maps: placement then durations, each from its own stream.
+	repl := min(hw.Replication, len(w.topo.DataNodes))
+	j.replication = int32(repl)
+	j.replicas = make([]int32, 0, len(mapIn)*repl)
+	j.Maps = make([]MapTask, len(mapIn))
+	rackAware := hw.Placement == "rack-aware"
+	for range mapIn {
+		j.replicas = w.topo.placeBlock(place, repl, rackAware, j.replicas)
+	}
+	var sumMap, maxMap float64
+	for i := range j.Maps {
+		m := &j.Maps[i]
+		m.InputBytes = mapIn[i]
+		m.OutputBytes = mapOut[i]
+		f := noise(dur, hw.DurationCV)
+		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, hw.MapComputeMBps))
+		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))
+		m.Node = -1
+		sumMap += float64(m.localUs)
+		maxMap = max(maxMap, float64(m.localUs))
+	}
+	j.Reduces = make([]ReduceTask, len(redShuffle))
+	var maxRed, sumRed float64
+	nMaps := float64(len(j.Maps))
+	for i := range j.Reduces {
+		r := &j.Reduces[i]
+		r.ShuffleBytes = redShuffle[i]
+		r.OutputBytes = redOut[i]
+		f := noise(dur, hw.DurationCV)
+		r.copyUs = int64(hw.TaskStartup) + int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps)))
+		r.tailUs = int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps) / nMaps))
+		work := f * (bytesUs(r.ShuffleBytes+r.OutputBytes, hw.DiskMBps) + bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps))
+		r.workUs = int64(math.Ceil(work))
+		r.Node = -1
+		post := float64(r.tailUs + r.workUs)
+		maxRed = max(maxRed, post)
+		sumRed += post
+	}
+	// The ideal: the job alone on the cluster, launched the instant it arrives,
+	// every map local. Maps need at least their longest task and their total
+	// work spread over all map slots; reduces cannot finish their last copy and
+	// their reduce work before the last map ends.
+	mapPhase := max(maxMap, math.Ceil(sumMap/float64(hw.TotalMapSlots())))
+	redPhase := 0.0
+	if len(j.Reduces) > 0 {
+		redPhase = max(maxRed, math.Ceil(sumRed/float64(hw.TotalReduceSlots())))
+	}
+	j.IdealUs = int64(mapPhase + redPhase)
+	return j
+}
+
+func (w *Workload) maxReduces() int {
+	if w.hw.MaxReducesPerJob > 0 {
+		return w.hw.MaxReducesPerJob
+	}
+	return w.hw.TotalReduceSlots()
+}
+
+// fillUnknown replaces Unknown entries by an even share of the job's total (or by
+// def when the total is unknown too).
+func fillUnknown(v []int64, total int64, def int64) {
+	known, unknown := int64(0), int64(0)
+	for _, x := range v {
+		if x < 0 {
+			unknown++
+		} else {
+			known += x
+		}
+	}
+	if unknown == 0 {
+		return
+	}
+	share := def
+	if total >= 0 {
+		share = max(total-known, 0) / unknown
+	}
+	for i, x := range v {
+		if x < 0 {
+			v[i] = share
+		}
+	}
+}
