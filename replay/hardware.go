@@ -92,6 +92,12 @@ type Hardware struct {
 	Network string `toml:"network"`
 	// BARq is q of the BAR model: extra time per concurrently running remote map.
 	BARq Duration `toml:"bar_q"`
+	// TaskTimes is where task durations come from: "model" computes them from
+	// bytes and rates; "trace" takes each task's observed duration (finish - start
+	// of its successful attempt) as its node-local time and adds the network
+	// model's cost when the replay places it remotely; "auto" uses the trace's
+	// duration when the task has one and the model otherwise.
+	TaskTimes string `toml:"task_times"`
 	// DurationCV is the coefficient of variation of the per-task log-normal noise
 	// on modelled durations; 0 makes durations exact.
 	DurationCV float64 `toml:"duration_cv"`
@@ -108,7 +114,7 @@ func DefaultHardware() Hardware {
 		DiskMBps: 100, NICMBps: 125, RackUplinkMBps: 1250, MapComputeMBps: 0, ReduceComputeMBps: 0,
 		TaskStartup: Duration(time.Second / time.Microsecond), Heartbeat: Duration(3 * time.Second / time.Microsecond),
 		OutOfBandHeartbeat: false, HeartbeatJitter: true, BlockSizeMB: 128, Replication: 3, Placement: "rack-aware",
-		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: "fixed",
+		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: "fixed", TaskTimes: "auto",
 		BARq: Duration(time.Second / time.Microsecond), DurationCV: 0.1,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
 	}
@@ -151,7 +157,7 @@ func HardwareKeys() []string {
 	return []string{"name", "racks", "nodes_per_rack", "map_slots", "reduce_slots", "map_nodes", "reduce_nodes",
 		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
 		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
-		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "bar_q",
+		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "bar_q", "task_times",
 		"duration_cv", "timeline_sample", "queues (name, capacity, max_capacity)"}
 }
 
@@ -211,6 +217,9 @@ func (h *Hardware) Validate() error {
 	}
 	if !slices.Contains([]string{"fixed", "bar"}, h.Network) {
 		bad("network %q: want fixed or bar", h.Network)
+	}
+	if !slices.Contains([]string{"model", "trace", "auto"}, h.TaskTimes) {
+		bad("task_times %q: want model, trace or auto", h.TaskTimes)
 	}
 	if !(h.DurationCV >= 0 && h.DurationCV <= 10) {
 		bad("duration_cv must be in [0, 10]")

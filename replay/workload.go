@@ -135,15 +135,24 @@ func (w *Workload) build(k int) *Job {
 	var mapIn []int64
 	var mapOut []int64
 	var redShuffle, redOut []int64
+	var mapObs, redObs []int64 // observed durations in µs, -1 unknown
+	observed := func(tt *trace.Task) int64 {
+		if hw.TaskTimes == "model" || tt.StartMs < 0 || tt.FinishMs < tt.StartMs {
+			return -1
+		}
+		return (tt.FinishMs - tt.StartMs) * 1000
+	}
 	if len(tasks) > 0 {
 		for t := range tasks {
 			tt := &tasks[t]
 			if tt.Type == trace.Map {
 				mapIn = append(mapIn, tt.InputBytes)
 				mapOut = append(mapOut, tt.OutputBytes)
+				mapObs = append(mapObs, observed(tt))
 			} else {
 				redShuffle = append(redShuffle, tt.ShuffleBytes)
 				redOut = append(redOut, tt.OutputBytes)
+				redObs = append(redObs, observed(tt))
 			}
 		}
 		if len(mapIn) == 0 { // a job must map: give it one empty split
@@ -207,6 +216,9 @@ func (w *Workload) build(k int) *Job {
 		f := noise(dur, hw.DurationCV)
 		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, hw.MapComputeMBps))
 		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))
+		if i < len(mapObs) && mapObs[i] >= 0 {
+			m.localUs = mapObs[i]
+		}
 		m.Node = -1
 		sumMap += float64(m.localUs)
 		maxMap = max(maxMap, float64(m.localUs))
@@ -223,6 +235,11 @@ func (w *Workload) build(k int) *Job {
 		r.tailUs = int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps) / nMaps))
 		work := f * (bytesUs(r.ShuffleBytes+r.OutputBytes, hw.DiskMBps) + bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps))
 		r.workUs = int64(math.Ceil(work))
+		if i < len(redObs) && redObs[i] >= 0 {
+			// The observed time covers copy and reduce work; the copy is modelled
+			// (it depends on when the maps end), the rest is the reduce work.
+			r.workUs = max(0, redObs[i]-r.copyUs)
+		}
 		r.Node = -1
 		post := float64(r.tailUs + r.workUs)
 		maxRed = max(maxRed, post)

@@ -1,0 +1,52 @@
+package trace
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// GenParams are a generator's parameters as an experiment spec or the ingest
+// command gives them (TOML values: strings, int64, float64, bools, arrays).
+type GenParams map[string]any
+
+// Generator makes a synthetic trace from parameters and a seed. The same
+// parameters and seed give the identical trace.
+type Generator struct {
+	Name string
+	Doc  string
+	Make func(p GenParams, seed uint64) (*Trace, error)
+}
+
+// Generators lists the synthetic workload generators, sorted by name. Each paper's
+// workload has its own file (gen_*.go) and one line here.
+func Generators() []Generator {
+	g := []Generator{}
+	slices.SortFunc(g, func(a, b Generator) int { return strings.Compare(a.Name, b.Name) })
+	return g
+}
+
+// Generate runs the named generator.
+func Generate(name string, p GenParams, seed uint64) (*Trace, error) {
+	var names []string
+	for _, g := range Generators() {
+		if g.Name == name {
+			t, err := g.Make(p, seed)
+			if err != nil {
+				return nil, fmt.Errorf("generator %s: %w", name, err)
+			}
+			t.Meta.SourceFormat = "synthetic"
+			if t.Meta.Options == nil {
+				t.Meta.Options = map[string]string{}
+			}
+			t.Meta.Options["generator"] = name
+			t.Meta.Options["seed"] = fmt.Sprint(seed)
+			for k, v := range p {
+				t.Meta.Options[k] = fmt.Sprint(v)
+			}
+			return t, nil
+		}
+		names = append(names, g.Name)
+	}
+	return nil, fmt.Errorf("unknown generator %q; valid generators: %s", name, strings.Join(names, ", "))
+}
