@@ -1,0 +1,170 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// MaxRowsPerRowGroup bounds the rows of one Parquet row group written by
+// WriteParquetFile, so that readers can process big files a row group at a time.
+const MaxRowsPerRowGroup = 1 << 20
+
+// readChunk is how many rows ReadParquetFile decodes at a time; allocation grows
+// with the rows actually decoded, never with the row count a file claims.
+const readChunk = 4096
+
+// ParquetOptions are optional settings of WriteParquetFile.
+type ParquetOptions struct {
+	// SortedBy names top-level columns the rows are sorted by (ascending, in this
+	// order); they are declared as sorting columns of every row group. The caller
+	// guarantees the order: nothing is checked or reordered.
+	SortedBy []string
+}
+
+// WriteParquetFile writes rows as one zstd-compressed Parquet file at path, with
+// meta as key/value metadata (stored sorted by key). The schema comes from T's
+// `parquet:"…"` struct tags. The write is atomic: the file is built as a hidden
+// temporary file in path's directory, synced, and renamed over path, so readers
+// see the old file or the complete new one, never a partial one. The output is
+// deterministic: the same rows and meta give byte-identical files.
+func WriteParquetFile[T any](path string, rows []T, meta map[string]string, opt ...ParquetOptions) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := writeParquet(tmp, rows, meta, opt...); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeParquet writes rows as Parquet to w with tracereplay's writer settings.
+func writeParquet[T any](w io.Writer, rows []T, meta map[string]string, opt ...ParquetOptions) error {
+	options := []parquet.WriterOption{
+		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault, Concurrency: 1}),
+		parquet.MaxRowsPerRowGroup(MaxRowsPerRowGroup),
+	}
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
+		options = append(options, parquet.KeyValueMetadata(k, meta[k]))
+	}
+	var sorting []parquet.SortingColumn
+	for _, o := range opt {
+		for _, c := range o.SortedBy {
+			sorting = append(sorting, parquet.Ascending(c))
+		}
+	}
+	if len(sorting) > 0 {
+		options = append(options, parquet.SortingWriterConfig(parquet.SortingColumns(sorting...)))
+	}
+	pw := parquet.NewGenericWriter[T](w, options...)
+	if _, err := pw.Write(rows); err != nil {
+		return err
+	}
+	return pw.Close()
+}
+
+// ReadParquetFile reads every row of the Parquet file at path into T, and returns
+// the file's key/value metadata. Every leaf column of T must be in the file with
+// the same physical type and nesting (columns the file has beyond T are ignored):
+// a missing or mistyped column is an error naming the file and the column,
+// rather than a silent zero. A corrupt file is an error, never a panic.
+func ReadParquetFile[T any](path string) (rows []T, meta map[string]string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		// parquet-go can panic on some corrupt inputs; a bad file is bad input.
+		if r := recover(); r != nil {
+			rows, meta, err = nil, nil, fmt.Errorf("%s: corrupt Parquet file: %v", path, r)
+		}
+	}()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)
+	}
+	want := parquet.SchemaOf(new(T))
+	if err := checkSchema(want, pf.Schema()); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	meta = make(map[string]string, len(pf.Metadata().KeyValueMetadata))
+	for _, kv := range pf.Metadata().KeyValueMetadata {
+		meta[kv.Key] = kv.Value
+	}
+	r := parquet.NewGenericReader[T](pf, want)
+	defer r.Close()
+	buf := make([]T, readChunk)
+	for {
+		n, err := r.Read(buf)
+		rows = append(rows, buf[:n]...)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: row %d: %w", path, len(rows), err)
+		}
+		if n == 0 {
+			return nil, nil, fmt.Errorf("%s: row %d: reader made no progress", path, len(rows))
+		}
+	}
+	if int64(len(rows)) != pf.NumRows() {
+		return nil, nil, fmt.Errorf("%s: read %d rows, footer says %d", path, len(rows), pf.NumRows())
+	}
+	return rows, meta, nil
+}
+
+// checkSchema reports the first leaf column of want that got is missing or has
+// with another physical type or nesting.
+func checkSchema(want, got *parquet.Schema) error {
+	for _, path := range want.Columns() {
+		w, _ := want.Lookup(path...)
+		g, ok := got.Lookup(path...)
+		name := strings.Join(path, ".")
+		switch {
+		case !ok:
+			return fmt.Errorf("column %s is missing", name)
+		case w.Node.Type().Kind() != g.Node.Type().Kind():
+			return fmt.Errorf("column %s has type %s, want %s", name, g.Node.Type(), w.Node.Type())
+		case w.MaxRepetitionLevel != g.MaxRepetitionLevel || w.MaxDefinitionLevel != g.MaxDefinitionLevel:
+			return fmt.Errorf("column %s has repetition/definition levels %d/%d, want %d/%d (optional or list where not expected)",
+				name, g.MaxRepetitionLevel, g.MaxDefinitionLevel, w.MaxRepetitionLevel, w.MaxDefinitionLevel)
+		}
+	}
+	return nil
+}
