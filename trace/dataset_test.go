@@ -18,7 +18,7 @@ func sampleTrace() *Trace {
 	j1.Name, j1.User, j1.Queue, j1.Status = "wordcount", "alice", "default", StatusSucceeded
 	j1.SubmitMs, j1.LaunchMs, j1.FinishMs = 1000, 1500, 9000
 	j1.NumMaps, j1.NumReduces = 2, 1
-	j1.InputBytes, j1.ShuffleBytes, j1.OutputBytes = 1 << 40, 0, 77
+	j1.InputBytes, j1.ShuffleBytes, j1.OutputBytes = 1<<40, 0, 77
 	j1.MapMemoryMB = 1024
 	j1.InputPath = "/data/in"
 	j1.FailedAttempts, j1.KilledAttempts, j1.WastedMs = 1, 0, 1234
