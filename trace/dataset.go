@@ -27,6 +27,10 @@ const (
 	MetaTool          = "tracereplay.tool"
 )
 
+// ErrNotTraceDir is wrapped by Write's error when the output directory exists
+// and holds files other than a trace's; nothing has been changed then.
+var ErrNotTraceDir = errors.New("not a trace directory")
+
 // Write stores t as a trace directory: dir/jobs.parquet and, when t has tasks,
 // dir/tasks.parquet, both carrying the same key/value metadata (Meta, with the
 // schema version always SchemaVersion).
@@ -37,7 +41,8 @@ const (
 // copy (Trace.Validate) and refuses an invalid trace.
 //
 // The write is atomic: the files are built in a hidden temporary directory beside
-// dir, which then replaces dir. An existing dir is replaced only if it is empty or
+// dir (missing parent directories are created once t has been validated), which
+// then replaces dir. An existing dir is replaced only if it is empty or
 // holds nothing but jobs.parquet and tasks.parquet; anything else is an error, so a
 // mistyped --out never deletes unrelated files.
 func Write(dir string, t *Trace) error {
@@ -59,6 +64,9 @@ func Write(dir string, t *Trace) error {
 	parent, base := filepath.Split(dir)
 	if parent == "" {
 		parent = "."
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("write trace %s: %w", dir, err)
 	}
 	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-*")
 	if err != nil {
@@ -101,6 +109,9 @@ func sortedView(t *Trace) *Trace {
 // checkReplaceable accepts a dir that does not exist, is empty, or holds only
 // trace files.
 func checkReplaceable(dir string) error {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%w: %s exists and is not a directory", ErrNotTraceDir, dir)
+	}
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -110,7 +121,8 @@ func checkReplaceable(dir string) error {
 	}
 	for _, e := range entries {
 		if n := e.Name(); (n != JobsFile && n != TasksFile) || !e.Type().IsRegular() {
-			return fmt.Errorf("refusing to replace an existing directory that holds %q, not only %s and %s", n, JobsFile, TasksFile)
+			return fmt.Errorf("%w: refusing to replace an existing directory that holds %q, not only %s and %s",
+				ErrNotTraceDir, n, JobsFile, TasksFile)
 		}
 	}
 	return nil

@@ -69,9 +69,18 @@ func compareJobs(a, b *Job) int {
 // index. Readers call it before returning a trace. Tasks of jobs not in the trace
 // go last, ordered by job id; Validate reports them.
 func (t *Trace) Sort() {
-	slices.SortStableFunc(t.Jobs, func(a, b Job) int { return compareJobs(&a, &b) })
+	byJob := func(a, b Job) int { return compareJobs(&a, &b) }
+	if !slices.IsSortedFunc(t.Jobs, byJob) {
+		slices.SortStableFunc(t.Jobs, byJob)
+	}
+	if len(t.Tasks) == 0 {
+		return
+	}
 	pos := jobPositions(t.Jobs)
-	slices.SortStableFunc(t.Tasks, func(a, b Task) int { return compareTasks(pos, &a, &b) })
+	byTask := func(a, b Task) int { return compareTasks(pos, &a, &b) }
+	if !slices.IsSortedFunc(t.Tasks, byTask) {
+		slices.SortStableFunc(t.Tasks, byTask)
+	}
 }
 
 // jobPositions maps each job id to its index in jobs; with duplicate ids the

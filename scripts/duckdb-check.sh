@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# duckdb-check.sh: prove that an independent Parquet reader (DuckDB) reads
+# tracereplay's trace files as we mean them: types, OPTIONAL columns with nulls
+# where the source does not know a value, lists, zstd, key/value metadata, order.
+#
+# Installs @duckdb/node-api with npm into a temporary directory, builds
+# cmd/ingest, ingests the committed 50-job SWIM sample and (when present) the
+# full FB-2009 SWIM trace from shared/traces beside the repository, and runs
+# scripts/duckdb-check.mjs with expectations on them and on the committed
+# trace/testdata/sample-trace (a trace with tasks). Expected values for the SWIM
+# traces are computed from the TSV with awk, independently of our Go code.
+#
+# Exit status: 0 all expectations hold, non-zero otherwise.
+# Environment: TRACEREPLAY_TRACES (default: ../shared/traces from the repo root),
+# DUCKDB_NODE_API_VERSION (default below).
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+traces=${TRACEREPLAY_TRACES:-$repo/../shared/traces}
+version=${DUCKDB_NODE_API_VERSION:-1.5.6-r.1}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "duckdb-check: installing @duckdb/node-api@$version"
+npm install --prefix "$work" --no-save --no-audit --no-fund --loglevel=error "@duckdb/node-api@$version" >/dev/null
+cp "$repo/scripts/duckdb-check.mjs" "$work/"
+(cd "$repo" && go build -o "$work/ingest" ./cmd/ingest)
+
+check() { node "$work/duckdb-check.mjs" "$@"; }
+
+# Facts every SWIM trace must show: job-level bytes known, everything else null.
+swim_expect() { # TSV DIR
+	local tsv=$1 dir=$2 rows min max maxin
+	read -r rows min max maxin < <(awk -F'\t' '
+		NR == 1 { min = $2; maxin = $4 }
+		{ if ($4 + 0 > maxin + 0) maxin = $4; max = $2 }
+		END { printf "%d %.0f %.0f %s\n", NR, min * 1000, max * 1000, maxin }' "$tsv")
+	check "$dir" \
+		--fact unsorted="SELECT count(*) FROM (SELECT submit_ms < lag(submit_ms) OVER (ORDER BY file_row_number) AS bad FROM read_parquet('$dir/jobs.parquet', file_row_number=true)) WHERE bad" \
+		--fact first3="SELECT string_agg(job_id, ',') FROM (SELECT job_id FROM read_parquet('$dir/jobs.parquet', file_row_number=true) ORDER BY file_row_number LIMIT 3)" \
+		--fact queues="SELECT string_agg(DISTINCT queue, ',') FROM jobs" \
+		--expect jobs.rows="$rows" \
+		--expect jobs.submit_ms.min="$min" --expect jobs.submit_ms.max="$max" \
+		--expect jobs.input_bytes.max="$maxin" \
+		--expect jobs.submit_ms.type=BIGINT --expect jobs.submit_ms.repetition=REQUIRED \
+		--expect jobs.input_bytes.type=BIGINT --expect jobs.input_bytes.repetition=OPTIONAL \
+		--expect jobs.input_bytes.nulls=0 --expect jobs.shuffle_bytes.nulls=0 --expect jobs.output_bytes.nulls=0 \
+		--expect jobs.num_maps.type=INTEGER --expect jobs.num_maps.repetition=OPTIONAL \
+		--expect jobs.num_maps.nulls="$rows" --expect jobs.num_reduces.nulls="$rows" \
+		--expect jobs.launch_ms.nulls="$rows" --expect jobs.finish_ms.nulls="$rows" \
+		--expect jobs.failed_attempts.nulls="$rows" --expect jobs.wasted_ms.nulls="$rows" \
+		--expect jobs.job_id.type=VARCHAR --expect jobs.job_id.nulls=0 \
+		--expect jobs.compression=ZSTD \
+		--expect jobs.meta.tracereplay.schema_version=1 \
+		--expect jobs.meta.tracereplay.source_format=swim \
+		--expect unsorted=0 --expect first3=job0,job1,job2 --expect queues=default
+}
+
+echo "duckdb-check: 50-job SWIM sample"
+"$work/ingest" --out "$work/fb50" "$repo/samples/traces/fb2009-first50.tsv" >/dev/null
+swim_expect "$repo/samples/traces/fb2009-first50.tsv" "$work/fb50"
+
+fb09="$traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
+if [[ -f $fb09 ]]; then
+	echo "duckdb-check: FB-2009"
+	"$work/ingest" --out "$work/fb09" "$fb09" >/dev/null
+	swim_expect "$fb09" "$work/fb09"
+	check "$work/fb09" --expect jobs.rows=5894 --expect jobs.submit_ms.min=49000 --expect jobs.submit_ms.max=86404000 >/dev/null
+else
+	echo "duckdb-check: $fb09 not found; skipping FB-2009" >&2
+fi
+
+echo "duckdb-check: trace with tasks (trace/testdata/sample-trace)"
+check "$repo/trace/testdata/sample-trace" \
+	--fact m0_hosts="SELECT preferred_hosts FROM tasks WHERE task_id = 'task_1_0002_m_000000'" \
+	--fact m0_racks="SELECT preferred_racks FROM tasks WHERE task_id = 'task_1_0002_m_000000'" \
+	--fact r0_hosts="SELECT preferred_hosts FROM tasks WHERE task_id = 'task_1_0002_r_000000'" \
+	--fact order="SELECT string_agg(type || index, ',') FROM tasks" \
+	--expect jobs.rows=3 --expect tasks.rows=4 \
+	--expect tasks.preferred_hosts.type='VARCHAR[]' --expect tasks.preferred_racks.type='VARCHAR[]' \
+	--expect tasks.preferred_hosts.elements=4 \
+	--expect m0_hosts='["h1","h2","h3"]' --expect m0_racks='["/r1","/r1",""]' --expect r0_hosts='[]' \
+	--expect order=MAP0,MAP1,REDUCE0,MAP0 \
+	--expect tasks.index.type=INTEGER --expect tasks.index.repetition=REQUIRED \
+	--expect tasks.start_ms.nulls=2 --expect tasks.shuffle_finish_ms.nulls=3 --expect tasks.input_bytes.nulls=3 \
+	--expect jobs.reduce_memory_mb.nulls=3 --expect jobs.launch_ms.max=1500 \
+	--expect jobs.input_bytes.max=1099511627776 \
+	--expect tasks.compression=ZSTD --expect jobs.compression=ZSTD \
+	--expect jobs.meta.tracereplay.options='{"a":"1","b":"2","strict":"true"}' \
+	--expect jobs.meta.tracereplay.sources='["a.jhist","b.jhist"]' \
+	--expect tasks.meta.tracereplay.schema_version=1
+
+echo "duckdb-check: all expectations hold"

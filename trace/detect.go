@@ -1,0 +1,172 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ReadOptions are the settings every input reader takes.
+type ReadOptions struct {
+	// Strict turns checks that are warnings by default (inconsistencies real
+	// files may have) into errors.
+	Strict bool
+	// Progress, when not nil, receives progress lines of long reads.
+	Progress io.Writer
+	// Warnings, when not nil, receives warnings as FILE:LINE:COLUMN: warning: …
+	// lines (at most a few per file, then a count).
+	Warnings io.Writer
+}
+
+// ReaderFunc reads one input file, named name (for messages and Meta.Sources;
+// "-" is stdin), already decompressed. It returns the trace in canonical order
+// (Trace.Sort) with Meta.SourceFormat and Meta.Sources set; errors in the data are
+// *ParseError values.
+type ReaderFunc func(name string, r io.Reader, opt ReadOptions) (*Trace, error)
+
+// Format is one input format cmd/ingest can read.
+type Format struct {
+	Name        string // name for --format
+	Description string // one line for --help
+	// Detect reports whether an input looks like this format, from its file name
+	// (with any .gz suffix removed; "-" for stdin) and its first bytes after
+	// decompression (up to HeadSize, fewer for short files).
+	Detect func(name string, head []byte) bool
+	Read   ReaderFunc
+	// FileLocalIDs says job ids (and paths) are only unique within one file, as
+	// SWIM's job0, job1, … are: merging several files then qualifies them.
+	FileLocalIDs bool
+}
+
+// HeadSize is how many leading bytes of an input format detection looks at.
+const HeadSize = 4096
+
+// Formats returns the table of known input formats in detection order: the
+// first whose Detect accepts an input is used. Adding a format is one entry here.
+func Formats() []Format {
+	return []Format{
+		{Name: "swim", Description: "SWIM / Facebook workload TSV (6, 8 or 9 TAB-separated fields per job)",
+			Detect: detectSWIM, Read: ReadSWIM, FileLocalIDs: true},
+	}
+}
+
+// FormatNames returns the names of the known formats in table order.
+func FormatNames() []string {
+	var names []string
+	for _, f := range Formats() {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// LookupFormat returns the format called name; the error lists the valid names.
+func LookupFormat(name string) (Format, error) {
+	for _, f := range Formats() {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return Format{}, fmt.Errorf("unknown format %q: want auto or one of %s", name, strings.Join(FormatNames(), ", "))
+}
+
+// DetectFormat returns the first format of the table that accepts the input.
+func DetectFormat(name string, head []byte) (Format, error) {
+	base := strings.TrimSuffix(name, ".gz")
+	for _, f := range Formats() {
+		if f.Detect(base, head) {
+			return f, nil
+		}
+	}
+	return Format{}, &ParseError{File: name, Msg: fmt.Sprintf(
+		"cannot detect the input format from the name and first bytes: name one with --format (%s)",
+		strings.Join(FormatNames(), ", "))}
+}
+
+// OpenInput prepares r for reading: when it starts with the gzip magic bytes it
+// is decompressed (whatever the file name). It returns the reader to parse, with
+// nothing consumed, and up to HeadSize of its first bytes for DetectFormat.
+func OpenInput(name string, r io.Reader) (io.Reader, []byte, error) {
+	br := bufio.NewReaderSize(r, HeadSize)
+	magic, err := br.Peek(2)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, nil, fmt.Errorf("%s: read: %w", name, err)
+	}
+	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, &ParseError{File: name, Msg: fmt.Sprintf("bad gzip header: %v", err)}
+		}
+		br = bufio.NewReaderSize(gzipErrors{r: zr}, HeadSize)
+	}
+	head, err := br.Peek(HeadSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return br, head, nil
+}
+
+// gzipErrors marks decompression errors as bad input.
+type gzipErrors struct{ r io.Reader }
+
+func (g gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = gzipError{err}
+	}
+	return n, err
+}
+
+// gzipError is corrupt or truncated gzip data.
+type gzipError struct{ err error }
+
+func (e gzipError) Error() string        { return "corrupt gzip data: " + e.err.Error() }
+func (e gzipError) Unwrap() error        { return e.err }
+func (e gzipError) Is(target error) bool { return target == ErrBadInput }
+
+// ReadInput reads one input file: decompresses it if gzipped, detects its format
+// when format is "auto" (else looks the name up), and runs the format's reader.
+func ReadInput(name string, r io.Reader, format string, opt ReadOptions) (*Trace, Format, error) {
+	in, head, err := OpenInput(name, r)
+	if err != nil {
+		return nil, Format{}, err
+	}
+	var f Format
+	if format == "auto" {
+		f, err = DetectFormat(name, head)
+	} else {
+		f, err = LookupFormat(format)
+	}
+	if err != nil {
+		return nil, Format{}, err
+	}
+	t, err := f.Read(name, in, opt)
+	if err != nil {
+		return nil, f, err
+	}
+	return t, f, nil
+}
+
+// detectSWIM accepts a first line of at least 6 TAB-separated fields starting
+// job<N>, then five decimal integers.
+func detectSWIM(_ string, head []byte) bool {
+	line, _, _ := bytes.Cut(head, []byte{'\n'})
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	fields := bytes.Split(line, []byte{'\t'})
+	if len(fields) < 6 {
+		return false
+	}
+	id, ok := bytes.CutPrefix(fields[0], []byte("job"))
+	if !ok || len(id) == 0 || !allDigits(id) {
+		return false
+	}
+	for _, f := range fields[1:6] {
+		if len(f) == 0 || !allDigits(f) {
+			return false
+		}
+	}
+	return true
+}
