@@ -98,8 +98,8 @@ type swimParser struct {
 	name   string
 	strict bool
 	warn   warner
-	chunks [][]Job            // jobs read so far, in blocks to avoid copying on growth
-	n      int                // number of jobs read so far
+	chunks [][]Job           // jobs read so far, in blocks to avoid copying on growth
+	n      int               // number of jobs read so far
 	paths  map[string]string // interned input paths
 	// consecutive says the ids so far were job0, job1, …, so a next id
 	// job<n> is new without a lookup; ids holds the ids once that stops.
