@@ -161,12 +161,12 @@ func (p *swimParser) parseLine(lineNo int, line []byte) error {
 			swimFieldName(1), submit, p.prev, p.prevLn)
 	}
 	if want := p.prev + gap; (gap > math.MaxInt64-p.prev) || want != submit {
-		msg := fmt.Sprintf("field 3 (%s) %d disagrees with the submit times: %d (previous) + %d != %d; using the submit time",
+		msg := fmt.Sprintf("field 3 (%s) %d disagrees with the submit times: %d (previous) + %d != %d",
 			swimFieldName(2), gap, p.prev, gap, submit)
 		if p.strict {
-			return p.errf(lineNo, f[2].start, "%s", msg)
+			return p.errf(lineNo, f[2].start, "%s: want submit = previous submit + gap", msg)
 		}
-		p.warn.warnf(lineNo, f[2].start+1, "%s", msg)
+		p.warn.warnf(lineNo, f[2].start+1, "%s; using the submit time", msg)
 	}
 	sid := string(id)
 	if p.ids != nil {

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+const sample = "../../samples/traces/fb2009-first50.tsv"
+
+func gzipFile(t *testing.T, path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestCLI(t *testing.T) {
+	cases := []struct {
+		name    string
+		args    []string // OUT is replaced by the output directory
+		stdin   []byte
+		setup   func(t *testing.T, out string)
+		wantOut bool // whether OUT must exist afterwards
+	}{
+		{name: "help", args: []string{"--help"}},
+		{name: "sample", args: []string{"--out", "OUT", sample}, wantOut: true},
+		{name: "stdin-gzip", args: []string{"--out", "OUT", "--format", "swim", "-"}, stdin: gzipFile(t, sample), wantOut: true},
+		{name: "merge", args: []string{"--out", "OUT", "testdata/small.tsv", sample}, wantOut: true},
+		{name: "gap-mismatch-warns", args: []string{"--out", "OUT", "testdata/gap-mismatch.tsv"}, wantOut: true},
+		{name: "gap-mismatch-strict", args: []string{"--out", "OUT", "--strict", "testdata/gap-mismatch.tsv"}},
+		{name: "bad-columns", args: []string{"--out", "OUT", "testdata/bad-columns.tsv"}},
+		{name: "negative-bytes", args: []string{"--out", "OUT", "testdata/negative-bytes.tsv"}},
+		{name: "time-backwards", args: []string{"--out", "OUT", "testdata/time-backwards.tsv"}},
+		{name: "bad-second-input", args: []string{"--out", "OUT", sample, "testdata/negative-bytes.tsv"}},
+		{name: "undetectable", args: []string{"--out", "OUT", "testdata/not-swim.csv"}},
+		{name: "missing-file", args: []string{"--out", "OUT", "testdata/no-such-file.tsv"}},
+		{name: "unknown-flag", args: []string{"--out", "OUT", "--bogus", sample}},
+		{name: "unknown-format", args: []string{"--out", "OUT", "--format", "csv", sample}},
+		{name: "no-out", args: []string{sample}},
+		{name: "no-inputs", args: []string{"--out", "OUT"}},
+		{name: "stdin-twice", args: []string{"--out", "OUT", "-", "-"}},
+		{name: "foreign-out-dir", args: []string{"--out", "OUT", sample}, setup: func(t *testing.T, out string) {
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(out, "thesis.tex"), []byte("precious"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, wantOut: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "trace")
+			if c.setup != nil {
+				c.setup(t, out)
+			}
+			args := make([]string, len(c.args))
+			for i, a := range c.args {
+				args[i] = strings.ReplaceAll(a, "OUT", out)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), args, bytes.NewReader(c.stdin), &stdout, &stderr)
+			got := fmt.Sprintf("$ ingest %s\nexit: %d\n-- stdout --\n%s-- stderr --\n%s",
+				strings.Join(c.args, " "), code, stdout.String(), stderr.String())
+			got = strings.ReplaceAll(got, out, "OUT")
+			golden := filepath.Join("testdata", c.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/ingest -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+			_, statErr := os.Stat(out)
+			if exists := statErr == nil; exists != c.wantOut {
+				t.Errorf("output directory exists = %v, want %v", exists, c.wantOut)
+			}
+			entries, _ := os.ReadDir(filepath.Dir(out))
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), ".") {
+					t.Errorf("temporary %s left behind", e.Name())
+				}
+			}
+		})
+	}
+}
+
+func TestCLIExitCodes(t *testing.T) {
+	// The golden files hold the codes too; this states the contract directly.
+	cases := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--help"}, exitOK},
+		{[]string{"--out", "OUT", sample}, exitOK},
+		{[]string{"--out", "OUT", "testdata/bad-columns.tsv"}, exitUsage},
+		{[]string{"--out", "OUT", "--format", "nope", sample}, exitUsage},
+		{[]string{"--nope"}, exitUsage},
+	}
+	for _, c := range cases {
+		out := filepath.Join(t.TempDir(), "trace")
+		args := make([]string, len(c.args))
+		for i, a := range c.args {
+			args[i] = strings.ReplaceAll(a, "OUT", out)
+		}
+		var stdout, stderr bytes.Buffer
+		if got := run(context.Background(), args, nil, &stdout, &stderr); got != c.want {
+			t.Errorf("ingest %v: exit %d, want %d (stderr %q)", c.args, got, c.want, stderr.String())
+		}
+	}
+}
+
+func TestRoundTripSample(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "trace")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--out", out, sample}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	got, err := trace.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh, err := os.Open(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	want, err := trace.ReadSWIM(sample, fh, trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Jobs) != 50 || !reflect.DeepEqual(got.Jobs, want.Jobs) || len(got.Tasks) != 0 {
+		t.Errorf("jobs read back differ from the SWIM file's (%d vs %d jobs)", len(got.Jobs), len(want.Jobs))
+	}
+	m := got.Meta
+	if m.SchemaVersion != trace.SchemaVersion || m.SourceFormat != "swim" || !reflect.DeepEqual(m.Sources, []string{sample}) ||
+		!reflect.DeepEqual(m.Options, map[string]string{"format": "auto", "strict": "false"}) ||
+		!strings.HasPrefix(m.Tool, "tracereplay ingest ") {
+		t.Errorf("meta = %+v", m)
+	}
+	// Same input, same bytes.
+	out2 := filepath.Join(t.TempDir(), "trace")
+	if code := run(context.Background(), []string{"--out", out2, sample}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	a, _ := os.ReadFile(filepath.Join(out, trace.JobsFile))
+	b, _ := os.ReadFile(filepath.Join(out2, trace.JobsFile))
+	if !bytes.Equal(a, b) {
+		t.Errorf("two ingests of the same file gave different jobs.parquet")
+	}
+}
+
+func TestMergeQualifiesSWIMIDs(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "trace")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--out", out, "testdata/small.tsv", "testdata/small.tsv"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	got, err := trace.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids, paths []string
+	for _, j := range got.Jobs {
+		ids = append(ids, j.ID+"/"+j.Name)
+		paths = append(paths, j.InputPath)
+	}
+	wantIDs := []string{"f1:job0/job0", "f2:job0/job0", "f1:job1/job1", "f2:job1/job1"}
+	wantPaths := []string{"f1:inputPath1", "f2:inputPath1", "f1:inputPath2", "f2:inputPath2"}
+	if !reflect.DeepEqual(ids, wantIDs) || !reflect.DeepEqual(paths, wantPaths) {
+		t.Errorf("ids %v paths %v; want %v %v", ids, paths, wantIDs, wantPaths)
+	}
+}
