@@ -127,7 +127,7 @@ func ReadParquetFile[T any](path string) (rows []T, meta map[string]string, err 
 	for _, kv := range pf.Metadata().KeyValueMetadata {
 		meta[kv.Key] = kv.Value
 	}
-	r := parquet.NewGenericReader[T](pf, want)
+	r := parquet.NewGenericReader[T](pf)
 	defer r.Close()
 	buf := make([]T, readChunk)
 	for {

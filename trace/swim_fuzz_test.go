@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"reflect"
 	"strings"
@@ -51,6 +52,33 @@ func FuzzSWIM(f *testing.F) {
 		}
 		if !reflect.DeepEqual(again.Jobs, tr.Jobs) {
 			t.Fatalf("round trip differs")
+		}
+	})
+}
+
+// FuzzReadInput checks that decompression, detection and reading never panic on
+// any bytes, and that every failure is reported against the input's name.
+func FuzzReadInput(f *testing.F) {
+	plain := []byte("job0\t49\t49\t740773\t2339561\t627471\njob1\t101\t52\t736346\t1700537\t432269\n")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	f.Add(plain)
+	f.Add(gz.Bytes())
+	f.Add(gz.Bytes()[:len(gz.Bytes())/2])
+	f.Add([]byte{0x1f, 0x8b})
+	f.Add([]byte("{\"jobID\": 1}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, _, err := ReadInput("in.gz", bytes.NewReader(data), "auto", ReadOptions{})
+		if err != nil {
+			if !strings.Contains(err.Error(), "in.gz") {
+				t.Fatalf("error does not name the input: %v", err)
+			}
+			return
+		}
+		if err := tr.Validate(); err != nil {
+			t.Fatalf("accepted an invalid trace: %v", err)
 		}
 	})
 }
