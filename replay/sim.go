@@ -16,6 +16,7 @@ const (
 	evMapDone
 	evReduceDone
 	evSample
+	evSweep
 )
 
 type event struct {
@@ -125,6 +126,13 @@ type Sim struct {
 	active  []*Job // arrived, unfinished, in arrival order
 	pending int64  // maps and ready reduces waiting for a slot, over all jobs
 
+	// The wake-up sweep: nodes in heartbeat-phase order, and the position and
+	// interval start of the next dormant node to visit.
+	phaseOrder []int32
+	sweeping   bool
+	sweepIdx   int
+	sweepBase  int64
+
 	runningRemote int32
 	res           Result
 	finished      int
@@ -155,6 +163,11 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 			s.dataNodes++
 		}
 	}
+	s.phaseOrder = make([]int32, len(s.nodes))
+	for i := range s.phaseOrder {
+		s.phaseOrder[i] = int32(i)
+	}
+	slices.SortStableFunc(s.phaseOrder, func(a, b int32) int { return cmpInt64(s.nodes[a].phase, s.nodes[b].phase) })
 	s.jobs = make([]*Job, w.Len())
 	if opt.CheckInvariants {
 		s.chk = newChecker(s)
@@ -204,6 +217,8 @@ func (s *Sim) loop() (err error) {
 			s.reduceDone(s.jobs[e.a], e.b)
 		case evSample:
 			s.sample()
+		case evSweep:
+			s.sweep()
 		}
 	}
 	if s.finished != s.w.Len() {
@@ -418,26 +433,74 @@ func (s *Sim) checkReady(j *Job) {
 	}
 }
 
-// wake gives every dormant node with a free slot its next periodic heartbeat, now
-// that there is work. Nodes go dormant when nothing waits, since a heartbeat then
-// cannot change anything.
+// wake starts visiting dormant nodes now that there is work. A node goes dormant
+// when it has no free slot or nothing waits anywhere, since a heartbeat then
+// cannot change anything; a node whose slot frees schedules its own heartbeat
+// (slotFreed). So when work appears, the nodes to visit are the dormant ones with
+// a free slot, at their periodic ticks. Rather than scheduling a heartbeat for
+// each, one sweep event walks them in tick order and stops as soon as nothing
+// waits: the same heartbeats at the same times, without an event for each idle
+// node of a large cluster on every job arrival.
 func (s *Sim) wake() {
-	if s.pending == 0 {
+	if s.pending == 0 || s.sweeping {
 		return
 	}
 	iv := int64(s.hw.Heartbeat)
-	for i := range s.nodes {
-		ns := &s.nodes[i]
-		if ns.nextHB >= 0 || ns.freeMap+ns.freeReduce == 0 {
-			continue
-		}
-		t := ns.phase
-		if t < s.now {
-			t += (s.now - t + iv - 1) / iv * iv
-		}
-		ns.nextHB = t
-		s.schedule(t, evHeartbeat, int32(i), 0)
+	r := s.now % iv
+	s.sweepBase = s.now - r
+	s.sweepIdx, _ = slices.BinarySearchFunc(s.phaseOrder, r, func(n int32, t int64) int { return cmpInt64(s.nodes[n].phase, t) })
+	if s.sweepIdx == len(s.phaseOrder) {
+		s.sweepIdx, s.sweepBase = 0, s.sweepBase+iv
 	}
+	s.sweeping = true
+	s.nextSweep()
+}
+
+// nextSweep schedules the sweep at the next dormant node with a free slot, in
+// tick order, or ends the sweep when a whole interval holds none.
+func (s *Sim) nextSweep() {
+	iv := int64(s.hw.Heartbeat)
+	for range len(s.phaseOrder) {
+		n := s.phaseOrder[s.sweepIdx]
+		ns := &s.nodes[n]
+		if ns.nextHB < 0 && ns.freeMap+ns.freeReduce > 0 {
+			s.schedule(s.sweepBase+ns.phase, evSweep, n, 0)
+			return
+		}
+		s.sweepIdx++
+		if s.sweepIdx == len(s.phaseOrder) {
+			s.sweepIdx, s.sweepBase = 0, s.sweepBase+iv
+		}
+	}
+	s.sweeping = false
+}
+
+// sweep gives the dormant node it reached its heartbeat, then moves on.
+func (s *Sim) sweep() {
+	if s.pending == 0 {
+		s.sweeping = false
+		return
+	}
+	n := s.phaseOrder[s.sweepIdx]
+	if ns := &s.nodes[n]; ns.nextHB < 0 && ns.freeMap+ns.freeReduce > 0 {
+		ns.nextHB = s.now
+		s.heartbeat(n, s.now)
+	}
+	s.sweepIdx++
+	if s.sweepIdx == len(s.phaseOrder) {
+		s.sweepIdx, s.sweepBase = 0, s.sweepBase+int64(s.hw.Heartbeat)
+	}
+	s.nextSweep()
+}
+
+func cmpInt64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 func (s *Sim) heartbeat(n int32, t int64) {
