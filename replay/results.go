@@ -103,6 +103,20 @@ type RunSummary struct {
 	// LoadBalance is EAS §5.4: the standard deviation of map-machine load taken every
 	// N_m scheduled maps, summed and normalised by the number of samples.
 	LoadBalance float64 `json:"load_balance"`
+	// LoadBalanceSum is EAS §5.4 as the paper states it: Σ_t LB^t, LB^t being the
+	// standard deviation in MB, over the map machines, of the un-processed input
+	// of the unfinished maps on each machine, taken at every N_m-th launched map:
+	// running maps on (or, when remote, reading from) the machine, their progress
+	// linear in time; maps a plan-based policy holds queued there; and, for other
+	// policies, each pending map's input shared equally among its replica
+	// holders. The paper then normalises the values of a figure to [0, 1].
+	LoadBalanceSum float64 `json:"load_balance_sum"`
+	// MapMachineThroughput and ReduceMachineThroughput are EAS eqs. 3 and 4 in
+	// MB/s: the sum over map (reduce) machines of the input bytes of the maps
+	// (shuffle bytes of the reduces) each ran divided by the end of its last such
+	// task, counted from the first submission (eqs. 1 and 2).
+	MapMachineThroughput    float64 `json:"map_machine_throughput"`
+	ReduceMachineThroughput float64 `json:"reduce_machine_throughput"`
 	// Utilisation is busy slot time over available slot time during the makespan.
 	MapUtilisation    float64 `json:"map_utilisation"`
 	ReduceUtilisation float64 `json:"reduce_utilisation"`

@@ -145,6 +145,7 @@ type Sim struct {
 	lbSamples               int64
 	mapsLaunched            int64
 	dataNodes               int
+	mm                      machineMetrics
 }
 
 // Run replays w through policy p and returns the results.
@@ -152,6 +153,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	start := time.Now()
 	s := &Sim{hw: w.hw, topo: w.topo, w: w, pol: p, opt: opt, policy: PolicyRand(opt.Seed)}
 	s.nodes = make([]nodeState, len(s.topo.Nodes))
+	s.mm.init(len(s.nodes), min(s.hw.Replication, len(s.topo.DataNodes)))
 	hb := rand.New(rand.NewPCG(opt.Seed, streamHeartbeat<<40))
 	for i := range s.nodes {
 		n := &s.topo.Nodes[i]
@@ -336,9 +338,11 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 		s.netBytes += m.InputBytes
 	}
 	s.nodes[src].mapLoad += m.InputBytes
+	s.mm.mapLaunched(j, i)
 	s.mapsLaunched++
 	if s.dataNodes > 0 && s.mapsLaunched%int64(s.dataNodes) == 0 {
 		s.sampleLoadBalance()
+		s.sampleUnprocessedLoad()
 	}
 	if s.chk != nil {
 		s.chk.launch(j, false, i, n)
@@ -405,6 +409,7 @@ func (s *Sim) arrive(k int) {
 	j := s.w.build(k)
 	j.FirstLaunchUs, j.LastMapEndUs, j.firstRed, j.lastRed = -1, -1, -1, -1
 	j.index(s.topo)
+	s.mm.jobArrived(j)
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
 	s.jobs[k] = j
@@ -553,6 +558,7 @@ func (s *Sim) mapDone(j *Job, i int32) {
 		s.runningRemote--
 	}
 	s.busyMapUs += m.FinishUs - m.LaunchUs
+	s.mm.mapDone(m)
 	j.RunningMaps--
 	j.FinishedMaps++
 	if s.chk != nil {
@@ -583,6 +589,7 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 	r.State = Done
 	s.nodes[r.Node].freeReduce++
 	s.busyReduceUs += r.FinishUs - r.LaunchUs
+	s.mm.reduceDone(r)
 	j.RunningReduces--
 	j.FinishedReduces++
 	if s.chk != nil {
@@ -737,6 +744,7 @@ func (s *Sim) summarise() {
 		sum.LoadBalance = s.lbSum / float64(s.lbSamples)
 	}
 	sum.JainFairness = jain(slowdowns)
+	s.mm.summarise(sum)
 	sum.NetworkBytes = s.netBytes
 	sum.Events = s.events
 	slices.SortFunc(s.res.Jobs, func(a, b JobResult) int { return int(a.JobIndex - b.JobIndex) })
