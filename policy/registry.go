@@ -31,6 +31,11 @@ func registry() map[string]entry {
 		"fair":        {"Hadoop Fair Scheduler with delay scheduling", newFair(false), true},
 		"fair-strict": {"Fair Scheduler, strict node locality for maps", newFair(true), true},
 		"capacity":    {"Hadoop 1 Capacity Scheduler, queues from the hardware model", newCapacity, true},
+		"eas":         {"EAS (Zhao et al. 2013): load-balance-aware job selection, strict locality, job-granular", newEAS, true},
+		"fifo-be":     {"EAS §5 FIFO-BE: alias of fifo", newFIFO(false), false},
+		"fifo-s":      {"EAS §5 FIFO-S: alias of fifo-strict", newFIFO(true), false},
+		"hfs-be":      {"EAS §5 HFS-BE: alias of fair", newFair(false), false},
+		"hfs-s":       {"EAS §5 HFS-S: alias of fair-strict", newFair(true), false},
 	}
 }
 

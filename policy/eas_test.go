@@ -1,0 +1,347 @@
+package policy
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// easHardware is 2 map machines (nodes 0, 1) and 2 reduce machines (nodes 2, 3),
+// one slot each, disk and network at 1 MB/s (one second per 10^6 bytes), no
+// start-up cost, exact durations, aligned heartbeats every second and out-of-band
+// heartbeats; replication 2 puts every block on both map machines.
+func easHardware(t *testing.T) replay.Hardware {
+	t.Helper()
+	hw, err := replay.ParseHardware([]byte(`
+name = "tiny-eas"
+racks = 1
+nodes_per_rack = 4
+map_nodes = 2
+reduce_nodes = 2
+map_slots = 1
+reduce_slots = 1
+disk_mb_per_s = 1
+nic_mb_per_s = 1
+task_startup = "0s"
+heartbeat = "1s"
+heartbeat_jitter = false
+out_of_band_heartbeat = true
+replication = 2
+duration_cv = 0
+slow_start = 0
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hw
+}
+
+// easJob is a hand-made job: submit second, map lengths in seconds (input MB,
+// no output) and reduce shuffle sizes in MB (a reduce of s MB copies for s seconds
+// and then merges for s seconds).
+type easJob struct {
+	submit   int64
+	maps     []int64
+	shuffles []int64
+}
+
+func easTrace(jobs []easJob) *trace.Trace {
+	tr := &trace.Trace{}
+	for i, jb := range jobs {
+		id := string(rune('A' + i))
+		j := trace.NewJob(id)
+		j.SubmitMs = jb.submit * 1000
+		j.Status = trace.StatusSucceeded
+		tr.Jobs = append(tr.Jobs, j)
+		for k, m := range jb.maps {
+			t := trace.NewTask(id, fmt.Sprintf("%sm%d", id, k), trace.Map, int32(k))
+			t.InputBytes, t.OutputBytes = m*1e6, 0
+			tr.Tasks = append(tr.Tasks, t)
+		}
+		for k, s := range jb.shuffles {
+			t := trace.NewTask(id, fmt.Sprintf("%sr%d", id, k), trace.Reduce, int32(k))
+			t.ShuffleBytes, t.OutputBytes = s*1e6, 0
+			tr.Tasks = append(tr.Tasks, t)
+		}
+	}
+	return tr
+}
+
+// recordingEAS is EAS that also records, per job, the replica holders of each map.
+type recordingEAS struct {
+	*EAS
+	replicas map[string][][]int32
+}
+
+func (r *recordingEAS) JobArrived(s *replay.Sim, j *replay.Job) {
+	for i := range j.Maps {
+		r.replicas[j.Trace.ID] = append(r.replicas[j.Trace.ID], append([]int32(nil), j.Replicas(int32(i))...))
+	}
+	r.EAS.JobArrived(s, j)
+}
+
+func runEASHand(t *testing.T, spec string, hw replay.Hardware, jobs []easJob) (*replay.Result, *recordingEAS) {
+	t.Helper()
+	topo := replay.NewTopology(&hw, 1)
+	w, err := replay.NewWorkload(easTrace(jobs), &hw, topo, 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recordingEAS{EAS: p.(*EAS), replicas: map[string][][]int32{}}
+	res, err := replay.Run(w, rec, replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, rec
+}
+
+// checkDrained fails if the policy still holds load or queued work after a run.
+func checkDrained(t *testing.T, e *EAS) {
+	t.Helper()
+	for n := range e.mapLoad {
+		if e.mapLoad[n] != 0 || e.queued[n] != 0 || e.redLoad[n] != 0 || len(e.mapQ[n]) != 0 || len(e.redQ[n]) != 0 {
+			t.Errorf("node %d: map load %d, queued %d, reduce load %d, queues %d+%d after the run", n, e.mapLoad[n], e.queued[n], e.redLoad[n], len(e.mapQ[n]), len(e.redQ[n]))
+		}
+	}
+	if len(e.waiting) != 0 || len(e.redRun) != 0 {
+		t.Errorf("%d jobs still waiting, %d reduces still tracked", len(e.waiting), len(e.redRun))
+	}
+}
+
+const msec = 1000
+
+// TestEASHandWorked: on easHardware, A (t=0, two 10 s maps), B (t=1, one 1 s map),
+// C (t=2, one 2 s map), D (t=3, one 3 s map); with seed 1 every block lists node 1
+// before node 0 for A and node 0 before node 1 for B, C, D (checked first).
+//
+// t=0: node 0 heartbeats, idle, and selects A, the only waiting job; Alg. 2 puts
+// map 0 on node 1 (loads 0 0, first replica) and map 1 on node 0 (10 > 0); both
+// run 0-10. B, C and D arrive while both map machines are busy: no selection
+// (§4.2). t=10: both maps end; node 0's out-of-band heartbeat selects among B, C,
+// D with loads 0 0: each puts its one map on node 0, leaving spreads 1, 2, 3: B,
+// which runs on node 0 10-11. Node 1's heartbeat, loads 1 0, selects among C and
+// D: C (on node 1, loads 1 2) beats D (1 3); C runs 10-12. t=11: node 0 idle
+// selects D, which goes to node 0 (0 < 2) and runs 11-14.
+//
+// Flowtimes A 10, B 10, C 10, D 11 s. Map machines' throughput (eq. 3): node 0 ran
+// 10 + 1 + 3 MB by 14 s, node 1 10 + 2 MB by 12 s: 1 + 1 = 2 MB/s. Load balance
+// (§5.4), sampled at every 2nd launch: at t=0 both machines hold 10 MB, spread 0;
+// at t=10 (C's launch) they hold B's 1 MB and C's 2 MB (D waits unselected), spread
+// 0.5: Σ_t LB^t = 0.5.
+func TestEASHandWorked(t *testing.T) {
+	jobs := []easJob{{0, []int64{10, 10}, nil}, {1, []int64{1}, nil}, {2, []int64{2}, nil}, {3, []int64{3}, nil}}
+	res, rec := runEASHand(t, "eas", easHardware(t), jobs)
+	wantReps := map[string][][]int32{"A": {{1, 0}, {1, 0}}, "B": {{0, 1}}, "C": {{0, 1}}, "D": {{0, 1}}}
+	if !reflect.DeepEqual(rec.replicas, wantReps) {
+		t.Fatalf("replicas %v, want %v: block placement changed, rework this schedule", rec.replicas, wantReps)
+	}
+	wantSel := []easSelection{{0, 0, 1}, {10 * sec, 1, 3}, {10 * sec, 2, 2}, {11 * sec, 3, 1}}
+	if !slices.Equal(rec.history, wantSel) {
+		t.Errorf("selections %v, want %v", rec.history, wantSel)
+	}
+	for i, want := range []int64{10, 10, 10, 11} {
+		if got := res.Jobs[i].FlowtimeUs; got != want*sec {
+			t.Errorf("job %s flowtime %v s, want %d s", res.Jobs[i].JobID, float64(got)/sec, want)
+		}
+	}
+	type placed struct {
+		job  string
+		task int32
+		node int32
+		at   int64
+	}
+	var got []placed
+	for _, tk := range res.Tasks {
+		got = append(got, placed{tk.JobID, tk.Index, tk.Node, tk.LaunchUs / sec})
+	}
+	slices.SortFunc(got, func(a, b placed) int {
+		if a.job != b.job {
+			return int(a.job[0]) - int(b.job[0])
+		}
+		return int(a.task - b.task)
+	})
+	want := []placed{{"A", 0, 1, 0}, {"A", 1, 0, 0}, {"B", 0, 0, 10}, {"C", 0, 1, 10}, {"D", 0, 0, 11}}
+	if !slices.Equal(got, want) {
+		t.Errorf("maps ran %v, want %v", got, want)
+	}
+	sum := res.Summary
+	if sum.MapLocality != 1 || sum.MapMachineThroughput != 2 || sum.ReduceMachineThroughput != 0 || sum.LoadBalanceSum != 0.5 {
+		t.Errorf("locality %v, map throughput %v, reduce throughput %v, load balance sum %v; want 1, 2, 0, 0.5",
+			sum.MapLocality, sum.MapMachineThroughput, sum.ReduceMachineThroughput, sum.LoadBalanceSum)
+	}
+	checkDrained(t, rec.EAS)
+}
+
+// TestEASThreshold checks §4.2 on the jobs of TestEASHandWorked. With the default
+// threshold the selection waits until a map machine is idle at t=10, although B, C
+// and D arrived at 1, 2 and 3. With threshold 2, D's arrival makes three jobs
+// wait, so one is selected at once although both map machines are busy: with
+// loads 10 10 (in MB), B leaves the spread N·Σ(x'²−x²) − D(2S+D) = 2·21 − 41 = 1,
+// C 2·44 − 84 = 4, D 2·69 − 129 = 9, so B, queued on node 0 behind A's map. At 10
+// node 0 launches B from its queue and node 1, idle, selects C; at 11 node 0
+// selects D. With threshold 1, C's arrival selects B at 2 and D's selects C at 3
+// (loads 11 10: C goes to node 1); at 10 both launch from their queues, and D
+// waits for node 0 to be idle at 11.
+func TestEASThreshold(t *testing.T) {
+	jobs := []easJob{{0, []int64{10, 10}, nil}, {1, []int64{1}, nil}, {2, []int64{2}, nil}, {3, []int64{3}, nil}}
+	cases := []struct {
+		spec string
+		want []easSelection
+	}{
+		{"eas", []easSelection{{0, 0, 1}, {10 * sec, 1, 3}, {10 * sec, 2, 2}, {11 * sec, 3, 1}}},
+		{"eas:threshold=2", []easSelection{{0, 0, 1}, {3 * sec, 1, 3}, {10 * sec, 2, 2}, {11 * sec, 3, 1}}},
+		{"eas:threshold=1", []easSelection{{0, 0, 1}, {2 * sec, 1, 2}, {3 * sec, 2, 2}, {11 * sec, 3, 1}}},
+	}
+	for _, c := range cases {
+		t.Run(c.spec, func(t *testing.T) {
+			res, rec := runEASHand(t, c.spec, easHardware(t), jobs)
+			if !slices.Equal(rec.history, c.want) {
+				t.Errorf("selections %v, want %v", rec.history, c.want)
+			}
+			for i, want := range []int64{10, 10, 10, 11} {
+				if got := res.Jobs[i].FlowtimeUs; got != want*sec {
+					t.Errorf("job %s flowtime %v s, want %d s", res.Jobs[i].JobID, float64(got)/sec, want)
+				}
+			}
+			checkDrained(t, rec.EAS)
+		})
+	}
+	if _, err := New("eas:threshold=0"); err == nil {
+		t.Error("eas:threshold=0 accepted")
+	}
+}
+
+// TestEASReduces checks Alg. 3 and the absence of pipelining in the simulator. A
+// (t=0) has maps of 1 and 4 s and reduces of 3, 2 and 1 MB; slow_start is 0, so a
+// pull scheduler launches the reduces at once (FIFO does, checked). EAS places
+// them only when the last map ends at 4: 3 MB on node 2 (loads 0 0, first), 2 MB
+// on node 3 (0 < 3), 1 MB on node 3 (2 < 3). At 4 node 2 launches reduce
+// 0 (copy 3 s to 7, merge 3 s to 10) and node 3 reduce 1 (2 s + 2 s, to 8); at 8
+// node 3 launches reduce 2 (1 + 1 s, to 10). Flowtime 10 s; reduce machines'
+// throughput (eq. 4): 3 MB / 10 s + 3 MB / 10 s = 0.6 MB/s.
+func TestEASReduces(t *testing.T) {
+	jobs := []easJob{{0, []int64{1, 4}, []int64{3, 2, 1}}}
+	res, rec := runEASHand(t, "eas", easHardware(t), jobs)
+	type red struct {
+		index, node    int32
+		launch, finish int64
+	}
+	var got []red
+	for _, tk := range res.Tasks {
+		if tk.Type == "REDUCE" {
+			got = append(got, red{tk.Index, tk.Node, tk.LaunchUs / msec, tk.FinishUs / msec})
+		}
+	}
+	slices.SortFunc(got, func(a, b red) int { return int(a.index - b.index) })
+	want := []red{{0, 2, 4000, 10000}, {1, 3, 4000, 8000}, {2, 3, 8000, 10000}}
+	if !slices.Equal(got, want) {
+		t.Errorf("reduces %v, want %v", got, want)
+	}
+	j := res.Jobs[0]
+	if j.FlowtimeUs != 10*sec || j.LastMapEndUs != 4*sec || res.Summary.ReduceMachineThroughput != 0.6 {
+		t.Errorf("flowtime %d, last map end %d, reduce throughput %v; want 10 s, 4 s, 0.6",
+			j.FlowtimeUs, j.LastMapEndUs, res.Summary.ReduceMachineThroughput)
+	}
+	checkDrained(t, rec.EAS)
+
+	hw := easHardware(t)
+	w, err := replay.NewWorkload(easTrace(jobs), &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo, _ := New("fifo")
+	fr, err := replay.Run(w, fifo, replay.Options{Seed: 1, CheckInvariants: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr.Jobs[0].FirstReduceLaunchUs >= 4*sec {
+		t.Errorf("FIFO launched its first reduce at %d: the case does not show pipelining", fr.Jobs[0].FirstReduceLaunchUs)
+	}
+}
+
+// easCells returns the cells of samples/experiments/eas.toml for the given
+// policies, replications and seeds.
+func easCells(t *testing.T, policies []string, repls []string, seeds []uint64) []replay.Cell {
+	t.Helper()
+	e, err := replay.LoadExperiment("../samples/experiments/eas.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Policies = policies
+	cells, err := e.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []replay.Cell
+	for _, c := range cells {
+		if slices.Contains(repls, c.Labels[3][1]) && slices.Contains(seeds, c.Seed) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestEASDeterministic replays Table 1 cells twice with invariants checked and
+// requires identical results; the EAS runs must end with nothing queued.
+func TestEASDeterministic(t *testing.T) {
+	for _, c := range easCells(t, []string{"eas", "fifo-be", "hfs-s"}, []string{"1", "4"}, []uint64{3}) {
+		t.Run(c.Dir, func(t *testing.T) {
+			a, b := runCell(t, c), runCell(t, c)
+			a.Wall, b.Wall = 0, 0
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("two runs differ: %+v\n%+v", a.Summary, b.Summary)
+			}
+		})
+	}
+}
+
+// TestEASMixedNodes runs EAS on hardware whose nodes have both map and reduce
+// slots (the defaults: 80 nodes in 4 racks), where every node is both a map and a
+// reduce machine; every map must still run node-local.
+func TestEASMixedNodes(t *testing.T) {
+	tr, err := trace.Generate("eas-table1", nil, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := replay.DefaultHardware()
+	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 5), 5, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := New("eas")
+	res, err := replay.Run(w, p, replay.Options{Seed: 5, CheckInvariants: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Summary.MapLocality != 1 || res.Summary.Jobs != 50 {
+		t.Errorf("locality %v over %d jobs, want 1 over 50", res.Summary.MapLocality, res.Summary.Jobs)
+	}
+	checkDrained(t, p.(*EAS))
+}
+
+// TestEASAliases checks that the paper's baseline names run the policies they
+// alias, under their own names.
+func TestEASAliases(t *testing.T) {
+	for _, pair := range [][2]string{{"fifo-be", "fifo"}, {"fifo-s", "fifo-strict"}, {"hfs-be", "fair"}, {"hfs-s", "fair-strict"}} {
+		alias, target := pair[0], pair[1]
+		t.Run(alias, func(t *testing.T) {
+			cs := easCells(t, []string{alias, target}, []string{"2"}, []uint64{4})
+			a, b := runCell(t, cs[0]), runCell(t, cs[1])
+			if a.Summary.Policy != alias {
+				t.Errorf("results name the policy %q, want %q", a.Summary.Policy, alias)
+			}
+			a.Summary.Policy, b.Summary.Policy = "", ""
+			if !reflect.DeepEqual(a.Summary, b.Summary) {
+				t.Errorf("%s and %s differ: %+v\n%+v", alias, target, a.Summary, b.Summary)
+			}
+		})
+	}
+}
