@@ -20,7 +20,12 @@ import (
 // no pipelining between a job's map and reduce phases), whatever slow_start says.
 // On dedicated hardware (map_nodes, reduce_nodes) the map machines are the nodes
 // with map slots only and the reduce machines those with reduce slots only; on
-// mixed hardware every node is both.
+// mixed hardware every node is both. Under strict locality only map machines
+// holding input can ever run a map, so the map machines of Algs. 1 and 2 and of
+// §4.2 are the HDFS data nodes: all map-capable nodes unless the hardware model
+// skews placement (data_node_fraction < 1; §3.1 (iii) assumes input on every map
+// machine), in which case a machine without data would otherwise be idle forever
+// and trigger a selection at every heartbeat.
 //
 // Selection opportunity (§4.2): selection is deferred while every map machine is
 // busy. A map machine is idle when it has a free map slot and nothing queued; each
@@ -42,15 +47,17 @@ import (
 //     machine gets work: a machine that holds no input of any waiting job would
 //     otherwise empty the waiting set at once and leave Alg. 1 nothing to choose
 //     from, which §4.2's deferral is meant to prevent.
-//   - The threshold default is not in the paper (it gives no value); 10 keeps the
-//     selection O(10·M) and is above the waiting set's size in most of the Table 1
-//     workload's runs.
+//   - The threshold default is not in the paper, which gives no value; 10 keeps
+//     Alg. 1 at O(10·M) per selection. In the Table 1 runs the waiting set
+//     reaches it in busy spells, and about a quarter of the selections are forced
+//     by it (docs/repro/eas.md compares 1, 3, 10 and 50).
 type EAS struct {
 	replay.Base
 	name      string
 	threshold int
 
-	mapMachines []int32
+	mapMachines []int32 // the data nodes
+	isMap       []bool
 	redMachines []int32
 	waiting     []*replay.Job
 
@@ -77,9 +84,11 @@ type queuedReduce struct {
 	bytes int64
 }
 
-// easSelection records one run of Alg. 1: when, which job, how many waited.
+// easSelection records one run of Alg. 1: when, on whose heartbeat (-1: forced by
+// the threshold at an arrival), which job, and how many jobs waited.
 type easSelection struct {
 	at      int64
+	node    int32
 	job     int32
 	waiting int
 }
@@ -106,10 +115,12 @@ func (e *EAS) Name() string { return e.name }
 // Init finds the map and reduce machines and sizes the per-node state.
 func (e *EAS) Init(s *replay.Sim) {
 	nodes := s.Topology().Nodes
+	e.mapMachines = s.Topology().DataNodes
+	e.isMap = make([]bool, len(nodes))
+	for _, n := range e.mapMachines {
+		e.isMap[n] = true
+	}
 	for _, n := range nodes {
-		if n.MapSlots > 0 {
-			e.mapMachines = append(e.mapMachines, n.ID)
-		}
 		if n.ReduceSlots > 0 {
 			e.redMachines = append(e.redMachines, n.ID)
 		}
@@ -132,7 +143,7 @@ func (e *EAS) QueuedInputBytes(n int32) int64 { return e.queued[n] }
 func (e *EAS) JobArrived(s *replay.Sim, j *replay.Job) {
 	e.waiting = append(e.waiting, j)
 	for len(e.waiting) > e.threshold {
-		e.selectJob(s)
+		e.selectJob(s, -1)
 	}
 }
 
@@ -140,8 +151,8 @@ func (e *EAS) JobArrived(s *replay.Sim, j *replay.Job) {
 // the node's queued maps and reduces into its free slots.
 func (e *EAS) Heartbeat(s *replay.Sim, n int32) {
 	if s.FreeMapSlots(n) > 0 {
-		if len(e.mapQ[n]) == 0 && len(e.waiting) > 0 {
-			e.selectJob(s)
+		if e.isMap[n] && len(e.mapQ[n]) == 0 && len(e.waiting) > 0 {
+			e.selectJob(s, n)
 		}
 		q := e.mapQ[n]
 		for len(q) > 0 && s.FreeMapSlots(n) > 0 {
@@ -166,15 +177,15 @@ func (e *EAS) Heartbeat(s *replay.Sim, n int32) {
 }
 
 // selectJob runs Alg. 1 over the waiting set and places the chosen job's maps by
-// Alg. 2.
-func (e *EAS) selectJob(s *replay.Sim) {
+// Alg. 2; by is the idle map machine whose heartbeat asked, or -1.
+func (e *EAS) selectJob(s *replay.Sim, by int32) {
 	e.sets = e.sets[:0]
 	for _, j := range e.waiting {
 		e.sets = append(e.sets, jobMaps{j})
 	}
 	k := e.sel.choose(e.mapLoad, e.mapMachines, e.sets)
 	j := e.waiting[k]
-	e.history = append(e.history, easSelection{at: s.Now(), job: j.Index, waiting: len(e.waiting)})
+	e.history = append(e.history, easSelection{at: s.Now(), node: by, job: j.Index, waiting: len(e.waiting)})
 	e.waiting = append(e.waiting[:k], e.waiting[k+1:]...)
 	e.place = placeMaps(e.mapLoad, jobMaps{j}, e.place[:0])
 	for i, n := range e.place {

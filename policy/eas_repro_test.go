@@ -41,16 +41,16 @@ func runCell(t testing.TB, c replay.Cell) *replay.Result {
 
 // easMetric is one of the quantities of EAS Figs. 3-7, read from a run summary.
 type easMetric struct {
-	fig, name string
-	get       func(*replay.RunSummary) float64
+	fig, name, format string // format prints mean and half-width
+	get               func(*replay.RunSummary) float64
 }
 
 var easMetrics = []easMetric{
-	{"Fig. 3", "locality LM/TM (%)", func(s *replay.RunSummary) float64 { return 100 * s.MapLocality }},
-	{"Fig. 4", "load balance (Σ_t LB^t / max)", func(s *replay.RunSummary) float64 { return s.LoadBalanceSum }},
-	{"Fig. 5", "map machines' throughput, eq. 3 (MB/s)", func(s *replay.RunSummary) float64 { return s.MapMachineThroughput }},
-	{"Fig. 6", "reduce machines' throughput, eq. 4 (MB/s)", func(s *replay.RunSummary) float64 { return s.ReduceMachineThroughput }},
-	{"Fig. 7", "total flowtime (s)", func(s *replay.RunSummary) float64 { return float64(s.TotalFlowtimeUs) / 1e6 }},
+	{"Fig. 3", "locality LM/TM (%)", "%.1f ± %.1f", func(s *replay.RunSummary) float64 { return 100 * s.MapLocality }},
+	{"Fig. 4", "load balance (Σ_t LB^t / max)", "%.3f ± %.3f", func(s *replay.RunSummary) float64 { return s.LoadBalanceSum }},
+	{"Fig. 5", "map machines' throughput, eq. 3 (MB/s)", "%.1f ± %.1f", func(s *replay.RunSummary) float64 { return s.MapMachineThroughput }},
+	{"Fig. 6", "reduce machines' throughput, eq. 4 (MB/s)", "%.1f ± %.1f", func(s *replay.RunSummary) float64 { return s.ReduceMachineThroughput }},
+	{"Fig. 7", "total flowtime (s)", "%.0f ± %.0f", func(s *replay.RunSummary) float64 { return float64(s.TotalFlowtimeUs) / 1e6 }},
 }
 
 // TestEASExperiment runs samples/experiments/eas.toml (350 runs of 50 jobs, with
@@ -132,7 +132,7 @@ func TestEASExperiment(t *testing.T) {
 				mean, sd := stat.MeanStdDev(x, nil)
 				n := float64(len(x))
 				half := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
-				fmt.Fprintf(&b, " %.3g ± %.2g |", mean, half)
+				fmt.Fprintf(&b, " "+em.format+" |", mean, half)
 			}
 			b.WriteString("\n")
 		}

@@ -143,7 +143,7 @@ func TestEASHandWorked(t *testing.T) {
 	if !reflect.DeepEqual(rec.replicas, wantReps) {
 		t.Fatalf("replicas %v, want %v: block placement changed, rework this schedule", rec.replicas, wantReps)
 	}
-	wantSel := []easSelection{{0, 0, 1}, {10 * sec, 1, 3}, {10 * sec, 2, 2}, {11 * sec, 3, 1}}
+	wantSel := []easSelection{{0, 0, 0, 1}, {10 * sec, 0, 1, 3}, {10 * sec, 1, 2, 2}, {11 * sec, 0, 3, 1}}
 	if !slices.Equal(rec.history, wantSel) {
 		t.Errorf("selections %v, want %v", rec.history, wantSel)
 	}
@@ -196,9 +196,9 @@ func TestEASThreshold(t *testing.T) {
 		spec string
 		want []easSelection
 	}{
-		{"eas", []easSelection{{0, 0, 1}, {10 * sec, 1, 3}, {10 * sec, 2, 2}, {11 * sec, 3, 1}}},
-		{"eas:threshold=2", []easSelection{{0, 0, 1}, {3 * sec, 1, 3}, {10 * sec, 2, 2}, {11 * sec, 3, 1}}},
-		{"eas:threshold=1", []easSelection{{0, 0, 1}, {2 * sec, 1, 2}, {3 * sec, 2, 2}, {11 * sec, 3, 1}}},
+		{"eas", []easSelection{{0, 0, 0, 1}, {10 * sec, 0, 1, 3}, {10 * sec, 1, 2, 2}, {11 * sec, 0, 3, 1}}},
+		{"eas:threshold=2", []easSelection{{0, 0, 0, 1}, {3 * sec, -1, 1, 3}, {10 * sec, 1, 2, 2}, {11 * sec, 0, 3, 1}}},
+		{"eas:threshold=1", []easSelection{{0, 0, 0, 1}, {2 * sec, -1, 1, 2}, {3 * sec, -1, 2, 2}, {11 * sec, 0, 3, 1}}},
 	}
 	for _, c := range cases {
 		t.Run(c.spec, func(t *testing.T) {
@@ -344,4 +344,42 @@ func TestEASAliases(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEASSkewedData runs EAS where only a third of the map machines hold data
+// (data_node_fraction): selections must come only from the heartbeats of data
+// nodes (or the threshold), every map must run on one, node-local.
+func TestEASSkewedData(t *testing.T) {
+	tr, err := trace.Generate("eas-table1", nil, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw, err := replay.ParseHardware([]byte("racks = 1\nnodes_per_rack = 20\nmap_nodes = 15\nreduce_nodes = 5\nreduce_slots = 2\ndata_node_fraction = 0.34\nslow_start = 1.0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo := replay.NewTopology(&hw, 2)
+	w, err := replay.NewWorkload(tr, &hw, topo, 2, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := New("eas")
+	res, err := replay.Run(w, p, replay.Options{Seed: 2, CheckInvariants: true, RecordTasks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(topo.DataNodes) != 5 {
+		t.Fatalf("%d data nodes, want 5", len(topo.DataNodes))
+	}
+	for _, h := range p.(*EAS).history {
+		if h.node >= 0 && !slices.Contains(topo.DataNodes, h.node) {
+			t.Errorf("selection %+v on the heartbeat of node %d, which holds no data", h, h.node)
+		}
+	}
+	for _, tk := range res.Tasks {
+		if tk.Type == "MAP" && (!slices.Contains(topo.DataNodes, tk.Node) || tk.Locality != trace.NodeLocal) {
+			t.Errorf("map %s/%d ran on node %d (%s)", tk.JobID, tk.Index, tk.Node, tk.Locality)
+		}
+	}
+	checkDrained(t, p.(*EAS))
 }
