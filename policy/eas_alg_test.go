@@ -171,3 +171,29 @@ func TestSelectJobExact(t *testing.T) {
 		t.Errorf("selected %d, want 0", got)
 	}
 }
+
+// BenchmarkBalanceSelector is one Alg. 1 selection among 10 waiting jobs of 30
+// maps with 3 replicas each on 600 map machines.
+func BenchmarkBalanceSelector(b *testing.B) {
+	const machines = 600
+	loads := make([]int64, machines)
+	ids := make([]int32, machines)
+	for i := range loads {
+		loads[i] = int64(i%7) << 27
+		ids[i] = int32(i)
+	}
+	var jobs []mapSet
+	for j := range 10 {
+		h := handMaps{}
+		for m := range 30 {
+			h.sizes = append(h.sizes, 128<<20)
+			x := int32((j*97 + m*31) % machines)
+			h.hosts = append(h.hosts, []int32{x, (x + 211) % machines, (x + 401) % machines})
+		}
+		jobs = append(jobs, h)
+	}
+	sel := newBalanceSelector(machines)
+	for b.Loop() {
+		sel.choose(loads, ids, jobs)
+	}
+}

@@ -383,3 +383,58 @@ func TestEASSkewedData(t *testing.T) {
 	}
 	checkDrained(t, p.(*EAS))
 }
+
+// TestLoadBalanceSumPull checks §5.4's load for a pull scheduler by hand. FIFO-S on
+// easHardware, A (t=0) with maps of 4, 1, 1, 1 s (MB), every block on both map
+// machines. t=0: node 0 runs map 0 (0-4), node 1 map 1 (0-1); the 2nd launch
+// samples: running 4 and 1 MB, pending maps 2 and 3 (2 MB) shared by their two
+// replica holders, 1 MB each: loads 5 and 2, standard deviation 1.5. Node 1 runs
+// map 2 (1-2) and map 3 (2-3); map 3's launch is the 4th: map 0 is half done (2
+// MB left), map 3 has 1 MB: standard deviation 0.5. Σ_t LB^t = 2. Map machines'
+// throughput: 4 MB / 4 s + 3 MB / 3 s = 2 MB/s.
+func TestLoadBalanceSumPull(t *testing.T) {
+	hw := easHardware(t)
+	w, err := replay.NewWorkload(easTrace([]easJob{{0, []int64{4, 1, 1, 1}, nil}}), &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := New("fifo-s")
+	res, err := replay.Run(w, p, replay.Options{Seed: 1, CheckInvariants: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Summary; s.LoadBalanceSum != 2 || s.MapMachineThroughput != 2 || s.Jobs != 1 || s.Maps != 4 {
+		t.Errorf("load balance sum %v, map throughput %v; want 2 and 2", s.LoadBalanceSum, s.MapMachineThroughput)
+	}
+}
+
+// BenchmarkEASTable1 replays the Table 1 workload through EAS at replication 3.
+func BenchmarkEASTable1(b *testing.B) {
+	e, err := replay.LoadExperiment("../samples/experiments/eas.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.Policies = []string{"eas"}
+	cells, err := e.Cells()
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := cells[2] // replication 3, seed 1
+	tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hw := c.Hardware
+	topo := replay.NewTopology(&hw, c.Seed)
+	b.ResetTimer()
+	for b.Loop() {
+		w, err := replay.NewWorkload(tr, &hw, topo, c.Seed, replay.WorkloadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, _ := New("eas")
+		if _, err := replay.Run(w, p, replay.Options{Seed: c.Seed}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
