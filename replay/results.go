@@ -100,9 +100,6 @@ type RunSummary struct {
 	// on map and reduce slots (EAS eqs. 1-4 in the aggregate).
 	MapThroughput    float64 `json:"map_throughput"`
 	ReduceThroughput float64 `json:"reduce_throughput"`
-	// LoadBalance is EAS §5.4: the standard deviation of map-machine load taken every
-	// N_m scheduled maps, summed and normalised by the number of samples.
-	LoadBalance float64 `json:"load_balance"`
 	// LoadBalanceSum is EAS §5.4 as the paper states it: Σ_t LB^t, LB^t being the
 	// standard deviation in MB, over the map machines, of the un-processed input
 	// of the unfinished maps on each machine, taken at every N_m-th launched map:

@@ -78,7 +78,6 @@ type nodeState struct {
 	freeMap, freeReduce int32
 	nextHB              int64 // time of the node's scheduled heartbeat, -1 when dormant
 	phase               int64 // offset of its periodic heartbeats
-	mapLoad             int64 // input bytes of running maps read from this node (EAS §5.4)
 }
 
 // Options controls one run.
@@ -141,8 +140,6 @@ type Sim struct {
 
 	busyMapUs, busyReduceUs int64
 	netBytes                int64
-	lbSum                   float64
-	lbSamples               int64
 	mapsLaunched            int64
 	dataNodes               int
 	mm                      machineMetrics
@@ -337,11 +334,9 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 		s.runningRemote++
 		s.netBytes += m.InputBytes
 	}
-	s.nodes[src].mapLoad += m.InputBytes
 	s.mm.mapLaunched(j, i)
 	s.mapsLaunched++
 	if s.dataNodes > 0 && s.mapsLaunched%int64(s.dataNodes) == 0 {
-		s.sampleLoadBalance()
 		s.sampleUnprocessedLoad()
 	}
 	if s.chk != nil {
@@ -553,7 +548,6 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	m.State = Done
 	ns := &s.nodes[m.Node]
 	ns.freeMap++
-	s.nodes[m.srcNode].mapLoad -= m.InputBytes
 	if m.Locality != NodeLocal {
 		s.runningRemote--
 	}
@@ -687,31 +681,6 @@ func (s *Sim) sample() {
 	s.schedule(s.now+int64(s.hw.TimelineSample), evSample, 0, 0)
 }
 
-// sampleLoadBalance adds the standard deviation of the map machines' loads (EAS
-// §5.4: input bytes of unfinished maps on or read from each, plus what a plan-based
-// policy holds queued there), in MB.
-func (s *Sim) sampleLoadBalance() {
-	ql, _ := s.pol.(QueuedLoader)
-	var sum, sq float64
-	n := 0
-	for i := range s.nodes {
-		if s.topo.Nodes[i].MapSlots == 0 {
-			continue
-		}
-		l := float64(s.nodes[i].mapLoad)
-		if ql != nil {
-			l += float64(ql.QueuedInputBytes(int32(i)))
-		}
-		l /= 1e6
-		sum += l
-		sq += l * l
-		n++
-	}
-	mean := sum / float64(n)
-	s.lbSum += math.Sqrt(max(0, sq/float64(n)-mean*mean))
-	s.lbSamples++
-}
-
 func (s *Sim) summarise() {
 	sum := &s.res.Summary
 	sum.Policy, sum.Trace, sum.Hardware, sum.Seed = s.pol.Name(), s.opt.TraceName, s.opt.HardwareName, s.opt.Seed
@@ -739,9 +708,6 @@ func (s *Sim) summarise() {
 		sum.ReduceThroughput = float64(sum.Reduces) / sec
 		sum.MapUtilisation = float64(s.busyMapUs) / (float64(s.hw.TotalMapSlots()) * float64(sum.MakespanUs))
 		sum.ReduceUtilisation = float64(s.busyReduceUs) / (float64(s.hw.TotalReduceSlots()) * float64(sum.MakespanUs))
-	}
-	if s.lbSamples > 0 {
-		sum.LoadBalance = s.lbSum / float64(s.lbSamples)
 	}
 	sum.JainFairness = jain(slowdowns)
 	s.mm.summarise(sum)
