@@ -4,14 +4,14 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/trace"
 )
 
 var hybSeeds = flag.Int("hybsmrp.seeds", 2, "seeds per cell in TestHybSMRPExperiments; 0 runs every seed of the specs")
@@ -26,7 +26,7 @@ type hybCell struct {
 }
 
 // runHybSpec runs the cells of an experiment spec with invariants checked, as
-// `replay --experiment` does, on all cores; -hybsmrp.seeds limits the seeds.
+// `replay --experiment` does; -hybsmrp.seeds limits the seeds.
 func runHybSpec(t *testing.T, path string) []hybCell {
 	t.Helper()
 	e, err := replay.LoadExperiment(path)
@@ -41,76 +41,24 @@ func runHybSpec(t *testing.T, path string) []hybCell {
 		t.Fatal(err)
 	}
 	out := make([]hybCell, len(cells))
-	errs := make([]error, len(cells))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = runHybCell(cells[i])
-			}
-		}()
-	}
-	for i := range cells {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("cell %s: %v", cells[i].Dir, err)
-		}
+	for i, c := range cells {
+		s := runCell(t, c).Summary
+		maps, _ := c.Trace.Params["maps"].(int64)
+		out[i] = hybCell{trace: c.Trace.Name, hw: c.HWName, policy: c.Policy, maps: maps, seed: c.Seed,
+			locality: s.MapLocality, meanFlowS: float64(s.TotalFlowtimeUs) / float64(s.Jobs) / 1e6}
 	}
 	return out
 }
 
-func runHybCell(c replay.Cell) (hybCell, error) {
-	tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
-	if err != nil {
-		return hybCell{}, err
-	}
-	hw := c.Hardware
-	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, c.Seed), c.Seed, replay.WorkloadOptions{})
-	if err != nil {
-		return hybCell{}, err
-	}
-	p, err := New(c.Policy)
-	if err != nil {
-		return hybCell{}, err
-	}
-	res, err := replay.Run(w, p, replay.Options{Seed: c.Seed, CheckInvariants: true})
-	if err != nil {
-		return hybCell{}, err
-	}
-	maps, _ := c.Trace.Params["maps"].(int64)
-	return hybCell{trace: c.Trace.Name, hw: c.HWName, policy: c.Policy, maps: maps, seed: c.Seed, locality: res.Summary.MapLocality,
-		meanFlowS: float64(res.Summary.TotalFlowtimeUs) / float64(res.Summary.Jobs) / 1e6}, nil
-}
-
-// t975 is the 0.975 quantile of Student's t for 1..30 degrees of freedom.
-var t975 = [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-	2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
-
-// meanCI returns the mean of x and the half-width of its 95% confidence interval.
+// meanCI returns the mean of x and the half-width of its 95% confidence interval
+// (Student t).
 func meanCI(x []float64) (float64, float64) {
-	var s, sq float64
-	for _, v := range x {
-		s += v
-	}
-	m := s / float64(len(x))
+	m, sd := stat.MeanStdDev(x, nil)
 	if len(x) < 2 {
 		return m, 0
 	}
-	for _, v := range x {
-		sq += (v - m) * (v - m)
-	}
-	q := 1.96
-	if df := len(x) - 1; df <= len(t975) {
-		q = t975[df-1]
-	}
-	return m, q * math.Sqrt(sq/float64(len(x)-1)/float64(len(x)))
+	n := float64(len(x))
+	return m, distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
 }
 
 // hybTable renders one table in the paper's form: a row per job size, a column
@@ -220,7 +168,7 @@ func TestHybSMRPExperiments(t *testing.T) {
 			for _, base := range []string{"fifo", "fair"} {
 				lg, lc := hybGain(load, tr, "hybsmrp", base, p, loc, false)
 				fg, fc := hybGain(load, tr, "hybsmrp", base, p, flow, true)
-				t.Logf("%s %s vs %s: locality %+.1f ± %.1f points, completion %.1f ± %.1f%% faster", tr, p, base, lg, lc, fg, fc)
+				t.Logf("%s %s vs %s: locality %+.1f ± %.1f points, completion gain %+.1f ± %.1f%% (positive: HybSMRP faster)", tr, p, base, lg, lc, fg, fc)
 			}
 		}
 		for m := int64(10); m <= 100; m += 10 {
@@ -250,7 +198,7 @@ func TestHybSMRPExperiments(t *testing.T) {
 		}
 		for _, base := range []string{"fifo", "fair"} {
 			fg, fc := hybGain(alone, tr, "hybsmrp", base, "hybsmrp", flow, true)
-			t.Logf("%s alone hybsmrp vs %s: completion %.2f ± %.2f%% faster", tr, base, fg, fc)
+			t.Logf("%s alone hybsmrp vs %s: completion gain %+.2f ± %.2f%% (positive: HybSMRP faster)", tr, base, fg, fc)
 		}
 	}
 	net := runHybSpec(t, "../samples/experiments/hybsmrp-network.toml")
@@ -258,7 +206,7 @@ func TestHybSMRPExperiments(t *testing.T) {
 		t.Logf("mean completion time (s), terasort, 100 jobs, network %s:\n%s", hw, hybTable(net, "terasort", hw, pols, flow, "%.1f"))
 		for _, base := range []string{"fifo", "fair"} {
 			fg, fc := hybGain(net, "terasort", hw, base, "hybsmrp", flow, true)
-			t.Logf("network %s: hybsmrp vs %s: completion %.1f ± %.1f%% faster", hw, base, fg, fc)
+			t.Logf("network %s: hybsmrp vs %s: completion gain %+.1f ± %.1f%% (positive: HybSMRP faster)", hw, base, fg, fc)
 		}
 	}
 }
