@@ -347,3 +347,28 @@ func TestHybSMRPSimulated(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHybSMRP replays the paper's heaviest Tables 4-5 point (100 Terasort
+// jobs of 100 maps, past saturation) under HybSMRP, which ranks every unfinished
+// job at every heartbeat.
+func BenchmarkHybSMRP(b *testing.B) {
+	hw, err := replay.LoadHardware("../samples/hardware/hybsmrp.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := trace.Generate("hybsmrp", trace.GenParams{"app": "terasort", "maps": int64(100)}, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	topo := replay.NewTopology(&hw, 1)
+	for b.Loop() {
+		w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, _ := New("hybsmrp")
+		if _, err := replay.Run(w, p, replay.Options{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
