@@ -36,6 +36,7 @@ func registry() map[string]entry {
 		"fifo-s":      {"EAS §5 FIFO-S: alias of fifo-strict", newFIFO(true), false},
 		"hfs-be":      {"EAS §5 HFS-BE: alias of fair", newFair(false), false},
 		"hfs-s":       {"EAS §5 HFS-S: alias of fair-strict", newFair(true), false},
+		"hybsmrp":     {"HybSMRP: dynamic priority (eq. 1) and localization ID (Gandomi et al. 2019)", newHybSMRP, true},
 	}
 }
 

@@ -1,0 +1,168 @@
+package trace
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// HybSMRP's workload (Gandomi et al., J. Big Data 2019, §Results): a submission
+// schedule of 100 jobs with exponential inter-arrival times of mean 14 s, made of
+// Wordcount and Terasort jobs whose sizes follow the paper's Table 1 (65, 130, …,
+// 650 map tasks of one 64 MB block each).
+//
+// Each job gives only bytes; the replay cuts its input into splits with getSplits
+// (Splits, the paper's Alg. 1) and takes its task times from the hardware model's
+// byte rates. The two applications differ in their byte ratios:
+//
+//   - wordcount: map output (after the combiner) 20% of the input, job output 5%:
+//     little shuffle, so its time is dominated by the map function (CPU-heavy once
+//     the hardware's map compute rate is the slowest rate, as in
+//     samples/hardware/hybsmrp.toml);
+//   - terasort: map output = job output = input (an identity map and reduce that
+//     sort): every byte is read, spilled, shuffled and written, so it is I/O-heavy.
+//
+// Parameters: jobs (100), mean_interarrival (seconds, 14), app (wordcount,
+// terasort or mix: each job drawn with probability 1/2; default mix), maps (map
+// tasks per job; 0, the default, draws each job's size uniformly from Table 1's
+// ten classes 65·k, k = 1..10), block_mb (the HDFS block the sizes are counted in,
+// 64), reduces (reduce tasks per job; -1, the default, lets the replay derive them
+// from the bytes with its reduce_mb_per_task rule).
+//
+// Arrivals, sizes and applications come from separate seeded streams, so sweeping
+// maps or switching app keeps the arrival schedule of a seed.
+
+const (
+	hybStreamArrivals = 1
+	hybStreamSizes    = 2
+	hybStreamApps     = 3
+)
+
+// hybApp is one application profile: map output and job output as fractions of
+// the input.
+type hybApp struct {
+	name          string
+	shuffle, outp float64
+}
+
+var hybApps = []hybApp{{"wordcount", 0.2, 0.05}, {"terasort", 1, 1}}
+
+// HybSMRPTable1Maps returns the job sizes (map tasks) of the paper's Table 1,
+// which are also the rows of its Tables 6 and 7.
+func HybSMRPTable1Maps() []int { return []int{65, 130, 195, 260, 325, 390, 455, 520, 585, 650} }
+
+// hybParams reads generator parameters, remembering which keys it knew.
+type hybParams struct {
+	p     GenParams
+	known []string
+	errs  []string
+}
+
+func (h *hybParams) num(key string, def float64) float64 {
+	h.known = append(h.known, key)
+	v, ok := h.p[key]
+	if !ok {
+		return def
+	}
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case int:
+		return float64(x)
+	case float64:
+		return x
+	}
+	h.errs = append(h.errs, fmt.Sprintf("%s = %v: want a number", key, v))
+	return def
+}
+
+func (h *hybParams) integer(key string, def, lo, hi int) int {
+	f := h.num(key, float64(def))
+	if f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
+		h.errs = append(h.errs, fmt.Sprintf("%s = %v: want an integer in %d..%d", key, h.p[key], lo, hi))
+		return def
+	}
+	return int(f)
+}
+
+func (h *hybParams) choice(key, def string, choices ...string) string {
+	h.known = append(h.known, key)
+	v, ok := h.p[key]
+	if !ok {
+		return def
+	}
+	s, _ := v.(string)
+	if !slices.Contains(choices, s) {
+		h.errs = append(h.errs, fmt.Sprintf("%s = %v: want one of %s", key, v, strings.Join(choices, ", ")))
+		return def
+	}
+	return s
+}
+
+func (h *hybParams) err() error {
+	var unknown []string
+	for k := range h.p {
+		if !slices.Contains(h.known, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	if len(unknown) > 0 {
+		h.errs = append(h.errs, fmt.Sprintf("unknown parameter %s; valid parameters: %s",
+			strings.Join(unknown, ", "), strings.Join(h.known, ", ")))
+	}
+	if len(h.errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(h.errs, "; "))
+	}
+	return nil
+}
+
+func genHybSMRP(p GenParams, seed uint64) (*Trace, error) {
+	h := &hybParams{p: p}
+	jobs := h.integer("jobs", 100, 1, 1_000_000)
+	mean := h.num("mean_interarrival", 14)
+	if !(mean >= 0 && mean <= 1e6) {
+		h.errs = append(h.errs, fmt.Sprintf("mean_interarrival = %v: want seconds in [0, 1e6]", mean))
+	}
+	app := h.choice("app", "mix", "wordcount", "terasort", "mix")
+	maps := h.integer("maps", 0, 0, 1_000_000)
+	block := h.integer("block_mb", 64, 1, 1<<20)
+	reduces := h.integer("reduces", -1, -1, 1_000_000)
+	if err := h.err(); err != nil {
+		return nil, err
+	}
+	arrivals := rand.New(rand.NewPCG(seed, hybStreamArrivals))
+	sizes := rand.New(rand.NewPCG(seed, hybStreamSizes))
+	apps := rand.New(rand.NewPCG(seed, hybStreamApps))
+	tr := &Trace{}
+	width := len(fmt.Sprint(jobs))
+	classes := HybSMRPTable1Maps()
+	var t float64 // seconds
+	for i := range jobs {
+		if i > 0 {
+			t += arrivals.ExpFloat64() * mean
+		}
+		m := maps
+		if k := sizes.IntN(len(classes)); m == 0 {
+			m = classes[k]
+		}
+		a := hybApps[apps.IntN(len(hybApps))]
+		if app != "mix" {
+			a = hybApps[slices.IndexFunc(hybApps, func(x hybApp) bool { return x.name == app })]
+		}
+		in := int64(m) * int64(block) << 20
+		j := NewJob(fmt.Sprintf("job_%0*d", width, i+1))
+		j.Name, j.User, j.Queue, j.Status = a.name, "hybsmrp", "default", StatusSucceeded
+		j.SubmitMs = int64(math.Round(t * 1000))
+		j.InputBytes = in
+		j.ShuffleBytes = int64(a.shuffle * float64(in))
+		j.OutputBytes = int64(a.outp * float64(in))
+		if reduces >= 0 {
+			j.NumReduces = int32(reduces)
+		}
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	return tr, nil
+}
