@@ -26,12 +26,14 @@ type event struct {
 	kind eventKind
 }
 
-// eventQueue is a binary min-heap on (t, seq); seq makes simultaneous events run in
-// the order they were scheduled, which keeps runs deterministic.
+// eventQueue is a 4-ary min-heap on (t, seq): shallower than a binary heap, so
+// fewer cache misses per operation on the large queues of big clusters. seq makes
+// simultaneous events run in the order they were scheduled, which keeps runs
+// deterministic.
 type eventQueue []event
 
-func (q eventQueue) less(i, j int) bool {
-	return q[i].t < q[j].t || q[i].t == q[j].t && q[i].seq < q[j].seq
+func (e *event) before(o *event) bool {
+	return e.t < o.t || e.t == o.t && e.seq < o.seq
 }
 
 func (q *eventQueue) push(e event) {
@@ -39,36 +41,42 @@ func (q *eventQueue) push(e event) {
 	h := *q
 	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
+		p := (i - 1) / 4
+		if !e.before(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = e
 }
 
 func (q *eventQueue) pop() event {
 	h := *q
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	last := h[n]
 	h = h[:n]
 	i := 0
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 4*i + 1
+		if c >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < n && h.less(r, l) {
-			m = r
+		m := c
+		for k := c + 1; k < min(c+4, n); k++ {
+			if h[k].before(&h[m]) {
+				m = k
+			}
 		}
-		if !h.less(m, i) {
+		if !h[m].before(&last) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
+	}
+	if n > 0 {
+		h[i] = last
 	}
 	*q = h
 	return top
