@@ -92,6 +92,12 @@ type Hardware struct {
 	Network string `toml:"network"`
 	// BARq is q of the BAR model: extra time per concurrently running remote map.
 	BARq Duration `toml:"bar_q"`
+	// Shuffle is the reduce copy model: "uniform" copies a reduce's whole share at
+	// the NIC rate wherever the map outputs lie; "topology" has each reduce fetch
+	// every finished map's output from the node the map ran on: free on its own
+	// node, at the NIC rate within a rack, at the rack uplink's per-node share
+	// across racks (see shuffle.go).
+	Shuffle string `toml:"shuffle"`
 	// TaskTimes is where task durations come from: "model" computes them from
 	// bytes and rates; "trace" takes each task's observed duration (finish - start
 	// of its successful attempt) as its node-local time and adds the network
@@ -114,7 +120,7 @@ func DefaultHardware() Hardware {
 		DiskMBps: 100, NICMBps: 125, RackUplinkMBps: 1250, MapComputeMBps: 0, ReduceComputeMBps: 0,
 		TaskStartup: Duration(time.Second / time.Microsecond), Heartbeat: Duration(3 * time.Second / time.Microsecond),
 		OutOfBandHeartbeat: false, HeartbeatJitter: true, BlockSizeMB: 128, Replication: 3, Placement: "rack-aware",
-		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: "fixed", TaskTimes: "auto",
+		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: "fixed", Shuffle: "uniform", TaskTimes: "auto",
 		BARq: Duration(time.Second / time.Microsecond), DurationCV: 0.1,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
 	}
@@ -157,7 +163,7 @@ func HardwareKeys() []string {
 	return []string{"name", "racks", "nodes_per_rack", "map_slots", "reduce_slots", "map_nodes", "reduce_nodes",
 		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
 		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
-		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "bar_q", "task_times",
+		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "bar_q", "shuffle", "task_times",
 		"duration_cv", "timeline_sample", "queues (name, capacity, max_capacity)"}
 }
 
@@ -217,6 +223,9 @@ func (h *Hardware) Validate() error {
 	}
 	if !slices.Contains([]string{"fixed", "bar"}, h.Network) {
 		bad("network %q: want fixed or bar", h.Network)
+	}
+	if !slices.Contains([]string{"uniform", "topology"}, h.Shuffle) {
+		bad("shuffle %q: want uniform or topology", h.Shuffle)
 	}
 	if !slices.Contains([]string{"model", "trace", "auto"}, h.TaskTimes) {
 		bad("task_times %q: want model, trace or auto", h.TaskTimes)

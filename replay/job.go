@@ -94,6 +94,7 @@ type Job struct {
 	late      int32
 	lateSumUs int64
 	finished  bool
+	out       jobOutput // intermediate data of finished maps (shuffle.go)
 }
 
 // Replicas returns the nodes holding map i's input block.

@@ -109,8 +109,12 @@ type Result struct {
 	Jobs     []JobResult
 	Tasks    []TaskResult
 	Timeline []TimelineSample
-	Summary  RunSummary
-	Wall     time.Duration
+	// Nodes holds per-node totals; NodeNet the per-node network bytes of each
+	// timeline interval, when Options.Timeline is set (netstats.go).
+	Nodes   []NodeResult
+	NodeNet []NodeNetSample
+	Summary RunSummary
+	Wall    time.Duration
 }
 
 // Sim is one run of the simulator: a cluster, a workload and a policy. Policies
@@ -151,6 +155,7 @@ type Sim struct {
 	mapsLaunched            int64
 	dataNodes               int
 	mm                      machineMetrics
+	net                     netAcct
 }
 
 // Run replays w through policy p and returns the results.
@@ -176,6 +181,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	}
 	slices.SortStableFunc(s.phaseOrder, func(a, b int32) int { return cmpInt64(s.nodes[a].phase, s.nodes[b].phase) })
 	s.jobs = make([]*Job, w.Len())
+	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline)
 	if opt.CheckInvariants {
 		s.chk = newChecker(s)
 	}
@@ -297,11 +303,7 @@ func (s *Sim) mapCost(j *Job, i int32, n int32) (int64, Locality, int32) {
 		// BAR §III: C_rem(r) = C_loc + q·r, r the remote tasks running, this one included.
 		extra = float64(s.hw.BARq) * float64(s.runningRemote+1)
 	default:
-		rate := s.hw.NICMBps
-		if loc == OffRack {
-			rate = min(rate, s.hw.RackUplinkMBps/float64(s.hw.NodesPerRack))
-		}
-		extra = bytesUs(m.InputBytes, rate)
+		extra = bytesUs(m.InputBytes, s.linkRate(loc))
 	}
 	return m.localUs + int64(math.Ceil(extra)), loc, src
 }
@@ -341,6 +343,7 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	if loc != NodeLocal {
 		s.runningRemote++
 		s.netBytes += m.InputBytes
+		s.net.transfer(src, n, m.InputBytes, s.now, s.now+d)
 	}
 	s.mm.mapLaunched(j, i)
 	s.mapsLaunched++
@@ -380,8 +383,7 @@ func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
 		j.firstRed = s.now
 	}
 	j.lastRed = s.now
-	// Shuffle data comes from every map; the share held on n itself is local.
-	s.netBytes += r.ShuffleBytes - r.ShuffleBytes/int64(max(1, s.dataNodes))
+	s.reduceLaunched(j, i)
 	if s.chk != nil {
 		s.chk.launch(j, true, i, n)
 	}
@@ -400,7 +402,7 @@ func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
 // last map, whichever ends later, then its reduce work.
 func (s *Sim) startReducePhase(j *Job, i int32) {
 	r := &j.Reduces[i]
-	r.ShuffleEndUs = max(r.LaunchUs+r.copyUs, j.LastMapEndUs+r.tailUs)
+	r.ShuffleEndUs = s.shuffleEnd(j, i)
 	r.FinishUs = r.ShuffleEndUs + r.workUs
 	if s.chk != nil {
 		s.chk.reducePhase(j, i)
@@ -567,6 +569,7 @@ func (s *Sim) mapDone(j *Job, i int32) {
 		s.chk.finish(j, false, i, m.Node)
 	}
 	s.recordMap(j, i)
+	s.mapOutput(j, i)
 	wasPending := s.pending
 	s.checkReady(j)
 	if j.MapsDone() {
@@ -720,6 +723,7 @@ func (s *Sim) summarise() {
 	sum.JainFairness = jain(slowdowns)
 	s.mm.summarise(sum)
 	sum.NetworkBytes = s.netBytes
+	s.summariseNodes()
 	sum.Events = s.events
 	slices.SortFunc(s.res.Jobs, func(a, b JobResult) int { return int(a.JobIndex - b.JobIndex) })
 	for i := range s.res.Jobs {

@@ -1,0 +1,122 @@
+package replay
+
+// Per-node network accounting (the Coupling paper's Fig. 14 plots, at each time,
+// the largest number of bytes any node sent or received).
+//
+// A transfer of b bytes from node u to node v over [t0, t1) counts b bytes out of
+// u and into v; for the time series its bytes are spread evenly over the time it
+// takes and summed per timeline interval. Counted transfers: remote map input
+// (from the replica it reads, over the map's whole run) and, under the topology
+// shuffle, each fetch of map output by a reduce on another node. The uniform
+// shuffle has no per-node sources, so its bytes appear only in
+// RunSummary.NetworkBytes.
+
+// NodeResult is one node's totals in one run.
+type NodeResult struct {
+	Policy      string `parquet:"policy"`
+	Node        int32  `parquet:"node"`
+	Host        string `parquet:"host"`
+	Rack        string `parquet:"rack"`
+	NetInBytes  int64  `parquet:"net_in_bytes"`
+	NetOutBytes int64  `parquet:"net_out_bytes"`
+}
+
+// NodeNetSample is the network bytes one node received and sent during the
+// timeline interval [TimeUs, TimeUs + timeline_sample). Only intervals in which
+// the node moved data are listed.
+type NodeNetSample struct {
+	Policy   string `parquet:"policy"`
+	TimeUs   int64  `parquet:"time_us"`
+	Node     int32  `parquet:"node"`
+	InBytes  int64  `parquet:"in_bytes"`
+	OutBytes int64  `parquet:"out_bytes"`
+}
+
+// netAcct accumulates per-node network bytes, in total and per interval.
+type netAcct struct {
+	width     int64
+	series    bool
+	in, out   []int64   // totals per node
+	sin, sout [][]int64 // per node, per interval
+}
+
+func newNetAcct(nodes int, width int64, series bool) netAcct {
+	a := netAcct{width: width, series: series, in: make([]int64, nodes), out: make([]int64, nodes)}
+	if series {
+		a.sin, a.sout = make([][]int64, nodes), make([][]int64, nodes)
+	}
+	return a
+}
+
+// transfer counts b bytes moved from u to v over [t0, t1).
+func (a *netAcct) transfer(u, v int32, b int64, t0, t1 int64) {
+	a.out[u] += b
+	a.in[v] += b
+	if a.series {
+		a.sout[u] = a.spread(a.sout[u], b, t0, t1)
+		a.sin[v] = a.spread(a.sin[v], b, t0, t1)
+	}
+}
+
+// spread adds b bytes evenly over [t0, t1) to the interval counts in s; the
+// last interval takes the rounding remainder. An instantaneous transfer counts
+// in the interval holding t0.
+func (a *netAcct) spread(s []int64, b int64, t0, t1 int64) []int64 {
+	add := func(k int64, x int64) {
+		for int64(len(s)) <= k {
+			s = append(s, 0)
+		}
+		s[k] += x
+	}
+	if t1 <= t0 {
+		add(t0/a.width, b)
+		return s
+	}
+	left := b
+	for t := t0; t < t1; {
+		k := t / a.width
+		end := min(t1, (k+1)*a.width)
+		part := left
+		if end < t1 {
+			part = int64(float64(b) * float64(end-t) / float64(t1-t0))
+		}
+		add(k, part)
+		left -= part
+		t = end
+	}
+	return s
+}
+
+// summariseNodes writes the per-node results, nodes in id order and samples in
+// time then node order.
+func (s *Sim) summariseNodes() {
+	name := s.pol.Name()
+	a := &s.net
+	for i := range s.topo.Nodes {
+		n := &s.topo.Nodes[i]
+		s.res.Nodes = append(s.res.Nodes, NodeResult{Policy: name, Node: n.ID, Host: n.Host,
+			Rack: s.topo.RackNames[n.Rack], NetInBytes: a.in[i], NetOutBytes: a.out[i]})
+	}
+	if !a.series {
+		return
+	}
+	var last int
+	for i := range a.sin {
+		last = max(last, len(a.sin[i]), len(a.sout[i]))
+	}
+	at := func(v []int64, k int) int64 {
+		if k < len(v) {
+			return v[k]
+		}
+		return 0
+	}
+	for k := range last {
+		for i := range a.sin {
+			in, out := at(a.sin[i], k), at(a.sout[i], k)
+			if in != 0 || out != 0 {
+				s.res.NodeNet = append(s.res.NodeNet, NodeNetSample{Policy: name, TimeUs: int64(k) * a.width,
+					Node: int32(i), InBytes: in, OutBytes: out})
+			}
+		}
+	}
+}

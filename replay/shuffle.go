@@ -1,0 +1,160 @@
+package replay
+
+import (
+	"math"
+	"math/bits"
+)
+
+// Intermediate data and the shuffle.
+//
+// Every finished map leaves its output on the node it ran on; the JobTracker
+// learns of it from the map's completion report, so policies may read it
+// (Job.MapOutputBytes, Job.MapOutputNodes). How reduces copy that data depends on
+// the hardware model's shuffle key:
+//
+//   - "uniform" (the default): a reduce copies its whole share at the NIC rate,
+//     from its launch or, for the last map's share, after the last map ends,
+//     whatever the placement (ShuffleEnd = max(launch + start-up + share/NIC,
+//     last map end + share/NIC/maps)).
+//   - "topology": a reduce fetches its share of each finished map's output from
+//     the node the map ran on, one fetch after another, in the order the maps
+//     finished: the outputs already there when it launches right after its
+//     start-up, each later one as soon as it appears and the previous fetch is
+//     done. A fetch from its own node is free (a local disk read that the reduce
+//     work already counts), one within its rack runs at the NIC rate, one across
+//     racks at the rack uplink's per-node share. Its shuffle ends with the fetch
+//     of the last map's output. Fetches do not slow each other down: rates are
+//     per transfer, as in the map input model.
+//
+// A reduce's share of a map's output is its shuffle bytes in proportion to that
+// map's part of the job's map output (an even part when the job's maps output
+// nothing), so the fetches of a reduce add up to its shuffle bytes.
+
+// jobOutput is the intermediate data of one job.
+type jobOutput struct {
+	bytes  []int64 // per node: output of the job's finished maps stored there
+	nodes  []int32 // nodes with output, in the order of their first output
+	done   []int32 // finished maps, in finish order
+	total  int64   // map output of all the job's maps (the simulator's knowledge)
+	cursor []int64 // topology shuffle, per reduce: when its last fetch ends
+}
+
+// MapOutputBytes is the intermediate data of j's finished maps stored on node n,
+// as the JobTracker knows it from their completion reports.
+func (j *Job) MapOutputBytes(n int32) int64 {
+	if j.out.bytes == nil {
+		return 0
+	}
+	return j.out.bytes[n]
+}
+
+// MapOutputNodes lists the nodes holding intermediate data of j, in the order
+// their first map output appeared. The slice is the simulator's own: do not keep
+// or modify it.
+func (j *Job) MapOutputNodes() []int32 { return j.out.nodes }
+
+// topologyShuffle reports whether reduces fetch map outputs over the topology.
+func (s *Sim) topologyShuffle() bool { return s.hw.Shuffle == "topology" }
+
+// linkRate is the transfer rate in MB/s between two nodes at the given distance:
+// the NIC within a rack, the rack uplink's per-node share across racks.
+func (s *Sim) linkRate(loc Locality) float64 {
+	rate := s.hw.NICMBps
+	if loc == OffRack {
+		rate = min(rate, s.hw.RackUplinkMBps/float64(s.hw.NodesPerRack))
+	}
+	return rate
+}
+
+// fetchUs is the time to move b bytes from node u to node v.
+func (s *Sim) fetchUs(b int64, u, v int32) int64 {
+	switch {
+	case u == v:
+		return 0
+	case s.topo.Nodes[u].Rack == s.topo.Nodes[v].Rack:
+		return int64(math.Ceil(bytesUs(b, s.linkRate(RackLocal))))
+	}
+	return int64(math.Ceil(bytesUs(b, s.linkRate(OffRack))))
+}
+
+// mapOutput records the output of map i, which just finished, on its node and,
+// under the topology shuffle, lets the job's copying reduces fetch it.
+func (s *Sim) mapOutput(j *Job, i int32) {
+	o := &j.out
+	if o.bytes == nil {
+		o.bytes = make([]int64, len(s.topo.Nodes))
+		for k := range j.Maps {
+			o.total += j.Maps[k].OutputBytes
+		}
+	}
+	m := &j.Maps[i]
+	if m.OutputBytes > 0 {
+		if o.bytes[m.Node] == 0 {
+			o.nodes = append(o.nodes, m.Node)
+		}
+		o.bytes[m.Node] += m.OutputBytes
+	}
+	o.done = append(o.done, i)
+	if s.topologyShuffle() {
+		for _, r := range j.waiting {
+			s.fetch(j, r, i)
+		}
+	}
+}
+
+// reduceLaunched does the shuffle bookkeeping of reduce i, just launched.
+func (s *Sim) reduceLaunched(j *Job, i int32) {
+	r := &j.Reduces[i]
+	if !s.topologyShuffle() {
+		// Shuffle data comes from every map; the share held on n itself is local.
+		s.netBytes += r.ShuffleBytes - r.ShuffleBytes/int64(max(1, s.dataNodes))
+		return
+	}
+	o := &j.out
+	if o.cursor == nil {
+		o.cursor = make([]int64, len(j.Reduces))
+	}
+	o.cursor[i] = s.now + int64(s.hw.TaskStartup)
+	for _, m := range o.done {
+		s.fetch(j, i, m)
+	}
+}
+
+// fetch copies reduce r's share of map m's output to the reduce's node, as soon
+// as the reduce's previous fetch is done and the output exists.
+func (s *Sim) fetch(j *Job, r, m int32) {
+	red, mp := &j.Reduces[r], &j.Maps[m]
+	b := s.share(j, red, mp)
+	start := max(j.out.cursor[r], mp.FinishUs)
+	end := start + s.fetchUs(b, mp.Node, red.Node)
+	j.out.cursor[r] = end
+	if mp.Node != red.Node && b > 0 {
+		s.netBytes += b
+		s.net.transfer(mp.Node, red.Node, b, start, end)
+	}
+}
+
+// share is the part of map m's output that reduce r copies.
+func (s *Sim) share(j *Job, r *ReduceTask, m *MapTask) int64 {
+	if r.ShuffleBytes <= 0 {
+		return 0
+	}
+	if j.out.total <= 0 {
+		return r.ShuffleBytes / int64(len(j.Maps))
+	}
+	// r.ShuffleBytes * m.OutputBytes / total without overflow; the quotient is at
+	// most r.ShuffleBytes since m.OutputBytes <= total.
+	hi, lo := bits.Mul64(uint64(r.ShuffleBytes), uint64(max(m.OutputBytes, 0)))
+	q, _ := bits.Div64(hi, lo, uint64(j.out.total))
+	return int64(q)
+}
+
+// shuffleEnd is when reduce i of j has copied all its input; the job's maps are
+// all done.
+func (s *Sim) shuffleEnd(j *Job, i int32) int64 {
+	r := &j.Reduces[i]
+	if s.topologyShuffle() {
+		return j.out.cursor[i]
+	}
+	return max(r.LaunchUs+r.copyUs, j.LastMapEndUs+r.tailUs)
+}
