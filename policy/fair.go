@@ -136,20 +136,7 @@ func runningReduces(j *replay.Job) int32 { return j.RunningReduces }
 // Heartbeat fills the node's free map slots by fair share with delay scheduling,
 // then its reduce slots.
 func (f *Fair) Heartbeat(s *replay.Sim, n int32) {
-	if s.FreeMapSlots(n) > 0 {
-		f.order = f.order[:0]
-		for _, j := range s.Active() {
-			if j.PendingMaps > 0 {
-				f.order = append(f.order, j)
-			}
-		}
-		for s.FreeMapSlots(n) > 0 && len(f.order) > 0 {
-			f.sortJobs(runningMaps)
-			if !f.assignMap(s, n) {
-				break
-			}
-		}
-	}
+	f.fillMaps(s, n, f.delayPick)
 	if s.FreeReduceSlots(n) > 0 {
 		f.order = f.order[:0]
 		for _, j := range s.Active() {
@@ -168,25 +155,61 @@ func (f *Fair) Heartbeat(s *replay.Sim, n int32) {
 	}
 }
 
-// assignMap is Alg. 2 of the delay scheduling paper for one slot.
-func (f *Fair) assignMap(s *replay.Sim, n int32) bool {
-	now := s.Now()
+// mapPicker decides, for a free map slot of node n offered to job j, which map
+// of j to launch there, or -1 to pass the slot on to the next job.
+type mapPicker func(s *replay.Sim, j *replay.Job, n int32) int32
+
+// fillMaps fills node n's free map slots by fair share: each slot is offered to
+// the jobs with pending maps in fair order (re-sorted after every launch) until
+// pick takes it; a slot no job takes stays free until the next heartbeat.
+func (f *Fair) fillMaps(s *replay.Sim, n int32, pick mapPicker) {
+	if s.FreeMapSlots(n) == 0 {
+		return
+	}
+	f.order = f.order[:0]
+	for _, j := range s.Active() {
+		if j.PendingMaps > 0 {
+			f.order = append(f.order, j)
+		}
+	}
+	for s.FreeMapSlots(n) > 0 && len(f.order) > 0 {
+		f.sortJobs(runningMaps)
+		if !f.assignMap(s, n, pick) {
+			break
+		}
+	}
+}
+
+// assignMap offers one slot to the jobs in order; it reports whether one took it.
+func (f *Fair) assignMap(s *replay.Sim, n int32, pick mapPicker) bool {
 	for k, j := range f.order {
-		st := f.state[j.Index]
-		level := f.allowed(st, now)
-		t, got := bestMap(s, j, n, level)
+		t := pick(s, j, n)
 		if t < 0 {
-			if st.waitStart < 0 {
-				st.waitStart = now
-			}
 			continue
 		}
 		s.LaunchMap(j, t, n)
-		st.level, st.waitStart = got, -1
 		if j.PendingMaps == 0 {
 			f.order = slices.Delete(f.order, k, k+1)
 		}
 		return true
 	}
 	return false
+}
+
+// delayPick is Alg. 2 of the delay scheduling paper for one job and slot: the
+// closest map within the job's allowed locality level; a job that has none starts
+// (or keeps) waiting.
+func (f *Fair) delayPick(s *replay.Sim, j *replay.Job, n int32) int32 {
+	now := s.Now()
+	st := f.state[j.Index]
+	level := f.allowed(st, now)
+	t, got := bestMap(s, j, n, level)
+	if t < 0 {
+		if st.waitStart < 0 {
+			st.waitStart = now
+		}
+		return -1
+	}
+	st.level, st.waitStart = got, -1
+	return t
 }

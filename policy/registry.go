@@ -37,6 +37,7 @@ func registry() map[string]entry {
 		"hfs-be":      {"EAS §5 HFS-BE: alias of fair", newFair(false), false},
 		"hfs-s":       {"EAS §5 HFS-S: alias of fair-strict", newFair(true), false},
 		"hybsmrp":     {"HybSMRP: dynamic priority (eq. 1) and localization ID (Gandomi et al. 2019)", newHybSMRP, true},
+		"coupling":    {"Coupling Scheduler: map/reduce mismatch, Wait Scheduling, Random Peeking (Tan et al.)", newCoupling, true},
 	}
 }
 

@@ -1,0 +1,153 @@
+package policy
+
+import (
+	"fmt"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+// Coupling is the Coupling Scheduler of Tan, Meng and Zhang ("Coupling Task
+// Progress for MapReduce Resource-Aware Scheduling", INFOCOM 2013), built on the
+// Fair Scheduler's slot allocation:
+//
+//   - Maps (Random Peeking, Alg. 3 and eq. 3): each free map slot is offered to
+//     the jobs in the Fair Scheduler's order (the allocation that ignores
+//     locality). A job with a pending map whose input is on the node launches it
+//     (p_j = 1); otherwise it launches a map there (rack-local if it has one)
+//     with probability p_j = 1 − α_j (p̂_m^j)^β_j (1 − e^{−N̂_m}), where, over K
+//     nodes sampled once per heartbeat, p̂_m^j is the fraction holding input of a
+//     pending map of j and N̂_m = N·K_2/K estimates the nodes with a free map
+//     slot; β_j = 0.1 + 0.9 (1 − exp(−M_p^j / max(N̂_m, 1))) with M_p^j the
+//     job's pending maps; α_j is 0.7 when j has a pending map with input in the
+//     node's rack and a reduce running on the node, 0.8 when it has such a map
+//     but no reduce there, 1.0 otherwise. No delay: a job either launches now
+//     or skips this heartbeat.
+//   - Reduces (Alg. 1, mismatch): a job may ask for a reduce only while its
+//     reduce progress (launched + 1) lags its map progress (finished maps over
+//     the unit δ·maps/reduces, δ = 1 − exp(−reduces/threshold)); a job with no
+//     pending map gets 4 + 1/pending reduces, above every job still mapping.
+//   - Reduces (Alg. 2, Wait Scheduling): the job with the largest positive
+//     mismatch becomes the candidate; for the next N heartbeats (N nodes) its
+//     reduce may launch only on the "centrality" node L1 (the node with a free
+//     reduce slot minimising Σ_u w(u)·h(u, v), eq. 1, w(u) the job's map
+//     output on u and h the hop distance in the node/rack/core tree), for the
+//     next N only on L2 (second and third of the D best), then on L3 (the rest
+//     of the D best), then for N more on any node; after 4N it is dropped and
+//     a candidate is chosen afresh.
+//
+// Choices where the paper is open, with reasons:
+//   - A job that declines a slot (probability 1 − p_j) skips the whole
+//     heartbeat, and the slot is offered to the next job in fair order: the
+//     paper says the schedule "skips the current heartbeat for the considered
+//     job", and delay scheduling, which peeking replaces, passes slots on too.
+//   - Only jobs past the slow-start threshold with pending reduces compete in
+//     Alg. 2: Hadoop's JobInProgress refuses reduces before slow-start under any
+//     scheduler, so such a candidate could never launch.
+//   - Heartbeats are counted as a JobTracker counts them: the simulator skips
+//     heartbeats that cannot change anything (nodes with no free slot), so the
+//     count is the larger of one more per heartbeat seen and the nodes' nominal
+//     heartbeats since the count was last set (Sim.HeartbeatsSent).
+//   - The lists L1–L3 are recomputed from the data placement at each heartbeat
+//     they are consulted, over the nodes that have a free reduce slot then
+//     (V_r), as the paper computes C_i(v) "for every v ∈ V_r"; ties are broken
+//     by a random order. A node in its list that already runs a reduce of the
+//     job is passed over (Alg. 2, line 12); in the fourth round such a node is
+//     used only when every node with a free reduce slot runs one (the paper
+//     avoids two reduces of a job on a node "if possible").
+//   - Hop distances: 0 on the same node, 2 within a rack, 4 across racks.
+//   - The candidate's heartbeat of selection launches nothing (Alg. 2, lines
+//     4-8); a candidate that can no longer launch (finished) is dropped at once.
+//
+// Parameters: threshold (Alg. 1, default 3), d (list length D, default 7), k
+// (peeking sample size, 0 = every node, the paper's setting for its testbed),
+// beta (a fixed β for every job, as in the paper's Figs. 11 and 15; default:
+// β_j from pending maps), pool-by (as for fair).
+type Coupling struct {
+	replay.Base
+	name      string
+	fair      *Fair
+	threshold float64
+	d         int
+	k         int
+	beta      float64 // < 0: β_j from pending maps
+
+	jobs map[int32]*couplingJob
+	hb   uint64 // heartbeats seen; stamps per-heartbeat caches
+	peek peekSample
+	wait waitState
+}
+
+// couplingJob is the per-job state of the Coupling Scheduler.
+type couplingJob struct {
+	skipped uint64 // the heartbeat in which the job declined a map slot
+	k1      int    // sampled nodes with input of a pending map of the job
+	k1Stamp uint64 // heartbeat k1 was counted in
+}
+
+func newCoupling(r *ParamReader) (replay.Policy, error) {
+	c := &Coupling{
+		fair:      &Fair{poolBy: r.String("pool-by", "user", "user", "queue")},
+		threshold: r.Float("threshold", 3),
+		d:         r.Int("d", 7),
+		k:         r.Int("k", 0),
+		beta:      r.Float("beta", -1),
+	}
+	if !(c.threshold > 0) {
+		r.errs = append(r.errs, fmt.Sprintf("threshold=%v: want a positive number", c.threshold))
+	}
+	if c.d < 1 {
+		r.errs = append(r.errs, fmt.Sprintf("d=%d: want at least 1", c.d))
+	}
+	if c.k < 0 {
+		r.errs = append(r.errs, fmt.Sprintf("k=%d: want 0 (every node) or a sample size", c.k))
+	}
+	if _, set := r.params["beta"]; set && !(c.beta > 0) {
+		r.errs = append(r.errs, fmt.Sprintf("beta=%v: want a positive number", c.beta))
+	}
+	c.name = r.spec()
+	c.fair.name = c.name
+	return c, nil
+}
+
+// Name is the registry name with parameters.
+func (c *Coupling) Name() string { return c.name }
+
+// Init prepares the Fair allocation and the policy's state.
+func (c *Coupling) Init(s *replay.Sim) {
+	c.fair.Init(s)
+	c.jobs = map[int32]*couplingJob{}
+	c.peek.init(s, c.k)
+}
+
+// JobArrived registers the job with the fair allocation.
+func (c *Coupling) JobArrived(s *replay.Sim, j *replay.Job) {
+	c.fair.JobArrived(s, j)
+	c.jobs[j.Index] = &couplingJob{}
+}
+
+// JobFinished forgets the job.
+func (c *Coupling) JobFinished(s *replay.Sim, j *replay.Job) {
+	c.fair.JobFinished(s, j)
+	delete(c.jobs, j.Index)
+	if c.wait.cand == j {
+		c.wait.reset()
+	}
+}
+
+// Heartbeat fills the node's map slots by Random Peeking over the fair order,
+// then runs one step of Wait Scheduling for reduces.
+func (c *Coupling) Heartbeat(s *replay.Sim, n int32) {
+	c.hb++
+	c.fair.fillMaps(s, n, c.peekPick)
+	c.waitStep(s, n)
+}
+
+// reduceOn reports whether a reduce of j runs on node n.
+func reduceOn(j *replay.Job, n int32) bool {
+	for i := range j.Reduces {
+		if r := &j.Reduces[i]; r.State == replay.Running && r.Node == n {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,211 @@
+package policy
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+// Reduce scheduling of the Coupling Scheduler: the map/reduce mismatch (Alg. 1)
+// and Wait Scheduling (Alg. 2) with data centrality (eq. 1).
+
+// mismatchOf is Alg. 1: how far a job's reduce progress lags its map progress.
+func mismatchOf(desiredMaps, desiredReduces, finishedMaps, pendingMaps, finishedReduces, runningReduces, pendingReduces int32, threshold float64) float64 {
+	if pendingReduces <= 0 {
+		return 0
+	}
+	if pendingMaps == 0 {
+		return 4 + 1/float64(pendingReduces)
+	}
+	delta := 1 - math.Exp(-float64(desiredReduces)/threshold)
+	unit := delta * float64(desiredMaps) / float64(desiredReduces)
+	mapProgress := float64(finishedMaps) / unit
+	redProgress := float64(finishedReduces + runningReduces + 1)
+	return (mapProgress - redProgress) / float64(desiredReduces)
+}
+
+func (c *Coupling) mismatch(j *replay.Job) float64 {
+	return mismatchOf(int32(len(j.Maps)), int32(len(j.Reduces)), j.FinishedMaps, j.PendingMaps,
+		j.FinishedReduces, j.RunningReduces, j.PendingReduces, c.threshold)
+}
+
+// hops is the hop distance between two nodes of the tree node – rack switch –
+// core switch: 0 on the same node, 2 within a rack, 4 across racks.
+func hops(topo *replay.Topology, u, v int32) int64 {
+	switch {
+	case u == v:
+		return 0
+	case topo.Nodes[u].Rack == topo.Nodes[v].Rack:
+		return 2
+	}
+	return 4
+}
+
+// transferCost is eq. 1: the cost Σ_u w(u)·h(v, u) of moving to node v the
+// intermediate data w(u) held on the nodes u of data.
+func transferCost(topo *replay.Topology, data []int32, w func(int32) int64, v int32) int64 {
+	var c int64
+	for _, u := range data {
+		c += w(u) * hops(topo, u, v)
+	}
+	return c
+}
+
+// dBest returns the list L: the (at most) d nodes of vr with the smallest
+// transfer costs, in increasing order of cost, ties in a random order.
+func dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand) []int32 {
+	type cand struct {
+		node int32
+		cost int64
+	}
+	cs := make([]cand, len(vr))
+	for i, v := range vr {
+		cs[i] = cand{v, transferCost(topo, data, w, v)}
+	}
+	rng.Shuffle(len(cs), func(a, b int) { cs[a], cs[b] = cs[b], cs[a] })
+	slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(a.cost, b.cost) })
+	l := make([]int32, min(d, len(cs)))
+	for i := range l {
+		l[i] = cs[i].node
+	}
+	return l
+}
+
+// inList reports whether v is in group i (1, 2 or 3) of list l: L1 is its first
+// node, L2 the second and third, L3 the rest.
+func inList(l []int32, i int, v int32) bool {
+	lo, hi := [4]int{0, 0, 1, 3}[i], [4]int{0, 1, 3, len(l)}[i]
+	return slices.Contains(l[min(lo, len(l)):min(hi, len(l))], v)
+}
+
+// waitEnv is what a step of Wait Scheduling asks of the cluster about the
+// candidate job on the node that sent the heartbeat.
+type waitEnv interface {
+	inList(i int, v int32) bool // v is in L_i of the candidate
+	busy(v int32) bool          // v runs a reduce of the candidate
+	unavoidable() bool          // every node with a free reduce slot runs one
+	launch(v int32) bool        // launch a reduce of the candidate on v
+}
+
+// waitState is the static state of Alg. 2 (candidate and wait); the count also
+// remembers the nominal heartbeat count at which it was last set.
+type waitState struct {
+	cand   *replay.Job
+	wait   int64
+	offset int64 // value the count was last set to
+	sentAt int64 // Sim.HeartbeatsSent then
+}
+
+func (w *waitState) reset() { *w = waitState{} }
+
+// set gives the count a value at the moment sent heartbeats have been sent.
+func (w *waitState) set(count, sent int64) { w.wait, w.offset, w.sentAt = count, count, sent }
+
+// step is lines 10-27 of Alg. 2 for a heartbeat from v on a cluster of n nodes,
+// sent the nominal heartbeat count now; it reports whether a reduce launched.
+func (w *waitState) step(v int32, n, sent int64, env waitEnv) bool {
+	w.wait = max(w.wait+1, w.offset+sent-w.sentAt)
+	for i := int64(1); i <= 3; i++ {
+		if (i-1)*n < w.wait && w.wait <= i*n && env.inList(int(i), v) && !env.busy(v) {
+			if env.launch(v) {
+				w.reset()
+				return true
+			}
+			w.set(i*n+1, sent)
+			break
+		}
+	}
+	if 3*n < w.wait && w.wait <= 4*n && (!env.busy(v) || env.unavoidable()) && env.launch(v) {
+		w.reset()
+		return true
+	}
+	if w.wait > 4*n {
+		w.reset()
+	}
+	return false
+}
+
+// waitStep runs Alg. 2 for a heartbeat from node v.
+func (c *Coupling) waitStep(s *replay.Sim, v int32) {
+	w := &c.wait
+	if w.cand != nil && !canReduce(w.cand) {
+		w.reset()
+	}
+	if w.cand == nil {
+		if j, m := c.largestMismatch(s); m > 0 {
+			w.cand = j
+			w.set(0, s.HeartbeatsSent(s.Now()))
+		}
+		return
+	}
+	env := &clusterWait{c: c, s: s, j: w.cand}
+	w.step(v, int64(len(s.Topology().Nodes)), s.HeartbeatsSent(s.Now()), env)
+}
+
+// largestMismatch returns the job with the largest mismatch among those that
+// may launch a reduce, ties broken at random.
+func (c *Coupling) largestMismatch(s *replay.Sim) (*replay.Job, float64) {
+	var best []*replay.Job
+	bestM := math.Inf(-1)
+	for _, j := range s.Active() {
+		if !canReduce(j) {
+			continue
+		}
+		switch m := c.mismatch(j); {
+		case m > bestM:
+			best, bestM = append(best[:0], j), m
+		case m == bestM:
+			best = append(best, j)
+		}
+	}
+	switch len(best) {
+	case 0:
+		return nil, 0
+	case 1:
+		return best[0], bestM
+	}
+	return best[s.Rand().IntN(len(best))], bestM
+}
+
+// clusterWait answers Wait Scheduling's questions from the simulator.
+type clusterWait struct {
+	c *Coupling
+	s *replay.Sim
+	j *replay.Job
+	l []int32 // the D-best list, computed on first use
+}
+
+func (e *clusterWait) inList(i int, v int32) bool {
+	if e.s.FreeReduceSlots(v) == 0 {
+		return false // not in V_r, so in no list
+	}
+	if e.l == nil {
+		topo := e.s.Topology()
+		var vr []int32
+		for _, n := range topo.Nodes {
+			if e.s.FreeReduceSlots(n.ID) > 0 {
+				vr = append(vr, n.ID)
+			}
+		}
+		e.l = dBest(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, e.c.d, e.s.Rand())
+	}
+	return inList(e.l, i, v)
+}
+
+func (e *clusterWait) busy(v int32) bool { return reduceOn(e.j, v) }
+
+func (e *clusterWait) unavoidable() bool {
+	for _, n := range e.s.Topology().Nodes {
+		if e.s.FreeReduceSlots(n.ID) > 0 && !reduceOn(e.j, n.ID) {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *clusterWait) launch(v int32) bool {
+	return e.s.FreeReduceSlots(v) > 0 && e.s.LaunchReduce(e.j, v) >= 0
+}
