@@ -72,6 +72,15 @@ func TestCentralityLists(t *testing.T) {
 		}
 	}
 	all := []int32{0, 1, 2, 3, 4, 5}
+	// dBest's closed form orders the nodes by eq. 1.
+	for seed := range uint64(5) {
+		l := dBest(topo, data, w, all, 7, rand.New(rand.NewPCG(seed, 1)))
+		for i := 1; i < len(l); i++ {
+			if transferCost(topo, data, w, l[i-1]) > transferCost(topo, data, w, l[i]) {
+				t.Fatalf("L = %v is not in increasing order of eq. 1", l)
+			}
+		}
+	}
 	third := map[int32]bool{}
 	for seed := range uint64(40) {
 		l := dBest(topo, data, w, all, 7, rand.New(rand.NewPCG(seed, 0)))

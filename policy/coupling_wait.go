@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -55,21 +54,44 @@ func transferCost(topo *replay.Topology, data []int32, w func(int32) int64, v in
 }
 
 // dBest returns the list L: the (at most) d nodes of vr with the smallest
-// transfer costs, in increasing order of cost, ties in a random order.
+// transfer costs, in increasing order of cost, ties in a random order. The costs
+// are eq. 1 in closed form for the tree: C(v) = 2·(W_rack(v) − w(v)) + 4·(W −
+// W_rack(v)), with W the job's intermediate data and W_rack(v) the part of it in
+// v's rack, which makes a list O(|V_d| + d·|V_r|).
 func dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand) []int32 {
+	var total int64
+	rack := make([]int64, len(topo.RackNames))
+	for _, u := range data {
+		x := w(u)
+		total += x
+		rack[topo.Nodes[u].Rack] += x
+	}
 	type cand struct {
 		node int32
 		cost int64
 	}
 	cs := make([]cand, len(vr))
 	for i, v := range vr {
-		cs[i] = cand{v, transferCost(topo, data, w, v)}
+		inRack := rack[topo.Nodes[v].Rack]
+		cs[i] = cand{v, 2*(inRack-w(v)) + 4*(total-inRack)}
 	}
 	rng.Shuffle(len(cs), func(a, b int) { cs[a], cs[b] = cs[b], cs[a] })
-	slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(a.cost, b.cost) })
-	l := make([]int32, min(d, len(cs)))
-	for i := range l {
-		l[i] = cs[i].node
+	// Keep the d best by insertion; a node goes after those of equal cost, so
+	// ties stay in the shuffled order.
+	best := make([]cand, 0, d+1)
+	for _, c := range cs {
+		k := len(best)
+		for k > 0 && c.cost < best[k-1].cost {
+			k--
+		}
+		if k < d {
+			best = slices.Insert(best, k, c)
+			best = best[:min(len(best), d)]
+		}
+	}
+	l := make([]int32, len(best))
+	for i, c := range best {
+		l[i] = c.node
 	}
 	return l
 }
@@ -185,10 +207,18 @@ func (e *clusterWait) inList(i int, v int32) bool {
 	if e.l == nil {
 		topo := e.s.Topology()
 		var vr []int32
+		var busy []int32
 		for _, n := range topo.Nodes {
 			if e.s.FreeReduceSlots(n.ID) > 0 {
-				vr = append(vr, n.ID)
+				if reduceOn(e.j, n.ID) {
+					busy = append(busy, n.ID)
+				} else {
+					vr = append(vr, n.ID)
+				}
 			}
+		}
+		if len(vr) == 0 {
+			vr = busy
 		}
 		e.l = dBest(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, e.c.d, e.s.Rand())
 	}

@@ -241,7 +241,11 @@ func (w *Workload) build(k int) *Job {
 			r.workUs = max(0, redObs[i]-r.copyUs)
 		}
 		r.Node = -1
-		post := float64(r.tailUs + r.workUs)
+		tail := r.tailUs
+		if hw.Shuffle == "topology" {
+			tail = 0 // the last map's output may lie on the reduce's own node: no copy after it
+		}
+		post := float64(tail + r.workUs)
 		maxRed = max(maxRed, post)
 		sumRed += post
 	}
