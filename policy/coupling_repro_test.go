@@ -2,9 +2,11 @@ package policy
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -14,21 +16,23 @@ import (
 
 // The reproduction of the Coupling paper's experiments: each test runs one of
 // samples/experiments/coupling-*.toml cell by cell (every run with invariants
-// checked), logs the numbers docs/repro/coupling.md quotes (go test -run
-// Repro -v) and checks the paper's qualitative claims. They take seconds to a
-// minute each, so -short skips them.
+// checked), logs the numbers docs/repro/coupling.md quotes (go test -run Repro
+// -v ./policy), and checks the paper's qualitative claims where our model
+// reproduces them. The whole set takes about ten CPU seconds; -short skips it.
 
-// reproCell is one run of an experiment.
-type reproCell struct {
-	replay.Cell
-	res *replay.Result
-}
+const fairPaper = "fair:node-delay=15s,rack-delay=15s" // the paper's Fair: T1 = T2 = 15 s
 
-// runExperiment runs every cell of a coupling experiment spec, in parallel.
-func runExperiment(t *testing.T, name string) []reproCell {
+// reproKey is one (policy, trace, hardware) of an experiment.
+type reproKey struct{ policy, trace, hw string }
+
+func (k reproKey) String() string { return k.policy + " " + k.trace + " " + k.hw }
+
+// runExperiment runs every cell of a coupling experiment spec, in parallel, and
+// groups the results by key, seeds in spec order.
+func runExperiment(t *testing.T, name string) ([]reproKey, map[reproKey][]*replay.Result) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("reproduction runs are slow; run without -short")
+		t.Skip("reproduction runs take seconds; run without -short")
 	}
 	e, err := replay.LoadExperiment(filepath.Join("..", "samples", "experiments", name+".toml"))
 	if err != nil {
@@ -38,7 +42,7 @@ func runExperiment(t *testing.T, name string) []reproCell {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make([]reproCell, len(cells))
+	res := make([]*replay.Result, len(cells))
 	errs := make([]error, len(cells))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -48,17 +52,23 @@ func runExperiment(t *testing.T, name string) []reproCell {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			out[i].Cell = c
-			out[i].res, errs[i] = runCell(c, e.TimelineOn(), e.Tasks)
+			res[i], errs[i] = runCell(c, e.TimelineOn(), e.Tasks)
 		}()
 	}
 	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("cell %s: %v", cells[i].Dir, err)
+	var keys []reproKey
+	by := map[reproKey][]*replay.Result{}
+	for i, c := range cells {
+		if errs[i] != nil {
+			t.Fatalf("cell %s: %v", c.Dir, errs[i])
 		}
+		k := reproKey{c.Policy, c.Trace.Name, c.HWName}
+		if _, ok := by[k]; !ok {
+			keys = append(keys, k)
+		}
+		by[k] = append(by[k], res[i])
 	}
-	return out
+	return keys, by
 }
 
 func runCell(c replay.Cell, timeline, tasks bool) (*replay.Result, error) {
@@ -79,26 +89,35 @@ func runCell(c replay.Cell, timeline, tasks bool) (*replay.Result, error) {
 		TraceName: c.Trace.Name, HardwareName: c.HWName})
 }
 
-// group collects the runs of each (policy, trace), seeds in spec order.
-func group(cells []reproCell) (keys [][2]string, by map[[2]string][]*replay.Result) {
-	by = map[[2]string][]*replay.Result{}
-	for _, c := range cells {
-		k := [2]string{c.Policy, c.Trace.Name}
-		if _, ok := by[k]; !ok {
-			keys = append(keys, k)
-		}
-		by[k] = append(by[k], c.res)
+// t975 is the 0.975 quantile of Student's t with df degrees of freedom.
+func t975(df int) float64 {
+	q := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145}
+	if df >= 1 && df <= len(q) {
+		return q[df-1]
 	}
-	return keys, by
+	return 1.96
 }
 
-// meanOver averages f over runs.
-func meanOver(runs []*replay.Result, f func(*replay.Result) float64) float64 {
-	var s float64
+// stat is a mean over seeds with its 95% confidence half-width.
+type stat struct{ mean, half float64 }
+
+func (s stat) String() string { return fmt.Sprintf("%.2f ± %.2f", s.mean, s.half) }
+
+// over computes f for each run and returns the mean with a t-interval.
+func over(runs []*replay.Result, f func(*replay.Result) float64) stat {
+	var sum, sq float64
 	for _, r := range runs {
-		s += f(r)
+		v := f(r)
+		sum += v
+		sq += v * v
 	}
-	return s / float64(len(runs))
+	n := float64(len(runs))
+	m := sum / n
+	if n < 2 {
+		return stat{m, 0}
+	}
+	sd := math.Sqrt(max(0, (sq-n*m*m)/(n-1)))
+	return stat{m, t975(len(runs)-1) * sd / math.Sqrt(n)}
 }
 
 // meanFlowMin is a run's mean job processing time in minutes.
@@ -110,75 +129,95 @@ func meanFlowMin(r *replay.Result) float64 {
 	return s / float64(len(r.Jobs)) / 60e6
 }
 
-// jobMeanMin is job k's mean over runs of f, in minutes.
-func jobMeanMin(runs []*replay.Result, k int, f func(replay.JobResult) int64) float64 {
-	return meanOver(runs, func(r *replay.Result) float64 { return float64(f(r.Jobs[k])) / 60e6 })
+// jobMin is job k's f, in minutes.
+func jobMin(k int, f func(replay.JobResult) int64) func(*replay.Result) float64 {
+	return func(r *replay.Result) float64 { return float64(f(r.Jobs[k])) / 60e6 }
 }
 
 func flow(j replay.JobResult) int64   { return j.FlowtimeUs }
 func starve(j replay.JobResult) int64 { return j.StarvationUs }
 
-func fairOf(by map[[2]string][]*replay.Result, tr string) []*replay.Result {
-	return by[[2]string{"fair:node-delay=15s,rack-delay=15s", tr}]
+func change(base, v float64) string { return fmt.Sprintf("%+.1f%%", 100*(v-base)/base) }
+
+// perJob lists f's mean over runs for every job.
+func perJob(runs []*replay.Result, f func(replay.JobResult) int64) []float64 {
+	v := make([]float64, len(runs[0].Jobs))
+	for k := range v {
+		v[k] = over(runs, jobMin(k, f)).mean
+	}
+	return v
 }
 
-func pct(a, b float64) string { return fmt.Sprintf("%+.1f%%", 100*(b-a)/a) }
+func oneDecimal(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprintf("%.1f", x)
+	}
+	return strings.Join(s, " ")
+}
 
-// TestReproTwoJobs (Figs. 1-2).
+// TestReproTwoJobs (Figs. 1-2): job 2's reduces starve behind job 1's under
+// Fair and not under Coupling, and both jobs end sooner under Coupling.
 func TestReproTwoJobs(t *testing.T) {
-	keys, by := group(runExperiment(t, "coupling-twojobs"))
+	keys, by := runExperiment(t, "coupling-twojobs")
 	for _, k := range keys {
 		runs := by[k]
-		t.Logf("%-36s job1 %.2f min, job2 %.2f min; job2 maps end %.2f, first reduce %.2f, starvation %.2f min",
-			k[0], jobMeanMin(runs, 0, flow), jobMeanMin(runs, 1, flow),
-			jobMeanMin(runs, 1, func(j replay.JobResult) int64 { return j.LastMapEndUs }),
-			jobMeanMin(runs, 1, func(j replay.JobResult) int64 { return j.FirstReduceLaunchUs }),
-			jobMeanMin(runs, 1, starve))
+		t.Logf("%-36s job 1 %v min, job 2 %v min; job 1 first reduce %v, job 2 maps end %v, first reduce %v, starvation %v",
+			k.policy, over(runs, jobMin(0, flow)), over(runs, jobMin(1, flow)),
+			over(runs, jobMin(0, func(j replay.JobResult) int64 { return j.FirstReduceLaunchUs })),
+			over(runs, jobMin(1, func(j replay.JobResult) int64 { return j.LastMapEndUs })),
+			over(runs, jobMin(1, func(j replay.JobResult) int64 { return j.FirstReduceLaunchUs })),
+			over(runs, jobMin(1, starve)))
 	}
-}
-
-// TestReproGrep (Figs. 5-6).
-func TestReproGrep(t *testing.T) {
-	keys, by := group(runExperiment(t, "coupling-grep"))
-	for _, k := range keys {
-		runs := by[k]
-		var per []string
-		for j := range runs[0].Jobs {
-			per = append(per, fmt.Sprintf("%.1f", jobMeanMin(runs, j, flow)))
+	f, c := by[reproKey{fairPaper, "twojobs", "coupling-set-a"}], by[reproKey{"coupling", "twojobs", "coupling-set-a"}]
+	for i := range f {
+		if c[i].Jobs[1].StarvationUs >= f[i].Jobs[1].StarvationUs {
+			t.Errorf("seed %d: job 2 starves %d µs under Coupling, %d under Fair", i+1, c[i].Jobs[1].StarvationUs, f[i].Jobs[1].StarvationUs)
 		}
-		t.Logf("%-36s mean %.2f min (%s vs fair); per job %v", k[0], meanOver(runs, meanFlowMin),
-			pct(meanOver(fairOf(by, k[1]), meanFlowMin), meanOver(runs, meanFlowMin)), per)
+	}
+	for k := range 2 {
+		if over(c, jobMin(k, flow)).mean >= over(f, jobMin(k, flow)).mean {
+			t.Errorf("job %d is not faster under Coupling", k+1)
+		}
 	}
 }
 
-// TestReproSingle (Fig. 12).
-func TestReproSingle(t *testing.T) {
-	keys, by := group(runExperiment(t, "coupling-single"))
+// TestReproGrep (Figs. 5-6): ten identical Grep jobs.
+func TestReproGrep(t *testing.T) {
+	keys, by := runExperiment(t, "coupling-grep")
+	base := over(by[reproKey{fairPaper, "grep10", "coupling-8node"}], meanFlowMin).mean
 	for _, k := range keys {
 		runs := by[k]
-		lo, hi := 1e18, 0.0
+		m := over(runs, meanFlowMin)
+		t.Logf("%-36s mean %v min (%s); per job %s; job 3's first reduce %v min after its submission", k.policy, m,
+			change(base, m.mean), oneDecimal(perJob(runs, flow)),
+			over(runs, jobMin(2, func(j replay.JobResult) int64 { return j.FirstReduceLaunchUs - j.SubmitUs })))
+		if k.policy == "coupling" && m.mean > base {
+			t.Errorf("Coupling's mean %.2f min above Fair's %.2f", m.mean, base)
+		}
+	}
+}
+
+// TestReproSingle (Fig. 12): "no harm to a single job".
+func TestReproSingle(t *testing.T) {
+	keys, by := runExperiment(t, "coupling-single")
+	for _, k := range keys {
+		runs := by[k]
+		lo, hi := math.Inf(1), 0.0
 		for _, r := range runs {
 			lo, hi = min(lo, meanFlowMin(r)), max(hi, meanFlowMin(r))
 		}
-		t.Logf("%-36s %-12s mean %.2f min [%.2f, %.2f] (%s vs fair)", k[0], k[1], meanOver(runs, meanFlowMin), lo, hi,
-			pct(meanOver(fairOf(by, k[1]), meanFlowMin), meanOver(runs, meanFlowMin)))
-	}
-}
-
-// TestReproWordCount (Figs. 10-11).
-func TestReproWordCount(t *testing.T) {
-	keys, by := group(runExperiment(t, "coupling-wordcount"))
-	for _, k := range keys {
-		runs := by[k]
-		t.Logf("%-36s %.2f min (%s vs fair), local maps %.0f, mean running maps %.1f", k[0], meanOver(runs, meanFlowMin),
-			pct(meanOver(fairOf(by, k[1]), meanFlowMin), meanOver(runs, meanFlowMin)),
-			meanOver(runs, func(r *replay.Result) float64 { return float64(r.Jobs[0].MapsNodeLocal) }),
-			meanOver(runs, meanRunningMaps))
+		base := over(by[reproKey{fairPaper, k.trace, k.hw}], meanFlowMin).mean
+		m := over(runs, meanFlowMin)
+		t.Logf("%-36s %-12s %v min, range [%.2f, %.2f] (%s)", k.policy, k.trace, m, lo, hi, change(base, m.mean))
+		if m.mean > 1.05*base {
+			t.Errorf("%s: Coupling %.2f min against Fair's %.2f: more than 5%% slower", k.trace, m.mean, base)
+		}
 	}
 }
 
 // meanRunningMaps is the cluster's mean number of running maps over the samples
-// with any running map.
+// until the last map of the run ends.
 func meanRunningMaps(r *replay.Result) float64 {
 	var s, n float64
 	for _, x := range r.Timeline {
@@ -190,50 +229,104 @@ func meanRunningMaps(r *replay.Result) float64 {
 	return s / max(n, 1)
 }
 
-// peakNodeBytes is the largest per-node network bytes (in or out) of any
-// timeline interval.
-func peakNodeBytes(r *replay.Result) float64 {
-	var m int64
+// TestReproWordCount (Figs. 10-11): one WordCount on set B.
+func TestReproWordCount(t *testing.T) {
+	keys, by := runExperiment(t, "coupling-wordcount")
+	base := over(by[reproKey{fairPaper, "wordcount", "coupling-set-b"}], meanFlowMin).mean
+	means := map[string]float64{}
+	for _, k := range keys {
+		runs := by[k]
+		m := over(runs, meanFlowMin)
+		means[k.policy] = m.mean
+		t.Logf("%-36s %v min (%s), node-local maps %v, mean running maps %v", k.policy, m, change(base, m.mean),
+			over(runs, func(r *replay.Result) float64 { return float64(r.Jobs[0].MapsNodeLocal) }), over(runs, meanRunningMaps))
+	}
+	if !(means[fairPaper] > means["coupling:beta=0.1"] && means["coupling:beta=0.1"] > means["coupling:beta=0.5"]) {
+		t.Errorf("want Fair slower than beta 0.1, slower than beta 0.5: %v", means)
+	}
+}
+
+// maxNodeSeries is Fig. 14's curve: per timeline interval, the largest bytes
+// any node sent or received, zero where no node moved data; its mean is taken
+// over the run's makespan.
+func maxNodeSeries(r *replay.Result) float64 {
+	peak := map[int64]int64{}
 	for _, x := range r.NodeNet {
-		m = max(m, x.InBytes, x.OutBytes)
+		peak[x.TimeUs] = max(peak[x.TimeUs], x.InBytes, x.OutBytes)
 	}
-	return float64(m)
+	var s float64
+	for _, v := range peak {
+		s += float64(v)
+	}
+	intervals := math.Ceil(float64(r.Summary.MakespanUs) / 10e6) // the set B model samples every 10 s
+	return s / intervals
 }
 
-// TestReproTable3 (Table III, Figs. 13-15).
+// TestReproTable3 (Table III, Figs. 13-15): map-only jobs on set B.
 func TestReproTable3(t *testing.T) {
-	keys, by := group(runExperiment(t, "coupling-table3"))
+	keys, by := runExperiment(t, "coupling-table3")
+	base := over(by[reproKey{fairPaper, "table3", "coupling-set-b"}], meanFlowMin).mean
+	local := map[string]float64{}
+	net := map[string]float64{}
 	for _, k := range keys {
 		runs := by[k]
-		var local []string
-		for j := range runs[0].Jobs {
-			local = append(local, fmt.Sprintf("%.0f", meanOver(runs, func(r *replay.Result) float64 { return float64(r.Jobs[j].MapsNodeLocal) })))
+		m := over(runs, meanFlowMin)
+		loc := perJob(runs, func(j replay.JobResult) int64 { return int64(j.MapsNodeLocal) * 60e6 })
+		for _, x := range loc {
+			local[k.policy] += x
 		}
-		t.Logf("%-36s mean %.2f min (%s vs fair), running maps %.1f, peak node MB/10 s %.0f, network GB %.1f; local maps %v",
-			k[0], meanOver(runs, meanFlowMin), pct(meanOver(fairOf(by, k[1]), meanFlowMin), meanOver(runs, meanFlowMin)),
-			meanOver(runs, meanRunningMaps), meanOver(runs, peakNodeBytes)/1e6,
-			meanOver(runs, func(r *replay.Result) float64 { return float64(r.Summary.NetworkBytes) / 1e9 }), local)
+		netGB := over(runs, func(r *replay.Result) float64 { return float64(r.Summary.NetworkBytes) / 1e9 })
+		net[k.policy] = netGB.mean
+		t.Logf("%-36s mean %v min (%s); per job %s; running maps %v; network %v GB, per-node max %v MB per 10 s; node-local maps per job %s",
+			k.policy, m, change(base, m.mean), oneDecimal(perJob(runs, flow)), over(runs, meanRunningMaps), netGB,
+			over(runs, func(r *replay.Result) float64 { return maxNodeSeries(r) / 1e6 }), oneDecimal(loc))
+		if k.policy != fairPaper && m.mean >= base {
+			t.Errorf("%s: mean %.2f min not below Fair's %.2f", k.policy, m.mean, base)
+		}
+	}
+	if net["coupling"] <= net[fairPaper] {
+		t.Errorf("Coupling moves %.1f GB, Fair %.1f GB: want more under Coupling (Fig. 14)", net["coupling"], net[fairPaper])
+	}
+	if local["coupling:beta=0.1"] <= local["coupling:beta=0.5"] {
+		t.Errorf("node-local maps: beta 0.1 %.0f, beta 0.5 %.0f; want more with beta 0.1 (Fig. 15)", local["coupling:beta=0.1"], local["coupling:beta=0.5"])
 	}
 }
 
-// TestReproTable4 (Table IV, Fig. 3).
+// TestReproTable4 (Table IV, Fig. 3): the 22-job sequence.
 func TestReproTable4(t *testing.T) {
-	keys, by := group(runExperiment(t, "coupling-table4"))
+	keys, by := runExperiment(t, "coupling-table4")
 	for _, k := range keys {
 		runs := by[k]
-		var sv, fl []string
-		for j := range runs[0].Jobs {
-			sv = append(sv, fmt.Sprintf("%.1f", jobMeanMin(runs, j, starve)))
-			fl = append(fl, fmt.Sprintf("%.1f", jobMeanMin(runs, j, flow)))
+		base := over(by[reproKey{fairPaper, k.trace, k.hw}], meanFlowMin).mean
+		m := over(runs, meanFlowMin)
+		t.Logf("%-36s %s: mean %v min (%s)\n  starvation %s\n  processing %s", k.policy, k.hw, m, change(base, m.mean),
+			oneDecimal(perJob(runs, starve)), oneDecimal(perJob(runs, flow)))
+		if k.policy != "coupling" {
+			continue
 		}
-		t.Logf("%-36s mean %.2f min (%s vs fair)\n  starvation %v\n  flow %v", k[0], meanOver(runs, meanFlowMin),
-			pct(meanOver(fairOf(by, k[1]), meanFlowMin), meanOver(runs, meanFlowMin)), sv, fl)
+		if m.mean >= base {
+			t.Errorf("%s: Coupling mean %.2f min not below Fair's %.2f", k.hw, m.mean, base)
+		}
+		sc, sf := perJob(runs, starve), perJob(by[reproKey{fairPaper, k.trace, k.hw}], starve)
+		var tc, tf float64
+		for i := range sc {
+			tc, tf = tc+sc[i], tf+sf[i]
+		}
+		if tc >= tf {
+			t.Errorf("%s: total starvation %.1f min under Coupling, %.1f under Fair", k.hw, tc, tf)
+		}
+		for _, j := range []int{3, 4, 5, 6, 7, 11, 12, 13} { // the small jobs the paper names
+			if sc[j-1] > sf[j-1] {
+				t.Errorf("%s: job %d starves %.1f min under Coupling, %.1f under Fair", k.hw, j, sc[j-1], sf[j-1])
+			}
+		}
 	}
 }
 
-// TestReproBatches (Fig. 16).
+// TestReproBatches (Fig. 16): 200 jobs on 62 nodes.
 func TestReproBatches(t *testing.T) {
-	keys, by := group(runExperiment(t, "coupling-batches"))
+	keys, by := runExperiment(t, "coupling-batches")
+	base := over(by[reproKey{fairPaper, "batches", "coupling-set-c"}], meanFlowMin).mean
 	for _, k := range keys {
 		runs := by[k]
 		var all []float64
@@ -244,8 +337,11 @@ func TestReproBatches(t *testing.T) {
 		}
 		slices.Sort(all)
 		q := func(p float64) float64 { return all[int(p*float64(len(all)-1))] }
-		t.Logf("%-36s mean %.2f min (%s vs fair); quartiles %.1f %.1f %.1f, p90 %.1f, max %.1f", k[0],
-			meanOver(runs, meanFlowMin), pct(meanOver(fairOf(by, k[1]), meanFlowMin), meanOver(runs, meanFlowMin)),
-			q(0.25), q(0.5), q(0.75), q(0.9), all[len(all)-1])
+		m := over(runs, meanFlowMin)
+		t.Logf("%-36s mean %v min (%s); P[T < t] = 0.25, 0.5, 0.75, 0.9 at t = %.2f, %.2f, %.2f, %.2f; max %.1f", k.policy,
+			m, change(base, m.mean), q(0.25), q(0.5), q(0.75), q(0.9), all[len(all)-1])
+		if k.policy == "coupling" && m.mean >= base {
+			t.Errorf("Coupling mean %.2f min not below Fair's %.2f", m.mean, base)
+		}
 	}
 }
