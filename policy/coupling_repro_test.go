@@ -20,16 +20,16 @@ import (
 // -v ./policy), and checks the paper's qualitative claims where our model
 // reproduces them. The whole set takes about ten CPU seconds; -short skips it.
 
-const fairPaper = "fair:node-delay=15s,rack-delay=15s" // the paper's Fair: T1 = T2 = 15 s
+const cpFair = "fair:node-delay=15s,rack-delay=15s" // the paper's Fair: T1 = T2 = 15 s
 
-// reproKey is one (policy, trace, hardware) of an experiment.
-type reproKey struct{ policy, trace, hw string }
+// cpKey is one (policy, trace, hardware) of an experiment.
+type cpKey struct{ policy, trace, hw string }
 
-func (k reproKey) String() string { return k.policy + " " + k.trace + " " + k.hw }
+func (k cpKey) String() string { return k.policy + " " + k.trace + " " + k.hw }
 
-// runExperiment runs every cell of a coupling experiment spec, in parallel, and
+// cpRunExperiment runs every cell of a coupling experiment spec, in parallel, and
 // groups the results by key, seeds in spec order.
-func runExperiment(t *testing.T, name string) ([]reproKey, map[reproKey][]*replay.Result) {
+func cpRunExperiment(t *testing.T, name string) ([]cpKey, map[cpKey][]*replay.Result) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("reproduction runs take seconds; run without -short")
@@ -52,17 +52,17 @@ func runExperiment(t *testing.T, name string) ([]reproKey, map[reproKey][]*repla
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			res[i], errs[i] = runCell(c, e.TimelineOn(), e.Tasks)
+			res[i], errs[i] = cpRunCell(c, e.TimelineOn(), e.Tasks)
 		}()
 	}
 	wg.Wait()
-	var keys []reproKey
-	by := map[reproKey][]*replay.Result{}
+	var keys []cpKey
+	by := map[cpKey][]*replay.Result{}
 	for i, c := range cells {
 		if errs[i] != nil {
 			t.Fatalf("cell %s: %v", c.Dir, errs[i])
 		}
-		k := reproKey{c.Policy, c.Trace.Name, c.HWName}
+		k := cpKey{c.Policy, c.Trace.Name, c.HWName}
 		if _, ok := by[k]; !ok {
 			keys = append(keys, k)
 		}
@@ -71,7 +71,7 @@ func runExperiment(t *testing.T, name string) ([]reproKey, map[reproKey][]*repla
 	return keys, by
 }
 
-func runCell(c replay.Cell, timeline, tasks bool) (*replay.Result, error) {
+func cpRunCell(c replay.Cell, timeline, tasks bool) (*replay.Result, error) {
 	tr, err := trace.Generate(c.Trace.Generator, c.Trace.Params, c.Seed)
 	if err != nil {
 		return nil, err
@@ -89,8 +89,8 @@ func runCell(c replay.Cell, timeline, tasks bool) (*replay.Result, error) {
 		TraceName: c.Trace.Name, HardwareName: c.HWName})
 }
 
-// t975 is the 0.975 quantile of Student's t with df degrees of freedom.
-func t975(df int) float64 {
+// cpT975 is the 0.975 quantile of Student's t with df degrees of freedom.
+func cpT975(df int) float64 {
 	q := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145}
 	if df >= 1 && df <= len(q) {
 		return q[df-1]
@@ -98,13 +98,13 @@ func t975(df int) float64 {
 	return 1.96
 }
 
-// stat is a mean over seeds with its 95% confidence half-width.
-type stat struct{ mean, half float64 }
+// cpStat is a mean over seeds with its 95% confidence half-width.
+type cpStat struct{ mean, half float64 }
 
-func (s stat) String() string { return fmt.Sprintf("%.2f ± %.2f", s.mean, s.half) }
+func (s cpStat) String() string { return fmt.Sprintf("%.2f ± %.2f", s.mean, s.half) }
 
-// over computes f for each run and returns the mean with a t-interval.
-func over(runs []*replay.Result, f func(*replay.Result) float64) stat {
+// cpOver computes f for each run and returns the mean with a t-interval.
+func cpOver(runs []*replay.Result, f func(*replay.Result) float64) cpStat {
 	var sum, sq float64
 	for _, r := range runs {
 		v := f(r)
@@ -114,14 +114,14 @@ func over(runs []*replay.Result, f func(*replay.Result) float64) stat {
 	n := float64(len(runs))
 	m := sum / n
 	if n < 2 {
-		return stat{m, 0}
+		return cpStat{m, 0}
 	}
 	sd := math.Sqrt(max(0, (sq-n*m*m)/(n-1)))
-	return stat{m, t975(len(runs)-1) * sd / math.Sqrt(n)}
+	return cpStat{m, cpT975(len(runs)-1) * sd / math.Sqrt(n)}
 }
 
-// meanFlowMin is a run's mean job processing time in minutes.
-func meanFlowMin(r *replay.Result) float64 {
+// cpMeanFlowMin is a run's mean job processing time in minutes.
+func cpMeanFlowMin(r *replay.Result) float64 {
 	var s float64
 	for _, j := range r.Jobs {
 		s += float64(j.FlowtimeUs)
@@ -129,26 +129,26 @@ func meanFlowMin(r *replay.Result) float64 {
 	return s / float64(len(r.Jobs)) / 60e6
 }
 
-// jobMin is job k's f, in minutes.
-func jobMin(k int, f func(replay.JobResult) int64) func(*replay.Result) float64 {
+// cpJobMin is job k's f, in minutes.
+func cpJobMin(k int, f func(replay.JobResult) int64) func(*replay.Result) float64 {
 	return func(r *replay.Result) float64 { return float64(f(r.Jobs[k])) / 60e6 }
 }
 
-func flow(j replay.JobResult) int64   { return j.FlowtimeUs }
-func starve(j replay.JobResult) int64 { return j.StarvationUs }
+func cpFlow(j replay.JobResult) int64   { return j.FlowtimeUs }
+func cpStarve(j replay.JobResult) int64 { return j.StarvationUs }
 
-func change(base, v float64) string { return fmt.Sprintf("%+.1f%%", 100*(v-base)/base) }
+func cpChange(base, v float64) string { return fmt.Sprintf("%+.1f%%", 100*(v-base)/base) }
 
-// perJob lists f's mean over runs for every job.
-func perJob(runs []*replay.Result, f func(replay.JobResult) int64) []float64 {
+// cpPerJob lists f's mean over runs for every job.
+func cpPerJob(runs []*replay.Result, f func(replay.JobResult) int64) []float64 {
 	v := make([]float64, len(runs[0].Jobs))
 	for k := range v {
-		v[k] = over(runs, jobMin(k, f)).mean
+		v[k] = cpOver(runs, cpJobMin(k, f)).mean
 	}
 	return v
 }
 
-func oneDecimal(v []float64) string {
+func cpOneDecimal(v []float64) string {
 	s := make([]string, len(v))
 	for i, x := range v {
 		s[i] = fmt.Sprintf("%.1f", x)
@@ -159,24 +159,24 @@ func oneDecimal(v []float64) string {
 // TestReproTwoJobs (Figs. 1-2): job 2's reduces starve behind job 1's under
 // Fair and not under Coupling, and both jobs end sooner under Coupling.
 func TestReproTwoJobs(t *testing.T) {
-	keys, by := runExperiment(t, "coupling-twojobs")
+	keys, by := cpRunExperiment(t, "coupling-twojobs")
 	for _, k := range keys {
 		runs := by[k]
 		t.Logf("%-36s job 1 %v min, job 2 %v min; job 1 first reduce %v, job 2 maps end %v, first reduce %v, starvation %v",
-			k.policy, over(runs, jobMin(0, flow)), over(runs, jobMin(1, flow)),
-			over(runs, jobMin(0, func(j replay.JobResult) int64 { return j.FirstReduceLaunchUs })),
-			over(runs, jobMin(1, func(j replay.JobResult) int64 { return j.LastMapEndUs })),
-			over(runs, jobMin(1, func(j replay.JobResult) int64 { return j.FirstReduceLaunchUs })),
-			over(runs, jobMin(1, starve)))
+			k.policy, cpOver(runs, cpJobMin(0, cpFlow)), cpOver(runs, cpJobMin(1, cpFlow)),
+			cpOver(runs, cpJobMin(0, func(j replay.JobResult) int64 { return j.FirstReduceLaunchUs })),
+			cpOver(runs, cpJobMin(1, func(j replay.JobResult) int64 { return j.LastMapEndUs })),
+			cpOver(runs, cpJobMin(1, func(j replay.JobResult) int64 { return j.FirstReduceLaunchUs })),
+			cpOver(runs, cpJobMin(1, cpStarve)))
 	}
-	f, c := by[reproKey{fairPaper, "twojobs", "coupling-set-a"}], by[reproKey{"coupling", "twojobs", "coupling-set-a"}]
+	f, c := by[cpKey{cpFair, "twojobs", "coupling-set-a"}], by[cpKey{"coupling", "twojobs", "coupling-set-a"}]
 	for i := range f {
 		if c[i].Jobs[1].StarvationUs >= f[i].Jobs[1].StarvationUs {
 			t.Errorf("seed %d: job 2 starves %d µs under Coupling, %d under Fair", i+1, c[i].Jobs[1].StarvationUs, f[i].Jobs[1].StarvationUs)
 		}
 	}
 	for k := range 2 {
-		if over(c, jobMin(k, flow)).mean >= over(f, jobMin(k, flow)).mean {
+		if cpOver(c, cpJobMin(k, cpFlow)).mean >= cpOver(f, cpJobMin(k, cpFlow)).mean {
 			t.Errorf("job %d is not faster under Coupling", k+1)
 		}
 	}
@@ -184,14 +184,14 @@ func TestReproTwoJobs(t *testing.T) {
 
 // TestReproGrep (Figs. 5-6): ten identical Grep jobs.
 func TestReproGrep(t *testing.T) {
-	keys, by := runExperiment(t, "coupling-grep")
-	base := over(by[reproKey{fairPaper, "grep10", "coupling-8node"}], meanFlowMin).mean
+	keys, by := cpRunExperiment(t, "coupling-grep")
+	base := cpOver(by[cpKey{cpFair, "grep10", "coupling-8node"}], cpMeanFlowMin).mean
 	for _, k := range keys {
 		runs := by[k]
-		m := over(runs, meanFlowMin)
+		m := cpOver(runs, cpMeanFlowMin)
 		t.Logf("%-36s mean %v min (%s); per job %s; job 3's first reduce %v min after its submission", k.policy, m,
-			change(base, m.mean), oneDecimal(perJob(runs, flow)),
-			over(runs, jobMin(2, func(j replay.JobResult) int64 { return j.FirstReduceLaunchUs - j.SubmitUs })))
+			cpChange(base, m.mean), cpOneDecimal(cpPerJob(runs, cpFlow)),
+			cpOver(runs, cpJobMin(2, func(j replay.JobResult) int64 { return j.FirstReduceLaunchUs - j.SubmitUs })))
 		if k.policy == "coupling" && m.mean > base {
 			t.Errorf("Coupling's mean %.2f min above Fair's %.2f", m.mean, base)
 		}
@@ -200,25 +200,25 @@ func TestReproGrep(t *testing.T) {
 
 // TestReproSingle (Fig. 12): "no harm to a single job".
 func TestReproSingle(t *testing.T) {
-	keys, by := runExperiment(t, "coupling-single")
+	keys, by := cpRunExperiment(t, "coupling-single")
 	for _, k := range keys {
 		runs := by[k]
 		lo, hi := math.Inf(1), 0.0
 		for _, r := range runs {
-			lo, hi = min(lo, meanFlowMin(r)), max(hi, meanFlowMin(r))
+			lo, hi = min(lo, cpMeanFlowMin(r)), max(hi, cpMeanFlowMin(r))
 		}
-		base := over(by[reproKey{fairPaper, k.trace, k.hw}], meanFlowMin).mean
-		m := over(runs, meanFlowMin)
-		t.Logf("%-36s %-12s %v min, range [%.2f, %.2f] (%s)", k.policy, k.trace, m, lo, hi, change(base, m.mean))
+		base := cpOver(by[cpKey{cpFair, k.trace, k.hw}], cpMeanFlowMin).mean
+		m := cpOver(runs, cpMeanFlowMin)
+		t.Logf("%-36s %-12s %v min, range [%.2f, %.2f] (%s)", k.policy, k.trace, m, lo, hi, cpChange(base, m.mean))
 		if m.mean > 1.05*base {
 			t.Errorf("%s: Coupling %.2f min against Fair's %.2f: more than 5%% slower", k.trace, m.mean, base)
 		}
 	}
 }
 
-// meanRunningMaps is the cluster's mean number of running maps over the samples
+// cpMeanRunningMaps is the cluster's mean number of running maps over the samples
 // until the last map of the run ends.
-func meanRunningMaps(r *replay.Result) float64 {
+func cpMeanRunningMaps(r *replay.Result) float64 {
 	var s, n float64
 	for _, x := range r.Timeline {
 		if x.JobIndex == -1 && x.RunningMaps > 0 {
@@ -231,25 +231,25 @@ func meanRunningMaps(r *replay.Result) float64 {
 
 // TestReproWordCount (Figs. 10-11): one WordCount on set B.
 func TestReproWordCount(t *testing.T) {
-	keys, by := runExperiment(t, "coupling-wordcount")
-	base := over(by[reproKey{fairPaper, "wordcount", "coupling-set-b"}], meanFlowMin).mean
+	keys, by := cpRunExperiment(t, "coupling-wordcount")
+	base := cpOver(by[cpKey{cpFair, "wordcount", "coupling-set-b"}], cpMeanFlowMin).mean
 	means := map[string]float64{}
 	for _, k := range keys {
 		runs := by[k]
-		m := over(runs, meanFlowMin)
+		m := cpOver(runs, cpMeanFlowMin)
 		means[k.policy] = m.mean
-		t.Logf("%-36s %v min (%s), node-local maps %v, mean running maps %v", k.policy, m, change(base, m.mean),
-			over(runs, func(r *replay.Result) float64 { return float64(r.Jobs[0].MapsNodeLocal) }), over(runs, meanRunningMaps))
+		t.Logf("%-36s %v min (%s), node-local maps %v, mean running maps %v", k.policy, m, cpChange(base, m.mean),
+			cpOver(runs, func(r *replay.Result) float64 { return float64(r.Jobs[0].MapsNodeLocal) }), cpOver(runs, cpMeanRunningMaps))
 	}
-	if !(means[fairPaper] > means["coupling:beta=0.1"] && means["coupling:beta=0.1"] > means["coupling:beta=0.5"]) {
+	if !(means[cpFair] > means["coupling:beta=0.1"] && means["coupling:beta=0.1"] > means["coupling:beta=0.5"]) {
 		t.Errorf("want Fair slower than beta 0.1, slower than beta 0.5: %v", means)
 	}
 }
 
-// maxNodeSeries is Fig. 14's curve: per timeline interval, the largest bytes
+// cpMaxNodeSeries is Fig. 14's curve: per timeline interval, the largest bytes
 // any node sent or received, zero where no node moved data; its mean is taken
 // over the run's makespan.
-func maxNodeSeries(r *replay.Result) float64 {
+func cpMaxNodeSeries(r *replay.Result) float64 {
 	peak := map[int64]int64{}
 	for _, x := range r.NodeNet {
 		peak[x.TimeUs] = max(peak[x.TimeUs], x.InBytes, x.OutBytes)
@@ -264,28 +264,28 @@ func maxNodeSeries(r *replay.Result) float64 {
 
 // TestReproTable3 (Table III, Figs. 13-15): map-only jobs on set B.
 func TestReproTable3(t *testing.T) {
-	keys, by := runExperiment(t, "coupling-table3")
-	base := over(by[reproKey{fairPaper, "table3", "coupling-set-b"}], meanFlowMin).mean
+	keys, by := cpRunExperiment(t, "coupling-table3")
+	base := cpOver(by[cpKey{cpFair, "table3", "coupling-set-b"}], cpMeanFlowMin).mean
 	local := map[string]float64{}
 	net := map[string]float64{}
 	for _, k := range keys {
 		runs := by[k]
-		m := over(runs, meanFlowMin)
-		loc := perJob(runs, func(j replay.JobResult) int64 { return int64(j.MapsNodeLocal) * 60e6 })
+		m := cpOver(runs, cpMeanFlowMin)
+		loc := cpPerJob(runs, func(j replay.JobResult) int64 { return int64(j.MapsNodeLocal) * 60e6 })
 		for _, x := range loc {
 			local[k.policy] += x
 		}
-		netGB := over(runs, func(r *replay.Result) float64 { return float64(r.Summary.NetworkBytes) / 1e9 })
+		netGB := cpOver(runs, func(r *replay.Result) float64 { return float64(r.Summary.NetworkBytes) / 1e9 })
 		net[k.policy] = netGB.mean
 		t.Logf("%-36s mean %v min (%s); per job %s; running maps %v; network %v GB, per-node max %v MB per 10 s; node-local maps per job %s",
-			k.policy, m, change(base, m.mean), oneDecimal(perJob(runs, flow)), over(runs, meanRunningMaps), netGB,
-			over(runs, func(r *replay.Result) float64 { return maxNodeSeries(r) / 1e6 }), oneDecimal(loc))
-		if k.policy != fairPaper && m.mean >= base {
+			k.policy, m, cpChange(base, m.mean), cpOneDecimal(cpPerJob(runs, cpFlow)), cpOver(runs, cpMeanRunningMaps), netGB,
+			cpOver(runs, func(r *replay.Result) float64 { return cpMaxNodeSeries(r) / 1e6 }), cpOneDecimal(loc))
+		if k.policy != cpFair && m.mean >= base {
 			t.Errorf("%s: mean %.2f min not below Fair's %.2f", k.policy, m.mean, base)
 		}
 	}
-	if net["coupling"] <= net[fairPaper] {
-		t.Errorf("Coupling moves %.1f GB, Fair %.1f GB: want more under Coupling (Fig. 14)", net["coupling"], net[fairPaper])
+	if net["coupling"] <= net[cpFair] {
+		t.Errorf("Coupling moves %.1f GB, Fair %.1f GB: want more under Coupling (Fig. 14)", net["coupling"], net[cpFair])
 	}
 	if local["coupling:beta=0.1"] <= local["coupling:beta=0.5"] {
 		t.Errorf("node-local maps: beta 0.1 %.0f, beta 0.5 %.0f; want more with beta 0.1 (Fig. 15)", local["coupling:beta=0.1"], local["coupling:beta=0.5"])
@@ -294,20 +294,20 @@ func TestReproTable3(t *testing.T) {
 
 // TestReproTable4 (Table IV, Fig. 3): the 22-job sequence.
 func TestReproTable4(t *testing.T) {
-	keys, by := runExperiment(t, "coupling-table4")
+	keys, by := cpRunExperiment(t, "coupling-table4")
 	for _, k := range keys {
 		runs := by[k]
-		base := over(by[reproKey{fairPaper, k.trace, k.hw}], meanFlowMin).mean
-		m := over(runs, meanFlowMin)
-		t.Logf("%-36s %s: mean %v min (%s)\n  starvation %s\n  processing %s", k.policy, k.hw, m, change(base, m.mean),
-			oneDecimal(perJob(runs, starve)), oneDecimal(perJob(runs, flow)))
+		base := cpOver(by[cpKey{cpFair, k.trace, k.hw}], cpMeanFlowMin).mean
+		m := cpOver(runs, cpMeanFlowMin)
+		t.Logf("%-36s %s: mean %v min (%s)\n  starvation %s\n  processing %s", k.policy, k.hw, m, cpChange(base, m.mean),
+			cpOneDecimal(cpPerJob(runs, cpStarve)), cpOneDecimal(cpPerJob(runs, cpFlow)))
 		if k.policy != "coupling" {
 			continue
 		}
 		if m.mean >= base {
 			t.Errorf("%s: Coupling mean %.2f min not below Fair's %.2f", k.hw, m.mean, base)
 		}
-		sc, sf := perJob(runs, starve), perJob(by[reproKey{fairPaper, k.trace, k.hw}], starve)
+		sc, sf := cpPerJob(runs, cpStarve), cpPerJob(by[cpKey{cpFair, k.trace, k.hw}], cpStarve)
 		var tc, tf float64
 		for i := range sc {
 			tc, tf = tc+sc[i], tf+sf[i]
@@ -325,8 +325,8 @@ func TestReproTable4(t *testing.T) {
 
 // TestReproBatches (Fig. 16): 200 jobs on 62 nodes.
 func TestReproBatches(t *testing.T) {
-	keys, by := runExperiment(t, "coupling-batches")
-	base := over(by[reproKey{fairPaper, "batches", "coupling-set-c"}], meanFlowMin).mean
+	keys, by := cpRunExperiment(t, "coupling-batches")
+	base := cpOver(by[cpKey{cpFair, "batches", "coupling-set-c"}], cpMeanFlowMin).mean
 	for _, k := range keys {
 		runs := by[k]
 		var all []float64
@@ -337,9 +337,9 @@ func TestReproBatches(t *testing.T) {
 		}
 		slices.Sort(all)
 		q := func(p float64) float64 { return all[int(p*float64(len(all)-1))] }
-		m := over(runs, meanFlowMin)
+		m := cpOver(runs, cpMeanFlowMin)
 		t.Logf("%-36s mean %v min (%s); P[T < t] = 0.25, 0.5, 0.75, 0.9 at t = %.2f, %.2f, %.2f, %.2f; max %.1f", k.policy,
-			m, change(base, m.mean), q(0.25), q(0.5), q(0.75), q(0.9), all[len(all)-1])
+			m, cpChange(base, m.mean), q(0.25), q(0.5), q(0.75), q(0.9), all[len(all)-1])
 		if k.policy == "coupling" && m.mean >= base {
 			t.Errorf("Coupling mean %.2f min not below Fair's %.2f", m.mean, base)
 		}

@@ -53,15 +53,15 @@ func TestCouplingDeterministic(t *testing.T) {
 		if len(a.NodeNet) == 0 || a.Summary.NetworkBytes == 0 {
 			t.Errorf("%s: no network traffic recorded", pol)
 		}
-		checkReducePlacement(t, a)
+		cpCheckReducePlacement(t, a)
 	}
 }
 
-// checkReducePlacement checks, from the task records, that no reduce was
+// cpCheckReducePlacement checks, from the task records, that no reduce was
 // launched on a node already running a reduce of its job while some other node
 // was certainly free of reduces: no reduce of any job ran there at any time in
 // [launch, launch] inclusive of tasks ending or starting at that instant.
-func checkReducePlacement(t *testing.T, res *replay.Result) {
+func cpCheckReducePlacement(t *testing.T, res *replay.Result) {
 	t.Helper()
 	var reds []replay.TaskResult
 	nodes := map[int32]bool{}
@@ -106,6 +106,6 @@ func TestCouplingStarvationTwoJobs(t *testing.T) {
 			t.Errorf("seed %d: job 2 starvation %d / flowtime %d under Coupling, %d / %d under Fair",
 				seed, c2.StarvationUs, c2.FlowtimeUs, f2.StarvationUs, f2.FlowtimeUs)
 		}
-		checkReducePlacement(t, cp)
+		cpCheckReducePlacement(t, cp)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/tracereplay/tracereplay/trace"
 )
 
-func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+func cpNear(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 // TestMismatchValues checks Alg. 1 against values worked by hand:
 // δ = 1 − exp(−R/3), unit = δ·M/R, mismatch = (finished maps/unit − (finished
@@ -39,14 +39,14 @@ func TestMismatchValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		got := mismatchOf(c.maps, c.reds, c.fin, c.pend, c.fr, c.rr, c.pr, c.threshold)
-		if !near(got, c.want) {
+		if !cpNear(got, c.want) {
 			t.Errorf("%s: mismatch %.12f, want %.12f", c.name, got, c.want)
 		}
 	}
 }
 
-// centralityTopology is 2 racks of 3 nodes: 0-2 in rack 0, 3-5 in rack 1.
-func centralityTopology(t *testing.T) *replay.Topology {
+// cpCentralityTopology is 2 racks of 3 nodes: 0-2 in rack 0, 3-5 in rack 1.
+func cpCentralityTopology(t *testing.T) *replay.Topology {
 	t.Helper()
 	hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 3\n"))
 	if err != nil {
@@ -61,7 +61,7 @@ func centralityTopology(t *testing.T) *replay.Topology {
 // C(4) = 4·10 + 4·5 = 60. So L = 4, 0, then 1, 3, 5 in a random order, then 2:
 // L1 = {4}, L2 = {0, one of 1/3/5}, L3 = the other two and 2.
 func TestCentralityLists(t *testing.T) {
-	topo := centralityTopology(t)
+	topo := cpCentralityTopology(t)
 	held := map[int32]int64{0: 10, 1: 5, 4: 20}
 	data := []int32{0, 1, 4}
 	w := func(n int32) int64 { return held[n] }
@@ -128,7 +128,7 @@ func TestPeekProbabilities(t *testing.T) {
 		{427, 8, 1}, // 0.1 + 0.9·(1 − e^{−53.4}) = 1 in float64
 	}
 	for _, c := range betas {
-		if got := peekBeta(c.pending, c.nm); !near(got, c.want) {
+		if got := peekBeta(c.pending, c.nm); !cpNear(got, c.want) {
 			t.Errorf("β(M_p=%d, N̂=%v) = %v, want %v", c.pending, c.nm, got, c.want)
 		}
 	}
@@ -148,15 +148,15 @@ func TestPeekProbabilities(t *testing.T) {
 		{"α = 0.7", 0.7, 0.5, 1, 1, 1 - 0.35*(1-math.Exp(-1))},
 	}
 	for _, c := range probs {
-		if got := peekProb(c.alpha, c.pm, c.beta, c.nm); !near(got, c.want) {
+		if got := peekProb(c.alpha, c.pm, c.beta, c.nm); !cpNear(got, c.want) {
 			t.Errorf("%s: p = %.12f, want %.12f", c.name, got, c.want)
 		}
 	}
 }
 
-// fakeWait is a cluster for Wait Scheduling steps: lists, busy nodes, nodes
+// cpFakeWait is a cluster for Wait Scheduling steps: lists, busy nodes, nodes
 // where launching fails, and the launches made.
-type fakeWait struct {
+type cpFakeWait struct {
 	lists    [4][]int32
 	busyN    []int32
 	fail     []int32
@@ -164,10 +164,10 @@ type fakeWait struct {
 	launched []int32
 }
 
-func (f *fakeWait) inList(i int, v int32) bool { return slices.Contains(f.lists[i], v) }
-func (f *fakeWait) busy(v int32) bool          { return slices.Contains(f.busyN, v) }
-func (f *fakeWait) unavoidable() bool          { return f.unavoid }
-func (f *fakeWait) launch(v int32) bool {
+func (f *cpFakeWait) inList(i int, v int32) bool { return slices.Contains(f.lists[i], v) }
+func (f *cpFakeWait) busy(v int32) bool          { return slices.Contains(f.busyN, v) }
+func (f *cpFakeWait) unavoidable() bool          { return f.unavoid }
+func (f *cpFakeWait) launch(v int32) bool {
 	if slices.Contains(f.fail, v) {
 		return false
 	}
@@ -192,25 +192,25 @@ func TestWaitSteps(t *testing.T) {
 	}
 	cases := []struct {
 		name    string
-		env     fakeWait
+		env     cpFakeWait
 		hbs     []hb
 		at      int // heartbeat (1-based) at which the launch happens, 0 none
 		node    int32
 		dropped bool // candidate dropped after the last heartbeat
 	}{
-		{"L1 node on second heartbeat", fakeWait{}, []hb{{1, 1}, {0, 2}}, 2, 0, false},
-		{"L1 busy: L2 in round 2", fakeWait{busyN: []int32{0}}, []hb{{1, 1}, {0, 2}, {2, 3}, {1, 4}}, 4, 1, false},
-		{"L2 node too early", fakeWait{}, []hb{{1, 1}, {2, 2}, {2, 3}}, 0, 0, false},
-		{"failed launch jumps to round 2", fakeWait{fail: []int32{0}}, []hb{{0, 1}, {2, 2}}, 2, 2, false},
-		{"round 3", fakeWait{}, []hb{{4, 1}, {4, 2}, {4, 3}, {4, 4}, {4, 5}, {4, 6}, {3, 7}}, 7, 3, false},
-		{"any node in round 4", fakeWait{}, seq(4, 10), 10, 4, false},
-		{"busy node passed over in round 4", fakeWait{busyN: []int32{4}}, seq(4, 12), 0, 0, false},
-		{"dropped after 4N", fakeWait{busyN: []int32{4}}, seq(4, 13), 0, 0, true},
-		{"busy node used in round 4 when unavoidable", fakeWait{busyN: []int32{4}, unavoid: true}, seq(4, 10), 10, 4, false},
+		{"L1 node on second heartbeat", cpFakeWait{}, []hb{{1, 1}, {0, 2}}, 2, 0, false},
+		{"L1 busy: L2 in round 2", cpFakeWait{busyN: []int32{0}}, []hb{{1, 1}, {0, 2}, {2, 3}, {1, 4}}, 4, 1, false},
+		{"L2 node too early", cpFakeWait{}, []hb{{1, 1}, {2, 2}, {2, 3}}, 0, 0, false},
+		{"failed launch jumps to round 2", cpFakeWait{fail: []int32{0}}, []hb{{0, 1}, {2, 2}}, 2, 2, false},
+		{"round 3", cpFakeWait{}, []hb{{4, 1}, {4, 2}, {4, 3}, {4, 4}, {4, 5}, {4, 6}, {3, 7}}, 7, 3, false},
+		{"any node in round 4", cpFakeWait{}, seq(4, 10), 10, 4, false},
+		{"busy node passed over in round 4", cpFakeWait{busyN: []int32{4}}, seq(4, 12), 0, 0, false},
+		{"dropped after 4N", cpFakeWait{busyN: []int32{4}}, seq(4, 13), 0, 0, true},
+		{"busy node used in round 4 when unavoidable", cpFakeWait{busyN: []int32{4}, unavoid: true}, seq(4, 10), 10, 4, false},
 		// Skipped heartbeats count: the count jumps to 7 (round 3) at once.
-		{"skipped heartbeats count", fakeWait{}, []hb{{0, 7}, {3, 8}}, 2, 3, false},
+		{"skipped heartbeats count", cpFakeWait{}, []hb{{0, 7}, {3, 8}}, 2, 3, false},
 		// Same-instant heartbeats (nominal count unchanged) count one each.
-		{"same instant", fakeWait{}, []hb{{4, 0}, {4, 0}, {4, 0}, {1, 0}}, 4, 1, false},
+		{"same instant", cpFakeWait{}, []hb{{4, 0}, {4, 0}, {4, 0}, {1, 0}}, 4, 1, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -248,7 +248,7 @@ func couplingTrace() *trace.Trace {
 	return tr
 }
 
-func runTrace(t *testing.T, policy string, tr *trace.Trace) *replay.Result {
+func cpRunTrace(t *testing.T, policy string, tr *trace.Trace) *replay.Result {
 	t.Helper()
 	hw := tinyHardware(t)
 	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
@@ -295,7 +295,7 @@ func TestHandWorkedCoupling(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.policy, func(t *testing.T) {
-			res := runTrace(t, c.policy, couplingTrace())
+			res := cpRunTrace(t, c.policy, couplingTrace())
 			a, b := res.Jobs[0], res.Jobs[1]
 			got := []int64{a.FlowtimeUs, b.FlowtimeUs, a.StarvationUs, b.StarvationUs, a.FirstReduceLaunchUs, b.FirstReduceLaunchUs}
 			want := []int64{c.flowA, c.flowB, c.starveA, c.starveB, c.firstRedA, c.firstRedB}
@@ -333,15 +333,15 @@ func TestCouplingParams(t *testing.T) {
 	}
 }
 
-// probe records p_j of eq. 3 at the first heartbeat of a node without data.
-type probe struct {
+// cpProbe records p_j of eq. 3 at the first heartbeat of a node without data.
+type cpProbe struct {
 	*Coupling
 	data int32
 	got  []float64
 	at   []int32 // free map slots elsewhere when recorded
 }
 
-func (p *probe) Heartbeat(s *replay.Sim, n int32) {
+func (p *cpProbe) Heartbeat(s *replay.Sim, n int32) {
 	if len(p.got) == 0 && n != p.data {
 		p.hb++ // the sample belongs to this heartbeat
 		p.got = append(p.got, p.launchProb(s, s.Active()[0], n))
@@ -388,7 +388,7 @@ duration_cv = 0
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &probe{Coupling: pol.(*Coupling), data: topo.DataNodes[0]}
+		p := &cpProbe{Coupling: pol.(*Coupling), data: topo.DataNodes[0]}
 		if _, err := replay.Run(w, p, replay.Options{Seed: 1, CheckInvariants: true}); err != nil {
 			t.Fatal(err)
 		}
@@ -396,7 +396,7 @@ duration_cv = 0
 			t.Fatalf("racks %s: the node without data never asked", c.racks)
 		}
 		nm := 1 + p.at[0] // the asking node is free; the data node too unless it went first
-		if !near(p.got[0], c.want[nm]) {
+		if !cpNear(p.got[0], c.want[nm]) {
 			t.Errorf("racks %s, N̂ = %d: p = %.12f, want %.12f", c.racks, nm, p.got[0], c.want[nm])
 		}
 	}
