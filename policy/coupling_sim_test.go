@@ -109,3 +109,25 @@ func TestCouplingStarvationTwoJobs(t *testing.T) {
 		cpCheckReducePlacement(t, cp)
 	}
 }
+
+// BenchmarkCouplingTable4 replays the 22-job sequence of Table IV on set B.
+func BenchmarkCouplingTable4(b *testing.B) {
+	hw, err := replay.LoadHardware(filepath.Join("..", "samples", "hardware", "coupling-set-b.toml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := trace.Generate("coupling-table4", nil, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, _ := New("coupling")
+		if _, err := replay.Run(w, p, replay.Options{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

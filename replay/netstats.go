@@ -1,5 +1,11 @@
 package replay
 
+import (
+	"path/filepath"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
 // Per-node network accounting (the Coupling paper's Fig. 14 plots, at each time,
 // the largest number of bytes any node sent or received).
 //
@@ -119,4 +125,18 @@ func (s *Sim) summariseNodes() {
 			}
 		}
 	}
+}
+
+// writeNodes writes nodes.parquet and, when the run sampled its timeline,
+// node_net.parquet.
+func writeNodes(dir string, res *Result, meta map[string]string) error {
+	if err := trace.WriteParquetFile(filepath.Join(dir, NodesFile), res.Nodes, meta,
+		trace.ParquetOptions{SortedBy: []string{"node"}}); err != nil {
+		return err
+	}
+	if res.NodeNet == nil {
+		return nil
+	}
+	return trace.WriteParquetFile(filepath.Join(dir, NodeNetFile), res.NodeNet, meta,
+		trace.ParquetOptions{SortedBy: []string{"time_us", "node"}})
 }

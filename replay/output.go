@@ -17,12 +17,15 @@ const (
 	JobsFile     = "jobs.parquet"
 	TasksFile    = "tasks.parquet"
 	TimelineFile = "timeline.parquet"
+	NodesFile    = "nodes.parquet"    // per-node totals (netstats.go)
+	NodeNetFile  = "node_net.parquet" // per-node network bytes per timeline interval
 	SummaryFile  = "run.json"
 	ManifestFile = "manifest.json"
 )
 
 // WriteRun writes one run's results into dir (created if needed): jobs.parquet,
-// timeline.parquet, tasks.parquet when tasks were recorded, and run.json. meta goes
+// timeline.parquet, nodes.parquet, tasks.parquet when tasks were recorded,
+// node_net.parquet when the timeline was sampled, and run.json. meta goes
 // into every Parquet file's key/value metadata. Each file is written atomically;
 // the same results give byte-identical files.
 func WriteRun(dir string, res *Result, meta map[string]string) error {
@@ -41,6 +44,9 @@ func WriteRun(dir string, res *Result, meta map[string]string) error {
 		if err := trace.WriteParquetFile(filepath.Join(dir, TasksFile), res.Tasks, meta); err != nil {
 			return err
 		}
+	}
+	if err := writeNodes(dir, res, meta); err != nil {
+		return err
 	}
 	b, err := json.MarshalIndent(res.Summary, "", "  ")
 	if err != nil {

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -272,5 +273,26 @@ func TestShuffleKey(t *testing.T) {
 		if c.text == "" && h.Shuffle != "uniform" {
 			t.Errorf("default shuffle %q, want uniform", h.Shuffle)
 		}
+	}
+}
+
+// TestWriteNodes: the per-node tables go to nodes.parquet and node_net.parquet
+// and read back unchanged.
+func TestWriteNodes(t *testing.T) {
+	res, _ := runScript(t, "topology", []step{{false, 0, 0, 0}, {true, 0, 1, 0}, {false, 1, 2, 0}})
+	dir := t.TempDir()
+	if err := WriteRun(dir, res, map[string]string{"k": "v"}); err != nil {
+		t.Fatal(err)
+	}
+	nodes, _, err := trace.ReadParquetFile[NodeResult](filepath.Join(dir, NodesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	series, _, err := trace.ReadParquetFile[NodeNetSample](filepath.Join(dir, NodeNetFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(nodes, res.Nodes) || !slices.Equal(series, res.NodeNet) {
+		t.Errorf("read back %v %v, want %v %v", nodes, series, res.Nodes, res.NodeNet)
 	}
 }
