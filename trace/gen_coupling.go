@@ -115,13 +115,13 @@ const cpDurationCV = 0.25
 
 func couplingGenerators() []Generator {
 	return []Generator{
-		{Name: "coupling-twojobs", Doc: "Coupling Figs. 1-2: a 427-map Grep, then a smaller Grep a minute later (params maps1, reduces1, maps2, reduces2, at2)", Make: genCouplingTwoJobs},
-		{Name: "coupling-grep", Doc: "Coupling Figs. 5-6: identical Grep jobs at a fixed interval (params jobs, interval, maps, reduces)", Make: genCouplingGrep},
+		{Name: "coupling-twojobs", Doc: "Coupling Figs. 1-2: a 427-map Grep, then a smaller Grep a minute later (params maps1, reduces1, maps2, reduces2, at2_s)", Make: genCouplingTwoJobs},
+		{Name: "coupling-grep", Doc: "Coupling Figs. 5-6: identical Grep jobs at a fixed interval (params jobs, interval_s, maps, reduces)", Make: genCouplingGrep},
 		{Name: "coupling-single", Doc: "Coupling Table II / Fig. 12: one job alone (param job: grep, randomwriter, montecarlo, sort1, sort2)", Make: genCouplingSingle},
 		{Name: "coupling-wordcount", Doc: "Coupling Figs. 10-11: one WordCount of 427 maps on wikiInput (param reduces)", Make: genCouplingWordCount},
 		{Name: "coupling-table3", Doc: "Coupling Table III / Figs. 13-15: ten map-only Grep jobs", Make: genCouplingTable3},
 		{Name: "coupling-table4", Doc: "Coupling Table IV / Fig. 3: the 22-job sequence", Make: genCouplingTable4},
-		{Name: "coupling-batches", Doc: "Coupling Fig. 16: batches of Table IV-like jobs, exponential gaps (params batches, per_batch, gap, batch_gap)", Make: genCouplingBatches},
+		{Name: "coupling-batches", Doc: "Coupling Fig. 16: batches of Table IV-like jobs, exponential gaps (params batches, per_batch, gap_s, batch_gap_s)", Make: genCouplingBatches},
 	}
 }
 
@@ -205,7 +205,7 @@ func genCouplingTwoJobs(p GenParams, seed uint64) (*Trace, error) {
 	c := &cpParams{p: p}
 	jobs := []cpJob{
 		{"grep", "[a-f][a-z]*", "wikiInput", 0, int32(c.integer("maps1", 427, 1, 100000)), int32(c.integer("reduces1", 15, 0, 10000))},
-		{"grep", "[1-3]*", "randomInput30", c.num("at2", 60, 0, 1e7), int32(c.integer("maps2", 45, 1, 100000)), int32(c.integer("reduces2", 5, 0, 10000))},
+		{"grep", "[1-3]*", "randomInput30", c.num("at2_s", 60, 0, 1e7), int32(c.integer("maps2", 45, 1, 100000)), int32(c.integer("reduces2", 5, 0, 10000))},
 	}
 	if err := c.err(); err != nil {
 		return nil, err
@@ -216,7 +216,7 @@ func genCouplingTwoJobs(p GenParams, seed uint64) (*Trace, error) {
 func genCouplingGrep(p GenParams, seed uint64) (*Trace, error) {
 	c := &cpParams{p: p}
 	n := c.integer("jobs", 10, 1, 100000)
-	gap := c.num("interval", 300, 0, 1e7)
+	gap := c.num("interval_s", 300, 0, 1e7)
 	maps := int32(c.integer("maps", 427, 1, 100000))
 	reds := int32(c.integer("reduces", 8, 0, 10000))
 	if err := c.err(); err != nil {
@@ -277,14 +277,14 @@ var cpMix = []struct {
 // similar characteristics as the workflow in Table IV": each job's kind is drawn
 // from the paper's mix and the job itself uniformly from Table IV's jobs of that
 // kind (input, maps and reduces). Within a batch the gaps between arrivals are
-// exponential with mean gap seconds (25); the first jobs of consecutive batches
-// are exponential batch_gap seconds apart (1200). Jobs keep the order drawn.
+// exponential with mean gap_s seconds (25); the first jobs of consecutive batches
+// are exponential batch_gap_s seconds apart (1200). Jobs keep the order drawn.
 func genCouplingBatches(p GenParams, seed uint64) (*Trace, error) {
 	c := &cpParams{p: p}
 	batches := c.integer("batches", 10, 1, 100000)
 	per := c.integer("per_batch", 20, 1, 100000)
-	gap := c.num("gap", 25, 0, 1e7)
-	batchGap := c.num("batch_gap", 1200, 0, 1e9)
+	gap := c.num("gap_s", 25, 0, 1e7)
+	batchGap := c.num("batch_gap_s", 1200, 0, 1e9)
 	if err := c.err(); err != nil {
 		return nil, err
 	}

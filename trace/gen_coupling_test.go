@@ -34,7 +34,7 @@ func TestCouplingTables(t *testing.T) {
 			{230, 8, 3}, {470, 427, 15}, {500, 427, 15}, {800, 224, 27}, {860, 15, 5}, {880, 8, 3}, {900, 8, 2},
 			{1020, 64, 27}, {1140, 30, 2}, {1440, 15, 1}, {1710, 352, 27}, {2110, 15, 1}, {2125, 8, 3}, {2245, 64, 27},
 			{2365, 150, 0}, {2485, 10, 1}}},
-		{"coupling-grep", GenParams{"jobs": int64(3), "interval": 300.0}, []jobRow{{0, 427, 8}, {300, 427, 8}, {600, 427, 8}}},
+		{"coupling-grep", GenParams{"jobs": int64(3), "interval_s": 300.0}, []jobRow{{0, 427, 8}, {300, 427, 8}, {600, 427, 8}}},
 		{"coupling-twojobs", nil, []jobRow{{0, 427, 15}, {60, 45, 5}}},
 		{"coupling-wordcount", nil, []jobRow{{0, 427, 1}}},
 		{"coupling-single", GenParams{"job": "sort2"}, []jobRow{{0, 352, 27}}},
@@ -173,10 +173,10 @@ func TestCouplingParams(t *testing.T) {
 	}{
 		{"coupling-grep", GenParams{"jobs": "ten"}, "jobs = ten: want a number"},
 		{"coupling-grep", GenParams{"jobs": 2.5}, "want an integer"},
-		{"coupling-grep", GenParams{"interval": -1.0}, "interval = -1"},
+		{"coupling-grep", GenParams{"interval_s": -1.0}, "interval_s = -1"},
 		{"coupling-table4", GenParams{"jobs": int64(3)}, "unknown parameter jobs; valid parameters: none"},
 		{"coupling-single", GenParams{"job": "terasort"}, "want one of grep, montecarlo, randomwriter, sort1, sort2"},
-		{"coupling-batches", GenParams{"per-batch": int64(3)}, "unknown parameter per-batch; valid parameters: batches, per_batch, gap, batch_gap"},
+		{"coupling-batches", GenParams{"per-batch": int64(3)}, "unknown parameter per-batch; valid parameters: batches, per_batch, gap_s, batch_gap_s"},
 	} {
 		_, err := Generate(c.gen, c.params, 1)
 		if err == nil || !strings.Contains(err.Error(), c.err) {
