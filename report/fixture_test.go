@@ -1,0 +1,122 @@
+package report
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+const sec = 1_000_000 // µs
+
+// jobSpec describes one hand-made job; times in whole seconds.
+type jobSpec struct {
+	submit, flow   int64 // flow < 0: unfinished
+	reduces        int32
+	starv          int64
+	node, rack, of int32
+}
+
+// makeRun builds a run whose statistics are easy to work out by hand.
+func makeRun(labels map[string]string, specs []jobSpec) Run {
+	policy := labels[PolicyLabel]
+	r := Run{Labels: labels, Policy: policy, Summary: replay.RunSummary{Policy: policy, Jobs: len(specs)}}
+	var lastFinish int64
+	for i, s := range specs {
+		j := replay.JobResult{
+			Policy: policy, JobIndex: int32(i), JobID: fmt.Sprintf("job_%03d", i), Name: "j", User: "u", Queue: "default",
+			Maps: s.node + s.rack + s.of, Reduces: s.reduces,
+			SubmitUs: s.submit * sec, FirstLaunchUs: s.submit * sec,
+			LastMapEndUs: replay.Unset, FirstReduceLaunchUs: replay.Unset, LastReduceLaunchUs: replay.Unset,
+			FinishUs: replay.Unset, FlowtimeUs: replay.Unset,
+			StarvationUs: s.starv * sec, MapsNodeLocal: s.node, MapsRackLocal: s.rack, MapsOffRack: s.of,
+			ObservedFlowtimeUs: replay.Unset,
+		}
+		if s.flow >= 0 {
+			j.FinishUs = (s.submit + s.flow) * sec
+			j.FlowtimeUs = s.flow * sec
+			j.IdealUs = sec
+			j.Slowdown = float64(s.flow)
+			lastFinish = max(lastFinish, j.FinishUs)
+		}
+		r.Jobs = append(r.Jobs, j)
+	}
+	r.Summary.MakespanUs = lastFinish
+	// A cluster timeline: maps ramp up and down, reduces follow.
+	for t := int64(0); t*sec <= lastFinish; t += 5 {
+		m := int32(min(t, 40))
+		if t*sec > lastFinish/2 {
+			m = int32(max(0, 40-(t-lastFinish/2/sec)))
+		}
+		r.Timeline = append(r.Timeline,
+			replay.TimelineSample{Policy: policy, TimeUs: t * sec, JobIndex: -1, RunningMaps: m, RunningReduces: int32(t / 10 % 7)},
+			replay.TimelineSample{Policy: policy, TimeUs: t * sec, JobIndex: 0, RunningMaps: m / 2})
+	}
+	return r
+}
+
+// seqRun has n jobs submitted at second i with flowtime step·(i+1) s; every
+// third job is map-only, the others have one reduce starving i%5 s; each job has
+// node/rack/off-rack maps 3/1/0, except every fourth job with 0/1/1.
+func seqRun(labels map[string]string, n int, step int64) Run {
+	specs := make([]jobSpec, n)
+	for i := range specs {
+		s := jobSpec{submit: int64(i), flow: step * int64(i+1), reduces: 1, starv: int64(i % 5), node: 3, rack: 1}
+		if i%3 == 2 {
+			s.reduces, s.starv = 0, 0
+		}
+		if i%4 == 3 {
+			s.node, s.rack, s.of = 0, 1, 1
+		}
+		specs[i] = s
+	}
+	return makeRun(labels, specs)
+}
+
+// writeRunDir writes r as cmd/replay lays out a run directory.
+func writeRunDir(t testing.TB, dir string, r Run) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := parquet.WriteFile(filepath.Join(dir, JobsFile), r.Jobs); err != nil {
+		t.Fatal(err)
+	}
+	if err := parquet.WriteFile(filepath.Join(dir, TimelineFile), r.Timeline); err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.MarshalIndent(r.Summary, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, SummaryFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkGolden compares got with testdata/name, rewriting it under -update.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs from golden file (go test -update rewrites it)\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}

@@ -1,0 +1,255 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+// File names inside a run directory.
+const (
+	JobsFile     = "jobs.parquet"
+	TimelineFile = "timeline.parquet"
+	SummaryFile  = "run.json"
+)
+
+// PolicyLabel is the label key that names a run's scheduling policy.
+const PolicyLabel = "policy"
+
+// Run is the results of one run (one policy on one trace, hardware model and
+// seed). cmd/replay builds Runs directly from its in-memory results; Load reads
+// them back from disk.
+type Run struct {
+	// Dir is the run directory, empty for runs that never touched the disk.
+	Dir string
+	// Labels are the key=value segments of Dir (e.g. policy, hw, seed). Labels
+	// always holds PolicyLabel when Policy is known. Iterate it with LabelKeys.
+	Labels map[string]string
+	// Policy is the scheduling policy's name.
+	Policy   string
+	Summary  replay.RunSummary
+	Jobs     []replay.JobResult
+	Timeline []replay.TimelineSample
+}
+
+// LabelKeys returns the keys of r.Labels in their canonical order: PolicyLabel
+// first, then the others sorted.
+func (r Run) LabelKeys() []string {
+	return sortedLabelKeys(r.Labels)
+}
+
+// Label returns the value of label k. The policy label falls back to r.Policy, so
+// that runs built in memory without Labels still sort and print by policy.
+func (r Run) Label(k string) (string, bool) {
+	v, ok := r.Labels[k]
+	if !ok && k == PolicyLabel && r.Policy != "" {
+		return r.Policy, true
+	}
+	return v, ok
+}
+
+func sortedLabelKeys(labels map[string]string) []string {
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return labelKeyLess(keys[i], keys[j]) })
+	return keys
+}
+
+// labelKeyLess orders label keys with PolicyLabel first, then by name.
+func labelKeyLess(a, b string) bool {
+	if (a == PolicyLabel) != (b == PolicyLabel) {
+		return a == PolicyLabel
+	}
+	return a < b
+}
+
+// Load reads every run under root: each directory at or below root that holds
+// jobs.parquet is a run and must also hold timeline.parquet and run.json. Runs come
+// back in lexical order of their paths. Errors name the offending file.
+func Load(root string) ([]Run, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("results %s: %w", root, err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("results %s: not a directory", root)
+	}
+	var dirs []string
+	// WalkDir visits entries in lexical order, so the run order is deterministic.
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if d.Name() == JobsFile {
+			dirs = append(dirs, filepath.Dir(path))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("results %s: %w", root, err)
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("results %s: no run directory (none holds %s)", root, JobsFile)
+	}
+	runs := make([]Run, 0, len(dirs))
+	for _, dir := range dirs {
+		r, err := LoadRun(dir)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
+// LoadRun reads one run directory. Its labels come from the key=value segments
+// of dir; the policy is the policy label, else run.json's policy.
+func LoadRun(dir string) (Run, error) {
+	labels, err := PathLabels(dir)
+	if err != nil {
+		return Run{}, err
+	}
+	r := Run{Dir: dir, Labels: labels}
+	if r.Summary, err = readSummary(filepath.Join(dir, SummaryFile)); err != nil {
+		return Run{}, err
+	}
+	if r.Jobs, err = readParquet[replay.JobResult](filepath.Join(dir, JobsFile)); err != nil {
+		return Run{}, err
+	}
+	if r.Timeline, err = readParquet[replay.TimelineSample](filepath.Join(dir, TimelineFile)); err != nil {
+		return Run{}, err
+	}
+	r.Policy = labels[PolicyLabel]
+	if r.Policy == "" {
+		r.Policy = r.Summary.Policy
+	}
+	if r.Policy == "" {
+		return Run{}, fmt.Errorf("run %s: no policy: neither a %s=NAME path segment nor a policy in %s", dir, PolicyLabel, SummaryFile)
+	}
+	r.Labels[PolicyLabel] = r.Policy
+	if err := checkJobs(filepath.Join(dir, JobsFile), r.Jobs); err != nil {
+		return Run{}, err
+	}
+	return r, nil
+}
+
+// PathLabels returns the labels encoded in the key=value segments of path (split
+// at the first '='). Segments without '=' carry no label. A key given twice, or an
+// empty key, is an error.
+func PathLabels(path string) (map[string]string, error) {
+	labels := map[string]string{}
+	for _, seg := range strings.Split(filepath.ToSlash(filepath.Clean(path)), "/") {
+		k, v, ok := strings.Cut(seg, "=")
+		if !ok {
+			continue
+		}
+		if k == "" {
+			return nil, fmt.Errorf("run %s: path segment %q: empty label key", path, seg)
+		}
+		if old, dup := labels[k]; dup {
+			return nil, fmt.Errorf("run %s: label %q given twice (%q and %q)", path, k, old, v)
+		}
+		labels[k] = v
+	}
+	return labels, nil
+}
+
+func readSummary(path string) (replay.RunSummary, error) {
+	var s replay.RunSummary
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, fmt.Errorf("run summary: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return s, fmt.Errorf("run summary %s: %w", path, err)
+	}
+	if dec.More() {
+		return s, fmt.Errorf("run summary %s: trailing data after the JSON object", path)
+	}
+	return s, nil
+}
+
+// readParquet reads every row of a Parquet file into T. parquet-go matches columns
+// by name; a column that T expects but the file lacks is an error, so a results
+// file from another schema is not silently read as zeros. parquet-go can panic on
+// a corrupt file; that panic becomes an error naming the file.
+func readParquet[T any](path string) (rows []T, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read results %s: %w", path, err)
+	}
+	return decodeParquet[T](path, f, st.Size())
+}
+
+func decodeParquet[T any](path string, r io.ReaderAt, size int64) (rows []T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rows, err = nil, fmt.Errorf("read results %s: corrupt Parquet file: %v", path, p)
+		}
+	}()
+	pf, err := parquet.OpenFile(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
+	}
+	want := parquet.SchemaOf(new(T))
+	for _, col := range want.Fields() {
+		if _, ok := pf.Schema().Lookup(col.Name()); !ok {
+			return nil, fmt.Errorf("read results %s: column %q missing (expected the %s schema)", path, col.Name(), want.Name())
+		}
+	}
+	rd := parquet.NewGenericReader[T](pf)
+	defer rd.Close()
+	// Read in chunks rather than trusting the footer's row count for one allocation.
+	buf := make([]T, 1024)
+	for {
+		n, err := rd.Read(buf)
+		rows = append(rows, buf[:n]...)
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read results %s: row %d: %w", path, len(rows), err)
+		}
+	}
+}
+
+// checkJobs rejects job rows that would make the statistics meaningless.
+func checkJobs(path string, jobs []replay.JobResult) error {
+	if len(jobs) == 0 {
+		return fmt.Errorf("read results %s: no job rows", path)
+	}
+	for i, j := range jobs {
+		switch {
+		case j.FinishUs != replay.Unset && j.FlowtimeUs < 0:
+			return fmt.Errorf("read results %s: row %d (job %q): column flowtime_us: negative flowtime %d for a finished job", path, i, j.JobID, j.FlowtimeUs)
+		case j.StarvationUs < 0:
+			return fmt.Errorf("read results %s: row %d (job %q): column starvation_us: negative starvation %d", path, i, j.JobID, j.StarvationUs)
+		case j.MapsNodeLocal < 0 || j.MapsRackLocal < 0 || j.MapsOffRack < 0:
+			return fmt.Errorf("read results %s: row %d (job %q): columns maps_*_local/maps_off_rack: negative map count", path, i, j.JobID)
+		}
+	}
+	return nil
+}
