@@ -48,7 +48,7 @@ type RunStats struct {
 	// whose reduces all launched before its last map ended counting 0, as in the
 	// Coupling paper's Table IV. Map-only jobs cannot starve and are left out so
 	// that they do not dilute the mean.
-	StarvationJobs                  int
+	StarvationJobs                int
 	StarvationMean, StarvationP95 float64
 
 	// Map locality in percent of all maps of the run (EAS eq. 6).
