@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -210,6 +211,9 @@ func decodeParquet[T any](path string, r io.ReaderAt, size int64) (rows []T, err
 			rows, err = nil, fmt.Errorf("read results %s: corrupt Parquet file: %v", path, p)
 		}
 	}()
+	if err := checkFooter(r, size); err != nil {
+		return nil, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
+	}
 	pf, err := parquet.OpenFile(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
@@ -222,18 +226,45 @@ func decodeParquet[T any](path string, r io.ReaderAt, size int64) (rows []T, err
 	}
 	rd := parquet.NewGenericReader[T](pf)
 	defer rd.Close()
-	// Read in chunks rather than trusting the footer's row count for one allocation.
+	// Read in chunks rather than trusting the footer's row count for one
+	// allocation, and stop at that count: on a corrupt file the reader may go on
+	// producing rows.
+	total := pf.NumRows()
 	buf := make([]T, 1024)
-	for {
-		n, err := rd.Read(buf)
+	for int64(len(rows)) < total {
+		n, err := rd.Read(buf[:min(int64(len(buf)), total-int64(len(rows)))])
 		rows = append(rows, buf[:n]...)
 		if errors.Is(err, io.EOF) {
-			return rows, nil
+			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read results %s: row %d: %w", path, len(rows), err)
 		}
+		if n == 0 {
+			return nil, fmt.Errorf("read results %s: row %d: reader made no progress", path, len(rows))
+		}
 	}
+	if int64(len(rows)) != total {
+		return nil, fmt.Errorf("read results %s: %d rows, but the footer announces %d", path, len(rows), total)
+	}
+	return rows, nil
+}
+
+// checkFooter checks the footer length against the file size before parquet-go
+// allocates a buffer of the length the file claims (up to 4 GiB).
+func checkFooter(r io.ReaderAt, size int64) error {
+	const magic = 4
+	if size < 2*magic+4 {
+		return fmt.Errorf("%d bytes, too short", size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-2*magic-4 {
+		return fmt.Errorf("footer of %d bytes in a file of %d bytes", n, size)
+	}
+	return nil
 }
 
 // checkJobs rejects job rows that would make the statistics meaningless.
