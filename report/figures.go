@@ -181,9 +181,7 @@ func drawFlowtimeCDF(c draw.Canvas, runs []Run, names []string) error {
 	if p.X.Max <= p.X.Min {
 		p.X.Max = 10 * p.X.Min
 	}
-	p.Legend.Top, p.Legend.Left = false, false
-	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(6), vg.Points(6)
-	p.Draw(c)
+	p.Draw(legendRight(c, p))
 	return nil
 }
 
@@ -215,14 +213,21 @@ func drawStarvation(c draw.Canvas, runs []Run, names []string) error {
 		p.Legend.Add(series.name, b)
 	}
 	p.NominalX(names...)
+	// Room for the outer bars of the first and last group, and above the tallest.
+	p.X.Min, p.X.Max = -0.5, float64(len(runs))-0.5
+	p.Y.Max = 1.05 * max(floats(p95s), floats(means), 1e-9)
 	if len(runs) > 4 {
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
-	p.Legend.Top = true
-	p.Draw(c)
+	p.Draw(legendRight(c, p))
 	return nil
+}
+
+// floats returns the largest of v.
+func floats(v plotter.Values) float64 {
+	return slices.Max(append([]float64{0}, v...))
 }
 
 func zeroNaN(v float64) float64 {
@@ -273,12 +278,35 @@ func drawRunningTasks(c draw.Canvas, runs []Run, names []string) error {
 	for _, p := range panels {
 		p.X.Max = xmax
 	}
-	panels[0].Legend.Top = true
+	c = legendRight(c, panels[0])
 	tiles := plot.Align([][]*plot.Plot{{panels[0]}, {panels[1]}},
 		draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(8), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(8)}, c)
 	panels[0].Draw(tiles[0][0])
 	panels[1].Draw(tiles[1][0])
 	return nil
+}
+
+// legendGap separates the legend strip from the plot.
+const legendGap = 6 * vg.Millimeter / 2
+
+// legendRight draws p's legend in a strip at the right of c, top-aligned with the
+// data area below the title, clears it from p, and returns the part of c left for
+// the plot. Outside the data area the legend never hides a line or a bar,
+// however many runs there are.
+func legendRight(c draw.Canvas, p *plot.Plot) draw.Canvas {
+	c = draw.Crop(c, 0, -legendGap, 0, 0) // keep the text off the figure's edge
+	l := p.Legend
+	p.Legend = plot.NewLegend()
+	r := l.Rectangle(c)
+	w := r.Max.X - r.Min.X
+	if w <= l.ThumbnailWidth {
+		return c // no entries
+	}
+	top := p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	l.Top, l.Left = true, true
+	l.XOffs, l.YOffs = 0, 0
+	l.Draw(draw.Crop(c, c.Max.X-c.Min.X-w, 0, 0, -top))
+	return draw.Crop(c, 0, -(w + legendGap), 0, 0)
 }
 
 // timeUnit picks the unit of the time axis for a run of maxUs microseconds.
