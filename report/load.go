@@ -82,8 +82,11 @@ func labelKeyLess(a, b string) bool {
 // back in lexical order of their paths. Errors name the offending file.
 func Load(root string) ([]Run, error) {
 	info, err := os.Stat(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("results %s: no such directory", root)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("results %s: %w", root, err)
+		return nil, fmt.Errorf("results: %w", err)
 	}
 	if !info.IsDir() {
 		return nil, fmt.Errorf("results %s: not a directory", root)

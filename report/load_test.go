@@ -109,7 +109,7 @@ func TestLoadErrors(t *testing.T) {
 		setup func(t *testing.T, root string) // root is an empty directory
 		want  []string                        // substrings of the error
 	}{
-		{"missing root", func(t *testing.T, root string) { os.Remove(root) }, []string{"results", "no such file"}},
+		{"missing root", func(t *testing.T, root string) { os.Remove(root) }, []string{"results", "no such directory"}},
 		{"root is a file", func(t *testing.T, root string) {
 			os.Remove(root)
 			os.WriteFile(root, nil, 0o644)

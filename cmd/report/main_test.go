@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+const sec = 1_000_000
+
+// writeRun writes a run directory as cmd/replay does: n jobs submitted one per
+// second, job i with flowtime scale·(i+1) s, one reduce starving i%4 s, and
+// node/rack/off-rack maps 2/1/0 (every fifth job 0/0/3); a cluster timeline.
+func writeRun(t *testing.T, dir, policy string, seed uint64, n int, scale int64) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var jobs []replay.JobResult
+	var last int64
+	for i := range n {
+		j := replay.JobResult{
+			Policy: policy, JobIndex: int32(i), JobID: fmt.Sprintf("job_%d", i), Maps: 3, Reduces: 1,
+			SubmitUs: int64(i) * sec, FlowtimeUs: scale * int64(i+1) * sec, StarvationUs: int64(i%4) * sec,
+			MapsNodeLocal: 2, MapsRackLocal: 1, ObservedFlowtimeUs: replay.Unset,
+		}
+		if i%5 == 4 {
+			j.MapsNodeLocal, j.MapsRackLocal, j.MapsOffRack = 0, 0, 3
+		}
+		j.FinishUs = j.SubmitUs + j.FlowtimeUs
+		last = max(last, j.FinishUs)
+		jobs = append(jobs, j)
+	}
+	var tl []replay.TimelineSample
+	for ts := int64(0); ts <= last; ts += 2 * sec {
+		tl = append(tl, replay.TimelineSample{Policy: policy, TimeUs: ts, JobIndex: -1,
+			RunningMaps: int32(ts / sec % 9), RunningReduces: int32(ts / sec % 4)})
+	}
+	if err := parquet.WriteFile(filepath.Join(dir, "jobs.parquet"), jobs); err != nil {
+		t.Fatal(err)
+	}
+	if err := parquet.WriteFile(filepath.Join(dir, "timeline.parquet"), tl); err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := json.Marshal(replay.RunSummary{Policy: policy, Seed: seed, Jobs: n, MakespanUs: last})
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// results builds a results tree of two policies and two seeds.
+func results(t *testing.T) string {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "manifest.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeRun(t, filepath.Join(root, "policy=fifo", "seed=1"), "fifo", 1, 10, 2)
+	writeRun(t, filepath.Join(root, "policy=fifo", "seed=2"), "fifo", 2, 12, 2)
+	writeRun(t, filepath.Join(root, "policy=fair", "seed=1"), "fair", 1, 10, 1)
+	writeRun(t, filepath.Join(root, "policy=fair", "seed=2"), "fair", 2, 8, 3)
+	return root
+}
+
+func runCmd(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+func TestSummaryStdout(t *testing.T) {
+	root := results(t)
+	for _, args := range [][]string{{root}, {"summary", root}} {
+		code, out, errs := runCmd(args...)
+		if code != 0 {
+			t.Fatalf("report %v: exit %d, stderr %s", args, code, errs)
+		}
+		if errs != "" {
+			t.Errorf("report %v: unexpected stderr %q", args, errs)
+		}
+		checkGolden(t, "stdout.golden", []byte(out))
+	}
+}
+
+func TestSummaryOut(t *testing.T) {
+	root := results(t)
+	for _, format := range []string{"png", "svg", "pdf"} {
+		t.Run(format, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "a", "b") // parents are created too
+			code, stdout, stderr := runCmd("--out", out, "--format", format, root)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %s", code, stderr)
+			}
+			checkGolden(t, "stdout.golden", []byte(stdout))
+			entries, err := os.ReadDir(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			want := fmt.Sprintf("flowtime_cdf.%[1]s running_tasks.%[1]s starvation.%[1]s summary.csv summary.md", format)
+			if strings.Join(names, " ") != want {
+				t.Errorf("files %v, want %s", names, want)
+			}
+			for _, n := range strings.Fields(want) {
+				if !strings.Contains(stderr, filepath.Join(out, n)) {
+					t.Errorf("stderr does not report %s: %s", n, stderr)
+				}
+			}
+			md, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+			checkGolden(t, "summary.md.golden", md)
+			csv, _ := os.ReadFile(filepath.Join(out, "summary.csv"))
+			checkGolden(t, "summary.csv.golden", csv)
+			if format == "png" {
+				f, err := os.Open(filepath.Join(out, "flowtime_cdf.png"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				if _, err := png.Decode(f); err != nil {
+					t.Errorf("flowtime_cdf.png: %v", err)
+				}
+			}
+			// Nothing but the output directory beside it: the temporary directory is gone.
+			siblings, _ := os.ReadDir(filepath.Dir(out))
+			if len(siblings) != 1 {
+				t.Errorf("%d entries beside the output directory, want 1", len(siblings))
+			}
+		})
+	}
+}
+
+func TestSummaryOutExistingDirectory(t *testing.T) {
+	root := results(t)
+	out := filepath.Join(t.TempDir(), "out")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(out, "notes.txt")
+	if err := os.WriteFile(keep, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "summary.md"), []byte("stale"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCmd("--out", out, "--format", "svg", root); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(keep); string(b) != "mine" {
+		t.Error("an unrelated file in the output directory was changed")
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "summary.md")); !bytes.HasPrefix(b, []byte("## Summary")) {
+		t.Errorf("summary.md not replaced: %q", b)
+	}
+	siblings, _ := os.ReadDir(filepath.Dir(out))
+	if len(siblings) != 1 {
+		t.Errorf("%d entries beside the output directory, want 1 (temporary directory left?)", len(siblings))
+	}
+}
+
+func TestSummaryDeterministic(t *testing.T) {
+	root := results(t)
+	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	for _, d := range []string{a, b} {
+		if code, _, stderr := runCmd("--out", d, "--format", "pdf", root); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	entries, _ := os.ReadDir(a)
+	for _, e := range entries {
+		x, _ := os.ReadFile(filepath.Join(a, e.Name()))
+		y, _ := os.ReadFile(filepath.Join(b, e.Name()))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two runs", e.Name())
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"summary", "--help"}} {
+		code, out, _ := runCmd(args...)
+		if code != 0 || !strings.Contains(out, "Usage: report") || !strings.Contains(out, "--format") {
+			t.Errorf("report %v: exit %d, stdout %q", args, code, out)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	root := results(t)
+	corrupt := t.TempDir()
+	writeRun(t, filepath.Join(corrupt, "policy=x"), "x", 1, 3, 1)
+	if err := os.WriteFile(filepath.Join(corrupt, "policy=x", "jobs.parquet"), []byte("not parquet at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outFile := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(outFile, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string // substrings of stderr
+	}{
+		{"no arguments", nil, 2, []string{"want one RESULTS_DIR, got 0", "Usage: report"}},
+		{"two directories", []string{root, root}, 2, []string{"got 2 arguments"}},
+		{"unknown flag", []string{"--colour", root}, 2, []string{"unknown flag: --colour"}},
+		{"bad format", []string{"--format", "gif", root}, 2, []string{`--format "gif"`}},
+		{"missing results", []string{filepath.Join(root, "nope")}, 2, []string{"report: error: cannot read results", "nope", "no such directory"}},
+		{"empty results", []string{t.TempDir()}, 2, []string{"no run directory"}},
+		{"corrupt jobs file", []string{corrupt}, 2, []string{filepath.Join("policy=x", "jobs.parquet"), "not a Parquet file"}},
+		{"out is a file", []string{"--out", outFile, root}, 1, []string{"cannot write outputs", "not a directory"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCmd(tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tt.code, stderr)
+			}
+			if out != "" {
+				t.Errorf("stdout not empty on error: %q", out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
+	}
+}
