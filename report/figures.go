@@ -38,7 +38,7 @@ const pngDPI = 150
 // maxLinePoints bounds the points drawn per timeline line; longer series are
 // reduced to the minimum and maximum of each of maxLinePoints/2 time buckets, which
 // keeps every peak and trough visible.
-const maxLinePoints = 4000
+const maxLinePoints = 2000
 
 // WriteFigures draws the figures of runs into dir in format png, svg or pdf and
 // returns the paths written, in a fixed order:
@@ -162,14 +162,11 @@ func drawFlowtimeCDF(c draw.Canvas, runs []Run, names []string) error {
 			continue
 		}
 		lo, hi = min(lo, pts[0].X), max(hi, pts[len(pts)-1].X)
-		l, err := plotter.NewLine(pts)
+		col, dash := style(i)
+		l, err := addLine(p, pts, plotter.PostStep, draw.LineStyle{Color: col, Dashes: dash, Width: vg.Points(1.5)})
 		if err != nil {
 			return err
 		}
-		l.StepStyle = plotter.PostStep
-		l.Color, l.Dashes = style(i)
-		l.Width = vg.Points(1.5)
-		p.Add(l)
 		p.Legend.Add(names[i], l)
 	}
 	if math.IsInf(lo, 1) {
@@ -197,7 +194,8 @@ func drawStarvation(c draw.Canvas, runs []Run, names []string) error {
 		s := ComputeStats(r)
 		means[i], p95s[i] = zeroNaN(s.StarvationMean), zeroNaN(s.StarvationP95)
 	}
-	w := vg.Points(min(24, 300/float64(len(runs))))
+	// Two bars fill about 70% of each group's slot of a ~330 pt wide plot.
+	w := vg.Points(min(24, 115/float64(len(runs))))
 	for k, series := range []struct {
 		name string
 		v    plotter.Values
@@ -261,13 +259,11 @@ func drawRunningTasks(c draw.Canvas, runs []Run, names []string) error {
 			if len(pts) == 0 {
 				continue
 			}
-			l, err := plotter.NewLine(decimate(pts, maxLinePoints))
+			col, dash := style(i)
+			l, err := addLine(panels[k], decimate(pts, maxLinePoints), plotter.NoStep, draw.LineStyle{Color: col, Dashes: dash, Width: vg.Points(1.2)})
 			if err != nil {
 				return err
 			}
-			l.Color, l.Dashes = style(i)
-			l.Width = vg.Points(1.2)
-			panels[k].Add(l)
 			if k == 0 {
 				panels[k].Legend.Add(names[i], l)
 			}
@@ -307,6 +303,31 @@ func legendRight(c draw.Canvas, p *plot.Plot) draw.Canvas {
 	l.XOffs, l.YOffs = 0, 0
 	l.Draw(draw.Crop(c, c.Max.X-c.Min.X-w, 0, 0, -top))
 	return draw.Crop(c, 0, -(w + legendGap), 0, 0)
+}
+
+// lineChunk is the number of points per stroked path of a long line.
+const lineChunk = 64
+
+// addLine adds pts to p as a line of the given style, stroked in chunks of
+// lineChunk points that share their end points. The PNG rasteriser keeps a
+// sorted list of cells per pixel row, so one long, dense path costs time
+// quadratic in the plot width; short chunks keep those lists short (a 20,000-job
+// run drew in 20 s as one path). It returns the first chunk, for the legend.
+func addLine(p *plot.Plot, pts plotter.XYs, step plotter.StepKind, ls draw.LineStyle) (*plotter.Line, error) {
+	var first *plotter.Line
+	for lo := 0; lo == 0 || lo < len(pts)-1; lo += lineChunk {
+		l, err := plotter.NewLine(pts[lo:min(lo+lineChunk+1, len(pts))])
+		if err != nil {
+			return nil, err
+		}
+		l.StepStyle = step
+		l.LineStyle = ls
+		p.Add(l)
+		if first == nil {
+			first = l
+		}
+	}
+	return first, nil
 }
 
 // timeUnit picks the unit of the time axis for a run of maxUs microseconds.
