@@ -7,10 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/tracereplay/tracereplay/replay"
 )
 
 // figureRuns are three policies with flowtimes spread over two decades.
@@ -218,5 +221,53 @@ func TestTimeUnit(t *testing.T) {
 		if got, _ := timeUnit(tt.us); got != tt.want {
 			t.Errorf("timeUnit(%d) = %s, want %s", tt.us, got, tt.want)
 		}
+	}
+}
+
+func TestClusterSeriesFillsIdleGaps(t *testing.T) {
+	tl := []replay.TimelineSample{
+		// Out of order, with a per-job row to ignore; sampling every 10 s,
+		// stopped between 20 s and 55 s.
+		{TimeUs: 10 * sec, JobIndex: -1, RunningMaps: 4, RunningReduces: 1},
+		{TimeUs: 0, JobIndex: -1, RunningMaps: 2},
+		{TimeUs: 10 * sec, JobIndex: 3, RunningMaps: 4},
+		{TimeUs: 20 * sec, JobIndex: -1, RunningMaps: 1, RunningReduces: 2},
+		{TimeUs: 55 * sec, JobIndex: -1, RunningMaps: 3},
+		{TimeUs: 65 * sec, JobIndex: -1, RunningReduces: 1},
+	}
+	maps, reduces := clusterSeries(tl, sec)
+	wantMaps := plotter.XYs{{X: 0, Y: 2}, {X: 10, Y: 4}, {X: 20, Y: 1}, {X: 30, Y: 0}, {X: 55, Y: 0}, {X: 55, Y: 3}, {X: 65, Y: 0}, {X: 75, Y: 0}}
+	wantReduces := plotter.XYs{{X: 0, Y: 0}, {X: 10, Y: 1}, {X: 20, Y: 2}, {X: 30, Y: 0}, {X: 55, Y: 0}, {X: 55, Y: 0}, {X: 65, Y: 1}, {X: 75, Y: 0}}
+	if !slices.Equal(maps, wantMaps) {
+		t.Errorf("maps = %v, want %v", maps, wantMaps)
+	}
+	if !slices.Equal(reduces, wantReduces) {
+		t.Errorf("reduces = %v, want %v", reduces, wantReduces)
+	}
+	if m, _ := clusterSeries(tl[1:2], sec); len(m) != 1 {
+		t.Errorf("a single sample gives %v, want it alone", m)
+	}
+}
+
+func TestWriteFiguresWidenForLongNames(t *testing.T) {
+	runs := figureRuns()
+	runs[0].Policy = "fair:node-delay=15s,rack-delay=15s,preemption-timeout=600s"
+	runs[0].Labels[PolicyLabel] = runs[0].Policy
+	dir := t.TempDir()
+	paths, err := WriteFigures(runs, dir, "png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() <= 6*pngDPI || b.Dy() != 4*pngDPI {
+		t.Errorf("%dx%d pixels: want wider than %d for the long legend, %d high", b.Dx(), b.Dy(), 6*pngDPI, 4*pngDPI)
 	}
 }

@@ -1,14 +1,11 @@
 package report
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/tracereplay/tracereplay/replay"
 )
@@ -81,23 +78,11 @@ func seqRun(labels map[string]string, n int, step int64) Run {
 	return makeRun(labels, specs)
 }
 
-// writeRunDir writes r as cmd/replay lays out a run directory.
+// writeRunDir writes r with replay's own writer, as cmd/replay does.
 func writeRunDir(t testing.TB, dir string, r Run) {
 	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := parquet.WriteFile(filepath.Join(dir, JobsFile), r.Jobs); err != nil {
-		t.Fatal(err)
-	}
-	if err := parquet.WriteFile(filepath.Join(dir, TimelineFile), r.Timeline); err != nil {
-		t.Fatal(err)
-	}
-	data, err := json.MarshalIndent(r.Summary, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, SummaryFile), data, 0o644); err != nil {
+	res := &replay.Result{Jobs: r.Jobs, Timeline: r.Timeline, Summary: r.Summary}
+	if err := replay.WriteRun(dir, res, map[string]string{"tool": "report-test"}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,9 +1,7 @@
 package report
 
 import (
-	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,13 +14,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/tracereplay/tracereplay/replay"
-)
-
-// File names inside a run directory.
-const (
-	JobsFile     = "jobs.parquet"
-	TimelineFile = "timeline.parquet"
-	SummaryFile  = "run.json"
 )
 
 // PolicyLabel is the label key that names a run's scheduling policy.
@@ -100,7 +91,7 @@ func Load(root string) ([]Run, error) {
 		if d.IsDir() {
 			return nil
 		}
-		if d.Name() == JobsFile {
+		if d.Name() == replay.JobsFile {
 			dirs = append(dirs, filepath.Dir(path))
 		}
 		return nil
@@ -109,7 +100,7 @@ func Load(root string) ([]Run, error) {
 		return nil, fmt.Errorf("results %s: %w", root, err)
 	}
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("results %s: no run directory (none holds %s)", root, JobsFile)
+		return nil, fmt.Errorf("results %s: no run directory (none holds %s)", root, replay.JobsFile)
 	}
 	runs := make([]Run, 0, len(dirs))
 	for _, dir := range dirs {
@@ -123,31 +114,34 @@ func Load(root string) ([]Run, error) {
 }
 
 // LoadRun reads one run directory. Its labels come from the key=value segments
-// of dir; the policy is the policy label, else run.json's policy.
+// of dir; the policy is run.json's, else the policy label, and becomes the policy
+// label.
 func LoadRun(dir string) (Run, error) {
 	labels, err := PathLabels(dir)
 	if err != nil {
 		return Run{}, err
 	}
 	r := Run{Dir: dir, Labels: labels}
-	if r.Summary, err = readSummary(filepath.Join(dir, SummaryFile)); err != nil {
+	if r.Summary, err = replay.ReadSummary(dir); err != nil {
 		return Run{}, err
 	}
-	if r.Jobs, err = readParquet[replay.JobResult](filepath.Join(dir, JobsFile)); err != nil {
+	if r.Jobs, err = readParquet[replay.JobResult](filepath.Join(dir, replay.JobsFile)); err != nil {
 		return Run{}, err
 	}
-	if r.Timeline, err = readParquet[replay.TimelineSample](filepath.Join(dir, TimelineFile)); err != nil {
+	if r.Timeline, err = readParquet[replay.TimelineSample](filepath.Join(dir, replay.TimelineFile)); err != nil {
 		return Run{}, err
 	}
-	r.Policy = labels[PolicyLabel]
+	// run.json has the policy's exact name; the path segment may have '/'
+	// replaced by '_'.
+	r.Policy = r.Summary.Policy
 	if r.Policy == "" {
-		r.Policy = r.Summary.Policy
+		r.Policy = labels[PolicyLabel]
 	}
 	if r.Policy == "" {
-		return Run{}, fmt.Errorf("run %s: no policy: neither a %s=NAME path segment nor a policy in %s", dir, PolicyLabel, SummaryFile)
+		return Run{}, fmt.Errorf("run %s: no policy: neither a %s=NAME path segment nor a policy in %s", dir, PolicyLabel, replay.SummaryFile)
 	}
 	r.Labels[PolicyLabel] = r.Policy
-	if err := checkJobs(filepath.Join(dir, JobsFile), r.Jobs); err != nil {
+	if err := checkJobs(filepath.Join(dir, replay.JobsFile), r.Jobs); err != nil {
 		return Run{}, err
 	}
 	return r, nil
@@ -172,23 +166,6 @@ func PathLabels(path string) (map[string]string, error) {
 		labels[k] = v
 	}
 	return labels, nil
-}
-
-func readSummary(path string) (replay.RunSummary, error) {
-	var s replay.RunSummary
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return s, fmt.Errorf("run summary: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return s, fmt.Errorf("run summary %s: %w", path, err)
-	}
-	if dec.More() {
-		return s, fmt.Errorf("run summary %s: trailing data after the JSON object", path)
-	}
-	return s, nil
 }
 
 // readParquet reads every row of a Parquet file into T. parquet-go matches columns
