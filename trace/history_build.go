@@ -1,0 +1,339 @@
+package trace
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+)
+
+// jobOut is one finished job with its tasks, and where it came from (for a
+// deterministic order among jobs with equal submit time and id).
+type jobOut struct {
+	job    Job
+	tasks  []Task
+	file   int   // index of the source file in the caller's (sorted) file list
+	serial int64 // position of the job within its file
+	conf   Conf  // companion configuration, applied by assemble
+}
+
+// finish turns an accumulated job into its trace form. Setup and cleanup tasks
+// are dropped; task records win over the job's summary counts, and every
+// disagreement is noted.
+func (j *jobAcc) finish(diag *diagSink) (Job, []Task) {
+	job := j.job
+	if j.ended {
+		job.Status = normStatus(j.endStatusRaw)
+		if job.Status == "" {
+			job.Status = StatusFailed
+		}
+	} else {
+		job.Status = StatusIncomplete
+		job.FinishMs = Unknown
+		diag.note(0, 0, -1, "job %s: history has no job-end record; kept as %s", job.ID, StatusIncomplete)
+	}
+	if j.queueFinal != "" {
+		job.Queue = j.queueFinal
+	}
+	if job.SubmitMs <= 0 && j.submitAlt > 0 {
+		job.SubmitMs = j.submitAlt
+	} else if j.submitAlt > 0 && j.submitAlt != job.SubmitMs {
+		diag.note(0, 0, -1, "job %s: submit time %d disagrees with the job-info-change record's %d; the submit record wins",
+			job.ID, job.SubmitMs, j.submitAlt)
+	}
+
+	hostRack := j.learnRacks()
+	kinds := make([]taskKind, len(j.order))
+	var unknownKind int
+	mapOnly := true
+	for i, t := range j.order {
+		kinds[i] = t.kind
+		if t.kind == kindUnknown {
+			kinds[i] = kindFromID(t.id)
+			unknownKind++
+		}
+		if kinds[i] == kindReduce {
+			mapOnly = false
+		}
+	}
+	var tasks []Task
+	for i, t := range j.order {
+		if kinds[i] == kindMap || kinds[i] == kindReduce {
+			tasks = append(tasks, t.build(job.ID, kinds[i], mapOnly, hostRack, diag))
+		}
+	}
+	if unknownKind > 0 {
+		diag.note(0, 0, -1, "job %s: %d tasks have no record naming their type; typed by their id", job.ID, unknownKind)
+	}
+	slices.SortStableFunc(tasks, func(a, b Task) int {
+		return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
+	})
+
+	var maps, reduces int32
+	for i := range tasks {
+		t := &tasks[i]
+		if t.Type == Map {
+			maps++
+		} else {
+			reduces++
+		}
+		job.FailedAttempts += t.FailedAttempts
+		job.KilledAttempts += t.KilledAttempts
+		job.WastedMs += t.WastedMs
+	}
+	job.NumMaps, job.NumReduces = maps, reduces
+	if j.declaredMaps >= 0 && j.declaredMaps != maps {
+		diag.note(0, 0, -1, "job %s: history declares %d maps but has %d map task records; the records win", job.ID, j.declaredMaps, maps)
+	}
+	if j.declaredReduces >= 0 && j.declaredReduces != reduces {
+		diag.note(0, 0, -1, "job %s: history declares %d reduces but has %d reduce task records; the records win", job.ID, j.declaredReduces, reduces)
+	}
+	job.InputBytes, job.ShuffleBytes, job.OutputBytes = jobBytes(tasks, mapOnly, j.counters)
+	return job, tasks
+}
+
+// learnRacks collects the host → rack pairs that the job's own attempts show.
+func (j *jobAcc) learnRacks() map[string]string {
+	m := map[string]string{}
+	for _, t := range j.order {
+		for _, a := range t.attempts {
+			if a.host != "" && a.rack != "" {
+				if _, ok := m[a.host]; !ok {
+					m[a.host] = a.rack
+				}
+			}
+		}
+		for i, h := range t.splitHosts {
+			if i < len(t.splitRacks) && t.splitRacks[i] != "" {
+				if _, ok := m[h]; !ok {
+					m[h] = t.splitRacks[i]
+				}
+			}
+		}
+	}
+	return m
+}
+
+// chosenAttempt returns the attempt whose observation the task keeps: the
+// successful one (TaskFinished.successfulAttemptId when given), otherwise the
+// last attempt to start, otherwise nil.
+func (t *taskAcc) chosenAttempt() *attemptAcc {
+	if t.successfulAttempt != "" {
+		if a, ok := t.byID[t.successfulAttempt]; ok {
+			return a
+		}
+	}
+	for _, a := range t.attempts {
+		if a.status == StatusSucceeded {
+			return a
+		}
+	}
+	var last *attemptAcc
+	for _, a := range t.attempts {
+		if last == nil || a.start > last.start {
+			last = a
+		}
+	}
+	return last
+}
+
+// build turns an accumulated task into its trace form.
+// A map-only job's maps write straight to the file system and shuffle nothing, so
+// their output bytes are their HDFS bytes written.
+func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[string]string, diag *diagSink) Task {
+	typ := Map
+	if kind == kindReduce {
+		typ = Reduce
+	}
+	idx, ok := taskIndex(t.id)
+	if !ok {
+		diag.note(0, 0, -1, "task %q: id does not end in a task number; index -1", t.id)
+		idx = Unknown
+	}
+	out := NewTask(jobID, t.id, typ, idx)
+	out.Status = t.status
+	if !t.ended {
+		out.Status = ""
+		if t.start >= 0 || len(t.attempts) > 0 {
+			diag.note(0, 0, -1, "task %s has no end record; status left empty", t.id)
+		}
+	}
+	if len(t.splitHosts) > 0 {
+		out.PreferredHosts = slices.Clone(t.splitHosts)
+		out.PreferredRacks = make([]string, len(t.splitHosts))
+		for i, h := range t.splitHosts {
+			r := ""
+			if i < len(t.splitRacks) {
+				r = t.splitRacks[i]
+			}
+			if r == "" {
+				r = hostRack[h]
+			}
+			out.PreferredRacks[i] = r
+		}
+	}
+	for _, a := range t.attempts {
+		switch a.status {
+		case StatusFailed:
+			out.FailedAttempts++
+		case StatusKilled:
+			out.KilledAttempts++
+		default:
+			continue
+		}
+		if a.start >= 0 && a.finish >= a.start {
+			out.WastedMs += a.finish - a.start
+		}
+	}
+	c := t.counters
+	if a := t.chosenAttempt(); a != nil {
+		out.StartMs, out.FinishMs = a.start, a.finish
+		out.Host, out.Rack = a.host, a.rack
+		if out.Rack == "" {
+			out.Rack = hostRack[a.host]
+		}
+		if typ == Reduce {
+			out.ShuffleFinishMs, out.SortFinishMs = a.shuffleFinish, a.sortFinish
+		} else {
+			out.Locality = a.locality
+		}
+		if a.status == StatusSucceeded && a.counters.known() {
+			c = a.counters
+		}
+	} else {
+		out.StartMs, out.FinishMs = t.start, t.finish
+	}
+	if typ == Map && out.Locality == "" {
+		out.Locality = deriveLocality(out)
+	}
+	if out.Status == StatusSucceeded || c.known() || t.directInput >= 0 || t.directOutput >= 0 || t.directShuffle >= 0 {
+		switch {
+		case typ == Map && mapOnly:
+			out.InputBytes = firstKnown(t.directInput, c.hdfsRead)
+			out.OutputBytes = firstKnown(c.hdfsWritten, t.directOutput)
+		case typ == Map:
+			out.InputBytes = firstKnown(t.directInput, c.hdfsRead)
+			out.OutputBytes = firstKnown(t.directOutput, c.mapOutputMaterial, c.fileWritten, c.mapOutputBytes)
+		default:
+			out.ShuffleBytes = firstKnown(t.directShuffle, c.reduceShuffleBytes)
+			out.OutputBytes = firstKnown(t.directOutput, c.hdfsWritten)
+		}
+	}
+	return out
+}
+
+// deriveLocality classifies a map's placement against its preferred hosts when
+// the history does not record it.
+func deriveLocality(t Task) string {
+	if t.Host == "" || len(t.PreferredHosts) == 0 {
+		return ""
+	}
+	if slices.Contains(t.PreferredHosts, t.Host) {
+		return NodeLocal
+	}
+	if t.Rack != "" && slices.Contains(t.PreferredRacks, t.Rack) {
+		return RackLocal
+	}
+	return OffSwitch
+}
+
+// jobBytes sums the task byte counts; a sum is Unknown only when no task knows
+// the value, and then the job-level counters, when present, give it.
+func jobBytes(tasks []Task, mapOnly bool, jc counters) (in, shuffle, out int64) {
+	in, shuffle, out = Unknown, Unknown, Unknown
+	add := func(dst *int64, v int64) {
+		if v < 0 {
+			return
+		}
+		if *dst < 0 {
+			*dst = 0
+		}
+		*dst += v
+	}
+	var reduces int
+	for _, t := range tasks {
+		if t.Type == Map {
+			add(&in, t.InputBytes)
+			if mapOnly {
+				add(&out, t.OutputBytes)
+			}
+		} else {
+			reduces++
+			add(&shuffle, t.ShuffleBytes)
+			add(&out, t.OutputBytes)
+		}
+	}
+	if in < 0 {
+		in = jc.hdfsRead
+	}
+	if shuffle < 0 {
+		if reduces == 0 && len(tasks) > 0 {
+			shuffle = 0
+		} else {
+			shuffle = jc.reduceShuffleBytes
+		}
+	}
+	if out < 0 {
+		out = jc.hdfsWritten
+	}
+	return in, shuffle, out
+}
+
+// assemble orders jobs by submit time, job id and origin, makes job ids unique
+// (a second job with the same id becomes id#2, and so on: folded Rumen traces
+// and copied histories repeat ids), fills racks from the topology, applies
+// companion configurations, and flattens the tasks in job order.
+func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Trace {
+	slices.SortStableFunc(outs, func(a, b jobOut) int {
+		return cmp.Or(cmp.Compare(a.job.SubmitMs, b.job.SubmitMs), cmp.Compare(a.job.ID, b.job.ID),
+			cmp.Compare(a.file, b.file), cmp.Compare(a.serial, b.serial))
+	})
+	tr := &Trace{Meta: Meta{SchemaVersion: SchemaVersion}}
+	seen := map[string]int{}
+	nTasks := 0
+	for i := range outs {
+		nTasks += len(outs[i].tasks)
+	}
+	tr.Jobs = make([]Job, 0, len(outs))
+	tr.Tasks = make([]Task, 0, nTasks)
+	for i := range outs {
+		o := &outs[i]
+		if o.conf != nil {
+			o.conf.applyTo(&o.job)
+		}
+		id := o.job.ID
+		seen[id]++
+		if n := seen[id]; n > 1 {
+			newID := id + "#" + strconv.Itoa(n)
+			if diag != nil {
+				diag(Diagnostic{Offset: -1, Msg: "job id " + id + " occurs more than once; this copy is renamed " + newID})
+			}
+			o.job.ID = newID
+		}
+		tr.Jobs = append(tr.Jobs, o.job)
+		for k := range o.tasks {
+			t := o.tasks[k]
+			t.JobID = o.job.ID
+			fillRacks(&t, topo)
+			tr.Tasks = append(tr.Tasks, t)
+		}
+	}
+	return tr
+}
+
+// fillRacks sets the racks a task lacks from a host → rack map.
+func fillRacks(t *Task, topo map[string]string) {
+	if len(topo) == 0 {
+		return
+	}
+	if t.Rack == "" && t.Host != "" {
+		t.Rack = topo[t.Host]
+	}
+	for i, h := range t.PreferredHosts {
+		if t.PreferredRacks[i] == "" {
+			t.PreferredRacks[i] = topo[h]
+		}
+	}
+	if t.Type == Map && t.Locality == "" {
+		t.Locality = deriveLocality(*t)
+	}
+}
