@@ -2,8 +2,10 @@ package trace
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // jobOut is one finished job with its tasks, and where it came from (for a
@@ -289,6 +291,7 @@ func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Tra
 	})
 	tr := &Trace{Meta: Meta{SchemaVersion: SchemaVersion}}
 	seen := map[string]int{}
+	var renamed []string
 	nTasks := 0
 	for i := range outs {
 		nTasks += len(outs[i].tasks)
@@ -303,11 +306,10 @@ func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Tra
 		id := o.job.ID
 		seen[id]++
 		if n := seen[id]; n > 1 {
-			newID := id + "#" + strconv.Itoa(n)
-			if diag != nil {
-				diag(Diagnostic{Offset: -1, Msg: "job id " + id + " occurs more than once; this copy is renamed " + newID})
+			if n == 2 {
+				renamed = append(renamed, id)
 			}
-			o.job.ID = newID
+			o.job.ID = id + "#" + strconv.Itoa(n)
 		}
 		tr.Jobs = append(tr.Jobs, o.job)
 		for k := range o.tasks {
@@ -317,7 +319,19 @@ func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Tra
 			tr.Tasks = append(tr.Tasks, t)
 		}
 	}
+	if len(renamed) > 0 && diag != nil {
+		diag(Diagnostic{Offset: -1, Msg: fmt.Sprintf("%d job ids occur more than once (%s); the later copies are renamed <id>#2, <id>#3, …",
+			len(renamed), listSome(renamed, 5))})
+	}
 	return tr
+}
+
+// listSome joins the first n strings, noting how many more there are.
+func listSome(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(xs[:n], ", "), len(xs)-n)
 }
 
 // fillRacks sets the racks a task lacks from a host → rack map.
