@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -489,14 +488,4 @@ func (p *h1Part) attemptRecord(r *h1Record) error {
 		}
 	}
 	return nil
-}
-
-// h1ConfJobID returns the job id a Hadoop 1 configuration file name carries
-// (<jobId>_conf.xml or <jtHost>_<jtStart>_<jobId>_conf.xml).
-func h1ConfJobID(name string) string {
-	base := path.Base(strings.ReplaceAll(name, "\\", "/"))
-	if !strings.HasSuffix(base, "_conf.xml") && !strings.HasSuffix(base, "_conf.xml.gz") {
-		return ""
-	}
-	return jobIDInName.FindString(base)
 }

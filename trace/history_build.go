@@ -224,7 +224,7 @@ func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[
 }
 
 // deriveLocality classifies a map's placement against its preferred hosts when
-// the history does not record it.
+// the history does not record it; "" when the racks known do not decide it.
 func deriveLocality(t Task) string {
 	if t.Host == "" || len(t.PreferredHosts) == 0 {
 		return ""
@@ -232,8 +232,14 @@ func deriveLocality(t Task) string {
 	if slices.Contains(t.PreferredHosts, t.Host) {
 		return NodeLocal
 	}
-	if t.Rack != "" && slices.Contains(t.PreferredRacks, t.Rack) {
+	if t.Rack == "" {
+		return ""
+	}
+	if slices.Contains(t.PreferredRacks, t.Rack) {
 		return RackLocal
+	}
+	if slices.Contains(t.PreferredRacks, "") {
+		return ""
 	}
 	return OffSwitch
 }

@@ -53,14 +53,18 @@ func ReadJhist(name string, r io.Reader, opt HistoryOptions) (*Trace, error) {
 type fileResult struct {
 	jobs  []jobOut
 	diags []Diagnostic
-	topo  map[string]string // host → rack, from topology and node files
-	conf  Conf              // a _conf.xml file
+	topo  map[string]string // host → rack, of a topology or node file
+	conf  Conf              // of a _conf.xml file
 }
 
 // trace assembles a single file's result into a trace.
 func (res fileResult) trace(opt HistoryOptions, format, name string) *Trace {
 	diags := res.diags
-	topo := mergeTopology(opt.Topology, res.topo)
+	topo, topoDiags := learnTopology(opt.Topology, nil, res.jobs)
+	for _, d := range topoDiags {
+		d.File = name
+		diags = append(diags, d)
+	}
 	tr := assemble(res.jobs, topo, func(d Diagnostic) {
 		d.File = name
 		diags = append(diags, d)
@@ -69,25 +73,6 @@ func (res fileResult) trace(opt HistoryOptions, format, name string) *Trace {
 	tr.Meta.SourceFormat = format
 	tr.Meta.Sources = []string{name}
 	return tr
-}
-
-// mergeTopology returns a host → rack map holding a's entries and those of b
-// that a lacks.
-func mergeTopology(a, b map[string]string) map[string]string {
-	if len(b) == 0 {
-		return a
-	}
-	if len(a) == 0 {
-		return b
-	}
-	m := make(map[string]string, len(a)+len(b))
-	for h, r := range b {
-		m[h] = r
-	}
-	for h, r := range a {
-		m[h] = r
-	}
-	return m
 }
 
 // jhistCodec is a compiled .jhist schema.
