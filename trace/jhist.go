@@ -238,6 +238,9 @@ func (st *jhistState) decodeJSON(jc *jhistCodec, body []byte) error {
 		}
 		record++
 		native, rest, err := nativeFromTextual(jc.codec, body[pos:])
+		if err == nil && len(rest) >= len(body)-pos {
+			err = errors.New("decoder consumed nothing")
+		}
 		if err == nil {
 			consumed := len(body) - pos - len(rest)
 			line += int64(bytes.Count(body[pos:pos+consumed], []byte{'\n'}))
@@ -269,6 +272,9 @@ func (st *jhistState) decodeBinary(jc *jhistCodec, body []byte, base int64) erro
 	for off := 0; off < len(body); {
 		record++
 		end, err := avroSkip(jc.schema, body, off)
+		if err == nil && end == off {
+			err = errors.New("the schema lets an event occupy no bytes")
+		}
 		if err == nil {
 			var native any
 			var rest []byte

@@ -17,7 +17,7 @@ const FormatRumen = "rumen"
 // with LoggedJob keys.
 func DetectRumen(name string, head []byte) bool {
 	h := bytes.TrimLeft(head, " \t\r\n")
-	if len(h) == 0 || h[0] != '{' {
+	if len(h) == 0 || h[0] != '{' || DetectSLS(name, h) {
 		return false
 	}
 	return bytes.Contains(h, []byte(`"jobID"`)) || bytes.Contains(h, []byte(`"mapTasks"`)) ||
