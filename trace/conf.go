@@ -40,8 +40,8 @@ func ReadConf(name string, r io.Reader) (Conf, error) {
 		}
 		if err != nil {
 			line, _ := dec.InputPos()
-			return nil, &InputError{Diagnostic: Diagnostic{File: name, Line: int64(line), Offset: -1,
-				Msg: "not a Hadoop configuration XML document"}, Err: err}
+			return nil, readErrorOr(Diagnostic{File: name, Line: int64(line), Offset: -1,
+				Msg: "not a Hadoop configuration XML document"}, err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -63,8 +63,8 @@ func ReadConf(name string, r io.Reader) (Conf, error) {
 				if inProperty && pName.Len() > 0 {
 					if len(conf) >= maxConfProperties {
 						line, _ := dec.InputPos()
-						return nil, &InputError{Diagnostic: Diagnostic{File: name, Line: int64(line), Offset: -1,
-							Msg: fmt.Sprintf("more than %d properties", maxConfProperties)}}
+						return nil, Diagnostic{File: name, Line: int64(line), Offset: -1,
+							Msg: fmt.Sprintf("more than %d properties", maxConfProperties)}.parseError(nil)
 					}
 					conf[strings.TrimSpace(pName.String())] = pValue.String()
 				}
@@ -82,8 +82,8 @@ func ReadConf(name string, r io.Reader) (Conf, error) {
 		}
 	}
 	if !sawRoot {
-		return nil, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1,
-			Msg: "no <configuration> element: not a Hadoop configuration file"}}
+		return nil, Diagnostic{File: name, Offset: -1,
+			Msg: "no <configuration> element: not a Hadoop configuration file"}.parseError(nil)
 	}
 	return conf, nil
 }

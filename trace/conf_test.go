@@ -93,7 +93,7 @@ func TestReadConfEdgeCases(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := ReadConf("c.xml", strings.NewReader(tc.in))
 			if tc.err != "" {
-				var ie *InputError
+				var ie *ParseError
 				if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.err) {
 					t.Errorf("error %v, want %q", err, tc.err)
 				}

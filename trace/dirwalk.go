@@ -1,11 +1,8 @@
 package trace
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -110,9 +107,6 @@ func detectConf(name string, head []byte) bool {
 	}
 	return bytes.HasPrefix(h, []byte("<configuration"))
 }
-
-// headSize is how many leading (decompressed) bytes detection looks at.
-const headSize = 4096
 
 // fileOutcome is what reading one file of a tree gave.
 type fileOutcome struct {
@@ -283,7 +277,7 @@ func readTreeFile(path string, strict bool, cache *codecCache) (o fileOutcome) {
 		return fileOutcome{err: err}
 	}
 	defer f.Close()
-	in, head, err := openDecompressed(path, f)
+	in, head, err := OpenInput(path, f)
 	if err != nil {
 		return fileOutcome{err: err}
 	}
@@ -318,42 +312,6 @@ func readTreeFile(path string, strict bool, cache *codecCache) (o fileOutcome) {
 		}
 	}
 	return o
-}
-
-// openDecompressed returns a reader of the file's contents, gunzipped when they
-// start with the gzip magic bytes, and their first headSize bytes.
-func openDecompressed(name string, r io.Reader) (io.Reader, []byte, error) {
-	br := bufio.NewReaderSize(r, headSize)
-	magic, err := br.Peek(2)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, nil, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1, Msg: "read failed"}, Err: err}
-	}
-	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, nil, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1, Msg: "bad gzip header"}, Err: err}
-		}
-		br = bufio.NewReaderSize(gzipReadErrors{name: name, r: zr}, headSize)
-	}
-	head, err := br.Peek(headSize)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, nil, err
-	}
-	return br, head, nil
-}
-
-// gzipReadErrors names the file in decompression errors.
-type gzipReadErrors struct {
-	name string
-	r    io.Reader
-}
-
-func (g gzipReadErrors) Read(p []byte) (int, error) {
-	n, err := g.r.Read(p)
-	if err != nil && !errors.Is(err, io.EOF) {
-		err = &InputError{Diagnostic: Diagnostic{File: g.name, Offset: -1, Msg: "corrupt gzip data"}, Err: err}
-	}
-	return n, err
 }
 
 // pairConfs gives each history job without a configuration the conf file named

@@ -139,7 +139,7 @@ func TestReadTreeStrict(t *testing.T) {
 	root := buildTree(t)
 	for _, w := range []int{1, 4} {
 		_, sum, err := ReadTree(context.Background(), root, TreeOptions{HistoryOptions: HistoryOptions{Strict: true}, Workers: w})
-		var ie *InputError
+		var ie *ParseError
 		if !errors.As(err, &ie) || !strings.HasSuffix(ie.File, "broken.jhist") {
 			t.Errorf("workers %d: error %v, want the broken file", w, err)
 		}

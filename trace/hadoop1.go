@@ -97,11 +97,15 @@ func readHadoop1(name string, r io.Reader, strict bool) (fileResult, error) {
 		case conf != nil:
 			c, err := ReadConf(conf.name, &conf.buf)
 			if err != nil {
-				var ie *InputError
-				if errors.As(err, &ie) && ie.Line > 0 {
-					ie.Line += conf.firstLine - 1
+				line, msg := conf.firstLine, err.Error()
+				var pe *ParseError
+				if errors.As(err, &pe) {
+					msg = pe.Msg
+					if pe.Line > 0 {
+						line += int64(pe.Line) - 1
+					}
 				}
-				if serr := diag.skip(conf.firstLine, 0, -1, fmt.Errorf("configuration part %s skipped: %w", conf.name, err)); serr != nil {
+				if serr := diag.skip(line, 0, -1, fmt.Errorf("configuration part %s skipped: %s", conf.name, msg)); serr != nil {
 					return serr
 				}
 			} else if id := jobIDInName.FindString(conf.name); id != "" {
@@ -118,7 +122,7 @@ func readHadoop1(name string, r io.Reader, strict bool) (fileResult, error) {
 			break
 		}
 		if err != nil {
-			return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Line: lr.line, Offset: -1}, Err: err}
+			return fileResult{}, readErrorOr(Diagnostic{File: name, Line: lr.line, Offset: -1}, err)
 		}
 		if partName, ok := bundlePartName(line); ok {
 			if err := finishPart(); err != nil {
@@ -134,8 +138,8 @@ func readHadoop1(name string, r io.Reader, strict bool) (fileResult, error) {
 		}
 		if conf != nil {
 			if conf.buf.Len()+len(line) > maxConfPart {
-				return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Line: lr.line, Offset: -1,
-					Msg: fmt.Sprintf("configuration part larger than %d bytes", maxConfPart)}}
+				return fileResult{}, Diagnostic{File: name, Line: lr.line, Offset: -1,
+					Msg: fmt.Sprintf("configuration part larger than %d bytes", maxConfPart)}.parseError(nil)
 			}
 			conf.buf.WriteString(line)
 			conf.buf.WriteByte('\n')
@@ -156,10 +160,10 @@ func readHadoop1(name string, r io.Reader, strict bool) (fileResult, error) {
 		return fileResult{}, err
 	}
 	if !sawAny {
-		return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1, Msg: "empty history file"}}
+		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "empty history file"}.parseError(nil)
 	}
 	if len(jobs) == 0 {
-		return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1, Msg: "no Job record: the history names no job"}}
+		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "no Job record: the history names no job"}.parseError(nil)
 	}
 	for i := range jobs {
 		if c, ok := confs[jobs[i].job.ID]; ok {

@@ -414,7 +414,7 @@ func TestHadoop1BadInput(t *testing.T) {
 			var ds []Diagnostic
 			_, err := ReadHadoop1("h", strings.NewReader(tc.in), collect(&ds))
 			if tc.want != "" {
-				var ie *InputError
+				var ie *ParseError
 				if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("error %v, want %q", err, tc.want)
 				}

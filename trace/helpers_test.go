@@ -102,6 +102,9 @@ func taskByID(t *testing.T, tr *Trace, id string) Task {
 // reduces, by index; counts that match the tasks; racks aligned with hosts.
 func checkTraceInvariants(t *testing.T, tr *Trace) {
 	t.Helper()
+	if err := tr.Validate(); err != nil {
+		t.Fatalf("invalid trace: %v", err)
+	}
 	ids := map[string]int{}
 	for i, j := range tr.Jobs {
 		if _, dup := ids[j.ID]; dup {

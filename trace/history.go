@@ -1,9 +1,12 @@
 package trace
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // HistoryOptions controls the job-history readers (.jhist, Hadoop 1 history logs,
@@ -33,50 +36,54 @@ type Diagnostic struct {
 	Msg    string
 }
 
-// String renders the diagnostic as "file:line: msg", "file: record N: msg" or
-// "file: byte N: msg".
-func (d Diagnostic) String() string {
-	var b strings.Builder
-	b.WriteString(d.File)
+// String renders the diagnostic as "file:line: msg" (with "record N: " before
+// the message when both are known), "file: record N at byte B: msg" or
+// "file: byte B: msg" — the form of ParseError.
+func (d Diagnostic) String() string { return d.parseError(nil).Error() }
+
+// parseError returns the *ParseError for bad input at the diagnostic's place,
+// followed by the cause when there is one.
+func (d Diagnostic) parseError(cause error) *ParseError {
+	msg := d.Msg
+	if cause != nil {
+		if msg == "" {
+			msg = cause.Error()
+		} else {
+			msg += ": " + cause.Error()
+		}
+	}
+	var loc string
 	switch {
+	case d.Line > 0 && d.Record > 0:
+		loc = fmt.Sprintf("record %d: ", d.Record)
 	case d.Line > 0:
-		fmt.Fprintf(&b, ":%d", d.Line)
-		if d.Record > 0 {
-			fmt.Fprintf(&b, " (record %d)", d.Record)
-		}
+	case d.Record > 0 && d.Offset >= 0:
+		loc = fmt.Sprintf("record %d at byte %d: ", d.Record, d.Offset)
 	case d.Record > 0:
-		fmt.Fprintf(&b, ": record %d", d.Record)
-		if d.Offset >= 0 {
-			fmt.Fprintf(&b, " at byte %d", d.Offset)
-		}
+		loc = fmt.Sprintf("record %d: ", d.Record)
 	case d.Offset >= 0:
-		fmt.Fprintf(&b, ": byte %d", d.Offset)
+		loc = fmt.Sprintf("byte %d: ", d.Offset)
 	}
-	b.WriteString(": ")
-	b.WriteString(d.Msg)
-	return b.String()
+	return &ParseError{File: d.File, Line: int(d.Line), Msg: loc + msg}
 }
 
-// InputError is the error of a reader for input it cannot accept. It names the
-// file and the line, record or byte where reading stopped.
-type InputError struct {
-	Diagnostic
-	Err error // underlying cause, may be nil
+// isReadFailure reports whether an error came from the underlying reader (file
+// system, network, corrupt compressed data) rather than from the content.
+func isReadFailure(err error) bool {
+	var pathErr *fs.PathError
+	var errno syscall.Errno
+	return errors.As(err, &pathErr) || errors.As(err, &errno) || errors.Is(err, ErrBadInput)
 }
 
-func (e *InputError) Error() string {
-	if e.Err != nil && e.Msg == "" {
-		e2 := e.Diagnostic
-		e2.Msg = e.Err.Error()
-		return e2.String()
+// readErrorOr classifies an error met while reading: a read failure is returned
+// wrapped with the file name (system errors stay system errors, corrupt gzip
+// data stays bad input); anything else is bad content at d's place.
+func readErrorOr(d Diagnostic, err error) error {
+	if isReadFailure(err) {
+		return fmt.Errorf("%s: read: %w", d.File, err)
 	}
-	if e.Err != nil {
-		return e.Diagnostic.String() + ": " + e.Err.Error()
-	}
-	return e.Diagnostic.String()
+	return d.parseError(err)
 }
-
-func (e *InputError) Unwrap() error { return e.Err }
 
 // maxDiagnosticsPerFile bounds what one hostile file can make a reader keep.
 const maxDiagnosticsPerFile = 200
@@ -109,7 +116,7 @@ func (s *diagSink) note(line, record, offset int64, format string, args ...any) 
 func (s *diagSink) skip(line, record, offset int64, err error) error {
 	d := Diagnostic{File: s.file, Line: line, Record: record, Offset: offset, Msg: err.Error()}
 	if s.strict {
-		return &InputError{Diagnostic: d}
+		return d.parseError(nil)
 	}
 	if len(s.list) >= maxDiagnosticsPerFile {
 		s.dropped++

@@ -3,6 +3,7 @@ package trace
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,9 +67,7 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task) {
 	if unknownKind > 0 {
 		diag.note(0, 0, -1, "job %s: %d tasks have no record naming their type; typed by their id", job.ID, unknownKind)
 	}
-	slices.SortStableFunc(tasks, func(a, b Task) int {
-		return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
-	})
+	tasks = uniqueIndexes(job.ID, tasks, diag)
 
 	var maps, reduces int32
 	for i := range tasks {
@@ -78,9 +77,9 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task) {
 		} else {
 			reduces++
 		}
-		job.FailedAttempts += t.FailedAttempts
-		job.KilledAttempts += t.KilledAttempts
-		job.WastedMs += t.WastedMs
+		job.FailedAttempts = addSat32(job.FailedAttempts, t.FailedAttempts)
+		job.KilledAttempts = addSat32(job.KilledAttempts, t.KilledAttempts)
+		job.WastedMs = addSat64(job.WastedMs, t.WastedMs)
 	}
 	job.NumMaps, job.NumReduces = maps, reduces
 	if j.declaredMaps >= 0 && j.declaredMaps != maps {
@@ -91,6 +90,58 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task) {
 	}
 	job.InputBytes, job.ShuffleBytes, job.OutputBytes = jobBytes(tasks, mapOnly, j.counters)
 	return job, tasks
+}
+
+// uniqueIndexes sorts a job's tasks by type and index and makes (type, index)
+// unique: tasks whose id carries no index get the next free ones, in record
+// order; a second task with the index of another is dropped. Both are reported.
+func uniqueIndexes(jobID string, tasks []Task, diag *diagSink) []Task {
+	var next [2]int32
+	for _, t := range tasks {
+		if t.Index >= next[t.Type] {
+			next[t.Type] = t.Index + 1
+		}
+	}
+	renumbered := 0
+	for i := range tasks {
+		if t := &tasks[i]; t.Index < 0 {
+			t.Index = next[t.Type]
+			next[t.Type]++
+			renumbered++
+		}
+	}
+	if renumbered > 0 {
+		diag.note(0, 0, -1, "job %s: %d task ids end in no task number; numbered after the others", jobID, renumbered)
+	}
+	slices.SortStableFunc(tasks, func(a, b Task) int {
+		return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
+	})
+	out := tasks[:0]
+	for i, t := range tasks {
+		if i > 0 && t.Type == tasks[i-1].Type && t.Index == tasks[i-1].Index {
+			diag.note(0, 0, -1, "job %s: tasks %s and %s are both %s %d; the second is dropped",
+				jobID, tasks[i-1].TaskID, t.TaskID, t.Type, t.Index)
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// addSat32 and addSat64 add non-negative counts, saturating instead of
+// overflowing on absurd input.
+func addSat32(a, b int32) int32 {
+	if b > 0 && a > math.MaxInt32-b {
+		return math.MaxInt32
+	}
+	return a + b
+}
+
+func addSat64(a, b int64) int64 {
+	if b > 0 && a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // learnRacks collects the host → rack pairs that the job's own attempts show.
@@ -148,8 +199,7 @@ func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[
 	}
 	idx, ok := taskIndex(t.id)
 	if !ok {
-		diag.note(0, 0, -1, "task %q: id does not end in a task number; index -1", t.id)
-		idx = Unknown
+		idx = Unknown // numbered by uniqueIndexes
 	}
 	out := NewTask(jobID, t.id, typ, idx)
 	out.Status = t.status
@@ -183,7 +233,7 @@ func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[
 			continue
 		}
 		if a.start >= 0 && a.finish >= a.start {
-			out.WastedMs += a.finish - a.start
+			out.WastedMs = addSat64(out.WastedMs, a.finish-a.start)
 		}
 	}
 	c := t.counters
@@ -255,7 +305,7 @@ func jobBytes(tasks []Task, mapOnly bool, jc counters) (in, shuffle, out int64) 
 		if *dst < 0 {
 			*dst = 0
 		}
-		*dst += v
+		*dst = addSat64(*dst, v)
 	}
 	var reduces int
 	for _, t := range tasks {
@@ -289,15 +339,45 @@ func jobBytes(tasks []Task, mapOnly bool, jc counters) (in, shuffle, out int64) 
 // assemble orders jobs by submit time, job id and origin, makes job ids unique
 // (a second job with the same id becomes id#2, and so on: folded Rumen traces
 // and copied histories repeat ids), fills racks from the topology, applies
-// companion configurations, and flattens the tasks in job order.
+// companion configurations, and flattens the tasks in canonical order. A job
+// without a submit time gets its launch time, else its first task start, else
+// it is dropped; each case is reported.
 func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Trace {
+	report := func(format string, args ...any) {
+		if diag != nil {
+			diag(Diagnostic{Offset: -1, Msg: fmt.Sprintf(format, args...)})
+		}
+	}
+	kept := outs[:0]
+	for _, o := range outs {
+		if o.job.SubmitMs < 0 {
+			start := o.job.LaunchMs
+			for _, t := range o.tasks {
+				if start < 0 || t.StartMs >= 0 && t.StartMs < start {
+					start = t.StartMs
+				}
+			}
+			if start < 0 {
+				report("job %s has no submit, launch or task start time; dropped", o.job.ID)
+				continue
+			}
+			report("job %s has no submit time; its launch or first task start (%d) is used", o.job.ID, start)
+			o.job.SubmitMs = start
+		}
+		kept = append(kept, o)
+	}
+	outs = kept
 	slices.SortStableFunc(outs, func(a, b jobOut) int {
-		return cmp.Or(cmp.Compare(a.job.SubmitMs, b.job.SubmitMs), cmp.Compare(a.job.ID, b.job.ID),
+		return cmp.Or(cmp.Compare(a.job.SubmitMs, b.job.SubmitMs), CompareIDs(a.job.ID, b.job.ID),
 			cmp.Compare(a.file, b.file), cmp.Compare(a.serial, b.serial))
 	})
-	tr := &Trace{Meta: Meta{SchemaVersion: SchemaVersion}}
-	seen := map[string]int{}
+	taken := make(map[string]bool, len(outs))
+	for i := range outs {
+		taken[outs[i].job.ID] = true
+	}
+	copies := map[string]int{}
 	var renamed []string
+	tr := &Trace{Meta: Meta{SchemaVersion: SchemaVersion}}
 	nTasks := 0
 	for i := range outs {
 		nTasks += len(outs[i].tasks)
@@ -310,12 +390,21 @@ func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Tra
 			o.conf.applyTo(&o.job)
 		}
 		id := o.job.ID
-		seen[id]++
-		if n := seen[id]; n > 1 {
-			if n == 2 {
+		if n := copies[id]; n > 0 {
+			if n == 1 {
 				renamed = append(renamed, id)
 			}
-			o.job.ID = id + "#" + strconv.Itoa(n)
+			newID := ""
+			for n++; ; n++ {
+				if newID = id + "#" + strconv.Itoa(n); !taken[newID] {
+					break
+				}
+			}
+			taken[newID] = true
+			copies[id] = n
+			o.job.ID = newID
+		} else {
+			copies[id] = 1
 		}
 		tr.Jobs = append(tr.Jobs, o.job)
 		for k := range o.tasks {
@@ -325,10 +414,11 @@ func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Tra
 			tr.Tasks = append(tr.Tasks, t)
 		}
 	}
-	if len(renamed) > 0 && diag != nil {
-		diag(Diagnostic{Offset: -1, Msg: fmt.Sprintf("%d job ids occur more than once (%s); the later copies are renamed <id>#2, <id>#3, …",
-			len(renamed), listSome(renamed, 5))})
+	if len(renamed) > 0 {
+		report("%d job ids occur more than once (%s); the later copies are renamed <id>#2, <id>#3, …",
+			len(renamed), listSome(renamed, 5))
 	}
+	tr.Sort()
 	return tr
 }
 

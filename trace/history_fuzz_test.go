@@ -15,9 +15,9 @@ import (
 func checkFuzzResult(t *testing.T, tr *Trace, err error) {
 	t.Helper()
 	if err != nil {
-		var ie *InputError
+		var ie *ParseError
 		if !errors.As(err, &ie) {
-			t.Fatalf("error is not an InputError: %v", err)
+			t.Fatalf("error is not a ParseError: %v", err)
 		}
 		return
 	}

@@ -142,26 +142,26 @@ func readJhist(name string, r io.Reader, strict bool, cache *codecCache) (fileRe
 	br := bufio.NewReaderSize(r, 64<<10)
 	header, err := readLimitedLine(br, 64)
 	if err != nil || (header != jhistJSONHeader && header != jhistBinaryHeader) {
-		return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Line: 1, Offset: -1,
-			Msg: fmt.Sprintf("first line is %q, expected %q or %q", clip(header, 40), jhistJSONHeader, jhistBinaryHeader)}, Err: err}
+		return fileResult{}, readErrorOr(Diagnostic{File: name, Line: 1, Offset: -1,
+			Msg: fmt.Sprintf("first line is %q, expected %q or %q", clip(header, 40), jhistJSONHeader, jhistBinaryHeader)}, err)
 	}
 	schema, err := readLimitedLine(br, maxSchemaBytes)
 	if err != nil {
-		return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Line: 2, Offset: -1,
-			Msg: "cannot read the schema line"}, Err: err}
+		return fileResult{}, readErrorOr(Diagnostic{File: name, Line: 2, Offset: -1,
+			Msg: "cannot read the schema line"}, err)
 	}
 	jc := cache.get([]byte(schema))
 	if jc.err != nil {
-		return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Line: 2, Offset: -1,
-			Msg: "bad Avro schema"}, Err: jc.err}
+		return fileResult{}, Diagnostic{File: name, Line: 2, Offset: -1,
+			Msg: "bad Avro schema"}.parseError(jc.err)
 	}
 	body, err := io.ReadAll(io.LimitReader(br, maxHistoryBytes+1))
 	if err != nil {
-		return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1, Msg: "read failed"}, Err: err}
+		return fileResult{}, readErrorOr(Diagnostic{File: name, Offset: -1, Msg: "read failed"}, err)
 	}
 	if len(body) > maxHistoryBytes {
-		return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1,
-			Msg: fmt.Sprintf("history larger than %d bytes", maxHistoryBytes)}}
+		return fileResult{}, Diagnostic{File: name, Offset: -1,
+			Msg: fmt.Sprintf("history larger than %d bytes", maxHistoryBytes)}.parseError(nil)
 	}
 	st := &jhistState{diag: newDiagSink(name, strict)}
 	bodyOffset := int64(len(header) + len(schema) + 2)
@@ -174,8 +174,8 @@ func readJhist(name string, r io.Reader, strict bool, cache *codecCache) (fileRe
 		return fileResult{}, err
 	}
 	if st.job == nil {
-		return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1,
-			Msg: "no job events: the history names no job"}}
+		return fileResult{}, Diagnostic{File: name, Offset: -1,
+			Msg: "no job events: the history names no job"}.parseError(nil)
 	}
 	checkJhistName(name, st.job, st.diag)
 	job, tasks := st.job.finish(st.diag)

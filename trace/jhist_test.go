@@ -340,9 +340,9 @@ func TestJhistBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadJhist("x.jhist", strings.NewReader(tc.input), HistoryOptions{})
-			var ie *InputError
+			var ie *ParseError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "x.jhist") {
-				t.Errorf("error %v, want an InputError naming x.jhist and %q", err, tc.want)
+				t.Errorf("error %v, want a ParseError naming x.jhist and %q", err, tc.want)
 			}
 		})
 	}

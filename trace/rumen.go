@@ -109,6 +109,9 @@ func readRumen(name string, r io.Reader, strict bool) (fileResult, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		if err != nil && isReadFailure(err) {
+			return fileResult{}, readErrorOr(Diagnostic{File: name, Record: record, Offset: offset}, err)
+		}
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
 			if serr := diag.skip(0, record, offset, fmt.Errorf("job object skipped: field %s: %w", typeErr.Field, err)); serr != nil {
@@ -118,8 +121,8 @@ func readRumen(name string, r io.Reader, strict bool) (fileResult, error) {
 		}
 		if err != nil {
 			if record == 1 {
-				return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Record: record, Offset: offset,
-					Msg: "not a Rumen JSON trace"}, Err: err}
+				return fileResult{}, readErrorOr(Diagnostic{File: name, Record: record, Offset: offset,
+					Msg: "not a Rumen JSON trace"}, err)
 			}
 			if serr := diag.skip(0, record, offset, fmt.Errorf("JSON syntax error, the rest of the file is skipped: %w", err)); serr != nil {
 				return fileResult{}, serr
@@ -137,7 +140,7 @@ func readRumen(name string, r io.Reader, strict bool) (fileResult, error) {
 		jobs = append(jobs, jobOut{job: job, tasks: tasks, serial: record, conf: conf})
 	}
 	if len(jobs) == 0 {
-		return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1, Msg: "no job objects in the Rumen trace"}}
+		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "no job objects in the Rumen trace"}.parseError(nil)
 	}
 	return fileResult{jobs: jobs, diags: diag.all()}, nil
 }
@@ -316,8 +319,8 @@ func ReadRumenTopology(name string, r io.Reader) (map[string]string, error) {
 	var root rumenTopoNode
 	dec := json.NewDecoder(bufio.NewReader(io.LimitReader(r, maxHistoryBytes)))
 	if err := dec.Decode(&root); err != nil {
-		return nil, &InputError{Diagnostic: Diagnostic{File: name, Offset: dec.InputOffset(),
-			Msg: "not a Rumen topology"}, Err: err}
+		return nil, readErrorOr(Diagnostic{File: name, Offset: dec.InputOffset(),
+			Msg: "not a Rumen topology"}, err)
 	}
 	m := map[string]string{}
 	var walk func(n *rumenTopoNode, path []string, depth int) error
@@ -342,10 +345,10 @@ func ReadRumenTopology(name string, r io.Reader) (map[string]string, error) {
 		return nil
 	}
 	if err := walk(&root, nil, 0); err != nil {
-		return nil, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1, Msg: err.Error()}}
+		return nil, Diagnostic{File: name, Offset: -1, Msg: err.Error()}.parseError(nil)
 	}
 	if len(m) == 0 {
-		return nil, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1, Msg: "topology names no hosts"}}
+		return nil, Diagnostic{File: name, Offset: -1, Msg: "topology names no hosts"}.parseError(nil)
 	}
 	return m, nil
 }

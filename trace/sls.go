@@ -108,12 +108,15 @@ func readSLS(name string, r io.Reader, strict bool) (fileResult, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		if err != nil && isReadFailure(err) {
+			return fileResult{}, readErrorOr(Diagnostic{File: name, Record: record, Offset: offset}, err)
+		}
 		if err != nil {
 			var se *json.SyntaxError
 			if record == 1 || errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
 				if record == 1 {
-					return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Record: record, Offset: offset,
-						Msg: "not an SLS job file"}, Err: err}
+					return fileResult{}, readErrorOr(Diagnostic{File: name, Record: record, Offset: offset,
+						Msg: "not an SLS job file"}, err)
 				}
 				if serr := diag.skip(0, record, offset, fmt.Errorf("JSON syntax error, the rest of the file is skipped: %w", err)); serr != nil {
 					return fileResult{}, serr
@@ -136,15 +139,15 @@ func readSLS(name string, r io.Reader, strict bool) (fileResult, error) {
 		jobs = append(jobs, outs...)
 	}
 	if len(jobs) == 0 {
-		return fileResult{}, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1, Msg: "no jobs in the SLS job file"}}
+		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "no jobs in the SLS job file"}.parseError(nil)
 	}
 	return fileResult{jobs: jobs, diags: diag.all()}, nil
 }
 
 // jobs instantiates one SLS job object (job.count copies).
 func (sj *slsJob) jobs(record int64, budget int) ([]jobOut, int, error) {
-	if !sj.Start.set {
-		return nil, 0, errors.New("job without job.start.ms; skipped")
+	if !sj.Start.set || sj.Start.v < 0 {
+		return nil, 0, errors.New("job without a job.start.ms >= 0; skipped")
 	}
 	if sj.Queue == nil || *sj.Queue == "" {
 		return nil, 0, errors.New("job without job.queue.name; skipped")
@@ -270,12 +273,12 @@ func ReadSLSNodes(name string, r io.Reader) (map[string]string, error) {
 			break
 		}
 		if err != nil {
-			return nil, &InputError{Diagnostic: Diagnostic{File: name, Record: record, Offset: offset,
-				Msg: "not an SLS node file"}, Err: err}
+			return nil, readErrorOr(Diagnostic{File: name, Record: record, Offset: offset,
+				Msg: "not an SLS node file"}, err)
 		}
 		if rk.Rack == nil || *rk.Rack == "" {
-			return nil, &InputError{Diagnostic: Diagnostic{File: name, Record: record, Offset: offset,
-				Msg: "rack object without a rack name"}}
+			return nil, Diagnostic{File: name, Record: record, Offset: offset,
+				Msg: "rack object without a rack name"}.parseError(nil)
 		}
 		for _, n := range rk.Nodes {
 			if n.Node != nil && *n.Node != "" {
@@ -286,7 +289,7 @@ func ReadSLSNodes(name string, r io.Reader) (map[string]string, error) {
 		}
 	}
 	if len(m) == 0 {
-		return nil, &InputError{Diagnostic: Diagnostic{File: name, Offset: -1, Msg: "node file names no nodes"}}
+		return nil, Diagnostic{File: name, Offset: -1, Msg: "node file names no nodes"}.parseError(nil)
 	}
 	return m, nil
 }

@@ -55,7 +55,7 @@ func TestReadSLSVariants(t *testing.T) {
 	if r.StartMs != 100 || r.FinishMs != 170 || r.Host != "h2" {
 		t.Errorf("reduce %+v", r)
 	}
-	if len(ds) != 2 || !strings.Contains(ds[0].String(), "s.json: record 2") || !hasDiag(ds, "no positive duration") || !hasDiag(ds, "without job.start.ms") {
+	if len(ds) != 2 || !strings.Contains(ds[0].String(), "s.json: record 2") || !hasDiag(ds, "no positive duration") || !hasDiag(ds, "without a job.start.ms") {
 		t.Errorf("diagnostics %v", ds)
 	}
 	if _, err := ReadSLS("s.json", strings.NewReader(in), HistoryOptions{Strict: true}); err == nil {
