@@ -23,6 +23,10 @@ type TreeOptions struct {
 	// Progress, when not nil, receives a line each time another 5% of the files
 	// has been read, and a last line at the end.
 	Progress io.Writer
+	// Only, when not empty, restricts the traces read to one kind (KindJhist,
+	// KindHadoop1, KindRumen or KindSLS); configurations and topologies are
+	// read whatever it says.
+	Only FileKind
 }
 
 // FileKind is what ReadTree found a file to be.
@@ -96,6 +100,7 @@ func treeFormats() []treeFormat {
 		{kind: KindNotATrace, detect: DetectSLSSynth, note: "SLS SYNTH workload spec (distributions, not a trace)"},
 		{kind: KindSLS, detect: DetectSLS},
 		{kind: KindConf, detect: detectConf},
+		{kind: KindNotATrace, detect: detectSWIM, note: "SWIM workload (its job ids are local to the file: give the file itself to ingest)"},
 	}
 }
 
@@ -245,7 +250,7 @@ func readTreeFiles(ctx context.Context, paths []string, opt TreeOptions) ([]file
 				if i >= int64(len(paths)) || ctx.Err() != nil || i > firstErr.Load() {
 					return
 				}
-				o := readTreeFile(paths[i], opt.Strict, cache)
+				o := readTreeFile(paths[i], opt.Strict, opt.Only, cache)
 				outcomes[i] = o
 				if o.err != nil {
 					skipped.Add(1)
@@ -271,7 +276,7 @@ func readTreeFiles(ctx context.Context, paths []string, opt TreeOptions) ([]file
 }
 
 // readTreeFile detects and reads one file.
-func readTreeFile(path string, strict bool, cache *codecCache) (o fileOutcome) {
+func readTreeFile(path string, strict bool, only FileKind, cache *codecCache) (o fileOutcome) {
 	f, err := os.Open(path)
 	if err != nil {
 		return fileOutcome{err: err}
@@ -293,6 +298,9 @@ func readTreeFile(path string, strict bool, cache *codecCache) (o fileOutcome) {
 		return fileOutcome{note: "not a job history, trace, topology or job configuration"}
 	}
 	o = fileOutcome{kind: tf.kind, note: tf.note}
+	if only != "" && tf.kind != only && tf.kind != KindConf && tf.kind != KindTopology && tf.kind != KindNotATrace {
+		return fileOutcome{note: fmt.Sprintf("%s, not %s", tf.kind, only)}
+	}
 	switch tf.kind {
 	case KindJhist:
 		o.res, o.err = readJhist(path, in, strict, cache)

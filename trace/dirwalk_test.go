@@ -188,6 +188,10 @@ func TestReadTreeShared(t *testing.T) {
 	for _, f := range sum.Files {
 		dir := filepath.Base(filepath.Dir(f.Path))
 		switch {
+		case strings.Contains(f.Path, "/swim/") && strings.HasSuffix(f.Path, ".tsv"):
+			if f.Kind != KindNotATrace || !strings.HasPrefix(f.Note, "SWIM workload") {
+				t.Errorf("%s read as %q (%s)", f.Path, f.Kind, f.Note)
+			}
 		case strings.HasSuffix(f.Path, ".md"), strings.Contains(f.Path, "/swim/"), strings.HasPrefix(filepath.Base(f.Path), "syn"):
 			if f.Kind != KindNotATrace {
 				t.Errorf("%s read as %q", f.Path, f.Kind)
@@ -203,5 +207,26 @@ func TestReadTreeShared(t *testing.T) {
 	// 5 .jhist jobs, 4+1+2 Hadoop 1 jobs, 2+4+59+89+4+1+1+2+2 Rumen jobs, 2+2 SLS jobs
 	if want := 5 + 7 + 164 + 4; len(tr.Jobs) != want {
 		t.Errorf("%d jobs, want %d", len(tr.Jobs), want)
+	}
+}
+
+func TestReadTreeOnly(t *testing.T) {
+	root := buildTree(t)
+	tr, sum, err := ReadTree(context.Background(), root, TreeOptions{Only: KindRumen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Jobs) != 2 || tr.Meta.SourceFormat != "rumen" {
+		t.Errorf("jobs %+v, format %q", tr.Jobs, tr.Meta.SourceFormat)
+	}
+	notes := 0
+	for _, f := range sum.Files {
+		if f.Kind == KindNotATrace && strings.HasSuffix(f.Note, "not rumen") {
+			notes++
+		}
+	}
+	// 5 .jhist (one broken), 2 Hadoop 1 and 1 SLS file are left out by name
+	if notes != 8 || sum.Count(KindConf, false) != 2 || sum.Count(KindTopology, false) != 1 {
+		t.Errorf("%d files left out; summary %+v", notes, sum.Files)
 	}
 }
