@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,8 +95,27 @@ func TestSLSSharedSamples(t *testing.T) {
 		head := readInput(t, f)
 		switch {
 		case DetectSLS(f, head):
-			if _, err := ReadSLS(f, bytes.NewReader(head), HistoryOptions{}); err != nil {
+			tr, err := ReadSLS(f, bytes.NewReader(head), HistoryOptions{})
+			if err != nil {
 				t.Errorf("%s: %v", f, err)
+				continue
+			}
+			checkTraceInvariants(t, tr)
+			// against a plain decode: one job per object, its containers, start and end
+			dec := json.NewDecoder(bytes.NewReader(head))
+			for i := 0; ; i++ {
+				var job map[string]any
+				if err := dec.Decode(&job); err != nil {
+					if i != len(tr.Jobs) {
+						t.Errorf("%s: %d job objects, %d jobs", f, i, len(tr.Jobs))
+					}
+					break
+				}
+				j := tr.Jobs[i]
+				tasks, _ := job["job.tasks"].([]any)
+				if int(j.NumMaps+j.NumReduces) != len(tasks) || float64(j.SubmitMs) != job["job.start.ms"] || float64(j.FinishMs) != job["job.end.ms"] {
+					t.Errorf("%s: job %d %+v, object %v", f, i, j, job)
+				}
 			}
 		case DetectSLSNodes(f, head):
 			if _, err := ReadSLSNodes(f, bytes.NewReader(head)); err != nil {
