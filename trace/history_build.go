@@ -59,10 +59,18 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task) {
 		}
 	}
 	var tasks []Task
+	var open []string
 	for i, t := range j.order {
 		if kinds[i] == kindMap || kinds[i] == kindReduce {
 			tasks = append(tasks, t.build(job.ID, kinds[i], mapOnly, hostRack, diag))
+			if !t.ended {
+				open = append(open, t.id)
+			}
 		}
+	}
+	if len(open) > 0 && j.ended {
+		diag.note(0, 0, -1, "job %s: %d tasks have no end record (%s); their status is left empty",
+			job.ID, len(open), listSome(open, 3))
 	}
 	if unknownKind > 0 {
 		diag.note(0, 0, -1, "job %s: %d tasks have no record naming their type; typed by their id", job.ID, unknownKind)
@@ -204,10 +212,7 @@ func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[
 	out := NewTask(jobID, t.id, typ, idx)
 	out.Status = t.status
 	if !t.ended {
-		out.Status = ""
-		if t.start >= 0 || len(t.attempts) > 0 {
-			diag.note(0, 0, -1, "task %s has no end record; status left empty", t.id)
-		}
+		out.Status = "" // reported per job by finish
 	}
 	if len(t.splitHosts) > 0 {
 		out.PreferredHosts = slices.Clone(t.splitHosts)

@@ -150,7 +150,7 @@ func TestRumenSampleFacts(t *testing.T) {
 		}
 		// m_000010 was cut short in its log: taskStatus null, finishTime -1
 		m10 := taskByID(t, tr, "task_200904211745_0002_m_000010")
-		if m10.Status != "" || !hasDiag(ds, "task_200904211745_0002_m_000010 has no end record") {
+		if m10.Status != "" || !hasDiag(ds, "1 tasks have no end record (task_200904211745_0002_m_000010)") {
 			t.Errorf("m_000010 %+v, diags %v", m10, ds)
 		}
 		// escaped dots are undone so that hosts match between splits and attempts
