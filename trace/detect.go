@@ -51,6 +51,14 @@ func Formats() []Format {
 	return []Format{
 		{Name: "swim", Description: "SWIM / Facebook workload TSV (6, 8 or 9 TAB-separated fields per job)",
 			Detect: detectSWIM, Read: ReadSWIM, FileLocalIDs: true},
+		{Name: FormatJhist, Description: "MapReduce JobHistory .jhist, Hadoop 0.21-3.x (Avro-Json or Avro-Binary)",
+			Detect: DetectJhist, Read: readJhistFormat},
+		{Name: FormatHadoop1, Description: "Hadoop 0.20/1.x JobTracker history log or \\f!!FILE= bundle",
+			Detect: DetectHadoop1, Read: readHadoop1Format},
+		{Name: FormatRumen, Description: "Rumen JSON job trace",
+			Detect: DetectRumen, Read: readRumenFormat},
+		{Name: FormatSLS, Description: "Hadoop SLS native job file",
+			Detect: DetectSLS, Read: readSLSFormat},
 	}
 }
 

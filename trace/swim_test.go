@@ -265,7 +265,15 @@ func TestDetectFormat(t *testing.T) {
 		{"-", "job1\t2\t1\t20791551476\t12295202125\t1491950225\tinputPath2\t\t\n", "swim"},
 		{"x.tsv", "id\tsubmit\tgap\tin\tshuffle\tout\n", ""},
 		{"x.tsv", "job0\t49\t49\n", ""},
-		{"x.json", `{"jobID":"job_1"}`, ""},
+		{"x.json", `{"jobID":"job_1"}`, "rumen"},
+		{"x.json", `{"a":1}`, ""},
+		{"x.jhist", "Avro-Json\n{\"type\":\"record\"}\n", "jhist"},
+		{"x.jhist", "Avro-Binary\n", "jhist"},
+		{"h", "Meta VERSION=\"1\" .\n", "hadoop1"},
+		{"h", "Job JOBID=\"job_1_1\" JOBNAME=\"a\"\n", "hadoop1"},
+		{"b", "\f!!FILE=x_conf.xml!!\n", "hadoop1"},
+		{"s.json", `{"job.start.ms":0,"job.queue.name":"q","job.tasks":[]}`, "sls"},
+		{"topology", `{"name":"<root>","children":[]}`, ""},
 		{"empty", "", ""},
 	}
 	for _, c := range cases {

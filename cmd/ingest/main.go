@@ -1,10 +1,14 @@
 // Command ingest reads job traces in one of the supported input formats and
 // writes tracereplay's canonical trace directory (jobs.parquet, tasks.parquet).
 //
-//	ingest --out DIR [--format auto|swim] [--strict] FILE...
+//	ingest --out DIR [--format auto|swim|jhist|hadoop1|rumen|sls] [--strict]
+//	       [--topology FILE] [--workers N] FILE|DIR...
 //
 // FILE "-" is standard input; gzip-compressed inputs are recognised by their
-// first bytes. Several inputs must be of one format; their jobs are merged and
+// first bytes. A DIR is walked for job histories (.jhist with their _conf.xml,
+// Hadoop 1 logs, Rumen traces, SLS job files): files that cannot be read are
+// skipped, named on stderr and counted in the summary (--strict makes them
+// fatal). Several inputs must be of one format; their jobs are merged and
 // sorted by submit time. Exit status: 0 success, 1 failure, 2 bad usage or bad
 // input (the message names file, line and column). On any error no output
 // directory is created or changed.
@@ -43,7 +47,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "output trace directory (created or replaced)")
 	format := fs.String("format", "auto", "input format: auto or "+strings.Join(trace.FormatNames(), ", "))
-	strict := fs.Bool("strict", false, "turn warnings about inconsistent input into errors")
+	strict := fs.Bool("strict", false, "turn warnings about inconsistent input into errors, and unreadable files of a DIR")
+	topology := fs.String("topology", "", "Rumen topology or SLS node file giving the racks of hosts the inputs leave rack-less")
+	workers := fs.Int("workers", 0, "files of a DIR read at once (0: one per CPU)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	fail := func(status int, format string, args ...any) int {
 		fmt.Fprintf(stderr, "ingest: "+format+"\n", args...)
@@ -71,19 +77,37 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return fail(exitUsage, "--format: %v", err)
 		}
 	}
+	if *workers < 0 {
+		return fail(exitUsage, "--workers %d: want 0 or more", *workers)
+	}
+	var topo map[string]string
+	if *topology != "" {
+		var err error
+		if topo, err = readTopology(*topology); err != nil {
+			return fail(statusOf(err), "--topology: %v", err)
+		}
+	}
 	opt := trace.ReadOptions{Strict: *strict, Warnings: stderr}
 	var parts []*trace.Trace
 	var f trace.Format
+	var trees treeTotals
 	for _, name := range inputs {
 		if err := ctx.Err(); err != nil {
 			return fail(exitFail, "%v", err)
 		}
-		t, pf, err := readOne(name, stdin, *format, opt)
+		var t *trace.Trace
+		var pf trace.Format
+		var err error
+		if isDir(name) {
+			t, pf, err = readTree(ctx, name, *format, *workers, opt, stderr, &trees)
+		} else {
+			t, pf, err = readOne(name, stdin, *format, opt)
+		}
 		if err != nil {
-			if errors.Is(err, trace.ErrBadInput) || errors.Is(err, os.ErrNotExist) {
-				return fail(exitUsage, "%v", err)
-			}
-			return fail(exitFail, "%v", err)
+			return fail(statusOf(err), "%v", err)
+		}
+		if len(t.Jobs) == 0 {
+			continue // a directory whose histories were all skipped
 		}
 		if len(parts) > 0 && pf.Name != f.Name {
 			return fail(exitUsage, "inputs of different formats: %s is %s, %s is %s (ingest one format at a time)",
@@ -92,6 +116,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		f = pf
 		parts = append(parts, t)
 	}
+	if len(parts) == 0 {
+		return fail(exitUsage, "no jobs read: every job history of %s was skipped", strings.Join(inputs, " "))
+	}
 	t, err := trace.Merge(f, parts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -99,14 +126,28 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	t.Meta.SchemaVersion = trace.SchemaVersion
 	t.Meta.Tool = "tracereplay ingest " + toolVersion()
 	t.Meta.Options = map[string]string{"format": *format, "strict": strconv.FormatBool(*strict)}
+	t.Meta.Sources = append([]string(nil), inputs...) // directories whose files were all skipped included
+	if topo != nil {
+		trace.FillRacks(t, topo)
+		t.Meta.Options["topology"] = *topology
+	}
 	if err := trace.Write(*out, t); err != nil {
 		if errors.Is(err, trace.ErrNotTraceDir) {
 			return fail(exitUsage, "%v", err)
 		}
 		return fail(exitFail, "%v", err)
 	}
-	summary(stdout, *out, t)
+	summary(stdout, *out, t, trees)
 	return exitOK
+}
+
+// statusOf is the exit status for an error: bad input and missing files are
+// the user's to fix (2), anything else is a failure (1).
+func statusOf(err error) int {
+	if errors.Is(err, trace.ErrBadInput) || errors.Is(err, os.ErrNotExist) {
+		return exitUsage
+	}
+	return exitFail
 }
 
 // readOne opens and reads one input ("-" is stdin).
@@ -134,7 +175,7 @@ func countStdin(inputs []string) int {
 }
 
 // summary prints what was written.
-func summary(w io.Writer, out string, t *trace.Trace) {
+func summary(w io.Writer, out string, t *trace.Trace, trees treeTotals) {
 	var known, input int64
 	for _, j := range t.Jobs {
 		if j.InputBytes != trace.Unknown {
@@ -144,6 +185,9 @@ func summary(w io.Writer, out string, t *trace.Trace) {
 	}
 	fmt.Fprintf(w, "format:       %s\n", t.Meta.SourceFormat)
 	fmt.Fprintf(w, "inputs:       %s\n", strings.Join(t.Meta.Sources, " "))
+	if trees.dirs > 0 {
+		fmt.Fprintf(w, "files:        %s\n", trees)
+	}
 	fmt.Fprintf(w, "jobs:         %d\n", len(t.Jobs))
 	fmt.Fprintf(w, "tasks:        %d\n", len(t.Tasks))
 	if len(t.Jobs) > 0 {
@@ -186,12 +230,18 @@ func usageHint() string { return "run 'ingest --help' for usage" }
 // usage is the --help text.
 func usage(fs *pflag.FlagSet) string {
 	var b strings.Builder
-	b.WriteString(`Usage: ingest --out DIR [--format FORMAT] [--strict] FILE...
+	b.WriteString(`Usage: ingest --out DIR [--format FORMAT] [--strict] [--topology FILE] FILE|DIR...
 
 Reads job traces and writes a tracereplay trace directory DIR holding
 jobs.parquet (and tasks.parquet when the input has task data). FILE - is
 standard input; gzip input is recognised by its first bytes. Several FILEs
 must share one format; their jobs are merged and sorted by submit time.
+
+A DIR (a JobHistoryServer done/ tree, a Hadoop 1 history folder, ...) is
+walked: job histories are recognised by content, each job gets the
+<jobId>_conf.xml next to it, topology files fill missing racks, and files
+that cannot be read are skipped, named on stderr and counted in the summary
+(--strict makes them fatal).
 
 Formats (--format auto detects them from the name and first bytes):
 `)

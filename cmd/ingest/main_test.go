@@ -58,6 +58,18 @@ func TestCLI(t *testing.T) {
 		{name: "no-out", args: []string{sample}},
 		{name: "no-inputs", args: []string{"--out", "OUT"}},
 		{name: "stdin-twice", args: []string{"--out", "OUT", "-", "-"}},
+		{name: "tree-jhist", args: []string{"--out", "OUT", "../../trace/testdata/jhist"}, wantOut: true},
+		{name: "tree-with-broken", args: []string{"--out", "OUT", "../../trace/testdata/jhist", "testdata/tree-broken"}, wantOut: true},
+		{name: "tree-broken-strict", args: []string{"--out", "OUT", "--strict", "../../trace/testdata/jhist", "testdata/tree-broken"}},
+		{name: "tree-only-broken", args: []string{"--out", "OUT", "testdata/tree-broken"}},
+		{name: "tree-no-histories", args: []string{"--out", "OUT", "testdata/tree-no-histories"}},
+		{name: "tree-rumen-topology", args: []string{"--out", "OUT", "--workers", "1", "../../trace/testdata/rumen"}, wantOut: true},
+		{name: "tree-format-filter", args: []string{"--out", "OUT", "--format", "jhist", "../../trace/testdata/rumen"}},
+		{name: "tree-format-swim", args: []string{"--out", "OUT", "--format", "swim", "../../trace/testdata/jhist"}},
+		{name: "jhist-file", args: []string{"--out", "OUT", "../../trace/testdata/jhist/job_2.4.0-FAILED.jhist"}, wantOut: true},
+		{name: "hadoop1-topology", args: []string{"--out", "OUT", "--topology", "../../trace/testdata/rumen/truncated-topology-output",
+			"../../trace/testdata/hadoop1/v20-single-input-log.gz"}, wantOut: true},
+		{name: "bad-topology", args: []string{"--out", "OUT", "--topology", sample, sample}},
 		{name: "foreign-out-dir", args: []string{"--out", "OUT", sample}, setup: func(t *testing.T, out string) {
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				t.Fatal(err)
@@ -193,5 +205,38 @@ func TestMergeQualifiesSWIMIDs(t *testing.T) {
 	wantPaths := []string{"f1:inputPath1", "f2:inputPath1", "f1:inputPath2", "f2:inputPath2"}
 	if !reflect.DeepEqual(ids, wantIDs) || !reflect.DeepEqual(paths, wantPaths) {
 		t.Errorf("ids %v paths %v; want %v %v", ids, paths, wantIDs, wantPaths)
+	}
+}
+
+// TestRoundTripTree ingests a directory and reads the trace back: the jobs and
+// tasks are those ReadTree gives, with every field the history readers fill.
+func TestRoundTripTree(t *testing.T) {
+	const dir = "../../trace/testdata/jhist"
+	out := filepath.Join(t.TempDir(), "trace")
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--out", out, dir}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	got, err := trace.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := trace.ReadTree(context.Background(), dir, trace.TreeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Jobs, want.Jobs) {
+		t.Errorf("jobs read back differ:\n got %+v\nwant %+v", got.Jobs, want.Jobs)
+	}
+	if !reflect.DeepEqual(got.Tasks, want.Tasks) {
+		for i := range want.Tasks {
+			if i < len(got.Tasks) && !reflect.DeepEqual(got.Tasks[i], want.Tasks[i]) {
+				t.Errorf("task %d read back differs:\n got %+v\nwant %+v", i, got.Tasks[i], want.Tasks[i])
+				break
+			}
+		}
+	}
+	if got.Meta.SourceFormat != "jhist" || !reflect.DeepEqual(got.Meta.Sources, []string{dir}) {
+		t.Errorf("meta %+v", got.Meta)
 	}
 }

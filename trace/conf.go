@@ -1,0 +1,193 @@
+package trace
+
+import (
+	"bufio"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Conf is a Hadoop job configuration (a job's _conf.xml): property name → value.
+// When a name occurs twice, the later value wins, as in Hadoop.
+type Conf map[string]string
+
+// maxConfProperties bounds the properties kept from one configuration file; real
+// job configurations hold a few hundred to a few thousand.
+const maxConfProperties = 1_000_000
+
+// ReadConf parses a Hadoop configuration XML document (<configuration> with
+// <property><name>…</name><value>…</value></property> children; comments,
+// <source>, <final> and unknown elements are ignored). Errors name the line.
+func ReadConf(name string, r io.Reader) (Conf, error) {
+	dec := xml.NewDecoder(bufio.NewReader(r))
+	dec.CharsetReader = charsetReader
+	conf := Conf{}
+	var (
+		inProperty bool
+		field      string // "name" or "value" while inside one
+		pName      strings.Builder
+		pValue     strings.Builder
+		sawRoot    bool
+	)
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			line, _ := dec.InputPos()
+			return nil, readErrorOr(Diagnostic{File: name, Line: int64(line), Offset: -1,
+				Msg: "not a Hadoop configuration XML document"}, err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "configuration":
+				sawRoot = true
+			case "property":
+				inProperty, field = true, ""
+				pName.Reset()
+				pValue.Reset()
+			case "name", "value":
+				if inProperty {
+					field = t.Name.Local
+				}
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "property":
+				if inProperty && pName.Len() > 0 {
+					if len(conf) >= maxConfProperties {
+						line, _ := dec.InputPos()
+						return nil, Diagnostic{File: name, Line: int64(line), Offset: -1,
+							Msg: fmt.Sprintf("more than %d properties", maxConfProperties)}.parseError(nil)
+					}
+					conf[strings.TrimSpace(pName.String())] = pValue.String()
+				}
+				inProperty, field = false, ""
+			case "name", "value":
+				field = ""
+			}
+		case xml.CharData:
+			switch field {
+			case "name":
+				pName.Write(t)
+			case "value":
+				pValue.Write(t)
+			}
+		}
+	}
+	if !sawRoot {
+		return nil, Diagnostic{File: name, Offset: -1,
+			Msg: "no <configuration> element: not a Hadoop configuration file"}.parseError(nil)
+	}
+	return conf, nil
+}
+
+// charsetReader accepts the encodings Hadoop writers declare besides UTF-8.
+func charsetReader(label string, in io.Reader) (io.Reader, error) {
+	switch strings.ToLower(label) {
+	case "utf-8", "utf8", "us-ascii", "ascii":
+		return in, nil
+	case "iso-8859-1", "latin1", "latin-1", "iso_8859-1":
+		return &latin1Reader{r: bufio.NewReader(in)}, nil
+	}
+	return nil, fmt.Errorf("unsupported XML encoding %q", label)
+}
+
+// latin1Reader converts ISO-8859-1 bytes to UTF-8.
+type latin1Reader struct {
+	r       *bufio.Reader
+	pending []byte
+}
+
+func (l *latin1Reader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(l.pending) > 0 {
+			c := copy(p[n:], l.pending)
+			l.pending = l.pending[c:]
+			n += c
+			continue
+		}
+		b, err := l.r.ReadByte()
+		if err != nil {
+			if n > 0 {
+				return n, nil
+			}
+			return 0, err
+		}
+		if b < utf8.RuneSelf {
+			p[n] = b
+			n++
+			continue
+		}
+		l.pending = utf8.AppendRune(l.pending[:0], rune(b))
+	}
+	return n, nil
+}
+
+// confKeys lists, per fact, the property names that carry it: new (Hadoop 2+)
+// names first, then the Hadoop 1 names.
+var confKeys = struct {
+	queue, user, name, mapMB, reduceMB, input []string
+}{
+	queue:    []string{"mapreduce.job.queuename", "mapred.job.queue.name"},
+	user:     []string{"mapreduce.job.user.name", "user.name"},
+	name:     []string{"mapreduce.job.name", "mapred.job.name"},
+	mapMB:    []string{"mapreduce.map.memory.mb", "mapred.job.map.memory.mb"},
+	reduceMB: []string{"mapreduce.reduce.memory.mb", "mapred.job.reduce.memory.mb"},
+	input:    []string{"mapreduce.input.fileinputformat.inputdir", "mapred.input.dir"},
+}
+
+// get returns the first of the keys that is set to a non-empty value.
+func (c Conf) get(keys []string) string {
+	for _, k := range keys {
+		if v := strings.TrimSpace(c[k]); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// memoryMB returns a positive memory size in MB, or Unknown.
+func (c Conf) memoryMB(keys []string) int32 {
+	v := c.get(keys)
+	if v == "" {
+		return Unknown
+	}
+	n, err := strconv.ParseInt(v, 10, 32)
+	if err != nil || n <= 0 {
+		return Unknown
+	}
+	return int32(n)
+}
+
+// applyTo fills what a job's history leaves open from its configuration: queue,
+// user and name only when the history has none (the history records what really
+// happened: the scheduler's final queue, the submitting user), and the container
+// memory and input directories, which only the configuration knows.
+func (c Conf) applyTo(j *Job) {
+	if j.Queue == "" {
+		j.Queue = c.get(confKeys.queue)
+	}
+	if j.User == "" {
+		j.User = c.get(confKeys.user)
+	}
+	if j.Name == "" {
+		j.Name = c.get(confKeys.name)
+	}
+	if j.MapMemoryMB < 0 {
+		j.MapMemoryMB = c.memoryMB(confKeys.mapMB)
+	}
+	if j.ReduceMemoryMB < 0 {
+		j.ReduceMemoryMB = c.memoryMB(confKeys.reduceMB)
+	}
+	if j.InputPath == "" {
+		j.InputPath = c.get(confKeys.input)
+	}
+}

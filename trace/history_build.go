@@ -1,0 +1,454 @@
+package trace
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// jobOut is one finished job with its tasks, and where it came from (for a
+// deterministic order among jobs with equal submit time and id).
+type jobOut struct {
+	job    Job
+	tasks  []Task
+	file   int   // index of the source file in the caller's (sorted) file list
+	serial int64 // position of the job within its file
+	conf   Conf  // companion configuration, applied by assemble
+}
+
+// finish turns an accumulated job into its trace form. Setup and cleanup tasks
+// are dropped; task records win over the job's summary counts, and every
+// disagreement is noted.
+func (j *jobAcc) finish(diag *diagSink) (Job, []Task) {
+	job := j.job
+	if j.ended {
+		job.Status = normStatus(j.endStatusRaw)
+		if job.Status == "" {
+			job.Status = StatusFailed
+		}
+	} else {
+		job.Status = StatusIncomplete
+		job.FinishMs = Unknown
+		diag.note(0, 0, -1, "job %s: history has no job-end record; kept as %s", job.ID, StatusIncomplete)
+	}
+	if j.queueFinal != "" {
+		job.Queue = j.queueFinal
+	}
+	if job.SubmitMs <= 0 && j.submitAlt > 0 {
+		job.SubmitMs = j.submitAlt
+	} else if j.submitAlt > 0 && j.submitAlt != job.SubmitMs {
+		diag.note(0, 0, -1, "job %s: submit time %d disagrees with the job-info-change record's %d; the submit record wins",
+			job.ID, job.SubmitMs, j.submitAlt)
+	}
+
+	hostRack := j.learnRacks()
+	kinds := make([]taskKind, len(j.order))
+	var unknownKind int
+	mapOnly := true
+	for i, t := range j.order {
+		kinds[i] = t.kind
+		if t.kind == kindUnknown {
+			kinds[i] = kindFromID(t.id)
+			unknownKind++
+		}
+		if kinds[i] == kindReduce {
+			mapOnly = false
+		}
+	}
+	var tasks []Task
+	var open []string
+	for i, t := range j.order {
+		if kinds[i] == kindMap || kinds[i] == kindReduce {
+			tasks = append(tasks, t.build(job.ID, kinds[i], mapOnly, hostRack, diag))
+			if !t.ended {
+				open = append(open, t.id)
+			}
+		}
+	}
+	if len(open) > 0 && j.ended {
+		diag.note(0, 0, -1, "job %s: %d tasks have no end record (%s); their status is left empty",
+			job.ID, len(open), listSome(open, 3))
+	}
+	if unknownKind > 0 {
+		diag.note(0, 0, -1, "job %s: %d tasks have no record naming their type; typed by their id", job.ID, unknownKind)
+	}
+	tasks = uniqueIndexes(job.ID, tasks, diag)
+
+	var maps, reduces int32
+	for i := range tasks {
+		t := &tasks[i]
+		if t.Type == Map {
+			maps++
+		} else {
+			reduces++
+		}
+		job.FailedAttempts = addSat32(job.FailedAttempts, t.FailedAttempts)
+		job.KilledAttempts = addSat32(job.KilledAttempts, t.KilledAttempts)
+		job.WastedMs = addSat64(job.WastedMs, t.WastedMs)
+	}
+	job.NumMaps, job.NumReduces = maps, reduces
+	if j.declaredMaps >= 0 && j.declaredMaps != maps {
+		diag.note(0, 0, -1, "job %s: history declares %d maps but has %d map task records; the records win", job.ID, j.declaredMaps, maps)
+	}
+	if j.declaredReduces >= 0 && j.declaredReduces != reduces {
+		diag.note(0, 0, -1, "job %s: history declares %d reduces but has %d reduce task records; the records win", job.ID, j.declaredReduces, reduces)
+	}
+	job.InputBytes, job.ShuffleBytes, job.OutputBytes = jobBytes(tasks, mapOnly, j.counters)
+	return job, tasks
+}
+
+// uniqueIndexes sorts a job's tasks by type and index and makes (type, index)
+// unique: tasks whose id carries no index get the next free ones, in record
+// order; a second task with the index of another is dropped. Both are reported.
+func uniqueIndexes(jobID string, tasks []Task, diag *diagSink) []Task {
+	var next [2]int32
+	for _, t := range tasks {
+		if t.Index >= next[t.Type] {
+			next[t.Type] = t.Index + 1
+		}
+	}
+	renumbered := 0
+	for i := range tasks {
+		if t := &tasks[i]; t.Index < 0 {
+			t.Index = next[t.Type]
+			next[t.Type]++
+			renumbered++
+		}
+	}
+	if renumbered > 0 {
+		diag.note(0, 0, -1, "job %s: %d task ids end in no task number; numbered after the others", jobID, renumbered)
+	}
+	slices.SortStableFunc(tasks, func(a, b Task) int {
+		return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
+	})
+	out := tasks[:0]
+	for i, t := range tasks {
+		if i > 0 && t.Type == tasks[i-1].Type && t.Index == tasks[i-1].Index {
+			diag.note(0, 0, -1, "job %s: tasks %s and %s are both %s %d; the second is dropped",
+				jobID, tasks[i-1].TaskID, t.TaskID, t.Type, t.Index)
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// addSat32 and addSat64 add non-negative counts, saturating instead of
+// overflowing on absurd input.
+func addSat32(a, b int32) int32 {
+	if b > 0 && a > math.MaxInt32-b {
+		return math.MaxInt32
+	}
+	return a + b
+}
+
+func addSat64(a, b int64) int64 {
+	if b > 0 && a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// learnRacks collects the host → rack pairs that the job's own attempts show.
+func (j *jobAcc) learnRacks() map[string]string {
+	m := map[string]string{}
+	for _, t := range j.order {
+		for _, a := range t.attempts {
+			if a.host != "" && a.rack != "" {
+				if _, ok := m[a.host]; !ok {
+					m[a.host] = a.rack
+				}
+			}
+		}
+		for i, h := range t.splitHosts {
+			if i < len(t.splitRacks) && t.splitRacks[i] != "" {
+				if _, ok := m[h]; !ok {
+					m[h] = t.splitRacks[i]
+				}
+			}
+		}
+	}
+	return m
+}
+
+// chosenAttempt returns the attempt whose observation the task keeps: the
+// successful one (TaskFinished.successfulAttemptId when given), otherwise the
+// last attempt to start, otherwise nil.
+func (t *taskAcc) chosenAttempt() *attemptAcc {
+	if t.successfulAttempt != "" {
+		if a, ok := t.byID[t.successfulAttempt]; ok {
+			return a
+		}
+	}
+	for _, a := range t.attempts {
+		if a.status == StatusSucceeded {
+			return a
+		}
+	}
+	var last *attemptAcc
+	for _, a := range t.attempts {
+		if last == nil || a.start > last.start {
+			last = a
+		}
+	}
+	return last
+}
+
+// build turns an accumulated task into its trace form.
+// A map-only job's maps write straight to the file system and shuffle nothing, so
+// their output bytes are their HDFS bytes written.
+func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[string]string, diag *diagSink) Task {
+	typ := Map
+	if kind == kindReduce {
+		typ = Reduce
+	}
+	idx, ok := taskIndex(t.id)
+	if !ok {
+		idx = Unknown // numbered by uniqueIndexes
+	}
+	out := NewTask(jobID, t.id, typ, idx)
+	out.Status = t.status
+	if !t.ended {
+		out.Status = "" // reported per job by finish
+	}
+	if len(t.splitHosts) > 0 {
+		out.PreferredHosts = slices.Clone(t.splitHosts)
+		out.PreferredRacks = make([]string, len(t.splitHosts))
+		for i, h := range t.splitHosts {
+			r := ""
+			if i < len(t.splitRacks) {
+				r = t.splitRacks[i]
+			}
+			if r == "" {
+				r = hostRack[h]
+			}
+			out.PreferredRacks[i] = r
+		}
+	}
+	for _, a := range t.attempts {
+		switch a.status {
+		case StatusFailed:
+			out.FailedAttempts++
+		case StatusKilled:
+			out.KilledAttempts++
+		default:
+			continue
+		}
+		if a.start >= 0 && a.finish >= a.start {
+			out.WastedMs = addSat64(out.WastedMs, a.finish-a.start)
+		}
+	}
+	c := t.counters
+	if a := t.chosenAttempt(); a != nil {
+		out.StartMs, out.FinishMs = a.start, a.finish
+		out.Host, out.Rack = a.host, a.rack
+		if out.Rack == "" {
+			out.Rack = hostRack[a.host]
+		}
+		if typ == Reduce {
+			out.ShuffleFinishMs, out.SortFinishMs = a.shuffleFinish, a.sortFinish
+		} else {
+			out.Locality = a.locality
+		}
+		if a.status == StatusSucceeded && a.counters.known() {
+			c = a.counters
+		}
+	} else {
+		out.StartMs, out.FinishMs = t.start, t.finish
+	}
+	if typ == Map && out.Locality == "" {
+		out.Locality = deriveLocality(out)
+	}
+	if out.Status == StatusSucceeded || c.known() || t.directInput >= 0 || t.directOutput >= 0 || t.directShuffle >= 0 {
+		switch {
+		case typ == Map && mapOnly:
+			out.InputBytes = firstKnown(t.directInput, c.hdfsRead)
+			out.OutputBytes = firstKnown(c.hdfsWritten, t.directOutput)
+		case typ == Map:
+			out.InputBytes = firstKnown(t.directInput, c.hdfsRead)
+			out.OutputBytes = firstKnown(t.directOutput, c.mapOutputMaterial, c.fileWritten, c.mapOutputBytes)
+		default:
+			out.ShuffleBytes = firstKnown(t.directShuffle, c.reduceShuffleBytes)
+			out.OutputBytes = firstKnown(t.directOutput, c.hdfsWritten)
+		}
+	}
+	return out
+}
+
+// deriveLocality classifies a map's placement against its preferred hosts when
+// the history does not record it; "" when the racks known do not decide it.
+func deriveLocality(t Task) string {
+	if t.Host == "" || len(t.PreferredHosts) == 0 {
+		return ""
+	}
+	if slices.Contains(t.PreferredHosts, t.Host) {
+		return NodeLocal
+	}
+	if t.Rack == "" {
+		return ""
+	}
+	if slices.Contains(t.PreferredRacks, t.Rack) {
+		return RackLocal
+	}
+	if slices.Contains(t.PreferredRacks, "") {
+		return ""
+	}
+	return OffSwitch
+}
+
+// jobBytes sums the task byte counts; a sum is Unknown only when no task knows
+// the value, and then the job-level counters, when present, give it.
+func jobBytes(tasks []Task, mapOnly bool, jc counters) (in, shuffle, out int64) {
+	in, shuffle, out = Unknown, Unknown, Unknown
+	add := func(dst *int64, v int64) {
+		if v < 0 {
+			return
+		}
+		if *dst < 0 {
+			*dst = 0
+		}
+		*dst = addSat64(*dst, v)
+	}
+	var reduces int
+	for _, t := range tasks {
+		if t.Type == Map {
+			add(&in, t.InputBytes)
+			if mapOnly {
+				add(&out, t.OutputBytes)
+			}
+		} else {
+			reduces++
+			add(&shuffle, t.ShuffleBytes)
+			add(&out, t.OutputBytes)
+		}
+	}
+	if in < 0 {
+		in = jc.hdfsRead
+	}
+	if shuffle < 0 {
+		if reduces == 0 && len(tasks) > 0 {
+			shuffle = 0
+		} else {
+			shuffle = jc.reduceShuffleBytes
+		}
+	}
+	if out < 0 {
+		out = jc.hdfsWritten
+	}
+	return in, shuffle, out
+}
+
+// assemble orders jobs by submit time, job id and origin, makes job ids unique
+// (a second job with the same id becomes id#2, and so on: folded Rumen traces
+// and copied histories repeat ids), fills racks from the topology, applies
+// companion configurations, and flattens the tasks in canonical order. A job
+// without a submit time gets its launch time, else its first task start, else
+// it is dropped; each case is reported.
+func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Trace {
+	report := func(format string, args ...any) {
+		if diag != nil {
+			diag(Diagnostic{Offset: -1, Msg: fmt.Sprintf(format, args...)})
+		}
+	}
+	kept := outs[:0]
+	for _, o := range outs {
+		if o.job.SubmitMs < 0 {
+			start := o.job.LaunchMs
+			for _, t := range o.tasks {
+				if start < 0 || t.StartMs >= 0 && t.StartMs < start {
+					start = t.StartMs
+				}
+			}
+			if start < 0 {
+				report("job %s has no submit, launch or task start time; dropped", o.job.ID)
+				continue
+			}
+			report("job %s has no submit time; its launch or first task start (%d) is used", o.job.ID, start)
+			o.job.SubmitMs = start
+		}
+		kept = append(kept, o)
+	}
+	outs = kept
+	slices.SortStableFunc(outs, func(a, b jobOut) int {
+		return cmp.Or(cmp.Compare(a.job.SubmitMs, b.job.SubmitMs), CompareIDs(a.job.ID, b.job.ID),
+			cmp.Compare(a.file, b.file), cmp.Compare(a.serial, b.serial))
+	})
+	taken := make(map[string]bool, len(outs))
+	for i := range outs {
+		taken[outs[i].job.ID] = true
+	}
+	copies := map[string]int{}
+	var renamed []string
+	tr := &Trace{Meta: Meta{SchemaVersion: SchemaVersion}}
+	nTasks := 0
+	for i := range outs {
+		nTasks += len(outs[i].tasks)
+	}
+	tr.Jobs = make([]Job, 0, len(outs))
+	tr.Tasks = make([]Task, 0, nTasks)
+	for i := range outs {
+		o := &outs[i]
+		if o.conf != nil {
+			o.conf.applyTo(&o.job)
+		}
+		id := o.job.ID
+		if n := copies[id]; n > 0 {
+			if n == 1 {
+				renamed = append(renamed, id)
+			}
+			newID := ""
+			for n++; ; n++ {
+				if newID = id + "#" + strconv.Itoa(n); !taken[newID] {
+					break
+				}
+			}
+			taken[newID] = true
+			copies[id] = n
+			o.job.ID = newID
+		} else {
+			copies[id] = 1
+		}
+		tr.Jobs = append(tr.Jobs, o.job)
+		for k := range o.tasks {
+			t := o.tasks[k]
+			t.JobID = o.job.ID
+			fillRacks(&t, topo)
+			tr.Tasks = append(tr.Tasks, t)
+		}
+	}
+	if len(renamed) > 0 {
+		report("%d job ids occur more than once (%s); the later copies are renamed <id>#2, <id>#3, …",
+			len(renamed), listSome(renamed, 5))
+	}
+	tr.Sort()
+	return tr
+}
+
+// listSome joins the first n strings, noting how many more there are.
+func listSome(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(xs[:n], ", "), len(xs)-n)
+}
+
+// fillRacks sets the racks a task lacks from a host → rack map.
+func fillRacks(t *Task, topo map[string]string) {
+	if len(topo) == 0 {
+		return
+	}
+	if t.Rack == "" && t.Host != "" {
+		t.Rack = topo[t.Host]
+	}
+	for i, h := range t.PreferredHosts {
+		if t.PreferredRacks[i] == "" {
+			t.PreferredRacks[i] = topo[h]
+		}
+	}
+	if t.Type == Map && t.Locality == "" {
+		t.Locality = deriveLocality(*t)
+	}
+}
