@@ -74,6 +74,22 @@ func New(spec string) (replay.Policy, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown policy %q; valid policies: %s", name, strings.Join(Names(), ", "))
 	}
+	pr, err := readParams(name, args)
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.make(pr)
+	if err != nil {
+		return nil, err
+	}
+	if err := pr.finish(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// readParams parses "key=value,..." into a ParamReader for the named policy.
+func readParams(name, args string) (*ParamReader, error) {
 	pr := &ParamReader{policy: name, params: Params{}}
 	if args != "" {
 		for _, kv := range strings.Split(args, ",") {
@@ -84,14 +100,7 @@ func New(spec string) (replay.Policy, error) {
 			pr.params[k] = v
 		}
 	}
-	p, err := e.make(pr)
-	if err != nil {
-		return nil, err
-	}
-	if err := pr.finish(); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return pr, nil
 }
 
 // ParamReader hands a constructor its parameters and remembers which it read, so
