@@ -1,10 +1,16 @@
 package replay
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tracereplay/tracereplay/trace"
 )
 
 const sec = 1_000_000
@@ -210,3 +216,59 @@ var errTest = errString("no such allocator")
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+func TestAllocExperimentSpecsAndOutput(t *testing.T) {
+	for _, name := range []string{"bar_table4", "bar_fig9"} {
+		e, err := LoadExperiment(filepath.Join("..", "samples", "experiments", name+".toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.AllocStudy == nil || len(e.AllocStudy.Systems) == 0 || len(e.Policies) != 6 || e.Policies[0] != "bar" {
+			t.Errorf("%s: study %+v, policies %v", name, e.AllocStudy, e.Policies)
+		}
+	}
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "study.toml")
+	if err := os.WriteFile(spec, []byte(`
+policies = ["first", "last"]
+seeds = [1, 2]
+[alloc_study]
+systems = [{ name = "s", servers = 10, tasks = 30 }]
+cases = [{ name = "a", q = "10s", w = "40s" }]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := LoadExperiment(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files [2][]byte
+	for i := range files {
+		out := filepath.Join(dir, fmt.Sprint("out", i))
+		res, err := RunAllocExperiment(e, out, testAllocators, 0, map[string]string{"seed": "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if files[i], err = os.ReadFile(filepath.Join(out, AllocFile)); err != nil {
+			t.Fatal(err)
+		}
+		rows, _, err := trace.ReadParquetFile[AllocRow](filepath.Join(out, AllocFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(rows, res.Rows) {
+			t.Error("rows read back differ from rows written")
+		}
+		if _, err := os.Stat(filepath.Join(out, AllocTimingFile)); !os.IsNotExist(err) {
+			t.Errorf("untimed study wrote %s (%v)", AllocTimingFile, err)
+		}
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Error("two runs of the same study wrote different alloc.parquet files")
+	}
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("policies = [\"bar\"]\n[alloc_study]\nsystems = []\n"), 0o644)
+	if _, err := LoadExperiment(bad); err == nil || !strings.Contains(err.Error(), "at least one system") {
+		t.Errorf("study without systems: error %v", err)
+	}
+}

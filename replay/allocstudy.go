@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/tracereplay/tracereplay/trace"
 )
 
 // AllocStudy is a static allocation study (BAR §V): for every case (network
@@ -323,4 +327,46 @@ type AllocSummary struct {
 	Ratio                   float64 // mean of per-seed makespan ratios
 	Locality                float64 // mean data locality ratio
 	MakespanUs              float64 // mean makespan
+}
+
+// Files of a study's results directory.
+const (
+	AllocFile       = "alloc.parquet"        // AllocRow, deterministic
+	AllocTimingFile = "alloc_timing.parquet" // AllocTiming, wall times
+)
+
+// WriteAllocStudy writes a study's rows into dir (created if needed) as
+// alloc.parquet and, when timed, alloc_timing.parquet, with meta as key/value
+// metadata. Each file is written atomically; the same rows give byte-identical
+// alloc.parquet files (wall times differ from run to run by nature).
+func WriteAllocStudy(dir string, res *AllocStudyResult, meta map[string]string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write allocation study: %w", err)
+	}
+	if err := trace.WriteParquetFile(filepath.Join(dir, AllocFile), res.Rows, meta); err != nil {
+		return err
+	}
+	if res.Timing != nil {
+		return trace.WriteParquetFile(filepath.Join(dir, AllocTimingFile), res.Timing, meta)
+	}
+	return nil
+}
+
+// RunAllocExperiment runs the allocation study of an experiment spec — its
+// policies as the allocators, its seeds — and writes the results into out
+// (WriteAllocStudy). A timed study runs one instance at a time, so that wall
+// times are not inflated by sharing the CPU; otherwise workers ≤ 0 means one per
+// CPU.
+func RunAllocExperiment(e *Experiment, out string, newAlloc func(string) (Allocator, error), workers int, meta map[string]string) (*AllocStudyResult, error) {
+	if e.AllocStudy == nil {
+		return nil, fmt.Errorf("experiment %s has no alloc_study", e.Name)
+	}
+	if e.AllocStudy.Timing {
+		workers = 1
+	}
+	res, err := RunAllocStudy(e.AllocStudy, e.Policies, e.Seeds, newAlloc, workers)
+	if err != nil {
+		return nil, fmt.Errorf("experiment %s: %w", e.Name, err)
+	}
+	return res, WriteAllocStudy(out, res, meta)
 }
