@@ -46,6 +46,8 @@ type BAR struct {
 	running  [][]barRunning
 }
 
+var _ replay.QueuedLoader = (*BAR)(nil)
+
 type barQueued struct {
 	job  *replay.Job
 	task int32
