@@ -157,19 +157,7 @@ func (b *BAR) Heartbeat(s *replay.Sim, n int32) {
 		s.LaunchMap(q.job, q.task, n)
 		b.running[n] = append(b.running[n], barRunning{job: q.job.Index, task: q.task, end: s.Now() + q.cost})
 	}
-	for s.FreeReduceSlots(n) > 0 {
-		launched := false
-		for _, j := range s.Active() {
-			if canReduce(j) {
-				s.LaunchReduce(j, n)
-				launched = true
-				break
-			}
-		}
-		if !launched {
-			break
-		}
-	}
+	reducesInOrder(s, n, s.Active())
 }
 
 // TaskFinished forgets a finished map's planned end.

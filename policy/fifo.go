@@ -77,17 +77,5 @@ func (f *FIFO) Heartbeat(s *replay.Sim, n int32) {
 			break
 		}
 	}
-	for s.FreeReduceSlots(n) > 0 {
-		launched := false
-		for _, j := range s.Active() {
-			if canReduce(j) {
-				s.LaunchReduce(j, n)
-				launched = true
-				break
-			}
-		}
-		if !launched {
-			break
-		}
-	}
+	reducesInOrder(s, n, s.Active())
 }
