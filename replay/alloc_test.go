@@ -13,13 +13,13 @@ import (
 	"github.com/tracereplay/tracereplay/trace"
 )
 
-const sec = 1_000_000
+const allocSec = 1_000_000
 
 func TestEvaluate(t *testing.T) {
 	// Two servers at 0 and 5 s; t0 prefers s0, t1 prefers s1, t2 prefers s0;
 	// C_loc 10 s, C_rem(r) = 10 + 2 + 1·r s.
-	p := &AllocProblem{Servers: 2, Replication: 1, Replicas: []int32{0, 1, 0}, Init: []int64{0, 5 * sec},
-		LocalCost: 10 * sec, RemoteExtra: 2 * sec, Q: sec}
+	p := &AllocProblem{Servers: 2, Replication: 1, Replicas: []int32{0, 1, 0}, Init: []int64{0, 5 * allocSec},
+		LocalCost: 10 * allocSec, RemoteExtra: 2 * allocSec, Q: allocSec}
 	cases := []struct {
 		name     string
 		a        Allocation
@@ -27,13 +27,13 @@ func TestEvaluate(t *testing.T) {
 		remote   int
 		err      string
 	}{
-		{name: "all local", a: Allocation{Server: []int32{0, 1, 0}}, makespan: 20 * sec},
-		{name: "one remote", a: Allocation{Server: []int32{0, 1, 1}}, makespan: 28 * sec, remote: 1},          // s1: 5+10+13
-		{name: "two remote", a: Allocation{Server: []int32{1, 0, 0}}, makespan: 24 * sec, remote: 2},          // s0: 14+10, s1: 5+14
-		{name: "idle server ignored", a: Allocation{Server: []int32{0, 0, 0}}, makespan: 33 * sec, remote: 1}, // 10+13+10
-		{name: "release binds", a: Allocation{Server: []int32{0, 1, 0}, Release: []int64{0, 0, 30 * sec}}, makespan: 40 * sec},
-		{name: "order matters with releases", a: Allocation{Server: []int32{0, 1, 0}, Release: []int64{20 * sec, 0, 0},
-			Order: []int32{2, 1, 0}}, makespan: 30 * sec},
+		{name: "all local", a: Allocation{Server: []int32{0, 1, 0}}, makespan: 20 * allocSec},
+		{name: "one remote", a: Allocation{Server: []int32{0, 1, 1}}, makespan: 28 * allocSec, remote: 1},          // s1: 5+10+13
+		{name: "two remote", a: Allocation{Server: []int32{1, 0, 0}}, makespan: 24 * allocSec, remote: 2},          // s0: 14+10, s1: 5+14
+		{name: "idle server ignored", a: Allocation{Server: []int32{0, 0, 0}}, makespan: 33 * allocSec, remote: 1}, // 10+13+10
+		{name: "release binds", a: Allocation{Server: []int32{0, 1, 0}, Release: []int64{0, 0, 30 * allocSec}}, makespan: 40 * allocSec},
+		{name: "order matters with releases", a: Allocation{Server: []int32{0, 1, 0}, Release: []int64{20 * allocSec, 0, 0},
+			Order: []int32{2, 1, 0}}, makespan: 30 * allocSec},
 		{name: "short", a: Allocation{Server: []int32{0}}, err: "covers 1 tasks"},
 		{name: "bad server", a: Allocation{Server: []int32{0, 2, 0}}, err: "outside 0..1"},
 		{name: "bad order", a: Allocation{Server: []int32{0, 1, 0}, Order: []int32{0, 0, 1}}, err: "not a permutation"},
@@ -51,8 +51,8 @@ func TestEvaluate(t *testing.T) {
 				t.Fatal(err)
 			}
 			if o.Makespan != c.makespan || o.Remote != c.remote || o.Local != 3-c.remote {
-				t.Errorf("makespan %v s, remote %d, local %d; want %v s, %d", float64(o.Makespan)/sec, o.Remote, o.Local,
-					float64(c.makespan)/sec, c.remote)
+				t.Errorf("makespan %v s, remote %d, local %d; want %v s, %d", float64(o.Makespan)/allocSec, o.Remote, o.Local,
+					float64(c.makespan)/allocSec, c.remote)
 			}
 		})
 	}
@@ -83,7 +83,7 @@ func TestAllocProblemValidate(t *testing.T) {
 func testStudy() *AllocStudy {
 	return &AllocStudy{
 		Systems: []AllocSystem{{Name: "small", Servers: 10, Tasks: 30}, {Name: "wide", Servers: 50, Tasks: 5}},
-		Cases:   []AllocCase{{Name: "a", Q: 10 * sec, W: 40 * sec}, {Name: "b", Q: sec, W: 1000 * sec}},
+		Cases:   []AllocCase{{Name: "a", Q: 10 * allocSec, W: 40 * allocSec}, {Name: "b", Q: allocSec, W: 1000 * allocSec}},
 	}
 }
 
@@ -103,7 +103,7 @@ func TestAllocInstance(t *testing.T) {
 		if x, y := a.Init[s], b.Init[s]*40/1000; x < y-1 || x > y+1 {
 			t.Errorf("server %d: load %d under W=40 s, %d under W=1000 s", s, a.Init[s], b.Init[s])
 		}
-		if a.Init[s] < 0 || a.Init[s] > 40*sec {
+		if a.Init[s] < 0 || a.Init[s] > 40*allocSec {
 			t.Errorf("server %d: load %d outside [0, W]", s, a.Init[s])
 		}
 	}
@@ -113,7 +113,7 @@ func TestAllocInstance(t *testing.T) {
 			t.Errorf("task %d: replicas %v, want 3 distinct servers", i, r)
 		}
 	}
-	if a.LocalCost != 20*sec || a.Q != 10*sec {
+	if a.LocalCost != 20*allocSec || a.Q != 10*allocSec {
 		t.Errorf("C_loc %d, q %d; want the defaults 20 s and the case's 10 s", a.LocalCost, a.Q)
 	}
 	c, _ := st.Instance(st.Systems[0], st.Cases[0], 8)
