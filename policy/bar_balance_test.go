@@ -8,9 +8,9 @@ import (
 	"github.com/tracereplay/tracereplay/replay"
 )
 
-// randomProblem draws a small instance: servers, tasks, replicas per task on
+// barRandomProblem draws a small instance: servers, tasks, replicas per task on
 // distinct servers, initial loads on [0, w], C_loc 20 s and q.
-func randomProblem(rng *rand.Rand, servers, tasks, repl int, w, q int64) *replay.AllocProblem {
+func barRandomProblem(rng *rand.Rand, servers, tasks, repl int, w, q int64) *replay.AllocProblem {
 	p := &replay.AllocProblem{Servers: servers, Replication: repl, LocalCost: 20 * sec, Q: q}
 	for range tasks {
 		perm := rng.Perm(servers)[:repl]
@@ -24,11 +24,11 @@ func randomProblem(rng *rand.Rand, servers, tasks, repl int, w, q int64) *replay
 	return p
 }
 
-// literalBalance is Alg. 1 as printed, without our shortcuts: every iteration
+// barLiteralBalance is Alg. 1 as printed, without our shortcuts: every iteration
 // clears the visited marks, scans all servers for the least-loaded unvisited one
 // and grows a breadth-first tree over unvisited nodes; a tree that finds no
 // unassigned task is marked visited for the rest of the iteration.
-func literalBalance(p *replay.AllocProblem) []int32 {
+func barLiteralBalance(p *replay.AllocProblem) []int32 {
 	n, m := p.Servers, p.Tasks()
 	alloc := make([]int32, m)
 	for i := range alloc {
@@ -90,9 +90,9 @@ func literalBalance(p *replay.AllocProblem) []int32 {
 	return alloc
 }
 
-// bestLocal is the least makespan over every local total allocation, by
+// barBestLocal is the least makespan over every local total allocation, by
 // exhaustion.
-func bestLocal(p *replay.AllocProblem) int64 {
+func barBestLocal(p *replay.AllocProblem) int64 {
 	m := p.Tasks()
 	choice := make([]int, m)
 	alloc := make([]int32, m)
@@ -131,14 +131,14 @@ func TestBalanceProperties(t *testing.T) {
 		if repl == 3 {
 			tasks = min(tasks, 6)
 		}
-		p := randomProblem(rng, servers, tasks, repl, []int64{0, 30 * sec, 200 * sec}[i%3], sec)
+		p := barRandomProblem(rng, servers, tasks, repl, []int64{0, 30 * sec, 200 * sec}[i%3], sec)
 		b.balance(p)
-		checkBalanced(t, p, b.net.alloc)
-		if lit := literalBalance(p); !slices.Equal(lit, b.net.alloc) {
+		barCheckBalanced(t, p, b.net.alloc)
+		if lit := barLiteralBalance(p); !slices.Equal(lit, b.net.alloc) {
 			t.Fatalf("instance %d: balance %v, Alg. 1 literally %v", i, b.net.alloc, lit)
 		}
 		o, _ := p.Evaluate(&replay.Allocation{Server: b.net.alloc}, nil)
-		if best := bestLocal(p); o.Makespan != best {
+		if best := barBestLocal(p); o.Makespan != best {
 			t.Fatalf("instance %d: balanced makespan %d, best local %d", i, o.Makespan, best)
 		}
 	}
@@ -150,12 +150,12 @@ func TestBalanceLargeMatchesLiteral(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var b balancer
 	for i := range 20 {
-		p := randomProblem(rng, 10+rng.IntN(20), 30+rng.IntN(60), 1+rng.IntN(3), int64(rng.IntN(300))*sec, sec)
+		p := barRandomProblem(rng, 10+rng.IntN(20), 30+rng.IntN(60), 1+rng.IntN(3), int64(rng.IntN(300))*sec, sec)
 		b.balance(p)
-		if lit := literalBalance(p); !slices.Equal(lit, b.net.alloc) {
+		if lit := barLiteralBalance(p); !slices.Equal(lit, b.net.alloc) {
 			t.Fatalf("instance %d: balance differs from Alg. 1 run literally", i)
 		}
-		checkBalanced(t, p, b.net.alloc)
+		barCheckBalanced(t, p, b.net.alloc)
 	}
 }
 
@@ -166,9 +166,9 @@ func TestBARNeverWorseThanBalanced(t *testing.T) {
 	var reused BARSolver
 	var out []int32
 	for i := range 200 {
-		p := randomProblem(rng, 1+rng.IntN(12), 1+rng.IntN(40), 1, int64(rng.IntN(200))*sec, int64(rng.IntN(10))*sec)
+		p := barRandomProblem(rng, 1+rng.IntN(12), 1+rng.IntN(40), 1, int64(rng.IntN(200))*sec, int64(rng.IntN(10))*sec)
 		if p.Servers >= 3 && i%2 == 0 {
-			p = randomProblem(rng, p.Servers, p.Tasks(), 3, p.Init[0], p.Q)
+			p = barRandomProblem(rng, p.Servers, p.Tasks(), 3, p.Init[0], p.Q)
 		}
 		var fresh BARSolver
 		want := fresh.Solve(p, rand.New(rand.NewPCG(uint64(i), 0)), nil)

@@ -7,10 +7,10 @@ import (
 	"github.com/tracereplay/tracereplay/replay"
 )
 
-// problemFromBytes decodes an arbitrary small problem: servers, replication, C_loc,
+// barProblemFromBytes decodes an arbitrary small problem: servers, replication, C_loc,
 // q and extra from the first bytes, then per server a load and per task the
 // first of its replicas, which sit on consecutive (so distinct) servers.
-func problemFromBytes(data []byte) *replay.AllocProblem {
+func barProblemFromBytes(data []byte) *replay.AllocProblem {
 	at := 0
 	next := func() int {
 		if at >= len(data) {
@@ -43,13 +43,13 @@ func FuzzStaticAllocators(f *testing.F) {
 	f.Add([]byte{11, 2, 19, 10, 2, 200, 200, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 39})
 	f.Add([]byte{0})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := problemFromBytes(data)
+		p := barProblemFromBytes(data)
 		if err := p.Validate(); err != nil {
 			t.Fatalf("decoded an invalid problem: %v", err)
 		}
 		var b balancer
 		b.balance(p)
-		checkBalanced(t, p, b.net.alloc)
+		barCheckBalanced(t, p, b.net.alloc)
 		bal, _ := p.Evaluate(&replay.Allocation{Server: b.net.alloc}, nil)
 		for _, name := range StaticNames() {
 			a, err := NewAllocator(name)

@@ -8,9 +8,9 @@ import (
 	"github.com/tracereplay/tracereplay/replay"
 )
 
-// greedyCase is a hand-worked compile-time run: every task prefers server 0 only,
+// barGreedyCase is a hand-worked compile-time run: every task prefers server 0 only,
 // C_loc 10 s, C_rem(r) = 10 + q·r s, all servers start idle at 0.
-type greedyCase struct {
+type barGreedyCase struct {
 	name     string
 	spec     string
 	servers  int
@@ -36,7 +36,7 @@ type greedyCase struct {
 //     and at 20 s the tie among all three goes to s0, which takes t4 locally.
 //     Without the re-pricing s1 would have asked at 15 and taken it remote.
 func TestGreedyHandWorked(t *testing.T) {
-	cases := []greedyCase{
+	cases := []barGreedyCase{
 		{"hds", "hds", 2, 3, 1, []int32{0, 1, 0}, []int64{0, 0, 10}, 20, 1},
 		{"ds", "ds0.15:threshold=0.5", 2, 3, 1, []int32{0, 1, 0}, []int64{0, 3, 10}, 20, 1},
 		{"gcc", "gcc:util=0.4", 2, 3, 1, []int32{0, 0, 0}, []int64{0, 10, 20}, 30, 0},
@@ -77,7 +77,7 @@ func TestGreedyHandWorked(t *testing.T) {
 func TestGreedyTotalAndDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for i := range 100 {
-		p := randomProblem(rng, 2+rng.IntN(30), 1+rng.IntN(80), 1+rng.IntN(2), int64(rng.IntN(500))*sec, int64(rng.IntN(5))*sec)
+		p := barRandomProblem(rng, 2+rng.IntN(30), 1+rng.IntN(80), 1+rng.IntN(2), int64(rng.IntN(500))*sec, int64(rng.IntN(5))*sec)
 		for _, spec := range []string{"hds", "ds0.15", "ds0.25", "gcc"} {
 			a, _ := NewAllocator(spec)
 			b, _ := NewAllocator(spec)
@@ -103,14 +103,14 @@ func TestGreedyTotalAndDeterministic(t *testing.T) {
 // (s2), makespan 6.2. No later iteration does better (iteration 8, the first to
 // cover every task, gives the balanced 8.1), so the first 6.2 is returned.
 func TestMaxCoverHandWorked(t *testing.T) {
-	p := examplePlacement()
+	p := barExamplePlacement()
 	var mc MaxCoverSolver
 	got := mc.Solve(p)
 	if want := []int32{2, 2, 2, 2, 1, 2, 1}; !slices.Equal(got, want) {
 		t.Errorf("allocation %v, want %v", got, want)
 	}
 	o, _ := p.Evaluate(&replay.Allocation{Server: got}, nil)
-	if o.Makespan != 62*tenth || o.Remote != 2 {
+	if o.Makespan != 62*barTenth || o.Remote != 2 {
 		t.Errorf("makespan %d, remote %d; want 6.2 s, 2", o.Makespan, o.Remote)
 	}
 }

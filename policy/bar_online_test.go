@@ -8,11 +8,11 @@ import (
 	"github.com/tracereplay/tracereplay/replay"
 )
 
-// runOneDataNode replays jobs on tinyHardware with only one data node (node 1
+// barRunOneDataNode replays jobs on tinyHardware with only one data node (node 1
 // under seed 1: every block lives there, node 0 holds none) and the BAR network
 // model with q = 1 s, so a remote map takes its 2 s plus 1 s per remote map
 // running, itself included. Heartbeats are aligned; node 0 heartbeats first.
-func runOneDataNode(t *testing.T, policy string, jobs []job) *replay.Result {
+func barRunOneDataNode(t *testing.T, policy string, jobs []job) *replay.Result {
 	t.Helper()
 	hw := tinyHardware(t)
 	hw, err := hw.WithSettings(map[string]any{"data_node_fraction": 0.5, "network": "bar", "bar_q": "1s"})
@@ -94,7 +94,7 @@ func TestOnlineHandWorked(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%dmaps/%s", len(c.jobs[0].maps), c.policy), func(t *testing.T) {
-			res := runOneDataNode(t, c.policy, c.jobs)
+			res := barRunOneDataNode(t, c.policy, c.jobs)
 			j := res.Jobs[0]
 			if j.FlowtimeUs != c.flow*sec || j.MapsNodeLocal != c.local {
 				t.Errorf("flowtime %v s, %d node-local; want %d s, %d", float64(j.FlowtimeUs)/sec, j.MapsNodeLocal, c.flow, c.local)
@@ -108,7 +108,7 @@ func TestOnlineHandWorked(t *testing.T) {
 func TestOnlineDeterministic(t *testing.T) {
 	jobs := []job{{0, []int64{2, 1, 3, 2}, []int64{1}}, {1, []int64{1, 1}, nil}, {1, []int64{4, 2, 2}, []int64{2, 1}}, {3, []int64{1}, []int64{1}}}
 	for _, p := range []string{"bar", "maxcover-balassign", "ds0.25", "gcc"} {
-		a, b := runOneDataNode(t, p, jobs), runOneDataNode(t, p, jobs)
+		a, b := barRunOneDataNode(t, p, jobs), barRunOneDataNode(t, p, jobs)
 		a.Wall, b.Wall = 0, 0
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: two runs with the same seed differ", p)
