@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/tracereplay/tracereplay/replay"
+import (
+	"slices"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
 
 // bestMap returns the pending map of j that is closest to node n, no farther than
 // maxLevel, and its level; -1 when there is none.
@@ -22,6 +26,18 @@ func bestMap(s *replay.Sim, j *replay.Job, n int32, maxLevel replay.Locality) (i
 		}
 	}
 	return -1, 0
+}
+
+// reducesInOrder fills node n's free reduce slots with reduces of the first jobs
+// of order whose slow-start threshold is met.
+func reducesInOrder(s *replay.Sim, n int32, order []*replay.Job) {
+	for s.FreeReduceSlots(n) > 0 {
+		k := slices.IndexFunc(order, canReduce)
+		if k < 0 {
+			return
+		}
+		s.LaunchReduce(order[k], n)
+	}
 }
 
 // canReduce reports whether j has a reduce that may launch now.

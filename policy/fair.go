@@ -2,6 +2,7 @@ package policy
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"time"
 
@@ -28,6 +29,11 @@ import (
 // of the paper; Hadoop sums heartbeat intervals, which is the same up to a
 // heartbeat); every free slot of a heartbeat is filled (assignmultiple); default
 // delays T1 = T2 = 1.5 heartbeat intervals, the setting of Zaharia et al. §5.
+//
+// With skipFrac set, the wait is counted in skips instead (the paper's Alg. 1, as
+// BAR §V runs it): a job skipped for want of a local map counts the skip, and
+// once it has been skipped skipFrac × map nodes times it may launch a map
+// anywhere; any launch restarts its count.
 type Fair struct {
 	replay.Base
 	name      string
@@ -35,6 +41,8 @@ type Fair struct {
 	nodeDelay int64 // -1: 1.5 heartbeats
 	rackDelay int64
 	poolBy    string
+	skipFrac  float64 // > 0: delay by skip count (Alg. 1)
+	skipLimit int32
 
 	t1, t2 int64
 	state  map[int32]*fairJob
@@ -47,6 +55,7 @@ type fairJob struct {
 	level     replay.Locality // allowed locality level
 	waitStart int64           // when the job was first skipped; -1 when it is not waiting
 	pool      string
+	skips     int32 // skips since the job last launched a map (skip-count delay)
 }
 
 func newFair(strict bool) func(*ParamReader) (replay.Policy, error) {
@@ -75,6 +84,13 @@ func (f *Fair) Init(s *replay.Sim) {
 	if f.t2 < 0 {
 		f.t2 = hb * 3 / 2
 	}
+	var mapNodes int
+	for _, n := range s.Topology().Nodes {
+		if n.MapSlots > 0 {
+			mapNodes++
+		}
+	}
+	f.skipLimit = int32(math.Round(f.skipFrac * float64(mapNodes)))
 	f.state = map[int32]*fairJob{}
 	f.pools = map[string]int32{}
 }
@@ -90,6 +106,12 @@ func (f *Fair) JobFinished(_ *replay.Sim, j *replay.Job) { delete(f.state, j.Ind
 // allowed is getAllowedLocalityLevel: the level a skipped job may now use.
 func (f *Fair) allowed(st *fairJob, now int64) replay.Locality {
 	if f.strict {
+		return replay.NodeLocal
+	}
+	if f.skipFrac > 0 {
+		if st.skips >= f.skipLimit {
+			return replay.OffRack
+		}
 		return replay.NodeLocal
 	}
 	if st.waitStart < 0 {
@@ -208,8 +230,9 @@ func (f *Fair) delayPick(s *replay.Sim, j *replay.Job, n int32) int32 {
 		if st.waitStart < 0 {
 			st.waitStart = now
 		}
+		st.skips++
 		return -1
 	}
-	st.level, st.waitStart = got, -1
+	st.level, st.waitStart, st.skips = got, -1, 0
 	return t
 }

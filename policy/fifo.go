@@ -14,10 +14,16 @@ import "github.com/tracereplay/tracereplay/replay"
 // cannot use locally goes to the first later job that can, since leaving it idle
 // behind the head job is what no FIFO implementation does (JobQueueTaskScheduler
 // also scans the whole queue for local work).
+//
+// With util set (GCC, good-cache-compute of Raicu et al. as BAR §V runs it) the
+// best-effort variant turns strict while more than util of the map slots are
+// busy: a slot is then kept for local work, since another will soon free.
 type FIFO struct {
 	replay.Base
-	name   string
-	strict bool
+	name     string
+	strict   bool
+	util     float64 // > 0: strict while busy map slots > util × all (GCC)
+	totalMap int
 }
 
 func newFIFO(strict bool) func(*ParamReader) (replay.Policy, error) {
@@ -29,13 +35,30 @@ func newFIFO(strict bool) func(*ParamReader) (replay.Policy, error) {
 // Name is the registry name.
 func (f *FIFO) Name() string { return f.name }
 
+// Init counts the cluster's map slots.
+func (f *FIFO) Init(s *replay.Sim) { f.totalMap = s.Hardware().TotalMapSlots() }
+
+// level is the farthest a map may run from its input now.
+func (f *FIFO) level(s *replay.Sim) replay.Locality {
+	if f.strict {
+		return replay.NodeLocal
+	}
+	if f.util > 0 {
+		var busy int32
+		for _, j := range s.Active() {
+			busy += j.RunningMaps
+		}
+		if float64(busy) > f.util*float64(f.totalMap) {
+			return replay.NodeLocal
+		}
+	}
+	return replay.OffRack
+}
+
 // Heartbeat fills the node's free slots.
 func (f *FIFO) Heartbeat(s *replay.Sim, n int32) {
-	level := replay.OffRack
-	if f.strict {
-		level = replay.NodeLocal
-	}
 	for s.FreeMapSlots(n) > 0 {
+		level := f.level(s)
 		launched := false
 		for _, j := range s.Active() {
 			if j.PendingMaps == 0 {
@@ -46,7 +69,7 @@ func (f *FIFO) Heartbeat(s *replay.Sim, n int32) {
 				launched = true
 				break
 			}
-			if !f.strict {
+			if level != replay.NodeLocal {
 				break // best effort: the head job with pending maps always gets the slot
 			}
 		}
@@ -54,17 +77,5 @@ func (f *FIFO) Heartbeat(s *replay.Sim, n int32) {
 			break
 		}
 	}
-	for s.FreeReduceSlots(n) > 0 {
-		launched := false
-		for _, j := range s.Active() {
-			if canReduce(j) {
-				s.LaunchReduce(j, n)
-				launched = true
-				break
-			}
-		}
-		if !launched {
-			break
-		}
-	}
+	reducesInOrder(s, n, s.Active())
 }

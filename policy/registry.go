@@ -26,18 +26,24 @@ type entry struct {
 
 func registry() map[string]entry {
 	return map[string]entry{
-		"fifo":        {"FIFO, best-effort locality (Hadoop 1 JobQueueTaskScheduler)", newFIFO(false), true},
-		"fifo-strict": {"FIFO, strict node locality for maps", newFIFO(true), true},
-		"fair":        {"Hadoop Fair Scheduler with delay scheduling", newFair(false), true},
-		"fair-strict": {"Fair Scheduler, strict node locality for maps", newFair(true), true},
-		"capacity":    {"Hadoop 1 Capacity Scheduler, queues from the hardware model", newCapacity, true},
-		"eas":         {"EAS (Zhao et al. 2013): load-balance-aware job selection, strict locality, job-granular", newEAS, true},
-		"fifo-be":     {"EAS §5 FIFO-BE: alias of fifo", newFIFO(false), false},
-		"fifo-s":      {"EAS §5 FIFO-S: alias of fifo-strict", newFIFO(true), false},
-		"hfs-be":      {"EAS §5 HFS-BE: alias of fair", newFair(false), false},
-		"hfs-s":       {"EAS §5 HFS-S: alias of fair-strict", newFair(true), false},
-		"hybsmrp":     {"HybSMRP: dynamic priority (eq. 1) and localization ID (Gandomi et al. 2019)", newHybSMRP, true},
-		"coupling":    {"Coupling Scheduler: map/reduce mismatch, Wait Scheduling, Random Peeking (Tan et al.)", newCoupling, true},
+		"fifo":               {"FIFO, best-effort locality (Hadoop 1 JobQueueTaskScheduler)", newFIFO(false), true},
+		"fifo-strict":        {"FIFO, strict node locality for maps", newFIFO(true), true},
+		"fair":               {"Hadoop Fair Scheduler with delay scheduling", newFair(false), true},
+		"fair-strict":        {"Fair Scheduler, strict node locality for maps", newFair(true), true},
+		"capacity":           {"Hadoop 1 Capacity Scheduler, queues from the hardware model", newCapacity, true},
+		"eas":                {"EAS (Zhao et al. 2013): load-balance-aware job selection, strict locality, job-granular", newEAS, true},
+		"fifo-be":            {"EAS §5 FIFO-BE: alias of fifo", newFIFO(false), false},
+		"fifo-s":             {"EAS §5 FIFO-S: alias of fifo-strict", newFIFO(true), false},
+		"hfs-be":             {"EAS §5 HFS-BE: alias of fair", newFair(false), false},
+		"hfs-s":              {"EAS §5 HFS-S: alias of fair-strict", newFair(true), false},
+		"hybsmrp":            {"HybSMRP: dynamic priority (eq. 1) and localization ID (Gandomi et al. 2019)", newHybSMRP, true},
+		"coupling":           {"Coupling Scheduler: map/reduce mismatch, Wait Scheduling, Random Peeking (Tan et al.)", newCoupling, true},
+		"bar":                {"BAR (Jin et al. 2011): per-job balance-reduce plan, maps queued on their nodes", newBAR(false), true},
+		"maxcover-balassign": {"MaxCover-BalAssign (Fischer et al. 2010), planned per job like bar", newBAR(true), false},
+		"hds":                {"Hadoop default scheduler (BAR §V): alias of fifo", newFIFO(false), false},
+		"ds0.15":             {"delay scheduling by skip count, threshold 15% of map nodes (BAR §V)", newDS(0.15), false},
+		"ds0.25":             {"delay scheduling by skip count, threshold 25% of map nodes (BAR §V)", newDS(0.25), false},
+		"gcc":                {"good-cache-compute (BAR §V): FIFO waiting for locality above 90% busy", newGCC, false},
 	}
 }
 
@@ -74,6 +80,22 @@ func New(spec string) (replay.Policy, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown policy %q; valid policies: %s", name, strings.Join(Names(), ", "))
 	}
+	pr, err := readParams(name, args)
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.make(pr)
+	if err != nil {
+		return nil, err
+	}
+	if err := pr.finish(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// readParams parses "key=value,..." into a ParamReader for the named policy.
+func readParams(name, args string) (*ParamReader, error) {
 	pr := &ParamReader{policy: name, params: Params{}}
 	if args != "" {
 		for _, kv := range strings.Split(args, ",") {
@@ -84,14 +106,7 @@ func New(spec string) (replay.Policy, error) {
 			pr.params[k] = v
 		}
 	}
-	p, err := e.make(pr)
-	if err != nil {
-		return nil, err
-	}
-	if err := pr.finish(); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return pr, nil
 }
 
 // ParamReader hands a constructor its parameters and remembers which it read, so

@@ -25,6 +25,9 @@ type Experiment struct {
 	// Tasks keeps per-task results; Timeline samples running tasks (default true).
 	Tasks    bool  `toml:"tasks"`
 	Timeline *bool `toml:"timeline"`
+	// AllocStudy, when set, makes the spec a static allocation study (BAR §V):
+	// policies name the allocators, seeds are used, traces are not needed.
+	AllocStudy *AllocStudy `toml:"alloc_study"`
 
 	dir string // the spec's folder; relative paths are resolved against it
 }
@@ -76,15 +79,20 @@ func LoadExperiment(path string) (*Experiment, error) {
 		for _, k := range und {
 			keys = append(keys, k.String())
 		}
-		return nil, fmt.Errorf("experiment %s: unknown key %s; valid keys: name, description, policies, seeds, traces (name, path, format, generator, params), hardware (name, path, set), sweep, tasks, timeline",
+		return nil, fmt.Errorf("experiment %s: unknown key %s; valid keys: name, description, policies, seeds, traces (name, path, format, generator, params), hardware (name, path, set), sweep, tasks, timeline, alloc_study (c_loc, replication, placement, racks, systems, cases, timing)",
 			path, strings.Join(keys, ", "))
 	}
 	e.dir = filepath.Dir(path)
 	if e.Name == "" {
 		e.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	if len(e.Policies) == 0 || len(e.Traces) == 0 {
+	if len(e.Policies) == 0 || len(e.Traces) == 0 && e.AllocStudy == nil {
 		return nil, fmt.Errorf("experiment %s: needs at least one policy and one trace", path)
+	}
+	if e.AllocStudy != nil {
+		if err := e.AllocStudy.check(); err != nil {
+			return nil, fmt.Errorf("experiment %s: %w", path, err)
+		}
 	}
 	if len(e.Seeds) == 0 {
 		e.Seeds = []uint64{1}
