@@ -1,0 +1,508 @@
+// Command replay re-schedules a trace through scheduling policies on a hardware
+// model in tracereplay's deterministic discrete-event simulator and writes per-job,
+// per-task and timeline results as Parquet.
+//
+//	replay                                   # the bundled sample through every policy
+//	replay --trace DIR --hardware HW.toml --policy all --seed 7 --out runs/x
+//	replay --experiment samples/experiments/NAME.toml --out runs/NAME
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tracereplay/tracereplay/policy"
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/samples"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is bad usage or bad input: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func bad(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+type config struct {
+	tracePath, format, hwPath, out, experiment string
+	policies, set                              []string
+	seed                                       uint64
+	tasks, check, incomplete, quiet, noTable   bool
+	parallel                                   int
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config
+	fs.StringVar(&c.tracePath, "trace", "", "trace `DIR` written by ingest, or a raw trace file (- for stdin); default: the bundled 50-job FB-2009 sample")
+	fs.StringVar(&c.format, "format", "auto", "format of a raw --trace file: auto or "+strings.Join(trace.FormatNames(), ", "))
+	fs.StringVar(&c.hwPath, "hardware", "", "hardware model `FILE` (TOML); default: the bundled samples/hardware/fb-600.toml")
+	fs.StringArrayVar(&c.set, "set", nil, "override a hardware key, `KEY=VALUE` (repeatable), e.g. --set replication=2")
+	fs.StringSliceVar(&c.policies, "policy", []string{"all"}, "policies to run: all, or `NAME[:k=v,...]` (repeatable or comma-separated names)")
+	fs.Uint64Var(&c.seed, "seed", 1, "seed of every random stream (placement, durations, heartbeats, policies)")
+	fs.StringVar(&c.out, "out", "", "write results to `DIR` (replaced atomically); without it nothing is written")
+	fs.StringVar(&c.experiment, "experiment", "", "run an experiment spec `FILE` (cartesian product of traces, hardware, sweeps, policies, seeds)")
+	fs.BoolVar(&c.tasks, "tasks", false, "also write tasks.parquet with one row per task")
+	fs.BoolVar(&c.check, "check-invariants", false, "verify the simulator's invariants at every event (slower)")
+	fs.BoolVar(&c.incomplete, "include-incomplete", false, "also replay jobs whose history has no finish event")
+	fs.IntVar(&c.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once (each run is single-threaded)")
+	fs.BoolVar(&c.quiet, "quiet", false, "print no summary table")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: replay [flags]\n\nReplays a trace through scheduling policies; with no flags, the bundled sample through every policy.\n\nFlags:\n%s\nPolicies:\n", fs.FlagUsages())
+		for _, n := range policy.Names() {
+			fmt.Fprintf(stderr, "  %-14s %s\n", n, policy.Describe(n))
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "replay: unexpected argument %q (the trace is given with --trace)\n", fs.Arg(0))
+		return 2
+	}
+	if c.parallel < 1 {
+		c.parallel = 1
+	}
+	if err := replayMain(ctx, &c, stdin, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "replay: %v\n", err)
+		var u usageError
+		if errors.As(err, &u) || errors.Is(err, trace.ErrBadInput) {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+// job is one cell to run: a policy on a workload.
+type job struct {
+	cell     replay.Cell
+	workload *replay.Workload
+	traceSrc string
+	res      *replay.Result
+	err      error
+}
+
+// manifest describes a whole invocation; it is the only output that is not
+// byte-identical across repeated runs (it records wall times).
+type manifest struct {
+	Tool       string            `json:"tool"`
+	GoVersion  string            `json:"go_version"`
+	Args       []string          `json:"args"`
+	Seed       uint64            `json:"seed,omitempty"`
+	Experiment string            `json:"experiment,omitempty"`
+	Inputs     map[string]string `json:"inputs_sha256"`
+	Runs       []manifestRun     `json:"runs"`
+	WallSec    float64           `json:"wall_seconds"`
+}
+
+type manifestRun struct {
+	Dir          string          `json:"dir"`
+	Policy       string          `json:"policy"`
+	Trace        string          `json:"trace"`
+	Hardware     replay.Hardware `json:"hardware"`
+	Seed         uint64          `json:"seed"`
+	Jobs         int             `json:"jobs"`
+	Events       int64           `json:"events"`
+	WallSec      float64         `json:"wall_seconds"`
+	EventsPerSec float64         `json:"events_per_second"`
+}
+
+func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr io.Writer) error {
+	start := time.Now()
+	inputs := map[string]string{}
+	var cells []replay.Cell
+	if c.experiment != "" {
+		if c.tracePath != "" || c.hwPath != "" || len(c.set) > 0 {
+			return bad("--experiment names its traces and hardware itself: drop --trace, --hardware and --set")
+		}
+		exp, err := replay.LoadExperiment(c.experiment)
+		if err != nil {
+			return usageError{err}
+		}
+		if exp.AllocStudy != nil {
+			return allocStudy(c, exp, stdout, start)
+		}
+		if cells, err = exp.Cells(); err != nil {
+			return usageError{err}
+		}
+		c.tasks = c.tasks || exp.Tasks
+		if err := hashFile(inputs, c.experiment); err != nil {
+			return err
+		}
+	} else {
+		var err error
+		if cells, err = plainCells(c, inputs); err != nil {
+			return err
+		}
+	}
+	for _, cl := range cells {
+		if _, err := policy.New(cl.Policy); err != nil {
+			return usageError{err}
+		}
+	}
+
+	traces := map[string]*trace.Trace{}
+	var jobs []*job
+	for _, cl := range cells {
+		tr, key, err := loadTrace(cl, c, stdin, traces, inputs)
+		if err != nil {
+			return err
+		}
+		hw := cl.Hardware
+		topo := replay.NewTopology(&hw, cl.Seed)
+		w, err := replay.NewWorkload(tr, &hw, topo, cl.Seed, replay.WorkloadOptions{IncludeIncomplete: c.incomplete})
+		if err != nil {
+			return usageError{fmt.Errorf("trace %s: %w", key, err)}
+		}
+		cl.Hardware = hw
+		jobs = append(jobs, &job{cell: cl, workload: w, traceSrc: key})
+	}
+
+	prog := newProgress(stderr, len(jobs))
+	runAll(ctx, jobs, c, prog)
+	prog.finish()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("interrupted; nothing written")
+	}
+	for _, j := range jobs {
+		if j.err != nil {
+			return fmt.Errorf("%s: %w", j.cell.Dir, j.err)
+		}
+	}
+
+	if c.out != "" {
+		if err := writeAll(c, jobs, inputs, start); err != nil {
+			return err
+		}
+	}
+	if !c.quiet {
+		runs := make([]report.Run, len(jobs))
+		for i, j := range jobs {
+			labels := map[string]string{}
+			for _, l := range j.cell.Labels {
+				labels[l[0]] = l[1]
+			}
+			runs[i] = report.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: j.res.Summary,
+				Jobs: j.res.Jobs, Timeline: j.res.Timeline}
+		}
+		if err := report.SummaryTable(runs).WriteText(stdout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plainCells builds the cells of a run without an experiment spec: one per policy.
+func plainCells(c *config, inputs map[string]string) ([]replay.Cell, error) {
+	var hw replay.Hardware
+	var err error
+	hwName := samples.SampleHardwareName
+	if c.hwPath == "" {
+		hw, err = replay.ParseHardware(samples.SampleHardware)
+	} else {
+		hwName = c.hwPath
+		hw, err = replay.LoadHardware(c.hwPath)
+		if err == nil {
+			err = hashFile(inputs, c.hwPath)
+		}
+	}
+	if err != nil {
+		return nil, usageError{err}
+	}
+	set := map[string]any{}
+	for _, kv := range c.set {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, bad("--set %q: want KEY=VALUE", kv)
+		}
+		set[k] = parseValue(v)
+	}
+	if hw, err = hw.WithSettings(set); err != nil {
+		return nil, usageError{fmt.Errorf("--set: %w", err)}
+	}
+	names, err := policyList(c.policies)
+	if err != nil {
+		return nil, err
+	}
+	tr := replay.ExpTrace{Name: "sample", Path: c.tracePath, Format: c.format}
+	if c.tracePath != "" {
+		tr.Name = strings.TrimSuffix(filepath.Base(c.tracePath), filepath.Ext(c.tracePath))
+	}
+	var cells []replay.Cell
+	for _, p := range names {
+		cells = append(cells, replay.Cell{Trace: tr, Hardware: hw, HWName: hwName, Policy: p, Seed: c.seed,
+			Labels: [][2]string{{"policy", p}}, Dir: "policy=" + strings.ReplaceAll(p, "/", "_")})
+	}
+	return cells, nil
+}
+
+// parseValue reads a --set value as TOML would: integer, float, bool, else string.
+func parseValue(v string) any {
+	if i, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return i
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return f
+	}
+	if b, err := strconv.ParseBool(v); err == nil {
+		return b
+	}
+	return v
+}
+
+func policyList(specs []string) ([]string, error) {
+	var out []string
+	for _, s := range specs {
+		if s == "all" {
+			out = append(out, policy.All()...)
+			continue
+		}
+		if _, err := policy.New(s); err != nil {
+			return nil, usageError{err}
+		}
+		out = append(out, s)
+	}
+	seen := map[string]bool{}
+	var uniq []string
+	for _, p := range out {
+		if !seen[p] {
+			seen[p] = true
+			uniq = append(uniq, p)
+		}
+	}
+	return uniq, nil
+}
+
+// loadTrace reads (once) the trace a cell names: the embedded sample, an ingested
+// trace directory, a raw trace file or a generator.
+func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*trace.Trace, inputs map[string]string) (*trace.Trace, string, error) {
+	t := cl.Trace
+	key := t.Path
+	if t.Generator != "" {
+		pb, _ := json.Marshal(t.Params)
+		key = fmt.Sprintf("%s%s@%d", t.Generator, pb, cl.Seed)
+	}
+	if tr, ok := cache[key]; ok {
+		return tr, key, nil
+	}
+	var tr *trace.Trace
+	var err error
+	switch {
+	case t.Generator != "":
+		tr, err = trace.Generate(t.Generator, trace.GenParams(t.Params), cl.Seed)
+		if err != nil {
+			err = usageError{err}
+		}
+	case t.Path == "":
+		key = samples.SampleTraceName
+		tr, _, err = trace.ReadInput(key, bytes.NewReader(samples.SampleTrace), "auto", trace.ReadOptions{})
+	case t.Path == "-":
+		tr, _, err = trace.ReadInput("-", stdin, t.Format, trace.ReadOptions{})
+	default:
+		var st os.FileInfo
+		if st, err = os.Stat(t.Path); err != nil {
+			return nil, key, usageError{fmt.Errorf("trace: %w", err)}
+		}
+		if st.IsDir() {
+			tr, err = trace.Read(t.Path)
+			for _, f := range []string{"jobs.parquet", "tasks.parquet"} {
+				if _, e := os.Stat(filepath.Join(t.Path, f)); e == nil && err == nil {
+					err = hashFile(inputs, filepath.Join(t.Path, f))
+				}
+			}
+		} else {
+			var f *os.File
+			if f, err = os.Open(t.Path); err == nil {
+				format := t.Format
+				if format == "" {
+					format = "auto"
+				}
+				tr, _, err = trace.ReadInput(t.Path, f, format, trace.ReadOptions{})
+				f.Close()
+				if err == nil {
+					err = hashFile(inputs, t.Path)
+				}
+			}
+		}
+	}
+	if err != nil {
+		var u usageError
+		if !errors.As(err, &u) {
+			err = usageError{err}
+		}
+		return nil, key, err
+	}
+	cache[key] = tr
+	return tr, key, nil
+}
+
+func hashFile(inputs map[string]string, path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return usageError{err}
+	}
+	sum := sha256.Sum256(b)
+	inputs[path] = hex.EncodeToString(sum[:])
+	return nil
+}
+
+// runAll runs the jobs on c.parallel goroutines, one run each at a time.
+func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
+	next := make(chan *job)
+	var wg sync.WaitGroup
+	for range min(c.parallel, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				p, err := policy.New(j.cell.Policy)
+				if err != nil {
+					j.err = err
+					continue
+				}
+				j.res, j.err = replay.Run(j.workload, p, replay.Options{
+					Seed: j.cell.Seed, RecordTasks: c.tasks, Timeline: true, CheckInvariants: c.check,
+					TraceName: j.traceSrc, HardwareName: j.cell.HWName,
+					Workload: replay.WorkloadOptions{IncludeIncomplete: c.incomplete},
+				})
+				if j.res != nil {
+					j.res.Summary.Params = map[string]string{}
+					for _, l := range j.cell.Labels {
+						if l[0] != "policy" {
+							j.res.Summary.Params[l[0]] = l[1]
+						}
+					}
+				}
+				prog.done(j.cell.Dir)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+}
+
+// buildResults fills a temporary directory beside out with fill, then puts it in
+// out's place, so a failed or interrupted run leaves no partial results.
+func buildResults(out string, fill func(tmp string) error) error {
+	if err := checkReplaceable(out); err != nil {
+		return err
+	}
+	parent := filepath.Dir(filepath.Clean(out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	if err := fill(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := os.RemoveAll(out); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("results: replacing %s: %w", out, err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("results: %w", err)
+	}
+	return nil
+}
+
+func writeManifest(dir string, m *manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return replay.WriteFileAtomic(filepath.Join(dir, replay.ManifestFile), append(b, '\n'))
+}
+
+// writeAll writes every run and the manifest into c.out (buildResults).
+func writeAll(c *config, jobs []*job, inputs map[string]string, start time.Time) error {
+	return buildResults(c.out, func(tmp string) error { return fillRuns(tmp, c, jobs, inputs, start) })
+}
+
+func fillRuns(tmp string, c *config, jobs []*job, inputs map[string]string, start time.Time) error {
+	m := manifest{Tool: "tracereplay " + replay.Version, GoVersion: runtime.Version(), Args: os.Args[1:],
+		Inputs: inputs, Experiment: c.experiment}
+	if c.experiment == "" {
+		m.Seed = c.seed
+	}
+	for _, j := range jobs {
+		hw, _ := json.Marshal(j.cell.Hardware)
+		meta := map[string]string{
+			"tracereplay.tool":     "tracereplay " + replay.Version,
+			"tracereplay.policy":   j.cell.Policy,
+			"tracereplay.seed":     strconv.FormatUint(j.cell.Seed, 10),
+			"tracereplay.trace":    j.traceSrc,
+			"tracereplay.hardware": string(hw),
+		}
+		if err := replay.WriteRun(filepath.Join(tmp, j.cell.Dir), j.res, meta); err != nil {
+			return err
+		}
+		sec := j.res.Wall.Seconds()
+		m.Runs = append(m.Runs, manifestRun{Dir: j.cell.Dir, Policy: j.cell.Policy, Trace: j.traceSrc,
+			Hardware: j.cell.Hardware, Seed: j.cell.Seed, Jobs: j.res.Summary.Jobs, Events: j.res.Summary.Events,
+			WallSec: sec, EventsPerSec: float64(j.res.Summary.Events) / max(sec, 1e-9)})
+	}
+	m.WallSec = time.Since(start).Seconds()
+	return writeManifest(tmp, &m)
+}
+
+// checkReplaceable refuses to replace an existing --out that is not a results
+// directory, so a mistyped path never deletes unrelated files.
+func checkReplaceable(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return usageError{fmt.Errorf("--out %s: %w", dir, err)}
+	}
+	if len(ents) == 0 {
+		return nil
+	}
+	if slices.ContainsFunc(ents, func(e os.DirEntry) bool { return e.Name() == replay.ManifestFile }) {
+		return nil
+	}
+	return bad("--out %s exists and is not a results directory (no %s): not replacing it", dir, replay.ManifestFile)
+}
