@@ -79,6 +79,14 @@ type Coupling struct {
 	hb   uint64 // heartbeats seen; stamps per-heartbeat caches
 	peek peekSample
 	wait waitState
+
+	// The candidate's D-best list depends only on where intermediate data lies
+	// and which nodes have a free reduce slot without a reduce of the job, so it
+	// is kept until a task ends or a reduce launches (listVer counts those).
+	listVer  uint64
+	listJob  *replay.Job
+	listAt   uint64
+	listNode []int32
 }
 
 // couplingJob is the per-job state of the Coupling Scheduler.
@@ -128,6 +136,10 @@ func (c *Coupling) JobArrived(s *replay.Sim, j *replay.Job) {
 	c.fair.JobArrived(s, j)
 	c.jobs[j.Index] = &couplingJob{}
 }
+
+// TaskFinished invalidates the cached D-best list: the job's intermediate data or
+// the free reduce slots changed.
+func (c *Coupling) TaskFinished(*replay.Sim, *replay.Job, bool, int32) { c.listVer++ }
 
 // JobFinished forgets the job.
 func (c *Coupling) JobFinished(s *replay.Sim, j *replay.Job) {

@@ -198,11 +198,30 @@ type clusterWait struct {
 	s *replay.Sim
 	j *replay.Job
 	l []int32 // the D-best list, computed on first use
+	// onNode holds the nodes running a reduce of j, built on first use so that
+	// scanning every node costs one pass over j's reduces, not one per node.
+	onNode map[int32]bool
+}
+
+// hasReduce reports whether a reduce of j runs on node n.
+func (e *clusterWait) hasReduce(n int32) bool {
+	if e.onNode == nil {
+		e.onNode = make(map[int32]bool)
+		for i := range e.j.Reduces {
+			if r := &e.j.Reduces[i]; r.State == replay.Running {
+				e.onNode[r.Node] = true
+			}
+		}
+	}
+	return e.onNode[n]
 }
 
 func (e *clusterWait) inList(i int, v int32) bool {
 	if e.s.FreeReduceSlots(v) == 0 {
 		return false // not in V_r, so in no list
+	}
+	if e.l == nil && e.c.listJob == e.j && e.c.listAt == e.c.listVer {
+		e.l = e.c.listNode
 	}
 	if e.l == nil {
 		topo := e.s.Topology()
@@ -210,7 +229,7 @@ func (e *clusterWait) inList(i int, v int32) bool {
 		var busy []int32
 		for _, n := range topo.Nodes {
 			if e.s.FreeReduceSlots(n.ID) > 0 {
-				if reduceOn(e.j, n.ID) {
+				if e.hasReduce(n.ID) {
 					busy = append(busy, n.ID)
 				} else {
 					vr = append(vr, n.ID)
@@ -221,15 +240,16 @@ func (e *clusterWait) inList(i int, v int32) bool {
 			vr = busy
 		}
 		e.l = dBest(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, e.c.d, e.s.Rand())
+		e.c.listJob, e.c.listAt, e.c.listNode = e.j, e.c.listVer, e.l
 	}
 	return inList(e.l, i, v)
 }
 
-func (e *clusterWait) busy(v int32) bool { return reduceOn(e.j, v) }
+func (e *clusterWait) busy(v int32) bool { return e.hasReduce(v) }
 
 func (e *clusterWait) unavoidable() bool {
 	for _, n := range e.s.Topology().Nodes {
-		if e.s.FreeReduceSlots(n.ID) > 0 && !reduceOn(e.j, n.ID) {
+		if e.s.FreeReduceSlots(n.ID) > 0 && !e.hasReduce(n.ID) {
 			return false
 		}
 	}
@@ -237,5 +257,7 @@ func (e *clusterWait) unavoidable() bool {
 }
 
 func (e *clusterWait) launch(v int32) bool {
+	e.onNode = nil // a launch changes where j's reduces run
+	e.c.listVer++
 	return e.s.FreeReduceSlots(v) > 0 && e.s.LaunchReduce(e.j, v) >= 0
 }

@@ -38,3 +38,26 @@ func TestEventQueueOrder(t *testing.T) {
 		t.Fatalf("popped %d of %d", popped, seq)
 	}
 }
+
+// TestHeartbeatsSent checks the closed form against counting each node's ticks.
+func TestHeartbeatsSentClosedForm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	iv := int64(3_000_000)
+	s := &Sim{hw: &Hardware{Heartbeat: Duration(iv)}}
+	for range 50 {
+		s.nodes = append(s.nodes, nodeState{phase: rng.Int64N(iv)})
+	}
+	s.nodes[0].phase, s.nodes[1].phase = 0, iv-1
+	s.orderPhases()
+	for _, tm := range []int64{-1, 0, 1, iv - 1, iv, iv + 1, 7*iv + 12345, rng.Int64N(100 * iv)} {
+		var want int64
+		for _, n := range s.nodes {
+			if tm >= n.phase {
+				want += (tm-n.phase)/iv + 1
+			}
+		}
+		if got := s.HeartbeatsSent(tm); got != want {
+			t.Errorf("HeartbeatsSent(%d) = %d, want %d", tm, got, want)
+		}
+	}
+}

@@ -244,6 +244,7 @@ func TestHeartbeatsSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &Sim{hw: &h, nodes: make([]nodeState, 4), w: w}
+	s.orderPhases()
 	if got := s.HeartbeatsSent(0); got != 4 {
 		t.Errorf("at 0: %d, want 4", got)
 	}
@@ -253,6 +254,7 @@ func TestHeartbeatsSent(t *testing.T) {
 	for i := range s.nodes {
 		s.nodes[i].phase = int64(i) * sec / 4
 	}
+	s.orderPhases()
 	if got := s.HeartbeatsSent(sec/4 + 1); got != 2 {
 		t.Errorf("phased, at 0.25 s: %d, want 2", got)
 	}

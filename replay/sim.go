@@ -175,11 +175,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 			s.dataNodes++
 		}
 	}
-	s.phaseOrder = make([]int32, len(s.nodes))
-	for i := range s.phaseOrder {
-		s.phaseOrder[i] = int32(i)
-	}
-	slices.SortStableFunc(s.phaseOrder, func(a, b int32) int { return cmpInt64(s.nodes[a].phase, s.nodes[b].phase) })
+	s.orderPhases()
 	s.jobs = make([]*Job, w.Len())
 	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline)
 	if opt.CheckInvariants {
@@ -501,6 +497,15 @@ func (s *Sim) sweep() {
 		s.sweepIdx, s.sweepBase = 0, s.sweepBase+int64(s.hw.Heartbeat)
 	}
 	s.nextSweep()
+}
+
+// orderPhases lists the nodes by heartbeat phase, ties by id.
+func (s *Sim) orderPhases() {
+	s.phaseOrder = make([]int32, len(s.nodes))
+	for i := range s.phaseOrder {
+		s.phaseOrder[i] = int32(i)
+	}
+	slices.SortStableFunc(s.phaseOrder, func(a, b int32) int { return cmpInt64(s.nodes[a].phase, s.nodes[b].phase) })
 }
 
 func cmpInt64(a, b int64) int {
