@@ -46,19 +46,23 @@ import (
 //     run so far, capped at 1. Reduces are estimated with the map average until
 //     the job's maps have all ended (§II-B).
 //   - Defaults (eq. 18): a new job's average map (reduce) time is the mean of
-//     every map (reduce) finished so far in the cluster — the paper's "e.g. the
-//     average execution time of the tasks of the finished jobs", using all the
-//     history a JobTracker has — or [default-task, 1m] before any has finished;
-//     reduces fall back to the map default.
+//     the maps (reduces) of the jobs finished so far — the paper's "average
+//     execution time of the tasks of the finished jobs" — or [default-task, 1m]
+//     while no job has finished; reduces fall back to the map default. Under
+//     overload no job finishes for hours, so early jobs start from default-task
+//     and only their own tasks correct it; this is where the fair phase helps
+//     (docs/repro/hpfsp.md, Fig. 5).
 //   - The stage (Alg. 3) is REDUCE once the modelled map progress reaches 0.95
 //     [reduce-stage]; a job without reduces stays in the MAP stage. The fair phase
 //     counts the tasks of the stage's kind scheduled, for either kind of slot.
 //     fair-limit=0 disables the fair phase (pure Parallel PFSP).
 //   - When v reaches 0 the job leaves the PS queue (§II-C). If it is still
 //     running it is overdue: with no job ahead of it, it is completable and
-//     competes by w. If a later re-estimate raises its w, eq. (13) gives it
-//     v = Δw and it re-enters the queue. A job that finishes while still in the
-//     queue gets s = ∞ and stays until PS would have finished it.
+//     competes by w. Re-estimates keep applying eq. (13) to its v, and it
+//     re-enters the queue if v becomes positive again (its size was
+//     underestimated, so PS would still be serving it). A job that finishes
+//     while still in the queue gets s = ∞ and stays until PS would have
+//     finished it.
 //   - Ties: the PS queue puts the earlier job first on equal v (§III-A); equal w
 //     among completable jobs goes to PS order; equal fair-phase counts to submit
 //     order. If no completable job has a task to run (its only completable jobs
@@ -77,13 +81,13 @@ type HPFSP struct {
 	minProgress float64
 	reduceStage float64
 
-	nm, nr  float64 // map and reduce slots of the cluster
-	jobs    map[int32]*hpfspJob
+	nm, nr  float64     // map and reduce slots of the cluster
+	jobs    []*hpfspJob // by job index (submit order); nil once finished
 	sys     slackSystem
 	lastInt int64 // time up to which slot time is integrated
 	lastUpd int64 // time of the last slack-system update
 
-	// Finished tasks over the whole run, for the defaults of eq. (18).
+	// Tasks of the finished jobs, for the defaults of eq. (18).
 	mapSum, redSum     int64
 	mapCount, redCount int64
 
@@ -139,7 +143,7 @@ func (h *HPFSP) Name() string { return h.name }
 func (h *HPFSP) Init(s *replay.Sim) {
 	hw := s.Hardware()
 	h.nm, h.nr = float64(hw.TotalMapSlots()), float64(hw.TotalReduceSlots())
-	h.jobs = map[int32]*hpfspJob{}
+	h.jobs = nil
 	h.sys = slackSystem{eps: 1e-6}
 }
 
@@ -159,6 +163,9 @@ func (h *HPFSP) JobArrived(s *replay.Sim, j *replay.Job) {
 		r: phaseEstimate{avg: defR, tasks: int32(len(j.Reduces))}}
 	w := max(0, float64(len(j.Maps))*defM/h.nm+float64(len(j.Reduces))*defR/h.nr)
 	x.sl.w, x.sl.v = w, w
+	for int(j.Index) >= len(h.jobs) {
+		h.jobs = append(h.jobs, nil)
+	}
 	h.jobs[j.Index] = x // the job is already active: update finds it, with no service yet
 	h.update(s, true)
 	h.sys.insert(&x.sl)
@@ -172,14 +179,10 @@ func (h *HPFSP) TaskFinished(s *replay.Sim, j *replay.Job, reduce bool, task int
 		t := &j.Reduces[task]
 		d := t.FinishUs - t.LaunchUs
 		x.r.taskDone(task, d)
-		h.redSum += d
-		h.redCount++
 	} else {
 		t := &j.Maps[task]
 		d := t.FinishUs - t.LaunchUs
 		x.m.taskDone(task, d)
-		h.mapSum += d
-		h.mapCount++
 	}
 	h.update(s, false)
 }
@@ -190,7 +193,11 @@ func (h *HPFSP) JobFinished(s *replay.Sim, j *replay.Job) {
 	h.update(s, true)
 	x := h.jobs[j.Index]
 	h.sys.finish(&x.sl)
-	delete(h.jobs, j.Index)
+	h.mapSum += x.m.sum
+	h.mapCount += int64(x.m.finished)
+	h.redSum += x.r.sum
+	h.redCount += int64(x.r.finished)
+	h.jobs[j.Index] = nil
 }
 
 // Heartbeat brings the estimates up to date and fills the node's free slots, one

@@ -7,6 +7,7 @@ type phaseEstimate struct {
 	avg      float64 // Avg(T): µs of slot time per task
 	tasks    int32   // N(T)
 	finished int32
+	sum      int64 // summed durations of the finished tasks, µs
 	running  []runningTask
 
 	// Finished tasks since the last accepted EWMA update: their count and
@@ -31,6 +32,7 @@ func (e *phaseEstimate) taskDone(index int32, durUs int64) {
 		}
 	}
 	e.finished++
+	e.sum += durUs
 	e.pendCount++
 	e.pendSum += durUs
 }

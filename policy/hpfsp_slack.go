@@ -146,35 +146,32 @@ func (ss *slackSystem) progress(sv []served) {
 			break
 		}
 		for len(ss.q) > 0 && ss.q[0].v <= ss.eps {
-			r := ss.q[0]
 			ss.remove(0)
-			r.v = 0
 		}
 	}
 }
 
 // reestimate sets job j's remaining time to wNew (eqs. 11-13: Δw = w̃ − w,
 // w = w̃, v = v + Δw), moves it to its new place in the queue and updates the
-// slacks of the jobs it passes and its own (eqs. 14-17), removing it when its v
-// drops to 0. A job no longer in the queue whose estimate grows re-enters it
-// with v = Δw: PS would still be serving the work the estimate missed.
+// slacks of the jobs it passes and its own (eqs. 14-17). A job is in the queue
+// while its v is positive: one whose v drops to 0 or below leaves it, keeping
+// that v; one outside whose v becomes positive again (its size was
+// underestimated: PS would still be serving it) re-enters.
 func (ss *slackSystem) reestimate(j *slackJob, wNew float64) {
 	dw := wNew - j.w
+	vNew := j.v + dw
 	if j.pos < 0 {
-		j.w = wNew
-		if dw > ss.eps && !j.done {
-			j.v = dw
+		j.w, j.v = wNew, vNew
+		if vNew > ss.eps && !j.done {
 			ss.insert(j)
 		}
 		return
 	}
-	// v may go below 0 (PS would have finished the job already): it moves to
-	// the front with that v and leaves, which keeps eq. (6) exact for the rest.
-	vNew := j.v + dw
+	// A v below 0 moves the job to the front with that v, then out, which keeps
+	// eq. (6) exact for the rest.
 	ss.move(j, vNew, wNew)
 	if vNew <= ss.eps {
 		ss.remove(j.pos)
-		j.v = 0
 	}
 }
 
