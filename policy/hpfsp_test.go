@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -267,5 +268,41 @@ func TestHPFSPDeterministic(t *testing.T) {
 	}
 	if !reflect.DeepEqual(runs[0], runs[1]) {
 		t.Error("two runs with the same seed differ")
+	}
+}
+
+// arrivalRecorder records each job's w = v on arrival.
+type arrivalRecorder struct {
+	*HPFSP
+	w map[string]float64
+}
+
+func (a *arrivalRecorder) JobArrived(s *replay.Sim, j *replay.Job) {
+	a.HPFSP.JobArrived(s, j)
+	x := a.jobs[j.Index]
+	if x.sl.w != x.sl.v {
+		panic("w and v differ on arrival")
+	}
+	a.w[j.Trace.ID] = x.sl.w
+}
+
+// TestHPFSPDefaultEstimates is eq. (18) on the 2-slot tiny cluster: A (t=0, maps
+// of 4 s and 6 s) runs 0-4 and 0-6. B (t=5, one 1 s map) arrives after A's
+// first map but before any job has finished, so it starts from default-task =
+// 10 s: w_B = 1·10/2 = 5 s; it runs 5-6. C (t=7, two maps) starts from the mean
+// map time of the finished jobs A and B, (4 + 6 + 1)/3 s: w_C = 2·(11/3)/2 s.
+func TestHPFSPDefaultEstimates(t *testing.T) {
+	hw := tinyHardware(t)
+	w, err := replay.NewWorkload(handTrace([]job{{0, []int64{4, 6}, nil}, {5, []int64{1}, nil}, {7, []int64{2, 2}, nil}}),
+		&hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &arrivalRecorder{HPFSP: mustPolicy(t, "hpfsp:default-task=10s").(*HPFSP), w: map[string]float64{}}
+	runPolicy(t, w, rec, 1)
+	for id, want := range map[string]float64{"A": 2 * 10 * sec / 2, "B": 5 * sec, "C": 2 * (11.0 / 3) * sec / 2} {
+		if got := rec.w[id]; math.Abs(got-want) > 1e-6 {
+			t.Errorf("job %s arrives with w = %g µs, want %g", id, got, want)
+		}
 	}
 }
