@@ -6,7 +6,8 @@
 //
 //	go test -tags repro -run TestHPFSPReproduction -v -timeout 30m ./policy
 //
-// HPFSP_SPECS=fig4,fig5 limits it to some specs.
+// HPFSP_SPECS=fig4,fig5 limits it to some specs; HPFSP_OUT=DIR also writes every
+// run's results to DIR/<experiment>/<cell>, for cmd/report --preset hpfsp.
 package policy
 
 import (
@@ -25,14 +26,14 @@ import (
 	"github.com/tracereplay/tracereplay/trace"
 )
 
-// cellResult is one cell of an experiment and what it produced.
-type cellResult struct {
+// hpfspCell is one cell of an experiment and what it produced.
+type hpfspCell struct {
 	cell replay.Cell
 	res  *replay.Result
 }
 
 // group is the cell's coordinates without policy and seed.
-func (c *cellResult) group() string {
+func (c *hpfspCell) group() string {
 	var parts []string
 	for _, l := range c.cell.Labels {
 		if l[0] != "policy" && l[0] != "seed" && l[0] != "hw" {
@@ -42,7 +43,7 @@ func (c *cellResult) group() string {
 	return strings.Join(parts, " ")
 }
 
-func runExperiment(t *testing.T, path string) []cellResult {
+func hpfspRunExperiment(t *testing.T, path string) []hpfspCell {
 	t.Helper()
 	e, err := replay.LoadExperiment(path)
 	if err != nil {
@@ -52,14 +53,14 @@ func runExperiment(t *testing.T, path string) []cellResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make([]cellResult, len(cells))
+	out := make([]hpfspCell, len(cells))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	errs := make([]error, len(cells))
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				out[i], errs[i] = runCell(cells[i], e.Alone)
+				out[i], errs[i] = hpfspRunCell(cells[i], e.Alone)
 			}
 		})
 	}
@@ -73,33 +74,41 @@ func runExperiment(t *testing.T, path string) []cellResult {
 			t.Fatalf("%s: %v", cells[i].Dir, err)
 		}
 	}
+	if dir := os.Getenv("HPFSP_OUT"); dir != "" {
+		for _, c := range out {
+			meta := map[string]string{"experiment": e.Name, "seed": fmt.Sprint(c.cell.Seed)}
+			if err := replay.WriteRun(filepath.Join(dir, e.Name, c.cell.Dir), c.res, meta); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	return out
 }
 
-func runCell(c replay.Cell, alone bool) (cellResult, error) {
+func hpfspRunCell(c replay.Cell, alone bool) (hpfspCell, error) {
 	tr, err := trace.Generate(c.Trace.Generator, c.Trace.Params, c.Seed)
 	if err != nil {
-		return cellResult{}, err
+		return hpfspCell{}, err
 	}
 	hw := c.Hardware
 	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, c.Seed), c.Seed, replay.WorkloadOptions{})
 	if err != nil {
-		return cellResult{}, err
+		return hpfspCell{}, err
 	}
 	p, err := New(c.Policy)
 	if err != nil {
-		return cellResult{}, err
+		return hpfspCell{}, err
 	}
 	opt := replay.Options{Seed: c.Seed, CheckInvariants: true, RecordTasks: true}
 	if alone {
 		opt.Alone = func() (replay.Policy, error) { return New(c.Policy) }
 	}
 	res, err := replay.Run(w, p, opt)
-	return cellResult{cell: c, res: res}, err
+	return hpfspCell{cell: c, res: res}, err
 }
 
-// tQuantile975 is Student's t 0.975 quantile for df degrees of freedom.
-func tQuantile975(df int) float64 {
+// hpfspT975 is Student's t 0.975 quantile for df degrees of freedom.
+func hpfspT975(df int) float64 {
 	table := []float64{math.NaN(), 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
 		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086}
 	if df < len(table) {
@@ -108,9 +117,9 @@ func tQuantile975(df int) float64 {
 	return 1.96
 }
 
-// meanCI returns the mean of x and the half-width of its 95% confidence
+// hpfspMeanCI returns the mean of x and the half-width of its 95% confidence
 // interval (Student's t over the seeds).
-func meanCI(x []float64) (float64, float64) {
+func hpfspMeanCI(x []float64) (float64, float64) {
 	var m, ss float64
 	for _, v := range x {
 		m += v
@@ -122,16 +131,16 @@ func meanCI(x []float64) (float64, float64) {
 	for _, v := range x {
 		ss += (v - m) * (v - m)
 	}
-	return m, tQuantile975(len(x)-1) * math.Sqrt(ss/float64(len(x)-1)) / math.Sqrt(float64(len(x)))
+	return m, hpfspT975(len(x)-1) * math.Sqrt(ss/float64(len(x)-1)) / math.Sqrt(float64(len(x)))
 }
 
-func fmtCI(x []float64, scale float64, prec int) string {
-	m, h := meanCI(x)
+func hpfspFmtCI(x []float64, scale float64, prec int) string {
+	m, h := hpfspMeanCI(x)
 	return fmt.Sprintf("%.*f ± %.*f", prec, m/scale, prec, h/scale)
 }
 
-// jobMean is the mean of f over the jobs of one run.
-func jobMean(r *replay.Result, f func(*replay.JobResult) float64) float64 {
+// hpfspJobMean is the mean of f over the jobs of one run.
+func hpfspJobMean(r *replay.Result, f func(*replay.JobResult) float64) float64 {
 	var s float64
 	for i := range r.Jobs {
 		s += f(&r.Jobs[i])
@@ -139,16 +148,16 @@ func jobMean(r *replay.Result, f func(*replay.JobResult) float64) float64 {
 	return s / float64(len(r.Jobs))
 }
 
-func flowSec(j *replay.JobResult) float64  { return float64(j.FlowtimeUs) / 1e6 }
-func slowdown(j *replay.JobResult) float64 { return j.Slowdown }
-func slowIdeal(j *replay.JobResult) float64 {
+func hpfspFlowSec(j *replay.JobResult) float64  { return float64(j.FlowtimeUs) / 1e6 }
+func hpfspSlowdown(j *replay.JobResult) float64 { return j.Slowdown }
+func hpfspSlowIdeal(j *replay.JobResult) float64 {
 	return float64(j.FlowtimeUs) / float64(j.IdealUs)
 }
 
-// summaryTable prints, per group and policy, the mean flowtime and slowdown with
+// hpfspSummaryTable prints, per group and policy, the mean flowtime and hpfspSlowdown with
 // 95% CIs over seeds, and how H-PFSP's jobs fared against the same jobs under
 // Fair (same group and seed).
-func summaryTable(t *testing.T, name string, rs []cellResult) {
+func hpfspSummaryTable(t *testing.T, name string, rs []hpfspCell) {
 	fair := map[string]*replay.Result{}
 	for i := range rs {
 		if rs[i].cell.Policy == "fair" {
@@ -157,7 +166,7 @@ func summaryTable(t *testing.T, name string, rs []cellResult) {
 	}
 	type key struct{ group, policy string }
 	var keys []key
-	per := map[key][]*cellResult{}
+	per := map[key][]*hpfspCell{}
 	for i := range rs {
 		k := key{rs[i].group(), rs[i].cell.Policy}
 		if per[k] == nil {
@@ -166,16 +175,16 @@ func summaryTable(t *testing.T, name string, rs []cellResult) {
 		per[k] = append(per[k], &rs[i])
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n### %s\n\n| group | policy | mean flowtime (s) | mean slowdown | slowdown vs ideal | jobs later than Fair | worst lateness vs Fair (s) | worst lateness vs fluid PS (min) |\n|---|---|---|---|---|---|---|---|\n", name)
+	fmt.Fprintf(&b, "\n### %s\n\n| group | policy | mean flowtime (s) | mean hpfspSlowdown | hpfspSlowdown vs ideal | jobs later than Fair | worst lateness vs Fair (s) | worst lateness vs fluid PS (min) |\n|---|---|---|---|---|---|---|---|\n", name)
 	for _, k := range keys {
 		var flow, slow, ideal []float64
 		var later, jobs int
 		worst, worstPS := math.Inf(-1), math.Inf(-1)
 		for _, c := range per[k] {
-			worstPS = max(worstPS, latenessVsPS(c))
-			flow = append(flow, jobMean(c.res, flowSec))
-			slow = append(slow, jobMean(c.res, slowdown))
-			ideal = append(ideal, jobMean(c.res, slowIdeal))
+			worstPS = max(worstPS, hpfspLatenessVsPS(c))
+			flow = append(flow, hpfspJobMean(c.res, hpfspFlowSec))
+			slow = append(slow, hpfspJobMean(c.res, hpfspSlowdown))
+			ideal = append(ideal, hpfspJobMean(c.res, hpfspSlowIdeal))
 			f := fair[k.group+fmt.Sprint(c.cell.Seed)]
 			for i, j := range c.res.Jobs {
 				d := float64(j.FinishUs-f.Jobs[i].FinishUs) / 1e6
@@ -190,16 +199,16 @@ func summaryTable(t *testing.T, name string, rs []cellResult) {
 		if !math.IsNaN(worstPS) {
 			ps = fmt.Sprintf("%.0f", worstPS/60)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.1f%% | %.0f | %s |\n", k.group, k.policy, fmtCI(flow, 1, 0),
-			fmtCI(slow, 1, 2), fmtCI(ideal, 1, 2), 100*float64(later)/float64(jobs), worst, ps)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.1f%% | %.0f | %s |\n", k.group, k.policy, hpfspFmtCI(flow, 1, 0),
+			hpfspFmtCI(slow, 1, 2), hpfspFmtCI(ideal, 1, 2), 100*float64(later)/float64(jobs), worst, ps)
 	}
 	t.Log(b.String())
 }
 
-// latenessVsPS is the largest time (s) by which a job of the run ends after its
+// hpfspLatenessVsPS is the largest time (s) by which a job of the run ends after its
 // completion under processor sharing of the map slots as one processor, with
 // the true work of each job; NaN when jobs have reduces (no single processor).
-func latenessVsPS(c *cellResult) float64 {
+func hpfspLatenessVsPS(c *hpfspCell) float64 {
 	work := make([]float64, len(c.res.Jobs))
 	slots := float64(c.cell.Hardware.TotalMapSlots())
 	for _, tk := range c.res.Tasks {
@@ -212,7 +221,7 @@ func latenessVsPS(c *cellResult) float64 {
 	for i, j := range c.res.Jobs {
 		arr[i] = float64(j.SubmitUs)
 	}
-	ps := fluidPS(arr, work)
+	ps := hpfspFluidPS(arr, work)
 	worst := math.Inf(-1)
 	for i, j := range c.res.Jobs {
 		worst = max(worst, (float64(j.FinishUs)-ps[i])/1e6)
@@ -220,10 +229,10 @@ func latenessVsPS(c *cellResult) float64 {
 	return worst
 }
 
-// perJobTable prints the flowtime (and slowdown) of jobs grouped by a job key
+// hpfspPerJobTable prints the flowtime (and hpfspSlowdown) of jobs grouped by a job key
 // (its number of maps, or its arrival quintile), per policy, with 95% CIs over
 // seeds.
-func perJobTable(t *testing.T, name, keyName string, rs []cellResult, jobKey func(r *replay.Result, i int) int) {
+func hpfspPerJobTable(t *testing.T, name, keyName string, rs []hpfspCell, jobKey func(r *replay.Result, i int) int) {
 	type key struct {
 		policy string
 		job    int
@@ -245,7 +254,7 @@ func perJobTable(t *testing.T, name, keyName string, rs []cellResult, jobKey fun
 				seedVals[k], seedFlow[k] = map[uint64][]float64{}, map[uint64][]float64{}
 			}
 			seedVals[k][c.cell.Seed] = append(seedVals[k][c.cell.Seed], j.Slowdown)
-			seedFlow[k][c.cell.Seed] = append(seedFlow[k][c.cell.Seed], flowSec(&j))
+			seedFlow[k][c.cell.Seed] = append(seedFlow[k][c.cell.Seed], hpfspFlowSec(&j))
 		}
 	}
 	slices.Sort(jobKeys)
@@ -266,7 +275,7 @@ func perJobTable(t *testing.T, name, keyName string, rs []cellResult, jobKey fun
 		fmt.Fprintf(&b, "| %d |", jk)
 		for _, p := range policies {
 			k := key{p, jk}
-			fmt.Fprintf(&b, " %s s (%s) |", fmtCI(avg(seedFlow[k]), 1, 0), fmtCI(avg(seedVals[k]), 1, 2))
+			fmt.Fprintf(&b, " %s s (%s) |", hpfspFmtCI(avg(seedFlow[k]), 1, 0), hpfspFmtCI(avg(seedVals[k]), 1, 2))
 		}
 		b.WriteString("\n")
 	}
@@ -284,11 +293,11 @@ func TestHPFSPReproduction(t *testing.T) {
 		if only != "" && !slices.Contains(strings.Split(only, ","), name) {
 			continue
 		}
-		rs := runExperiment(t, path)
-		summaryTable(t, filepath.Base(path), rs)
+		rs := hpfspRunExperiment(t, path)
+		hpfspSummaryTable(t, filepath.Base(path), rs)
 		switch name {
 		case "fig3b", "expsizes":
-			perJobTable(t, filepath.Base(path)+" by job size", "maps", rs, func(r *replay.Result, i int) int {
+			hpfspPerJobTable(t, filepath.Base(path)+" by job size", "maps", rs, func(r *replay.Result, i int) int {
 				m := int(r.Jobs[i].Maps)
 				if name == "expsizes" { // size quintile of the run's jobs
 					sizes := make([]int32, len(r.Jobs))
@@ -302,7 +311,7 @@ func TestHPFSPReproduction(t *testing.T) {
 				return m
 			})
 		case "fig4", "fig5":
-			perJobTable(t, filepath.Base(path)+" by arrival quintile", "quintile", rs, func(r *replay.Result, i int) int {
+			hpfspPerJobTable(t, filepath.Base(path)+" by arrival quintile", "quintile", rs, func(r *replay.Result, i int) int {
 				return 1 + 5*int(r.Jobs[i].JobIndex)/len(r.Jobs)
 			})
 		}

@@ -6,16 +6,16 @@ import (
 	"testing"
 )
 
-// checkSlack compares each queued job's slack with eq. (6) recomputed from
+// hpfspCheckSlack compares each queued job's slack with eq. (6) recomputed from
 // scratch, and the queue's order and positions.
-func checkSlack(t *testing.T, ss *slackSystem) {
+func hpfspCheckSlack(t *testing.T, ss *slackSystem) {
 	t.Helper()
-	checkSlackTol(t, ss, 1e-9)
+	hpfspCheckSlackTol(t, ss, 1e-9)
 }
 
-// checkSlackTol is checkSlack with a tolerance relative to the largest v or w in
+// hpfspCheckSlackTol is hpfspCheckSlack with a tolerance relative to the largest v or w in
 // the queue (rounding grows with the number of updates).
-func checkSlackTol(t *testing.T, ss *slackSystem, tol float64) {
+func hpfspCheckSlackTol(t *testing.T, ss *slackSystem, tol float64) {
 	t.Helper()
 	scale := 1.0
 	for _, j := range ss.q {
@@ -35,15 +35,15 @@ func checkSlackTol(t *testing.T, ss *slackSystem, tol float64) {
 	}
 }
 
-// state is a queued job's (id, v, w, s) as the hand computation writes it.
-type state struct {
+// hpfspState is a queued job's (id, v, w, s) as the hand computation writes it.
+type hpfspState struct {
 	id      int32
 	v, w, s float64
 }
 
-func expectQueue(t *testing.T, step string, ss *slackSystem, want []state) {
+func hpfspExpectQueue(t *testing.T, step string, ss *slackSystem, want []hpfspState) {
 	t.Helper()
-	checkSlack(t, ss)
+	hpfspCheckSlack(t, ss)
 	if len(ss.q) != len(want) {
 		t.Fatalf("%s: %d jobs queued, want %d", step, len(ss.q), len(want))
 	}
@@ -66,15 +66,15 @@ func TestSlackSystemHandWorked(t *testing.T) {
 	c := &slackJob{id: 2, v: 9, w: 9, pos: -1}
 
 	ss.insert(a) // m = 1: s_A = 6 − 6
-	expectQueue(t, "A arrives", ss, []state{{0, 6, 6, 0}})
+	hpfspExpectQueue(t, "A arrives", ss, []hpfspState{{0, 6, 6, 0}})
 	ss.insert(b) // B goes ahead; A gains v_B − w_B = 0; s_B = 2·3 − 3
-	expectQueue(t, "B arrives", ss, []state{{1, 3, 3, 3}, {0, 6, 6, 0}})
+	hpfspExpectQueue(t, "B arrives", ss, []hpfspState{{1, 3, 3, 3}, {0, 6, 6, 0}})
 	ss.insert(c) // behind both: B gains v_B = 3, A gains v_A = 6; s_C = 9 + 9 − 18
-	expectQueue(t, "C arrives", ss, []state{{1, 3, 3, 6}, {0, 6, 6, 6}, {2, 9, 9, 0}})
+	hpfspExpectQueue(t, "C arrives", ss, []hpfspState{{1, 3, 3, 6}, {0, 6, 6, 6}, {2, 9, 9, 0}})
 
 	// A runs for Δt̂ = 3: w_A = 3 (eq. 7), v −= 3/3 (eq. 8), s_B −= 3 (eq. 9).
 	ss.progress([]served{{a, 3}})
-	expectQueue(t, "A served 3", ss, []state{{1, 2, 3, 3}, {0, 5, 3, 6}, {2, 8, 9, 0}})
+	hpfspExpectQueue(t, "A served 3", ss, []hpfspState{{1, 2, 3, 3}, {0, 5, 3, 6}, {2, 8, 9, 0}})
 
 	// Alg. 4: B leads; A needs w_A = 3 ≤ s_B = 3; C needs 9 ≤ min(3, 6): no.
 	front := ss.frontMin(nil)
@@ -91,26 +91,26 @@ func TestSlackSystemHandWorked(t *testing.T) {
 	// Eq. 14: s_C += v_C − v_A + w_A = 8 − 5 + 3 → 6. Eq. 15: s_A += (v_C − w_C)
 	// + 1·11 − 2·5 − 9 + 3 = −6 → 0.
 	ss.reestimate(a, 9)
-	expectQueue(t, "A re-estimated up", ss, []state{{1, 2, 3, 3}, {2, 8, 9, 6}, {0, 11, 9, 0}})
+	hpfspExpectQueue(t, "A re-estimated up", ss, []hpfspState{{1, 2, 3, 3}, {2, 8, 9, 6}, {0, 11, 9, 0}})
 
 	// C is re-estimated at w̃ = 1: Δw = −8, v_C = 0: C moves ahead of B (case 2,
 	// eq. 16: s_B += 0 − 2 − 1 → 0; eq. 17: s_C = −1) and leaves the queue, which
 	// gives B and A back w_C − v_C = 1.
 	ss.reestimate(c, 1)
-	expectQueue(t, "C re-estimated down and out", ss, []state{{1, 2, 3, 1}, {0, 11, 9, 1}})
+	hpfspExpectQueue(t, "C re-estimated down and out", ss, []hpfspState{{1, 2, 3, 1}, {0, 11, 9, 1}})
 	if c.pos != -1 || c.w != 1 || !completable(c, ss.frontMin(nil)) {
 		t.Errorf("C: position %d, w %g: want out of the queue, w = 1, completable (overdue)", c.pos, c.w)
 	}
 
 	// B runs for 3: w_B = 0, no job ahead of it; v −= 3/2.
 	ss.progress([]served{{b, 3}})
-	expectQueue(t, "B served 3", ss, []state{{1, 0.5, 0, 1}, {0, 9.5, 9, 1}})
+	hpfspExpectQueue(t, "B served 3", ss, []hpfspState{{1, 0.5, 0, 1}, {0, 9.5, 9, 1}})
 
 	// C (overdue, counts as behind every queued job) runs 1 and A 2: s_B −= 3,
 	// s_A −= 1. PS serves 3: B's 0.5 left takes 2·0.5 = 1 of it, B leaves (s_A +=
 	// w_B − 0 = 0), A alone gets the other 2.
 	ss.progress([]served{{c, 1}, {a, 2}})
-	expectQueue(t, "B out under PS", ss, []state{{0, 7, 7, 0}})
+	hpfspExpectQueue(t, "B out under PS", ss, []hpfspState{{0, 7, 7, 0}})
 	if c.w != 0 || b.pos != -1 {
 		t.Errorf("C w %g, B position %d: want 0 and -1", c.w, b.pos)
 	}
@@ -119,12 +119,12 @@ func TestSlackSystemHandWorked(t *testing.T) {
 	d := &slackJob{id: 3, v: 2, w: 2, pos: -1}
 	ss.insert(d)
 	ss.finish(d) // Δw = −2: v_D = 0, D leaves
-	expectQueue(t, "D finished at once", ss, []state{{0, 7, 7, 0}})
+	hpfspExpectQueue(t, "D finished at once", ss, []hpfspState{{0, 7, 7, 0}})
 	e := &slackJob{id: 4, v: 1, w: 1, pos: -1}
 	ss.insert(e)
 	ss.progress([]served{{e, 0.5}})
 	ss.finish(e) // w 0.5 → 0: v_E = 1 − 0.25 − 0.5 = 0.25 > 0, stays with s = ∞
-	checkSlack(t, ss)
+	hpfspCheckSlack(t, ss)
 	if e.pos != 0 || !math.IsInf(e.s, 1) || !completable(a, ss.frontMin(nil)) {
 		t.Errorf("E position %d slack %g, A completable %v: want 0, +Inf, true", e.pos, e.s, completable(a, ss.frontMin(nil)))
 	}
@@ -141,11 +141,11 @@ func TestSlackReentry(t *testing.T) {
 	ss.progress([]served{{a, 2}}) // v −= 1: B leaves (v 0) with w_B = 1 unserved
 	// Before: B(v 1, w 1, s 1), A(4, 4, 0). A served 2: w_A = 2, s_B −= 2; PS
 	// serves 1 each: B leaves at v = 0 and A gets w_B − v_B = 1 of slack back.
-	expectQueue(t, "B overdue", ss, []state{{0, 3, 2, 1}})
+	hpfspExpectQueue(t, "B overdue", ss, []hpfspState{{0, 3, 2, 1}})
 	// Δw = 2: B re-enters with v = 2, ahead of A, whose slack gains v_B − w_B = −1;
 	// s_B = 2·2 − 3.
 	ss.reestimate(b, 3)
-	expectQueue(t, "B re-enters", ss, []state{{1, 2, 3, 1}, {0, 3, 2, 0}})
+	hpfspExpectQueue(t, "B re-enters", ss, []hpfspState{{1, 2, 3, 1}, {0, 3, 2, 0}})
 }
 
 // TestSlackRandomOperations drives the slack system through random arrivals,
@@ -179,6 +179,6 @@ func TestSlackRandomOperations(t *testing.T) {
 			ss.finish(jobs[k])
 			jobs = append(jobs[:k], jobs[k+1:]...)
 		}
-		checkSlack(t, ss)
+		hpfspCheckSlack(t, ss)
 	}
 }

@@ -74,8 +74,8 @@ func TestHPFSPBadParams(t *testing.T) {
 	}
 }
 
-// simWorkload generates a synthetic trace on the H-PFSP simulation hardware.
-func simWorkload(t *testing.T, p trace.GenParams, seed uint64) *replay.Workload {
+// hpfspWorkload generates a synthetic trace on the H-PFSP simulation hardware.
+func hpfspWorkload(t *testing.T, p trace.GenParams, seed uint64) *replay.Workload {
 	t.Helper()
 	hw, err := replay.LoadHardware("../samples/hardware/hpfsp-sim.toml")
 	if err != nil {
@@ -92,7 +92,7 @@ func simWorkload(t *testing.T, p trace.GenParams, seed uint64) *replay.Workload 
 	return w
 }
 
-func runPolicy(t *testing.T, w *replay.Workload, p replay.Policy, seed uint64) *replay.Result {
+func hpfspRunPolicy(t *testing.T, w *replay.Workload, p replay.Policy, seed uint64) *replay.Result {
 	t.Helper()
 	res, err := replay.Run(w, p, replay.Options{Seed: seed, CheckInvariants: true, RecordTasks: true})
 	if err != nil {
@@ -101,7 +101,7 @@ func runPolicy(t *testing.T, w *replay.Workload, p replay.Policy, seed uint64) *
 	return res
 }
 
-func mustPolicy(t *testing.T, spec string) replay.Policy {
+func hpfspPolicy(t *testing.T, spec string) replay.Policy {
 	t.Helper()
 	p, err := New(spec)
 	if err != nil {
@@ -110,10 +110,10 @@ func mustPolicy(t *testing.T, spec string) replay.Policy {
 	return p
 }
 
-// fluidPS returns each job's completion under processor sharing of one processor
+// hpfspFluidPS returns each job's completion under processor sharing of one processor
 // (the cluster's slots as one of aggregate capacity): arrivals and sizes in µs
 // of that processor.
-func fluidPS(arr, size []float64) []float64 {
+func hpfspFluidPS(arr, size []float64) []float64 {
 	n := len(arr)
 	fin := make([]float64, n)
 	rem := append([]float64(nil), size...)
@@ -161,7 +161,7 @@ func fluidPS(arr, size []float64) []float64 {
 func TestFluidPS(t *testing.T) {
 	// Sizes 4 and 1 arriving at 0 and 1: both share from 1, the small one ends
 	// at 1 + 2·1 = 3, the big one has 3 − 1 = 2 left and ends at 5.
-	got := fluidPS([]float64{0, 1}, []float64{4, 1})
+	got := hpfspFluidPS([]float64{0, 1}, []float64{4, 1})
 	if got[0] != 5 || got[1] != 3 {
 		t.Errorf("fluid PS finishes %v, want [5 3]", got)
 	}
@@ -186,22 +186,22 @@ func TestHPFSPProtective(t *testing.T) {
 	var fairLateVsPS int64
 	for _, d := range []int64{60, 600} { // seconds: load 0.4 and 4
 		for seed := uint64(1); seed <= 8; seed++ {
-			w := simWorkload(t, trace.GenParams{"jobs": int64(30), "interarrival_s": 300.0, "maps": "exponential",
+			w := hpfspWorkload(t, trace.GenParams{"jobs": int64(30), "interarrival_s": 300.0, "maps": "exponential",
 				"maps_mean": int64(60), "map_time_mean_s": float64(d)}, seed)
 			dUs := d * sec
-			fair := runPolicy(t, w, mustPolicy(t, "fair"), seed)
+			fair := hpfspRunPolicy(t, w, hpfspPolicy(t, "fair"), seed)
 			var arr, size []float64
 			for _, j := range fair.Jobs {
 				arr = append(arr, float64(j.SubmitUs))
 				size = append(size, float64(int64(j.Maps)*dUs)/slots)
 			}
-			ps := fluidPS(arr, size)
+			ps := hpfspFluidPS(arr, size)
 			for i, j := range fair.Jobs {
 				fairLateVsPS = max(fairLateVsPS, j.FinishUs-int64(ps[i]))
 			}
 			for _, fl := range []int{0, 2} {
 				spec := fmt.Sprintf("hpfsp:fair-limit=%d,default-task=%ds", fl, d)
-				res := runPolicy(t, w, mustPolicy(t, spec), seed)
+				res := hpfspRunPolicy(t, w, hpfspPolicy(t, spec), seed)
 				for i, j := range res.Jobs {
 					if late := float64(j.FinishUs) - ps[i]; late > float64(2*dUs) {
 						t.Errorf("%s, d=%ds, seed %d: job %s ends %.2f task lengths after fluid PS", spec, d, seed, j.JobID, late/float64(dUs))
@@ -219,27 +219,27 @@ func TestHPFSPProtective(t *testing.T) {
 	}
 }
 
-// checkedHPFSP checks after every hook that the incrementally kept slacks equal
+// hpfspChecked checks after every hook that the incrementally kept slacks equal
 // eq. (6) recomputed.
-type checkedHPFSP struct {
+type hpfspChecked struct {
 	*HPFSP
 	t      *testing.T
 	checks int
 }
 
-func (c *checkedHPFSP) check() {
+func (c *hpfspChecked) check() {
 	c.t.Helper()
-	checkSlackTol(c.t, &c.sys, 1e-6)
+	hpfspCheckSlackTol(c.t, &c.sys, 1e-6)
 	c.checks++
 }
 
-func (c *checkedHPFSP) JobArrived(s *replay.Sim, j *replay.Job) { c.HPFSP.JobArrived(s, j); c.check() }
-func (c *checkedHPFSP) Heartbeat(s *replay.Sim, n int32)        { c.HPFSP.Heartbeat(s, n); c.check() }
-func (c *checkedHPFSP) JobFinished(s *replay.Sim, j *replay.Job) {
+func (c *hpfspChecked) JobArrived(s *replay.Sim, j *replay.Job) { c.HPFSP.JobArrived(s, j); c.check() }
+func (c *hpfspChecked) Heartbeat(s *replay.Sim, n int32)        { c.HPFSP.Heartbeat(s, n); c.check() }
+func (c *hpfspChecked) JobFinished(s *replay.Sim, j *replay.Job) {
 	c.HPFSP.JobFinished(s, j)
 	c.check()
 }
-func (c *checkedHPFSP) TaskFinished(s *replay.Sim, j *replay.Job, r bool, i int32) {
+func (c *hpfspChecked) TaskFinished(s *replay.Sim, j *replay.Job, r bool, i int32) {
 	c.HPFSP.TaskFinished(s, j, r, i)
 	c.check()
 }
@@ -247,11 +247,11 @@ func (c *checkedHPFSP) TaskFinished(s *replay.Sim, j *replay.Job, r bool, i int3
 // TestHPFSPSlackStaysEq6 runs H-PFSP on noisy estimates (normal task times, a
 // wrong default, jobs with reduces) and checks eq. (6) at every hook.
 func TestHPFSPSlackStaysEq6(t *testing.T) {
-	w := simWorkload(t, trace.GenParams{"jobs": int64(25), "interarrival_s": 120.0, "maps": "exponential", "maps_mean": int64(40),
+	w := hpfspWorkload(t, trace.GenParams{"jobs": int64(25), "interarrival_s": 120.0, "maps": "exponential", "maps_mean": int64(40),
 		"map_time": "normal", "map_time_mean_s": 300.0, "map_time_sd_s": 100.0, "reduces": "fixed", "reduces_mean": int64(3),
 		"reduce_time": "exponential", "reduce_time_mean_s": 200.0}, 3)
-	c := &checkedHPFSP{HPFSP: mustPolicy(t, "hpfsp:fair-limit=3,default-task=20s,update-interval=0s").(*HPFSP), t: t}
-	runPolicy(t, w, c, 3)
+	c := &hpfspChecked{HPFSP: hpfspPolicy(t, "hpfsp:fair-limit=3,default-task=20s,update-interval=0s").(*HPFSP), t: t}
+	hpfspRunPolicy(t, w, c, 3)
 	if c.checks < 1000 {
 		t.Errorf("only %d checks", c.checks)
 	}
@@ -263,7 +263,7 @@ func TestHPFSPDeterministic(t *testing.T) {
 		"map_time": "normal", "map_time_mean_s": 600.0, "map_time_sd_s": 134.16}
 	var runs [2]*replay.Result
 	for i := range runs {
-		runs[i] = runPolicy(t, simWorkload(t, p, 9), mustPolicy(t, "hpfsp:fair-limit=5"), 9)
+		runs[i] = hpfspRunPolicy(t, hpfspWorkload(t, p, 9), hpfspPolicy(t, "hpfsp:fair-limit=5"), 9)
 		runs[i].Wall = 0
 	}
 	if !reflect.DeepEqual(runs[0], runs[1]) {
@@ -271,13 +271,13 @@ func TestHPFSPDeterministic(t *testing.T) {
 	}
 }
 
-// arrivalRecorder records each job's w = v on arrival.
-type arrivalRecorder struct {
+// hpfspArrivals records each job's w = v on arrival.
+type hpfspArrivals struct {
 	*HPFSP
 	w map[string]float64
 }
 
-func (a *arrivalRecorder) JobArrived(s *replay.Sim, j *replay.Job) {
+func (a *hpfspArrivals) JobArrived(s *replay.Sim, j *replay.Job) {
 	a.HPFSP.JobArrived(s, j)
 	x := a.jobs[j.Index]
 	if x.sl.w != x.sl.v {
@@ -298,8 +298,8 @@ func TestHPFSPDefaultEstimates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &arrivalRecorder{HPFSP: mustPolicy(t, "hpfsp:default-task=10s").(*HPFSP), w: map[string]float64{}}
-	runPolicy(t, w, rec, 1)
+	rec := &hpfspArrivals{HPFSP: hpfspPolicy(t, "hpfsp:default-task=10s").(*HPFSP), w: map[string]float64{}}
+	hpfspRunPolicy(t, w, rec, 1)
 	for id, want := range map[string]float64{"A": 2 * 10 * sec / 2, "B": 5 * sec, "C": 2 * (11.0 / 3) * sec / 2} {
 		if got := rec.w[id]; math.Abs(got-want) > 1e-6 {
 			t.Errorf("job %s arrives with w = %g µs, want %g", id, got, want)
