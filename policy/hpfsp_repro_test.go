@@ -154,7 +154,7 @@ func hpfspSlowIdeal(j *replay.JobResult) float64 {
 	return float64(j.FlowtimeUs) / float64(j.IdealUs)
 }
 
-// hpfspSummaryTable prints, per group and policy, the mean flowtime and hpfspSlowdown with
+// hpfspSummaryTable prints, per group and policy, the mean flowtime and slowdown with
 // 95% CIs over seeds, and how H-PFSP's jobs fared against the same jobs under
 // Fair (same group and seed).
 func hpfspSummaryTable(t *testing.T, name string, rs []hpfspCell) {
@@ -175,7 +175,7 @@ func hpfspSummaryTable(t *testing.T, name string, rs []hpfspCell) {
 		per[k] = append(per[k], &rs[i])
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n### %s\n\n| group | policy | mean flowtime (s) | mean hpfspSlowdown | hpfspSlowdown vs ideal | jobs later than Fair | worst lateness vs Fair (s) | worst lateness vs fluid PS (min) |\n|---|---|---|---|---|---|---|---|\n", name)
+	fmt.Fprintf(&b, "\n### %s\n\n| group | policy | mean flowtime (s) | mean slowdown | slowdown vs ideal | jobs later than Fair | worst lateness vs Fair (s) | worst lateness vs fluid PS (min) |\n|---|---|---|---|---|---|---|---|\n", name)
 	for _, k := range keys {
 		var flow, slow, ideal []float64
 		var later, jobs int
@@ -229,7 +229,7 @@ func hpfspLatenessVsPS(c *hpfspCell) float64 {
 	return worst
 }
 
-// hpfspPerJobTable prints the flowtime (and hpfspSlowdown) of jobs grouped by a job key
+// hpfspPerJobTable prints the flowtime (and slowdown) of jobs grouped by a job key
 // (its number of maps, or its arrival quintile), per policy, with 95% CIs over
 // seeds.
 func hpfspPerJobTable(t *testing.T, name, keyName string, rs []hpfspCell, jobKey func(r *replay.Result, i int) int) {
