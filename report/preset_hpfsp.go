@@ -26,9 +26,9 @@ import (
 //     parameter, one line per policy. The metric is mean slowdown (flowtime over
 //     flowtime alone) when the runs replayed every job alone (Figs. 4-5), else
 //     mean flowtime (Figs. 2-3). The x axis is the swept label (trace.jobs:
-//     Fig. 2), else the policies' fair-limit (Figs. 4-5; Fair, which has none,
-//     is a horizontal line with its interval as a band), else the trace (one
-//     category per trace: Fig. 3(a)).
+//     Fig. 2), else whichever of the policies' fair-limit (Figs. 4-5; Fair, which
+//     has none, is a horizontal line with error bars at both ends) and the trace
+//     (one category per trace: Fig. 3(a)) has more values, fair-limit on a tie.
 //   - hpfsp_by_size: mean flowtime of the jobs of each size (number of maps; size
 //     quintiles when a run has more than ten sizes), one dot with its interval
 //     per policy side by side (Fig. 3(b)'s bars); only when the jobs of a run
@@ -151,24 +151,26 @@ func hpfspAxisOf(runs []Run) hpfspAxis {
 			return f, err == nil
 		}, series: func(r Run) string { return join(policy(r), extra(r, k)) }}
 	}
-	for _, r := range runs {
-		if _, _, ok := fairLimit(policy(r)); ok {
-			return hpfspAxis{label: "FAIR_LIMIT", xOf: func(r Run) (float64, bool) {
-				x, _, ok := fairLimit(policy(r))
-				return x, ok
-			}, series: func(r Run) string {
-				_, name, _ := fairLimit(policy(r))
-				return join(name, extra(r, ""))
-			}}
-		}
-	}
 	var traces []string
+	var limits []float64
 	for _, r := range runs {
 		if t, _ := r.Label("trace"); !slices.Contains(traces, t) {
 			traces = append(traces, t)
 		}
+		if x, _, ok := fairLimit(policy(r)); ok && !slices.Contains(limits, x) {
+			limits = append(limits, x)
+		}
 	}
 	slices.SortFunc(traces, compareLabelValues)
+	if len(limits) > 0 && len(limits) >= len(traces) {
+		return hpfspAxis{label: "FAIR_LIMIT", xOf: func(r Run) (float64, bool) {
+			x, _, ok := fairLimit(policy(r))
+			return x, ok
+		}, series: func(r Run) string {
+			_, name, _ := fairLimit(policy(r))
+			return join(name, extra(r, ""))
+		}}
+	}
 	return hpfspAxis{label: "trace", ticks: traces, xOf: func(r Run) (float64, bool) {
 		t, _ := r.Label("trace")
 		return float64(slices.Index(traces, t)), true
