@@ -44,6 +44,7 @@ func registry() map[string]entry {
 		"ds0.15":             {"delay scheduling by skip count, threshold 15% of map nodes (BAR §V)", newDS(0.15), false},
 		"ds0.25":             {"delay scheduling by skip count, threshold 25% of map nodes (BAR §V)", newDS(0.25), false},
 		"gcc":                {"good-cache-compute (BAR §V): FIFO waiting for locality above 90% busy", newGCC, false},
+		"hpfsp":              {"H-PFSP: fair phase, then the completable job with the shortest remaining time (Li et al. 2013)", newHPFSP, true},
 	}
 }
 

@@ -28,6 +28,9 @@ type Experiment struct {
 	// AllocStudy, when set, makes the spec a static allocation study (BAR §V):
 	// policies name the allocators, seeds are used, traces are not needed.
 	AllocStudy *AllocStudy `toml:"alloc_study"`
+	// Alone replays every job alone too and reports slowdown against that
+	// flowtime (H-PFSP §IV-B; Options.Alone).
+	Alone bool `toml:"alone"`
 
 	dir string // the spec's folder; relative paths are resolved against it
 }
@@ -79,7 +82,7 @@ func LoadExperiment(path string) (*Experiment, error) {
 		for _, k := range und {
 			keys = append(keys, k.String())
 		}
-		return nil, fmt.Errorf("experiment %s: unknown key %s; valid keys: name, description, policies, seeds, traces (name, path, format, generator, params), hardware (name, path, set), sweep, tasks, timeline, alloc_study (c_loc, replication, placement, racks, systems, cases, timing)",
+		return nil, fmt.Errorf("experiment %s: unknown key %s; valid keys: name, description, policies, seeds, traces (name, path, format, generator, params), hardware (name, path, set), sweep, tasks, timeline, alone, alloc_study (c_loc, replication, placement, racks, systems, cases, timing)",
 			path, strings.Join(keys, ", "))
 	}
 	e.dir = filepath.Dir(path)

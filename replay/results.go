@@ -29,9 +29,10 @@ type JobResult struct {
 
 	FlowtimeUs   int64   `parquet:"flowtime_us"`   // finish - submit (EAS §3.4)
 	IdealUs      int64   `parquet:"ideal_us"`      // lower bound: the job alone on the cluster, no heartbeat latency, every map local
+	AloneUs      int64   `parquet:"alone_us"`      // flowtime replayed alone (Options.Alone), else Unset
 	WaitingUs    int64   `parquet:"waiting_us"`    // first launch - submit
 	StarvationUs int64   `parquet:"starvation_us"` // Coupling §III-C; 0 when no reduce launched after the last map ended
-	Slowdown     float64 `parquet:"slowdown"`      // flowtime / ideal
+	Slowdown     float64 `parquet:"slowdown"`      // flowtime / alone (H-PFSP §IV-B) when measured, else flowtime / ideal
 
 	MapsNodeLocal int32 `parquet:"maps_node_local"`
 	MapsRackLocal int32 `parquet:"maps_rack_local"`

@@ -102,6 +102,9 @@ type Options struct {
 	Workload        WorkloadOptions
 	// Progress, if set, is called now and then with the fraction of jobs finished.
 	Progress func(done, total int)
+	// Alone, if set, makes Run replay every job alone too, each with a fresh
+	// policy from it, and report slowdown against that flowtime (see alone.go).
+	Alone func() (Policy, error)
 }
 
 // Result is everything one run produced.
@@ -187,6 +190,11 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	p.Init(s)
 	if err := s.loop(); err != nil {
 		return nil, fmt.Errorf("policy %s: %w", p.Name(), err)
+	}
+	if opt.Alone != nil {
+		if err := s.measureAlone(); err != nil {
+			return nil, fmt.Errorf("policy %s: %w", p.Name(), err)
+		}
 	}
 	s.summarise()
 	s.res.Wall = time.Since(start)
@@ -623,7 +631,7 @@ func (s *Sim) finishJob(j *Job) {
 		FirstReduceLaunchUs: j.firstRed, LastReduceLaunchUs: j.lastRed, FinishUs: s.now,
 		FlowtimeUs: s.now - j.SubmitUs, IdealUs: j.IdealUs, WaitingUs: j.FirstLaunchUs - j.SubmitUs,
 		ReducesLate: j.late, InputBytes: tj.InputBytes, ShuffleBytes: tj.ShuffleBytes, OutputBytes: tj.OutputBytes,
-		ObservedFlowtimeUs: Unset,
+		ObservedFlowtimeUs: Unset, AloneUs: Unset,
 	}
 	if j.late > 0 {
 		r.StarvationUs = j.lateSumUs / int64(j.late)

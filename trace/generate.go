@@ -23,6 +23,7 @@ type Generator struct {
 func Generators() []Generator {
 	g := []Generator{
 		{Name: "eas-table1", Doc: "EAS (Zhao et al. 2013) Table 1: 50 wordcount/sort jobs, 128 MB maps, arrivals uniform in [0,120] s", Make: genEASTable1},
+		synthetic(),
 		{Name: "hybsmrp", Doc: "HybSMRP (Gandomi et al. 2019): 100 Wordcount/Terasort jobs, exponential inter-arrival (mean 14 s), Table 1 sizes", Make: genHybSMRP},
 	}
 	g = append(g, couplingGenerators()...)

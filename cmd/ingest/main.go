@@ -3,6 +3,7 @@
 //
 //	ingest --out DIR [--format auto|swim|jhist|hadoop1|rumen|sls] [--strict]
 //	       [--topology FILE] [--workers N] FILE|DIR...
+//	ingest --out DIR --generate NAME [--param key=value]... [--seed N]
 //
 // FILE "-" is standard input; gzip-compressed inputs are recognised by their
 // first bytes. A DIR is walked for job histories (.jhist with their _conf.xml,
@@ -50,6 +51,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	strict := fs.Bool("strict", false, "turn warnings about inconsistent input into errors, and unreadable files of a DIR")
 	topology := fs.String("topology", "", "Rumen topology or SLS node file giving the racks of hosts the inputs leave rack-less")
 	workers := fs.Int("workers", 0, "files of a DIR read at once (0: one per CPU)")
+	generate := fs.String("generate", "", "write a synthetic trace made by this generator instead of reading FILEs")
+	params := fs.StringArray("param", nil, "generator parameter key=value (repeatable)")
+	seed := fs.Uint64("seed", 1, "generator seed: the same parameters and seed give the same trace")
 	help := fs.BoolP("help", "h", false, "show this help")
 	fail := func(status int, format string, args ...any) int {
 		fmt.Fprintf(stderr, "ingest: "+format+"\n", args...)
@@ -66,6 +70,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return fail(exitUsage, "--out DIR is required\n%s", usageHint())
 	}
 	inputs := fs.Args()
+	if *generate != "" || fs.Changed("param") || fs.Changed("seed") {
+		return runGenerate(fs, *generate, *params, *seed, *out, stdout, stderr)
+	}
 	if len(inputs) == 0 {
 		return fail(exitUsage, "no input files (use - for standard input)\n%s", usageHint())
 	}
@@ -131,13 +138,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		trace.FillRacks(t, topo)
 		t.Meta.Options["topology"] = *topology
 	}
-	if err := trace.Write(*out, t); err != nil {
+	return write(*out, t, trees, stdout, fail)
+}
+
+// write stores t in out and prints the summary; an existing out that is not a
+// trace directory is bad usage.
+func write(out string, t *trace.Trace, trees treeTotals, stdout io.Writer, fail func(int, string, ...any) int) int {
+	if err := trace.Write(out, t); err != nil {
 		if errors.Is(err, trace.ErrNotTraceDir) {
 			return fail(exitUsage, "%v", err)
 		}
 		return fail(exitFail, "%v", err)
 	}
-	summary(stdout, *out, t, trees)
+	summary(stdout, out, t, trees)
 	return exitOK
 }
 
@@ -184,7 +197,11 @@ func summary(w io.Writer, out string, t *trace.Trace, trees treeTotals) {
 		}
 	}
 	fmt.Fprintf(w, "format:       %s\n", t.Meta.SourceFormat)
-	fmt.Fprintf(w, "inputs:       %s\n", strings.Join(t.Meta.Sources, " "))
+	if g, ok := t.Meta.Options["generator"]; ok && len(t.Meta.Sources) == 0 {
+		fmt.Fprintf(w, "generator:    %s, seed %s\n", g, t.Meta.Options["seed"])
+	} else {
+		fmt.Fprintf(w, "inputs:       %s\n", strings.Join(t.Meta.Sources, " "))
+	}
 	if trees.dirs > 0 {
 		fmt.Fprintf(w, "files:        %s\n", trees)
 	}
@@ -231,6 +248,7 @@ func usageHint() string { return "run 'ingest --help' for usage" }
 func usage(fs *pflag.FlagSet) string {
 	var b strings.Builder
 	b.WriteString(`Usage: ingest --out DIR [--format FORMAT] [--strict] [--topology FILE] FILE|DIR...
+       ingest --out DIR --generate NAME [--param key=value]... [--seed N]
 
 Reads job traces and writes a tracereplay trace directory DIR holding
 jobs.parquet (and tasks.parquet when the input has task data). FILE - is
@@ -247,6 +265,10 @@ Formats (--format auto detects them from the name and first bytes):
 `)
 	for _, f := range trace.Formats() {
 		fmt.Fprintf(&b, "  %-10s %s\n", f.Name, f.Description)
+	}
+	b.WriteString("\nGenerators (--generate; parameters with --param key=value):\n")
+	for _, g := range trace.Generators() {
+		fmt.Fprintf(&b, "  %-10s %s\n", g.Name, g.Doc)
 	}
 	b.WriteString("\nFlags:\n")
 	b.WriteString(fs.FlagUsages())

@@ -70,6 +70,13 @@ func TestCLI(t *testing.T) {
 		{name: "hadoop1-topology", args: []string{"--out", "OUT", "--topology", "../../trace/testdata/rumen/truncated-topology-output",
 			"../../trace/testdata/hadoop1/v20-single-input-log.gz"}, wantOut: true},
 		{name: "bad-topology", args: []string{"--out", "OUT", "--topology", sample, sample}},
+		{name: "generate", args: []string{"--out", "OUT", "--generate", "synthetic", "--param", "jobs=5", "--param", "maps=list",
+			"--param", "maps_values=2,3", "--param", "map_time=normal", "--param", "map_time_sd_s=60", "--seed", "7"}, wantOut: true},
+		{name: "generate-bad-param", args: []string{"--out", "OUT", "--generate", "synthetic", "--param", "jobs=0", "--param", "mpas=3"}},
+		{name: "generate-not-key-value", args: []string{"--out", "OUT", "--generate", "synthetic", "--param", "jobs"}},
+		{name: "generate-unknown", args: []string{"--out", "OUT", "--generate", "bogus"}},
+		{name: "generate-with-file", args: []string{"--out", "OUT", "--generate", "synthetic", sample}},
+		{name: "param-without-generate", args: []string{"--out", "OUT", "--param", "jobs=3"}},
 		{name: "foreign-out-dir", args: []string{"--out", "OUT", sample}, setup: func(t *testing.T, out string) {
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				t.Fatal(err)
@@ -132,6 +139,9 @@ func TestCLIExitCodes(t *testing.T) {
 		{[]string{"--out", "OUT", "testdata/bad-columns.tsv"}, exitUsage},
 		{[]string{"--out", "OUT", "--format", "nope", sample}, exitUsage},
 		{[]string{"--nope"}, exitUsage},
+		{[]string{"--out", "OUT", "--generate", "synthetic", "--param", "jobs=3"}, exitOK},
+		{[]string{"--out", "OUT", "--generate", "synthetic", "--param", "arrival=bursty"}, exitUsage},
+		{[]string{"--out", "OUT", "--generate", "synthetic", "--workers", "2"}, exitUsage},
 	}
 	for _, c := range cases {
 		out := filepath.Join(t.TempDir(), "trace")
@@ -238,5 +248,38 @@ func TestRoundTripTree(t *testing.T) {
 	}
 	if got.Meta.SourceFormat != "jhist" || !reflect.DeepEqual(got.Meta.Sources, []string{dir}) {
 		t.Errorf("meta %+v", got.Meta)
+	}
+}
+
+// TestGenerateDeterministic: --generate with the same parameters and seed
+// writes byte-identical files, and the trace is the generator's.
+func TestGenerateDeterministic(t *testing.T) {
+	args := []string{"--generate", "synthetic", "--param", "jobs=4", "--param", "map_time=exponential", "--seed", "3"}
+	var files [2][]byte
+	for i := range files {
+		out := filepath.Join(t.TempDir(), "trace")
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), append([]string{"--out", out}, args...), nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		b, err := os.ReadFile(filepath.Join(out, trace.TasksFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i] = b
+		got, err := trace.Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := trace.Generate("synthetic", trace.GenParams{"jobs": "4", "map_time": "exponential"}, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Jobs, want.Jobs) || !reflect.DeepEqual(got.Tasks, want.Tasks) {
+			t.Error("the written trace differs from the generator's")
+		}
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Error("two runs wrote different tasks.parquet")
 	}
 }

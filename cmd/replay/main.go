@@ -55,6 +55,7 @@ type config struct {
 	policies, set                              []string
 	seed                                       uint64
 	tasks, check, incomplete, quiet, noTable   bool
+	alone                                      bool
 	parallel                                   int
 }
 
@@ -73,6 +74,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.BoolVar(&c.tasks, "tasks", false, "also write tasks.parquet with one row per task")
 	fs.BoolVar(&c.check, "check-invariants", false, "verify the simulator's invariants at every event (slower)")
 	fs.BoolVar(&c.incomplete, "include-incomplete", false, "also replay jobs whose history has no finish event")
+	fs.BoolVar(&c.alone, "alone", false, "also replay every job alone, for slowdown against its flowtime alone (H-PFSP)")
 	fs.IntVar(&c.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once (each run is single-threaded)")
 	fs.BoolVar(&c.quiet, "quiet", false, "print no summary table")
 	fs.Usage = func() {
@@ -158,6 +160,7 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 			return usageError{err}
 		}
 		c.tasks = c.tasks || exp.Tasks
+		c.alone = c.alone || exp.Alone
 		if err := hashFile(inputs, c.experiment); err != nil {
 			return err
 		}
@@ -392,11 +395,15 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
 					j.err = err
 					continue
 				}
-				j.res, j.err = replay.Run(j.workload, p, replay.Options{
+				opt := replay.Options{
 					Seed: j.cell.Seed, RecordTasks: c.tasks, Timeline: true, CheckInvariants: c.check,
 					TraceName: j.traceSrc, HardwareName: j.cell.HWName,
 					Workload: replay.WorkloadOptions{IncludeIncomplete: c.incomplete},
-				})
+				}
+				if c.alone {
+					opt.Alone = func() (replay.Policy, error) { return policy.New(j.cell.Policy) }
+				}
+				j.res, j.err = replay.Run(j.workload, p, opt)
 				if j.res != nil {
 					j.res.Summary.Params = map[string]string{}
 					for _, l := range j.cell.Labels {

@@ -1,7 +1,7 @@
 // Command report summarises the results that cmd/replay wrote: a per-run table on
 // stdout and, with --out, the table as Markdown and CSV plus figures.
 //
-//	report [--out DIR] [--format png|svg|pdf] RESULTS_DIR
+//	report [--out DIR] [--format png|svg|pdf] [--preset NAME] RESULTS_DIR
 //	report summary [flags] RESULTS_DIR   (the same, named explicitly)
 package main
 
@@ -105,11 +105,12 @@ func (h *lineHandler) WithGroup(string) slog.Handler { return h }
 
 func usage(fs *pflag.FlagSet) string {
 	var b strings.Builder
-	b.WriteString("Usage: report [summary] [--out DIR] [--format png|svg|pdf] RESULTS_DIR\n\n")
+	b.WriteString("Usage: report [summary] [--out DIR] [--format png|svg|pdf] [--preset NAME] RESULTS_DIR\n\n")
 	b.WriteString("Prints one row per run found under RESULTS_DIR (every directory holding\n")
 	b.WriteString("jobs.parquet; labels from its key=value path segments). With --out, also writes\n")
 	b.WriteString("DIR/summary.md, DIR/summary.csv and the figures flowtime_cdf, starvation and\n")
-	b.WriteString("running_tasks in the chosen format.\n\nSubcommands:\n")
+	b.WriteString("running_tasks in the chosen format. --preset adds a paper's table (printed, and\n")
+	b.WriteString("written as NAME.md and NAME.csv) and figures in the paper's form.\n\nSubcommands:\n")
 	for _, sc := range subcommands() {
 		fmt.Fprintf(&b, "  %-10s %s\n", sc.name, sc.synopsis)
 	}
@@ -124,6 +125,7 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "write summary.md, summary.csv and figures to `DIR` (created if needed)")
 	format := fs.String("format", "png", "figure `format`: png, svg or pdf")
+	presetName := fs.String("preset", "", "add a paper's tables and figures: "+strings.Join(presetNames(), ", "))
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
 		log.Error("bad usage: " + err.Error())
@@ -144,6 +146,12 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitUsage
 	}
 
+	pre, ok := lookupPreset(*presetName)
+	if !ok {
+		log.Error(fmt.Sprintf("bad usage: --preset %q: want one of %s", *presetName, strings.Join(presetNames(), ", ")))
+		return exitUsage
+	}
+
 	runs, err := report.Load(fs.Arg(0))
 	if err != nil {
 		log.Error("cannot read results: " + err.Error())
@@ -155,7 +163,7 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	table := report.SummaryTable(runs)
 	if *out != "" {
-		paths, err := writeOutputs(*out, table, runs, *format)
+		paths, err := writeOutputs(*out, table, runs, *format, pre)
 		if err != nil {
 			log.Error("cannot write outputs: " + err.Error())
 			return exitFail
@@ -168,14 +176,21 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		log.Error("cannot write the table: " + err.Error())
 		return exitFail
 	}
+	if pre != nil {
+		fmt.Fprintln(stdout)
+		if err := pre.table(runs).WriteText(stdout); err != nil {
+			log.Error("cannot write the table: " + err.Error())
+			return exitFail
+		}
+	}
 	return exitOK
 }
 
 // writeOutputs renders every output into a fresh temporary directory beside dir,
 // then renames that directory to dir, or, when dir already exists, renames each
 // file into it, so that dir never holds a half-written file and a failure leaves
-// it as it was. It returns the final paths.
-func writeOutputs(dir string, table *report.Table, runs []report.Run, format string) ([]string, error) {
+// it as it was. A preset adds its table and figures. It returns the final paths.
+func writeOutputs(dir string, table *report.Table, runs []report.Run, format string, pre *preset) ([]string, error) {
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, err
@@ -200,6 +215,21 @@ func writeOutputs(dir string, table *report.Table, runs []report.Run, format str
 		return nil, err
 	}
 	files = append(files, figs...)
+	if pre != nil {
+		t := pre.table(runs)
+		md, csv := filepath.Join(tmp, pre.name+".md"), filepath.Join(tmp, pre.name+".csv")
+		if err := report.WriteFileAtomic(md, t.WriteMarkdown); err != nil {
+			return nil, err
+		}
+		if err := report.WriteFileAtomic(csv, t.WriteCSV); err != nil {
+			return nil, err
+		}
+		figs, err := pre.figures(runs, tmp, format)
+		if err != nil {
+			return nil, err
+		}
+		files = append(append(files, md, csv), figs...)
+	}
 
 	final := make([]string, len(files))
 	for i, f := range files {

@@ -245,6 +245,7 @@ func TestErrors(t *testing.T) {
 		{"empty results", []string{t.TempDir()}, 2, []string{"no run directory"}},
 		{"corrupt jobs file", []string{corrupt}, 2, []string{filepath.Join("policy=x", "jobs.parquet"), "not a Parquet file"}},
 		{"out is a file", []string{"--out", outFile, root}, 1, []string{"cannot write outputs", "not a directory"}},
+		{"unknown preset", []string{"--preset", "nope", root}, 2, []string{`--preset "nope": want one of hpfsp`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -261,5 +262,28 @@ func TestErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPresetHPFSP: --preset hpfsp prints the preset's table after the summary
+// and writes hpfsp.md, hpfsp.csv and its figures beside the summary's.
+func TestPresetHPFSP(t *testing.T) {
+	root := results(t)
+	out := filepath.Join(t.TempDir(), "rep")
+	code, stdout, stderr := runCmd("--preset", "hpfsp", "--out", out, "--format", "svg", root)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "H-PFSP (Li et al. 2013): mean flowtime (s) against trace") {
+		t.Errorf("stdout lacks the preset table:\n%s", stdout)
+	}
+	for _, f := range []string{"summary.md", "hpfsp.md", "hpfsp.csv", "hpfsp_mean.svg"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	csv, _ := os.ReadFile(filepath.Join(out, "hpfsp.csv"))
+	if !strings.HasPrefix(string(csv), "policy,trace,seeds,mean_flowtime_s,ci95_half_width\n") {
+		t.Errorf("hpfsp.csv header: %q", csv)
 	}
 }

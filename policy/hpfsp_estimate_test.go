@@ -1,0 +1,53 @@
+package policy
+
+import (
+	"math"
+	"testing"
+)
+
+// TestEWMAHandWorked: a 200-task phase with a default average of 600 and
+// alpha 0.5. Three tasks of 500 make ΔP = 0.015 < 0.02: no update. A fourth of
+// 700 makes ΔP = 0.02: the sample is (3·500 + 700)/4 = 550 and the average
+// 0.5·600 + 0.5·550 = 575. Four more of 575 then leave it at 575.
+func TestEWMAHandWorked(t *testing.T) {
+	e := &phaseEstimate{avg: 600, tasks: 200}
+	for i := range int32(3) {
+		e.running = append(e.running, runningTask{index: i})
+		e.taskDone(i, 500)
+		if e.update(0.5, 0.02) {
+			t.Fatalf("updated after %d tasks (ΔP %.3f < 0.02)", i+1, float64(i+1)/200)
+		}
+	}
+	e.taskDone(3, 700)
+	if !e.update(0.5, 0.02) || e.avg != 575 || !e.observed {
+		t.Fatalf("after the 4th task: avg %g, want 575", e.avg)
+	}
+	if len(e.running) != 0 || e.finished != 4 {
+		t.Fatalf("running %v finished %d: want none and 4", e.running, e.finished)
+	}
+	for i := range int32(4) {
+		e.taskDone(4+i, 575)
+	}
+	if !e.update(0.5, 0.02) || e.avg != 575 {
+		t.Errorf("avg %g after samples equal to it, want 575", e.avg)
+	}
+
+	// Eq. (5) with progress: 8 finished, two running for 287 of the average 575,
+	// one for twice the average (counts 1): P = (8 + 2·287/575 + 1)/200; on 30
+	// slots the remaining time is 200·(1−P)·575/30.
+	now := int64(2000)
+	e.running = []runningTask{{10, now - 287}, {11, now - 287}, {12, now - 1150}}
+	p := e.progress(now)
+	wantP := (8 + 2*287.0/575 + 1) / 200
+	if math.Abs(p-wantP) > 1e-12 {
+		t.Errorf("progress %g, want %g", p, wantP)
+	}
+	r := &phaseEstimate{} // a map-only job
+	if got, want := remainingTime(e, r, now, 30, 10, 1), 200*(1-wantP)*575/30; math.Abs(got-want) > 1e-9 {
+		t.Errorf("w = %g, want %g", got, want)
+	}
+	done := &phaseEstimate{avg: 575, tasks: 3, finished: 3}
+	if got := remainingTime(done, r, now, 30, 10, 1000); got != 1000 {
+		t.Errorf("w of a finished phase = %g, want w_min 1000", got)
+	}
+}

@@ -1,0 +1,523 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+// The hpfsp preset draws the results of samples/experiments/hpfsp-*.toml in the
+// form of Li et al., H-PFSP (TrustCom 2013), Figs. 2-5, each point the mean over
+// seeds with its 95% confidence interval (Student's t):
+//   - hpfsp_mean: the per-run mean of the metric against the experiment's
+//     parameter, one line per policy. The metric is mean slowdown (flowtime over
+//     flowtime alone) when the runs replayed every job alone (Figs. 4-5), else
+//     mean flowtime (Figs. 2-3). The x axis is the swept label (trace.jobs:
+//     Fig. 2), else whichever of the policies' fair-limit (Figs. 4-5; Fair, which
+//     has none, is a horizontal line with error bars at both ends) and the trace
+//     (one category per trace: Fig. 3(a)) has more values, fair-limit on a tie.
+//   - hpfsp_by_size: mean flowtime of the jobs of each size (number of maps; size
+//     quintiles when a run has more than ten sizes), one dot with its interval
+//     per policy side by side (Fig. 3(b)'s bars); only when the jobs of a run
+//     differ in size.
+//   - hpfsp_profile: mean slowdown by arrival quintile, one line per policy (the
+//     slowdown profile of Figs. 4-5); only when the runs replayed jobs alone.
+const (
+	HPFSPMeanFigure    = "hpfsp_mean"
+	HPFSPSizeFigure    = "hpfsp_by_size"
+	HPFSPProfileFigure = "hpfsp_profile"
+)
+
+// Labels that are coordinates of a run but not of a point.
+var hpfspFixedLabels = []string{PolicyLabel, "trace", "hw", "seed"}
+
+// hpfspPoint gathers one series' values at one x: one value per seed.
+type hpfspPoint struct {
+	series string
+	x      float64
+	vals   []float64
+}
+
+// hpfspAxis says what the x axis of hpfsp_mean is.
+type hpfspAxis struct {
+	label  string
+	ticks  []string // category names when the axis is categorical
+	xOf    func(Run) (float64, bool)
+	series func(Run) string
+}
+
+// meanCI95 returns the mean of x and the half-width of its 95% confidence
+// interval (Student's t with n−1 degrees of freedom; NaN for one value).
+func meanCI95(x []float64) (float64, float64) {
+	m := stat.Mean(x, nil)
+	if len(x) < 2 {
+		return m, math.NaN()
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(x) - 1)}.Quantile(0.975)
+	return m, t * stat.StdDev(x, nil) / math.Sqrt(float64(len(x)))
+}
+
+// aloneMeasured reports whether every job of every run has a flowtime alone
+// (positive: Unset is -1, and results written before the column existed read 0).
+func aloneMeasured(runs []Run) bool {
+	for _, r := range runs {
+		for _, j := range r.Jobs {
+			if j.AloneUs <= 0 {
+				return false
+			}
+		}
+	}
+	return len(runs) > 0
+}
+
+// fairLimit returns the fair-limit parameter of an hpfsp policy name and the name
+// without it.
+func fairLimit(policy string) (float64, string, bool) {
+	name, args, _ := strings.Cut(policy, ":")
+	var rest []string
+	x, found := 0.0, false
+	for _, kv := range strings.Split(args, ",") {
+		if v, ok := strings.CutPrefix(kv, "fair-limit="); ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				x, found = f, true
+				continue
+			}
+		}
+		if kv != "" {
+			rest = append(rest, kv)
+		}
+	}
+	if len(rest) > 0 {
+		name += ":" + strings.Join(rest, ",")
+	}
+	return x, name, found
+}
+
+// compareSeries orders series names by policy family, then numerically by
+// fair-limit (hpfsp:fair-limit=2 before hpfsp:fair-limit=10).
+func compareSeries(a, b string) int {
+	xa, na, oka := fairLimit(a)
+	xb, nb, okb := fairLimit(b)
+	if c := strings.Compare(na, nb); c != 0 {
+		return c
+	}
+	if oka != okb {
+		if okb {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(xa, xb); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+// hpfspAxisOf picks the x axis of hpfsp_mean for runs (see the constants' doc).
+func hpfspAxisOf(runs []Run) hpfspAxis {
+	varying := VaryingLabels(runs)
+	extra := func(r Run, skip string) string {
+		var parts []string
+		for _, k := range varying {
+			if k != PolicyLabel && k != "seed" && k != skip {
+				v, _ := r.Label(k)
+				parts = append(parts, k+"="+v)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	join := func(a, b string) string { return strings.TrimSpace(a + " " + b) }
+	policy := func(r Run) string { p, _ := r.Label(PolicyLabel); return p }
+	for _, k := range varying {
+		if slices.Contains(hpfspFixedLabels, k) {
+			continue
+		}
+		return hpfspAxis{label: k, xOf: func(r Run) (float64, bool) {
+			v, _ := r.Label(k)
+			f, err := strconv.ParseFloat(v, 64)
+			return f, err == nil
+		}, series: func(r Run) string { return join(policy(r), extra(r, k)) }}
+	}
+	var traces []string
+	var limits []float64
+	for _, r := range runs {
+		if t, _ := r.Label("trace"); !slices.Contains(traces, t) {
+			traces = append(traces, t)
+		}
+		if x, _, ok := fairLimit(policy(r)); ok && !slices.Contains(limits, x) {
+			limits = append(limits, x)
+		}
+	}
+	slices.SortFunc(traces, compareLabelValues)
+	if len(limits) > 0 && len(limits) >= len(traces) {
+		return hpfspAxis{label: "FAIR_LIMIT", xOf: func(r Run) (float64, bool) {
+			x, _, ok := fairLimit(policy(r))
+			return x, ok
+		}, series: func(r Run) string {
+			_, name, _ := fairLimit(policy(r))
+			return join(name, extra(r, ""))
+		}}
+	}
+	return hpfspAxis{label: "trace", ticks: traces, xOf: func(r Run) (float64, bool) {
+		t, _ := r.Label("trace")
+		return float64(slices.Index(traces, t)), true
+	}, series: func(r Run) string { return join(policy(r), extra(r, "trace")) }}
+}
+
+// hpfspMetric is the per-run value of hpfsp_mean and its axis title.
+func hpfspMetric(runs []Run) (func(Run) float64, string) {
+	if aloneMeasured(runs) {
+		return func(r Run) float64 {
+			var s float64
+			for _, j := range r.Jobs {
+				s += j.Slowdown
+			}
+			return s / float64(len(r.Jobs))
+		}, "mean slowdown (flowtime / alone)"
+	}
+	return func(r Run) float64 { return Mean(Flowtimes(r.Jobs)) }, "mean flowtime (s)"
+}
+
+// hpfspPoints groups one value per run into points by series and x; runs that
+// have no x (Fair on a fair-limit axis) get x = NaN.
+func hpfspPoints(runs []Run, series func(Run) string, xOf func(Run) (float64, bool), value func(Run) float64) []hpfspPoint {
+	var pts []hpfspPoint
+	for _, r := range runs {
+		s := series(r)
+		x, ok := xOf(r)
+		if !ok {
+			x = math.NaN()
+		}
+		k := slices.IndexFunc(pts, func(p hpfspPoint) bool {
+			return p.series == s && (p.x == x || math.IsNaN(p.x) && math.IsNaN(x))
+		})
+		if k < 0 {
+			pts = append(pts, hpfspPoint{series: s, x: x})
+			k = len(pts) - 1
+		}
+		pts[k].vals = append(pts[k].vals, value(r))
+	}
+	slices.SortStableFunc(pts, func(a, b hpfspPoint) int {
+		if c := compareSeries(a.series, b.series); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.x, b.x)
+	})
+	return pts
+}
+
+// HPFSPTable lists the points of hpfsp_mean: series, x, seeds, mean and 95% CI.
+func HPFSPTable(runs []Run) *Table {
+	ax := hpfspAxisOf(runs)
+	value, metric := hpfspMetric(runs)
+	csvName := "mean_flowtime_s"
+	if strings.HasPrefix(metric, "mean slowdown") {
+		csvName = "mean_slowdown"
+	}
+	t := &Table{
+		Title: "H-PFSP (Li et al. 2013): " + metric + " against " + ax.label,
+		Columns: []Column{{Header: "policy", Name: "policy"},
+			{Header: ax.label, Name: strings.ToLower(strings.NewReplacer(".", "_", "-", "_").Replace(ax.label))},
+			{Header: "seeds", Name: "seeds", Align: AlignRight},
+			{Header: metric, Name: csvName, Align: AlignRight},
+			{Header: "95% CI ±", Name: "ci95_half_width", Align: AlignRight}},
+		Notes: []string{"Each point is the mean over seeds of a run's mean; the interval is Student's t at 95% over the seeds."},
+	}
+	for _, p := range hpfspPoints(runs, ax.series, ax.xOf, value) {
+		x := "–"
+		switch {
+		case ax.ticks != nil:
+			x = ax.ticks[int(p.x)]
+		case !math.IsNaN(p.x):
+			x = strconv.FormatFloat(p.x, 'g', -1, 64)
+		}
+		m, h := meanCI95(p.vals)
+		t.AddRow(Str(p.series), Str(x), Int(len(p.vals)), Float(m, 3), Float(h, 3))
+	}
+	return t
+}
+
+// WriteHPFSPFigures draws the hpfsp preset's figures into dir and returns the
+// paths written (see HPFSPMeanFigure).
+func WriteHPFSPFigures(runs []Run, dir, format string) ([]string, error) {
+	if !slices.Contains(FigureFormats, format) {
+		return nil, fmt.Errorf("figure format %q: want one of png, svg, pdf", format)
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("hpfsp figures: no runs")
+	}
+	sorted := slices.Clone(runs)
+	SortRuns(sorted)
+	figs := []func([]Run) (figure, bool, error){hpfspMean, hpfspBySize, hpfspProfile}
+	var paths []string
+	for _, build := range figs {
+		f, ok, err := build(sorted)
+		if err != nil {
+			return paths, fmt.Errorf("hpfsp figure: %w", err)
+		}
+		if !ok {
+			continue
+		}
+		data, err := render(format, f)
+		if err != nil {
+			return paths, fmt.Errorf("figure %s: %w", f.name, err)
+		}
+		path := filepath.Join(dir, f.name+"."+format)
+		if err := writeBytesAtomic(path, data); err != nil {
+			return paths, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// ciErrors are the half-widths of 95% intervals, for plotter.YErrorBars.
+type ciErrors struct {
+	plotter.XYs
+	half []float64
+}
+
+func (c ciErrors) YError(i int) (float64, float64) { return c.half[i], c.half[i] }
+
+// addCILines draws one line with 95% error bars per series of pts; points with x
+// NaN (series without the parameter) become horizontal lines with a band.
+func addCILines(p *plot.Plot, pts []hpfspPoint) error {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, q := range pts {
+		if !math.IsNaN(q.x) {
+			lo, hi = min(lo, q.x), max(hi, q.x)
+		}
+	}
+	var order []string
+	for _, q := range pts {
+		if !slices.Contains(order, q.series) {
+			order = append(order, q.series)
+		}
+	}
+	slices.SortFunc(order, compareSeries)
+	for i, s := range order {
+		var e ciErrors
+		for _, q := range pts {
+			if q.series != s {
+				continue
+			}
+			m, h := meanCI95(q.vals)
+			if math.IsNaN(h) {
+				h = 0
+			}
+			if math.IsNaN(q.x) { // a reference level across the axis
+				e.XYs = append(e.XYs, plotter.XY{X: lo, Y: m}, plotter.XY{X: hi, Y: m})
+				e.half = append(e.half, h, h)
+				continue
+			}
+			e.XYs = append(e.XYs, plotter.XY{X: q.x, Y: m})
+			e.half = append(e.half, h)
+		}
+		col, dash := style(i)
+		l, sc, err := plotter.NewLinePoints(e.XYs)
+		if err != nil {
+			return err
+		}
+		l.LineStyle = draw.LineStyle{Color: col, Dashes: dash, Width: vg.Points(1.5)}
+		sc.GlyphStyle.Color = col
+		eb, err := plotter.NewYErrorBars(e)
+		if err != nil {
+			return err
+		}
+		eb.LineStyle.Color = col
+		p.Add(l, sc, eb)
+		p.Legend.Add(s, l, sc)
+	}
+	return nil
+}
+
+func hpfspMean(runs []Run) (figure, bool, error) {
+	ax := hpfspAxisOf(runs)
+	value, metric := hpfspMetric(runs)
+	p := plot.New()
+	p.Title.Text = "H-PFSP: mean over seeds, 95% CI"
+	p.X.Label.Text = ax.label
+	p.Y.Label.Text = metric
+	p.Add(plotter.NewGrid())
+	if err := addCILines(p, hpfspPoints(runs, ax.series, ax.xOf, value)); err != nil {
+		return figure{}, false, err
+	}
+	if ax.ticks != nil {
+		var t []plot.Tick
+		for i, name := range ax.ticks {
+			t = append(t, plot.Tick{Value: float64(i), Label: name})
+		}
+		p.X.Tick.Marker = plot.ConstantTicks(t)
+		p.X.Min, p.X.Max = -0.5, float64(len(ax.ticks))-0.5
+	}
+	l, top := takeLegend(p)
+	return figure{name: HPFSPMeanFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, true, nil
+}
+
+// jobGroups returns a key per job of r: its number of maps, or its size quintile
+// (1-5) when the run has more than ten sizes.
+func jobGroups(r Run) []int {
+	sizes := make([]int32, len(r.Jobs))
+	for i, j := range r.Jobs {
+		sizes[i] = j.Maps
+	}
+	sorted := slices.Clone(sizes)
+	slices.Sort(sorted)
+	distinct := slices.Compact(slices.Clone(sorted))
+	keys := make([]int, len(r.Jobs))
+	for i, s := range sizes {
+		if len(distinct) <= 10 {
+			keys[i] = int(s)
+			continue
+		}
+		k, _ := slices.BinarySearch(sorted, s)
+		keys[i] = 1 + 5*k/len(sorted)
+	}
+	return keys
+}
+
+// groupMeans returns, per series and job group, one value per run: the mean over
+// the run's jobs in that group of f.
+func groupMeans(runs []Run, groups func(Run) []int, f func(*replay.JobResult) float64) []hpfspPoint {
+	var pts []hpfspPoint
+	for _, r := range runs {
+		s, _ := r.Label(PolicyLabel)
+		g := groups(r)
+		sum, n := map[int]float64{}, map[int]int{}
+		for i := range r.Jobs {
+			sum[g[i]] += f(&r.Jobs[i])
+			n[g[i]]++
+		}
+		keys := make([]int, 0, len(n))
+		for k := range n {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			x := float64(k)
+			idx := slices.IndexFunc(pts, func(p hpfspPoint) bool { return p.series == s && p.x == x })
+			if idx < 0 {
+				pts = append(pts, hpfspPoint{series: s, x: x})
+				idx = len(pts) - 1
+			}
+			pts[idx].vals = append(pts[idx].vals, sum[k]/float64(n[k]))
+		}
+	}
+	return pts
+}
+
+func hpfspBySize(runs []Run) (figure, bool, error) {
+	varied, quintiles := false, false
+	for _, r := range runs {
+		g := jobGroups(r)
+		if slices.ContainsFunc(g, func(k int) bool { return k != g[0] }) {
+			varied = true
+		}
+		distinct := map[int32]bool{}
+		for _, j := range r.Jobs {
+			distinct[j.Maps] = true
+		}
+		quintiles = quintiles || len(distinct) > 10
+	}
+	if !varied {
+		return figure{}, false, nil
+	}
+	pts := groupMeans(runs, jobGroups, func(j *replay.JobResult) float64 { return Seconds(j.FlowtimeUs) })
+	var xs []float64
+	var series []string
+	for _, q := range pts {
+		if !slices.Contains(xs, q.x) {
+			xs = append(xs, q.x)
+		}
+		if !slices.Contains(series, q.series) {
+			series = append(series, q.series)
+		}
+	}
+	slices.Sort(xs)
+	slices.SortFunc(series, compareSeries)
+	p := plot.New()
+	p.Title.Text = "H-PFSP: flowtime by job size, 95% CI"
+	p.X.Label.Text = "job size (maps)"
+	if quintiles {
+		p.X.Label.Text = "job size quintile"
+	}
+	p.Y.Label.Text = "mean flowtime (s)"
+	p.Add(plotter.NewGrid())
+	// One dot with its interval per series and size, side by side in each size's
+	// slot.
+	step := 0.8 / float64(len(series))
+	for i, s := range series {
+		var e ciErrors
+		for k, x := range xs {
+			idx := slices.IndexFunc(pts, func(q hpfspPoint) bool { return q.series == s && q.x == x })
+			if idx < 0 {
+				continue
+			}
+			m, h := meanCI95(pts[idx].vals)
+			if math.IsNaN(h) {
+				h = 0
+			}
+			e.XYs = append(e.XYs, plotter.XY{X: float64(k) + step*(float64(i)-float64(len(series)-1)/2), Y: m})
+			e.half = append(e.half, h)
+		}
+		sc, err := plotter.NewScatter(e.XYs)
+		if err != nil {
+			return figure{}, false, err
+		}
+		col, _ := style(i)
+		sc.GlyphStyle.Color = col
+		sc.GlyphStyle.Shape = draw.BoxGlyph{}
+		sc.GlyphStyle.Radius = vg.Points(3)
+		eb, err := plotter.NewYErrorBars(e)
+		if err != nil {
+			return figure{}, false, err
+		}
+		eb.LineStyle.Color = col
+		p.Add(sc, eb)
+		p.Legend.Add(s, sc)
+	}
+	names := make([]string, len(xs))
+	for k, x := range xs {
+		names[k] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.5, float64(len(xs))-0.5
+	l, top := takeLegend(p)
+	return figure{name: HPFSPSizeFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, true, nil
+}
+
+func hpfspProfile(runs []Run) (figure, bool, error) {
+	if !aloneMeasured(runs) {
+		return figure{}, false, nil
+	}
+	quintile := func(r Run) []int {
+		g := make([]int, len(r.Jobs))
+		for i, j := range r.Jobs {
+			g[i] = 1 + 5*int(j.JobIndex)/len(r.Jobs)
+		}
+		return g
+	}
+	p := plot.New()
+	p.Title.Text = "H-PFSP: slowdown profile, 95% CI"
+	p.X.Label.Text = "arrival quintile"
+	p.Y.Label.Text = "mean slowdown"
+	p.Add(plotter.NewGrid())
+	if err := addCILines(p, groupMeans(runs, quintile, func(j *replay.JobResult) float64 { return j.Slowdown })); err != nil {
+		return figure{}, false, err
+	}
+	l, top := takeLegend(p)
+	return figure{name: HPFSPProfileFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, true, nil
+}

@@ -1,0 +1,395 @@
+package trace
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// synthetic returns the general synthetic workload generator: jobs arriving by a
+// Poisson process, uniformly in a window or at a fixed interval, each with map
+// and reduce counts and task times drawn from fixed, exponential or normal
+// distributions (H-PFSP §IV-B simulates 50 such jobs). Task times go into the
+// trace as each task's observed duration (StartMs = the job's submit, FinishMs =
+// StartMs + duration), which replay uses as the node-local task time when the
+// hardware's task_times is "trace" or "auto".
+func synthetic() Generator {
+	return Generator{
+		Name: "synthetic",
+		Doc: "jobs with Poisson, uniform or fixed arrivals; map/reduce counts and task times " +
+			"fixed, exponential or normal. Params: " + strings.Join(synthKeys(), ", "),
+		Make: makeSynthetic,
+	}
+}
+
+// synthKeys lists the synthetic generator's parameters.
+func synthKeys() []string {
+	return []string{
+		"jobs", "arrival", "interarrival_s", "window_s",
+		"maps", "maps_mean", "maps_sd", "maps_values",
+		"reduces", "reduces_mean", "reduces_sd", "reduces_values",
+		"map_time", "map_time_mean_s", "map_time_sd_s",
+		"reduce_time", "reduce_time_mean_s", "reduce_time_sd_s",
+		"map_input_mb",
+	}
+}
+
+// Distribution names of the synthetic generator.
+const (
+	distFixed = "fixed"
+	distExp   = "exponential"
+	distNorm  = "normal"
+	distList  = "list" // counts only: job k takes values[k mod len]
+)
+
+// dist is one parsed distribution: of a task count or of a task time in seconds.
+type dist struct {
+	kind     string
+	mean, sd float64
+	values   []int64
+}
+
+// synthSpec is the validated parameter set of the synthetic generator.
+type synthSpec struct {
+	jobs         int
+	arrival      string
+	interarrival float64 // seconds
+	window       float64 // seconds
+	maps         dist
+	reduces      dist
+	mapTime      dist
+	reduceTime   dist
+	mapInput     int64 // bytes per map
+}
+
+// Random streams of the generator, one per concern; per-job streams are keyed by
+// the job's position, so that job k is the same whatever the number of jobs.
+const (
+	synthStreamArrivals = 1
+	synthStreamJob      = 2
+)
+
+func makeSynthetic(p GenParams, seed uint64) (*Trace, error) {
+	s, err := parseSynth(p)
+	if err != nil {
+		return nil, err
+	}
+	arrivals := s.arrivalsMs(rand.New(rand.NewPCG(seed, synthStreamArrivals<<40)))
+	tr := &Trace{}
+	for k := range s.jobs {
+		rng := rand.New(rand.NewPCG(seed, synthStreamJob<<40|uint64(k)))
+		id := "job" + strconv.Itoa(k+1)
+		j := NewJob(id)
+		j.Name = "synthetic"
+		j.Status = StatusSucceeded
+		j.SubmitMs = arrivals[k]
+		nm := s.maps.count(rng, k, 1)
+		nr := s.reduces.count(rng, k, 0)
+		j.NumMaps, j.NumReduces = int32(nm), int32(nr)
+		j.InputBytes = nm * s.mapInput
+		j.ShuffleBytes, j.OutputBytes = 0, 0
+		end := j.SubmitMs
+		for i := range nm {
+			t := NewTask(id, id+"_m_"+strconv.FormatInt(i, 10), Map, int32(i))
+			t.InputBytes, t.OutputBytes = s.mapInput, 0
+			t.Status = StatusSucceeded
+			t.StartMs = j.SubmitMs
+			t.FinishMs = t.StartMs + s.mapTime.millis(rng)
+			end = max(end, t.FinishMs)
+			tr.Tasks = append(tr.Tasks, t)
+		}
+		for i := range nr {
+			t := NewTask(id, id+"_r_"+strconv.FormatInt(i, 10), Reduce, int32(i))
+			t.ShuffleBytes, t.OutputBytes = 0, 0
+			t.Status = StatusSucceeded
+			t.StartMs = j.SubmitMs
+			t.FinishMs = t.StartMs + s.reduceTime.millis(rng)
+			tr.Tasks = append(tr.Tasks, t)
+		}
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	return tr, nil
+}
+
+// arrivalsMs draws the submit times in milliseconds, non-decreasing, the first
+// at 0 for Poisson and fixed arrivals.
+func (s *synthSpec) arrivalsMs(rng *rand.Rand) []int64 {
+	at := make([]int64, s.jobs)
+	switch s.arrival {
+	case "poisson":
+		t := 0.0
+		for k := range at {
+			if k > 0 {
+				t += rng.ExpFloat64() * s.interarrival
+			}
+			at[k] = int64(math.Round(t * 1000))
+		}
+	case "uniform":
+		for k := range at {
+			at[k] = int64(math.Round(rng.Float64() * s.window * 1000))
+		}
+		slices.Sort(at)
+	default: // fixed
+		for k := range at {
+			at[k] = int64(math.Round(float64(k) * s.interarrival * 1000))
+		}
+	}
+	return at
+}
+
+// redraws bounds the rejection sampling of truncated normals.
+const redraws = 64
+
+// count draws a task count of at least lo for job k: rounded to the nearest
+// integer; a normal draw below lo is redrawn (a truncated normal), an
+// exponential one is raised to lo.
+func (d *dist) count(rng *rand.Rand, k int, lo int64) int64 {
+	switch d.kind {
+	case distList:
+		return max(lo, d.values[k%len(d.values)])
+	case distExp:
+		return max(lo, int64(math.Round(rng.ExpFloat64()*d.mean)))
+	case distNorm:
+		for range redraws {
+			if n := int64(math.Round(d.mean + d.sd*rng.NormFloat64())); n >= lo {
+				return n
+			}
+		}
+		return lo
+	}
+	return max(lo, int64(math.Round(d.mean)))
+}
+
+// millis draws a task time in milliseconds, at least 1: a normal draw that
+// rounds below 1 ms is redrawn (a truncated normal).
+func (d *dist) millis(rng *rand.Rand) int64 {
+	switch d.kind {
+	case distExp:
+		return max(1, int64(math.Round(rng.ExpFloat64()*d.mean*1000)))
+	case distNorm:
+		for range redraws {
+			if ms := int64(math.Round((d.mean + d.sd*rng.NormFloat64()) * 1000)); ms >= 1 {
+				return ms
+			}
+		}
+		return 1
+	}
+	return max(1, int64(math.Round(d.mean*1000)))
+}
+
+// Limits that keep a generated trace of a sensible size.
+const (
+	maxSynthJobs  = 1_000_000
+	maxSynthTasks = 1_000_000 // per job and kind
+)
+
+// parseSynth reads and validates the parameters; every problem is reported.
+func parseSynth(p GenParams) (*synthSpec, error) {
+	r := &paramReader{p: p}
+	s := &synthSpec{}
+	s.jobs = int(r.int("jobs", 50, 1, maxSynthJobs))
+	s.arrival = r.choice("arrival", "poisson", "poisson", "uniform", "fixed")
+	s.interarrival = r.float("interarrival_s", 300, 0, math.MaxFloat64)
+	s.window = r.float("window_s", 0, 0, math.MaxFloat64)
+	switch {
+	case s.arrival == "poisson" && !(s.interarrival > 0):
+		r.bad("interarrival_s must be positive for Poisson arrivals")
+	case s.arrival == "uniform" && !(s.window > 0):
+		r.bad("window_s must be positive for uniform arrivals")
+	}
+	if s.arrival != "uniform" && r.has("window_s") {
+		r.bad("window_s applies to arrival = \"uniform\" only")
+	}
+	if s.arrival == "uniform" && r.has("interarrival_s") {
+		r.bad("interarrival_s applies to arrival = \"poisson\" or \"fixed\" only")
+	}
+	s.maps = r.dist("maps", 200, true, 1)
+	s.reduces = r.dist("reduces", 0, true, 0)
+	s.mapTime = r.dist("map_time", 600, false, 0)
+	s.reduceTime = r.dist("reduce_time", s.mapTime.mean, false, 0)
+	mb := r.float("map_input_mb", 0, 0, 1<<30)
+	s.mapInput = int64(math.Round(mb * (1 << 20)))
+	r.unknown(synthKeys())
+	if err := r.err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// paramReader reads generator parameters given as TOML values or as strings
+// (from the command line) and collects every error.
+type paramReader struct {
+	p    GenParams
+	errs []string
+}
+
+func (r *paramReader) bad(format string, a ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, a...))
+}
+
+func (r *paramReader) has(key string) bool { _, ok := r.p[key]; return ok }
+
+func (r *paramReader) err() error {
+	if len(r.errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s", strings.Join(r.errs, "; "))
+}
+
+// unknown reports parameters not in keys, sorted.
+func (r *paramReader) unknown(keys []string) {
+	var u []string
+	for k := range r.p {
+		if !slices.Contains(keys, k) {
+			u = append(u, k)
+		}
+	}
+	slices.Sort(u)
+	if len(u) > 0 {
+		r.bad("unknown parameter %s; valid parameters: %s", strings.Join(u, ", "), strings.Join(keys, ", "))
+	}
+}
+
+// number converts a TOML or string value to float64.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case float64:
+		return x, true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// float reads a number in [lo, hi].
+func (r *paramReader) float(key string, def, lo, hi float64) float64 {
+	v, ok := r.p[key]
+	if !ok {
+		return def
+	}
+	f, ok := number(v)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+		r.bad("%s = %v: want a number", key, v)
+		return def
+	}
+	if f < lo || f > hi {
+		r.bad("%s = %v: want a number in [%g, %g]", key, v, lo, hi)
+		return def
+	}
+	return f
+}
+
+// int reads an integer in [lo, hi].
+func (r *paramReader) int(key string, def, lo, hi int64) int64 {
+	v, ok := r.p[key]
+	if !ok {
+		return def
+	}
+	f, ok := number(v)
+	if !ok || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
+		r.bad("%s = %v: want an integer in [%d, %d]", key, v, lo, hi)
+		return def
+	}
+	return int64(f)
+}
+
+// choice reads a string that must be one of choices.
+func (r *paramReader) choice(key, def string, choices ...string) string {
+	v, ok := r.p[key]
+	if !ok {
+		return def
+	}
+	s, isStr := v.(string)
+	if !isStr || !slices.Contains(choices, s) {
+		r.bad("%s = %v: want one of %s", key, v, strings.Join(choices, ", "))
+		return def
+	}
+	return s
+}
+
+// list reads a list of integers in [lo, hi]: a TOML array or a comma-separated
+// string.
+func (r *paramReader) list(key string, lo, hi int64) []int64 {
+	v, ok := r.p[key]
+	if !ok {
+		r.bad("%s: required when the distribution is %q", key, distList)
+		return nil
+	}
+	var items []any
+	switch x := v.(type) {
+	case []any:
+		items = x
+	case []int64:
+		for _, i := range x {
+			items = append(items, i)
+		}
+	case string:
+		for _, f := range strings.Split(x, ",") {
+			items = append(items, f)
+		}
+	default:
+		r.bad("%s = %v: want a list of integers", key, v)
+		return nil
+	}
+	if len(items) == 0 {
+		r.bad("%s: want at least one value", key)
+		return nil
+	}
+	out := make([]int64, 0, len(items))
+	for _, it := range items {
+		f, ok := number(it)
+		if !ok || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
+			r.bad("%s: value %v: want an integer in [%d, %d]", key, it, lo, hi)
+			return nil
+		}
+		out = append(out, int64(f))
+	}
+	return out
+}
+
+// dist reads the distribution named key with its key_mean[_s], key_sd[_s] and,
+// for counts, key_values parameters. Counts must have a mean of at least lo
+// (and at most maxSynthTasks); times (seconds) a positive mean.
+func (r *paramReader) dist(key string, defMean float64, isCount bool, lo int64) dist {
+	kinds := []string{distFixed, distExp, distNorm}
+	suffix := "_s"
+	if isCount {
+		kinds = append(kinds, distList)
+		suffix = ""
+	}
+	meanKey, sdKey, valKey := key+"_mean"+suffix, key+"_sd"+suffix, key+"_values"
+	d := dist{kind: r.choice(key, distFixed, kinds...)}
+	hi := math.MaxFloat64
+	if isCount {
+		hi = maxSynthTasks
+	}
+	d.mean = r.float(meanKey, defMean, 0, hi)
+	switch {
+	case isCount && d.kind != distList && d.mean < float64(lo):
+		r.bad("%s = %v: want at least %d", meanKey, d.mean, lo)
+	case !isCount && !(d.mean > 0):
+		r.bad("%s = %v: want a positive number of seconds", meanKey, d.mean)
+	}
+	if d.kind == distNorm {
+		d.sd = r.float(sdKey, 0, 0, math.MaxFloat64)
+	} else if r.has(sdKey) {
+		r.bad("%s applies to %s = %q only", sdKey, key, distNorm)
+	}
+	if d.kind == distList {
+		d.values = r.list(valKey, lo, maxSynthTasks)
+		if r.has(meanKey) {
+			r.bad("%s does not apply to %s = %q (give %s)", meanKey, key, distList, valKey)
+		}
+	} else if isCount && r.has(valKey) {
+		r.bad("%s applies to %s = %q only", valKey, key, distList)
+	}
+	return d
+}
