@@ -54,7 +54,7 @@ type config struct {
 	tracePath, format, hwPath, out, experiment string
 	policies, set                              []string
 	seed                                       uint64
-	tasks, check, incomplete, quiet, noTable   bool
+	tasks, check, incomplete, quiet            bool
 	alone                                      bool
 	parallel                                   int
 }
