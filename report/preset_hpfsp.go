@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -57,17 +55,6 @@ type hpfspAxis struct {
 	ticks  []string // category names when the axis is categorical
 	xOf    func(Run) (float64, bool)
 	series func(Run) string
-}
-
-// meanCI95 returns the mean of x and the half-width of its 95% confidence
-// interval (Student's t with n−1 degrees of freedom; NaN for one value).
-func meanCI95(x []float64) (float64, float64) {
-	m := stat.Mean(x, nil)
-	if len(x) < 2 {
-		return m, math.NaN()
-	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(x) - 1)}.Quantile(0.975)
-	return m, t * stat.StdDev(x, nil) / math.Sqrt(float64(len(x)))
 }
 
 // aloneMeasured reports whether every job of every run has a flowtime alone
@@ -244,7 +231,7 @@ func HPFSPTable(runs []Run) *Table {
 		case !math.IsNaN(p.x):
 			x = strconv.FormatFloat(p.x, 'g', -1, 64)
 		}
-		m, h := meanCI95(p.vals)
+		m, h := MeanCI95(p.vals)
 		t.AddRow(Str(p.series), Str(x), Int(len(p.vals)), Float(m, 3), Float(h, 3))
 	}
 	return t
@@ -314,7 +301,7 @@ func addCILines(p *plot.Plot, pts []hpfspPoint) error {
 			if q.series != s {
 				continue
 			}
-			m, h := meanCI95(q.vals)
+			m, h := MeanCI95(q.vals)
 			if math.IsNaN(h) {
 				h = 0
 			}
@@ -466,7 +453,7 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 			if idx < 0 {
 				continue
 			}
-			m, h := meanCI95(pts[idx].vals)
+			m, h := MeanCI95(pts[idx].vals)
 			if math.IsNaN(h) {
 				h = 0
 			}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tracereplay/tracereplay/replay"
 )
@@ -128,4 +129,16 @@ func Starvations(jobs []replay.JobResult) []float64 {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// MeanCI95 returns the mean of x and the half-width of its 95% confidence
+// interval (Student's t with n−1 degrees of freedom; NaN for fewer than two
+// values). Every table and figure that aggregates seeds uses it.
+func MeanCI95(x []float64) (float64, float64) {
+	m := stat.Mean(x, nil)
+	if len(x) < 2 {
+		return m, math.NaN()
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(x) - 1)}.Quantile(0.975)
+	return m, t * stat.StdDev(x, nil) / math.Sqrt(float64(len(x)))
 }
