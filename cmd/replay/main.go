@@ -87,6 +87,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0
 		}
+		fmt.Fprintf(stderr, "replay: %v (see replay --help)\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// binDir holds ingest and report, built once for the end-to-end scripts.
+var binDir string
+
+func TestMain(m *testing.M) {
+	os.Exit(testscript.RunMain(m, map[string]func() int{
+		"replay": func() int { return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
+	}))
+}
+
+func buildTools(t *testing.T) string {
+	t.Helper()
+	if binDir != "" {
+		return binDir
+	}
+	dir := t.TempDir()
+	for _, cmd := range []string{"ingest", "report"} {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, cmd), "../"+cmd).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build %s: %v\n%s", cmd, err, out)
+		}
+	}
+	binDir = dir
+	return dir
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script: ingest, replay and
+// report as a user runs them, on the bundled 50-job sample.
+func TestScripts(t *testing.T) {
+	bin := buildTools(t)
+	root, _ := filepath.Abs("../..")
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+			env.Setenv("ROOT", root)
+			return nil
+		},
+	})
+}
+
+func runCmd(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &o, &e)
+	return code, o.String(), e.String()
+}
+
+// TestDefaultRunGolden: `replay` with no arguments replays the embedded sample
+// through every policy and prints the summary table, identically every time.
+func TestDefaultRunGolden(t *testing.T) {
+	code, out, errOut := runCmd("--parallel", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden := filepath.Join("testdata", "default.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("output differs from %s (rerun with -update if the change is intended):\n%s", golden, out)
+	}
+	if _, out2, _ := runCmd("--parallel", "1"); out2 != out {
+		t.Error("the table depends on --parallel")
+	}
+}
+
+// TestBadUsage: bad flags, policies, hardware keys and inputs exit 2 with a
+// message naming what is wrong and what is valid, and write nothing.
+func TestBadUsage(t *testing.T) {
+	dir := t.TempDir()
+	badHW := filepath.Join(dir, "bad.toml")
+	os.WriteFile(badHW, []byte("racks = 2\ncolour = \"red\"\n"), 0o644)
+	badTrace := filepath.Join(dir, "bad.tsv")
+	os.WriteFile(badTrace, []byte("job0\t1\t1\t100\t50\t10\njob1\t0\t0\t100\t-5\t10\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--policy", "bogus"}, `unknown policy "bogus"; valid policies: bar,`},
+		{[]string{"--policy", "fair:colour=red"}, "unknown parameter colour; valid parameters:"},
+		{[]string{"--hardware", badHW}, "unknown key colour; valid keys: name, racks"},
+		{[]string{"--set", "replication=0"}, "replication must be in 1..64"},
+		{[]string{"--set", "nonsense"}, "want KEY=VALUE"},
+		{[]string{"--trace", badTrace, "--out", out}, "bad.tsv:2:"},
+		{[]string{"--trace", filepath.Join(dir, "missing")}, "no such file"},
+		{[]string{"--experiment", filepath.Join(dir, "missing.toml")}, "no such file"},
+		{[]string{"--no-such-flag"}, "unknown flag"},
+		{[]string{"extra"}, "unexpected argument"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCmd(c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("replay %v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed run left %s behind", out)
+	}
+}
+
+// TestOutRefusesForeignDirectory: --out never replaces a directory that is not a
+// results directory.
+func TestOutRefusesForeignDirectory(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "thesis.tex"), []byte("precious"), 0o644)
+	code, _, errOut := runCmd("--policy", "fifo", "--out", dir, "--quiet")
+	if code != 2 || !strings.Contains(errOut, "not a results directory") {
+		t.Fatalf("exit %d, %q", code, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "thesis.tex")); string(b) != "precious" {
+		t.Fatal("the directory was touched")
+	}
+}
+
+func init() {
+	// The scripts build the other commands with the go tool of this test.
+	if p := filepath.Join(runtime.GOROOT(), "bin"); !strings.Contains(os.Getenv("PATH"), p) {
+		os.Setenv("PATH", p+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
+}
