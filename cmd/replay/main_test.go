@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -20,9 +19,9 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 var binDir string
 
 func TestMain(m *testing.M) {
-	os.Exit(testscript.RunMain(m, map[string]func() int{
-		"replay": func() int { return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
-	}))
+	testscript.Main(m, map[string]func(){
+		"replay": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
 }
 
 func buildTools(t *testing.T) string {
@@ -133,12 +132,5 @@ func TestOutRefusesForeignDirectory(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "thesis.tex")); string(b) != "precious" {
 		t.Fatal("the directory was touched")
-	}
-}
-
-func init() {
-	// The scripts build the other commands with the go tool of this test.
-	if p := filepath.Join(runtime.GOROOT(), "bin"); !strings.Contains(os.Getenv("PATH"), p) {
-		os.Setenv("PATH", p+string(os.PathListSeparator)+os.Getenv("PATH"))
 	}
 }
