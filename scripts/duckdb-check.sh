@@ -25,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 echo "duckdb-check: installing @duckdb/node-api@$version"
 npm install --prefix "$work" --no-save --no-audit --no-fund --loglevel=error "@duckdb/node-api@$version" >/dev/null
 cp "$repo/scripts/duckdb-check.mjs" "$work/"
-(cd "$repo" && go build -o "$work/ingest" ./cmd/ingest)
+(cd "$repo" && go build -o "$work/ingest" ./cmd/ingest && go build -o "$work/replay" ./cmd/replay)
 
 check() { node "$work/duckdb-check.mjs" "$@"; }
 
@@ -90,5 +90,20 @@ check "$repo/trace/testdata/sample-trace" \
 	--expect jobs.meta.tracereplay.options='{"a":"1","b":"2","strict":"true"}' \
 	--expect jobs.meta.tracereplay.sources='["a.jhist","b.jhist"]' \
 	--expect tasks.meta.tracereplay.schema_version=1
+
+echo "duckdb-check: replay results (fair on the 50-job sample, with tasks)"
+"$work/replay" --trace "$work/fb50" --policy fair --seed 3 --tasks --quiet --out "$work/runs"
+run="$work/runs/policy=fair"
+check "$run" \
+	--fact below_ideal="SELECT count(*) FROM jobs WHERE flowtime_us < ideal_us" \
+	--fact flow_mismatch="SELECT count(*) FROM jobs WHERE finish_us - submit_us <> flowtime_us" \
+	--fact task_count="SELECT (SELECT sum(maps + reduces) FROM jobs) = (SELECT count(*) FROM tasks)" \
+	--fact reduce_before_maps="SELECT count(*) FROM tasks t JOIN jobs j USING (job_index) WHERE t.type = 'REDUCE' AND t.shuffle_end_us < j.last_map_end_us" \
+	--fact map_localities="SELECT string_agg(DISTINCT locality, ',' ORDER BY locality) FROM tasks WHERE type = 'MAP'" \
+	--expect jobs.rows=50 --expect jobs.policy.type=VARCHAR --expect jobs.flowtime_us.type=BIGINT \
+	--expect jobs.slowdown.type=DOUBLE --expect jobs.flowtime_us.nulls=0 \
+	--expect jobs.meta.tracereplay.policy=fair --expect jobs.meta.tracereplay.seed=3 \
+	--expect below_ideal=0 --expect flow_mismatch=0 --expect task_count=true --expect reduce_before_maps=0 \
+	--expect map_localities=NODE_LOCAL
 
 echo "duckdb-check: all expectations hold"
