@@ -3,6 +3,7 @@ package replay_test
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/policy"
@@ -42,7 +43,9 @@ func benchReplay(b *testing.B, tr *trace.Trace, hw replay.Hardware, policies ...
 	for _, name := range policies {
 		b.Run(name, func(b *testing.B) {
 			var tasks, events int64
+			var before, after runtime.MemStats
 			b.ReportAllocs()
+			runtime.ReadMemStats(&before)
 			for range b.N {
 				topo := replay.NewTopology(&hw, 1)
 				w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
@@ -60,8 +63,11 @@ func benchReplay(b *testing.B, tr *trace.Trace, hw replay.Hardware, policies ...
 				tasks += res.Summary.Maps + res.Summary.Reduces
 				events += res.Summary.Events
 			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(tasks), "allocs/task")
 			sec := b.Elapsed().Seconds()
 			b.ReportMetric(float64(2*tasks)/sec, "task-events/s")
+			b.ReportMetric(sec*1e9/float64(events), "ns/event")
 			b.ReportMetric(float64(events)/float64(tasks), "events/task")
 			b.ReportMetric(float64(tasks)/float64(b.N), "tasks/op")
 		})
