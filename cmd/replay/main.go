@@ -400,6 +400,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
 					Seed: j.cell.Seed, RecordTasks: c.tasks, Timeline: true, CheckInvariants: c.check,
 					TraceName: j.traceSrc, HardwareName: j.cell.HWName,
 					Workload: replay.WorkloadOptions{IncludeIncomplete: c.incomplete},
+					Progress: func(done, total int) { prog.jobs(j.cell.Dir, done, total) },
 				}
 				if c.alone {
 					opt.Alone = func() (replay.Policy, error) { return policy.New(j.cell.Policy) }
@@ -413,7 +414,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
 						}
 					}
 				}
-				prog.done(j.cell.Dir)
+				prog.runDone(j.cell.Dir)
 			}
 		}()
 	}
