@@ -19,6 +19,8 @@ type preset struct {
 func presets() []preset {
 	p := []preset{
 		{"hpfsp", report.HPFSPTable, report.WriteHPFSPFigures},
+		{"eas", report.EASTable, report.WriteEASFigures},
+		{"hybsmrp", report.HybSMRPTable, report.WriteHybSMRPFigures},
 	}
 	slices.SortFunc(p, func(a, b preset) int { return strings.Compare(a.name, b.name) })
 	return p

@@ -1,0 +1,422 @@
+package report
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A grid is the form of the eas and hybsmrp presets' outputs (and of those
+// papers' figures and tables): for each metric and context (the values of the
+// labels that tell runs apart other than the policy, the seed and the x axis),
+// one row per value of the x axis (replication factor, number of tasks) and one
+// column per policy, each cell the values of the seeds' runs. This file holds the
+// part both presets share: building the grid and rendering it as a table.
+
+// gridSeries names a policy as its paper does.
+type gridSeries struct{ policy, display string }
+
+// gridMetric is one quantity a preset reports.
+type gridMetric struct {
+	id    string // short name, used in figure file names
+	short string // short name with unit, in the table
+	title string // what it is, with unit: a figure's y axis
+	prec  int    // decimals in the table
+	value func(Run) float64
+	// paper names the paper's figure or table that shows the metric for r
+	// ("Fig. 3", "Table 4"), or "" when the paper has none.
+	paper func(r Run) string
+	// applies, when set, says which runs have the metric.
+	applies func(Run) bool
+	// normalise divides every value of a block by the largest mean of the block
+	// (EAS Fig. 4: "we normalize final load balance value to [0,1]").
+	normalise bool
+	// relGain makes gain rows relative: (Σ base − Σ column)/Σ base over the rows,
+	// in percent; without it they are differences of the rows' mean.
+	relGain bool
+}
+
+// gridPreset describes a preset whose table and figures are grids.
+type gridPreset struct {
+	name      string // file name prefix of the figures
+	label     string // the paper's name of its policy, in figure titles
+	title     string // the table's title
+	what      string // header of the column naming the figure or table
+	xLabel    string // the label the paper puts on the x axis
+	xHeader   string // its header in the table and figures
+	series    []gridSeries
+	metrics   []gridMetric
+	summaries bool // add rows "average" and "vs BASE" for each base in bases
+	bases     []string
+	notes     []string
+}
+
+// seedValues are the values of one grid cell, one per seed.
+type seedValues struct {
+	seeds []string
+	vals  []float64
+}
+
+// value returns the value of seed s.
+func (v *seedValues) value(s string) (float64, bool) {
+	if v == nil {
+		return 0, false
+	}
+	if i := slices.Index(v.seeds, s); i >= 0 {
+		return v.vals[i], true
+	}
+	return 0, false
+}
+
+// gridBlock is one reproduced figure or table: a metric on one context.
+type gridBlock struct {
+	metric  *gridMetric
+	paper   string
+	context []string // label=value, in label order
+	xs      []string // sorted, numerically where possible
+	series  []string // policies, in column order
+	cells   map[[2]string]*seedValues
+}
+
+// cell returns the values at x and series.
+func (b *gridBlock) cell(x, series string) *seedValues { return b.cells[[2]string{x, series}] }
+
+// grid is the blocks of a set of runs and the label on their x axis.
+type grid struct {
+	// xLabel is the preset's x label when the runs have it, else the first
+	// varying label other than policy, trace, hw and seed, else "".
+	xLabel string
+	// ctxLabels are the varying labels other than policy, seed and xLabel.
+	ctxLabels []string
+	series    []string // every policy, in column order
+	blocks    []*gridBlock
+}
+
+// runSeed is the seed of r: its label, else its summary's.
+func runSeed(r Run) string {
+	if s, ok := r.Label("seed"); ok {
+		return s
+	}
+	return strconv.FormatUint(r.Summary.Seed, 10)
+}
+
+// display returns the paper's name of a policy, else the policy itself.
+func (p *gridPreset) display(policy string) string {
+	for _, s := range p.series {
+		if s.policy == policy {
+			return s.display
+		}
+	}
+	return policy
+}
+
+// compareSeries orders policies as the paper lists them, others after them.
+func (p *gridPreset) compareSeries(a, b string) int {
+	known := func(s string) int {
+		i := slices.IndexFunc(p.series, func(g gridSeries) bool { return g.policy == s })
+		if i < 0 {
+			return len(p.series)
+		}
+		return i
+	}
+	if c := cmp.Compare(known(a), known(b)); c != 0 {
+		return c
+	}
+	return compareSeries(a, b)
+}
+
+// build groups runs into the grid's blocks.
+func (p *gridPreset) build(runs []Run) *grid {
+	g := &grid{}
+	if len(runs) == 0 {
+		return g
+	}
+	sorted := slices.Clone(runs)
+	SortRuns(sorted)
+	varying := VaryingLabels(sorted)
+	if slices.ContainsFunc(sorted, func(r Run) bool { _, ok := r.Labels[p.xLabel]; return ok }) {
+		g.xLabel = p.xLabel
+	} else if i := slices.IndexFunc(varying, func(k string) bool { return !slices.Contains(hpfspFixedLabels, k) }); i >= 0 {
+		g.xLabel = varying[i]
+	}
+	for _, k := range varying {
+		if k != PolicyLabel && k != "seed" && k != g.xLabel {
+			g.ctxLabels = append(g.ctxLabels, k)
+		}
+	}
+	find := func(m *gridMetric, paper string, ctx []string) *gridBlock {
+		for _, b := range g.blocks {
+			if b.metric == m && b.paper == paper && slices.Equal(b.context, ctx) {
+				return b
+			}
+		}
+		b := &gridBlock{metric: m, paper: paper, context: ctx, cells: map[[2]string]*seedValues{}}
+		g.blocks = append(g.blocks, b)
+		return b
+	}
+	for _, r := range sorted {
+		pol, _ := r.Label(PolicyLabel)
+		if !slices.Contains(g.series, pol) {
+			g.series = append(g.series, pol)
+		}
+		x := "–"
+		if g.xLabel != "" {
+			x, _ = r.Label(g.xLabel)
+		}
+		var ctx []string
+		for _, k := range g.ctxLabels {
+			v, _ := r.Label(k)
+			ctx = append(ctx, k+"="+v)
+		}
+		for i := range p.metrics {
+			m := &p.metrics[i]
+			if m.applies != nil && !m.applies(r) {
+				continue
+			}
+			b := find(m, m.paper(r), ctx)
+			if !slices.Contains(b.xs, x) {
+				b.xs = append(b.xs, x)
+			}
+			if !slices.Contains(b.series, pol) {
+				b.series = append(b.series, pol)
+			}
+			c := b.cell(x, pol)
+			if c == nil {
+				c = &seedValues{}
+				b.cells[[2]string{x, pol}] = c
+			}
+			c.seeds = append(c.seeds, runSeed(r))
+			c.vals = append(c.vals, m.value(r))
+		}
+	}
+	slices.SortFunc(g.series, p.compareSeries)
+	for _, b := range g.blocks {
+		slices.SortFunc(b.xs, compareLabelValues)
+		slices.SortFunc(b.series, p.compareSeries)
+		if b.metric.normalise {
+			normaliseBlock(b)
+		}
+	}
+	metricIndex := func(m *gridMetric) int {
+		return slices.IndexFunc(p.metrics, func(q gridMetric) bool { return q.id == m.id })
+	}
+	slices.SortStableFunc(g.blocks, func(a, b *gridBlock) int {
+		if c := cmp.Compare(metricIndex(a.metric), metricIndex(b.metric)); c != 0 {
+			return c
+		}
+		if (a.paper == "") != (b.paper == "") {
+			if a.paper == "" {
+				return 1
+			}
+			return -1
+		}
+		if c := compareLabelValues(a.paper, b.paper); c != 0 {
+			return c
+		}
+		return slices.CompareFunc(a.context, b.context, compareLabelValues)
+	})
+	return g
+}
+
+// normaliseBlock divides every value of b by the largest mean of its cells.
+func normaliseBlock(b *gridBlock) {
+	top := 0.0
+	for _, c := range b.cells {
+		top = max(top, Mean(c.vals))
+	}
+	if top <= 0 {
+		return
+	}
+	for _, c := range b.cells {
+		for i := range c.vals {
+			c.vals[i] /= top
+		}
+	}
+}
+
+// name is the block's figure or table name with its metric, e.g. "Fig. 3
+// locality (%)".
+func (b *gridBlock) name() string {
+	if b.paper == "" {
+		return b.metric.short
+	}
+	return b.paper + " " + b.metric.short
+}
+
+// fileName is the block's figure file name without extension, e.g.
+// eas_fig3_locality or hybsmrp_table6_completion_wordcount.
+func (p *gridPreset) fileName(b *gridBlock) string {
+	parts := []string{p.name}
+	if b.paper != "" {
+		parts = append(parts, strings.ReplaceAll(b.paper, ".", ""))
+	}
+	parts = append(parts, b.metric.id)
+	for _, kv := range b.context {
+		_, v, _ := strings.Cut(kv, "=")
+		parts = append(parts, v)
+	}
+	for i, s := range parts {
+		parts[i] = strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '.':
+				return r
+			case r >= 'A' && r <= 'Z':
+				return r - 'A' + 'a'
+			}
+			return -1
+		}, strings.ReplaceAll(s, " ", ""))
+	}
+	return strings.Join(parts, "_")
+}
+
+// csvName makes a label or policy usable as a CSV column name.
+func csvName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+			b.WriteByte('_')
+		}
+	}
+	return strings.TrimSuffix(b.String(), "_")
+}
+
+// table renders the grid of runs: a row per block and x value (plus the summary
+// rows), a mean and a 95% half-width column per policy.
+func (p *gridPreset) table(runs []Run) *Table {
+	g := p.build(runs)
+	t := &Table{Title: p.title, Notes: p.notes}
+	t.Columns = append(t.Columns, Column{Header: p.what, Name: csvName(p.what)})
+	for _, k := range g.ctxLabels {
+		t.Columns = append(t.Columns, Column{Header: k, Name: csvName(k)})
+	}
+	xHeader, xName := g.xLabel, csvName(g.xLabel)
+	if g.xLabel == "" || g.xLabel == p.xLabel {
+		xHeader, xName = p.xHeader, csvName(p.xLabel)
+	}
+	t.Columns = append(t.Columns, Column{Header: xHeader, Name: xName, Align: AlignRight},
+		Column{Header: "seeds", Name: "seeds", Align: AlignRight})
+	for _, s := range g.series {
+		t.Columns = append(t.Columns,
+			Column{Header: p.display(s), Name: csvName(s), Align: AlignRight},
+			Column{Header: "±", Name: csvName(s) + "_ci95", Align: AlignRight})
+	}
+	for _, b := range g.blocks {
+		row := func(x string, seeds int, cell func(s string) (float64, float64)) {
+			cells := []Cell{Str(b.name())}
+			for _, kv := range b.context {
+				_, v, _ := strings.Cut(kv, "=")
+				cells = append(cells, Str(v))
+			}
+			cells = append(cells, Str(x), Int(seeds))
+			for _, s := range g.series {
+				m, h := cell(s)
+				cells = append(cells, Float(m, b.metric.prec), Float(h, b.metric.prec))
+			}
+			t.AddRow(cells...)
+		}
+		for _, x := range b.xs {
+			seeds := 0
+			for _, s := range g.series {
+				if c := b.cell(x, s); c != nil {
+					seeds = max(seeds, len(c.vals))
+				}
+			}
+			row(x, seeds, func(s string) (float64, float64) {
+				c := b.cell(x, s)
+				if c == nil {
+					return math.NaN(), math.NaN()
+				}
+				return MeanCI95(c.vals)
+			})
+		}
+		if !p.summaries {
+			continue
+		}
+		seeds := b.completeSeeds(g.series)
+		row("average", len(seeds), func(s string) (float64, float64) {
+			return b.summary(seeds, s, "")
+		})
+		for _, base := range p.bases {
+			if !slices.Contains(b.series, base) || len(b.series) < 2 {
+				continue
+			}
+			row("vs "+p.display(base), len(seeds), func(s string) (float64, float64) {
+				return b.summary(seeds, s, base)
+			})
+		}
+	}
+	return t
+}
+
+// completeSeeds returns the seeds that have a value at every x of b for at least
+// one of the policies, in the order of the first cell's seeds.
+func (b *gridBlock) completeSeeds(series []string) []string {
+	var out []string
+	for _, s := range series {
+		for _, x := range b.xs {
+			c := b.cell(x, s)
+			if c == nil {
+				continue
+			}
+			for _, seed := range c.seeds {
+				if !slices.Contains(out, seed) && b.seedComplete(seed, s) {
+					out = append(out, seed)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, compareLabelValues)
+	return out
+}
+
+// seedComplete reports whether policy s has a value for seed at every x.
+func (b *gridBlock) seedComplete(seed, s string) bool {
+	for _, x := range b.xs {
+		if _, ok := b.cell(x, s).value(seed); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// summary is the mean and 95% half-width over seeds of a per-seed summary of
+// policy s over the rows of b: with base "", the mean over the rows; else the
+// paired gain over base (see gridMetric.relGain). Seeds that lack a row of s or
+// of base are left out; NaN when s is base or no seed is left.
+func (b *gridBlock) summary(seeds []string, s, base string) (float64, float64) {
+	if s == base {
+		return math.NaN(), math.NaN()
+	}
+	var per []float64
+	for _, seed := range seeds {
+		if !b.seedComplete(seed, s) || base != "" && !b.seedComplete(seed, base) {
+			continue
+		}
+		var sum, sumBase float64
+		for _, x := range b.xs {
+			v, _ := b.cell(x, s).value(seed)
+			sum += v
+			if base != "" {
+				w, _ := b.cell(x, base).value(seed)
+				sumBase += w
+			}
+		}
+		n := float64(len(b.xs))
+		switch {
+		case base == "":
+			per = append(per, sum/n)
+		case b.metric.relGain:
+			per = append(per, 100*(sumBase-sum)/sumBase)
+		default:
+			per = append(per, (sum-sumBase)/n)
+		}
+	}
+	if len(per) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	return MeanCI95(per)
+}

@@ -1,0 +1,202 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The figures of a grid preset (eas, hybsmrp): one per block, the block's x
+// values on the x axis, one series per policy with the 95% interval over seeds.
+
+// gridFigure draws one block of a grid.
+type gridFigure func(p *gridPreset, g *grid, b *gridBlock) (figure, error)
+
+// writeFigures draws every block of the grid of runs into dir with draw and
+// returns the paths written, in block order.
+func (p *gridPreset) writeFigures(runs []Run, dir, format string, draw gridFigure) ([]string, error) {
+	if !slices.Contains(FigureFormats, format) {
+		return nil, fmt.Errorf("figure format %q: want one of png, svg, pdf", format)
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s figures: no runs", p.name)
+	}
+	g := p.build(runs)
+	var paths []string
+	for _, b := range g.blocks {
+		f, err := draw(p, g, b)
+		if err != nil {
+			return paths, fmt.Errorf("%s figure %s: %w", p.name, p.fileName(b), err)
+		}
+		f.name = p.fileName(b)
+		data, err := render(format, f)
+		if err != nil {
+			return paths, fmt.Errorf("figure %s: %w", f.name, err)
+		}
+		path := filepath.Join(dir, f.name+"."+format)
+		if err := writeBytesAtomic(path, data); err != nil {
+			return paths, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// newGridPlot starts the plot of block b: title, axis labels, grid lines, y
+// from 0.
+func (p *gridPreset) newGridPlot(g *grid, b *gridBlock) *plot.Plot {
+	pl := plot.New()
+	title := p.label
+	if b.paper != "" {
+		title += " " + b.paper
+	}
+	if len(b.context) > 0 {
+		title += ", " + strings.Join(b.context, " ")
+	}
+	seeds := 0
+	for _, c := range b.cells {
+		seeds = max(seeds, len(c.vals))
+	}
+	pl.Title.Text = fmt.Sprintf("%s: mean of %d seed%s, 95%% CI", title, seeds, plural(seeds))
+	pl.X.Label.Text = p.xHeader
+	if g.xLabel != "" && g.xLabel != p.xLabel {
+		pl.X.Label.Text = g.xLabel
+	}
+	pl.Y.Label.Text = b.metric.title
+	pl.Y.Min = 0
+	pl.Y.Tick.Marker = tidyTicks{}
+	pl.Add(plotter.NewGrid())
+	return pl
+}
+
+// barFigure draws b as grouped bars, as the EAS paper's figures: a group per x
+// value, a bar per policy with its 95% interval as a black whisker. A policy
+// keeps its colour across the figures of a grid.
+func barFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
+	pl := p.newGridPlot(g, b)
+	const groupWidth = 0.8
+	w := groupWidth / float64(len(b.series))
+	for i, s := range b.series {
+		var rings []plotter.XYer
+		var e ciErrors
+		for k, x := range b.xs {
+			c := b.cell(x, s)
+			if c == nil {
+				continue
+			}
+			m, h := MeanCI95(c.vals)
+			if math.IsNaN(h) {
+				h = 0
+			}
+			left := float64(k) - groupWidth/2 + w*float64(i)
+			rings = append(rings, plotter.XYs{{X: left, Y: 0}, {X: left + w, Y: 0}, {X: left + w, Y: m}, {X: left, Y: m}})
+			e.XYs = append(e.XYs, plotter.XY{X: left + w/2, Y: m})
+			e.half = append(e.half, h)
+		}
+		poly, err := plotter.NewPolygon(rings...)
+		if err != nil {
+			return figure{}, err
+		}
+		poly.Color, _ = style(slices.Index(g.series, s))
+		poly.LineStyle.Color = color.White
+		poly.LineStyle.Width = vg.Points(0.5)
+		eb, err := plotter.NewYErrorBars(e)
+		if err != nil {
+			return figure{}, err
+		}
+		eb.LineStyle.Color = color.Black
+		eb.LineStyle.Width = vg.Points(1)
+		eb.CapWidth = vg.Points(4)
+		pl.Add(poly, eb)
+		pl.Legend.Add(p.display(s), poly)
+	}
+	pl.NominalX(b.xs...)
+	pl.X.Min, pl.X.Max = -0.5, float64(len(b.xs))-0.5
+	pl.Y.Max = max(pl.Y.Max*1.05, 1e-9)
+	l, top := takeLegend(pl)
+	return figure{height: 4 * vg.Inch, legend: l, top: top, draw: pl.Draw}, nil
+}
+
+// lineFigure draws b as one line per policy with 95% error bars against the x
+// values, numeric ones at their value, others as categories. Each policy has
+// its own colour, dash pattern and glyph, and is shifted sideways by a small
+// fraction of the spacing of the x values, so that policies with equal values
+// stay visible side by side instead of hiding each other.
+func lineFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
+	pl := p.newGridPlot(g, b)
+	xs := make([]float64, len(b.xs))
+	numeric := true
+	for k, x := range b.xs {
+		v, err := strconv.ParseFloat(x, 64)
+		numeric = numeric && err == nil
+		xs[k] = v
+	}
+	spacing := 1.0
+	if numeric {
+		for k := 1; k < len(xs); k++ {
+			if d := xs[k] - xs[k-1]; k == 1 || d < spacing {
+				spacing = d
+			}
+		}
+	} else {
+		for k := range xs {
+			xs[k] = float64(k)
+		}
+	}
+	if spacing <= 0 {
+		spacing = 1
+	}
+	for i, s := range b.series {
+		shift := spacing * 0.1 * (float64(i) - float64(len(b.series)-1)/2)
+		var e ciErrors
+		for k, x := range b.xs {
+			c := b.cell(x, s)
+			if c == nil {
+				continue
+			}
+			m, h := MeanCI95(c.vals)
+			if math.IsNaN(h) {
+				h = 0
+			}
+			e.XYs = append(e.XYs, plotter.XY{X: xs[k] + shift, Y: m})
+			e.half = append(e.half, h)
+		}
+		j := slices.Index(g.series, s)
+		col, _ := style(j)
+		l, sc, err := plotter.NewLinePoints(e.XYs)
+		if err != nil {
+			return figure{}, err
+		}
+		l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.5), Dashes: plotutil.Dashes(j)}
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: plotutil.Shape(j)}
+		eb, err := plotter.NewYErrorBars(e)
+		if err != nil {
+			return figure{}, err
+		}
+		eb.LineStyle.Color = col
+		eb.CapWidth = vg.Points(4)
+		pl.Add(l, sc, eb)
+		pl.Legend.Add(p.display(s), l, sc)
+	}
+	var ticks []plot.Tick
+	for k, x := range b.xs {
+		ticks = append(ticks, plot.Tick{Value: xs[k], Label: x})
+	}
+	pl.X.Tick.Marker = plot.ConstantTicks(ticks)
+	if len(xs) > 0 {
+		pl.X.Min, pl.X.Max = xs[0]-spacing/2, xs[len(xs)-1]+spacing/2
+	}
+	pl.Y.Max = max(pl.Y.Max*1.05, 1e-9)
+	l, top := takeLegend(pl)
+	return figure{height: 4 * vg.Inch, legend: l, top: top, draw: pl.Draw}, nil
+}
