@@ -102,29 +102,74 @@ func runSeed(r Run) string {
 	return strconv.FormatUint(r.Summary.Seed, 10)
 }
 
-// display returns the paper's name of a policy, else the policy itself.
+// display returns the paper's name of a policy; a known policy with parameters
+// is its name followed by them ("EAS threshold=3"); others are left as they are.
 func (p *gridPreset) display(policy string) string {
 	for _, s := range p.series {
 		if s.policy == policy {
 			return s.display
 		}
 	}
+	base, args, _ := strings.Cut(policy, ":")
+	for _, s := range p.series {
+		if s.policy == base {
+			return s.display + " " + strings.ReplaceAll(args, ",", " ")
+		}
+	}
 	return policy
 }
 
-// compareSeries orders policies as the paper lists them, others after them.
+// compareSeries orders policies as the paper lists them, a known policy with
+// parameters after it, others after all of them; ties in natural order
+// (threshold=3 before threshold=10).
 func (p *gridPreset) compareSeries(a, b string) int {
-	known := func(s string) int {
-		i := slices.IndexFunc(p.series, func(g gridSeries) bool { return g.policy == s })
-		if i < 0 {
-			return len(p.series)
+	rank := func(s string) int {
+		base, _, _ := strings.Cut(s, ":")
+		for _, name := range []string{s, base} {
+			if i := slices.IndexFunc(p.series, func(g gridSeries) bool { return g.policy == name }); i >= 0 {
+				return i
+			}
 		}
-		return i
+		return len(p.series)
 	}
-	if c := cmp.Compare(known(a), known(b)); c != 0 {
+	if c := cmp.Compare(rank(a), rank(b)); c != 0 {
 		return c
 	}
-	return compareSeries(a, b)
+	if c := compareNatural(a, b); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+// compareNatural compares strings by their runs of digits as numbers and the
+// rest as text.
+func compareNatural(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitPrefix(a), digitPrefix(b)
+		if da > 0 && db > 0 {
+			na, _ := strconv.ParseUint(a[:da], 10, 64)
+			nb, _ := strconv.ParseUint(b[:db], 10, 64)
+			if c := cmp.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if c := cmp.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digitPrefix returns the length of the leading run of ASCII digits of s.
+func digitPrefix(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // build groups runs into the grid's blocks.

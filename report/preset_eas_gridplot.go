@@ -52,6 +52,25 @@ func (p *gridPreset) writeFigures(runs []Run, dir, format string, draw gridFigur
 	return paths, nil
 }
 
+// styleIndex is the style (colour, dashes, glyph) number of policy s: its place
+// in the paper's list, the same in every figure and every results set; other
+// policies follow in the grid's order.
+func (p *gridPreset) styleIndex(g *grid, s string) int {
+	if i := slices.IndexFunc(p.series, func(q gridSeries) bool { return q.policy == s }); i >= 0 {
+		return i
+	}
+	n := len(p.series)
+	for _, q := range g.series {
+		if q == s {
+			break
+		}
+		if !slices.ContainsFunc(p.series, func(k gridSeries) bool { return k.policy == q }) {
+			n++
+		}
+	}
+	return n
+}
+
 // newGridPlot starts the plot of block b: title, axis labels, grid lines, y
 // from 0.
 func (p *gridPreset) newGridPlot(g *grid, b *gridBlock) *plot.Plot {
@@ -81,7 +100,7 @@ func (p *gridPreset) newGridPlot(g *grid, b *gridBlock) *plot.Plot {
 
 // barFigure draws b as grouped bars, as the EAS paper's figures: a group per x
 // value, a bar per policy with its 95% interval as a black whisker. A policy
-// keeps its colour across the figures of a grid.
+// keeps its colour in every figure (styleIndex).
 func barFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
 	pl := p.newGridPlot(g, b)
 	const groupWidth = 0.8
@@ -107,7 +126,7 @@ func barFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
 		if err != nil {
 			return figure{}, err
 		}
-		poly.Color, _ = style(slices.Index(g.series, s))
+		poly.Color, _ = style(p.styleIndex(g, s))
 		poly.LineStyle.Color = color.White
 		poly.LineStyle.Width = vg.Points(0.5)
 		eb, err := plotter.NewYErrorBars(e)
@@ -171,7 +190,7 @@ func lineFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
 			e.XYs = append(e.XYs, plotter.XY{X: xs[k] + shift, Y: m})
 			e.half = append(e.half, h)
 		}
-		j := slices.Index(g.series, s)
+		j := p.styleIndex(g, s)
 		col, _ := style(j)
 		l, sc, err := plotter.NewLinePoints(e.XYs)
 		if err != nil {
