@@ -176,7 +176,7 @@ func lineFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
 		spacing = 1
 	}
 	for i, s := range b.series {
-		shift := spacing * 0.1 * (float64(i) - float64(len(b.series)-1)/2)
+		shift := spacing * 0.06 * (float64(i) - float64(len(b.series)-1)/2)
 		var e ciErrors
 		for k, x := range b.xs {
 			c := b.cell(x, s)
