@@ -171,3 +171,18 @@ func TestHybSMRPFigures(t *testing.T) {
 		t.Error("no runs: no error")
 	}
 }
+
+// FuzzHybApp: any trace field of run.json gives the app it names or the trace
+// label, without a panic.
+func FuzzHybApp(f *testing.F) {
+	for _, s := range []string{`hybsmrp{"app":"terasort","jobs":1}@3`, `hybsmrp{}@1`, `{`, `}{`, `x{"app":1}`, ``} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r := Run{Labels: map[string]string{"trace": "label"}, Summary: replay.RunSummary{Trace: s}}
+		got := hybApp(r)
+		if got != "label" && !strings.Contains(s, got) && !strings.ContainsRune(s, '\\') {
+			t.Errorf("hybApp(%q) = %q: neither the label nor in the field", s, got)
+		}
+	})
+}
