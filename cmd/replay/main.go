@@ -56,6 +56,7 @@ type config struct {
 	seed                                       uint64
 	tasks, check, incomplete, quiet            bool
 	alone                                      bool
+	noTimeline                                 bool // an experiment turned timeline sampling off
 	parallel                                   int
 }
 
@@ -161,6 +162,7 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 			return usageError{err}
 		}
 		c.tasks = c.tasks || exp.Tasks
+		c.noTimeline = !exp.TimelineOn()
 		c.alone = c.alone || exp.Alone
 		if err := hashFile(inputs, c.experiment); err != nil {
 			return err
@@ -397,7 +399,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
 					continue
 				}
 				opt := replay.Options{
-					Seed: j.cell.Seed, RecordTasks: c.tasks, Timeline: true, CheckInvariants: c.check,
+					Seed: j.cell.Seed, RecordTasks: c.tasks, Timeline: !c.noTimeline, CheckInvariants: c.check,
 					TraceName: j.traceSrc, HardwareName: j.cell.HWName,
 					Workload: replay.WorkloadOptions{IncludeIncomplete: c.incomplete},
 					Progress: func(done, total int) { prog.jobs(j.cell.Dir, done, total) },
