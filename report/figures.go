@@ -56,6 +56,7 @@ type figure struct {
 //   - running_tasks: running maps (top panel) and running reduces (bottom panel)
 //     in the whole cluster over simulated time, one line per run.
 //
+// Allocation studies (Run.Alloc) have no figures here and are left out.
 // Runs are named by their policy and the labels that differ between them, drawn
 // in SortRuns order, and listed in a legend right of the plots. Each file is
 // written atomically; PDF output carries a fixed creation date so that equal
@@ -63,6 +64,12 @@ type figure struct {
 func WriteFigures(runs []Run, dir string, format string) ([]string, error) {
 	if !slices.Contains(FigureFormats, format) {
 		return nil, fmt.Errorf("figure format %q: want one of png, svg, pdf", format)
+	}
+	if studies, sims := SplitAllocStudies(runs); len(studies) > 0 {
+		if len(sims) == 0 {
+			return nil, nil // allocation studies have no jobs to draw
+		}
+		runs = sims
 	}
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("figures: no runs")

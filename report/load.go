@@ -33,6 +33,9 @@ type Run struct {
 	Summary  replay.RunSummary
 	Jobs     []replay.JobResult
 	Timeline []replay.TimelineSample
+	// Alloc is set for an allocation study directory (alloc.parquet), which
+	// has no policy, summary, jobs or timeline; see LoadAllocStudy.
+	Alloc *AllocResults
 }
 
 // LabelKeys returns the keys of r.Labels in their canonical order: PolicyLabel
@@ -69,7 +72,8 @@ func labelKeyLess(a, b string) bool {
 }
 
 // Load reads every run under root: each directory at or below root that holds
-// jobs.parquet is a run and must also hold timeline.parquet and run.json. Runs come
+// jobs.parquet is a run and must also hold timeline.parquet and run.json; each
+// that holds alloc.parquet is an allocation study (LoadAllocStudy). Runs come
 // back in lexical order of their paths. Errors name the offending file.
 func Load(root string) ([]Run, error) {
 	info, err := os.Stat(root)
@@ -83,6 +87,7 @@ func Load(root string) ([]Run, error) {
 		return nil, fmt.Errorf("results %s: not a directory", root)
 	}
 	var dirs []string
+	studies := map[string]bool{}
 	// WalkDir visits entries in lexical order, so the run order is deterministic.
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -91,8 +96,12 @@ func Load(root string) ([]Run, error) {
 		if d.IsDir() {
 			return nil
 		}
-		if d.Name() == replay.JobsFile {
+		if d.Name() == replay.JobsFile && !studies[filepath.Dir(path)] {
 			dirs = append(dirs, filepath.Dir(path))
+		}
+		if d.Name() == replay.AllocFile { // sorts before jobs.parquet
+			dirs = append(dirs, filepath.Dir(path))
+			studies[filepath.Dir(path)] = true
 		}
 		return nil
 	})
@@ -100,11 +109,15 @@ func Load(root string) ([]Run, error) {
 		return nil, fmt.Errorf("results %s: %w", root, err)
 	}
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("results %s: no run directory (none holds %s)", root, replay.JobsFile)
+		return nil, fmt.Errorf("results %s: no run directory (none holds %s or %s)", root, replay.JobsFile, replay.AllocFile)
 	}
 	runs := make([]Run, 0, len(dirs))
 	for _, dir := range dirs {
-		r, err := LoadRun(dir)
+		load := LoadRun
+		if studies[dir] {
+			load = LoadAllocStudy
+		}
+		r, err := load(dir)
 		if err != nil {
 			return nil, err
 		}

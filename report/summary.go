@@ -78,8 +78,16 @@ func RunName(r Run, keys []string) string {
 // other labels that differ between runs, then the job count, flowtime mean and
 // nearest-rank p50/p95/p99, starvation mean and p95, map locality node/rack/off-rack
 // in percent of maps, and the makespan. An "unfinished" column appears when some
-// run has jobs without a finish time. runs itself is not reordered.
+// run has jobs without a finish time. runs itself is not reordered. Allocation
+// studies are left out, or, when runs holds nothing else, summarised by
+// AllocSummaryTable.
 func SummaryTable(runs []Run) *Table {
+	if studies, sims := SplitAllocStudies(runs); len(studies) > 0 {
+		if len(sims) == 0 {
+			return AllocSummaryTable(studies)
+		}
+		runs = sims
+	}
 	sorted := slices.Clone(runs)
 	SortRuns(sorted)
 	stats := make([]RunStats, len(sorted))

@@ -1,0 +1,169 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+// allocRows builds the rows of a study: for each case, system and seed, the
+// algorithms' makespans base·(k+1)+seed seconds and localities (90−10k)%.
+func allocRows(cases, systems, algs []string, seeds int) []replay.AllocRow {
+	var rows []replay.AllocRow
+	for _, c := range cases {
+		for si, s := range systems {
+			for seed := 1; seed <= seeds; seed++ {
+				ref := int64(0)
+				for k, a := range algs {
+					ms := int64(10*(si+1)*(k+1)+seed) * sec
+					if k == 0 {
+						ref = ms
+					}
+					rows = append(rows, replay.AllocRow{Case: c, System: s, Servers: 100, Tasks: 300, QUs: 10 * sec, WUs: 40 * sec,
+						CLocUs: 20 * sec, Seed: uint64(seed), Algorithm: a, MakespanUs: ms, LocalTasks: int32(270 - 30*k),
+						RemoteTasks: int32(30 + 30*k), Locality: float64(90-10*k) / 100, Ratio: float64(ms) / float64(ref)})
+				}
+			}
+		}
+	}
+	return rows
+}
+
+// writeStudy writes rows (and timing) as cmd/replay does.
+func writeStudy(t *testing.T, dir string, rows []replay.AllocRow, timing []replay.AllocTiming) {
+	t.Helper()
+	if err := replay.WriteAllocStudy(dir, &replay.AllocStudyResult{Rows: rows, Timing: timing}, map[string]string{"tool": "report-test"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadAllocStudyAndSummary(t *testing.T) {
+	root := t.TempDir()
+	rows := allocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 2)
+	timing := []replay.AllocTiming{{Case: "a", System: "E1", Servers: 100, Tasks: 300, Seed: 1, Algorithm: "bar", WallNs: 2e6}}
+	writeStudy(t, filepath.Join(root, "study"), rows, timing)
+	runs, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].Alloc == nil || len(runs[0].Alloc.Rows) != 4 || len(runs[0].Alloc.Timing) != 1 || runs[0].Jobs != nil {
+		t.Fatalf("runs %+v", runs)
+	}
+	// Only studies: the summary is the study's means. bar: ratio 1; hds:
+	// makespans 21, 22 s over 11, 12 s: ratios 21/11 and 22/12.
+	tb := SummaryTable(runs)
+	var b bytes.Buffer
+	if err := tb.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	hds := (21.0/11 + 22.0/12) / 2
+	for _, want := range []string{"Allocation study", "bar", fmt.Sprintf("%.2f", hds), "11.5", "21.5", "90.0", "80.0"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+	paths, err := WriteFigures(runs, t.TempDir(), "svg")
+	if err != nil || len(paths) != 0 {
+		t.Errorf("WriteFigures on a study alone: %v, %v; want nothing", paths, err)
+	}
+	// A study beside a simulation run: the summary and figures cover the run.
+	writeRunDir(t, filepath.Join(root, "policy=fair"), seqRun(map[string]string{"policy": "fair"}, 3, 1))
+	runs, err = Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 {
+		t.Fatalf("%d runs, want a run and a study", len(runs))
+	}
+	if tb := SummaryTable(runs); len(tb.Rows) != 1 || !strings.HasPrefix(tb.Title, "Summary of 1 run") {
+		t.Errorf("summary %q with %d rows, want the one run", tb.Title, len(tb.Rows))
+	}
+	if paths, err := WriteFigures(runs, t.TempDir(), "svg"); err != nil || len(paths) != 3 {
+		t.Errorf("WriteFigures: %v, %v; want the run's three figures", paths, err)
+	}
+}
+
+func TestLoadAllocStudyErrors(t *testing.T) {
+	good := allocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 1)
+	bad := func(f func(r *replay.AllocRow)) []replay.AllocRow {
+		rows := append([]replay.AllocRow(nil), good...)
+		f(&rows[1])
+		return rows
+	}
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		want  []string
+	}{
+		{"no rows", func(t *testing.T, dir string) { writeStudy(t, dir, []replay.AllocRow{}, nil) }, []string{replay.AllocFile, "no rows"}},
+		{"locality above 1", func(t *testing.T, dir string) {
+			writeStudy(t, dir, bad(func(r *replay.AllocRow) { r.Locality = 1.5 }), nil)
+		}, []string{replay.AllocFile, "row 1", "locality"}},
+		{"NaN ratio", func(t *testing.T, dir string) {
+			writeStudy(t, dir, bad(func(r *replay.AllocRow) { r.Ratio = math.NaN() }), nil)
+		}, []string{"row 1", "column ratio"}},
+		{"negative makespan", func(t *testing.T, dir string) {
+			writeStudy(t, dir, bad(func(r *replay.AllocRow) { r.MakespanUs = -1 }), nil)
+		}, []string{"row 1", "makespan_us"}},
+		{"no algorithm", func(t *testing.T, dir string) {
+			writeStudy(t, dir, bad(func(r *replay.AllocRow) { r.Algorithm = "" }), nil)
+		}, []string{"row 1", "empty name"}},
+		{"no servers", func(t *testing.T, dir string) {
+			writeStudy(t, dir, bad(func(r *replay.AllocRow) { r.Servers = 0 }), nil)
+		}, []string{"row 1", "servers/tasks"}},
+		{"negative wall time", func(t *testing.T, dir string) {
+			writeStudy(t, dir, good, []replay.AllocTiming{{Case: "a", System: "E1", Tasks: 3, Algorithm: "bar", WallNs: -1}})
+		}, []string{replay.AllocTimingFile, "row 0", "wall_ns"}},
+		{"not parquet", func(t *testing.T, dir string) {
+			writeStudy(t, dir, good, nil)
+			os.WriteFile(filepath.Join(dir, replay.AllocFile), []byte("case,system\na,E1\n"), 0o644)
+		}, []string{replay.AllocFile, "not a Parquet file"}},
+		{"other schema", func(t *testing.T, dir string) {
+			os.MkdirAll(dir, 0o755)
+			type other struct {
+				Case string `parquet:"case"`
+			}
+			parquet.WriteFile(filepath.Join(dir, replay.AllocFile), []other{{"a"}})
+		}, []string{replay.AllocFile, `column "system" missing`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			tt.setup(t, filepath.Join(root, "study"))
+			_, err := Load(root)
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// FuzzDecodeAllocRows feeds arbitrary bytes to the study reader: rows or an
+// error, never a panic.
+func FuzzDecodeAllocRows(f *testing.F) {
+	var b bytes.Buffer
+	if err := parquet.Write(&b, allocRows([]string{"a"}, []string{"E1"}, []string{"bar"}, 1)); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b.Bytes())
+	f.Add([]byte("PAR1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rows, err := decodeParquet[replay.AllocRow]("alloc.parquet", bytes.NewReader(data), int64(len(data)))
+		if err == nil {
+			_ = checkAllocRows("alloc.parquet", rows)
+		}
+	})
+}
