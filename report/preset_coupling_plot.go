@@ -1,0 +1,232 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Plot helpers shared by the coupling and BAR presets.
+
+// writeFigureSet renders figs into dir in format and returns the paths written.
+func writeFigureSet(dir, format string, figs []figure) ([]string, error) {
+	if !slices.Contains(FigureFormats, format) {
+		return nil, fmt.Errorf("figure format %q: want one of png, svg, pdf", format)
+	}
+	var paths []string
+	for _, f := range figs {
+		data, err := render(format, f)
+		if err != nil {
+			return paths, fmt.Errorf("figure %s: %w", f.name, err)
+		}
+		path := filepath.Join(dir, f.name+"."+format)
+		if err := writeBytesAtomic(path, data); err != nil {
+			return paths, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// stackFigure lays panels out top to bottom, sharing the legend of the first
+// panel that has one, panelHeight each.
+func stackFigure(name string, panels []*plot.Plot, panelHeight vg.Length) figure {
+	var legend plot.Legend
+	var top vg.Length
+	found := false
+	for _, p := range panels {
+		l, t := takeLegend(p)
+		if !found && legendWidth(l) > 0 {
+			legend, top, found = l, t, true
+		}
+	}
+	if !found {
+		legend = plot.NewLegend()
+	}
+	legend.Padding = vg.Points(2)
+	drawPanels := func(c draw.Canvas) {
+		grid := make([][]*plot.Plot, len(panels))
+		for i, p := range panels {
+			grid[i] = []*plot.Plot{p}
+		}
+		tiles := plot.Align(grid, draw.Tiles{Rows: len(panels), Cols: 1, PadY: vg.Points(8), PadTop: vg.Points(2),
+			PadBottom: vg.Points(2), PadLeft: vg.Points(2)}, c)
+		for i, p := range panels {
+			p.Draw(tiles[i][0])
+		}
+	}
+	return figure{name: name, height: panelHeight * vg.Length(len(panels)), legend: legend, top: top + vg.Points(2), draw: drawPanels}
+}
+
+// sideLegend takes p's legend for render to draw beside the plot, with room
+// between its entries.
+func sideLegend(p *plot.Plot) (plot.Legend, vg.Length) {
+	l, top := takeLegend(p)
+	l.Padding = vg.Points(2)
+	return l, top
+}
+
+// bandAlpha is the opacity of a 95% band drawn around a mean line.
+const bandAlpha = 0x38
+
+// translucent returns c with alpha bandAlpha.
+func translucent(c color.Color) color.Color { return withAlpha(c, bandAlpha) }
+
+// withAlpha returns the opaque colour c with alpha a.
+func withAlpha(c color.Color, a uint8) color.Color {
+	r, g, b, _ := c.RGBA()
+	// Premultiplied: scale the channels by the new alpha.
+	k := uint32(a)
+	return color.RGBA{R: uint8((r >> 8) * k / 0xff), G: uint8((g >> 8) * k / 0xff), B: uint8((b >> 8) * k / 0xff), A: a}
+}
+
+// meanBand is a mean line with the half-widths of its 95% interval at each x.
+type meanBand struct {
+	xy   plotter.XYs
+	half []float64 // NaN where the interval is undefined (one seed)
+}
+
+// addMeanBand draws m as a line of style (col, dash) over a translucent band of
+// mean ± half, kept within [floor, ceil] (counts cannot be negative, a
+// probability not above 1), and returns the line for a legend.
+func addMeanBand(p *plot.Plot, m meanBand, col color.Color, dash []vg.Length, width vg.Length, floor, ceil float64) (*plotter.Line, error) {
+	if len(m.xy) == 0 {
+		return nil, nil
+	}
+	var upper, lower plotter.XYs
+	for i, q := range m.xy {
+		h := m.half[i]
+		if math.IsNaN(h) {
+			h = 0
+		}
+		upper = append(upper, plotter.XY{X: q.X, Y: min(ceil, q.Y+h)})
+		lower = append(lower, plotter.XY{X: q.X, Y: max(floor, q.Y-h)})
+	}
+	// Draw the band in chunks, as addLine does lines, so that long series
+	// rasterise quickly.
+	for lo := 0; lo == 0 || lo < len(upper)-1; lo += lineChunk {
+		hi := min(lo+lineChunk+1, len(upper))
+		ring := slices.Clone(upper[lo:hi])
+		for i := hi - 1; i >= lo; i-- {
+			ring = append(ring, lower[i])
+		}
+		poly, err := plotter.NewPolygon(ring)
+		if err != nil {
+			return nil, err
+		}
+		poly.Color = translucent(col)
+		poly.LineStyle.Width = 0
+		p.Add(poly)
+	}
+	return addLine(p, m.xy, plotter.NoStep, draw.LineStyle{Color: col, Dashes: dash, Width: width})
+}
+
+// policyDisplay names policies as the papers do: the registry name
+// capitalised, its parameters after it ("Coupling β=0.1"); Fair's node and rack
+// delays are left out when they are the same for every Fair policy shown.
+// When two policies would get the same name, both keep their full names.
+func policyDisplay(policies []string) map[string]string {
+	fairArgs := map[string]bool{}
+	for _, p := range policies {
+		if name, args, _ := strings.Cut(p, ":"); name == "fair" {
+			fairArgs[args] = true
+		}
+	}
+	out := map[string]string{}
+	seen := map[string]int{}
+	for _, p := range policies {
+		name, args, _ := strings.Cut(p, ":")
+		d := name
+		if name != "" {
+			d = strings.ToUpper(name[:1]) + name[1:]
+		}
+		if args != "" && !(name == "fair" && len(fairArgs) == 1) {
+			d += " " + strings.ReplaceAll(strings.ReplaceAll(args, "beta=", "β="), ",", " ")
+		}
+		out[p] = d
+		seen[d]++
+	}
+	for _, p := range policies {
+		if seen[out[p]] > 1 {
+			out[p] = p
+		}
+	}
+	return out
+}
+
+// fileSlug turns s into a file-name part: lower case letters, digits, '.', '-'
+// and '_' kept, β spelt out, anything else a '_'.
+func fileSlug(s string) string {
+	s = strings.ReplaceAll(strings.ToLower(s), "β", "beta")
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			b.WriteRune(r)
+		case r == '=':
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return strings.Trim(b.String(), "_")
+}
+
+// columnSlug turns s into a CSV column-name part: snake case.
+func columnSlug(s string) string {
+	return strings.NewReplacer("-", "_", ".", "_").Replace(fileSlug(s))
+}
+
+// clampLog keeps values drawn on a log axis positive.
+func clampLog(v, floor float64) float64 {
+	if !(v > floor) {
+		return floor
+	}
+	return v
+}
+
+// denseTicks labels a linear axis every 1, 2 or 5 times a power of ten, so that
+// at most 9 steps span the axis, with an unlabelled tick halfway.
+type denseTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (denseTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return tidyTicks{}.Ticks(lo, hi)
+	}
+	step, digits := niceStep(hi - lo)
+	var ticks []plot.Tick
+	for k := math.Ceil(2 * lo / step); k*step/2 <= hi+step*1e-9; k++ {
+		t := plot.Tick{Value: k * step / 2}
+		if math.Mod(k, 2) == 0 {
+			t.Label = strconv.FormatFloat(k*step/2, 'f', digits, 64)
+			if t.Label == "-0" {
+				t.Label = "0"
+			}
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// niceStep returns the smallest of 1, 2 or 5 times a power of ten that divides
+// span into at most 9 steps, and the decimals its multiples need.
+func niceStep(span float64) (float64, int) {
+	e := int(math.Floor(math.Log10(span))) - 1
+	for {
+		for _, m := range []float64{1, 2, 5} {
+			if step := m * math.Pow10(e); span/step <= 9 {
+				return step, max(0, -e)
+			}
+		}
+		e++
+	}
+}
