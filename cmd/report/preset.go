@@ -21,6 +21,9 @@ func presets() []preset {
 		{"hpfsp", report.HPFSPTable, report.WriteHPFSPFigures},
 		{"eas", report.EASTable, report.WriteEASFigures},
 		{"hybsmrp", report.HybSMRPTable, report.WriteHybSMRPFigures},
+		{"bar-table4", report.BARTable4Table, report.WriteBARTable4Figures},
+		{"bar-fig9", report.BARFig9Table, report.WriteBARFig9Figures},
+		{"coupling", report.CouplingTable, report.WriteCouplingFigures},
 	}
 	slices.SortFunc(p, func(a, b preset) int { return strings.Compare(a.name, b.name) })
 	return p
