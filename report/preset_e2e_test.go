@@ -1,0 +1,142 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/policy"
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// End-to-end tests of the coupling and BAR presets: each small spec in
+// testdata/e2e runs through replay's experiment API (one seed, invariants
+// checked), its results are written as cmd/replay writes them and read back
+// with Load, and the preset's table must match its golden file
+// (testdata/e2e_NAME.golden; go test -update rewrites them) and its figures must
+// be the expected set.
+
+// runSpec runs the experiment spec at path into out.
+func runSpec(t *testing.T, path, out string) {
+	t.Helper()
+	e, err := replay.LoadExperiment(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := map[string]string{"tracereplay.tool": "report-e2e-test"}
+	if e.AllocStudy != nil {
+		if _, err := replay.RunAllocExperiment(e, out, policy.NewAllocator, 1, meta); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	cells, err := e.Cells()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cells {
+		tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hw := c.Hardware
+		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, c.Seed), c.Seed, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := policy.New(c.Policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := replay.Run(w, p, replay.Options{Seed: c.Seed, CheckInvariants: true, Timeline: e.TimelineOn(),
+			RecordTasks: e.Tasks, TraceName: c.Trace.Name, HardwareName: c.HWName})
+		if err != nil {
+			t.Fatalf("%s: %v", c.Dir, err)
+		}
+		hwJSON, err := json.Marshal(hw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{hardwareMetaKey: string(hwJSON)}
+		for k, v := range meta {
+			m[k] = v
+		}
+		if err := replay.WriteRun(filepath.Join(out, c.Dir), res, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// decimals matches the decimal numbers of a table: the wall times of a timing
+// study differ from run to run.
+var decimals = regexp.MustCompile(`\b[0-9]+\.[0-9]+`)
+
+func TestPresetsEndToEnd(t *testing.T) {
+	tests := []struct {
+		spec    string
+		table   func([]Run) *Table
+		figures func([]Run, string, string) ([]string, error)
+		want    []string // figure files
+		timed   bool     // mask the table's decimals
+	}{
+		{"coupling-twojobs", CouplingTable, WriteCouplingFigures, []string{"coupling_running_fair", "coupling_running_coupling", "coupling_spans", "coupling_network"}, false},
+		{"coupling-grep", CouplingTable, WriteCouplingFigures, []string{"coupling_running_fair", "coupling_running_coupling", "coupling_spans", "coupling_network"}, false},
+		{"coupling-single", CouplingTable, WriteCouplingFigures, []string{"coupling_processing"}, false},
+		{"coupling-wordcount", CouplingTable, WriteCouplingFigures, []string{"coupling_maps", "coupling_network"}, false},
+		{"coupling-table3", CouplingTable, WriteCouplingFigures, []string{"coupling_maps", "coupling_spans", "coupling_local_maps", "coupling_network"}, false},
+		{"coupling-table4", CouplingTable, WriteCouplingFigures, []string{"coupling_spans", "coupling_network"}, false},
+		{"coupling-batches", CouplingTable, WriteCouplingFigures, []string{"coupling_network", "coupling_cdf"}, false},
+		{"bar-table4", BARTable4Table, WriteBARTable4Figures, []string{"bar_table4_a", "bar_table4_b"}, false},
+		{"bar-fig9", BARFig9Table, WriteBARFig9Figures, []string{"bar_fig9_a"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "runs")
+			runSpec(t, filepath.Join("testdata", "e2e", tt.spec+".toml"), out)
+			runs, err := Load(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb := tt.table(runs)
+			if tt.timed { // wall times: keep the layout, not the values
+				for _, row := range tb.Rows {
+					for i := range row {
+						if row[i].IsNum && i >= 2 {
+							row[i].Text = "#"
+						}
+					}
+				}
+				for i, n := range tb.Notes {
+					tb.Notes[i] = decimals.ReplaceAllString(n, "#")
+				}
+			}
+			var b bytes.Buffer
+			if err := tb.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			got := b.String()
+			checkGolden(t, "e2e_"+tt.spec+".golden", []byte(got))
+			dir := t.TempDir()
+			paths, err := tt.figures(runs, dir, "png")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, p := range paths {
+				names = append(names, strings.TrimSuffix(filepath.Base(p), ".png"))
+			}
+			if strings.Join(names, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("figures %v, want %v", names, tt.want)
+			}
+			// The summary that report prints beside the preset works too.
+			if tb := SummaryTable(runs); len(tb.Rows) == 0 {
+				t.Error("empty summary table")
+			}
+		})
+	}
+}
