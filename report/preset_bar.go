@@ -26,7 +26,8 @@ import (
 //   - bar-fig9: the table lists, per case and task count, each algorithm's
 //     computation time (alloc_timing.parquet) in milliseconds; figure
 //     bar_fig9_CASE per case: time against tasks, both on log scales, one line
-//     per algorithm.
+//     per algorithm. On the log axes an interval reaching below half its mean
+//     (wall times of a few runs, one slow) is cut there.
 
 // barPaperTable4 holds Table IV of the paper: per (q, W) in seconds and (servers,
 // tasks), per algorithm, MR and DR in percent.
