@@ -1,8 +1,10 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -221,5 +223,63 @@ func TestBandOf(t *testing.T) {
 	b := bandOf([][]float64{{0, 2, 4}, {0, 4, 4}}, 3, 0.5)
 	if b.xy[1].X != 0.5 || b.xy[1].Y != 3 || b.xy[2].Y != 4 || b.half[2] != 0 || math.Abs(b.half[1]-t975df1) > 1e-9 {
 		t.Errorf("band %+v", b)
+	}
+}
+
+func TestCouplingFiguresDeterministic(t *testing.T) {
+	var files [2][]byte
+	for i := range files {
+		dir := t.TempDir()
+		paths, err := WriteCouplingFigures(twoJobRuns(), dir, "png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if files[i], err = os.ReadFile(paths[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Error("the same runs drew different PNGs")
+	}
+}
+
+// TestCouplingNodeFilesErrors: the network and hardware read from a run's
+// directory are checked, and errors name the file.
+func TestCouplingNodeFilesErrors(t *testing.T) {
+	write := func(t *testing.T, net []replay.NodeNetSample, meta map[string]string) []Run {
+		root := t.TempDir()
+		var runs []Run
+		for _, r := range twoJobRuns() {
+			r.Dir = filepath.Join(root, "policy="+r.Policy, "seed="+r.Labels["seed"])
+			res := &replay.Result{Jobs: r.Jobs, Timeline: r.Timeline, Summary: r.Summary, NodeNet: net,
+				Nodes: []replay.NodeResult{{Policy: r.Policy, Node: 0, NetInBytes: 5e9}}}
+			if err := replay.WriteRun(r.Dir, res, meta); err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, r)
+		}
+		return runs
+	}
+	// Good files: the network figure appears and the notes give the busiest
+	// node's mean over the makespan (under Coupling 1 MB over the 12 intervals of
+	// 120 s) and the total (5 GB).
+	runs := write(t, []replay.NodeNetSample{{TimeUs: 10 * sec, Node: 0, InBytes: 1e6, OutBytes: 2e5}}, nil)
+	paths, err := WriteCouplingFigures(runs, t.TempDir(), "svg")
+	if err != nil || len(paths) != 4 || filepath.Base(paths[3]) != "coupling_network.svg" {
+		t.Fatalf("figures %v, %v", paths, err)
+	}
+	if notes := strings.Join(CouplingTable(runs).Notes, "\n"); !strings.Contains(notes, "Coupling 0.1 ± 0.0 MB, 5.0 ± 0.0 GB") {
+		t.Errorf("notes lack the network:\n%s", notes)
+	}
+	runs = write(t, []replay.NodeNetSample{{TimeUs: 10 * sec, Node: 0, InBytes: -1}}, nil)
+	if _, err := WriteCouplingFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), replay.NodeNetFile) || !strings.Contains(err.Error(), "row 0") {
+		t.Errorf("negative bytes: %v", err)
+	}
+	if notes := strings.Join(CouplingTable(runs).Notes, "\n"); !strings.Contains(notes, "network: read results") {
+		t.Errorf("notes do not report the bad file:\n%s", notes)
+	}
+	runs = write(t, nil, map[string]string{hardwareMetaKey: "{not json"})
+	if _, err := WriteCouplingFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), hardwareMetaKey) {
+		t.Errorf("bad hardware metadata: %v", err)
 	}
 }
