@@ -78,7 +78,7 @@ func TestCouplingTableHandWorked(t *testing.T) {
 		"2|small|1.00|5|0|3.00|" + h + "|-|-|1.00|0.00|-|-",
 		"all|all 2 jobs (mean)|-|-|-|2.50|" + h + "|1.00|" + h2 + "|1.00|0.00|0.00|0.00",
 	}
-	if got := rowTexts(tb); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := rowLines(tb); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	var headers []string
@@ -108,7 +108,7 @@ func TestCouplingTableMapOnlyAndVaryingJobs(t *testing.T) {
 	if tb.Columns[0].Name != "workload" || !slices.ContainsFunc(tb.Columns, func(c Column) bool { return c.Name == "fair_local_maps" }) {
 		t.Fatalf("columns %v", tb.Columns)
 	}
-	got := rowTexts(tb)
+	got := rowLines(tb)
 	want := []string{
 		"maponly on hw|1|g|0.00|10|0|1.00|0.00|7.0|" + fmt.Sprintf("%.1f", t975df1),
 		"maponly on hw|2|h|0.08|4|0|1.00|0.00|4.0|0.0",
