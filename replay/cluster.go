@@ -25,22 +25,31 @@ type Topology struct {
 	DataNodes     []int32
 	dataRacks     [][]int32 // data nodes of each rack
 	dataRackCount int       // racks holding at least one data node
+
+	// hosts maps host names to nodes when the cluster is derived from a trace
+	// (Hardware.Layout); nil otherwise.
+	hosts map[string]int32
 }
 
 // NewTopology builds the cluster's nodes rack by rack; node i is host
-// "node<i>" in rack "rack<i / nodes_per_rack>". The seed only chooses the data
-// nodes when data_node_fraction < 1.
+// "node<i>" in rack "rack<i / nodes_per_rack>", or, when the model has a Layout
+// (a cluster derived from a trace), the layout's hosts and racks in order. The
+// seed only chooses the data nodes when data_node_fraction < 1.
 func NewTopology(h *Hardware, seed uint64) *Topology {
 	t := &Topology{RackNodes: make([][]int32, h.Racks), dataRacks: make([][]int32, h.Racks)}
 	width := len(fmt.Sprint(h.Nodes() - 1))
 	for r := range h.Racks {
 		t.RackNames = append(t.RackNames, fmt.Sprintf("rack%0*d", len(fmt.Sprint(h.Racks-1)), r))
 	}
+	rackOf, hostNames := t.applyLayout(h)
 	var mapNodes []int32
 	for i := range h.Nodes() {
 		m, red := h.nodeSlots(i)
 		n := Node{ID: int32(i), Rack: int32(i / h.NodesPerRack), Host: fmt.Sprintf("node%0*d", width, i),
 			MapSlots: int32(m), ReduceSlots: int32(red)}
+		if rackOf != nil {
+			n.Rack, n.Host = rackOf[i], hostNames[i]
+		}
 		t.Nodes = append(t.Nodes, n)
 		t.RackNodes[n.Rack] = append(t.RackNodes[n.Rack], n.ID)
 		if m > 0 {

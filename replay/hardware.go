@@ -104,12 +104,27 @@ type Hardware struct {
 	// model's cost when the replay places it remotely; "auto" uses the trace's
 	// duration when the task has one and the model otherwise.
 	TaskTimes string `toml:"task_times"`
+	// TraceLocality is how an observed map duration is rescaled when the replay
+	// runs the map at another distance from its input than the trace did:
+	// "factors" (Mumak/Rumen constant factors RackLocalFactor and OffRackFactor)
+	// or "bandwidth" (the observed transfer removed, the network model's added);
+	// see tracemode.go.
+	TraceLocality string `toml:"trace_locality"`
+	// RackLocalFactor and OffRackFactor are a map's duration rack-local and
+	// off-rack over its duration node-local, for trace_locality = "factors".
+	RackLocalFactor float64 `toml:"rack_local_factor"`
+	OffRackFactor   float64 `toml:"off_rack_factor"`
 	// DurationCV is the coefficient of variation of the per-task log-normal noise
 	// on modelled durations; 0 makes durations exact.
 	DurationCV float64 `toml:"duration_cv"`
 
 	TimelineSample Duration `toml:"timeline_sample"`
 	Queues         []Queue  `toml:"queues"`
+
+	// Layout, set only for a cluster derived from a trace (TraceHardware), names
+	// each rack and its hosts; it replaces racks × nodes_per_rack. It has no TOML
+	// key.
+	Layout []RackLayout `toml:"-"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
@@ -122,6 +137,7 @@ func DefaultHardware() Hardware {
 		OutOfBandHeartbeat: false, HeartbeatJitter: true, BlockSizeMB: 128, Replication: 3, Placement: "rack-aware",
 		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: "fixed", Shuffle: "uniform", TaskTimes: "auto",
 		BARq: Duration(time.Second / time.Microsecond), DurationCV: 0.1,
+		TraceLocality: "factors", RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
 	}
 }
@@ -164,7 +180,7 @@ func HardwareKeys() []string {
 		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
 		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
 		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "bar_q", "shuffle", "task_times",
-		"duration_cv", "timeline_sample", "queues (name, capacity, max_capacity)"}
+		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample", "queues (name, capacity, max_capacity)"}
 }
 
 // Validate checks that the model describes a cluster that can run a job.
@@ -230,6 +246,7 @@ func (h *Hardware) Validate() error {
 	if !slices.Contains([]string{"model", "trace", "auto"}, h.TaskTimes) {
 		bad("task_times %q: want model, trace or auto", h.TaskTimes)
 	}
+	h.validateTraceMode(bad)
 	if !(h.DurationCV >= 0 && h.DurationCV <= 10) {
 		bad("duration_cv must be in [0, 10]")
 	}
@@ -254,7 +271,12 @@ func (h *Hardware) Validate() error {
 }
 
 // Nodes is the number of nodes in the cluster.
-func (h *Hardware) Nodes() int { return h.Racks * h.NodesPerRack }
+func (h *Hardware) Nodes() int {
+	if h.Layout != nil {
+		return h.layoutNodes()
+	}
+	return h.Racks * h.NodesPerRack
+}
 
 // nodeSlots returns the map and reduce slots of node i under dedication.
 func (h *Hardware) nodeSlots(i int) (maps, reduces int) {

@@ -44,6 +44,11 @@ type MapTask struct {
 	FinishUs    int64
 	localUs     int64 // modelled duration when node-local
 	srcNode     int32 // replica read from when remote
+
+	// Trace mode (tracemode.go): the observed duration and how it is rescaled
+	// to the replay's locality; obsNone uses localUs and the network model.
+	obsUs int64
+	obs   obsRule
 }
 
 // ReduceTask is one reduce of a job being replayed.

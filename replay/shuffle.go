@@ -58,13 +58,7 @@ func (s *Sim) topologyShuffle() bool { return s.hw.Shuffle == "topology" }
 
 // linkRate is the transfer rate in MB/s between two nodes at the given distance:
 // the NIC within a rack, the rack uplink's per-node share across racks.
-func (s *Sim) linkRate(loc Locality) float64 {
-	rate := s.hw.NICMBps
-	if loc == OffRack {
-		rate = min(rate, s.hw.RackUplinkMBps/float64(s.hw.NodesPerRack))
-	}
-	return rate
-}
+func (s *Sim) linkRate(loc Locality) float64 { return s.hw.linkRate(loc) }
 
 // fetchUs is the time to move b bytes from node u to node v.
 func (s *Sim) fetchUs(b int64, u, v int32) int64 {

@@ -301,14 +301,11 @@ func (s *Sim) mapCost(j *Job, i int32, n int32) (int64, Locality, int32) {
 		return m.localUs, loc, n
 	}
 	src := s.nearestReplica(j, i, n)
-	var extra float64
-	switch s.hw.Network {
-	case "bar":
-		// BAR §III: C_rem(r) = C_loc + q·r, r the remote tasks running, this one included.
-		extra = float64(s.hw.BARq) * float64(s.runningRemote+1)
-	default:
-		extra = bytesUs(m.InputBytes, s.linkRate(loc))
+	if m.obs != obsNone {
+		return s.hw.observedUs(m, loc), loc, src
 	}
+	// BAR §III: C_rem(r) = C_loc + q·r, r the remote tasks running, this one included.
+	extra := s.hw.remoteReadUs(m.InputBytes, loc, s.runningRemote+1)
 	return m.localUs + int64(math.Ceil(extra)), loc, src
 }
 

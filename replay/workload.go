@@ -136,6 +136,7 @@ func (w *Workload) build(k int) *Job {
 	var mapOut []int64
 	var redShuffle, redOut []int64
 	var mapObs, redObs []int64 // observed durations in µs, -1 unknown
+	var mapTT, redTT []*trace.Task
 	observed := func(tt *trace.Task) int64 {
 		if hw.TaskTimes == "model" || tt.StartMs < 0 || tt.FinishMs < tt.StartMs {
 			return -1
@@ -149,10 +150,12 @@ func (w *Workload) build(k int) *Job {
 				mapIn = append(mapIn, tt.InputBytes)
 				mapOut = append(mapOut, tt.OutputBytes)
 				mapObs = append(mapObs, observed(tt))
+				mapTT = append(mapTT, tt)
 			} else {
 				redShuffle = append(redShuffle, tt.ShuffleBytes)
 				redOut = append(redOut, tt.OutputBytes)
 				redObs = append(redObs, observed(tt))
+				redTT = append(redTT, tt)
 			}
 		}
 		if len(mapIn) == 0 { // a job must map: give it one empty split
@@ -205,8 +208,10 @@ func (w *Workload) build(k int) *Job {
 	j.replicas = make([]int32, 0, len(mapIn)*repl)
 	j.Maps = make([]MapTask, len(mapIn))
 	rackAware := hw.Placement == "rack-aware"
-	for range mapIn {
-		j.replicas = w.topo.placeBlock(place, repl, rackAware, j.replicas)
+	if !w.traceReplicas(j, mapTT, len(mapIn), place, rackAware) {
+		for range mapIn {
+			j.replicas = w.topo.placeBlock(place, repl, rackAware, j.replicas)
+		}
 	}
 	var sumMap, maxMap float64
 	for i := range j.Maps {
@@ -217,7 +222,7 @@ func (w *Workload) build(k int) *Job {
 		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, hw.MapComputeMBps))
 		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))
 		if i < len(mapObs) && mapObs[i] >= 0 {
-			m.localUs = mapObs[i]
+			hw.observedMap(m, mapTT[i], mapObs[i])
 		}
 		m.Node = -1
 		sumMap += float64(m.localUs)
@@ -238,7 +243,7 @@ func (w *Workload) build(k int) *Job {
 		if i < len(redObs) && redObs[i] >= 0 {
 			// The observed time covers copy and reduce work; the copy is modelled
 			// (it depends on when the maps end), the rest is the reduce work.
-			r.workUs = max(0, redObs[i]-r.copyUs)
+			r.workUs = observedReduceWork(redTT[i], redObs[i], r.copyUs)
 		}
 		r.Node = -1
 		tail := r.tailUs

@@ -1,0 +1,158 @@
+package replay
+
+import (
+	"math"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// Trace mode: task times from the observed durations (task_times = "trace" or
+// "auto"), rescaled when the replay runs a map at another distance from its
+// input than the trace recorded.
+//
+// A map's observed duration D is its successful attempt's finish − start. What
+// the replay makes of it depends on what the trace says about where it ran:
+//
+//   - No host recorded (synthetic traces, whose generators define D as the
+//     node-local time, and attempts a history lost): D is the node-local time
+//     and a remote run adds the network model's transfer, as in model mode.
+//   - A host but no preferred hosts (no split locations: Sleep, TeraGen, SLS,
+//     Rumen tasks without preferredLocations): the map has no input placement
+//     to be near, and it runs for D wherever the replay puts it. This is what
+//     Mumak does: SimulatorJobInProgress.getClosestLocality scores a split
+//     without locations off-rack, and Rumen's ZombieJob.getLocality scores the
+//     logged attempt off-rack too, so the rescaling factor is 1.
+//   - A host and preferred hosts: the trace's locality o (recorded, else
+//     derived at ingest; off-rack when the racks known cannot decide it, as
+//     ZombieJob.getLocality takes the maximum distance) and the replay's s
+//     give, with trace_locality =
+//     "factors" (default): D · f(s) / f(o), f(node) = 1, f(rack) =
+//     rack_local_factor, f(off) = off_rack_factor — Rumen's
+//     ZombieJob.scaleInfo, which Mumak calls through
+//     getMapTaskAttemptInfoAdjusted, with its constants
+//     rackLocalOverNodeLocal = 1.5 and rackRemoteOverNodeLocal = 3.0 as the
+//     defaults (apache/hadoop, hadoop-tools/hadoop-rumen/.../ZombieJob.java);
+//     "bandwidth": the node-local time is D minus the transfer of the map's
+//     input at distance o (at the fixed rates, or bar_q under network =
+//     "bar"), at least 0, and the replay adds the network model's transfer at
+//     distance s, as for model times.
+//
+// A reduce's work after its shuffle is its observed finish − shuffle finish
+// when the trace records the shuffle's end (the merge and reduce phases Mumak
+// replays after the last map, ZombieJob's ReduceTaskAttemptInfo), else its
+// observed duration minus the modelled copy; the shuffle itself is always
+// modelled, since it waits for the replay's maps.
+
+// Rumen's ZombieJob constants: a map's runtime rack-local and off-rack over its
+// runtime node-local.
+const (
+	mumakRackLocal = 1.5
+	mumakOffRack   = 3.0
+)
+
+// obsRule is how a map's observed duration becomes its replayed duration.
+type obsRule uint8
+
+const (
+	obsNone     obsRule = iota // node-local time; remote runs add the network model (model times too)
+	obsNode                    // observed node-local, rescaled by factors
+	obsRack                    // observed rack-local, rescaled by factors
+	obsOff                     // observed off-rack, rescaled by factors
+	obsAnywhere                // no input location in the trace: the observed duration wherever it runs
+)
+
+// validateTraceMode checks the trace-mode keys and a derived cluster's layout.
+func (h *Hardware) validateTraceMode(bad func(string, ...any)) {
+	switch h.TraceLocality {
+	case "factors", "bandwidth":
+	default:
+		bad("trace_locality %q: want factors or bandwidth", h.TraceLocality)
+	}
+	if !(h.RackLocalFactor >= 1 && h.OffRackFactor >= h.RackLocalFactor && h.OffRackFactor <= 100) {
+		bad("want 1 <= rack_local_factor <= off_rack_factor <= 100 (got %g, %g)", h.RackLocalFactor, h.OffRackFactor)
+	}
+	if h.Layout != nil {
+		h.validateLayout(bad)
+	}
+}
+
+// factor is f(l): a map's duration at locality l over its duration node-local.
+func (h *Hardware) factor(l Locality) float64 {
+	switch l {
+	case RackLocal:
+		return h.RackLocalFactor
+	case OffRack:
+		return h.OffRackFactor
+	}
+	return 1
+}
+
+// linkRate is the transfer rate in MB/s between two nodes at the given
+// distance: the NIC within a rack, the rack uplink's per-node share across racks.
+func (h *Hardware) linkRate(loc Locality) float64 {
+	rate := h.NICMBps
+	if loc == OffRack {
+		rate = min(rate, h.RackUplinkMBps/float64(h.NodesPerRack))
+	}
+	return rate
+}
+
+// remoteReadUs is the time a map adds to read b bytes of input at distance loc
+// (not node-local) with remote maps running, itself included: b over the link
+// rate, or BAR's q·r under network = "bar".
+func (h *Hardware) remoteReadUs(b int64, loc Locality, remote int32) float64 {
+	if h.Network == "bar" {
+		return float64(h.BARq) * float64(remote)
+	}
+	return bytesUs(b, h.linkRate(loc))
+}
+
+// observedMap sets map m's node-local time and rescaling rule from its trace task
+// tt, whose observed duration is obs µs; m.InputBytes is set.
+func (h *Hardware) observedMap(m *MapTask, tt *trace.Task, obs int64) {
+	m.localUs = obs
+	switch {
+	case tt.Host == "":
+		return
+	case len(tt.PreferredHosts) == 0:
+		m.obs, m.obsUs = obsAnywhere, obs
+		return
+	}
+	o := OffRack
+	switch tt.Locality {
+	case trace.NodeLocal:
+		o = NodeLocal
+	case trace.RackLocal:
+		o = RackLocal
+	}
+	if h.TraceLocality == "bandwidth" {
+		if o != NodeLocal {
+			m.localUs = max(0, obs-int64(math.Ceil(h.remoteReadUs(m.InputBytes, o, 1))))
+		}
+		return
+	}
+	m.obs, m.obsUs = obsNode+obsRule(o), obs
+	m.localUs = h.observedUs(m, NodeLocal)
+}
+
+// observedUs is the duration of a map with an observed rule (not obsNone) run at
+// locality s.
+func (h *Hardware) observedUs(m *MapTask, s Locality) int64 {
+	if m.obs == obsAnywhere {
+		return m.obsUs
+	}
+	o := Locality(m.obs - obsNode)
+	if s == o {
+		return m.obsUs
+	}
+	return int64(math.Round(float64(m.obsUs) * h.factor(s) / h.factor(o)))
+}
+
+// observedReduceWork is the reduce work (after the shuffle) of a reduce whose
+// trace task tt lasted obs µs; copyUs is its modelled copy.
+func observedReduceWork(tt *trace.Task, obs, copyUs int64) int64 {
+	if tt.ShuffleFinishMs >= tt.StartMs && tt.ShuffleFinishMs <= tt.FinishMs {
+		return (tt.FinishMs - tt.ShuffleFinishMs) * 1000
+	}
+	return max(0, obs-copyUs)
+}

@@ -1,0 +1,250 @@
+package replay
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// The cluster a trace ran on, derived from the trace when replay is given no
+// hardware file (TraceHardware), and the trace's split locations as the
+// replicas of its maps on that cluster (traceReplicas).
+
+// DefaultRack is the rack of a host whose rack the trace never gives: Hadoop's
+// NetworkTopology.DEFAULT_RACK.
+const DefaultRack = "/default-rack"
+
+// RackLayout is one rack of a cluster derived from a trace: its name and its
+// hosts' names, in node order.
+type RackLayout struct {
+	Name  string
+	Hosts []string
+}
+
+func (h *Hardware) layoutNodes() int {
+	n := 0
+	for _, r := range h.Layout {
+		n += len(r.Hosts)
+	}
+	return n
+}
+
+// validateLayout checks a derived cluster: racks and nodes_per_rack must match
+// the layout (they are derived, not set), names must be unique.
+func (h *Hardware) validateLayout(bad func(string, ...any)) {
+	largest := 0
+	hosts := map[string]bool{}
+	racks := map[string]bool{}
+	for _, r := range h.Layout {
+		largest = max(largest, len(r.Hosts))
+		if r.Name == "" || racks[r.Name] || len(r.Hosts) == 0 {
+			bad("cluster layout: rack %q is unnamed, repeated or empty", r.Name)
+		}
+		racks[r.Name] = true
+		for _, x := range r.Hosts {
+			if x == "" || hosts[x] {
+				bad("cluster layout: host %q is unnamed or repeated", x)
+			}
+			hosts[x] = true
+		}
+	}
+	if h.Racks != len(h.Layout) || h.NodesPerRack != largest {
+		bad("racks and nodes_per_rack come from the trace's hosts (%d racks, at most %d hosts each): they cannot be set", len(h.Layout), largest)
+	}
+	if h.MapNodes+h.ReduceNodes > h.Nodes() {
+		bad("map_nodes + reduce_nodes (%d + %d) exceeds the %d nodes", h.MapNodes, h.ReduceNodes, h.Nodes())
+	}
+}
+
+// applyLayout names t's racks after h.Layout and returns each node's rack and
+// host, or nil when h has no layout.
+func (t *Topology) applyLayout(h *Hardware) (rackOf []int32, hosts []string) {
+	if h.Layout == nil {
+		return nil, nil
+	}
+	t.RackNames = t.RackNames[:0]
+	t.hosts = make(map[string]int32, h.Nodes())
+	for r, rl := range h.Layout {
+		t.RackNames = append(t.RackNames, rl.Name)
+		for _, x := range rl.Hosts {
+			t.hosts[x] = int32(len(hosts))
+			rackOf = append(rackOf, int32(r))
+			hosts = append(hosts, x)
+		}
+	}
+	return rackOf, hosts
+}
+
+// HostNode returns the node named host in a cluster derived from a trace.
+func (t *Topology) HostNode(host string) (int32, bool) {
+	n, ok := t.hosts[host]
+	return n, ok
+}
+
+// FromTrace reports whether the cluster was derived from a trace.
+func (t *Topology) FromTrace() bool { return t.hosts != nil }
+
+// TraceHardware returns base with the cluster tr ran on in place of its racks,
+// nodes and slots; ok is false, and base is returned, when no task of tr names a
+// host. The rates, heartbeats, HDFS and every other setting stay base's.
+//
+//   - Hosts: every host a task ran on or a map's split lists as a preferred
+//     location (a DataNode is also a TaskTracker). Racks: the first rack the
+//     trace gives the host (attempt or split location, in trace order), else
+//     DefaultRack. Racks are ordered by name and hosts by name within a rack,
+//     names compared naturally (trace.CompareIDs), and numbered in that order.
+//   - Slots: the same on every node, the largest number of maps (and of
+//     reduces) that ran at once on any one host, counting each task's
+//     successful attempt over [start, finish); at least 1. Clusters configure
+//     slots per node uniformly, and a trace shows the configured number only
+//     on hosts that were ever full, so the busiest host is the best estimate
+//     for all. It is a lower bound: attempts that failed or were killed are not
+//     in the trace, and a YARN cluster sharing containers between maps and
+//     reduces gets the peak of each.
+func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
+	rackOf := map[string]string{}
+	var order []string
+	see := func(host, rack string) {
+		if host == "" {
+			return
+		}
+		r, ok := rackOf[host]
+		if !ok {
+			order = append(order, host)
+		}
+		if r == "" {
+			rackOf[host] = rack
+		}
+	}
+	for i := range tr.Tasks {
+		t := &tr.Tasks[i]
+		see(t.Host, t.Rack)
+		for k, x := range t.PreferredHosts {
+			rack := ""
+			if k < len(t.PreferredRacks) {
+				rack = t.PreferredRacks[k]
+			}
+			see(x, rack)
+		}
+	}
+	if len(order) == 0 {
+		return base, false, nil
+	}
+	byRack := map[string][]string{}
+	var racks []string
+	for _, x := range order {
+		r := rackOf[x]
+		if r == "" {
+			r = DefaultRack
+		}
+		if byRack[r] == nil {
+			racks = append(racks, r)
+		}
+		byRack[r] = append(byRack[r], x)
+	}
+	slices.SortFunc(racks, trace.CompareIDs)
+	hw := base
+	hw.Layout = make([]RackLayout, len(racks))
+	hw.NodesPerRack = 0
+	for i, r := range racks {
+		hosts := byRack[r]
+		slices.SortFunc(hosts, trace.CompareIDs)
+		hw.Layout[i] = RackLayout{Name: r, Hosts: hosts}
+		hw.NodesPerRack = max(hw.NodesPerRack, len(hosts))
+	}
+	hw.Name = "trace-derived"
+	hw.Racks = len(racks)
+	hw.MapNodes, hw.ReduceNodes = 0, 0
+	hw.MapSlots, hw.ReduceSlots = peakConcurrency(tr)
+	if err := hw.Validate(); err != nil {
+		return base, false, fmt.Errorf("cluster derived from the trace: %w", err)
+	}
+	return hw, true, nil
+}
+
+// peakConcurrency returns the largest number of maps, and of reduces, that ran at
+// once on one host, each at least 1.
+func peakConcurrency(tr *trace.Trace) (maps, reduces int) {
+	type edge struct {
+		t     int64
+		delta int
+	}
+	perHost := map[[2]string][]edge{} // (host, "m" or "r")
+	var keys [][2]string
+	for i := range tr.Tasks {
+		t := &tr.Tasks[i]
+		if t.Host == "" || t.StartMs < 0 || t.FinishMs <= t.StartMs {
+			continue
+		}
+		k := [2]string{t.Host, "m"}
+		if t.Type == trace.Reduce {
+			k[1] = "r"
+		}
+		if perHost[k] == nil {
+			keys = append(keys, k)
+		}
+		perHost[k] = append(perHost[k], edge{t.StartMs, 1}, edge{t.FinishMs, -1})
+	}
+	maps, reduces = 1, 1
+	for _, k := range keys {
+		e := perHost[k]
+		// Ends before starts at the same instant: a slot freed at t can be reused at t.
+		slices.SortFunc(e, func(a, b edge) int { return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.delta, b.delta)) })
+		run, peak := 0, 0
+		for _, x := range e {
+			run += x.delta
+			peak = max(peak, run)
+		}
+		if k[1] == "m" {
+			maps = max(maps, peak)
+		} else {
+			reduces = max(reduces, peak)
+		}
+	}
+	return maps, reduces
+}
+
+// traceReplicas gives job j's maps the trace's split locations as replicas when
+// the cluster was derived from the trace, and reports whether it did. maps are
+// the job's map tasks in index order, n the number of maps replayed. Every map
+// gets the same number r of replica entries (what Job.Replicas and the policies
+// expect): the run's replication, or more when a split lists more hosts. A split
+// listing fewer hosts repeats its list (a map with one replica on node a has
+// entries a, a, a, so load metrics weigh it wholly on a); a map without any
+// location gets r replicas placed as without a trace.
+func (w *Workload) traceReplicas(j *Job, maps []*trace.Task, n int, place *rand.Rand, rackAware bool) bool {
+	if !w.topo.FromTrace() || len(maps) != n {
+		return false
+	}
+	lists := make([][]int32, n)
+	r := 0
+	for i, tt := range maps {
+		for _, x := range tt.PreferredHosts {
+			if id, ok := w.topo.hosts[x]; ok && !slices.Contains(lists[i], id) {
+				lists[i] = append(lists[i], id)
+			}
+		}
+		r = max(r, len(lists[i]))
+	}
+	if r == 0 {
+		return false
+	}
+	r = max(r, min(w.hw.Replication, len(w.topo.DataNodes)))
+	j.replication = int32(r)
+	j.replicas = make([]int32, 0, n*r)
+	for _, l := range lists {
+		start := len(j.replicas)
+		if len(l) == 0 {
+			j.replicas = w.topo.placeBlock(place, r, rackAware, j.replicas)
+		} else {
+			j.replicas = append(j.replicas, l...)
+		}
+		for k := start; len(j.replicas) < start+r; k++ {
+			j.replicas = append(j.replicas, j.replicas[k])
+		}
+	}
+	return true
+}
