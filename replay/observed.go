@@ -1,0 +1,334 @@
+package replay
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// ObservedPolicy is the policy name of the results Observed builds: the
+// schedule the trace itself recorded.
+const ObservedPolicy = "observed"
+
+// HasObservedSchedule reports whether tr records where and when its tasks ran:
+// some task has a host, a start and a finish. Job histories do; SWIM traces
+// (no tasks) and synthetic traces (no hosts) do not.
+func HasObservedSchedule(tr *trace.Trace) bool {
+	for i := range tr.Tasks {
+		t := &tr.Tasks[i]
+		if t.Host != "" && t.StartMs >= 0 && t.FinishMs >= t.StartMs {
+			return true
+		}
+	}
+	return false
+}
+
+// Observed reports the schedule the trace recorded for the jobs w replays, in
+// the results schema of Run (policy "observed"), so that every report can set
+// the policies beside what really happened. Nothing is simulated, so the
+// invariants of Options.CheckInvariants do not apply and Options.Alone is
+// ignored. Times count from the first replayed job's submit, as in Run.
+//
+//   - Per job: submit, first task start, last map finish (when every map has
+//     one), first and last reduce start, finish and flowtime from the trace's
+//     own times (finish Unset when the trace has none, as for an incomplete
+//     job); starvation over the reduces that started at or after the last map
+//     finished (Coupling §III-C, as Run counts them); map locality from the
+//     attempts' recorded locality, maps of unknown locality in none of the
+//     three counts; ideal and slowdown against the same ideal as the simulated
+//     runs (the replay's hardware model). A job the trace lists without tasks
+//     has only its submit and finish.
+//   - Per task (Options.RecordTasks): the successful (else last) attempt's host,
+//     rack, start, shuffle end and finish; Node is the host's node when the
+//     cluster was derived from the trace, else -1.
+//   - Timeline (Options.Timeline): running tasks per job at the same sample
+//     instants as Run, a task running over [start, finish).
+//   - Summary: as Run's, except that map locality counts only maps of known
+//     locality, utilisation divides by the replay hardware's slots, network
+//     bytes are the remote maps' input plus the reduces' shuffle bytes, and
+//     there is no load balance, node network accounting or event count.
+func Observed(w *Workload, opt Options) (*Result, error) {
+	start := time.Now()
+	if !HasObservedSchedule(w.Trace) {
+		return nil, fmt.Errorf("policy %s: the trace records no schedule (no task with a host, a start and a finish)", ObservedPolicy)
+	}
+	o := &observer{w: w, opt: opt, origin: w.Trace.Jobs[w.jobs[0]].SubmitMs}
+	for k := range w.Len() {
+		o.job(k)
+	}
+	o.summarise()
+	if opt.RecordTasks {
+		o.sortTasks()
+	}
+	if opt.Timeline {
+		o.timeline()
+	}
+	o.res.Wall = time.Since(start)
+	return &o.res, nil
+}
+
+// observer builds the observed results.
+type observer struct {
+	w      *Workload
+	opt    Options
+	origin int64 // ms of the first replayed submit
+	res    Result
+
+	spans     [][]span // per replayed job: its tasks' observed [start, finish) in µs
+	ends      []int64  // per replayed job: the end of its activity, for the timeline
+	busyMapUs int64
+	busyRedUs int64
+	hostBytes map[[2]string][2]int64 // (host, MAP or REDUCE) -> input bytes, last finish
+	netBytes  int64
+	known     int64 // maps of known locality
+}
+
+// span is one task's observed run.
+type span struct {
+	start, end int64
+	reduce     bool
+}
+
+// us converts a trace time in ms to results µs from the origin, or Unset.
+func (o *observer) us(ms int64) int64 {
+	if ms < 0 {
+		return Unset
+	}
+	return (ms - o.origin) * 1000
+}
+
+func (o *observer) job(k int) {
+	w := o.w
+	tj := &w.Trace.Jobs[w.jobs[k]]
+	tasks := w.Trace.Tasks[w.taskRange[w.jobs[k]][0]:w.taskRange[w.jobs[k]][1]]
+	j := w.build(k)
+	r := JobResult{
+		JobIndex: int32(k), JobID: tj.ID, Name: tj.Name, User: tj.User, Queue: tj.Queue,
+		Maps: int32(len(j.Maps)), Reduces: int32(len(j.Reduces)), SubmitUs: w.submitUs[k],
+		FirstLaunchUs: Unset, LastMapEndUs: Unset, FirstReduceLaunchUs: Unset, LastReduceLaunchUs: Unset,
+		FinishUs: Unset, FlowtimeUs: Unset, IdealUs: j.IdealUs, AloneUs: Unset, WaitingUs: Unset,
+		InputBytes: tj.InputBytes, ShuffleBytes: tj.ShuffleBytes, OutputBytes: tj.OutputBytes,
+		ObservedFlowtimeUs: Unset,
+	}
+	if tj.FinishMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
+		r.FinishUs = o.us(tj.FinishMs)
+		r.FlowtimeUs = (tj.FinishMs - tj.SubmitMs) * 1000
+		r.ObservedFlowtimeUs = r.FlowtimeUs
+	}
+	lastMap, mapsDone := int64(math.MinInt64), len(tasks) > 0
+	var mi, ri int
+	var spans []span
+	end := max(r.SubmitUs, r.FinishUs)
+	for i := range tasks {
+		t := &tasks[i]
+		s, f := o.us(t.StartMs), o.us(t.FinishMs)
+		if s != Unset && (r.FirstLaunchUs == Unset || s < r.FirstLaunchUs) {
+			r.FirstLaunchUs = s
+		}
+		if s != Unset && f >= s {
+			spans = append(spans, span{s, f, t.Type == trace.Reduce})
+			end = max(end, f)
+		}
+		if t.Type == trace.Map {
+			if f == Unset {
+				mapsDone = false
+			}
+			lastMap = max(lastMap, f)
+			o.mapTask(&r, t, j, mi, s, f)
+			mi++
+			continue
+		}
+		if s != Unset {
+			if r.FirstReduceLaunchUs == Unset || s < r.FirstReduceLaunchUs {
+				r.FirstReduceLaunchUs = s
+			}
+			r.LastReduceLaunchUs = max(r.LastReduceLaunchUs, s)
+		}
+		o.reduceTask(t, j, k, ri, s, f)
+		ri++
+	}
+	if mapsDone && mi > 0 {
+		r.LastMapEndUs = lastMap
+		var late int32
+		var sum int64
+		for i := range tasks {
+			if s := o.us(tasks[i].StartMs); tasks[i].Type == trace.Reduce && s != Unset && s >= lastMap {
+				late++
+				sum += s - lastMap
+			}
+		}
+		if late > 0 {
+			r.ReducesLate, r.StarvationUs = late, sum/int64(late)
+		}
+	}
+	if r.FirstLaunchUs != Unset {
+		r.WaitingUs = r.FirstLaunchUs - r.SubmitUs
+	}
+	if r.FlowtimeUs > 0 && r.IdealUs > 0 {
+		r.Slowdown = float64(r.FlowtimeUs) / float64(r.IdealUs)
+	}
+	o.spans = append(o.spans, spans)
+	o.ends = append(o.ends, end)
+	o.res.Jobs = append(o.res.Jobs, r)
+}
+
+// mapTask counts map i (trace task t, observed start s and finish f) of job j
+// into r and the run's totals, and records its task row.
+func (o *observer) mapTask(r *JobResult, t *trace.Task, j *Job, i int, s, f int64) {
+	in := t.InputBytes
+	if i < len(j.Maps) {
+		in = j.Maps[i].InputBytes
+	}
+	switch t.Locality {
+	case trace.NodeLocal:
+		r.MapsNodeLocal++
+	case trace.RackLocal:
+		r.MapsRackLocal++
+	case trace.OffSwitch:
+		r.MapsOffRack++
+	}
+	if t.Locality != "" {
+		o.known++
+		if t.Locality != trace.NodeLocal {
+			o.netBytes += max(in, 0)
+		}
+	}
+	if s != Unset && f >= s {
+		o.busyMapUs += f - s
+		o.machine(t.Host, "MAP", in, f)
+	}
+	o.task(r.JobIndex, r.JobID, t, "MAP", int32(i), s, f, Unset, in)
+}
+
+// machine credits b input bytes and a task end at f to a host (EAS eqs. 1-4).
+func (o *observer) machine(host, typ string, b, f int64) {
+	if host == "" {
+		return
+	}
+	if o.hostBytes == nil {
+		o.hostBytes = map[[2]string][2]int64{}
+	}
+	k := [2]string{host, typ}
+	hb := o.hostBytes[k]
+	o.hostBytes[k] = [2]int64{hb[0] + max(b, 0), max(hb[1], f)}
+}
+
+// reduceTask counts reduce i of job j (the k-th replayed) into the totals and
+// records its task row.
+func (o *observer) reduceTask(t *trace.Task, j *Job, k, i int, s, f int64) {
+	in := t.ShuffleBytes
+	if i < len(j.Reduces) {
+		in = j.Reduces[i].ShuffleBytes
+	}
+	o.netBytes += max(t.ShuffleBytes, 0)
+	if s != Unset && f >= s {
+		o.busyRedUs += f - s
+		o.machine(t.Host, "REDUCE", in, f)
+	}
+	sh := o.us(t.ShuffleFinishMs)
+	o.task(int32(k), j.Trace.ID, t, "REDUCE", int32(i), s, f, sh, in)
+}
+
+func (o *observer) task(k int32, id string, t *trace.Task, typ string, i int32, s, f, sh, in int64) {
+	if !o.opt.RecordTasks {
+		return
+	}
+	node := int32(-1)
+	if n, ok := o.w.topo.HostNode(t.Host); ok {
+		node = n
+	}
+	loc := ""
+	if typ == "MAP" {
+		loc = t.Locality
+	}
+	o.res.Tasks = append(o.res.Tasks, TaskResult{JobIndex: k, JobID: id, Type: typ, Index: i, Node: node,
+		Host: t.Host, Rack: t.Rack, Locality: loc, LaunchUs: s, ShuffleEndUs: sh, FinishUs: f, InputBytes: in})
+}
+
+// sortTasks orders task rows as Run emits them, by finish (unknown last), then
+// job, type and index.
+func (o *observer) sortTasks() {
+	key := func(t TaskResult) int64 {
+		if t.FinishUs == Unset {
+			return math.MaxInt64
+		}
+		return t.FinishUs
+	}
+	slices.SortStableFunc(o.res.Tasks, func(a, b TaskResult) int {
+		if c := cmpInt64(key(a), key(b)); c != 0 {
+			return c
+		}
+		if a.JobIndex != b.JobIndex {
+			return int(a.JobIndex - b.JobIndex)
+		}
+		if a.Type != b.Type {
+			if a.Type == "MAP" {
+				return -1
+			}
+			return 1
+		}
+		return int(a.Index - b.Index)
+	})
+}
+
+func (o *observer) summarise() {
+	sum := &o.res.Summary
+	sum.Policy, sum.Trace, sum.Hardware, sum.Seed = ObservedPolicy, o.opt.TraceName, o.opt.HardwareName, o.opt.Seed
+	sum.Jobs = len(o.res.Jobs)
+	first, last := int64(math.MaxInt64), int64(math.MinInt64)
+	var local, rack int64
+	var slowdowns []float64
+	for i := range o.res.Jobs {
+		r := &o.res.Jobs[i]
+		r.Policy = ObservedPolicy
+		sum.Maps += int64(r.Maps)
+		sum.Reduces += int64(r.Reduces)
+		first = min(first, r.SubmitUs)
+		local += int64(r.MapsNodeLocal)
+		rack += int64(r.MapsRackLocal)
+		if r.FinishUs != Unset {
+			sum.TotalFlowtimeUs += r.FlowtimeUs
+			last = max(last, r.FinishUs)
+			slowdowns = append(slowdowns, r.Slowdown)
+		}
+	}
+	if last > first {
+		sum.MakespanUs = last - first
+	}
+	if o.known > 0 {
+		sum.MapLocality = float64(local) / float64(o.known)
+		sum.RackLocality = float64(rack) / float64(o.known)
+	}
+	hw := o.w.hw
+	if sec := float64(sum.MakespanUs) / 1e6; sec > 0 {
+		sum.MapThroughput = float64(sum.Maps) / sec
+		sum.ReduceThroughput = float64(sum.Reduces) / sec
+		sum.MapUtilisation = float64(o.busyMapUs) / (float64(hw.TotalMapSlots()) * float64(sum.MakespanUs))
+		sum.ReduceUtilisation = float64(o.busyRedUs) / (float64(hw.TotalReduceSlots()) * float64(sum.MakespanUs))
+	}
+	keys := make([][2]string, 0, len(o.hostBytes))
+	for k := range o.hostBytes {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	for _, k := range keys {
+		hb := o.hostBytes[k]
+		if hb[1] <= 0 {
+			continue
+		}
+		if k[1] == "MAP" {
+			sum.MapMachineThroughput += float64(hb[0]) / float64(hb[1])
+		} else {
+			sum.ReduceMachineThroughput += float64(hb[0]) / float64(hb[1])
+		}
+	}
+	sum.JainFairness = jain(slowdowns)
+	sum.NetworkBytes = o.netBytes
+	for i := range o.res.Tasks {
+		o.res.Tasks[i].Policy = ObservedPolicy
+	}
+}
