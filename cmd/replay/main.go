@@ -58,6 +58,7 @@ type config struct {
 	alone                                      bool
 	noTimeline                                 bool // an experiment turned timeline sampling off
 	parallel                                   int
+	tm                                         traceMode // tracemode.go
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -83,6 +84,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		for _, n := range policy.Names() {
 			fmt.Fprintf(stderr, "  %-14s %s\n", n, policy.Describe(n))
 		}
+		fmt.Fprint(stderr, observedUsage())
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -174,7 +176,7 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 		}
 	}
 	for _, cl := range cells {
-		if _, err := policy.New(cl.Policy); err != nil {
+		if _, err := newPolicy(cl.Policy); err != nil {
 			return usageError{err}
 		}
 	}
@@ -185,6 +187,12 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 		tr, key, err := loadTrace(cl, c, stdin, traces, inputs)
 		if err != nil {
 			return err
+		}
+		if skip, err := prepareCell(c, &cl, tr, key); err != nil || skip { // tracemode.go
+			if err != nil {
+				return err
+			}
+			continue
 		}
 		hw := cl.Hardware
 		topo := replay.NewTopology(&hw, cl.Seed)
@@ -258,7 +266,7 @@ func plainCells(c *config, inputs map[string]string) ([]replay.Cell, error) {
 	if hw, err = hw.WithSettings(set); err != nil {
 		return nil, usageError{fmt.Errorf("--set: %w", err)}
 	}
-	names, err := policyList(c.policies)
+	names, err := policyNames(c) // tracemode.go: policyList and the observed row
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +401,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
 		go func() {
 			defer wg.Done()
 			for j := range next {
-				p, err := policy.New(j.cell.Policy)
+				p, err := newPolicy(j.cell.Policy)
 				if err != nil {
 					j.err = err
 					continue
@@ -407,7 +415,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
 				if c.alone {
 					opt.Alone = func() (replay.Policy, error) { return policy.New(j.cell.Policy) }
 				}
-				j.res, j.err = replay.Run(j.workload, p, opt)
+				j.res, j.err = runCell(j.cell, j.workload, p, opt)
 				if j.res != nil {
 					j.res.Summary.Params = map[string]string{}
 					for _, l := range j.cell.Labels {
