@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"cmp"
 	"path/filepath"
+	"slices"
 
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -40,16 +42,24 @@ type NodeNetSample struct {
 
 // netAcct accumulates per-node network bytes, in total and per interval.
 type netAcct struct {
-	width     int64
-	series    bool
-	in, out   []int64   // totals per node
-	sin, sout [][]int64 // per node, per interval
+	width   int64
+	series  bool
+	in, out []int64 // totals per node
+	// samples holds the bytes in and out per (interval, node), sparse: a trace
+	// of real job histories can span months with the network mostly idle.
+	samples map[netSlot][2]int64
+}
+
+// netSlot is one node in one timeline interval.
+type netSlot struct {
+	k    int64
+	node int32
 }
 
 func newNetAcct(nodes int, width int64, series bool) netAcct {
 	a := netAcct{width: width, series: series, in: make([]int64, nodes), out: make([]int64, nodes)}
 	if series {
-		a.sin, a.sout = make([][]int64, nodes), make([][]int64, nodes)
+		a.samples = map[netSlot][2]int64{}
 	}
 	return a
 }
@@ -59,24 +69,23 @@ func (a *netAcct) transfer(u, v int32, b int64, t0, t1 int64) {
 	a.out[u] += b
 	a.in[v] += b
 	if a.series {
-		a.sout[u] = a.spread(a.sout[u], b, t0, t1)
-		a.sin[v] = a.spread(a.sin[v], b, t0, t1)
+		a.spread(u, 1, b, t0, t1)
+		a.spread(v, 0, b, t0, t1)
 	}
 }
 
-// spread adds b bytes evenly over [t0, t1) to the interval counts in s; the
-// last interval takes the rounding remainder. An instantaneous transfer counts
-// in the interval holding t0.
-func (a *netAcct) spread(s []int64, b int64, t0, t1 int64) []int64 {
+// spread adds b bytes evenly over [t0, t1) to node's interval counts in
+// direction dir (0 in, 1 out); the last interval takes the rounding remainder.
+// An instantaneous transfer counts in the interval holding t0.
+func (a *netAcct) spread(node int32, dir int, b int64, t0, t1 int64) {
 	add := func(k int64, x int64) {
-		for int64(len(s)) <= k {
-			s = append(s, 0)
-		}
-		s[k] += x
+		c := a.samples[netSlot{k, node}]
+		c[dir] += x
+		a.samples[netSlot{k, node}] = c
 	}
 	if t1 <= t0 {
 		add(t0/a.width, b)
-		return s
+		return
 	}
 	left := b
 	for t := t0; t < t1; {
@@ -90,7 +99,6 @@ func (a *netAcct) spread(s []int64, b int64, t0, t1 int64) []int64 {
 		left -= part
 		t = end
 	}
-	return s
 }
 
 // summariseNodes writes the per-node results, nodes in id order and samples in
@@ -106,24 +114,17 @@ func (s *Sim) summariseNodes() {
 	if !a.series {
 		return
 	}
-	var last int
-	for i := range a.sin {
-		last = max(last, len(a.sin[i]), len(a.sout[i]))
-	}
-	at := func(v []int64, k int) int64 {
-		if k < len(v) {
-			return v[k]
+	slots := make([]netSlot, 0, len(a.samples))
+	for k, c := range a.samples {
+		if c != [2]int64{} {
+			slots = append(slots, k)
 		}
-		return 0
 	}
-	for k := range last {
-		for i := range a.sin {
-			in, out := at(a.sin[i], k), at(a.sout[i], k)
-			if in != 0 || out != 0 {
-				s.res.NodeNet = append(s.res.NodeNet, NodeNetSample{Policy: name, TimeUs: int64(k) * a.width,
-					Node: int32(i), InBytes: in, OutBytes: out})
-			}
-		}
+	slices.SortFunc(slots, func(x, y netSlot) int { return cmp.Or(cmp.Compare(x.k, y.k), cmp.Compare(x.node, y.node)) })
+	for _, k := range slots {
+		c := a.samples[k]
+		s.res.NodeNet = append(s.res.NodeNet, NodeNetSample{Policy: name, TimeUs: k.k * a.width,
+			Node: k.node, InBytes: c[0], OutBytes: c[1]})
 	}
 }
 

@@ -228,8 +228,14 @@ func TestNetSpread(t *testing.T) {
 		{0, 0, 30, []int64{0, 0, 0}},
 	}
 	for _, c := range cases {
-		if got := a.spread(nil, c.b, c.t0, c.t1); !slices.Equal(got, c.want) {
-			t.Errorf("spread(%d, %d, %d) = %v, want %v", c.b, c.t0, c.t1, got, c.want)
+		clear(a.samples)
+		a.spread(0, 0, c.b, c.t0, c.t1)
+		got := make([]int64, len(c.want))
+		for k := range got {
+			got[k] = a.samples[netSlot{int64(k), 0}][0]
+		}
+		if !slices.Equal(got, c.want) || len(a.samples) > len(c.want) {
+			t.Errorf("spread(%d, %d, %d) = %v, want %v", c.b, c.t0, c.t1, a.samples, c.want)
 		}
 	}
 }
