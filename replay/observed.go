@@ -43,8 +43,9 @@ func HasObservedSchedule(tr *trace.Trace) bool {
 //     runs (the replay's hardware model). A job the trace lists without tasks
 //     has only its submit and finish.
 //   - Per task (Options.RecordTasks): the successful (else last) attempt's host,
-//     rack, start, shuffle end and finish; Node is the host's node when the
-//     cluster was derived from the trace, else -1.
+//     rack, start, shuffle end and finish, and the bytes the trace records
+//     (Unset if none); Node is the host's node when the cluster was derived
+//     from the trace, else -1.
 //   - Timeline (Options.Timeline): running tasks per job at the same sample
 //     instants as Run, a task running over [start, finish).
 //   - Summary: as Run's, except that map locality counts only maps of known
@@ -138,7 +139,7 @@ func (o *observer) job(k int) {
 				mapsDone = false
 			}
 			lastMap = max(lastMap, f)
-			o.mapTask(&r, t, j, mi, s, f)
+			o.mapTask(&r, t, mi, s, f)
 			mi++
 			continue
 		}
@@ -148,7 +149,7 @@ func (o *observer) job(k int) {
 			}
 			r.LastReduceLaunchUs = max(r.LastReduceLaunchUs, s)
 		}
-		o.reduceTask(t, j, k, ri, s, f)
+		o.reduceTask(&r, t, ri, s, f)
 		ri++
 	}
 	if mapsDone && mi > 0 {
@@ -176,13 +177,11 @@ func (o *observer) job(k int) {
 	o.res.Jobs = append(o.res.Jobs, r)
 }
 
-// mapTask counts map i (trace task t, observed start s and finish f) of job j
-// into r and the run's totals, and records its task row.
-func (o *observer) mapTask(r *JobResult, t *trace.Task, j *Job, i int, s, f int64) {
+// mapTask counts map i (trace task t, observed start s and finish f) into its
+// job's r and the run's totals, and records its task row. Bytes the trace does
+// not know count 0 in the totals and Unset in the row.
+func (o *observer) mapTask(r *JobResult, t *trace.Task, i int, s, f int64) {
 	in := t.InputBytes
-	if i < len(j.Maps) {
-		in = j.Maps[i].InputBytes
-	}
 	switch t.Locality {
 	case trace.NodeLocal:
 		r.MapsNodeLocal++
@@ -217,20 +216,16 @@ func (o *observer) machine(host, typ string, b, f int64) {
 	o.hostBytes[k] = [2]int64{hb[0] + max(b, 0), max(hb[1], f)}
 }
 
-// reduceTask counts reduce i of job j (the k-th replayed) into the totals and
-// records its task row.
-func (o *observer) reduceTask(t *trace.Task, j *Job, k, i int, s, f int64) {
+// reduceTask counts reduce i into the run's totals and records its task row.
+func (o *observer) reduceTask(r *JobResult, t *trace.Task, i int, s, f int64) {
 	in := t.ShuffleBytes
-	if i < len(j.Reduces) {
-		in = j.Reduces[i].ShuffleBytes
-	}
-	o.netBytes += max(t.ShuffleBytes, 0)
+	o.netBytes += max(in, 0)
 	if s != Unset && f >= s {
 		o.busyRedUs += f - s
 		o.machine(t.Host, "REDUCE", in, f)
 	}
 	sh := o.us(t.ShuffleFinishMs)
-	o.task(int32(k), j.Trace.ID, t, "REDUCE", int32(i), s, f, sh, in)
+	o.task(r.JobIndex, r.JobID, t, "REDUCE", int32(i), s, f, sh, in)
 }
 
 func (o *observer) task(k int32, id string, t *trace.Task, typ string, i int32, s, f, sh, in int64) {
