@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// ingestTree reads a tree of job histories and writes it as a trace directory,
+// as ingest does.
+func ingestTree(t *testing.T, root string) string {
+	t.Helper()
+	tr, _, err := trace.ReadTree(context.Background(), root, trace.TreeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "trace")
+	if err := trace.Write(out, tr); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestTraceModeGolden: the five .jhist samples replayed on the cluster derived
+// from them (one rack per the histories' racks; slots from the busiest host)
+// with the observed row beside the policies.
+func TestTraceModeGolden(t *testing.T) {
+	dir := ingestTree(t, filepath.Join("..", "..", "trace", "testdata", "jhist"))
+	code, out, errOut := runCmd("--trace", dir, "--policy", "fifo,fair,coupling,observed", "--seed", "3", "--check-invariants")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden := filepath.Join("testdata", "tracemode.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("output differs from %s (rerun with -update if the change is intended):\n%s", golden, out)
+	}
+}
+
+// TestIncompleteJobs: a history cut before its job-end event is an incomplete
+// job, left out of every row unless --include-incomplete; then the observed
+// row counts it unfinished and the policies replay it.
+func TestIncompleteJobs(t *testing.T) {
+	src := filepath.Join("..", "..", "trace", "testdata", "jhist")
+	tree := t.TempDir()
+	for _, name := range []string{
+		"job_1526555215992_0001-1526555642677-user-QuasiMonteCarlo-1526555658299-1-1-SUCCEEDED-default-1526555648931.jhist",
+		"job_1416424547277_0002-1416424775281-root-TeraGen-1416424785433-2-0-SUCCEEDED-default-1416424779349.jhist",
+	} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(name, "TeraGen") { // drop the JOB_FINISHED event, the last line
+			lines := bytes.SplitAfter(bytes.TrimRight(b, "\n"), []byte("\n"))
+			if !bytes.Contains(lines[len(lines)-1], []byte(`"JOB_FINISHED"`)) {
+				t.Fatalf("last line of %s is not the job end", name)
+			}
+			b = bytes.Join(lines[:len(lines)-1], nil)
+		}
+		if err := os.WriteFile(filepath.Join(tree, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := ingestTree(t, tree)
+	tr, err := trace.Read(dir)
+	if err != nil || len(tr.Jobs) != 2 {
+		t.Fatalf("ingested %v: %v", tr, err)
+	}
+	for _, j := range tr.Jobs {
+		if want := strings.HasPrefix(j.ID, "job_1416424547277"); (j.Status == trace.StatusIncomplete) != want {
+			t.Fatalf("job %s has status %s", j.ID, j.Status)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want map[string]string // policy -> the start of its row after the name
+	}{
+		// QuasiMonteCarlo's history (and file name) say submit 1526555642677 ms,
+		// finish 1526555658299 ms: an observed flowtime of 15.6 s.
+		{nil, map[string]string{"fifo": "1 ", "observed": "1 15.6"}},
+		{[]string{"--include-incomplete"}, map[string]string{"fifo": "2 0", "observed": "2 1"}},
+	} {
+		args := append([]string{"--trace", dir, "--policy", "fifo,observed", "--check-invariants"}, c.args...)
+		code, out, errOut := runCmd(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errOut)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			f := strings.Fields(line)
+			if len(f) > 2 && c.want[f[0]] != "" {
+				if got := f[1] + " " + f[2]; !strings.HasPrefix(got, c.want[f[0]]) {
+					t.Errorf("%v: %s row starts %q, want %q:\n%s", c.args, f[0], got, c.want[f[0]], out)
+				}
+				delete(c.want, f[0])
+			}
+		}
+		if len(c.want) > 0 {
+			t.Errorf("%v: no rows for %v in\n%s", c.args, c.want, out)
+		}
+	}
+}
