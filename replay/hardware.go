@@ -100,9 +100,9 @@ type Hardware struct {
 	Shuffle string `toml:"shuffle"`
 	// TaskTimes is where task durations come from: "model" computes them from
 	// bytes and rates; "trace" takes each task's observed duration (finish - start
-	// of its successful attempt) as its node-local time and adds the network
-	// model's cost when the replay places it remotely; "auto" uses the trace's
-	// duration when the task has one and the model otherwise.
+	// of its successful attempt), rescaled to where the replay runs it by
+	// TraceLocality (tracemode.go); "auto" uses the trace's duration when the
+	// task has one and the model otherwise.
 	TaskTimes string `toml:"task_times"`
 	// TraceLocality is how an observed map duration is rescaled when the replay
 	// runs the map at another distance from its input than the trace did:
