@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -219,142 +218,6 @@ func parseSynth(p GenParams) (*synthSpec, error) {
 	return s, nil
 }
 
-// paramReader reads generator parameters given as TOML values or as strings
-// (from the command line) and collects every error.
-type paramReader struct {
-	p    GenParams
-	errs []string
-}
-
-func (r *paramReader) bad(format string, a ...any) {
-	r.errs = append(r.errs, fmt.Sprintf(format, a...))
-}
-
-func (r *paramReader) has(key string) bool { _, ok := r.p[key]; return ok }
-
-func (r *paramReader) err() error {
-	if len(r.errs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("%s", strings.Join(r.errs, "; "))
-}
-
-// unknown reports parameters not in keys, sorted.
-func (r *paramReader) unknown(keys []string) {
-	var u []string
-	for k := range r.p {
-		if !slices.Contains(keys, k) {
-			u = append(u, k)
-		}
-	}
-	slices.Sort(u)
-	if len(u) > 0 {
-		r.bad("unknown parameter %s; valid parameters: %s", strings.Join(u, ", "), strings.Join(keys, ", "))
-	}
-}
-
-// number converts a TOML or string value to float64.
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case float64:
-		return x, true
-	case string:
-		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		return f, err == nil
-	}
-	return 0, false
-}
-
-// float reads a number in [lo, hi].
-func (r *paramReader) float(key string, def, lo, hi float64) float64 {
-	v, ok := r.p[key]
-	if !ok {
-		return def
-	}
-	f, ok := number(v)
-	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-		r.bad("%s = %v: want a number", key, v)
-		return def
-	}
-	if f < lo || f > hi {
-		r.bad("%s = %v: want a number in [%g, %g]", key, v, lo, hi)
-		return def
-	}
-	return f
-}
-
-// int reads an integer in [lo, hi].
-func (r *paramReader) int(key string, def, lo, hi int64) int64 {
-	v, ok := r.p[key]
-	if !ok {
-		return def
-	}
-	f, ok := number(v)
-	if !ok || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
-		r.bad("%s = %v: want an integer in [%d, %d]", key, v, lo, hi)
-		return def
-	}
-	return int64(f)
-}
-
-// choice reads a string that must be one of choices.
-func (r *paramReader) choice(key, def string, choices ...string) string {
-	v, ok := r.p[key]
-	if !ok {
-		return def
-	}
-	s, isStr := v.(string)
-	if !isStr || !slices.Contains(choices, s) {
-		r.bad("%s = %v: want one of %s", key, v, strings.Join(choices, ", "))
-		return def
-	}
-	return s
-}
-
-// list reads a list of integers in [lo, hi]: a TOML array or a comma-separated
-// string.
-func (r *paramReader) list(key string, lo, hi int64) []int64 {
-	v, ok := r.p[key]
-	if !ok {
-		r.bad("%s: required when the distribution is %q", key, distList)
-		return nil
-	}
-	var items []any
-	switch x := v.(type) {
-	case []any:
-		items = x
-	case []int64:
-		for _, i := range x {
-			items = append(items, i)
-		}
-	case string:
-		for _, f := range strings.Split(x, ",") {
-			items = append(items, f)
-		}
-	default:
-		r.bad("%s = %v: want a list of integers", key, v)
-		return nil
-	}
-	if len(items) == 0 {
-		r.bad("%s: want at least one value", key)
-		return nil
-	}
-	out := make([]int64, 0, len(items))
-	for _, it := range items {
-		f, ok := number(it)
-		if !ok || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
-			r.bad("%s: value %v: want an integer in [%d, %d]", key, it, lo, hi)
-			return nil
-		}
-		out = append(out, int64(f))
-	}
-	return out
-}
-
 // dist reads the distribution named key with its key_mean[_s], key_sd[_s] and,
 // for counts, key_values parameters. Counts must have a mean of at least lo
 // (and at most maxSynthTasks); times (seconds) a positive mean.
@@ -384,7 +247,11 @@ func (r *paramReader) dist(key string, defMean float64, isCount bool, lo int64) 
 		r.bad("%s applies to %s = %q only", sdKey, key, distNorm)
 	}
 	if d.kind == distList {
-		d.values = r.list(valKey, lo, maxSynthTasks)
+		if r.has(valKey) {
+			d.values = r.list(valKey, lo, maxSynthTasks)
+		} else {
+			r.bad("%s: required when the distribution is %q", valKey, distList)
+		}
 		if r.has(meanKey) {
 			r.bad("%s does not apply to %s = %q (give %s)", meanKey, key, distList, valKey)
 		}

@@ -1,0 +1,190 @@
+package trace
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// paramReader reads a generator's parameters, given as TOML values (an
+// experiment spec) or as strings (ingest --param key=value), and collects
+// every problem instead of stopping at the first. It remembers the keys it was
+// asked for, in order, so that a generator whose valid parameters are exactly
+// those it reads can report the others with check.
+type paramReader struct {
+	p     GenParams
+	known []string
+	errs  []string
+}
+
+// get returns the value of key, if given, and notes key as known.
+func (r *paramReader) get(key string) (any, bool) {
+	if !slices.Contains(r.known, key) {
+		r.known = append(r.known, key)
+	}
+	v, ok := r.p[key]
+	return v, ok
+}
+
+// bad records a problem.
+func (r *paramReader) bad(format string, a ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, a...))
+}
+
+// has reports whether key was given (without noting it as known).
+func (r *paramReader) has(key string) bool { _, ok := r.p[key]; return ok }
+
+// err returns every problem recorded, joined, or nil.
+func (r *paramReader) err() error {
+	if len(r.errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s", strings.Join(r.errs, "; "))
+}
+
+// unknown reports the given parameters not in keys, sorted, with the valid list.
+func (r *paramReader) unknown(keys []string) {
+	var u []string
+	for k := range r.p {
+		if !slices.Contains(keys, k) {
+			u = append(u, k)
+		}
+	}
+	slices.Sort(u)
+	if len(u) > 0 {
+		valid := strings.Join(keys, ", ")
+		if valid == "" {
+			valid = "none"
+		}
+		r.bad("unknown parameter %s; valid parameters: %s", strings.Join(u, ", "), valid)
+	}
+}
+
+// check reports the parameters that were never read as unknown (the valid
+// ones being those read, in the order read) and returns every problem, or nil.
+func (r *paramReader) check() error {
+	r.unknown(r.known)
+	return r.err()
+}
+
+// number converts a TOML or string value to float64.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case float64:
+		return x, true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// float reads a finite number in [lo, hi]; hi = math.MaxFloat64 leaves it
+// unbounded above.
+func (r *paramReader) float(key string, def, lo, hi float64) float64 {
+	v, ok := r.get(key)
+	if !ok {
+		return def
+	}
+	f, ok := number(v)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+		r.bad("%s = %v: want a number", key, v)
+		return def
+	}
+	if f < lo || f > hi {
+		if hi == math.MaxFloat64 {
+			r.bad("%s = %v: want a number in [%g, +Inf)", key, v, lo)
+		} else {
+			r.bad("%s = %v: want a number in [%g, %g]", key, v, lo, hi)
+		}
+		return def
+	}
+	return f
+}
+
+// int reads an integer in [lo, hi].
+func (r *paramReader) int(key string, def, lo, hi int64) int64 {
+	v, ok := r.get(key)
+	if !ok {
+		return def
+	}
+	f, ok := number(v)
+	if !ok || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
+		r.bad("%s = %v: want an integer in [%d, %d]", key, v, lo, hi)
+		return def
+	}
+	return int64(f)
+}
+
+// choice reads a string that must be one of choices.
+func (r *paramReader) choice(key, def string, choices ...string) string {
+	v, ok := r.get(key)
+	if !ok {
+		return def
+	}
+	s, isStr := v.(string)
+	if !isStr || !slices.Contains(choices, s) {
+		r.bad("%s = %v: want one of %s", key, v, strings.Join(choices, ", "))
+		return def
+	}
+	return s
+}
+
+// str reads a non-empty string.
+func (r *paramReader) str(key, def string) string {
+	v, ok := r.get(key)
+	if !ok {
+		return def
+	}
+	s, isStr := v.(string)
+	if !isStr || s == "" {
+		r.bad("%s = %v: want a non-empty string", key, v)
+		return def
+	}
+	return s
+}
+
+// list reads a list of integers in [lo, hi]: a TOML array or a comma-separated
+// string. It returns nil if key is not given or not valid.
+func (r *paramReader) list(key string, lo, hi int64) []int64 {
+	v, ok := r.get(key)
+	if !ok {
+		return nil
+	}
+	var items []any
+	switch x := v.(type) {
+	case []any:
+		items = x
+	case []int64:
+		for _, i := range x {
+			items = append(items, i)
+		}
+	case string:
+		for _, f := range strings.Split(x, ",") {
+			items = append(items, f)
+		}
+	default:
+		r.bad("%s = %v: want a list of integers", key, v)
+		return nil
+	}
+	if len(items) == 0 {
+		r.bad("%s: want at least one value", key)
+		return nil
+	}
+	out := make([]int64, 0, len(items))
+	for _, it := range items {
+		f, ok := number(it)
+		if !ok || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
+			r.bad("%s: value %v: want an integer in [%d, %d]", key, it, lo, hi)
+			return nil
+		}
+		out = append(out, int64(f))
+	}
+	return out
+}
