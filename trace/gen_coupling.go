@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 )
 
 // Workloads of the Coupling Scheduler paper (Tan, Meng, Zhang, INFOCOM 2013):
@@ -125,101 +124,25 @@ func couplingGenerators() []Generator {
 	}
 }
 
-// cpParams reads a generator's parameters, remembering the keys it knows.
-type cpParams struct {
-	p     GenParams
-	known []string
-	errs  []string
-}
-
-func (c *cpParams) num(key string, def, lo, hi float64) float64 {
-	c.known = append(c.known, key)
-	v, ok := c.p[key]
-	if !ok {
-		return def
-	}
-	var f float64
-	switch x := v.(type) {
-	case int64:
-		f = float64(x)
-	case int:
-		f = float64(x)
-	case float64:
-		f = x
-	default:
-		c.errs = append(c.errs, fmt.Sprintf("%s = %v: want a number", key, v))
-		return def
-	}
-	if !(f >= lo && f <= hi) {
-		c.errs = append(c.errs, fmt.Sprintf("%s = %v: want a number in [%v, %v]", key, v, lo, hi))
-		return def
-	}
-	return f
-}
-
-func (c *cpParams) integer(key string, def, lo, hi int) int {
-	f := c.num(key, float64(def), float64(lo), float64(hi))
-	if f != math.Trunc(f) {
-		c.errs = append(c.errs, fmt.Sprintf("%s = %v: want an integer", key, f))
-		return def
-	}
-	return int(f)
-}
-
-func (c *cpParams) choice(key, def string, choices []string) string {
-	c.known = append(c.known, key)
-	v, ok := c.p[key]
-	if !ok {
-		return def
-	}
-	s, _ := v.(string)
-	if !slices.Contains(choices, s) {
-		c.errs = append(c.errs, fmt.Sprintf("%s = %v: want one of %s", key, v, strings.Join(choices, ", ")))
-		return def
-	}
-	return s
-}
-
-func (c *cpParams) err() error {
-	var unknown []string
-	for k := range c.p {
-		if !slices.Contains(c.known, k) {
-			unknown = append(unknown, k)
-		}
-	}
-	slices.Sort(unknown)
-	if len(unknown) > 0 {
-		valid := strings.Join(c.known, ", ")
-		if valid == "" {
-			valid = "none"
-		}
-		c.errs = append(c.errs, fmt.Sprintf("unknown parameter %s; valid parameters: %s", strings.Join(unknown, ", "), valid))
-	}
-	if len(c.errs) > 0 {
-		return fmt.Errorf("%s", strings.Join(c.errs, "; "))
-	}
-	return nil
-}
-
 func genCouplingTwoJobs(p GenParams, seed uint64) (*Trace, error) {
-	c := &cpParams{p: p}
+	r := &paramReader{p: p}
 	jobs := []cpJob{
-		{"grep", "[a-f][a-z]*", "wikiInput", 0, int32(c.integer("maps1", 427, 1, 100000)), int32(c.integer("reduces1", 15, 0, 10000))},
-		{"grep", "[1-3]*", "randomInput30", c.num("at2_s", 60, 0, 1e7), int32(c.integer("maps2", 45, 1, 100000)), int32(c.integer("reduces2", 5, 0, 10000))},
+		{"grep", "[a-f][a-z]*", "wikiInput", 0, int32(r.int("maps1", 427, 1, 100000)), int32(r.int("reduces1", 15, 0, 10000))},
+		{"grep", "[1-3]*", "randomInput30", r.float("at2_s", 60, 0, 1e7), int32(r.int("maps2", 45, 1, 100000)), int32(r.int("reduces2", 5, 0, 10000))},
 	}
-	if err := c.err(); err != nil {
+	if err := r.check(); err != nil {
 		return nil, err
 	}
 	return cpTrace(jobs, seed), nil
 }
 
 func genCouplingGrep(p GenParams, seed uint64) (*Trace, error) {
-	c := &cpParams{p: p}
-	n := c.integer("jobs", 10, 1, 100000)
-	gap := c.num("interval_s", 300, 0, 1e7)
-	maps := int32(c.integer("maps", 427, 1, 100000))
-	reds := int32(c.integer("reduces", 8, 0, 10000))
-	if err := c.err(); err != nil {
+	r := &paramReader{p: p}
+	n := r.int("jobs", 10, 1, 100000)
+	gap := r.float("interval_s", 300, 0, 1e7)
+	maps := int32(r.int("maps", 427, 1, 100000))
+	reds := int32(r.int("reduces", 8, 0, 10000))
+	if err := r.check(); err != nil {
 		return nil, err
 	}
 	jobs := make([]cpJob, n)
@@ -230,37 +153,37 @@ func genCouplingGrep(p GenParams, seed uint64) (*Trace, error) {
 }
 
 func genCouplingSingle(p GenParams, seed uint64) (*Trace, error) {
-	c := &cpParams{p: p}
+	r := &paramReader{p: p}
 	names := make([]string, 0, len(cpSingle))
 	for k := range cpSingle {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	name := c.choice("job", "grep", names)
-	if err := c.err(); err != nil {
+	name := r.choice("job", "grep", names...)
+	if err := r.check(); err != nil {
 		return nil, err
 	}
 	return cpTrace([]cpJob{cpSingle[name]}, seed), nil
 }
 
 func genCouplingWordCount(p GenParams, seed uint64) (*Trace, error) {
-	c := &cpParams{p: p}
-	reds := int32(c.integer("reduces", 1, 0, 10000))
-	if err := c.err(); err != nil {
+	r := &paramReader{p: p}
+	reds := int32(r.int("reduces", 1, 0, 10000))
+	if err := r.check(); err != nil {
 		return nil, err
 	}
 	return cpTrace([]cpJob{{"wordcount", "", "wikiInput", 0, 427, reds}}, seed), nil
 }
 
 func genCouplingTable3(p GenParams, seed uint64) (*Trace, error) {
-	if err := (&cpParams{p: p}).err(); err != nil {
+	if err := (&paramReader{p: p}).check(); err != nil {
 		return nil, err
 	}
 	return cpTrace(cpTable3, seed), nil
 }
 
 func genCouplingTable4(p GenParams, seed uint64) (*Trace, error) {
-	if err := (&cpParams{p: p}).err(); err != nil {
+	if err := (&paramReader{p: p}).check(); err != nil {
 		return nil, err
 	}
 	return cpTrace(cpTable4, seed), nil
@@ -280,12 +203,12 @@ var cpMix = []struct {
 // exponential with mean gap_s seconds (25); the first jobs of consecutive batches
 // are exponential batch_gap_s seconds apart (1200). Jobs keep the order drawn.
 func genCouplingBatches(p GenParams, seed uint64) (*Trace, error) {
-	c := &cpParams{p: p}
-	batches := c.integer("batches", 10, 1, 100000)
-	per := c.integer("per_batch", 20, 1, 100000)
-	gap := c.num("gap_s", 25, 0, 1e7)
-	batchGap := c.num("batch_gap_s", 1200, 0, 1e9)
-	if err := c.err(); err != nil {
+	r := &paramReader{p: p}
+	batches := r.int("batches", 10, 1, 100000)
+	per := r.int("per_batch", 20, 1, 100000)
+	gap := r.float("gap_s", 25, 0, 1e7)
+	batchGap := r.float("batch_gap_s", 1200, 0, 1e9)
+	if err := r.check(); err != nil {
 		return nil, err
 	}
 	byKind := map[string][]cpJob{}

@@ -171,7 +171,7 @@ func TestCouplingParams(t *testing.T) {
 		params GenParams
 		err    string
 	}{
-		{"coupling-grep", GenParams{"jobs": "ten"}, "jobs = ten: want a number"},
+		{"coupling-grep", GenParams{"jobs": "ten"}, "jobs = ten: want an integer"},
 		{"coupling-grep", GenParams{"jobs": 2.5}, "want an integer"},
 		{"coupling-grep", GenParams{"interval_s": -1.0}, "interval_s = -1"},
 		{"coupling-table4", GenParams{"jobs": int64(3)}, "unknown parameter jobs; valid parameters: none"},
