@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 )
 
 // HybSMRP's workload (Gandomi et al., J. Big Data 2019, §Results): a submission
@@ -53,84 +52,15 @@ var hybApps = []hybApp{{"wordcount", 0.2, 0.05}, {"terasort", 1, 1}}
 // which are also the rows of its Tables 6 and 7.
 func HybSMRPTable1Maps() []int { return []int{65, 130, 195, 260, 325, 390, 455, 520, 585, 650} }
 
-// hybParams reads generator parameters, remembering which keys it knew.
-type hybParams struct {
-	p     GenParams
-	known []string
-	errs  []string
-}
-
-func (h *hybParams) num(key string, def float64) float64 {
-	h.known = append(h.known, key)
-	v, ok := h.p[key]
-	if !ok {
-		return def
-	}
-	switch x := v.(type) {
-	case int64:
-		return float64(x)
-	case int:
-		return float64(x)
-	case float64:
-		return x
-	}
-	h.errs = append(h.errs, fmt.Sprintf("%s = %v: want a number", key, v))
-	return def
-}
-
-func (h *hybParams) integer(key string, def, lo, hi int) int {
-	f := h.num(key, float64(def))
-	if f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
-		h.errs = append(h.errs, fmt.Sprintf("%s = %v: want an integer in %d..%d", key, h.p[key], lo, hi))
-		return def
-	}
-	return int(f)
-}
-
-func (h *hybParams) choice(key, def string, choices ...string) string {
-	h.known = append(h.known, key)
-	v, ok := h.p[key]
-	if !ok {
-		return def
-	}
-	s, _ := v.(string)
-	if !slices.Contains(choices, s) {
-		h.errs = append(h.errs, fmt.Sprintf("%s = %v: want one of %s", key, v, strings.Join(choices, ", ")))
-		return def
-	}
-	return s
-}
-
-func (h *hybParams) err() error {
-	var unknown []string
-	for k := range h.p {
-		if !slices.Contains(h.known, k) {
-			unknown = append(unknown, k)
-		}
-	}
-	slices.Sort(unknown)
-	if len(unknown) > 0 {
-		h.errs = append(h.errs, fmt.Sprintf("unknown parameter %s; valid parameters: %s",
-			strings.Join(unknown, ", "), strings.Join(h.known, ", ")))
-	}
-	if len(h.errs) > 0 {
-		return fmt.Errorf("%s", strings.Join(h.errs, "; "))
-	}
-	return nil
-}
-
 func genHybSMRP(p GenParams, seed uint64) (*Trace, error) {
-	h := &hybParams{p: p}
-	jobs := h.integer("jobs", 100, 1, 1_000_000)
-	mean := h.num("mean_interarrival", 14)
-	if !(mean >= 0 && mean <= 1e6) {
-		h.errs = append(h.errs, fmt.Sprintf("mean_interarrival = %v: want seconds in [0, 1e6]", mean))
-	}
-	app := h.choice("app", "mix", "wordcount", "terasort", "mix")
-	maps := h.integer("maps", 0, 0, 1_000_000)
-	block := h.integer("block_mb", 64, 1, 1<<20)
-	reduces := h.integer("reduces", -1, -1, 1_000_000)
-	if err := h.err(); err != nil {
+	r := &paramReader{p: p}
+	jobs := int(r.int("jobs", 100, 1, 1_000_000))
+	mean := r.float("mean_interarrival", 14, 0, 1e6)
+	app := r.choice("app", "mix", "wordcount", "terasort", "mix")
+	maps := int(r.int("maps", 0, 0, 1_000_000))
+	block := r.int("block_mb", 64, 1, 1<<20)
+	reduces := r.int("reduces", -1, -1, 1_000_000)
+	if err := r.check(); err != nil {
 		return nil, err
 	}
 	arrivals := rand.New(rand.NewPCG(seed, hybStreamArrivals))

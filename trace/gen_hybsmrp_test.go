@@ -117,11 +117,11 @@ func TestHybSMRPGeneratorErrors(t *testing.T) {
 		p    GenParams
 		want string
 	}{
-		{GenParams{"jobs": int64(0)}, "jobs = 0: want an integer in 1..1000000"},
+		{GenParams{"jobs": int64(0)}, "jobs = 0: want an integer in [1, 1000000]"},
 		{GenParams{"jobs": 2.5}, "jobs = 2.5: want an integer"},
-		{GenParams{"jobs": "many"}, "jobs = many: want a number"},
+		{GenParams{"jobs": "many"}, "jobs = many: want an integer"},
 		{GenParams{"app": "grep"}, "app = grep: want one of wordcount, terasort, mix"},
-		{GenParams{"mean_interarrival": -1.0}, "mean_interarrival = -1: want seconds"},
+		{GenParams{"mean_interarrival": -1.0}, "mean_interarrival = -1: want a number in [0, 1e+06]"},
 		{GenParams{"maps": int64(-5)}, "maps = -5"},
 		{GenParams{"reduces": int64(-2)}, "reduces = -2"},
 		{GenParams{"size": int64(1)}, "unknown parameter size; valid parameters: jobs, mean_interarrival, app, maps, block_mb, reduces"},
