@@ -21,7 +21,7 @@ var easTable1 = []struct {
 	{"sort", 30, 10, 4},
 }
 
-// easParams are the generator's parameters with their defaults.
+// easParams are the generator's parameters.
 type easParams struct {
 	window       float64 // arrivals uniform in [0, window] seconds
 	blockMB      float64 // input of every map
@@ -42,8 +42,8 @@ type easParams struct {
 // random order, all for one user. The reduce output ratios are not in the paper:
 // sort writes what it reads, wordcount half of it.
 func genEASTable1(p GenParams, seed uint64) (*Trace, error) {
-	ep := easParams{window: 120, blockMB: 128, wordcountMap: 0.24, sortMap: 1, wordcountOut: 0.5, sortOut: 1, user: "eas"}
-	if err := ep.read(p); err != nil {
+	ep, err := readEASParams(p)
+	if err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xea5))
@@ -105,50 +105,22 @@ func genEASTable1(p GenParams, seed uint64) (*Trace, error) {
 	return tr, nil
 }
 
-// read takes the generator's parameters from p; unknown keys and bad values are
-// errors.
-func (ep *easParams) read(p GenParams) error {
-	floats := map[string]*float64{
-		"window_s": &ep.window, "block_mb": &ep.blockMB, "wordcount_map_ratio": &ep.wordcountMap,
-		"sort_map_ratio": &ep.sortMap, "wordcount_output_ratio": &ep.wordcountOut, "sort_output_ratio": &ep.sortOut,
+// readEASParams reads the generator's parameters, with their defaults; unknown
+// keys and bad values are errors.
+func readEASParams(p GenParams) (easParams, error) {
+	const unbounded = math.MaxFloat64
+	r := &paramReader{p: p}
+	ep := easParams{
+		window:       r.float("window_s", 120, 0, unbounded),
+		blockMB:      r.float("block_mb", 128, 0, unbounded),
+		wordcountMap: r.float("wordcount_map_ratio", 0.24, 0, unbounded),
+		sortMap:      r.float("sort_map_ratio", 1, 0, unbounded),
+		wordcountOut: r.float("wordcount_output_ratio", 0.5, 0, unbounded),
+		sortOut:      r.float("sort_output_ratio", 1, 0, unbounded),
+		user:         r.str("user", "eas"),
 	}
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
+	if ep.blockMB*(1<<20) < 1 {
+		r.bad("block_mb = %v: want at least one byte", p["block_mb"])
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		v := p[k]
-		if k == "user" {
-			s, ok := v.(string)
-			if !ok || s == "" {
-				return fmt.Errorf("parameter user: want a non-empty string, got %v", v)
-			}
-			ep.user = s
-			continue
-		}
-		dst, ok := floats[k]
-		if !ok {
-			return fmt.Errorf("unknown parameter %q; valid parameters: block_mb, sort_map_ratio, sort_output_ratio, user, window_s, wordcount_map_ratio, wordcount_output_ratio", k)
-		}
-		var f float64
-		switch x := v.(type) {
-		case int64:
-			f = float64(x)
-		case int:
-			f = float64(x)
-		case float64:
-			f = x
-		default:
-			return fmt.Errorf("parameter %s: want a number, got %v", k, v)
-		}
-		if !(f >= 0) || math.IsInf(f, 0) {
-			return fmt.Errorf("parameter %s: want a finite non-negative number, got %v", k, v)
-		}
-		if k == "block_mb" && f*(1<<20) < 1 {
-			return fmt.Errorf("parameter block_mb: want at least one byte, got %v", v)
-		}
-		*dst = f
-	}
-	return nil
+	return ep, r.check()
 }

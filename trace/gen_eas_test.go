@@ -97,9 +97,9 @@ func TestGenEASTable1Params(t *testing.T) {
 		p    GenParams
 		want string
 	}{
-		{GenParams{"windows": 1.0}, `unknown parameter "windows"`},
+		{GenParams{"windows": 1.0}, "unknown parameter windows; valid parameters: window_s, block_mb"},
 		{GenParams{"window_s": "long"}, "want a number"},
-		{GenParams{"sort_map_ratio": -1.0}, "non-negative"},
+		{GenParams{"sort_map_ratio": -1.0}, "sort_map_ratio = -1: want a number in [0, +Inf)"},
 		{GenParams{"block_mb": 0.0}, "at least one byte"},
 		{GenParams{"user": int64(3)}, "non-empty string"},
 	} {
