@@ -284,7 +284,7 @@ func cpTrace(jobs []cpJob, seed uint64) *Trace {
 		}
 		var in, shuffle int64
 		for m := range cj.maps {
-			t := NewTask(id, fmt.Sprintf("%s_m_%06d", id, m), Map, m)
+			t := genTask(id, Map, m)
 			t.InputBytes, t.OutputBytes = perMap, int64(mapOut)
 			d := mean * math.Exp(-s2/2+math.Sqrt(s2)*rng.NormFloat64())
 			t.Status, t.StartMs, t.FinishMs = StatusSucceeded, j.SubmitMs, j.SubmitMs+int64(math.Round(d*1000))
@@ -298,7 +298,7 @@ func cpTrace(jobs []cpJob, seed uint64) *Trace {
 		j.InputBytes, j.ShuffleBytes = in, shuffle
 		var out int64
 		for r := range cj.reduces {
-			t := NewTask(id, fmt.Sprintf("%s_r_%06d", id, r), Reduce, r)
+			t := genTask(id, Reduce, r)
 			t.ShuffleBytes = shuffle / int64(cj.reduces)
 			if r == cj.reduces-1 {
 				t.ShuffleBytes += shuffle % int64(cj.reduces)

@@ -86,12 +86,12 @@ func genEASTable1(p GenParams, seed uint64) (*Trace, error) {
 		j.InputBytes, j.ShuffleBytes = block*int64(sp.maps), shuffle
 		j.OutputBytes = 0
 		for m := range sp.maps {
-			t := NewTask(id, fmt.Sprintf("%s_m_%06d", id, m), Map, m)
+			t := genTask(id, Map, m)
 			t.InputBytes, t.OutputBytes = block, mapOut
 			tr.Tasks = append(tr.Tasks, t)
 		}
 		for r := range sp.reduces {
-			t := NewTask(id, fmt.Sprintf("%s_r_%06d", id, r), Reduce, r)
+			t := genTask(id, Reduce, r)
 			t.ShuffleBytes = shuffle / int64(sp.reduces)
 			if r < int32(shuffle%int64(sp.reduces)) {
 				t.ShuffleBytes++

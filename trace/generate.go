@@ -55,3 +55,13 @@ func Generate(name string, p GenParams, seed uint64) (*Trace, error) {
 	}
 	return nil, fmt.Errorf("unknown generator %q; valid generators: %s", name, strings.Join(names, ", "))
 }
+
+// genTask returns task i of a generated job's maps or reduces, named as Hadoop
+// names them: <job>_m_000000, <job>_r_000000.
+func genTask(jobID string, typ TaskType, i int32) Task {
+	kind := "m"
+	if typ == Reduce {
+		kind = "r"
+	}
+	return NewTask(jobID, fmt.Sprintf("%s_%s_%06d", jobID, kind, i), typ, i)
+}
