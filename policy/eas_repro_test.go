@@ -12,32 +12,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/trace"
 )
-
-// runCell replays one cell of an experiment with invariants checked.
-func runCell(t testing.TB, c replay.Cell) *replay.Result {
-	t.Helper()
-	tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hw := c.Hardware
-	topo := replay.NewTopology(&hw, c.Seed)
-	w, err := replay.NewWorkload(tr, &hw, topo, c.Seed, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(c.Policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := replay.Run(w, p, replay.Options{Seed: c.Seed, CheckInvariants: true, TraceName: c.Trace.Name, HardwareName: c.HWName})
-	if err != nil {
-		t.Fatalf("%s: %v", c.Dir, err)
-	}
-	return res
-}
 
 // easMetric is one of the quantities of EAS Figs. 3-7, read from a run summary.
 type easMetric struct {

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -10,30 +9,14 @@ import (
 	"github.com/tracereplay/tracereplay/trace"
 )
 
-// easHardware is 2 map machines (nodes 0, 1) and 2 reduce machines (nodes 2, 3),
-// one slot each, disk and network at 1 MB/s (one second per 10^6 bytes), no
-// start-up cost, exact durations, aligned heartbeats every second and out-of-band
-// heartbeats; replication 2 puts every block on both map machines.
+// easHardware is tinyHardware with 4 nodes: 2 map machines (nodes 0, 1) and 2
+// reduce machines (nodes 2, 3), one slot each, disk and network at 1 MB/s (one
+// second per 10^6 bytes); replication 2 puts every block on both map machines.
 func easHardware(t *testing.T) replay.Hardware {
 	t.Helper()
-	hw, err := replay.ParseHardware([]byte(`
-name = "tiny-eas"
-racks = 1
-nodes_per_rack = 4
-map_nodes = 2
-reduce_nodes = 2
-map_slots = 1
-reduce_slots = 1
-disk_mb_per_s = 1
-nic_mb_per_s = 1
-task_startup = "0s"
-heartbeat = "1s"
-heartbeat_jitter = false
-out_of_band_heartbeat = true
-replication = 2
-duration_cv = 0
-slow_start = 0
-`))
+	hw, err := tinyHardware(t).WithSettings(map[string]any{
+		"name": "tiny-eas", "nodes_per_rack": 4, "map_nodes": 2, "reduce_nodes": 2, "nic_mb_per_s": 1,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,23 +32,16 @@ type easJob struct {
 	shuffles []int64
 }
 
+// easTrace is handTrace with reduces that shuffle their MB and write nothing.
 func easTrace(jobs []easJob) *trace.Trace {
-	tr := &trace.Trace{}
+	hand := make([]job, len(jobs))
 	for i, jb := range jobs {
-		id := string(rune('A' + i))
-		j := trace.NewJob(id)
-		j.SubmitMs = jb.submit * 1000
-		j.Status = trace.StatusSucceeded
-		tr.Jobs = append(tr.Jobs, j)
-		for k, m := range jb.maps {
-			t := trace.NewTask(id, fmt.Sprintf("%sm%d", id, k), trace.Map, int32(k))
-			t.InputBytes, t.OutputBytes = m*1e6, 0
-			tr.Tasks = append(tr.Tasks, t)
-		}
-		for k, s := range jb.shuffles {
-			t := trace.NewTask(id, fmt.Sprintf("%sr%d", id, k), trace.Reduce, int32(k))
-			t.ShuffleBytes, t.OutputBytes = s*1e6, 0
-			tr.Tasks = append(tr.Tasks, t)
+		hand[i] = job{jb.submit, jb.maps, jb.shuffles}
+	}
+	tr := handTrace(hand)
+	for i := range tr.Tasks {
+		if t := &tr.Tasks[i]; t.Type == trace.Reduce {
+			t.ShuffleBytes, t.OutputBytes = t.OutputBytes, 0
 		}
 	}
 	return tr
@@ -86,21 +62,9 @@ func (r *recordingEAS) JobArrived(s *replay.Sim, j *replay.Job) {
 
 func runEASHand(t *testing.T, spec string, hw replay.Hardware, jobs []easJob) (*replay.Result, *recordingEAS) {
 	t.Helper()
-	topo := replay.NewTopology(&hw, 1)
-	w, err := replay.NewWorkload(easTrace(jobs), &hw, topo, 1, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := &recordingEAS{EAS: p.(*EAS), replicas: map[string][][]int32{}}
-	res, err := replay.Run(w, rec, replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, rec
+	w, _ := newWorkload(t, hw, easTrace(jobs), 1)
+	rec := &recordingEAS{EAS: newPolicy(t, spec).(*EAS), replicas: map[string][][]int32{}}
+	return runPolicy(t, w, rec, replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true}), rec
 }
 
 // checkDrained fails if the policy still holds load or queued work after a run.
@@ -147,11 +111,7 @@ func TestEASHandWorked(t *testing.T) {
 	if !slices.Equal(rec.history, wantSel) {
 		t.Errorf("selections %v, want %v", rec.history, wantSel)
 	}
-	for i, want := range []int64{10, 10, 10, 11} {
-		if got := res.Jobs[i].FlowtimeUs; got != want*sec {
-			t.Errorf("job %s flowtime %v s, want %d s", res.Jobs[i].JobID, float64(got)/sec, want)
-		}
-	}
+	checkFlowtimes(t, res, []int64{10, 10, 10, 11})
 	type placed struct {
 		job  string
 		task int32
@@ -206,11 +166,7 @@ func TestEASThreshold(t *testing.T) {
 			if !slices.Equal(rec.history, c.want) {
 				t.Errorf("selections %v, want %v", rec.history, c.want)
 			}
-			for i, want := range []int64{10, 10, 10, 11} {
-				if got := res.Jobs[i].FlowtimeUs; got != want*sec {
-					t.Errorf("job %s flowtime %v s, want %d s", res.Jobs[i].JobID, float64(got)/sec, want)
-				}
-			}
+			checkFlowtimes(t, res, []int64{10, 10, 10, 11})
 			checkDrained(t, rec.EAS)
 		})
 	}
@@ -252,16 +208,7 @@ func TestEASReduces(t *testing.T) {
 	}
 	checkDrained(t, rec.EAS)
 
-	hw := easHardware(t)
-	w, err := replay.NewWorkload(easTrace(jobs), &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fifo, _ := New("fifo")
-	fr, err := replay.Run(w, fifo, replay.Options{Seed: 1, CheckInvariants: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	fr := simulate(t, easHardware(t), easTrace(jobs), "fifo", replay.Options{Seed: 1, CheckInvariants: true})
 	if fr.Jobs[0].FirstReduceLaunchUs >= 4*sec {
 		t.Errorf("FIFO launched its first reduce at %d: the case does not show pipelining", fr.Jobs[0].FirstReduceLaunchUs)
 	}
@@ -307,20 +254,9 @@ func TestEASDeterministic(t *testing.T) {
 // slots (the defaults: 80 nodes in 4 racks), where every node is both a map and a
 // reduce machine; every map must still run node-local.
 func TestEASMixedNodes(t *testing.T) {
-	tr, err := trace.Generate("eas-table1", nil, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hw := replay.DefaultHardware()
-	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 5), 5, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := New("eas")
-	res, err := replay.Run(w, p, replay.Options{Seed: 5, CheckInvariants: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, _ := newWorkload(t, replay.DefaultHardware(), generate(t, "eas-table1", nil, 5), 5)
+	p := newPolicy(t, "eas")
+	res := runPolicy(t, w, p, replay.Options{Seed: 5, CheckInvariants: true})
 	if res.Summary.MapLocality != 1 || res.Summary.Jobs != 50 {
 		t.Errorf("locality %v over %d jobs, want 1 over 50", res.Summary.MapLocality, res.Summary.Jobs)
 	}
@@ -350,24 +286,10 @@ func TestEASAliases(t *testing.T) {
 // (data_node_fraction): selections must come only from the heartbeats of data
 // nodes (or the threshold), every map must run on one, node-local.
 func TestEASSkewedData(t *testing.T) {
-	tr, err := trace.Generate("eas-table1", nil, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hw, err := replay.ParseHardware([]byte("racks = 1\nnodes_per_rack = 20\nmap_nodes = 15\nreduce_nodes = 5\nreduce_slots = 2\ndata_node_fraction = 0.34\nslow_start = 1.0\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	topo := replay.NewTopology(&hw, 2)
-	w, err := replay.NewWorkload(tr, &hw, topo, 2, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := New("eas")
-	res, err := replay.Run(w, p, replay.Options{Seed: 2, CheckInvariants: true, RecordTasks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	hw := parseHardware(t, "racks = 1\nnodes_per_rack = 20\nmap_nodes = 15\nreduce_nodes = 5\nreduce_slots = 2\ndata_node_fraction = 0.34\nslow_start = 1.0\n")
+	w, topo := newWorkload(t, hw, generate(t, "eas-table1", nil, 2), 2)
+	p := newPolicy(t, "eas")
+	res := runPolicy(t, w, p, replay.Options{Seed: 2, CheckInvariants: true, RecordTasks: true})
 	if len(topo.DataNodes) != 5 {
 		t.Fatalf("%d data nodes, want 5", len(topo.DataNodes))
 	}
@@ -393,16 +315,7 @@ func TestEASSkewedData(t *testing.T) {
 // MB left), map 3 has 1 MB: standard deviation 0.5. Σ_t LB^t = 2. Map machines'
 // throughput: 4 MB / 4 s + 3 MB / 3 s = 2 MB/s.
 func TestLoadBalanceSumPull(t *testing.T) {
-	hw := easHardware(t)
-	w, err := replay.NewWorkload(easTrace([]easJob{{0, []int64{4, 1, 1, 1}, nil}}), &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, _ := New("fifo-s")
-	res, err := replay.Run(w, p, replay.Options{Seed: 1, CheckInvariants: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := simulate(t, easHardware(t), easTrace([]easJob{{0, []int64{4, 1, 1, 1}, nil}}), "fifo-s", replay.Options{Seed: 1, CheckInvariants: true})
 	if s := res.Summary; s.LoadBalanceSum != 2 || s.MapMachineThroughput != 2 || s.Jobs != 1 || s.Maps != 4 {
 		t.Errorf("load balance sum %v, map throughput %v; want 2 and 2", s.LoadBalanceSum, s.MapMachineThroughput)
 	}
@@ -420,10 +333,7 @@ func BenchmarkEASTable1(b *testing.B) {
 		b.Fatal(err)
 	}
 	c := cells[2] // replication 3, seed 1
-	tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
-	if err != nil {
-		b.Fatal(err)
-	}
+	tr := generate(b, c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
 	hw := c.Hardware
 	topo := replay.NewTopology(&hw, c.Seed)
 	b.ResetTimer()
@@ -432,9 +342,6 @@ func BenchmarkEASTable1(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, _ := New("eas")
-		if _, err := replay.Run(w, p, replay.Options{Seed: c.Seed}); err != nil {
-			b.Fatal(err)
-		}
+		runPolicy(b, w, newPolicy(b, "eas"), replay.Options{Seed: c.Seed})
 	}
 }

@@ -1,88 +1,6 @@
 package policy
 
-import (
-	"testing"
-
-	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/trace"
-)
-
-// tinyHardware is 2 nodes with 1 map and 1 reduce slot, a disk of 1 MB/s (one
-// second per 10^6 bytes), no start-up cost, exact durations, aligned heartbeats
-// every second and out-of-band heartbeats, so schedules can be worked by hand.
-func tinyHardware(t *testing.T) replay.Hardware {
-	t.Helper()
-	hw, err := replay.ParseHardware([]byte(`
-name = "tiny"
-racks = 1
-nodes_per_rack = 2
-map_slots = 1
-reduce_slots = 1
-disk_mb_per_s = 1
-task_startup = "0s"
-heartbeat = "1s"
-heartbeat_jitter = false
-out_of_band_heartbeat = true
-replication = 2
-duration_cv = 0
-slow_start = 0
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hw
-}
-
-// job describes a hand-made job: submit second, map lengths and reduce lengths in
-// seconds (a reduce's length is its output write, its shuffle is empty).
-type job struct {
-	submit  int64
-	maps    []int64
-	reduces []int64
-}
-
-func handTrace(jobs []job) *trace.Trace {
-	tr := &trace.Trace{}
-	for i, jb := range jobs {
-		id := string(rune('A' + i))
-		j := trace.NewJob(id)
-		j.SubmitMs = jb.submit * 1000
-		j.Status = trace.StatusSucceeded
-		tr.Jobs = append(tr.Jobs, j)
-		for k, m := range jb.maps {
-			t := trace.NewTask(id, id+"m", trace.Map, int32(k))
-			t.InputBytes, t.OutputBytes = m*1e6, 0
-			tr.Tasks = append(tr.Tasks, t)
-		}
-		for k, r := range jb.reduces {
-			t := trace.NewTask(id, id+"r", trace.Reduce, int32(k))
-			t.ShuffleBytes, t.OutputBytes = 0, r*1e6
-			tr.Tasks = append(tr.Tasks, t)
-		}
-	}
-	return tr
-}
-
-func runHand(t *testing.T, policy string, jobs []job) *replay.Result {
-	t.Helper()
-	hw := tinyHardware(t)
-	topo := replay.NewTopology(&hw, 1)
-	w, err := replay.NewWorkload(handTrace(jobs), &hw, topo, 1, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := replay.Run(w, p, replay.Options{Seed: 1, CheckInvariants: true, Timeline: true, RecordTasks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-const sec = 1_000_000
+import "testing"
 
 // TestHandWorkedThreeJobs: job A (t=0, four 2 s maps), B (t=1, one 1 s map), C
 // (t=2, one 2 s map) on 2 nodes × 1 map slot.
@@ -109,10 +27,8 @@ func TestHandWorkedThreeJobs(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.policy, func(t *testing.T) {
 			res := runHand(t, c.policy, jobs)
-			for i, want := range c.flow {
-				if got := res.Jobs[i].FlowtimeUs; got != want*sec {
-					t.Errorf("job %s flowtime %v s, want %d s", res.Jobs[i].JobID, float64(got)/sec, want)
-				}
+			checkFlowtimes(t, res, c.flow)
+			for i := range c.flow {
 				if res.Jobs[i].StarvationUs != 0 {
 					t.Errorf("job %s starvation %d, want 0 (map-only)", res.Jobs[i].JobID, res.Jobs[i].StarvationUs)
 				}

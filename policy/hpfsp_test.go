@@ -38,11 +38,7 @@ func TestHPFSPHandWorked(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.policy, func(t *testing.T) {
 			res := runHand(t, c.policy, jobs)
-			for i, want := range c.flow {
-				if got := res.Jobs[i].FlowtimeUs; got != want*sec {
-					t.Errorf("job %s flowtime %v s, want %d s", res.Jobs[i].JobID, float64(got)/sec, want)
-				}
-			}
+			checkFlowtimes(t, res, c.flow)
 			var last int64
 			for _, k := range res.Tasks {
 				if k.JobID == "B" {
@@ -77,37 +73,14 @@ func TestHPFSPBadParams(t *testing.T) {
 // hpfspWorkload generates a synthetic trace on the H-PFSP simulation hardware.
 func hpfspWorkload(t *testing.T, p trace.GenParams, seed uint64) *replay.Workload {
 	t.Helper()
-	hw, err := replay.LoadHardware("../samples/hardware/hpfsp-sim.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trace.Generate("synthetic", p, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, seed), seed, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, _ := newWorkload(t, sampleHardware(t, "hpfsp-sim.toml"), generate(t, "synthetic", p, seed), seed)
 	return w
 }
 
+// hpfspRunPolicy replays w under p with invariants checked and tasks recorded.
 func hpfspRunPolicy(t *testing.T, w *replay.Workload, p replay.Policy, seed uint64) *replay.Result {
 	t.Helper()
-	res, err := replay.Run(w, p, replay.Options{Seed: seed, CheckInvariants: true, RecordTasks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-func hpfspPolicy(t *testing.T, spec string) replay.Policy {
-	t.Helper()
-	p, err := New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return runPolicy(t, w, p, replay.Options{Seed: seed, CheckInvariants: true, RecordTasks: true})
 }
 
 // hpfspFluidPS returns each job's completion under processor sharing of one processor
@@ -189,7 +162,7 @@ func TestHPFSPProtective(t *testing.T) {
 			w := hpfspWorkload(t, trace.GenParams{"jobs": int64(30), "interarrival_s": 300.0, "maps": "exponential",
 				"maps_mean": int64(60), "map_time_mean_s": float64(d)}, seed)
 			dUs := d * sec
-			fair := hpfspRunPolicy(t, w, hpfspPolicy(t, "fair"), seed)
+			fair := hpfspRunPolicy(t, w, newPolicy(t, "fair"), seed)
 			var arr, size []float64
 			for _, j := range fair.Jobs {
 				arr = append(arr, float64(j.SubmitUs))
@@ -201,7 +174,7 @@ func TestHPFSPProtective(t *testing.T) {
 			}
 			for _, fl := range []int{0, 2} {
 				spec := fmt.Sprintf("hpfsp:fair-limit=%d,default-task=%ds", fl, d)
-				res := hpfspRunPolicy(t, w, hpfspPolicy(t, spec), seed)
+				res := hpfspRunPolicy(t, w, newPolicy(t, spec), seed)
 				for i, j := range res.Jobs {
 					if late := float64(j.FinishUs) - ps[i]; late > float64(2*dUs) {
 						t.Errorf("%s, d=%ds, seed %d: job %s ends %.2f task lengths after fluid PS", spec, d, seed, j.JobID, late/float64(dUs))
@@ -250,7 +223,7 @@ func TestHPFSPSlackStaysEq6(t *testing.T) {
 	w := hpfspWorkload(t, trace.GenParams{"jobs": int64(25), "interarrival_s": 120.0, "maps": "exponential", "maps_mean": int64(40),
 		"map_time": "normal", "map_time_mean_s": 300.0, "map_time_sd_s": 100.0, "reduces": "fixed", "reduces_mean": int64(3),
 		"reduce_time": "exponential", "reduce_time_mean_s": 200.0}, 3)
-	c := &hpfspChecked{HPFSP: hpfspPolicy(t, "hpfsp:fair-limit=3,default-task=20s,update-interval=0s").(*HPFSP), t: t}
+	c := &hpfspChecked{HPFSP: newPolicy(t, "hpfsp:fair-limit=3,default-task=20s,update-interval=0s").(*HPFSP), t: t}
 	hpfspRunPolicy(t, w, c, 3)
 	if c.checks < 1000 {
 		t.Errorf("only %d checks", c.checks)
@@ -263,7 +236,7 @@ func TestHPFSPDeterministic(t *testing.T) {
 		"map_time": "normal", "map_time_mean_s": 600.0, "map_time_sd_s": 134.16}
 	var runs [2]*replay.Result
 	for i := range runs {
-		runs[i] = hpfspRunPolicy(t, hpfspWorkload(t, p, 9), hpfspPolicy(t, "hpfsp:fair-limit=5"), 9)
+		runs[i] = hpfspRunPolicy(t, hpfspWorkload(t, p, 9), newPolicy(t, "hpfsp:fair-limit=5"), 9)
 		runs[i].Wall = 0
 	}
 	if !reflect.DeepEqual(runs[0], runs[1]) {
@@ -292,13 +265,8 @@ func (a *hpfspArrivals) JobArrived(s *replay.Sim, j *replay.Job) {
 // 10 s: w_B = 1·10/2 = 5 s; it runs 5-6. C (t=7, two maps) starts from the mean
 // map time of the finished jobs A and B, (4 + 6 + 1)/3 s: w_C = 2·(11/3)/2 s.
 func TestHPFSPDefaultEstimates(t *testing.T) {
-	hw := tinyHardware(t)
-	w, err := replay.NewWorkload(handTrace([]job{{0, []int64{4, 6}, nil}, {5, []int64{1}, nil}, {7, []int64{2, 2}, nil}}),
-		&hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := &hpfspArrivals{HPFSP: hpfspPolicy(t, "hpfsp:default-task=10s").(*HPFSP), w: map[string]float64{}}
+	w, _ := newWorkload(t, tinyHardware(t), handTrace([]job{{0, []int64{4, 6}, nil}, {5, []int64{1}, nil}, {7, []int64{2, 2}, nil}}), 1)
+	rec := &hpfspArrivals{HPFSP: newPolicy(t, "hpfsp:default-task=10s").(*HPFSP), w: map[string]float64{}}
 	hpfspRunPolicy(t, w, rec, 1)
 	for id, want := range map[string]float64{"A": 2 * 10 * sec / 2, "B": 5 * sec, "C": 2 * (11.0 / 3) * sec / 2} {
 		if got := rec.w[id]; math.Abs(got-want) > 1e-6 {
