@@ -19,22 +19,12 @@ func barRunOneDataNode(t *testing.T, policy string, jobs []job) *replay.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	topo := replay.NewTopology(&hw, 1)
+	w, topo := newWorkload(t, hw, handTrace(jobs), 1)
 	if len(topo.DataNodes) != 1 || topo.DataNodes[0] != 1 {
 		t.Fatalf("data nodes %v, want [1]", topo.DataNodes)
 	}
-	w, err := replay.NewWorkload(handTrace(jobs), &hw, topo, 1, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := replay.Run(w, p, replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPolicy(t, policy)
+	res := runPolicy(t, w, p, replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
 	if ql, ok := p.(replay.QueuedLoader); ok {
 		for n := range int32(2) {
 			if b := ql.QueuedInputBytes(n); b != 0 {

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/trace"
 )
 
 // The reproduction of the Coupling paper's experiments: each test runs one of
@@ -52,7 +51,8 @@ func cpRunExperiment(t *testing.T, name string) ([]cpKey, map[cpKey][]*replay.Re
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			res[i], errs[i] = cpRunCell(c, e.TimelineOn(), e.Tasks)
+			res[i], errs[i] = replayCell(c, replay.Options{CheckInvariants: true, Timeline: e.TimelineOn(), RecordTasks: e.Tasks,
+				TraceName: c.Trace.Name, HardwareName: c.HWName})
 		}()
 	}
 	wg.Wait()
@@ -69,24 +69,6 @@ func cpRunExperiment(t *testing.T, name string) ([]cpKey, map[cpKey][]*replay.Re
 		by[k] = append(by[k], res[i])
 	}
 	return keys, by
-}
-
-func cpRunCell(c replay.Cell, timeline, tasks bool) (*replay.Result, error) {
-	tr, err := trace.Generate(c.Trace.Generator, c.Trace.Params, c.Seed)
-	if err != nil {
-		return nil, err
-	}
-	topo := replay.NewTopology(&c.Hardware, c.Seed)
-	w, err := replay.NewWorkload(tr, &c.Hardware, topo, c.Seed, replay.WorkloadOptions{})
-	if err != nil {
-		return nil, err
-	}
-	p, err := New(c.Policy)
-	if err != nil {
-		return nil, err
-	}
-	return replay.Run(w, p, replay.Options{Seed: c.Seed, CheckInvariants: true, Timeline: timeline, RecordTasks: tasks,
-		TraceName: c.Trace.Name, HardwareName: c.HWName})
 }
 
 // cpT975 is the 0.975 quantile of Student's t with df degrees of freedom.

@@ -1,49 +1,19 @@
 package policy
 
 import (
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/trace"
 )
-
-// simCoupling runs a generated workload on a sample hardware model with
-// invariants checked, keeping tasks, timeline and node series.
-func simCoupling(t *testing.T, gen string, params trace.GenParams, hwFile, policy string, seed uint64) *replay.Result {
-	t.Helper()
-	hw, err := replay.LoadHardware(filepath.Join("..", "samples", "hardware", hwFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trace.Generate(gen, params, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, seed), seed, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := replay.Run(w, p, replay.Options{Seed: seed, CheckInvariants: true, RecordTasks: true, Timeline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Wall = 0
-	return res
-}
 
 // TestCouplingDeterministic: the same seed gives identical results, another seed
 // different ones, with the full peeking sample and with a sampled one.
 func TestCouplingDeterministic(t *testing.T) {
 	for _, pol := range []string{"coupling", "coupling:beta=0.5,k=5"} {
-		a := simCoupling(t, "coupling-twojobs", nil, "coupling-set-b.toml", pol, 7)
-		b := simCoupling(t, "coupling-twojobs", nil, "coupling-set-b.toml", pol, 7)
-		c := simCoupling(t, "coupling-twojobs", nil, "coupling-set-b.toml", pol, 8)
+		a := simGenerated(t, "coupling-twojobs", nil, "coupling-set-b.toml", pol, 7)
+		b := simGenerated(t, "coupling-twojobs", nil, "coupling-set-b.toml", pol, 7)
+		c := simGenerated(t, "coupling-twojobs", nil, "coupling-set-b.toml", pol, 8)
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: seed 7 twice gives different results", pol)
 		}
@@ -96,8 +66,8 @@ func cpCheckReducePlacement(t *testing.T, res *replay.Result) {
 // every seed.
 func TestCouplingStarvationTwoJobs(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
-		fair := simCoupling(t, "coupling-twojobs", nil, "coupling-set-a.toml", "fair:node-delay=15s,rack-delay=15s", seed)
-		cp := simCoupling(t, "coupling-twojobs", nil, "coupling-set-a.toml", "coupling", seed)
+		fair := simGenerated(t, "coupling-twojobs", nil, "coupling-set-a.toml", "fair:node-delay=15s,rack-delay=15s", seed)
+		cp := simGenerated(t, "coupling-twojobs", nil, "coupling-set-a.toml", "coupling", seed)
 		f2, c2 := fair.Jobs[1], cp.Jobs[1]
 		if f2.FirstReduceLaunchUs < fair.Jobs[0].LastMapEndUs {
 			t.Errorf("seed %d: under Fair job 2's first reduce at %d, before job 1's maps end at %d", seed, f2.FirstReduceLaunchUs, fair.Jobs[0].LastMapEndUs)
@@ -112,22 +82,10 @@ func TestCouplingStarvationTwoJobs(t *testing.T) {
 
 // BenchmarkCouplingTable4 replays the 22-job sequence of Table IV on set B.
 func BenchmarkCouplingTable4(b *testing.B) {
-	hw, err := replay.LoadHardware(filepath.Join("..", "samples", "hardware", "coupling-set-b.toml"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	tr, err := trace.Generate("coupling-table4", nil, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
+	hw := sampleHardware(b, "coupling-set-b.toml")
+	tr := generate(b, "coupling-table4", nil, 1)
 	for b.Loop() {
-		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, _ := New("coupling")
-		if _, err := replay.Run(w, p, replay.Options{Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
+		w, _ := newWorkload(b, hw, tr, 1)
+		runPolicy(b, w, newPolicy(b, "coupling"), replay.Options{Seed: 1})
 	}
 }

@@ -48,10 +48,7 @@ func TestMismatchValues(t *testing.T) {
 // cpCentralityTopology is 2 racks of 3 nodes: 0-2 in rack 0, 3-5 in rack 1.
 func cpCentralityTopology(t *testing.T) *replay.Topology {
 	t.Helper()
-	hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 3\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	hw := parseHardware(t, "racks = 2\nnodes_per_rack = 3\n")
 	return replay.NewTopology(&hw, 1)
 }
 
@@ -248,24 +245,6 @@ func couplingTrace() *trace.Trace {
 	return tr
 }
 
-func cpRunTrace(t *testing.T, policy string, tr *trace.Trace) *replay.Result {
-	t.Helper()
-	hw := tinyHardware(t)
-	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := replay.Run(w, p, replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
 // TestHandWorkedCoupling: 2 nodes × 1 map + 1 reduce slot, every map local to
 // both nodes, aligned 1 s heartbeats with out-of-band ones, slow-start 0.
 //
@@ -295,7 +274,7 @@ func TestHandWorkedCoupling(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.policy, func(t *testing.T) {
-			res := cpRunTrace(t, c.policy, couplingTrace())
+			res := simulate(t, tinyHardware(t), couplingTrace(), c.policy, replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
 			a, b := res.Jobs[0], res.Jobs[1]
 			got := []int64{a.FlowtimeUs, b.FlowtimeUs, a.StarvationUs, b.StarvationUs, a.FirstReduceLaunchUs, b.FirstReduceLaunchUs}
 			want := []int64{c.flowA, c.flowB, c.starveA, c.starveB, c.firstRedA, c.firstRedB}
@@ -365,7 +344,7 @@ func TestLaunchProbInSim(t *testing.T) {
 		{"1", "2", [3]float64{0, 0.6819258475470203, 0.5649129060915381}},
 		{"2", "1", [3]float64{0, 0.6024073094337755, 0.4561411326144226}},
 	} {
-		hw, err := replay.ParseHardware([]byte("racks = " + c.racks + "\nnodes_per_rack = " + c.perRack + `
+		hw := parseHardware(t, "racks = "+c.racks+"\nnodes_per_rack = "+c.perRack+`
 map_slots = 1
 reduce_slots = 1
 disk_mb_per_s = 1
@@ -375,23 +354,10 @@ heartbeat_jitter = false
 replication = 1
 data_node_fraction = 0.5
 duration_cv = 0
-`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		topo := replay.NewTopology(&hw, 1)
-		w, err := replay.NewWorkload(handTrace([]job{{0, []int64{2, 2}, nil}}), &hw, topo, 1, replay.WorkloadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pol, err := New("coupling")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := &cpProbe{Coupling: pol.(*Coupling), data: topo.DataNodes[0]}
-		if _, err := replay.Run(w, p, replay.Options{Seed: 1, CheckInvariants: true}); err != nil {
-			t.Fatal(err)
-		}
+`)
+		w, topo := newWorkload(t, hw, handTrace([]job{{0, []int64{2, 2}, nil}}), 1)
+		p := &cpProbe{Coupling: newPolicy(t, "coupling").(*Coupling), data: topo.DataNodes[0]}
+		runPolicy(t, w, p, replay.Options{Seed: 1, CheckInvariants: true})
 		if len(p.got) == 0 {
 			t.Fatalf("racks %s: the node without data never asked", c.racks)
 		}

@@ -23,7 +23,6 @@ import (
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/trace"
 )
 
 // hpfspCell is one cell of an experiment and what it produced.
@@ -86,24 +85,11 @@ func hpfspRunExperiment(t *testing.T, path string) []hpfspCell {
 }
 
 func hpfspRunCell(c replay.Cell, alone bool) (hpfspCell, error) {
-	tr, err := trace.Generate(c.Trace.Generator, c.Trace.Params, c.Seed)
-	if err != nil {
-		return hpfspCell{}, err
-	}
-	hw := c.Hardware
-	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, c.Seed), c.Seed, replay.WorkloadOptions{})
-	if err != nil {
-		return hpfspCell{}, err
-	}
-	p, err := New(c.Policy)
-	if err != nil {
-		return hpfspCell{}, err
-	}
-	opt := replay.Options{Seed: c.Seed, CheckInvariants: true, RecordTasks: true}
+	opt := replay.Options{CheckInvariants: true, RecordTasks: true}
 	if alone {
 		opt.Alone = func() (replay.Policy, error) { return New(c.Policy) }
 	}
-	res, err := replay.Run(w, p, opt)
+	res, err := replayCell(c, opt)
 	return hpfspCell{cell: c, res: res}, err
 }
 

@@ -137,7 +137,7 @@ func TestHybSMRPParams(t *testing.T) {
 // again); heartbeats every second, aligned, none out of band.
 func locHardware(t *testing.T) replay.Hardware {
 	t.Helper()
-	hw, err := replay.ParseHardware([]byte(`
+	return parseHardware(t, `
 racks = 1
 nodes_per_rack = 3
 map_nodes = 2
@@ -155,11 +155,7 @@ data_node_fraction = 0.5
 duration_cv = 0
 slow_start = 1
 task_times = "model"
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return hw
+`)
 }
 
 // launch is one map launch of a hand-worked schedule.
@@ -172,20 +168,8 @@ type launch struct {
 
 func runLoc(t *testing.T, hw replay.Hardware, policy string, tr *trace.Trace) (*replay.Result, int32) {
 	t.Helper()
-	topo := replay.NewTopology(&hw, 1)
-	w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := replay.Run(w, p, replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, topo.DataNodes[0]
+	w, topo := newWorkload(t, hw, tr, 1)
+	return runPolicy(t, w, newPolicy(t, policy), replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true}), topo.DataNodes[0]
 }
 
 func mapLaunches(res *replay.Result, data int32) []launch {
@@ -280,40 +264,9 @@ func TestHybSMRPHandWorkedPriority(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.policy, func(t *testing.T) {
 			res, _ := runLoc(t, hw, c.policy, handTrace(jobs))
-			for i, w := range c.flow {
-				if got := res.Jobs[i].FlowtimeUs; got != w*sec {
-					t.Errorf("job %s flowtime %v s, want %d", res.Jobs[i].JobID, float64(got)/sec, w)
-				}
-			}
+			checkFlowtimes(t, res, c.flow[:])
 		})
 	}
-}
-
-// hybRun replays a generated HybSMRP workload on the paper's hardware with
-// invariant checks on.
-func hybRun(t *testing.T, policy string, params trace.GenParams, seed uint64) *replay.Result {
-	t.Helper()
-	hw, err := replay.LoadHardware("../samples/hardware/hybsmrp.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := trace.Generate("hybsmrp", params, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, seed), seed, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(policy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := replay.Run(w, p, replay.Options{Seed: seed, CheckInvariants: true, RecordTasks: true, Timeline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
 }
 
 // TestHybSMRPSimulated runs the paper's workload (shortened) under each setting
@@ -323,8 +276,8 @@ func TestHybSMRPSimulated(t *testing.T) {
 	params := trace.GenParams{"jobs": int64(30), "maps": int64(40), "app": "mix"}
 	for _, pol := range []string{"hybsmrp", "hybsmrp:preset=sjf", "hybsmrp:skips=0", "hybsmrp:alpha=1,beta=1,gamma=1"} {
 		for seed := uint64(1); seed <= 2; seed++ {
-			a := hybRun(t, pol, params, seed)
-			b := hybRun(t, pol, params, seed)
+			a := simGenerated(t, "hybsmrp", params, "hybsmrp.toml", pol, seed)
+			b := simGenerated(t, "hybsmrp", params, "hybsmrp.toml", pol, seed)
 			a.Wall, b.Wall = 0, 0
 			if !reflect.DeepEqual(a, b) {
 				t.Fatalf("%s seed %d: two runs differ", pol, seed)
@@ -352,23 +305,14 @@ func TestHybSMRPSimulated(t *testing.T) {
 // jobs of 100 maps, past saturation) under HybSMRP, which ranks every unfinished
 // job at every heartbeat.
 func BenchmarkHybSMRP(b *testing.B) {
-	hw, err := replay.LoadHardware("../samples/hardware/hybsmrp.toml")
-	if err != nil {
-		b.Fatal(err)
-	}
-	tr, err := trace.Generate("hybsmrp", trace.GenParams{"app": "terasort", "maps": int64(100)}, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
+	hw := sampleHardware(b, "hybsmrp.toml")
+	tr := generate(b, "hybsmrp", trace.GenParams{"app": "terasort", "maps": int64(100)}, 1)
 	topo := replay.NewTopology(&hw, 1)
 	for b.Loop() {
 		w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		p, _ := New("hybsmrp")
-		if _, err := replay.Run(w, p, replay.Options{Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
+		runPolicy(b, w, newPolicy(b, "hybsmrp"), replay.Options{Seed: 1})
 	}
 }
