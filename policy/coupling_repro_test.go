@@ -71,15 +71,6 @@ func cpRunExperiment(t *testing.T, name string) ([]cpKey, map[cpKey][]*replay.Re
 	return keys, by
 }
 
-// cpT975 is the 0.975 quantile of Student's t with df degrees of freedom.
-func cpT975(df int) float64 {
-	q := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145}
-	if df >= 1 && df <= len(q) {
-		return q[df-1]
-	}
-	return 1.96
-}
-
 // cpStat is a mean over seeds with its 95% confidence half-width.
 type cpStat struct{ mean, half float64 }
 
@@ -99,7 +90,7 @@ func cpOver(runs []*replay.Result, f func(*replay.Result) float64) cpStat {
 		return cpStat{m, 0}
 	}
 	sd := math.Sqrt(max(0, (sq-n*m*m)/(n-1)))
-	return cpStat{m, cpT975(len(runs)-1) * sd / math.Sqrt(n)}
+	return cpStat{m, t975(len(runs)-1) * sd / math.Sqrt(n)}
 }
 
 // cpMeanFlowMin is a run's mean job processing time in minutes.

@@ -2,14 +2,12 @@ package policy
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tracereplay/tracereplay/replay"
 )
@@ -104,9 +102,7 @@ func TestEASExperiment(t *testing.T) {
 						x[i] /= lbMax
 					}
 				}
-				mean, sd := stat.MeanStdDev(x, nil)
-				n := float64(len(x))
-				half := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
+				mean, half := meanCI(x)
 				fmt.Fprintf(&b, " "+em.format+" |", mean, half)
 			}
 			b.WriteString("\n")

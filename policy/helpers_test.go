@@ -1,8 +1,12 @@
 package policy
 
 import (
+	"math"
 	"path/filepath"
 	"testing"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -197,4 +201,26 @@ func checkFlowtimes(t *testing.T, res *replay.Result, want []int64) {
 			t.Errorf("job %s flowtime %v s, want %d s", res.Jobs[i].JobID, float64(got)/sec, w)
 		}
 	}
+}
+
+// meanCI returns the mean of x and the half-width of its 95% confidence interval
+// (Student t).
+func meanCI(x []float64) (float64, float64) {
+	m, sd := stat.MeanStdDev(x, nil)
+	if len(x) < 2 {
+		return m, 0
+	}
+	n := float64(len(x))
+	return m, distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
+}
+
+// t975 is the 0.975 quantile of Student's t with df degrees of freedom, from
+// the usual three-decimal table (1.96 beyond df 20).
+func t975(df int) float64 {
+	table := []float64{math.NaN(), 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086}
+	if df < len(table) {
+		return table[df]
+	}
+	return 1.96
 }

@@ -93,16 +93,6 @@ func hpfspRunCell(c replay.Cell, alone bool) (hpfspCell, error) {
 	return hpfspCell{cell: c, res: res}, err
 }
 
-// hpfspT975 is Student's t 0.975 quantile for df degrees of freedom.
-func hpfspT975(df int) float64 {
-	table := []float64{math.NaN(), 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086}
-	if df < len(table) {
-		return table[df]
-	}
-	return 1.96
-}
-
 // hpfspMeanCI returns the mean of x and the half-width of its 95% confidence
 // interval (Student's t over the seeds).
 func hpfspMeanCI(x []float64) (float64, float64) {
@@ -117,7 +107,7 @@ func hpfspMeanCI(x []float64) (float64, float64) {
 	for _, v := range x {
 		ss += (v - m) * (v - m)
 	}
-	return m, hpfspT975(len(x)-1) * math.Sqrt(ss/float64(len(x)-1)) / math.Sqrt(float64(len(x)))
+	return m, t975(len(x)-1) * math.Sqrt(ss/float64(len(x)-1)) / math.Sqrt(float64(len(x)))
 }
 
 func hpfspFmtCI(x []float64, scale float64, prec int) string {

@@ -3,13 +3,9 @@ package policy
 import (
 	"flag"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"testing"
-
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tracereplay/tracereplay/replay"
 )
@@ -48,17 +44,6 @@ func runHybSpec(t *testing.T, path string) []hybCell {
 			locality: s.MapLocality, meanFlowS: float64(s.TotalFlowtimeUs) / float64(s.Jobs) / 1e6}
 	}
 	return out
-}
-
-// meanCI returns the mean of x and the half-width of its 95% confidence interval
-// (Student t).
-func meanCI(x []float64) (float64, float64) {
-	m, sd := stat.MeanStdDev(x, nil)
-	if len(x) < 2 {
-		return m, 0
-	}
-	n := float64(len(x))
-	return m, distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.975) * sd / math.Sqrt(n)
 }
 
 // hybTable renders one table in the paper's form: a row per job size, a column
