@@ -62,20 +62,16 @@ type figure struct {
 // written atomically; PDF output carries a fixed creation date so that equal
 // inputs give equal bytes.
 func WriteFigures(runs []Run, dir string, format string) ([]string, error) {
-	if !slices.Contains(FigureFormats, format) {
-		return nil, fmt.Errorf("figure format %q: want one of png, svg, pdf", format)
-	}
 	if studies, sims := SplitAllocStudies(runs); len(studies) > 0 {
 		if len(sims) == 0 {
-			return nil, nil // allocation studies have no jobs to draw
+			return nil, checkFigureFormat(format) // allocation studies have no jobs to draw
 		}
 		runs = sims
 	}
-	if len(runs) == 0 {
-		return nil, fmt.Errorf("figures: no runs")
+	sorted, err := sortedForFigures(runs, format, "figures")
+	if err != nil {
+		return nil, err
 	}
-	sorted := slices.Clone(runs)
-	SortRuns(sorted)
 	keys := VaryingLabels(sorted)
 	names := make([]string, len(sorted))
 	for i, r := range sorted {
@@ -87,17 +83,49 @@ func WriteFigures(runs []Run, dir string, format string) ([]string, error) {
 		if err != nil {
 			return paths, fmt.Errorf("figure: %w", err)
 		}
-		data, err := render(format, f)
+		path, err := writeFigure(dir, format, f)
 		if err != nil {
-			return paths, fmt.Errorf("figure %s: %w", f.name, err)
-		}
-		path := filepath.Join(dir, f.name+"."+format)
-		if err := writeBytesAtomic(path, data); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
 	}
 	return paths, nil
+}
+
+// sortedForFigures checks the figure format and that there are runs (what names the
+// figures in the error), and returns a copy of runs in SortRuns order.
+func sortedForFigures(runs []Run, format, what string) ([]Run, error) {
+	if err := checkFigureFormat(format); err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s: no runs", what)
+	}
+	sorted := slices.Clone(runs)
+	SortRuns(sorted)
+	return sorted, nil
+}
+
+// checkFigureFormat reports a format not in FigureFormats.
+func checkFigureFormat(format string) error {
+	if !slices.Contains(FigureFormats, format) {
+		return fmt.Errorf("figure format %q: want one of png, svg, pdf", format)
+	}
+	return nil
+}
+
+// writeFigure renders f in format and writes it atomically to
+// dir/<name>.<format>, whose path it returns.
+func writeFigure(dir, format string, f figure) (string, error) {
+	data, err := render(format, f)
+	if err != nil {
+		return "", fmt.Errorf("figure %s: %w", f.name, err)
+	}
+	path := filepath.Join(dir, f.name+"."+format)
+	if err := writeBytesAtomic(path, data); err != nil {
+		return "", err
+	}
+	return path, nil
 }
 
 // render lays f out on a canvas of the given format and returns the encoded file.

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -240,14 +239,10 @@ func HPFSPTable(runs []Run) *Table {
 // WriteHPFSPFigures draws the hpfsp preset's figures into dir and returns the
 // paths written (see HPFSPMeanFigure).
 func WriteHPFSPFigures(runs []Run, dir, format string) ([]string, error) {
-	if !slices.Contains(FigureFormats, format) {
-		return nil, fmt.Errorf("figure format %q: want one of png, svg, pdf", format)
+	sorted, err := sortedForFigures(runs, format, "hpfsp figures")
+	if err != nil {
+		return nil, err
 	}
-	if len(runs) == 0 {
-		return nil, fmt.Errorf("hpfsp figures: no runs")
-	}
-	sorted := slices.Clone(runs)
-	SortRuns(sorted)
 	figs := []func([]Run) (figure, bool, error){hpfspMean, hpfspBySize, hpfspProfile}
 	var paths []string
 	for _, build := range figs {
@@ -258,12 +253,8 @@ func WriteHPFSPFigures(runs []Run, dir, format string) ([]string, error) {
 		if !ok {
 			continue
 		}
-		data, err := render(format, f)
+		path, err := writeFigure(dir, format, f)
 		if err != nil {
-			return paths, fmt.Errorf("figure %s: %w", f.name, err)
-		}
-		path := filepath.Join(dir, f.name+"."+format)
-		if err := writeBytesAtomic(path, data); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
