@@ -15,10 +15,7 @@ import (
 // on E2 under case a MaxCover-BalAssign is more local than BAR yet slower; on E2
 // under case b both delay schedulers are more local than BAR yet slower.
 func TestTable4Claims(t *testing.T) {
-	e, err := replay.LoadExperiment(filepath.Join("..", "samples", "experiments", "bar_table4.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := loadExperiment(t, filepath.Join("..", "samples", "experiments", "bar_table4.toml"))
 	seeds := 4
 	if testing.Short() {
 		seeds = 2

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -33,35 +31,15 @@ func cpRunExperiment(t *testing.T, name string) ([]cpKey, map[cpKey][]*replay.Re
 	if testing.Short() {
 		t.Skip("reproduction runs take seconds; run without -short")
 	}
-	e, err := replay.LoadExperiment(filepath.Join("..", "samples", "experiments", name+".toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cells, err := e.Cells()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := make([]*replay.Result, len(cells))
-	errs := make([]error, len(cells))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, c := range cells {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			res[i], errs[i] = replayCell(c, replay.Options{CheckInvariants: true, Timeline: e.TimelineOn(), RecordTasks: e.Tasks,
-				TraceName: c.Trace.Name, HardwareName: c.HWName})
-		}()
-	}
-	wg.Wait()
+	e := loadExperiment(t, filepath.Join("..", "samples", "experiments", name+".toml"))
+	cells := experimentCells(t, e)
+	res := replayCells(t, cells, func(c replay.Cell) replay.Options {
+		return replay.Options{CheckInvariants: true, Timeline: e.TimelineOn(), RecordTasks: e.Tasks,
+			TraceName: c.Trace.Name, HardwareName: c.HWName}
+	})
 	var keys []cpKey
 	by := map[cpKey][]*replay.Result{}
 	for i, c := range cells {
-		if errs[i] != nil {
-			t.Fatalf("cell %s: %v", c.Dir, errs[i])
-		}
 		k := cpKey{c.Policy, c.Trace.Name, c.HWName}
 		if _, ok := by[k]; !ok {
 			keys = append(keys, k)

@@ -36,14 +36,8 @@ func TestEASExperiment(t *testing.T) {
 	if testing.Short() {
 		t.Skip("350 runs; skipped with -short")
 	}
-	e, err := replay.LoadExperiment("../samples/experiments/eas.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cells, err := e.Cells()
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := loadExperiment(t, "../samples/experiments/eas.toml")
+	cells := experimentCells(t, e)
 	type key struct {
 		policy string
 		repl   string

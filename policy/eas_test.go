@@ -218,17 +218,10 @@ func TestEASReduces(t *testing.T) {
 // policies, replications and seeds.
 func easCells(t *testing.T, policies []string, repls []string, seeds []uint64) []replay.Cell {
 	t.Helper()
-	e, err := replay.LoadExperiment("../samples/experiments/eas.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := loadExperiment(t, "../samples/experiments/eas.toml")
 	e.Policies = policies
-	cells, err := e.Cells()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []replay.Cell
-	for _, c := range cells {
+	for _, c := range experimentCells(t, e) {
 		if slices.Contains(repls, c.Labels[3][1]) && slices.Contains(seeds, c.Seed) {
 			out = append(out, c)
 		}
@@ -323,16 +316,9 @@ func TestLoadBalanceSumPull(t *testing.T) {
 
 // BenchmarkEASTable1 replays the Table 1 workload through EAS at replication 3.
 func BenchmarkEASTable1(b *testing.B) {
-	e, err := replay.LoadExperiment("../samples/experiments/eas.toml")
-	if err != nil {
-		b.Fatal(err)
-	}
+	e := loadExperiment(b, "../samples/experiments/eas.toml")
 	e.Policies = []string{"eas"}
-	cells, err := e.Cells()
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := cells[2] // replication 3, seed 1
+	c := experimentCells(b, e)[2] // replication 3, seed 1
 	tr := generate(b, c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
 	hw := c.Hardware
 	topo := replay.NewTopology(&hw, c.Seed)

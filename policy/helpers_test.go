@@ -3,6 +3,8 @@ package policy
 import (
 	"math"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/stat"
@@ -181,6 +183,54 @@ func replayCell(c replay.Cell, opt replay.Options) (*replay.Result, error) {
 	}
 	opt.Seed = c.Seed
 	return replay.Run(w, p, opt)
+}
+
+// loadExperiment loads an experiment spec.
+func loadExperiment(tb testing.TB, path string) *replay.Experiment {
+	tb.Helper()
+	e, err := replay.LoadExperiment(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e
+}
+
+// experimentCells expands an experiment into its cells.
+func experimentCells(tb testing.TB, e *replay.Experiment) []replay.Cell {
+	tb.Helper()
+	cells, err := e.Cells()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cells
+}
+
+// replayCells replays cells on GOMAXPROCS workers, each with the options opt
+// gives it, and fails the test on the first cell, in order, that failed.
+func replayCells(t *testing.T, cells []replay.Cell, opt func(replay.Cell) replay.Options) []*replay.Result {
+	t.Helper()
+	res := make([]*replay.Result, len(cells))
+	errs := make([]error, len(cells))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				res[i], errs[i] = replayCell(cells[i], opt(cells[i]))
+			}
+		})
+	}
+	for i := range cells {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("cell %s: %v", cells[i].Dir, err)
+		}
+	}
+	return res
 }
 
 // runCell replays one cell of an experiment with invariants checked.

@@ -16,10 +16,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -44,34 +42,18 @@ func (c *hpfspCell) group() string {
 
 func hpfspRunExperiment(t *testing.T, path string) []hpfspCell {
 	t.Helper()
-	e, err := replay.LoadExperiment(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cells, err := e.Cells()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]hpfspCell, len(cells))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	errs := make([]error, len(cells))
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				out[i], errs[i] = hpfspRunCell(cells[i], e.Alone)
-			}
-		})
-	}
-	for i := range cells {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("%s: %v", cells[i].Dir, err)
+	e := loadExperiment(t, path)
+	cells := experimentCells(t, e)
+	res := replayCells(t, cells, func(c replay.Cell) replay.Options {
+		opt := replay.Options{CheckInvariants: true, RecordTasks: true}
+		if e.Alone {
+			opt.Alone = func() (replay.Policy, error) { return New(c.Policy) }
 		}
+		return opt
+	})
+	out := make([]hpfspCell, len(cells))
+	for i := range cells {
+		out[i] = hpfspCell{cell: cells[i], res: res[i]}
 	}
 	if dir := os.Getenv("HPFSP_OUT"); dir != "" {
 		for _, c := range out {
@@ -82,15 +64,6 @@ func hpfspRunExperiment(t *testing.T, path string) []hpfspCell {
 		}
 	}
 	return out
-}
-
-func hpfspRunCell(c replay.Cell, alone bool) (hpfspCell, error) {
-	opt := replay.Options{CheckInvariants: true, RecordTasks: true}
-	if alone {
-		opt.Alone = func() (replay.Policy, error) { return New(c.Policy) }
-	}
-	res, err := replayCell(c, opt)
-	return hpfspCell{cell: c, res: res}, err
 }
 
 // hpfspMeanCI returns the mean of x and the half-width of its 95% confidence

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/tracereplay/tracereplay/replay"
 )
 
 var hybSeeds = flag.Int("hybsmrp.seeds", 2, "seeds per cell in TestHybSMRPExperiments; 0 runs every seed of the specs")
@@ -25,17 +23,11 @@ type hybCell struct {
 // `replay --experiment` does; -hybsmrp.seeds limits the seeds.
 func runHybSpec(t *testing.T, path string) []hybCell {
 	t.Helper()
-	e, err := replay.LoadExperiment(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := loadExperiment(t, path)
 	if *hybSeeds > 0 && *hybSeeds < len(e.Seeds) {
 		e.Seeds = e.Seeds[:*hybSeeds]
 	}
-	cells, err := e.Cells()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cells := experimentCells(t, e)
 	out := make([]hybCell, len(cells))
 	for i, c := range cells {
 		s := runCell(t, c).Summary
