@@ -1,10 +1,8 @@
 package report
 
 import (
-	"fmt"
 	"image/color"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,17 +17,13 @@ import (
 
 // writeFigureSet renders figs into dir in format and returns the paths written.
 func writeFigureSet(dir, format string, figs []figure) ([]string, error) {
-	if !slices.Contains(FigureFormats, format) {
-		return nil, fmt.Errorf("figure format %q: want one of png, svg, pdf", format)
+	if err := checkFigureFormat(format); err != nil {
+		return nil, err
 	}
 	var paths []string
 	for _, f := range figs {
-		data, err := render(format, f)
+		path, err := writeFigure(dir, format, f)
 		if err != nil {
-			return paths, fmt.Errorf("figure %s: %w", f.name, err)
-		}
-		path := filepath.Join(dir, f.name+"."+format)
-		if err := writeBytesAtomic(path, data); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)

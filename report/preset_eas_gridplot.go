@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,8 +24,8 @@ type gridFigure func(p *gridPreset, g *grid, b *gridBlock) (figure, error)
 // writeFigures draws every block of the grid of runs into dir with draw and
 // returns the paths written, in block order.
 func (p *gridPreset) writeFigures(runs []Run, dir, format string, draw gridFigure) ([]string, error) {
-	if !slices.Contains(FigureFormats, format) {
-		return nil, fmt.Errorf("figure format %q: want one of png, svg, pdf", format)
+	if err := checkFigureFormat(format); err != nil {
+		return nil, err
 	}
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%s figures: no runs", p.name)
@@ -39,12 +38,8 @@ func (p *gridPreset) writeFigures(runs []Run, dir, format string, draw gridFigur
 			return paths, fmt.Errorf("%s figure %s: %w", p.name, p.fileName(b), err)
 		}
 		f.name = p.fileName(b)
-		data, err := render(format, f)
+		path, err := writeFigure(dir, format, f)
 		if err != nil {
-			return paths, fmt.Errorf("figure %s: %w", f.name, err)
-		}
-		path := filepath.Join(dir, f.name+"."+format)
-		if err := writeBytesAtomic(path, data); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
