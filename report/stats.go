@@ -57,6 +57,10 @@ type RunStats struct {
 
 	// Makespan is the last job finish minus the first job submit.
 	Makespan float64
+
+	// SlowdownMean is the mean slowdown (replay.JobResult.Slowdown: flowtime
+	// over flowtime alone, or over the ideal) of the finished jobs that have one.
+	SlowdownMean float64
 }
 
 // ComputeStats returns the summary statistics of one run.
@@ -68,6 +72,14 @@ func ComputeStats(r Run) RunStats {
 	s.FlowtimeP50 = Percentile(flow, 0.50)
 	s.FlowtimeP95 = Percentile(flow, 0.95)
 	s.FlowtimeP99 = Percentile(flow, 0.99)
+
+	var slow []float64
+	for _, j := range r.Jobs {
+		if j.FinishUs != replay.Unset && j.Slowdown > 0 {
+			slow = append(slow, j.Slowdown)
+		}
+	}
+	s.SlowdownMean = Mean(slow)
 
 	starv := Starvations(r.Jobs)
 	s.StarvationJobs = len(starv)

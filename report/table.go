@@ -27,6 +27,9 @@ type Column struct {
 	// Name is the CSV header: short, snake_case, unit as a suffix (flowtime_p95_s).
 	Name  string
 	Align Align
+	// CI marks a column of MeanCI cells: CSV and Arrow output add a column
+	// Name+"_ci95" with the half-widths of the intervals.
+	CI bool
 }
 
 // Cell is one table value: Text for text and Markdown output and, for numbers,
@@ -35,6 +38,15 @@ type Cell struct {
 	Text  string
 	Num   float64
 	IsNum bool
+	// IsInt marks a cell made by Int; Arrow output types a column of such
+	// cells as int64.
+	IsInt bool
+	// Prec is the number of decimals Text shows (LaTeX output formats Num and
+	// CI with it).
+	Prec int
+	// CI is the half-width of the 95% confidence interval of Num, NaN when
+	// there is none (one value); only in MeanCI cells.
+	CI float64
 }
 
 // Str returns a text cell.
@@ -43,15 +55,29 @@ func Str(s string) Cell { return Cell{Text: s} }
 // Float returns a numeric cell shown with prec decimals; NaN shows as "-" and is
 // an empty CSV field.
 func Float(v float64, prec int) Cell {
-	c := Cell{Num: v, IsNum: true, Text: "-"}
+	c := Cell{Num: v, IsNum: true, Text: "-", Prec: prec, CI: math.NaN()}
 	if !math.IsNaN(v) {
 		c.Text = strconv.FormatFloat(v, 'f', prec, 64)
 	}
 	return c
 }
 
+// MeanCI returns a numeric cell holding a mean m and the half-width h of its 95%
+// confidence interval, shown as "m ± h" with prec decimals, or as m alone when h
+// is NaN (a single value). It belongs in a column with CI set.
+func MeanCI(m, h float64, prec int) Cell {
+	c := Float(m, prec)
+	c.CI = h
+	if !math.IsNaN(m) && !math.IsNaN(h) {
+		c.Text += " ± " + strconv.FormatFloat(h, 'f', prec, 64)
+	}
+	return c
+}
+
 // Int returns an integer cell.
-func Int(n int) Cell { return Cell{Text: strconv.Itoa(n), Num: float64(n), IsNum: true} }
+func Int(n int) Cell {
+	return Cell{Text: strconv.Itoa(n), Num: float64(n), IsNum: true, IsInt: true, CI: math.NaN()}
+}
 
 // Table is a titled table of cells with optional notes, rendered as aligned text,
 // Markdown or CSV.
@@ -172,25 +198,41 @@ func mdEscape(s string) string {
 
 // WriteCSV writes the table as CSV (RFC 4180 via encoding/csv): a header of the
 // columns' Names, then one record per row, numbers at full precision without an
-// exponent and NaN as an empty field. Title and notes are left out.
+// exponent and NaN as an empty field. A CI column is followed by NAME_ci95, the
+// half-widths of its intervals (empty where there is none). Title and notes are
+// left out.
 func (t *Table) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	rec := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		rec[i] = c.Name
+	var rec []string
+	for _, c := range t.Columns {
+		rec = append(rec, c.Name)
+		if c.CI {
+			rec = append(rec, c.Name+"_ci95")
+		}
 	}
 	if err := cw.Write(rec); err != nil {
 		return fmt.Errorf("write CSV: %w", err)
 	}
+	num := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
 	for _, r := range t.Rows {
+		rec = rec[:0]
 		for i, c := range r {
-			switch {
-			case !c.IsNum:
-				rec[i] = c.Text
-			case math.IsNaN(c.Num):
-				rec[i] = ""
-			default:
-				rec[i] = strconv.FormatFloat(c.Num, 'f', -1, 64)
+			if c.IsNum {
+				rec = append(rec, num(c.Num))
+			} else {
+				rec = append(rec, c.Text)
+			}
+			if t.Columns[i].CI {
+				if c.IsNum {
+					rec = append(rec, num(c.CI))
+				} else {
+					rec = append(rec, "")
+				}
 			}
 		}
 		if err := cw.Write(rec); err != nil {
