@@ -1,6 +1,7 @@
 package report
 
 import (
+	"image/color"
 	"math"
 	"slices"
 
@@ -10,19 +11,32 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// flowtimeCDF is the empirical CDF of job flowtime per run, x on a log scale.
-func flowtimeCDF(runs []Run, names []string) (figure, error) {
-	p := plot.New()
-	p.Title.Text = "Job flowtime CDF"
-	p.X.Label.Text = "flowtime (s, log scale)"
+// flowtimeCDF is the empirical CDF of job flowtime per cell, x on a log scale;
+// the jobs of a cell's seeds are pooled.
+func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
+	agg := Aggregated(groups)
+	p := lk.newPlot()
+	title := "Job flowtime CDF"
 	p.Y.Label.Text = "fraction of jobs"
+	caption := "Empirical CDF of job flowtime (finish minus submit, finished jobs), log scale; further left and steeper is better."
+	if agg {
+		title += ", jobs of all seeds pooled"
+		p.Y.Label.Text = "fraction of jobs (seeds pooled)"
+		caption += " Each curve pools the jobs of all seeds of its cell."
+	}
+	lk.title(p, title)
+	p.X.Label.Text = "flowtime (s, log scale)"
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = logTicks{}
 	p.Y.Min, p.Y.Max = 0, 1
 	p.Add(plotter.NewGrid())
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, r := range runs {
-		flow := Flowtimes(r.Jobs)
+	for i, g := range groups {
+		var flow []float64
+		for _, r := range g.Runs {
+			flow = append(flow, Flowtimes(r.Jobs)...)
+		}
+		slices.Sort(flow)
 		// A log axis cannot show a zero flowtime; such jobs still count in n.
 		n := float64(len(flow))
 		var pts plotter.XYs
@@ -39,12 +53,11 @@ func flowtimeCDF(runs []Run, names []string) (figure, error) {
 			continue
 		}
 		lo, hi = min(lo, pts[0].X), max(hi, pts[len(pts)-1].X)
-		col, dash := style(i)
-		l, err := addLine(p, pts, plotter.PostStep, draw.LineStyle{Color: col, Dashes: dash, Width: vg.Points(1.5)})
+		thumbs, err := lk.addSeries(p, i, pts, plotter.PostStep, true)
 		if err != nil {
 			return figure{}, err
 		}
-		p.Legend.Add(names[i], l)
+		p.Legend.Add(names[i], thumbs...)
 	}
 	if math.IsInf(lo, 1) {
 		lo, hi = 1, 10
@@ -57,28 +70,52 @@ func flowtimeCDF(runs []Run, names []string) (figure, error) {
 		p.X.Min, p.X.Max = p.X.Min/g, p.X.Max*g
 	}
 	l, top := takeLegend(p)
-	return figure{name: FlowtimeCDFFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, nil
+	return figure{name: FlowtimeCDFFigure, caption: caption, height: lk.height(1), legend: l, top: top, draw: p.Draw}, nil
 }
 
-// starvationBars shows mean and p95 starvation per run as paired bars. A bar chart
-// rather than a CDF: most jobs do not starve (value 0, which a log axis cannot
-// show and which flattens a linear CDF), and the policies differ in a few long
-// waits, which the mean and p95 summarise.
-func starvationBars(runs []Run, names []string) (figure, error) {
-	p := plot.New()
-	p.Title.Text = "Reduce starvation (jobs with reduces)"
+// starvationBars shows mean and p95 starvation per cell as paired bars. A bar
+// chart rather than a CDF: most jobs do not starve (value 0, which a log axis
+// cannot show and which flattens a linear CDF), and the policies differ in a few
+// long waits, which the mean and p95 summarise. Over several seeds each bar is
+// the mean over seeds of the per-run value, with its 95% interval.
+func starvationBars(groups []Group, names []string, lk look) (figure, error) {
+	agg := Aggregated(groups)
+	p := lk.newPlot()
+	title := "Reduce starvation (jobs with reduces)"
+	caption := "Mean and p95 reduce starvation per cell (Coupling sec. III-C: wait of reduces launched after the job's last map ended), over jobs with reduces."
+	if agg {
+		title += ", mean over seeds"
+		caption += " Bars are means over seeds of the per-run values; error bars are 95% confidence intervals (Student's t)."
+	}
+	lk.title(p, title)
 	p.Y.Label.Text = "starvation (s)"
 	p.Y.Tick.Marker = tidyTicks{}
 	p.Y.Min = 0
 	p.Add(plotter.NewGrid())
-	means := make(plotter.Values, len(runs))
-	p95s := make(plotter.Values, len(runs))
-	for i, r := range runs {
-		s := ComputeStats(r)
-		means[i], p95s[i] = zeroNaN(s.StarvationMean), zeroNaN(s.StarvationP95)
+	means := make(plotter.Values, len(groups))
+	p95s := make(plotter.Values, len(groups))
+	halves := [2][]float64{make([]float64, len(groups)), make([]float64, len(groups))}
+	for i, g := range groups {
+		var ms, ps []float64
+		for _, r := range g.Runs {
+			s := ComputeStats(r)
+			ms, ps = append(ms, zeroNaN(s.StarvationMean)), append(ps, zeroNaN(s.StarvationP95))
+		}
+		var hm, hp float64
+		means[i], hm = MeanCI95(ms)
+		p95s[i], hp = MeanCI95(ps)
+		halves[0][i], halves[1][i] = zeroNaN(hm), zeroNaN(hp)
 	}
-	// Two bars fill about 70% of each run's slot of the plot width.
-	w := min(vg.Points(24), 0.35*(minPlotWidth-vg.Inch)/vg.Length(len(runs)))
+	// Two bars fill about 60-70% of each cell's slot of the plot width.
+	plotWidth := minPlotWidth - vg.Inch
+	if lk.paper {
+		plotWidth = 0.6 * oneColumnWidth
+		if lk.width == TwoColumn {
+			plotWidth = 0.6 * twoColumnWidth
+		}
+	}
+	w := min(vg.Points(24), 0.3*plotWidth/vg.Length(len(groups)))
+	top := 1e-9
 	for k, series := range []struct {
 		name string
 		v    plotter.Values
@@ -87,23 +124,31 @@ func starvationBars(runs []Run, names []string) (figure, error) {
 		if err != nil {
 			return figure{}, err
 		}
-		b.Color, _ = style(k)
-		b.LineStyle.Width = 0
+		b.Color, b.LineStyle = lk.bar(k)
 		b.Offset = vg.Length(2*k-1) * w / 2
 		p.Add(b)
 		p.Legend.Add(series.name, b)
+		for i, v := range series.v {
+			top = max(top, v+halves[k][i])
+		}
+		if agg {
+			p.Add(&ciBars{values: series.v, half: halves[k], offset: b.Offset, capWidth: w / 3, lineWidth: lk.lineWidth() * 2 / 3})
+		}
+	}
+	if agg {
+		p.Legend.Add("95% CI over seeds", &ciBars{capWidth: vg.Points(4), lineWidth: lk.lineWidth() * 2 / 3})
 	}
 	p.NominalX(names...)
-	// Room for the outer bars of the first and last run, and above the tallest.
-	p.X.Min, p.X.Max = -0.5, float64(len(runs))-0.5
-	p.Y.Max = 1.05 * max(slices.Max(p95s), slices.Max(means), 1e-9)
-	if len(runs) > 4 {
+	// Room for the outer bars of the first and last cell, and above the tallest.
+	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
+	p.Y.Max = 1.05 * top
+	if len(groups) > 4 || agg && len(groups) > 2 || lk.paper && len(groups) > 2 {
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
-	l, top := takeLegend(p)
-	return figure{name: StarvationFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, nil
+	l, legendTop := takeLegend(p)
+	return figure{name: StarvationFigure, caption: caption, height: lk.height(1), legend: l, top: legendTop, draw: p.Draw}, nil
 }
 
 func zeroNaN(v float64) float64 {
@@ -113,18 +158,71 @@ func zeroNaN(v float64) float64 {
 	return v
 }
 
+// ciBars draws error bars of half-width half[i] around values[i] at x = i, moved
+// by offset on the canvas (to sit on a bar of a grouped bar chart).
+type ciBars struct {
+	values    plotter.Values
+	half      []float64
+	offset    vg.Length
+	capWidth  vg.Length
+	lineWidth vg.Length
+}
+
+// Plot implements plot.Plotter.
+func (e *ciBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	ls := draw.LineStyle{Color: color.Black, Width: e.lineWidth}
+	for i, v := range e.values {
+		if e.half[i] <= 0 {
+			continue
+		}
+		x := trX(float64(i)) + e.offset
+		lo, hi := trY(max(0, v-e.half[i])), trY(v+e.half[i])
+		c.StrokeLine2(ls, x, lo, x, hi)
+		c.StrokeLine2(ls, x-e.capWidth/2, lo, x+e.capWidth/2, lo)
+		c.StrokeLine2(ls, x-e.capWidth/2, hi, x+e.capWidth/2, hi)
+	}
+}
+
+// DataRange implements plot.DataRanger: the bars' tops with their intervals.
+func (e *ciBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	for i, v := range e.values {
+		ymax = max(ymax, v+e.half[i])
+	}
+	return 0, float64(max(0, len(e.values)-1)), 0, ymax
+}
+
+// Thumbnail implements plot.Thumbnailer: an error bar with caps.
+func (e *ciBars) Thumbnail(c *draw.Canvas) {
+	ls := draw.LineStyle{Color: color.Black, Width: e.lineWidth}
+	x := (c.Min.X + c.Max.X) / 2
+	c.StrokeLine2(ls, x, c.Min.Y, x, c.Max.Y)
+	c.StrokeLine2(ls, x-e.capWidth/2, c.Min.Y, x+e.capWidth/2, c.Min.Y)
+	c.StrokeLine2(ls, x-e.capWidth/2, c.Max.Y, x+e.capWidth/2, c.Max.Y)
+}
+
 // runningTasks shows running maps (top panel) and reduces (bottom panel) in the
-// whole cluster over simulated time.
-func runningTasks(runs []Run, names []string) (figure, error) {
+// whole cluster over simulated time; over several seeds, the mean over seeds
+// with a 95% confidence band.
+func runningTasks(groups []Group, names []string, lk look) (figure, error) {
+	agg := Aggregated(groups)
 	var maxUs int64
-	for _, r := range runs {
-		for _, s := range r.Timeline {
-			maxUs = max(maxUs, s.TimeUs)
+	for _, g := range groups {
+		for _, r := range g.Runs {
+			for _, s := range r.Timeline {
+				maxUs = max(maxUs, s.TimeUs)
+			}
 		}
 	}
 	unit, div := timeUnit(maxUs)
-	panels := [2]*plot.Plot{plot.New(), plot.New()}
-	panels[0].Title.Text = "Running tasks in the cluster"
+	panels := [2]*plot.Plot{lk.newPlot(), lk.newPlot()}
+	title := "Running tasks in the cluster"
+	caption := "Running maps (top) and reduces (bottom) in the whole cluster over simulated time."
+	if agg {
+		title += ": mean over seeds, 95% CI band"
+		caption += " Each line is the mean over its cell's seeds at each instant, the band its 95% confidence interval (Student's t)."
+	}
+	lk.title(panels[0], title)
 	panels[0].Y.Label.Text = "running maps"
 	panels[1].Y.Label.Text = "running reduces"
 	panels[1].X.Label.Text = "simulated time (" + unit + ")"
@@ -135,21 +233,40 @@ func runningTasks(runs []Run, names []string) (figure, error) {
 		p.Y.Min = 0
 		p.X.Min = 0
 	}
-	for i, r := range runs {
-		maps, reduces := clusterSeries(r.Timeline, div)
-		for k, pts := range [2]plotter.XYs{maps, reduces} {
+	xmaxAll := float64(maxUs) / div
+	for i, g := range groups {
+		var series [2]plotter.XYs
+		var bands [2]plotter.XYs
+		if len(g.Runs) == 1 {
+			series[0], series[1] = clusterSeries(g.Runs[0].Timeline, div)
+		} else {
+			series, bands = meanSeries(g.Runs, div, xmaxAll)
+		}
+		for k, pts := range series {
 			if len(pts) == 0 {
 				continue
 			}
-			col, dash := style(i)
-			l, err := addLine(panels[k], decimate(pts, maxLinePoints), plotter.NoStep, draw.LineStyle{Color: col, Dashes: dash, Width: vg.Points(1.2)})
+			if len(bands[k]) > 0 {
+				poly, err := plotter.NewPolygon(bands[k])
+				if err != nil {
+					return figure{}, err
+				}
+				poly.Color = lk.bandColor(i)
+				poly.LineStyle.Width = 0
+				panels[k].Add(poly)
+			}
+			thumbs, err := lk.addSeries(panels[k], i, decimate(pts, maxLinePoints), plotter.NoStep, false)
 			if err != nil {
 				return figure{}, err
 			}
 			if k == 0 {
-				panels[k].Legend.Add(names[i], l)
+				panels[k].Legend.Add(names[i], thumbs...)
 			}
 		}
+	}
+	if agg {
+		band := &plotter.Polygon{Color: color.Gray{Y: 0xc0}}
+		panels[0].Legend.Add("95% CI over seeds", band)
 	}
 	// Both panels share the time range so that they line up.
 	xmax := max(panels[0].X.Max, panels[1].X.Max)
@@ -163,7 +280,76 @@ func runningTasks(runs []Run, names []string) (figure, error) {
 		panels[0].Draw(tiles[0][0])
 		panels[1].Draw(tiles[1][0])
 	}
-	return figure{name: RunningTasksFigure, height: 6 * vg.Inch, legend: l, top: top + vg.Points(2), draw: drawPanels}, nil
+	return figure{name: RunningTasksFigure, caption: caption, height: lk.height(2), legend: l, top: top + vg.Points(2), draw: drawPanels}, nil
+}
+
+// meanGridPoints is the number of instants at which meanSeries averages the
+// seeds of a cell.
+const meanGridPoints = 500
+
+// meanSeries averages the cluster series (clusterSeries) of runs over seeds at
+// meanGridPoints evenly spaced instants from 0 to xmax (in units of div µs): for
+// maps and reduces, the mean line and the polygon of its 95% confidence band
+// (MeanCI95), clipped at zero. A run's series is interpolated linearly between
+// its points and is zero before its first and after its last point.
+func meanSeries(runs []Run, div, xmax float64) (mean, band [2]plotter.XYs) {
+	if xmax <= 0 {
+		return mean, band
+	}
+	grid := make([]float64, meanGridPoints)
+	for k := range grid {
+		grid[k] = xmax * float64(k) / float64(meanGridPoints-1)
+	}
+	// vals[panel][k] holds one value per run at grid[k].
+	var vals [2][][]float64
+	for p := range vals {
+		vals[p] = make([][]float64, len(grid))
+	}
+	for _, r := range runs {
+		maps, reduces := clusterSeries(r.Timeline, div)
+		for p, pts := range [2]plotter.XYs{maps, reduces} {
+			for k, v := range sampleAt(pts, grid) {
+				vals[p][k] = append(vals[p][k], v)
+			}
+		}
+	}
+	for p := range vals {
+		var lower plotter.XYs
+		for k, x := range grid {
+			m, h := MeanCI95(vals[p][k])
+			h = zeroNaN(h)
+			mean[p] = append(mean[p], plotter.XY{X: x, Y: m})
+			band[p] = append(band[p], plotter.XY{X: x, Y: m + h})
+			lower = append(lower, plotter.XY{X: x, Y: max(0, m-h)})
+		}
+		slices.Reverse(lower)
+		band[p] = append(band[p], lower...)
+	}
+	return mean, band
+}
+
+// sampleAt evaluates the polyline pts (sorted by X) at the increasing instants
+// grid, by linear interpolation; 0 outside pts.
+func sampleAt(pts plotter.XYs, grid []float64) []float64 {
+	out := make([]float64, len(grid))
+	j := 0
+	for k, x := range grid {
+		for j < len(pts) && pts[j].X < x {
+			j++
+		}
+		switch {
+		case len(pts) == 0 || j == len(pts):
+			out[k] = 0
+		case pts[j].X == x:
+			out[k] = pts[j].Y
+		case j == 0:
+			out[k] = 0
+		default:
+			a, b := pts[j-1], pts[j]
+			out[k] = a.Y + (b.Y-a.Y)*(x-a.X)/(b.X-a.X)
+		}
+	}
+	return out
 }
 
 // timeUnit picks the unit of the time axis for a run of maxUs microseconds.
