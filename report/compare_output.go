@@ -68,13 +68,21 @@ func (m MetricComparison) ciText() string {
 // testText names the test and its degrees of freedom: "paired t, df 4".
 func (m MetricComparison) testText() string {
 	if m.Test == "" {
-		return "none (1 seed)"
+		return "none (" + m.untestedReason() + ")"
 	}
 	prec := 1
 	if m.DF == math.Trunc(m.DF) {
 		prec = 0
 	}
 	return m.Test + ", df " + strconv.FormatFloat(m.DF, 'f', prec, 64)
+}
+
+// untestedReason says why there is no test: too few seeds, or no values.
+func (m MetricComparison) untestedReason() string {
+	if len(m.Base) == 0 || len(m.Cand) == 0 {
+		return "no values"
+	}
+	return "1 seed"
 }
 
 // pText shows the p-value: "0.003", "<0.001".
@@ -268,7 +276,7 @@ func (c *Comparison) checksTable() *Table {
 				case ch.Regression:
 					verdict = "**FAIL**"
 				case ch.Untested:
-					verdict = "untested (1 seed)"
+					verdict = "untested (" + m.untestedReason() + ")"
 				case ch.Exceeded:
 					verdict = "pass (beyond the limit, not significant)"
 				}
@@ -335,7 +343,7 @@ func (c *Comparison) WriteJUnit(w io.Writer) error {
 					tc.Failure = &junitMessage{Message: fmt.Sprintf("%s changed %s, significant and beyond %s", m.Metric.Name, m.changeText(), ch.Threshold.limitText()), Type: "regression", Text: detail}
 					s.Failures++
 				case ch.Untested:
-					tc.Skipped = &junitMessage{Message: "one seed on a side: no test over seeds possible"}
+					tc.Skipped = &junitMessage{Message: "no test over seeds possible: " + m.untestedReason()}
 					s.Skipped++
 				}
 				s.Tests++

@@ -133,7 +133,7 @@ func TestSummaryOut(t *testing.T) {
 			for _, e := range entries {
 				names = append(names, e.Name())
 			}
-			want := fmt.Sprintf("flowtime_cdf.%[1]s running_tasks.%[1]s starvation.%[1]s summary.csv summary.md", format)
+			want := fmt.Sprintf("flowtime_cdf.%[1]s running_tasks.%[1]s starvation.%[1]s summary.csv summary.md summary.tex", format)
 			if strings.Join(names, " ") != want {
 				t.Errorf("files %v, want %s", names, want)
 			}
@@ -146,6 +146,8 @@ func TestSummaryOut(t *testing.T) {
 			checkGolden(t, "summary.md.golden", md)
 			csv, _ := os.ReadFile(filepath.Join(out, "summary.csv"))
 			checkGolden(t, "summary.csv.golden", csv)
+			tex, _ := os.ReadFile(filepath.Join(out, "summary.tex"))
+			checkGolden(t, "summary.tex.golden", tex)
 			if format == "png" {
 				f, err := os.Open(filepath.Join(out, "flowtime_cdf.png"))
 				if err != nil {
@@ -184,7 +186,7 @@ func TestSummaryOutExistingDirectory(t *testing.T) {
 	if b, _ := os.ReadFile(keep); string(b) != "mine" {
 		t.Error("an unrelated file in the output directory was changed")
 	}
-	if b, _ := os.ReadFile(filepath.Join(out, "summary.md")); !bytes.HasPrefix(b, []byte("## Summary")) {
+	if b, _ := os.ReadFile(filepath.Join(out, "summary.md")); !bytes.HasPrefix(b, []byte("## Summary of 4 runs in 2 cells")) {
 		t.Errorf("summary.md not replaced: %q", b)
 	}
 	siblings, _ := os.ReadDir(filepath.Dir(out))
@@ -246,6 +248,10 @@ func TestErrors(t *testing.T) {
 		{"corrupt jobs file", []string{corrupt}, 2, []string{filepath.Join("policy=x", "jobs.parquet"), "not a Parquet file"}},
 		{"out is a file", []string{"--out", outFile, root}, 1, []string{"cannot write outputs", "not a directory"}},
 		{"unknown preset", []string{"--preset", "nope", root}, 2, []string{`--preset "nope": want one of `, "hpfsp"}},
+		{"bad style", []string{"--style", "print", root}, 2, []string{`--style: figure style "print": want screen or paper`}},
+		{"bad width", []string{"--width", "three", root}, 2, []string{`--width: figure width "three": want one or two`}},
+		{"arrow is a file", []string{"--arrow", outFile, root}, 1, []string{"cannot write Arrow files", "not a directory"}},
+		{"html in a file", []string{"--html", filepath.Join(outFile, "r.html"), root}, 1, []string{"cannot write the HTML report"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

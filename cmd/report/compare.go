@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tracereplay/tracereplay/report"
+)
+
+func compareUsage(fs *pflag.FlagSet) string {
+	var b strings.Builder
+	b.WriteString("Usage: report compare --baseline DIR --candidate DIR [--fail-on RULES] [--fail-on-file FILE]\n")
+	b.WriteString("                      [--markdown FILE] [--junit FILE]\n\n")
+	b.WriteString("Lines up the cells (runs with equal labels apart from the seed: policy, trace, hw,\n")
+	b.WriteString("sweep values) of two result sets and prints, per cell and metric, baseline and\n")
+	b.WriteString("candidate mean ± 95% CI over seeds, the change and its 95% CI. Metrics: ")
+	var names []string
+	for _, m := range report.CompareMetrics() {
+		names = append(names, m.Name)
+	}
+	b.WriteString(strings.Join(names, ", ") + ".\n\n")
+	b.WriteString("A rule METRIC>CHANGE or METRIC<CHANGE fails when the change is beyond CHANGE and\n")
+	b.WriteString("significant over the seeds (paired t test when both sides ran the same seeds,\n")
+	b.WriteString("else Welch's t). CHANGE: +5% (relative to the baseline), -2pt (points, locality),\n")
+	b.WriteString("+30s (time metrics), +0.1 (slowdown). Example:\n")
+	b.WriteString("  --fail-on 'flowtime.p95>+5%,starvation.mean>+10%,locality<-2pt'\n")
+	b.WriteString("--fail-on-file reads a TOML file: fail_on = [\"flowtime.p95>+5%\", ...].\n\n")
+	b.WriteString("Exit status: 0 no regression, 1 a regression (or outputs not written),\n")
+	b.WriteString("2 bad usage, unreadable results, or result sets that do not match (cells present\n")
+	b.WriteString("on one side only, different traces).\n\nFlags:\n")
+	b.WriteString(fs.FlagUsages())
+	return b.String()
+}
+
+func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	log := newLogger(stderr)
+	fs := pflag.NewFlagSet("report compare", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	baseline := fs.String("baseline", "", "baseline results `DIR` (e.g. the main branch's)")
+	candidate := fs.String("candidate", "", "candidate results `DIR` (e.g. the pull request's)")
+	failOn := fs.String("fail-on", "", "comma-separated threshold `RULES`, e.g. 'flowtime.p95>+5%,locality<-2pt'")
+	failOnFile := fs.String("fail-on-file", "", "read threshold rules from a TOML `FILE` (fail_on = [...])")
+	markdown := fs.String("markdown", "", "also write a Markdown summary to `FILE` (for a CI job summary page)")
+	junit := fs.String("junit", "", "also write JUnit XML to `FILE`, one test case per cell and rule")
+	help := fs.BoolP("help", "h", false, "show this help")
+	if err := fs.Parse(args); err != nil {
+		log.Error("bad usage: " + err.Error())
+		fmt.Fprint(stderr, compareUsage(fs))
+		return exitUsage
+	}
+	if *help {
+		fmt.Fprint(stdout, compareUsage(fs))
+		return exitOK
+	}
+	switch {
+	case fs.NArg() > 0:
+		log.Error(fmt.Sprintf("bad usage: unexpected argument %q (results are given with --baseline and --candidate)", fs.Arg(0)))
+		return exitUsage
+	case *baseline == "" || *candidate == "":
+		log.Error("bad usage: --baseline and --candidate are both required")
+		fmt.Fprint(stderr, compareUsage(fs))
+		return exitUsage
+	}
+	thresholds, err := report.ParseThresholds(*failOn)
+	if err != nil {
+		log.Error("bad usage: --fail-on: " + err.Error())
+		return exitUsage
+	}
+	if *failOnFile != "" {
+		more, err := report.LoadThresholdFile(*failOnFile)
+		if err != nil {
+			log.Error("bad usage: --fail-on-file: " + err.Error())
+			return exitUsage
+		}
+		thresholds = append(thresholds, more...)
+	}
+	base, err := report.Load(*baseline)
+	if err != nil {
+		log.Error("cannot read the baseline: " + err.Error())
+		return exitUsage
+	}
+	cand, err := report.Load(*candidate)
+	if err != nil {
+		log.Error("cannot read the candidate: " + err.Error())
+		return exitUsage
+	}
+	if err := ctx.Err(); err != nil {
+		log.Error("interrupted: " + err.Error())
+		return exitFail
+	}
+	cmp, err := report.Compare(base, cand, thresholds)
+	if err != nil {
+		log.Error("cannot compare: " + err.Error())
+		return exitUsage
+	}
+	if *markdown != "" {
+		if err := writeFile(*markdown, func(w io.Writer) error { return cmp.WriteMarkdown(w, *baseline, *candidate) }); err != nil {
+			log.Error("cannot write the Markdown summary: " + err.Error())
+			return exitFail
+		}
+	}
+	if *junit != "" {
+		if err := writeFile(*junit, cmp.WriteJUnit); err != nil {
+			log.Error("cannot write the JUnit file: " + err.Error())
+			return exitFail
+		}
+	}
+	if err := cmp.WriteText(stdout); err != nil {
+		log.Error("cannot write the comparison: " + err.Error())
+		return exitFail
+	}
+	if n := cmp.Regressions(); n > 0 {
+		log.Error(fmt.Sprintf("%d regression%s", n, map[bool]string{true: "", false: "s"}[n == 1]))
+		return exitFail
+	}
+	return exitOK
+}
+
+// writeFile writes a file atomically, creating its directory if needed.
+func writeFile(path string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return report.WriteFileAtomic(path, write)
+}

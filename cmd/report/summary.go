@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tracereplay/tracereplay/report"
+)
+
+func usage(fs *pflag.FlagSet) string {
+	var b strings.Builder
+	b.WriteString("Usage: report [summary] [--out DIR] [--format png|svg|pdf] [--style screen|paper] [--width one|two]\n")
+	b.WriteString("              [--html FILE] [--arrow DIR] [--preset NAME] RESULTS_DIR\n")
+	b.WriteString("       report compare --baseline DIR --candidate DIR [--fail-on RULES] ... (report compare --help)\n\n")
+	b.WriteString("Prints a summary of the runs found under RESULTS_DIR (every directory holding\n")
+	b.WriteString("jobs.parquet; labels from its key=value path segments): one row per run, or, when\n")
+	b.WriteString("runs differ only in their seed, one row per cell with the mean and 95% confidence\n")
+	b.WriteString("interval over seeds. With --out, also writes DIR/summary.md, summary.csv,\n")
+	b.WriteString("summary.tex (LaTeX booktabs) and the figures flowtime_cdf, starvation and\n")
+	b.WriteString("running_tasks in the chosen format and style. --html writes one self-contained\n")
+	b.WriteString("HTML report (manifest, tables, figures as inline SVG); --arrow writes\n")
+	b.WriteString("summary.arrow and jobs.arrow (Arrow IPC / Feather v2). --preset adds a paper's\n")
+	b.WriteString("table (printed, and written as NAME.md and NAME.csv) and figures.\n\nSubcommands:\n")
+	for _, sc := range subcommands() {
+		fmt.Fprintf(&b, "  %-10s %s\n", sc.name, sc.synopsis)
+	}
+	b.WriteString("\nFlags:\n")
+	b.WriteString(fs.FlagUsages())
+	return b.String()
+}
+
+// summaryConfig holds the parsed flags of the summary subcommand.
+type summaryConfig struct {
+	results, out, html, arrow string
+	fig                       report.FigureOptions
+	pre                       *preset
+}
+
+func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	log := newLogger(stderr)
+	fs := pflag.NewFlagSet("report", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var c summaryConfig
+	fs.StringVar(&c.out, "out", "", "write summary.md, summary.csv, summary.tex and figures to `DIR` (created if needed)")
+	format := fs.String("format", "png", "figure `format`: png, svg or pdf")
+	styleName := fs.String("style", "screen", "figure `style`: screen, or paper (serif type, column widths, grayscale-safe dashes and markers)")
+	widthName := fs.String("width", "one", "paper figure `width`: one (a 3.5 in column) or two (7 in, both columns)")
+	fs.StringVar(&c.html, "html", "", "write a self-contained HTML report to `FILE`")
+	fs.StringVar(&c.arrow, "arrow", "", "write summary.arrow and jobs.arrow (Arrow IPC, Feather v2) to `DIR`")
+	presetName := fs.String("preset", "", "add a paper's tables and figures: "+strings.Join(presetNames(), ", "))
+	help := fs.BoolP("help", "h", false, "show this help")
+	if err := fs.Parse(args); err != nil {
+		log.Error("bad usage: " + err.Error())
+		fmt.Fprint(stderr, usage(fs))
+		return exitUsage
+	}
+	if *help {
+		fmt.Fprint(stdout, usage(fs))
+		return exitOK
+	}
+	if fs.NArg() != 1 {
+		log.Error(fmt.Sprintf("bad usage: want one RESULTS_DIR, got %d arguments", fs.NArg()))
+		fmt.Fprint(stderr, usage(fs))
+		return exitUsage
+	}
+	c.results = fs.Arg(0)
+	if !slices.Contains(report.FigureFormats, *format) {
+		log.Error(fmt.Sprintf("bad usage: --format %q: want png, svg or pdf", *format))
+		return exitUsage
+	}
+	style, err := report.ParseFigureStyle(*styleName)
+	if err != nil {
+		log.Error("bad usage: --style: " + err.Error())
+		return exitUsage
+	}
+	width, err := report.ParseFigureWidth(*widthName)
+	if err != nil {
+		log.Error("bad usage: --width: " + err.Error())
+		return exitUsage
+	}
+	c.fig = report.FigureOptions{Format: *format, Style: style, Width: width}
+	var ok bool
+	if c.pre, ok = lookupPreset(*presetName); !ok {
+		log.Error(fmt.Sprintf("bad usage: --preset %q: want one of %s", *presetName, strings.Join(presetNames(), ", ")))
+		return exitUsage
+	}
+
+	runs, err := report.Load(c.results)
+	if err != nil {
+		log.Error("cannot read results: " + err.Error())
+		return exitUsage
+	}
+	var manifest *report.Manifest
+	var manifestJSON []byte
+	if c.html != "" {
+		if manifest, manifestJSON, err = report.ReadManifest(c.results); err != nil {
+			log.Error("cannot read results: " + err.Error())
+			return exitUsage
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		log.Error("interrupted: " + err.Error())
+		return exitFail
+	}
+	table := report.SummaryTable(runs)
+	var paths []string
+	if c.out != "" {
+		p, err := writeOutputs(c.out, table, runs, c.fig, c.pre)
+		if err != nil {
+			log.Error("cannot write outputs: " + err.Error())
+			return exitFail
+		}
+		paths = append(paths, p...)
+	}
+	if c.arrow != "" {
+		p, err := writeArrow(c.arrow, runs, c.pre)
+		if err != nil {
+			log.Error("cannot write Arrow files: " + err.Error())
+			return exitFail
+		}
+		paths = append(paths, p...)
+	}
+	if c.html != "" {
+		if err := writeHTML(c.html, c.results, manifest, manifestJSON, table, runs, c.fig, c.pre); err != nil {
+			log.Error("cannot write the HTML report: " + err.Error())
+			return exitFail
+		}
+		paths = append(paths, c.html)
+	}
+	for _, p := range paths {
+		log.Info("wrote", "path", p)
+	}
+	if err := table.WriteText(stdout); err != nil {
+		log.Error("cannot write the table: " + err.Error())
+		return exitFail
+	}
+	if c.pre != nil {
+		fmt.Fprintln(stdout)
+		if err := c.pre.table(runs).WriteText(stdout); err != nil {
+			log.Error("cannot write the table: " + err.Error())
+			return exitFail
+		}
+	}
+	return exitOK
+}
