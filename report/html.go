@@ -186,6 +186,7 @@ figure { margin: 2rem 0; }
 figure svg { max-width: 100%; height: auto; background: #fff; }
 figcaption { font-size: 0.9rem; color: #444; max-width: 50rem; }
 nav ul { padding-left: 1.2rem; }
+.scroll { overflow-x: auto; }
 </style>
 </head>
 <body>
@@ -214,6 +215,7 @@ nav ul { padding-left: 1.2rem; }
 {{range $.Inputs}}<tr><td class="txt"><code>{{index . 0}}</code></td><td class="txt hash">{{index . 1}}</td></tr>
 {{end}}</tbody>
 </table>
+<div class="scroll">
 <table id="manifest-runs">
 <caption>Runs</caption>
 <thead><tr><th class="txt">directory</th><th class="txt">policy</th><th class="txt">trace</th><th class="txt">hardware</th><th class="num">seed</th><th class="num">jobs</th><th class="num">events</th><th class="num">wall (s)</th><th class="num">events/s</th></tr></thead>
@@ -221,6 +223,7 @@ nav ul { padding-left: 1.2rem; }
 {{range .Runs}}<tr><td class="txt"><code>{{.Dir}}</code></td><td class="txt">{{.Policy}}</td><td class="txt">{{.Trace}}</td><td class="txt">{{.Hardware.Name}}</td><td class="num">{{.Seed}}</td><td class="num">{{.Jobs}}</td><td class="num">{{.Events}}</td><td class="num">{{f3 .WallSec}}</td><td class="num">{{f0 .EventsPerSec}}</td></tr>
 {{end}}</tbody>
 </table>
+</div>
 <details><summary>manifest.json</summary>
 <pre>{{$.ManifestJSON}}</pre>
 </details>
@@ -228,12 +231,14 @@ nav ul { padding-left: 1.2rem; }
 {{end}}</section>
 {{range .Tables}}<section>
 <h2>{{.Title}}</h2>
+<div class="scroll">
 <table id="{{.ID}}">
 <thead><tr>{{range .Headers}}<th class="{{if .Num}}num{{else}}txt{{end}}">{{.Text}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .Rows}}<tr>{{range .}}<td class="{{if .Num}}num{{else}}txt{{end}}">{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table>
+</div>
 {{if .Notes}}<ul class="notes">
 {{range .Notes}}<li>{{.}}</li>
 {{end}}</ul>
