@@ -373,6 +373,12 @@ func meanCI(x []float64) (float64, float64) {
 // check applies threshold t to mc.
 func check(mc MetricComparison, t Threshold) CheckResult {
 	r := CheckResult{Threshold: t, Untested: mc.Test == ""}
+	beyond := func(v, limit float64) bool {
+		if t.Increase {
+			return v > limit
+		}
+		return v < limit
+	}
 	v := mc.Change
 	if t.Relative {
 		v = mc.RelChange()
@@ -380,11 +386,7 @@ func check(mc MetricComparison, t Threshold) CheckResult {
 	if math.IsNaN(v) {
 		return r
 	}
-	if t.Increase {
-		r.Exceeded = v > t.Limit
-	} else {
-		r.Exceeded = v < t.Limit
-	}
+	r.Exceeded = beyond(v, t.Limit) && (!t.HasFloor || beyond(mc.Change, t.Floor))
 	r.Regression = r.Exceeded && mc.Significant
 	return r
 }

@@ -14,10 +14,8 @@ func (m CompareMetric) prec() int {
 	switch m.kind {
 	case percentMetric:
 		return 1
-	case ratioMetric:
-		return 3
 	}
-	return 2
+	return 3 // seconds to the millisecond; slowdown
 }
 
 // signed formats v with an explicit sign and prec decimals; "inf" for ±Inf.

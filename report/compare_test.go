@@ -197,6 +197,27 @@ func TestCompareFromZero(t *testing.T) {
 	}
 }
 
+// TestCompareFloor: an absolute floor keeps a relative rule quiet on a small
+// change of a metric near zero (starvation from 0 to 2 s is +inf%).
+func TestCompareFloor(t *testing.T) {
+	var base, cand []Run
+	for s := 1; s <= 3; s++ {
+		base = append(base, cmpRun("fair", s, 1, 8, false, 0))
+		cand = append(cand, cmpRun("fair", s, 1, 8, false, 2))
+	}
+	c, err := Compare(base, cand, mustThresholds(t, "starvation.mean>+10%&+5s, starvation.mean>+10%&+1s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := metricOf(t, c, "fair", "starvation.mean")
+	if m.Checks[0].Exceeded || m.Checks[0].Regression {
+		t.Errorf("+2 s against a 5 s floor: %+v, want within", m.Checks[0])
+	}
+	if !m.Checks[1].Regression {
+		t.Errorf("+2 s against a 1 s floor: %+v, want a regression", m.Checks[1])
+	}
+}
+
 func TestCompareMismatch(t *testing.T) {
 	base, cand := knownEffects()
 	t.Run("missing cells", func(t *testing.T) {

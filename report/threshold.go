@@ -82,19 +82,35 @@ type Threshold struct {
 	// locality, or plain slowdown.
 	Relative bool
 	Limit    float64
+	// Floor, when HasFloor, is a second, absolute limit (in the metric's unit)
+	// that the change must also be beyond: METRIC>+10%&+1s fails only on a
+	// change of more than 10% and more than 1 s, which keeps a relative rule
+	// quiet on a metric near zero. Only a relative rule has one.
+	HasFloor bool
+	Floor    float64
 }
 
 // String returns the rule in the canonical form ParseThresholds reads, e.g.
-// "flowtime.p95>+5%", "locality<-2pt", "makespan>+30s".
+// "flowtime.p95>+5%", "locality<-2pt", "makespan>+30s",
+// "starvation.mean>+10%&+1s".
 func (t Threshold) String() string {
 	op := "<"
 	if t.Increase {
 		op = ">"
 	}
+	s := t.Metric + op + t.limitString(t.Relative, t.Limit)
+	if t.HasFloor {
+		s += "&" + t.limitString(false, t.Floor)
+	}
+	return s
+}
+
+// limitString formats one limit with its sign and unit.
+func (t Threshold) limitString(relative bool, v float64) string {
 	unit := ""
 	m, _ := lookupMetric(t.Metric)
 	switch {
-	case t.Relative:
+	case relative:
 		unit = "%"
 	case m.kind == timeMetric:
 		unit = "s"
@@ -105,7 +121,7 @@ func (t Threshold) String() string {
 	if t.Increase {
 		sign = "+"
 	}
-	return t.Metric + op + sign + strconv.FormatFloat(math.Abs(t.Limit), 'f', -1, 64) + unit
+	return sign + strconv.FormatFloat(math.Abs(v), 'f', -1, 64) + unit
 }
 
 // limitText is the limit with its sign and unit, e.g. "+5%".
@@ -117,13 +133,14 @@ func (t Threshold) limitText() string {
 // ParseThresholds parses a comma-separated list of rules METRIC>CHANGE or
 // METRIC<CHANGE, spaces allowed around the parts:
 //
-//	flowtime.p95>+5%, starvation.mean>+10%, locality<-2pt, makespan>+30s
+//	flowtime.p95>+5%, starvation.mean>+10%&+1s, locality<-2pt, makespan>+30s
 //
 // METRIC is one of CompareMetrics. CHANGE is a signed number with a unit: "%"
 // (relative to the baseline mean, any metric), "pt" (percentage points,
 // locality), a Go duration unit such as s, ms or m (time metrics), or none
-// (slowdown.mean). A ">" rule needs a change ≥ 0 and a "<" rule one ≤ 0. An
-// empty list gives no thresholds.
+// (slowdown.mean). A ">" rule needs a change ≥ 0 and a "<" rule one ≤ 0. A
+// relative CHANGE may be followed by "&" and an absolute one that the change must
+// also exceed (Threshold.Floor). An empty list gives no thresholds.
 func ParseThresholds(s string) ([]Threshold, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
@@ -158,6 +175,39 @@ func ParseThreshold(rule string) (Threshold, error) {
 	if strings.ContainsAny(change, "<>") {
 		return Threshold{}, fmt.Errorf("%q: more than one comparison", r)
 	}
+	parts := strings.Split(change, "&")
+	if len(parts) > 2 {
+		return Threshold{}, fmt.Errorf("%q: at most two limits joined by '&' (a relative and an absolute one)", r)
+	}
+	var rel []bool
+	var vals []float64
+	for _, p := range parts {
+		relative, v, err := parseChange(m, strings.TrimSpace(p))
+		if err != nil {
+			return Threshold{}, fmt.Errorf("%q: %w", r, err)
+		}
+		if t.Increase && v < 0 || !t.Increase && v > 0 {
+			return Threshold{}, fmt.Errorf("%q: a '%c' rule needs a change of that sign, e.g. %s", r, r[k],
+				Threshold{Metric: name, Increase: t.Increase, Relative: relative, Limit: -v})
+		}
+		rel, vals = append(rel, relative), append(vals, v)
+	}
+	t.Relative, t.Limit = rel[0], vals[0]
+	if len(parts) == 2 {
+		if rel[0] == rel[1] {
+			return Threshold{}, fmt.Errorf("%q: the two limits joined by '&' must be one relative (%%) and one absolute", r)
+		}
+		if !rel[0] { // canonical order: relative first
+			vals[0], vals[1] = vals[1], vals[0]
+		}
+		t.Relative, t.Limit, t.HasFloor, t.Floor = true, vals[0], true, vals[1]
+	}
+	return t, nil
+}
+
+// parseChange reads one signed limit of metric m: whether it is relative, and
+// its value (percent, or the metric's unit).
+func parseChange(m CompareMetric, change string) (bool, float64, error) {
 	sign := 1.0
 	switch {
 	case strings.HasPrefix(change, "+"):
@@ -165,36 +215,33 @@ func ParseThreshold(rule string) (Threshold, error) {
 	case strings.HasPrefix(change, "-"):
 		sign, change = -1, change[1:]
 	}
+	var v float64
 	var err error
+	relative := false
 	switch {
 	case strings.HasSuffix(change, "%"):
-		t.Relative = true
-		t.Limit, err = parseLimit(strings.TrimSuffix(change, "%"))
+		relative = true
+		v, err = parseLimit(strings.TrimSuffix(change, "%"))
 	case strings.HasSuffix(change, "pt"):
 		if m.kind != percentMetric {
-			return Threshold{}, fmt.Errorf("%q: unit pt (percentage points) fits locality only; use %% for %s", r, name)
+			return false, 0, fmt.Errorf("unit pt (percentage points) fits locality only; use %% for %s", m.Name)
 		}
-		t.Limit, err = parseLimit(strings.TrimSuffix(change, "pt"))
+		v, err = parseLimit(strings.TrimSuffix(change, "pt"))
 	case m.kind == timeMetric:
-		var d time.Duration
-		d, err = time.ParseDuration(change)
-		if err != nil || strings.HasPrefix(change, "-") || strings.HasPrefix(change, "+") {
-			return Threshold{}, fmt.Errorf("%q: change %q: want a percentage (5%%) or a duration (30s, 500ms)", r, change)
+		d, derr := time.ParseDuration(change)
+		if derr != nil || strings.HasPrefix(change, "-") || strings.HasPrefix(change, "+") {
+			return false, 0, fmt.Errorf("change %q: want a percentage (5%%) or a duration (30s, 500ms)", change)
 		}
-		t.Limit = d.Seconds()
+		v = d.Seconds()
 	case m.kind == percentMetric:
-		return Threshold{}, fmt.Errorf("%q: change %q needs a unit: %% (relative) or pt (percentage points)", r, change)
+		return false, 0, fmt.Errorf("change %q needs a unit: %% (relative) or pt (percentage points)", change)
 	default:
-		t.Limit, err = parseLimit(change)
+		v, err = parseLimit(change)
 	}
 	if err != nil {
-		return Threshold{}, fmt.Errorf("%q: change %q: %w", r, change, err)
+		return false, 0, fmt.Errorf("change %q: %w", change, err)
 	}
-	t.Limit *= sign
-	if t.Increase && t.Limit < 0 || !t.Increase && t.Limit > 0 {
-		return Threshold{}, fmt.Errorf("%q: a '%c' rule needs a change of that sign, e.g. %s", r, r[k], Threshold{Metric: name, Increase: t.Increase, Relative: t.Relative, Limit: -t.Limit})
-	}
-	return t, nil
+	return relative, sign * v, nil
 }
 
 // parseLimit reads an unsigned decimal number.
@@ -217,7 +264,7 @@ type thresholdFile struct {
 // LoadThresholdFile reads rules from a TOML file holding one key, fail_on, a list
 // of rules in the syntax of ParseThresholds:
 //
-//	fail_on = ["flowtime.p95 > +5%", "starvation.mean > +10%", "locality < -2pt"]
+//	fail_on = ["flowtime.p95 > +5%", "starvation.mean > +10% & +1s", "locality < -2pt"]
 //
 // Unknown keys are an error. Errors name the file and the rule.
 func LoadThresholdFile(path string) ([]Threshold, error) {

@@ -29,6 +29,9 @@ func TestParseThresholds(t *testing.T) {
 		{"locality<-1.5%", []Threshold{{Metric: "locality", Relative: true, Limit: -1.5}}},
 		{"flowtime.p99>+0%", []Threshold{{Metric: "flowtime.p99", Increase: true, Relative: true, Limit: 0}}},
 		{"flowtime.mean<-10%", []Threshold{{Metric: "flowtime.mean", Relative: true, Limit: -10}}},
+		{"starvation.mean>+10%&+1s", []Threshold{{Metric: "starvation.mean", Increase: true, Relative: true, Limit: 10, HasFloor: true, Floor: 1}}},
+		{"starvation.mean > +500ms & +10%", []Threshold{{Metric: "starvation.mean", Increase: true, Relative: true, Limit: 10, HasFloor: true, Floor: 0.5}}},
+		{"locality<-5%&-1pt", []Threshold{{Metric: "locality", Relative: true, Limit: -5, HasFloor: true, Floor: -1}}},
 	}
 	for _, tt := range tests {
 		got, err := ParseThresholds(tt.in)
@@ -68,6 +71,11 @@ func TestParseThresholdsErrors(t *testing.T) {
 		{"flowtime.p95>+5%>3", "more than one comparison"},
 		{"makespan>--5s", "want a percentage (5%) or a duration"},
 		{"slowdown.mean>+0.1x", "not a number"},
+		{"starvation.mean>+10%&+5%", "one relative (%) and one absolute"},
+		{"starvation.mean>+1s&+2s", "one relative (%) and one absolute"},
+		{"starvation.mean>+10%&+1s&+2%", "at most two limits"},
+		{"starvation.mean>+10%&-1s", "a '>' rule needs a change of that sign"},
+		{"starvation.mean>+10%&", "want a percentage (5%) or a duration"},
 	}
 	for _, tt := range tests {
 		_, err := ParseThresholds(tt.in)
@@ -78,7 +86,7 @@ func TestParseThresholdsErrors(t *testing.T) {
 }
 
 func TestThresholdStringRoundTrips(t *testing.T) {
-	for _, in := range []string{"flowtime.p95>+5%", "locality<-2pt", "makespan>+90s", "slowdown.mean>+0.25", "flowtime.mean<-0.5%"} {
+	for _, in := range []string{"flowtime.p95>+5%", "locality<-2pt", "makespan>+90s", "slowdown.mean>+0.25", "flowtime.mean<-0.5%", "starvation.mean>+10%&+1s", "locality<-3%&-1pt"} {
 		th, err := ParseThreshold(in)
 		if err != nil {
 			t.Fatal(err)
@@ -126,7 +134,7 @@ func TestLoadThresholdFile(t *testing.T) {
 // FuzzParseThresholds: any input parses or fails without a panic, and what
 // parses prints back (String) to rules that parse to the same thresholds.
 func FuzzParseThresholds(f *testing.F) {
-	for _, s := range []string{"flowtime.p95>+5%,starvation.mean>+10%,locality<-2pt", "makespan>+1h", "slowdown.mean>0.5", "x<y", ",", "locality<-2pt>"} {
+	for _, s := range []string{"flowtime.p95>+5%,starvation.mean>+10%,locality<-2pt", "makespan>+1h", "slowdown.mean>0.5", "x<y", ",", "locality<-2pt>", "starvation.mean>+10%&+1s"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -48,7 +48,7 @@ func TestCompareRegression(t *testing.T) {
 		"fair      flowtime p95 (s)", "FAIL +5%", // the regression
 		"fifo      flowtime p95 (s)", "better", // the improvement
 		"pass +5% (beyond, n.s.)", // the noise
-		"Regressions:\n  fair: flowtime.p95 changed +10.00 s (+20.0%)",
+		"Regressions:\n  fair: flowtime.p95 changed +10.000 s (+20.0%)",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q", want)
