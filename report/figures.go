@@ -199,7 +199,7 @@ func renderWith(format string, f figure, lk look) ([]byte, error) {
 	lw := legendWidth(f.legend)
 	w := max(figureWidth, minPlotWidth+lw+2*legendGap)
 	dpi := pngDPI
-	below := false
+	var lh vg.Length // height of a legend below the plot, 0 when beside it
 	h := f.height
 	if lk.paper {
 		w, dpi = oneColumnWidth, paperDPI
@@ -207,9 +207,10 @@ func renderWith(format string, f figure, lk look) ([]byte, error) {
 			w = twoColumnWidth
 		}
 		if lw > 0.4*w {
-			below = true
+			// Legend.Draw starts the first entry one descent below the top.
 			r := f.legend.Rectangle(draw.Canvas{})
-			h += r.Max.Y - r.Min.Y + legendGap
+			lh = r.Max.Y - r.Min.Y + f.legend.TextStyle.FontExtents().Descent
+			h += lh + 2*legendGap
 		}
 	}
 	var c vg.CanvasWriterTo
@@ -223,13 +224,12 @@ func renderWith(format string, f figure, lk look) ([]byte, error) {
 	}
 	dc := draw.New(c)
 	switch {
-	case lw > 0 && below:
+	case lh > 0: // below the plot, a gap above and below
 		l := f.legend
 		l.Top, l.Left = true, true
 		l.XOffs, l.YOffs = 0, 0
-		lh := h - f.height - legendGap
-		l.Draw(draw.Crop(dc, legendGap, 0, 0, -(h - lh)))
-		dc = draw.Crop(dc, 0, 0, lh+legendGap, 0)
+		l.Draw(draw.Crop(dc, legendGap, 0, legendGap, -(h - lh - legendGap)))
+		dc = draw.Crop(dc, 0, 0, lh+2*legendGap, 0)
 	case lw > 0:
 		l := f.legend
 		l.Top, l.Left = true, true

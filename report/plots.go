@@ -142,7 +142,17 @@ func starvationBars(groups []Group, names []string, lk look) (figure, error) {
 	// Room for the outer bars of the first and last cell, and above the tallest.
 	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
 	p.Y.Max = 1.05 * top
-	if len(groups) > 4 || agg && len(groups) > 2 || lk.paper && len(groups) > 2 {
+	if top < 1e-6 { // nobody starved: a 0-1 s axis rather than ticks all labelled 0
+		p.Y.Max = 1
+	}
+	// Names slant when they would collide, and stand upright when there are
+	// so many that slanted ones would overlap their neighbours.
+	switch {
+	case len(groups) > 8:
+		p.X.Tick.Label.Rotation = math.Pi / 2
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	case len(groups) > 4 || agg && len(groups) > 2 || lk.paper && len(groups) > 2:
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter

@@ -209,3 +209,20 @@ func TestSampleAt(t *testing.T) {
 func timelineRow(ts int64, maps int32) replay.TimelineSample {
 	return replay.TimelineSample{TimeUs: ts * sec, JobIndex: -1, RunningMaps: maps}
 }
+
+// TestStarvationAxisWhenNobodyStarves: all-zero starvation gets a 0-1 s axis,
+// not ticks that all read 0.
+func TestStarvationAxisWhenNobodyStarves(t *testing.T) {
+	runs := []Run{
+		makeRun(map[string]string{PolicyLabel: "a"}, []jobSpec{{flow: 5, reduces: 1, node: 1}}),
+		makeRun(map[string]string{PolicyLabel: "b"}, []jobSpec{{flow: 6, reduces: 1, node: 1}}),
+	}
+	figs, err := RenderFigures(runs, FigureOptions{Format: "svg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(figs[1].Data)
+	if figs[1].Name != StarvationFigure || !strings.Contains(svg, ">0.5</text>") || !strings.Contains(svg, ">1</text>") {
+		t.Errorf("%s: no 0.5 and 1 s ticks", figs[1].Name)
+	}
+}
