@@ -67,3 +67,45 @@ func BenchmarkWriteFigures(b *testing.B) {
 		})
 	}
 }
+
+// seededBigRuns are bigRuns' policies over five seeds: 25 runs of 20,000 jobs.
+func seededBigRuns() []Run {
+	var runs []Run
+	for s := range 5 {
+		for _, r := range bigRuns() {
+			r.Labels = map[string]string{PolicyLabel: r.Policy, SeedLabel: string(rune('1' + s))}
+			runs = append(runs, r)
+		}
+	}
+	return runs
+}
+
+func BenchmarkCompare(b *testing.B) {
+	runs := seededBigRuns()
+	th, err := ParseThresholds("flowtime.p95>+5%,starvation.mean>+10%&+1s,locality<-2pt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		c, err := Compare(runs, runs, th)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := c.WriteJUnit(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRenderFiguresSeeds(b *testing.B) {
+	runs := seededBigRuns()
+	for _, st := range []FigureStyle{ScreenStyle, PaperStyle} {
+		b.Run(st.String(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := RenderFigures(runs, FigureOptions{Format: "svg", Style: st}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

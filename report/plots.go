@@ -52,6 +52,7 @@ func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
 		if len(pts) == 0 {
 			continue
 		}
+		pts = thinSteps(pts, maxLinePoints)
 		lo, hi = min(lo, pts[0].X), max(hi, pts[len(pts)-1].X)
 		thumbs, err := lk.addSeries(p, i, pts, plotter.PostStep, true)
 		if err != nil {
@@ -71,6 +72,22 @@ func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
 	}
 	l, top := takeLegend(p)
 	return figure{name: FlowtimeCDFFigure, caption: caption, height: lk.height(1), legend: l, top: top, draw: p.Draw}, nil
+}
+
+// thinSteps keeps at most about limit points of a CDF's steps (sorted by X and
+// Y): every k-th, and the first and the last. The curve moves by at most k/n in
+// y, under one pixel for limit = maxLinePoints, and a pooled CDF of many seeds of
+// a large trace draws in a fraction of the time.
+func thinSteps(pts plotter.XYs, limit int) plotter.XYs {
+	if len(pts) <= limit {
+		return pts
+	}
+	k := (len(pts) + limit - 1) / limit
+	out := make(plotter.XYs, 0, limit+1)
+	for i := 0; i < len(pts)-1; i += k {
+		out = append(out, pts[i])
+	}
+	return append(out, pts[len(pts)-1])
 }
 
 // starvationBars shows mean and p95 starvation per cell as paired bars. A bar

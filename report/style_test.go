@@ -226,3 +226,22 @@ func TestStarvationAxisWhenNobodyStarves(t *testing.T) {
 		t.Errorf("%s: no 0.5 and 1 s ticks", figs[1].Name)
 	}
 }
+
+func TestThinSteps(t *testing.T) {
+	pts := make(plotter.XYs, 10001)
+	for i := range pts {
+		pts[i] = plotter.XY{X: float64(i * i), Y: float64(i) / 10000}
+	}
+	got := thinSteps(pts, 2000)
+	if len(got) > 2001 || got[0] != pts[0] || got[len(got)-1] != pts[len(pts)-1] {
+		t.Fatalf("%d points, first %v, last %v", len(got), got[0], got[len(got)-1])
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].X <= got[i-1].X || got[i].Y-got[i-1].Y > 6.0/10000+1e-12 {
+			t.Fatalf("points %d-%d: %v to %v: out of order or a gap over 6 steps", i-1, i, got[i-1], got[i])
+		}
+	}
+	if short := pts[:100]; len(thinSteps(short, 2000)) != 100 {
+		t.Error("a short CDF was thinned")
+	}
+}
