@@ -137,10 +137,17 @@ func (c *Comparison) Checks() int { return len(c.Thresholds) * len(c.Cells) }
 // baseline mean) and significant (the interval excludes zero); with one seed
 // on a side nothing can be tested and the check passes as untested.
 //
-// Errors (both are bad input): cells present in one set only, all named; and
-// cells whose runs of a seed replayed different jobs (job count, ids or submit
-// times differ: different traces).
+// Allocation studies (Run.Alloc) are left out. Errors (all bad input): no
+// simulation runs on a side; cells present in one set only, all named; and cells
+// whose runs of a seed replayed different jobs (job count, ids or submit times
+// differ: different traces).
 func Compare(base, cand []Run, thresholds []Threshold) (*Comparison, error) {
+	// Allocation studies have no jobs to compare.
+	_, base = SplitAllocStudies(base)
+	_, cand = SplitAllocStudies(cand)
+	if len(base) == 0 || len(cand) == 0 {
+		return nil, fmt.Errorf("no simulation runs to compare (allocation studies are not compared)")
+	}
 	bg, cg := GroupRuns(base), GroupRuns(cand)
 	keys := cellKeys(append(slices.Clone(base), cand...))
 	if err := matchCells(bg, cg, keys); err != nil {

@@ -239,6 +239,13 @@ func TestCompareMismatch(t *testing.T) {
 			}
 		}
 	})
+	t.Run("only allocation studies", func(t *testing.T) {
+		study := Run{Labels: map[string]string{"case": "a"}, Alloc: &AllocResults{}}
+		_, err := Compare(base, []Run{study}, nil)
+		if err == nil || !strings.Contains(err.Error(), "no simulation runs to compare") {
+			t.Errorf("error %v", err)
+		}
+	})
 	t.Run("different trace label", func(t *testing.T) {
 		other := make([]Run, len(cand))
 		for i, r := range cand {
