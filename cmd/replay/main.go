@@ -452,6 +452,10 @@ func buildResults(out string, fill func(tmp string) error) error {
 	if err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it private
+		os.RemoveAll(tmp)
+		return fmt.Errorf("results: %w", err)
+	}
 	if err := fill(tmp); err != nil {
 		os.RemoveAll(tmp)
 		return err
