@@ -92,3 +92,30 @@ func ReadSummary(dir string) (RunSummary, error) {
 	}
 	return s, nil
 }
+
+// Manifest is OUT/manifest.json: what one invocation of replay ran, with the
+// inputs' SHA-256, every run's hardware model and wall-clock figures. It is the
+// only results file that is not byte-identical across repeated runs.
+type Manifest struct {
+	Tool       string            `json:"tool"`
+	GoVersion  string            `json:"go_version"`
+	Args       []string          `json:"args"`
+	Seed       uint64            `json:"seed,omitempty"`
+	Experiment string            `json:"experiment,omitempty"`
+	Inputs     map[string]string `json:"inputs_sha256"`
+	Runs       []ManifestRun     `json:"runs"`
+	WallSec    float64           `json:"wall_seconds"`
+}
+
+// ManifestRun is one run of a Manifest.
+type ManifestRun struct {
+	Dir          string   `json:"dir"`
+	Policy       string   `json:"policy"`
+	Trace        string   `json:"trace"`
+	Hardware     Hardware `json:"hardware"`
+	Seed         uint64   `json:"seed"`
+	Jobs         int      `json:"jobs"`
+	Events       int64    `json:"events"`
+	WallSec      float64  `json:"wall_seconds"`
+	EventsPerSec float64  `json:"events_per_second"`
+}

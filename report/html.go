@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tracereplay/tracereplay/replay"
 )
 
 // HTMLReport is the content of a self-contained HTML report (WriteHTML).
@@ -16,7 +18,7 @@ type HTMLReport struct {
 	// Source names the results, e.g. the directory given on the command line.
 	Source string
 	// Manifest and ManifestJSON are the results' manifest.json, nil when none.
-	Manifest     *Manifest
+	Manifest     *replay.Manifest
 	ManifestJSON []byte
 	// Runs is the number of runs reported.
 	Runs int
@@ -88,7 +90,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 type htmlView struct {
 	Source       string
 	Runs         int
-	Manifest     *Manifest
+	Manifest     *replay.Manifest
 	Command      string
 	Inputs       [][2]string
 	ManifestJSON string

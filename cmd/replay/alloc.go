@@ -41,7 +41,7 @@ func allocStudy(c *config, e *replay.Experiment, stdout io.Writer, start time.Ti
 			if err := replay.WriteAllocStudy(tmp, res, meta); err != nil {
 				return err
 			}
-			return writeManifest(tmp, &manifest{Tool: "tracereplay " + replay.Version, GoVersion: runtime.Version(),
+			return writeManifest(tmp, &replay.Manifest{Tool: "tracereplay " + replay.Version, GoVersion: runtime.Version(),
 				Args: os.Args[1:], Experiment: c.experiment, Inputs: inputs, WallSec: time.Since(start).Seconds()})
 		})
 		if err != nil {

@@ -120,31 +120,6 @@ type job struct {
 	err      error
 }
 
-// manifest describes a whole invocation; it is the only output that is not
-// byte-identical across repeated runs (it records wall times).
-type manifest struct {
-	Tool       string            `json:"tool"`
-	GoVersion  string            `json:"go_version"`
-	Args       []string          `json:"args"`
-	Seed       uint64            `json:"seed,omitempty"`
-	Experiment string            `json:"experiment,omitempty"`
-	Inputs     map[string]string `json:"inputs_sha256"`
-	Runs       []manifestRun     `json:"runs"`
-	WallSec    float64           `json:"wall_seconds"`
-}
-
-type manifestRun struct {
-	Dir          string          `json:"dir"`
-	Policy       string          `json:"policy"`
-	Trace        string          `json:"trace"`
-	Hardware     replay.Hardware `json:"hardware"`
-	Seed         uint64          `json:"seed"`
-	Jobs         int             `json:"jobs"`
-	Events       int64           `json:"events"`
-	WallSec      float64         `json:"wall_seconds"`
-	EventsPerSec float64         `json:"events_per_second"`
-}
-
 func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr io.Writer) error {
 	start := time.Now()
 	inputs := map[string]string{}
@@ -471,7 +446,7 @@ func buildResults(out string, fill func(tmp string) error) error {
 	return nil
 }
 
-func writeManifest(dir string, m *manifest) error {
+func writeManifest(dir string, m *replay.Manifest) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
@@ -485,7 +460,7 @@ func writeAll(c *config, jobs []*job, inputs map[string]string, start time.Time)
 }
 
 func fillRuns(tmp string, c *config, jobs []*job, inputs map[string]string, start time.Time) error {
-	m := manifest{Tool: "tracereplay " + replay.Version, GoVersion: runtime.Version(), Args: os.Args[1:],
+	m := replay.Manifest{Tool: "tracereplay " + replay.Version, GoVersion: runtime.Version(), Args: os.Args[1:],
 		Inputs: inputs, Experiment: c.experiment}
 	if c.experiment == "" {
 		m.Seed = c.seed
@@ -503,7 +478,7 @@ func fillRuns(tmp string, c *config, jobs []*job, inputs map[string]string, star
 			return err
 		}
 		sec := j.res.Wall.Seconds()
-		m.Runs = append(m.Runs, manifestRun{Dir: j.cell.Dir, Policy: j.cell.Policy, Trace: j.traceSrc,
+		m.Runs = append(m.Runs, replay.ManifestRun{Dir: j.cell.Dir, Policy: j.cell.Policy, Trace: j.traceSrc,
 			Hardware: j.cell.Hardware, Seed: j.cell.Seed, Jobs: j.res.Summary.Jobs, Events: j.res.Summary.Events,
 			WallSec: sec, EventsPerSec: float64(j.res.Summary.Events) / max(sec, 1e-9)})
 	}

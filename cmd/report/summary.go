@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
 )
 
@@ -95,7 +96,7 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		log.Error("cannot read results: " + err.Error())
 		return exitUsage
 	}
-	var manifest *report.Manifest
+	var manifest *replay.Manifest
 	var manifestJSON []byte
 	if c.html != "" {
 		if manifest, manifestJSON, err = report.ReadManifest(c.results); err != nil {
