@@ -246,3 +246,25 @@ func BenchmarkReplaySmall(b *testing.B) {
 		})
 	}
 }
+
+// lazy never launches anything.
+type lazy struct{ replay.Base }
+
+func (lazy) Name() string                 { return "lazy" }
+func (lazy) Heartbeat(*replay.Sim, int32) {}
+
+// TestStalledPolicyStops: a policy that never launches what waits is stopped with
+// an error after a simulated day instead of heartbeating forever.
+func TestStalledPolicyStops(t *testing.T) {
+	hw := smallHardware(t, "")
+	tr := randomTrace(3, 1)
+	topo := replay.NewTopology(&hw, 1)
+	w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = replay.Run(w, lazy{}, replay.Options{Seed: 1})
+	if err == nil || !strings.Contains(err.Error(), "stalled") {
+		t.Fatalf("error %v, want a stall", err)
+	}
+}

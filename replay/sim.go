@@ -148,6 +148,8 @@ type Sim struct {
 	sweepBase  int64
 
 	runningRemote int32
+	running       int64 // tasks holding a slot
+	lastChange    int64 // last arrival, launch or finish, for stall detection
 	res           Result
 	finished      int
 	sampling      bool
@@ -206,6 +208,11 @@ func (s *Sim) schedule(t int64, k eventKind, a, b int32) {
 	s.q.push(event{t: t, seq: s.seq, a: a, b: b, kind: k})
 }
 
+// stallLimit is how long a run may go with tasks waiting, none running and no
+// job arriving before it is stopped as stalled: a policy that never launches
+// what waits would otherwise heartbeat forever.
+const stallLimit = int64(24 * time.Hour / time.Microsecond)
+
 func (s *Sim) loop() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -223,6 +230,10 @@ func (s *Sim) loop() (err error) {
 		}
 		s.now = e.t
 		s.events++
+		if s.running == 0 && s.pending > 0 && s.now-s.lastChange > stallLimit {
+			return fmt.Errorf("stalled at %s of simulated time: %d tasks wait on an idle cluster and nothing was launched for %s",
+				Duration(s.now), s.pending, Duration(stallLimit))
+		}
 		switch e.kind {
 		case evArrival:
 			s.arrive(int(e.a))
@@ -338,6 +349,8 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	j.PendingMaps--
 	j.RunningMaps++
 	s.pending--
+	s.running++
+	s.lastChange = s.now
 	if j.FirstLaunchUs < 0 {
 		j.FirstLaunchUs = s.now
 	}
@@ -377,6 +390,8 @@ func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
 	j.PendingReduces--
 	j.RunningReduces++
 	s.pending--
+	s.running++
+	s.lastChange = s.now
 	if j.FirstLaunchUs < 0 {
 		j.FirstLaunchUs = s.now
 	}
@@ -420,6 +435,7 @@ func (s *Sim) arrive(k int) {
 	j.PendingReduces = int32(len(j.Reduces))
 	s.jobs[k] = j
 	s.active = append(s.active, j)
+	s.lastChange = s.now
 	s.pending += int64(j.PendingMaps)
 	s.checkReady(j)
 	s.pol.JobArrived(s, j)
@@ -575,6 +591,8 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	s.mm.mapDone(m)
 	j.RunningMaps--
 	j.FinishedMaps++
+	s.running--
+	s.lastChange = s.now
 	if s.chk != nil {
 		s.chk.finish(j, false, i, m.Node)
 	}
@@ -607,6 +625,8 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 	s.mm.reduceDone(r)
 	j.RunningReduces--
 	j.FinishedReduces++
+	s.running--
+	s.lastChange = s.now
 	if s.chk != nil {
 		s.chk.finish(j, true, i, r.Node)
 	}
