@@ -348,12 +348,7 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.now+d, src
 	j.PendingMaps--
 	j.RunningMaps++
-	s.pending--
-	s.running++
-	s.lastChange = s.now
-	if j.FirstLaunchUs < 0 {
-		j.FirstLaunchUs = s.now
-	}
+	s.taskLaunched(j)
 	if loc != NodeLocal {
 		s.runningRemote++
 		s.netBytes += m.InputBytes
@@ -389,12 +384,7 @@ func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
 	j.PendingReduces--
 	j.RunningReduces++
-	s.pending--
-	s.running++
-	s.lastChange = s.now
-	if j.FirstLaunchUs < 0 {
-		j.FirstLaunchUs = s.now
-	}
+	s.taskLaunched(j)
 	if j.firstRed < 0 {
 		j.firstRed = s.now
 	}
@@ -579,6 +569,23 @@ func (s *Sim) slotFreed(n int32) {
 	s.schedule(t, evHeartbeat, n, 0)
 }
 
+// taskLaunched does the cluster-wide bookkeeping common to map and reduce
+// launches.
+func (s *Sim) taskLaunched(j *Job) {
+	s.pending--
+	s.running++
+	s.lastChange = s.now
+	if j.FirstLaunchUs < 0 {
+		j.FirstLaunchUs = s.now
+	}
+}
+
+// taskEnded is the bookkeeping common to map and reduce ends.
+func (s *Sim) taskEnded() {
+	s.running--
+	s.lastChange = s.now
+}
+
 func (s *Sim) mapDone(j *Job, i int32) {
 	m := &j.Maps[i]
 	m.State = Done
@@ -591,8 +598,7 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	s.mm.mapDone(m)
 	j.RunningMaps--
 	j.FinishedMaps++
-	s.running--
-	s.lastChange = s.now
+	s.taskEnded()
 	if s.chk != nil {
 		s.chk.finish(j, false, i, m.Node)
 	}
@@ -625,8 +631,7 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 	s.mm.reduceDone(r)
 	j.RunningReduces--
 	j.FinishedReduces++
-	s.running--
-	s.lastChange = s.now
+	s.taskEnded()
 	if s.chk != nil {
 		s.chk.finish(j, true, i, r.Node)
 	}

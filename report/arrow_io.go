@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -90,41 +89,17 @@ func TableRecord(t *Table, mem memory.Allocator) arrow.Record {
 // WriteArrowFile writes rec to path as an Arrow IPC file (Feather v2,
 // uncompressed, which every Arrow reader accepts), through a temporary file in
 // the same directory renamed into place. Equal records give equal bytes.
-func WriteArrowFile(path string, rec arrow.Record) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
+func WriteArrowFile(path string, rec arrow.Record) error {
+	return writeTempRename(path, func(f *os.File) error {
+		w, err := ipc.NewFileWriter(f, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(memory.DefaultAllocator))
 		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
+			return err
 		}
-	}()
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(memory.DefaultAllocator))
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = w.Write(rec); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = w.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+		if err := w.Write(rec); err != nil {
+			return err
+		}
+		return w.Close()
+	})
 }
 
 // WriteArrowTables writes the tables of runs for notebooks into dir:

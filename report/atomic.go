@@ -19,7 +19,17 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	return writeBytesAtomic(path, buf.Bytes())
 }
 
-func writeBytesAtomic(path string, data []byte) (err error) {
+func writeBytesAtomic(path string, data []byte) error {
+	return writeTempRename(path, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	})
+}
+
+// writeTempRename creates a temporary file beside path, lets fill write it (fill
+// may seek, as Arrow's file writer does), and renames it over path with mode
+// 0644; on any error the temporary file is removed.
+func writeTempRename(path string, fill func(*os.File) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -34,7 +44,7 @@ func writeBytesAtomic(path string, data []byte) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
+	if err = fill(f); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = f.Chmod(0o644); err != nil {
