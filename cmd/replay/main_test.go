@@ -61,14 +61,10 @@ func runCmd(args ...string) (code int, stdout, stderr string) {
 	return code, o.String(), e.String()
 }
 
-// TestDefaultRunGolden: `replay` with no arguments replays the embedded sample
-// through every policy and prints the summary table, identically every time.
-func TestDefaultRunGolden(t *testing.T) {
-	code, out, errOut := runCmd("--parallel", "2")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	golden := filepath.Join("testdata", "default.golden")
+// checkGolden compares out with testdata/name, rewriting it under -update.
+func checkGolden(t *testing.T, name, out string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
@@ -81,6 +77,16 @@ func TestDefaultRunGolden(t *testing.T) {
 	if out != string(want) {
 		t.Errorf("output differs from %s (rerun with -update if the change is intended):\n%s", golden, out)
 	}
+}
+
+// TestDefaultRunGolden: `replay` with no arguments replays the embedded sample
+// through every policy and prints the summary table, identically every time.
+func TestDefaultRunGolden(t *testing.T) {
+	code, out, errOut := runCmd("--parallel", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	checkGolden(t, "default.golden", out)
 	if _, out2, _ := runCmd("--parallel", "1"); out2 != out {
 		t.Error("the table depends on --parallel")
 	}

@@ -35,19 +35,7 @@ func TestTraceModeGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden := filepath.Join("testdata", "tracemode.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out != string(want) {
-		t.Errorf("output differs from %s (rerun with -update if the change is intended):\n%s", golden, out)
-	}
+	checkGolden(t, "tracemode.golden", out)
 }
 
 // TestIncompleteJobs: a history cut before its job-end event is an incomplete
