@@ -145,12 +145,15 @@ func (e *Experiment) sweepPoints() ([]sweepPoint, error) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	points := []sweepPoint{nil}
 	for _, k := range keys {
 		vals, ok := e.Sweep[k].([]any)
 		if !ok || len(vals) == 0 {
 			return nil, fmt.Errorf("sweep %s: want a non-empty list of values", k)
 		}
+	}
+	points := []sweepPoint{nil}
+	for _, k := range keys {
+		vals := e.Sweep[k].([]any)
 		var next []sweepPoint
 		for _, p := range points {
 			for _, v := range vals {
@@ -163,8 +166,63 @@ func (e *Experiment) sweepPoints() ([]sweepPoint, error) {
 	return points, nil
 }
 
-// Cells expands the spec into its runs, in a fixed order.
+// MaxCells bounds the cells of one experiment. replay holds every cell's
+// workload and results in memory until it writes them, so a larger spec is
+// refused before any trace is loaded; split it into several experiments.
+const MaxCells = 1000
+
+// CellCount returns the number of cells the spec expands into: traces ×
+// hardware models × sweep points × policies × seeds. It fails, without
+// expanding anything, when that exceeds MaxCells.
+func (e *Experiment) CellCount() (int, error) {
+	n := 1
+	factors := []struct {
+		what string
+		n    int
+	}{{"policies", len(e.Policies)}, {"traces", len(e.Traces)}, {"hardware models", len(e.Hardware)}, {"seeds", len(e.Seeds)}}
+	for k, v := range e.Sweep {
+		if vals, ok := v.([]any); ok {
+			factors = append(factors, struct {
+				what string
+				n    int
+			}{"values of sweep " + k, len(vals)})
+		}
+	}
+	for _, f := range factors {
+		if f.n == 0 {
+			continue
+		}
+		if n > MaxCells/f.n { // n*f.n > MaxCells, without overflow
+			return 0, fmt.Errorf("experiment %s: %s expand into more than %d cells (the limit, since every cell is kept in memory): split the experiment",
+				e.Name, describeFactors(e), MaxCells)
+		}
+		n *= f.n
+	}
+	return n, nil
+}
+
+// describeFactors names the sizes that multiply into an experiment's cells.
+func describeFactors(e *Experiment) string {
+	s := fmt.Sprintf("%d policies × %d traces × %d hardware models × %d seeds", len(e.Policies), len(e.Traces), len(e.Hardware), len(e.Seeds))
+	keys := make([]string, 0, len(e.Sweep))
+	for k := range e.Sweep {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if vals, ok := e.Sweep[k].([]any); ok {
+			s += fmt.Sprintf(" × %d %s", len(vals), k)
+		}
+	}
+	return s
+}
+
+// Cells expands the spec into its runs, in a fixed order; a spec of more than
+// MaxCells cells is refused (CellCount).
 func (e *Experiment) Cells() ([]Cell, error) {
+	if _, err := e.CellCount(); err != nil {
+		return nil, err
+	}
 	points, err := e.sweepPoints()
 	if err != nil {
 		return nil, fmt.Errorf("experiment %s: %w", e.Name, err)

@@ -51,9 +51,13 @@ func FuzzExperiment(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if n := len(e.Policies) * len(e.Traces) * len(e.Hardware) * len(e.Seeds); n > 1000 {
-			return // large products are fine, just slow to expand here
+		n, nerr := e.CellCount()
+		cells, err := e.Cells()
+		if nerr != nil && err == nil {
+			t.Fatalf("CellCount refused (%v) but Cells expanded %d cells", nerr, len(cells))
 		}
-		_, _ = e.Cells()
+		if err == nil && len(cells) != n {
+			t.Fatalf("CellCount %d, Cells %d", n, len(cells))
+		}
 	})
 }

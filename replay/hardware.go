@@ -183,35 +183,73 @@ func HardwareKeys() []string {
 		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample", "queues (name, capacity, max_capacity)"}
 }
 
-// Validate checks that the model describes a cluster that can run a job.
+// Limits of a hardware model, checked by Validate before any work that grows
+// with them: more nodes than MaxNodes would make the topology alone take
+// gigabytes; rates above MaxRateMBps (a petabyte per second) and durations above
+// MaxHardwareDuration (a simulated day) are typing errors, and infinite or NaN
+// values would make the simulation never end or produce NaN results.
+const (
+	MaxNodes            = 1 << 20
+	MaxRateMBps         = 1e9
+	MaxHardwareDuration = Duration(24 * time.Hour / time.Microsecond)
+)
+
+// Validate checks that the model describes a cluster that can run a job. It
+// never does work that grows with the values it checks before bounding them.
 func (h *Hardware) Validate() error {
 	var errs []string
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Sprintf(format, a...)) }
+	nodesOK := true
 	if h.Racks < 1 || h.NodesPerRack < 1 {
 		bad("racks and nodes_per_rack must be at least 1 (got %d, %d)", h.Racks, h.NodesPerRack)
-	}
-	if h.Racks*h.NodesPerRack > 1<<20 {
-		bad("at most %d nodes", 1<<20)
+		nodesOK = false
+	} else if h.Racks > MaxNodes || h.NodesPerRack > MaxNodes || h.Racks > MaxNodes/h.NodesPerRack {
+		// checked factor by factor first: the product of two large ints overflows
+		bad("racks × nodes_per_rack (%d × %d) exceeds the limit of %d nodes", h.Racks, h.NodesPerRack, MaxNodes)
+		nodesOK = false
 	}
 	if h.MapSlots < 0 || h.ReduceSlots < 0 || h.MapSlots > 1024 || h.ReduceSlots > 1024 {
 		bad("map_slots and reduce_slots must be in 0..1024")
 	}
-	if h.MapNodes < 0 || h.ReduceNodes < 0 || h.MapNodes+h.ReduceNodes > h.Racks*h.NodesPerRack {
+	if h.MapNodes < 0 || h.ReduceNodes < 0 || h.MapNodes > MaxNodes || h.ReduceNodes > MaxNodes ||
+		nodesOK && h.MapNodes+h.ReduceNodes > h.Racks*h.NodesPerRack {
 		bad("map_nodes + reduce_nodes (%d + %d) exceeds the %d nodes", h.MapNodes, h.ReduceNodes, h.Racks*h.NodesPerRack)
 	}
-	if h.TotalMapSlots() == 0 {
-		bad("the cluster has no map slot")
-	}
-	if h.TotalReduceSlots() == 0 {
-		bad("the cluster has no reduce slot")
-	}
-	for name, v := range map[string]float64{"disk_mb_per_s": h.DiskMBps, "nic_mb_per_s": h.NICMBps, "rack_uplink_mb_per_s": h.RackUplinkMBps} {
-		if !(v > 0) {
-			bad("%s must be positive", name)
+	if nodesOK || h.Layout != nil {
+		// counting slots walks the nodes: only once their number is known to be sane
+		if h.TotalMapSlots() == 0 {
+			bad("the cluster has no map slot")
+		}
+		if h.TotalReduceSlots() == 0 {
+			bad("the cluster has no reduce slot")
 		}
 	}
-	if h.MapComputeMBps < 0 || h.ReduceComputeMBps < 0 {
-		bad("compute rates must not be negative")
+	for _, r := range []struct {
+		name string
+		v    float64
+		zero bool // 0 allowed (not a bottleneck)
+	}{
+		{"disk_mb_per_s", h.DiskMBps, false}, {"nic_mb_per_s", h.NICMBps, false},
+		{"rack_uplink_mb_per_s", h.RackUplinkMBps, false},
+		{"map_compute_mb_per_s", h.MapComputeMBps, true}, {"reduce_compute_mb_per_s", h.ReduceComputeMBps, true},
+	} {
+		if !(r.v > 0 && r.v <= MaxRateMBps) && !(r.zero && r.v == 0) {
+			bad("%s = %g: want a finite rate in (0, %g]", r.name, r.v, float64(MaxRateMBps))
+		}
+	}
+	for _, d := range []struct {
+		name string
+		v    Duration
+	}{{"task_startup", h.TaskStartup}, {"heartbeat", h.Heartbeat}, {"bar_q", h.BARq}, {"timeline_sample", h.TimelineSample}} {
+		if d.v > MaxHardwareDuration {
+			bad("%s = %v: want at most %v", d.name, d.v, MaxHardwareDuration)
+		}
+	}
+	if !(h.ReduceMBPerTask <= MaxRateMBps) {
+		bad("reduce_mb_per_task = %g: want at most %g", h.ReduceMBPerTask, float64(MaxRateMBps))
+	}
+	if h.BlockSizeMB > 1<<20 {
+		bad("block_size_mb = %d: want at most %d", h.BlockSizeMB, 1<<20)
 	}
 	if h.Heartbeat <= 0 {
 		bad("heartbeat must be positive")

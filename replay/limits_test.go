@@ -1,0 +1,101 @@
+package replay
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHardwareLimits: hostile or mistyped hardware models are refused quickly by
+// Validate with a message naming the key, never overflowing, panicking or
+// spending time in proportion to the values.
+func TestHardwareLimits(t *testing.T) {
+	for _, tc := range []struct {
+		toml, want string
+	}{
+		// racks × nodes_per_rack overflows int: it used to pass as a small or
+		// negative product and make NewTopology panic in makeslice.
+		{"racks = 4294967296\nnodes_per_rack = 4294967297", "exceeds the limit of 1048576 nodes"},
+		{"racks = 3037000500\nnodes_per_rack = 3037000500", "exceeds the limit"},
+		{"racks = 1000000000", "exceeds the limit"},
+		{"racks = 1024\nnodes_per_rack = 1025", "exceeds the limit"},
+		{"map_nodes = 9223372036854775807\nreduce_nodes = 9223372036854775807", "map_nodes + reduce_nodes"},
+		{"task_startup = \"1000000h\"", "task_startup = 1000000h0m0s: want at most 24h0m0s"},
+		{"heartbeat = \"25h\"", "heartbeat"},
+		{"timeline_sample = \"48h\"", "timeline_sample"},
+		{"bar_q = \"100h\"", "bar_q"},
+		{"disk_mb_per_s = inf", "disk_mb_per_s = +Inf: want a finite rate"},
+		{"nic_mb_per_s = nan", "nic_mb_per_s = NaN"},
+		{"rack_uplink_mb_per_s = -1.0", "rack_uplink_mb_per_s"},
+		{"map_compute_mb_per_s = inf", "map_compute_mb_per_s"},
+		{"reduce_compute_mb_per_s = -1.0", "reduce_compute_mb_per_s"},
+		{"reduce_mb_per_task = inf", "reduce_mb_per_task"},
+		{"block_size_mb = 9223372036854775807", "block_size_mb"},
+	} {
+		start := time.Now()
+		_, err := ParseHardware([]byte(tc.toml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want an error with %q", tc.toml, err, tc.want)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%q: refused after %v, want well under a second", tc.toml, d)
+		}
+	}
+	// the limits themselves are accepted
+	for _, ok := range []string{"racks = 1024\nnodes_per_rack = 1024\nmap_slots = 1\nreduce_slots = 1",
+		"task_startup = \"24h\"", "map_compute_mb_per_s = 0.0", "disk_mb_per_s = 1e9"} {
+		if _, err := ParseHardware([]byte(ok)); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
+
+// TestExperimentCellLimit: a spec expanding into more cells than MaxCells is
+// refused by Cells before it expands anything, with the sizes named; the count
+// cannot overflow.
+func TestExperimentCellLimit(t *testing.T) {
+	seeds := make([]string, 2000)
+	for i := range seeds {
+		seeds[i] = fmt.Sprint(i + 1)
+	}
+	policies := `["fifo", "fair", "capacity", "fifo-delay", "fair-delay", "bar", "hpfsp", "eas", "coupling"]`
+	for _, tc := range []struct {
+		name, spec, want string
+	}{
+		{"9x2000", "policies = " + policies + "\nseeds = [" + strings.Join(seeds, ",") + "]\n[[traces]]\ngenerator = \"synthetic\"\n",
+			"9 policies × 1 traces × 1 hardware models × 2000 seeds expand into more than 1000 cells"},
+		{"sweeps", "policies = [\"fifo\"]\n[[traces]]\ngenerator = \"synthetic\"\n[sweep]\nreplication = [1,2,3,4,5,6,7,8,9,10,11,12]\nslow_start = [0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0]\nheartbeat = [\"1s\",\"2s\",\"3s\",\"4s\",\"5s\",\"6s\",\"7s\",\"8s\",\"9s\",\"10s\"]\n",
+			"× 10 heartbeat × 12 replication × 10 slow_start expand into more than 1000 cells"},
+	} {
+		path := filepath.Join(t.TempDir(), "spec.toml")
+		if err := os.WriteFile(path, []byte(tc.spec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e, err := LoadExperiment(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells, err := e.Cells()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %d cells, error %v; want an error with %q", tc.name, len(cells), err, tc.want)
+		}
+	}
+	// exactly MaxCells is fine, and CellCount agrees with Cells
+	spec := "policies = [\"fifo\", \"fair\"]\nseeds = [" + strings.Join(seeds[:MaxCells/2], ",") + "]\n[[traces]]\ngenerator = \"synthetic\"\n"
+	path := filepath.Join(t.TempDir(), "spec.toml")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := LoadExperiment(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := e.CellCount()
+	cells, err2 := e.Cells()
+	if err != nil || err2 != nil || n != MaxCells || len(cells) != MaxCells {
+		t.Fatalf("CellCount %d (%v), Cells %d (%v): want %d", n, err, len(cells), err2, MaxCells)
+	}
+}
