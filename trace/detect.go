@@ -95,10 +95,13 @@ func DetectFormat(name string, head []byte) (Format, error) {
 }
 
 // OpenInput prepares r for reading: when it starts with the gzip magic bytes it
-// is decompressed (whatever the file name). It returns the reader to parse, with
+// is decompressed (whatever the file name). The reader it returns fails (bad
+// input naming the limit) past MaxInputBytes, and gzip data that expands more
+// than MaxGzipRatio times is refused as soon as that shows. It returns the reader to parse, with
 // nothing consumed, and up to HeadSize of its first bytes for DetectFormat.
 func OpenInput(name string, r io.Reader) (io.Reader, []byte, error) {
-	br := bufio.NewReaderSize(r, HeadSize)
+	in := &countingReader{r: r}
+	br := bufio.NewReaderSize(in, HeadSize)
 	magic, err := br.Peek(2)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, nil, fmt.Errorf("%s: read: %w", name, err)
@@ -108,7 +111,9 @@ func OpenInput(name string, r io.Reader) (io.Reader, []byte, error) {
 		if err != nil {
 			return nil, nil, &ParseError{File: name, Msg: fmt.Sprintf("bad gzip header: %v", err)}
 		}
-		br = bufio.NewReaderSize(gzipErrors{r: zr}, HeadSize)
+		br = bufio.NewReaderSize(gzipErrors{r: &ratioReader{r: zr, in: in}}, HeadSize)
+	} else {
+		br = bufio.NewReaderSize(newCapReader(br, MaxInputBytes), HeadSize)
 	}
 	head, err := br.Peek(HeadSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
@@ -122,7 +127,8 @@ type gzipErrors struct{ r io.Reader }
 
 func (g gzipErrors) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
-	if err != nil && !errors.Is(err, io.EOF) {
+	var limit inputLimitError
+	if err != nil && !errors.Is(err, io.EOF) && !errors.As(err, &limit) {
 		err = gzipError{err}
 	}
 	return n, err

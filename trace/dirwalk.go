@@ -177,6 +177,13 @@ func ReadTree(ctx context.Context, root string, opt TreeOptions) (*Trace, *TreeS
 		d.File = root
 		diags = append(diags, d)
 	})
+	if opt.Strict {
+		// Strict turns every warning into an error, those about the tree as a
+		// whole (conf pairing, racks, repeated job ids) included
+		for _, d := range diags {
+			return nil, sum, d.parseError(nil)
+		}
+	}
 	var names []string
 	for k := range formats {
 		names = append(names, string(k))

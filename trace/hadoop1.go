@@ -46,7 +46,7 @@ func ReadHadoop1(name string, r io.Reader, opt HistoryOptions) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res.trace(opt, FormatHadoop1, name), nil
+	return res.trace(opt, FormatHadoop1, name)
 }
 
 // lineReader reads physical lines with their numbers, bounded in length.
@@ -92,7 +92,11 @@ func readHadoop1(name string, r io.Reader, strict bool) (fileResult, error) {
 			if err := part.end(); err != nil {
 				return err
 			}
-			jobs = append(jobs, part.jobs(len(jobs))...)
+			outs, err := part.jobs(len(jobs))
+			if err != nil {
+				return err
+			}
+			jobs = append(jobs, outs...)
 			part = nil
 		case conf != nil:
 			c, err := ReadConf(conf.name, &conf.buf)
@@ -170,6 +174,9 @@ func readHadoop1(name string, r io.Reader, strict bool) (fileResult, error) {
 			jobs[i].conf = c
 		}
 	}
+	if err := diag.strictErr(); err != nil {
+		return fileResult{}, err
+	}
 	return fileResult{jobs: jobs, diags: diag.all()}, nil
 }
 
@@ -199,10 +206,11 @@ type h1Part struct {
 	records int64
 	accs    map[string]*jobAcc
 	order   []*jobAcc
+	sawJob  map[string]bool // jobs that have a Job record
 }
 
 func newH1Part(name string, diag *diagSink) *h1Part {
-	return &h1Part{name: name, diag: diag, version: -1, accs: map[string]*jobAcc{}}
+	return &h1Part{name: name, diag: diag, version: -1, accs: map[string]*jobAcc{}, sawJob: map[string]bool{}}
 }
 
 // line adds one physical line to the pending logical record.
@@ -248,14 +256,25 @@ func (p *h1Part) end() error {
 	return p.diag.skip(p.recLine, p.records, -1, errors.New("history ends inside a record; the record is skipped"))
 }
 
-// jobs finishes the part's jobs.
-func (p *h1Part) jobs(serialBase int) []jobOut {
+// jobs finishes the part's jobs. A job known only from task records (the Job
+// record lost) is kept with a warning, an error under Strict; a job with a time
+// beyond MaxTimeMs is skipped.
+func (p *h1Part) jobs(serialBase int) ([]jobOut, error) {
 	out := make([]jobOut, 0, len(p.order))
 	for i, j := range p.order {
+		if !p.sawJob[j.job.ID] {
+			p.diag.note(0, 0, -1, "job %s: task records but no Job record: its submit time, name, user and queue are unknown", j.job.ID)
+		}
 		job, tasks := j.finish(p.diag)
+		if err := checkTimes(&job, tasks); err != nil {
+			if serr := p.diag.skip(0, 0, -1, fmt.Errorf("%w; the job is skipped", err)); serr != nil {
+				return nil, serr
+			}
+			continue
+		}
 		out = append(out, jobOut{job: job, tasks: tasks, serial: int64(serialBase + i)})
 	}
-	return out
+	return out, nil
 }
 
 // record applies one logical record.
@@ -317,6 +336,9 @@ func h1Time(r *h1Record, key string) (int64, bool, error) {
 	if n <= 0 {
 		return Unknown, true, nil
 	}
+	if n > MaxTimeMs {
+		return Unknown, false, fmt.Errorf("%s %d ms is beyond the limit of %d ms", key, n, int64(MaxTimeMs))
+	}
 	return n, true, nil
 }
 
@@ -326,6 +348,7 @@ func (p *h1Part) jobRecord(r *h1Record) error {
 		return errors.New("no JOBID")
 	}
 	j := p.job(id)
+	p.sawJob[id] = true
 	if v, ok := r.get("JOBNAME"); ok {
 		j.job.Name = v
 	}

@@ -94,6 +94,9 @@ type diagSink struct {
 	strict  bool
 	list    []Diagnostic
 	dropped int
+	skipped int    // records skipped
+	first   string // the first skipped record's place and reason
+	noteErr *ParseError
 }
 
 func newDiagSink(file string, strict bool) *diagSink {
@@ -102,13 +105,26 @@ func newDiagSink(file string, strict bool) *diagSink {
 
 // note records a problem that never fails the read (a disagreement between a
 // summary and the records, a missing optional value).
+// Under Strict the first note becomes the error of the read (strictErr).
 func (s *diagSink) note(line, record, offset int64, format string, args ...any) {
+	d := Diagnostic{File: s.file, Line: line, Record: record, Offset: offset, Msg: fmt.Sprintf(format, args...)}
+	if s.strict && s.noteErr == nil {
+		s.noteErr = d.parseError(nil)
+	}
 	if len(s.list) >= maxDiagnosticsPerFile {
 		s.dropped++
 		return
 	}
-	s.list = append(s.list, Diagnostic{File: s.file, Line: line, Record: record, Offset: offset,
-		Msg: fmt.Sprintf(format, args...)})
+	s.list = append(s.list, d)
+}
+
+// strictErr returns, under Strict, the first note as an error: Strict turns
+// every warning into an error, inconsistencies and incomplete jobs included.
+func (s *diagSink) strictErr() error {
+	if s.noteErr == nil {
+		return nil
+	}
+	return s.noteErr
 }
 
 // skip records a damaged record that was skipped; under Strict it returns the
@@ -118,12 +134,27 @@ func (s *diagSink) skip(line, record, offset int64, err error) error {
 	if s.strict {
 		return d.parseError(nil)
 	}
+	if s.skipped++; s.skipped == 1 {
+		s.first = d.String()
+	}
 	if len(s.list) >= maxDiagnosticsPerFile {
 		s.dropped++
 		return nil
 	}
 	s.list = append(s.list, d)
 	return nil
+}
+
+// whyNone explains a file that gave no job: how many records were skipped
+// and why the first was; "" when none was.
+func (s *diagSink) whyNone() string {
+	switch s.skipped {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf(": its only record was skipped (%s)", s.first)
+	}
+	return fmt.Sprintf(": all %d records were skipped; the first: %s", s.skipped, s.first)
 }
 
 // all returns the diagnostics, with a closing note when some were dropped.

@@ -21,11 +21,6 @@ const (
 	jhistBinaryHeader = "Avro-Binary"
 )
 
-// maxHistoryBytes bounds the (decompressed) size of one history file a reader
-// holds in memory; the largest real .jhist files (jobs with ~10^5 tasks) are a
-// few hundred megabytes.
-const maxHistoryBytes = 2 << 30
-
 // DetectJhist reports whether a file starts like a MapReduce JobHistory file:
 // a first line "Avro-Json" or "Avro-Binary".
 func DetectJhist(name string, head []byte) bool {
@@ -46,7 +41,7 @@ func ReadJhist(name string, r io.Reader, opt HistoryOptions) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res.trace(opt, FormatJhist, name), nil
+	return res.trace(opt, FormatJhist, name)
 }
 
 // fileResult is what reading one input file produced.
@@ -57,22 +52,31 @@ type fileResult struct {
 	conf  Conf              // of a _conf.xml file
 }
 
-// trace assembles a single file's result into a trace.
-func (res fileResult) trace(opt HistoryOptions, format, name string) *Trace {
+// trace assembles a single file's result into a trace. Under opt.Strict a
+// problem found while assembling (a job without any time, racks that disagree)
+// is the error.
+func (res fileResult) trace(opt HistoryOptions, format, name string) (*Trace, error) {
 	diags := res.diags
-	topo, topoDiags := learnTopology(opt.Topology, nil, res.jobs)
-	for _, d := range topoDiags {
+	var strictErr error
+	add := func(d Diagnostic) {
 		d.File = name
+		if opt.Strict && strictErr == nil {
+			strictErr = d.parseError(nil)
+		}
 		diags = append(diags, d)
 	}
-	tr := assemble(res.jobs, topo, func(d Diagnostic) {
-		d.File = name
-		diags = append(diags, d)
-	})
+	topo, topoDiags := learnTopology(opt.Topology, nil, res.jobs)
+	for _, d := range topoDiags {
+		add(d)
+	}
+	tr := assemble(res.jobs, topo, add)
+	if strictErr != nil {
+		return nil, strictErr
+	}
 	opt.emit(diags)
 	tr.Meta.SourceFormat = format
 	tr.Meta.Sources = []string{name}
-	return tr
+	return tr, nil
 }
 
 // jhistCodec is a compiled .jhist schema.
@@ -155,30 +159,28 @@ func readJhist(name string, r io.Reader, strict bool, cache *codecCache) (fileRe
 		return fileResult{}, Diagnostic{File: name, Line: 2, Offset: -1,
 			Msg: "bad Avro schema"}.parseError(jc.err)
 	}
-	body, err := io.ReadAll(io.LimitReader(br, maxHistoryBytes+1))
-	if err != nil {
-		return fileResult{}, readErrorOr(Diagnostic{File: name, Offset: -1, Msg: "read failed"}, err)
-	}
-	if len(body) > maxHistoryBytes {
-		return fileResult{}, Diagnostic{File: name, Offset: -1,
-			Msg: fmt.Sprintf("history larger than %d bytes", maxHistoryBytes)}.parseError(nil)
-	}
 	st := &jhistState{diag: newDiagSink(name, strict)}
-	bodyOffset := int64(len(header) + len(schema) + 2)
+	w := &eventWindow{name: name, r: newCapReader(br, MaxInputBytes), base: int64(len(header) + len(schema) + 2)}
 	if header == jhistJSONHeader {
-		err = st.decodeJSON(jc, body)
+		err = st.decodeJSON(jc, w)
 	} else {
-		err = st.decodeBinary(jc, body, bodyOffset)
+		err = st.decodeBinary(jc, w)
 	}
 	if err != nil {
 		return fileResult{}, err
 	}
 	if st.job == nil {
 		return fileResult{}, Diagnostic{File: name, Offset: -1,
-			Msg: "no job events: the history names no job"}.parseError(nil)
+			Msg: "no job events: the history names no job" + st.diag.whyNone()}.parseError(nil)
 	}
 	checkJhistName(name, st.job, st.diag)
 	job, tasks := st.job.finish(st.diag)
+	if err := checkTimes(&job, tasks); err != nil {
+		return fileResult{}, Diagnostic{File: name, Offset: -1}.parseError(err)
+	}
+	if err := st.diag.strictErr(); err != nil {
+		return fileResult{}, err
+	}
 	return fileResult{jobs: []jobOut{{job: job, tasks: tasks}}, diags: st.diag.all()}, nil
 }
 
@@ -217,83 +219,6 @@ func clip(s string, n int) string {
 type jhistState struct {
 	diag *diagSink
 	job  *jobAcc
-}
-
-// decodeJSON decodes the Avro-Json events: JSON values separated by whitespace.
-// An event that does not decode is skipped up to the next line.
-func (st *jhistState) decodeJSON(jc *jhistCodec, body []byte) error {
-	line := int64(3)
-	record := int64(0)
-	pos := 0
-	for {
-		// skip whitespace, counting lines
-		for pos < len(body) && isJSONSpace(body[pos]) {
-			if body[pos] == '\n' {
-				line++
-			}
-			pos++
-		}
-		if pos >= len(body) {
-			return nil
-		}
-		record++
-		native, rest, err := nativeFromTextual(jc.codec, body[pos:])
-		if err == nil && len(rest) >= len(body)-pos {
-			err = errors.New("decoder consumed nothing")
-		}
-		if err == nil {
-			consumed := len(body) - pos - len(rest)
-			line += int64(bytes.Count(body[pos:pos+consumed], []byte{'\n'}))
-			pos += consumed
-			err = st.event(native, line, record, -1)
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		if serr := st.diag.skip(line, record, -1, fmt.Errorf("event does not decode with the file's schema: %w", err)); serr != nil {
-			return serr
-		}
-		nl := bytes.IndexByte(body[pos:], '\n')
-		if nl < 0 {
-			return nil
-		}
-		pos += nl // the newline is counted by the whitespace loop
-	}
-}
-
-func isJSONSpace(b byte) bool { return b == ' ' || b == '\n' || b == '\r' || b == '\t' }
-
-// decodeBinary decodes the Avro-Binary events: datums back to back until EOF. A
-// datum that does not decode ends the reading, since binary data has no place
-// to resume at.
-func (st *jhistState) decodeBinary(jc *jhistCodec, body []byte, base int64) error {
-	record := int64(0)
-	for off := 0; off < len(body); {
-		record++
-		end, err := avroSkip(jc.schema, body, off)
-		if err == nil && end == off {
-			err = errors.New("the schema lets an event occupy no bytes")
-		}
-		if err == nil {
-			var native any
-			var rest []byte
-			native, rest, err = nativeFromBinary(jc.codec, body[off:end])
-			if err == nil && len(rest) != 0 {
-				err = fmt.Errorf("decoder stopped %d bytes before the datum's end", len(rest))
-			}
-			if err == nil {
-				if err = st.event(native, 0, record, base+int64(off)); err != nil {
-					return err
-				}
-				off = end
-				continue
-			}
-		}
-		return st.diag.skip(0, record, base+int64(off),
-			fmt.Errorf("event does not decode with the file's schema (%w); the rest of the file (%d bytes) is skipped", err, len(body)-off))
-	}
-	return nil
 }
 
 // nativeFromTextual and nativeFromBinary call goavro, turning a panic of the

@@ -53,7 +53,9 @@ func benchJhistIngest(b *testing.B, files [][]byte) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			res.trace(HistoryOptions{}, FormatJhist, "f.jhist")
+			if _, err := res.trace(HistoryOptions{}, FormatJhist, "f.jhist"); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

@@ -11,12 +11,14 @@ import (
 // The Avro decoding of .jhist events is done by github.com/linkedin/goavro/v2
 // with the schema written in the file. This file holds a small model of that
 // schema used for two things goavro does not do: rejecting schemas that could
-// make decoding recurse without consuming input, and checking each binary datum
-// before goavro decodes it. goavro allocates arrays and maps with the block
-// count the data claims (up to 2^31 items) before reading any item, so a hostile
-// count of a few bytes would make it allocate tens of gigabytes; the check
-// bounds every count by the bytes that remain and tells where a datum ends,
-// which gives byte offsets for error messages.
+// make decoding recurse without consuming input or repeat items that occupy no
+// bytes, and checking each binary datum before goavro decodes it. goavro
+// allocates arrays and maps with the block count the data claims (up to 2^31
+// items) before reading any item, so a hostile count of a few bytes would make
+// it allocate tens of gigabytes; the check bounds every count by the bytes
+// that remain, adds up an estimate of what goavro will allocate for the datum
+// (refusing it past maxEventAlloc), and tells where a datum ends, which gives
+// byte offsets for error messages.
 
 type avroKind uint8
 
@@ -54,9 +56,14 @@ const (
 	maxSchemaBytes = 1 << 20
 	maxSchemaDepth = 32
 	maxSchemaNodes = 100_000
-	// maxZeroWidthItems bounds arrays and maps of types that occupy no bytes
-	// (null, empty records), whose counts the input size cannot bound.
-	maxZeroWidthItems = 1 << 16
+	// maxEventBytes bounds one event (an Avro-Json value or an Avro-Binary
+	// datum); real events are under 100 KB (a job-finished event with three
+	// counter sets).
+	maxEventBytes = 1 << 20
+	// maxEventAlloc bounds the estimated memory goavro allocates to decode one
+	// binary event (see avroChecker): a datum of one-byte records makes goavro
+	// build a map per byte.
+	maxEventAlloc = 16 << 20
 )
 
 type schemaParser struct {
@@ -155,6 +162,11 @@ func (p *schemaParser) parseObject(s map[string]any, ns string, depth int) (*avr
 		if err != nil {
 			return nil, err
 		}
+		if items.minSize == 0 {
+			// a count of such items costs no input: one byte could claim 2^63
+			// of them. JobHistory's arrays hold strings, ints and records.
+			return nil, errors.New("schema has an array of a type that occupies no bytes (null or an empty record); JobHistory schemas have none")
+		}
 		return &avroNode{kind: avArray, items: items, minSize: 1}, nil
 	case "map":
 		values, err := p.parse(s["values"], ns, depth+1)
@@ -224,12 +236,46 @@ func (p *schemaParser) parseObject(s map[string]any, ns string, depth int) (*avr
 	return n, nil
 }
 
-// errShortDatum is returned when a binary datum runs past the end of the input.
-var errShortDatum = errors.New("datum runs past the end of the file")
+// errShortDatum is returned (wrapped) when a binary datum runs past the end of
+// the bytes at hand, or claims more items than they can hold: with more input
+// the datum may still be complete.
+var errShortDatum = errors.New("datum runs past the end of the input")
+
+// Estimated bytes goavro allocates per decoded value (see avroChecker),
+// measured with Go 1.26 maps: a map[string]any of up to 8 entries takes about
+// 300 bytes, each further entry about 40.
+const (
+	allocValue  = 16  // an interface value
+	allocRecord = 320 // a record's map of up to 8 fields
+	allocMapKV  = 48  // one further entry of a Go map[string]any
+	allocBlock  = 24  // a slice header per array block
+	allocUnion  = 320 // goavro wraps a non-null union value in a one-entry map
+)
+
+// avroChecker checks binary datums against a schema without decoding them.
+type avroChecker struct {
+	buf  []byte
+	cost int64 // estimated goavro allocation of the datum so far
+}
 
 // avroSkip checks the binary datum of type n at buf[off:] and returns the offset
-// just after it. It never allocates in proportion to the counts it reads.
+// just after it. It never allocates in proportion to the counts it reads, and
+// fails when goavro would allocate more than maxEventAlloc for the datum.
 func avroSkip(n *avroNode, buf []byte, off int) (int, error) {
+	c := avroChecker{buf: buf}
+	return c.skip(n, off)
+}
+
+func (c *avroChecker) spend(b int64, off int) error {
+	c.cost += b
+	if c.cost > maxEventAlloc {
+		return fmt.Errorf("datum would make the decoder allocate more than %d bytes (at byte %d)", maxEventAlloc, off)
+	}
+	return nil
+}
+
+func (c *avroChecker) skip(n *avroNode, off int) (int, error) {
+	buf := c.buf
 	switch n.kind {
 	case avNull:
 		return off, nil
@@ -237,25 +283,31 @@ func avroSkip(n *avroNode, buf []byte, off int) (int, error) {
 		if off >= len(buf) {
 			return 0, errShortDatum
 		}
-		return off + 1, nil
+		return off + 1, c.spend(allocValue, off)
 	case avInt, avLong:
 		_, end, err := avroVarint(buf, off)
-		return end, err
+		if err != nil {
+			return 0, err
+		}
+		return end, c.spend(allocValue, off)
 	case avFloat, avDouble, avFixed:
 		size := n.minSize
 		if off+size > len(buf) {
 			return 0, errShortDatum
 		}
-		return off + size, nil
+		return off + size, c.spend(allocValue+int64(size), off)
 	case avBytes, avString:
 		l, end, err := avroVarint(buf, off)
 		if err != nil {
 			return 0, err
 		}
-		if l < 0 || l > int64(len(buf)-end) {
-			return 0, fmt.Errorf("string length %d at byte %d exceeds the %d bytes left", l, off, len(buf)-end)
+		if l < 0 {
+			return 0, fmt.Errorf("negative string length %d at byte %d", l, off)
 		}
-		return end + int(l), nil
+		if l > int64(len(buf)-end) {
+			return 0, fmt.Errorf("string length %d at byte %d exceeds the %d bytes left: %w", l, off, len(buf)-end, errShortDatum)
+		}
+		return end + int(l), c.spend(allocValue+l, off)
 	case avEnum:
 		v, end, err := avroVarint(buf, off)
 		if err != nil {
@@ -264,7 +316,7 @@ func avroSkip(n *avroNode, buf []byte, off int) (int, error) {
 		if v < 0 || v >= int64(n.symbols) {
 			return 0, fmt.Errorf("enum index %d at byte %d out of range 0..%d", v, off, n.symbols-1)
 		}
-		return end, nil
+		return end, c.spend(allocValue, off)
 	case avUnion:
 		v, end, err := avroVarint(buf, off)
 		if err != nil {
@@ -273,29 +325,39 @@ func avroSkip(n *avroNode, buf []byte, off int) (int, error) {
 		if v < 0 || v >= int64(len(n.fields)) {
 			return 0, fmt.Errorf("union branch %d at byte %d out of range 0..%d", v, off, len(n.fields)-1)
 		}
-		return avroSkip(n.fields[v], buf, end)
+		if n.fields[v].kind != avNull {
+			if err := c.spend(allocUnion, off); err != nil {
+				return 0, err
+			}
+		}
+		return c.skip(n.fields[v], end)
 	case avRecord:
+		if err := c.spend(allocRecord+allocMapKV*int64(max(len(n.fields)-8, 0)), off); err != nil {
+			return 0, err
+		}
 		var err error
 		for _, f := range n.fields {
-			if off, err = avroSkip(f, buf, off); err != nil {
+			if off, err = c.skip(f, off); err != nil {
 				return 0, err
 			}
 		}
 		return off, nil
 	case avArray, avMap:
-		return avroSkipBlocks(n, buf, off)
+		return c.skipBlocks(n, off)
 	}
 	return 0, fmt.Errorf("unknown schema type %d", n.kind)
 }
 
-// avroSkipBlocks checks an array or map: blocks of (count, items) ended by a zero
+// skipBlocks checks an array or map: blocks of (count, items) ended by a zero
 // count; a negative count is followed by the block's byte size.
-func avroSkipBlocks(n *avroNode, buf []byte, off int) (int, error) {
+func (c *avroChecker) skipBlocks(n *avroNode, off int) (int, error) {
+	buf := c.buf
 	itemMin := n.items.minSize
+	perItem := int64(allocValue)
 	if n.kind == avMap {
 		itemMin++ // the key's length
+		perItem = allocMapKV
 	}
-	var total int64
 	for {
 		start := off
 		count, end, err := avroVarint(buf, off)
@@ -315,18 +377,20 @@ func avroSkipBlocks(n *avroNode, buf []byte, off int) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			if size < 0 || size > int64(len(buf)-end) {
-				return 0, fmt.Errorf("block size %d at byte %d exceeds the %d bytes left", size, start, len(buf)-end)
+			if size < 0 {
+				return 0, fmt.Errorf("negative block size %d at byte %d", size, start)
+			}
+			if size > int64(len(buf)-end) {
+				return 0, fmt.Errorf("block size %d at byte %d exceeds the %d bytes left: %w", size, start, len(buf)-end, errShortDatum)
 			}
 			off = end
 		}
-		total += count
-		if itemMin == 0 {
-			if total > maxZeroWidthItems {
-				return 0, fmt.Errorf("more than %d zero-width items at byte %d", maxZeroWidthItems, start)
-			}
-		} else if count > int64(len(buf)-off)/int64(itemMin) {
-			return 0, fmt.Errorf("block of %d items at byte %d cannot fit in the %d bytes left", count, start, len(buf)-off)
+		// itemMin >= 1: the schema parser refuses arrays of zero-width items
+		if count > int64(len(buf)-off)/int64(itemMin) {
+			return 0, fmt.Errorf("block of %d items at byte %d cannot fit in the %d bytes left: %w", count, start, len(buf)-off, errShortDatum)
+		}
+		if err := c.spend(allocBlock+perItem*count, start); err != nil {
+			return 0, err
 		}
 		for range count {
 			if n.kind == avMap {
@@ -334,12 +398,15 @@ func avroSkipBlocks(n *avroNode, buf []byte, off int) (int, error) {
 				if err != nil {
 					return 0, err
 				}
-				if l < 0 || l > int64(len(buf)-end) {
-					return 0, fmt.Errorf("map key length %d at byte %d exceeds the %d bytes left", l, off, len(buf)-end)
+				if l < 0 {
+					return 0, fmt.Errorf("negative map key length %d at byte %d", l, off)
+				}
+				if l > int64(len(buf)-end) {
+					return 0, fmt.Errorf("map key length %d at byte %d exceeds the %d bytes left: %w", l, off, len(buf)-end, errShortDatum)
 				}
 				off = end + int(l)
 			}
-			if off, err = avroSkip(n.items, buf, off); err != nil {
+			if off, err = c.skip(n.items, off); err != nil {
 				return 0, err
 			}
 		}

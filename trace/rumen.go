@@ -95,12 +95,12 @@ func ReadRumen(name string, r io.Reader, opt HistoryOptions) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res.trace(opt, FormatRumen, name), nil
+	return res.trace(opt, FormatRumen, name)
 }
 
 func readRumen(name string, r io.Reader, strict bool) (fileResult, error) {
 	diag := newDiagSink(name, strict)
-	dec := json.NewDecoder(bufio.NewReaderSize(io.LimitReader(r, maxHistoryBytes), 64<<10))
+	dec := json.NewDecoder(bufio.NewReaderSize(newCapReader(r, MaxInputBytes), 64<<10))
 	var jobs []jobOut
 	for record := int64(1); ; record++ {
 		offset := dec.InputOffset()
@@ -137,10 +137,19 @@ func readRumen(name string, r io.Reader, strict bool) (fileResult, error) {
 			continue
 		}
 		job, tasks := acc.finish(diag)
+		if err := checkTimes(&job, tasks); err != nil {
+			if serr := diag.skip(0, record, offset, fmt.Errorf("job object skipped: %w", err)); serr != nil {
+				return fileResult{}, serr
+			}
+			continue
+		}
 		jobs = append(jobs, jobOut{job: job, tasks: tasks, serial: record, conf: conf})
 	}
 	if len(jobs) == 0 {
-		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "no job objects in the Rumen trace"}.parseError(nil)
+		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "no job objects in the Rumen trace" + diag.whyNone()}.parseError(nil)
+	}
+	if err := diag.strictErr(); err != nil {
+		return fileResult{}, err
 	}
 	return fileResult{jobs: jobs, diags: diag.all()}, nil
 }
@@ -317,7 +326,7 @@ const maxTopologyDepth = 64
 // deeper trees are joined with '/'). Escaped dots are unescaped.
 func ReadRumenTopology(name string, r io.Reader) (map[string]string, error) {
 	var root rumenTopoNode
-	dec := json.NewDecoder(bufio.NewReader(io.LimitReader(r, maxHistoryBytes)))
+	dec := json.NewDecoder(bufio.NewReader(newCapReader(r, MaxInputBytes)))
 	if err := dec.Decode(&root); err != nil {
 		return nil, readErrorOr(Diagnostic{File: name, Offset: dec.InputOffset(),
 			Msg: "not a Rumen topology"}, err)

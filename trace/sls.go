@@ -15,8 +15,9 @@ import (
 const FormatSLS = "sls"
 
 // maxSLSTasksPerFile bounds the containers one SLS file may instantiate (job.count
-// and count replicate jobs and containers).
-const maxSLSTasksPerFile = 10_000_000
+// and count replicate jobs and containers, so a few bytes can ask for any
+// number): a million tasks take some 300 MB in memory.
+const maxSLSTasksPerFile = 1_000_000
 
 // DetectSLS reports whether a file starts like an SLS native job file: a JSON
 // object with SLS job keys.
@@ -93,12 +94,12 @@ func ReadSLS(name string, r io.Reader, opt HistoryOptions) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return res.trace(opt, FormatSLS, name), nil
+	return res.trace(opt, FormatSLS, name)
 }
 
 func readSLS(name string, r io.Reader, strict bool) (fileResult, error) {
 	diag := newDiagSink(name, strict)
-	dec := json.NewDecoder(bufio.NewReader(io.LimitReader(r, maxHistoryBytes)))
+	dec := json.NewDecoder(bufio.NewReader(newCapReader(r, MaxInputBytes)))
 	var jobs []jobOut
 	total := 0
 	for record := int64(1); ; record++ {
@@ -139,7 +140,10 @@ func readSLS(name string, r io.Reader, strict bool) (fileResult, error) {
 		jobs = append(jobs, outs...)
 	}
 	if len(jobs) == 0 {
-		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "no jobs in the SLS job file"}.parseError(nil)
+		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "no jobs in the SLS job file" + diag.whyNone()}.parseError(nil)
+	}
+	if err := diag.strictErr(); err != nil {
+		return fileResult{}, err
 	}
 	return fileResult{jobs: jobs, diags: diag.all()}, nil
 }
@@ -174,6 +178,9 @@ func (sj *slsJob) jobs(record int64, budget int) ([]jobOut, int, error) {
 			id = fmt.Sprintf("%s#%d", base, k+1)
 		}
 		job, tasks, err := sj.instance(id, budget-used)
+		if err == nil {
+			err = checkTimes(&job, tasks)
+		}
 		if err != nil {
 			return nil, 0, err
 		}
@@ -219,8 +226,12 @@ func (sj *slsJob) instance(id string, budget int) (Job, []Task, error) {
 		if c.Count.set {
 			n = c.Count.v
 		}
-		if n < 1 || n > int64(budget-len(tasks)) {
-			return Job{}, nil, fmt.Errorf("job %s container %d: count %d out of range 1..%d", id, ci+1, n, budget-len(tasks))
+		if n < 1 {
+			return Job{}, nil, fmt.Errorf("job %s container %d: count %d: want at least 1", id, ci+1, n)
+		}
+		if n > int64(budget-len(tasks)) {
+			return Job{}, nil, fmt.Errorf("job %s container %d: count %d exceeds the %d containers left of the limit of %d per SLS file",
+				id, ci+1, n, budget-len(tasks), maxSLSTasksPerFile)
 		}
 		rack, host := "", ""
 		if c.Host != nil {
@@ -263,7 +274,7 @@ type slsRack struct {
 // ReadSLSNodes reads an SLS node file (concatenated {"rack": …, "nodes": […]}
 // objects) into a host → rack map; empty node entries are skipped.
 func ReadSLSNodes(name string, r io.Reader) (map[string]string, error) {
-	dec := json.NewDecoder(bufio.NewReader(io.LimitReader(r, maxHistoryBytes)))
+	dec := json.NewDecoder(bufio.NewReader(newCapReader(r, MaxInputBytes)))
 	m := map[string]string{}
 	for record := int64(1); ; record++ {
 		offset := dec.InputOffset()
