@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tracereplay/tracereplay/trace"
 )
 
 // TestHardwareLimits: hostile or mistyped hardware models are refused quickly by
@@ -97,5 +99,38 @@ func TestExperimentCellLimit(t *testing.T) {
 	cells, err2 := e.Cells()
 	if err != nil || err2 != nil || n != MaxCells || len(cells) != MaxCells {
 		t.Fatalf("CellCount %d (%v), Cells %d (%v): want %d", n, err, len(cells), err2, MaxCells)
+	}
+}
+
+// TestSynthesisLimit: a job given only by its bytes (SWIM) whose input would
+// make more than MaxSynthTasksPerJob maps is refused by NewWorkload before any
+// task is built; it used to ask for half a terabyte.
+func TestSynthesisLimit(t *testing.T) {
+	hw := DefaultHardware()
+	topo := NewTopology(&hw, 1)
+	for _, tc := range []struct {
+		in, shuffle int64
+		reduces     int32
+		want        string
+	}{
+		{1<<63 - 1, 0, trace.Unknown, "make 68719476736 maps, more than the limit of 1048576 per job"},
+		{(MaxSynthTasksPerJob + 1) * 128 << 20, 0, trace.Unknown, "more than the limit"},
+		{1, 0, MaxSynthTasksPerJob + 1, "1048577 reduces"},
+		{1, 1 << 62, trace.Unknown, "reduces, more than the limit"},
+	} {
+		j := trace.NewJob("job0")
+		j.Status = trace.StatusSucceeded
+		j.SubmitMs, j.InputBytes, j.ShuffleBytes, j.OutputBytes, j.NumReduces = 0, tc.in, tc.shuffle, 0, tc.reduces
+		big := hw
+		big.MapSlots, big.ReduceSlots, big.Racks, big.NodesPerRack = 1024, 1024, 1024, 1024 // a reduce cap of 2^30
+		_, err := NewWorkload(&trace.Trace{Jobs: []trace.Job{j}}, &big, topo, 1, WorkloadOptions{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("input %d shuffle %d reduces %d: error %v, want %q", tc.in, tc.shuffle, tc.reduces, err, tc.want)
+		}
+	}
+	j := trace.NewJob("job0")
+	j.Status, j.SubmitMs, j.InputBytes = trace.StatusSucceeded, 0, (MaxSynthTasksPerJob-1)*128<<20
+	if _, err := NewWorkload(&trace.Trace{Jobs: []trace.Job{j}}, &hw, topo, 1, WorkloadOptions{}); err != nil {
+		t.Errorf("a job at the limit: %v", err)
 	}
 }

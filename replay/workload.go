@@ -88,6 +88,11 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		} else if j.SubmitMs < tr.Jobs[w.jobs[len(w.jobs)-1]].SubmitMs {
 			return nil, fmt.Errorf("job %s is submitted before the job listed ahead of it: the trace is not sorted", j.ID)
 		}
+		if w.taskRange[i] == [2]int{0, 0} {
+			if err := w.checkSynthSize(j); err != nil {
+				return nil, err
+			}
+		}
 		w.jobs = append(w.jobs, i)
 		w.submitUs = append(w.submitUs, (j.SubmitMs-first)*1000)
 	}
@@ -95,6 +100,33 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		return nil, fmt.Errorf("the trace has no job to replay")
 	}
 	return w, nil
+}
+
+// MaxSynthTasksPerJob bounds the maps (one per block of input) and the reduces
+// replay synthesizes for a job the trace gives only by its sizes: a byte count
+// of a few digits could otherwise ask for billions of tasks.
+const MaxSynthTasksPerJob = 1 << 20
+
+// checkSynthSize refuses, before anything is built, a job whose synthesized
+// tasks would exceed MaxSynthTasksPerJob.
+func (w *Workload) checkSynthSize(j *trace.Job) error {
+	block := int64(w.hw.BlockSizeMB) * mib
+	maps := int64(j.NumMaps)
+	if j.InputBytes >= 0 || j.NumMaps <= 0 {
+		maps = max(j.InputBytes, 0)/block + 1
+	}
+	if maps > MaxSynthTasksPerJob {
+		return fmt.Errorf("job %s: %d input bytes in blocks of %d MB make %d maps, more than the limit of %d per job",
+			j.ID, j.InputBytes, w.hw.BlockSizeMB, maps, MaxSynthTasksPerJob)
+	}
+	reduces := int64(j.NumReduces)
+	if reduces < 0 {
+		reduces = trace.SynthReduces(max(j.ShuffleBytes, 0), j.OutputBytes, w.hw.ReduceMBPerTask*mib, w.maxReduces())
+	}
+	if reduces > MaxSynthTasksPerJob {
+		return fmt.Errorf("job %s: %d reduces, more than the limit of %d per job", j.ID, reduces, MaxSynthTasksPerJob)
+	}
+	return nil
 }
 
 // Len is the number of replayed jobs.

@@ -316,7 +316,7 @@ func readTreeFile(path string, strict bool, only FileKind, cache *codecCache) (o
 	case KindRumen:
 		o.res, o.err = readRumen(path, in, strict)
 	case KindSLS:
-		o.res, o.err = readSLS(path, in, strict)
+		o.res, o.err = readSLS(path, in, strict, maxSLSTasksPerFile)
 	case KindConf:
 		o.res.conf, o.err = ReadConf(path, in)
 	case KindTopology:

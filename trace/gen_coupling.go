@@ -142,6 +142,7 @@ func genCouplingGrep(p GenParams, seed uint64) (*Trace, error) {
 	gap := r.float("interval_s", 300, 0, 1e7)
 	maps := int32(r.int("maps", 427, 1, 100000))
 	reds := int32(r.int("reduces", 8, 0, 10000))
+	r.budget(float64(n), float64(maps)+float64(reds), "jobs × (maps + reduces)")
 	if err := r.check(); err != nil {
 		return nil, err
 	}
@@ -208,6 +209,11 @@ func genCouplingBatches(p GenParams, seed uint64) (*Trace, error) {
 	per := r.int("per_batch", 20, 1, 100000)
 	gap := r.float("gap_s", 25, 0, 1e7)
 	batchGap := r.float("batch_gap_s", 1200, 0, 1e9)
+	most := 0.0
+	for _, j := range cpTable4 {
+		most = max(most, float64(j.maps)+float64(j.reduces))
+	}
+	r.budget(float64(batches)*float64(per), most, "batches × per_batch × (maps + reduces of the largest Table IV job)")
 	if err := r.check(); err != nil {
 		return nil, err
 	}

@@ -60,6 +60,15 @@ func genHybSMRP(p GenParams, seed uint64) (*Trace, error) {
 	maps := int(r.int("maps", 0, 0, 1_000_000))
 	block := r.int("block_mb", 64, 1, 1<<20)
 	reduces := r.int("reduces", -1, -1, 1_000_000)
+	perJob := float64(maps)
+	if maps == 0 {
+		perJob = float64(slices.Max(HybSMRPTable1Maps()))
+	}
+	// the trace lists no tasks (replay synthesizes them job by job from the
+	// input bytes, one map per block): bound the bytes
+	if perJob*float64(block) > MaxJobBytes>>20 {
+		r.bad("maps × block_mb = %.4g MB: want at most %d MB of input per job", perJob*float64(block), MaxJobBytes>>20)
+	}
 	if err := r.check(); err != nil {
 		return nil, err
 	}

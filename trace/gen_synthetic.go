@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -85,8 +86,11 @@ func makeSynthetic(p GenParams, seed uint64) (*Trace, error) {
 		j.Name = "synthetic"
 		j.Status = StatusSucceeded
 		j.SubmitMs = arrivals[k]
-		nm := s.maps.count(rng, k, 1)
-		nr := s.reduces.count(rng, k, 0)
+		nm := min(s.maps.count(rng, k, 1), maxSynthTasks)
+		nr := min(s.reduces.count(rng, k, 0), maxSynthTasks)
+		if int64(len(tr.Tasks))+nm+nr > MaxGenTasks {
+			return nil, fmt.Errorf("job %d of %d: the draws exceed the limit of %d tasks per generated trace", k+1, s.jobs, MaxGenTasks)
+		}
 		j.NumMaps, j.NumReduces = int32(nm), int32(nr)
 		j.InputBytes = nm * s.mapInput
 		j.ShuffleBytes, j.OutputBytes = 0, 0
@@ -137,6 +141,15 @@ func (s *synthSpec) arrivalsMs(rng *rand.Rand) []int64 {
 		}
 	}
 	return at
+}
+
+// expected returns the mean task count of a count distribution (at least lo),
+// the largest value for a list.
+func (d *dist) expected(lo int64) float64 {
+	if d.kind == distList {
+		return float64(max(lo, slices.Max(append([]int64{0}, d.values...))))
+	}
+	return max(float64(lo), d.mean)
 }
 
 // redraws bounds the rejection sampling of truncated normals.
@@ -211,6 +224,7 @@ func parseSynth(p GenParams) (*synthSpec, error) {
 	s.reduceTime = r.dist("reduce_time", s.mapTime.mean, false, 0)
 	mb := r.float("map_input_mb", 0, 0, 1<<30)
 	s.mapInput = int64(math.Round(mb * (1 << 20)))
+	r.budget(float64(s.jobs), s.maps.expected(1)+s.reduces.expected(0), "jobs × (maps + reduces)")
 	r.unknown(synthKeys())
 	if err := r.err(); err != nil {
 		return nil, err

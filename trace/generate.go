@@ -37,6 +37,9 @@ func Generate(name string, p GenParams, seed uint64) (*Trace, error) {
 	for _, g := range Generators() {
 		if g.Name == name {
 			t, err := g.Make(p, seed)
+			if err == nil {
+				err = checkGenerated(t)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("generator %s: %w", name, err)
 			}

@@ -69,6 +69,41 @@ func (r *paramReader) check() error {
 	return r.err()
 }
 
+// MaxGenTasks bounds the tasks of a generated trace, those it lists and those
+// replay synthesizes from its jobs' sizes: about 600 MB of tasks in memory.
+// Generators check it from their parameters before generating anything.
+const MaxGenTasks = 2_000_000
+
+// budget records a problem when jobs jobs of about perJob tasks each exceed
+// MaxGenTasks; what names the parameters involved.
+func (r *paramReader) budget(jobs, perJob float64, what string) {
+	if total := jobs * perJob; total > MaxGenTasks {
+		r.bad("%s give about %.4g tasks, more than the limit of %d per generated trace", what, total, MaxGenTasks)
+	}
+}
+
+// checkGenerated fails when a generated trace has a time outside [0,
+// MaxTimeMs] (parameters whose times overflow) or more than MaxGenTasks tasks.
+func checkGenerated(t *Trace) error {
+	if len(t.Tasks) > MaxGenTasks {
+		return fmt.Errorf("the parameters give %d tasks, more than the limit of %d per generated trace", len(t.Tasks), MaxGenTasks)
+	}
+	bad := func(v int64) bool { return v != Unknown && (v < 0 || v > MaxTimeMs) }
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		if bad(j.SubmitMs) || bad(j.FinishMs) || bad(j.LaunchMs) {
+			return fmt.Errorf("job %s: the parameters give a time outside [0, %d] ms", j.ID, int64(MaxTimeMs))
+		}
+	}
+	for i := range t.Tasks {
+		k := &t.Tasks[i]
+		if bad(k.StartMs) || bad(k.FinishMs) {
+			return fmt.Errorf("task %s: the parameters give a time outside [0, %d] ms", k.TaskID, int64(MaxTimeMs))
+		}
+	}
+	return nil
+}
+
 // number converts a TOML or string value to float64.
 func number(v any) (float64, bool) {
 	switch x := v.(type) {

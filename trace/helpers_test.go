@@ -113,7 +113,7 @@ func checkTraceInvariants(t *testing.T, tr *Trace) {
 		ids[j.ID] = i
 		if i > 0 {
 			p := tr.Jobs[i-1]
-			if p.SubmitMs > j.SubmitMs || p.SubmitMs == j.SubmitMs && p.ID > j.ID {
+			if p.SubmitMs > j.SubmitMs || p.SubmitMs == j.SubmitMs && CompareIDs(p.ID, j.ID) >= 0 {
 				t.Errorf("jobs %s and %s out of order", p.ID, j.ID)
 			}
 		}

@@ -2,8 +2,12 @@ package trace
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,27 +28,150 @@ func checkFuzzResult(t *testing.T, tr *Trace, err error) {
 	checkTraceInvariants(t, tr)
 }
 
+// maxSeed bounds the seeds: the fuzzing engine minimises every input that finds
+// new coverage (up to a minute each by default), and large seeds made the
+// targets spend their time minimising instead of exploring.
+const maxSeed = 3 << 10
+
+// addFiles adds the files matching glob (regular files only) as seeds, each
+// converted by conv when given, those still larger than maxSeed left out.
 func addFiles(f *testing.F, glob string, conv func([]byte) []byte) {
 	files, _ := filepath.Glob(glob)
 	for _, p := range files {
-		b := readInput(f, p)
-		if len(b) > 40_000 {
+		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
 			continue
 		}
+		b := readInput(f, p)
 		if conv != nil {
 			b = conv(b)
+		}
+		if len(b) > maxSeed {
+			continue
 		}
 		f.Add(b)
 	}
 }
 
+// shrinkJSON re-encodes a stream of JSON values with every array cut to its
+// first two elements, which keeps the shapes of a large real file in a seed of
+// a few kilobytes. Text that is not JSON is returned as it is.
+func shrinkJSON(b []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out bytes.Buffer
+	for {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out.Bytes()
+			}
+			return b
+		}
+		e, err := json.Marshal(cutArrays(v))
+		if err != nil {
+			return b
+		}
+		out.Write(e)
+		out.WriteByte('\n')
+	}
+}
+
+func cutArrays(v any) any {
+	switch x := v.(type) {
+	case []any:
+		if len(x) > 2 {
+			x = x[:2]
+		}
+		for i := range x {
+			x[i] = cutArrays(x[i])
+		}
+		return x
+	case map[string]any:
+		for k := range x {
+			x[k] = cutArrays(x[k])
+		}
+	}
+	return v
+}
+
+// jhistFuzzSchemas returns the schema lines of the test .jhist files and
+// their event bodies (each event shrunk), as Avro-Json and as Avro-Binary.
+func jhistFuzzSchemas(f *testing.F) (schemas []string, jsonBodies, binBodies [][]byte) {
+	files, _ := filepath.Glob("testdata/jhist/*.jhist")
+	for _, p := range files {
+		b := readInput(f, p)
+		header, rest, _ := bytes.Cut(b, []byte("\n"))
+		schema, body, _ := bytes.Cut(rest, []byte("\n"))
+		if string(header) != jhistJSONHeader {
+			continue
+		}
+		small := shrinkJSON(body)
+		if len(small) > maxSeed {
+			small = small[:bytes.LastIndexByte(small[:maxSeed], '\n')+1]
+		}
+		bin := jhistToBinary(f, []byte(jhistJSONHeader+"\n"+string(schema)+"\n"+string(small)))
+		_, bin, _ = bytes.Cut(bin, []byte("\n"))
+		_, bin, _ = bytes.Cut(bin, []byte("\n"))
+		schemas = append(schemas, string(schema))
+		jsonBodies = append(jsonBodies, small)
+		binBodies = append(binBodies, bin)
+	}
+	if len(schemas) == 0 {
+		f.Fatal("no .jhist test files")
+	}
+	return schemas, jsonBodies, binBodies
+}
+
+// FuzzJhist fuzzes the events of a .jhist file under the real JobHistory
+// schemas: the first byte picks the schema (of the test files) and the
+// encoding (low bit: Avro-Json or Avro-Binary), the rest is the body.
+// FuzzJhistSchema fuzzes the schema line.
 func FuzzJhist(f *testing.F) {
-	addFiles(f, "testdata/jhist/*.jhist", nil)
-	addFiles(f, "testdata/jhist/job_2.4.0-FAILED.jhist", func(b []byte) []byte { return jhistToBinary(f, b) })
-	f.Add([]byte("Avro-Json\n\"string\"\n\"x\"\n"))
-	f.Add([]byte("Avro-Binary\n{\"type\":\"record\",\"name\":\"Event\",\"fields\":[{\"name\":\"type\",\"type\":\"int\"},{\"name\":\"event\",\"type\":{\"type\":\"array\",\"items\":\"long\"}}]}\n\x02\xfe\xff\xff\xff\x0f"))
+	schemas, jsonBodies, binBodies := jhistFuzzSchemas(f)
+	for i := range schemas {
+		f.Add(append([]byte{byte(i << 1)}, jsonBodies[i]...))
+		f.Add(append([]byte{byte(i<<1 | 1)}, binBodies[i]...))
+	}
+	cache := newCodecCache()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, err := ReadJhist("f.jhist", bytes.NewReader(data), HistoryOptions{})
+		if len(data) == 0 {
+			return
+		}
+		header := jhistJSONHeader
+		if data[0]&1 == 1 {
+			header = jhistBinaryHeader
+		}
+		schema := schemas[int(data[0]>>1)%len(schemas)]
+		in := io.MultiReader(strings.NewReader(header+"\n"+schema+"\n"), bytes.NewReader(data[1:]))
+		res, err := readJhist("f.jhist", in, false, cache)
+		var tr *Trace
+		if err == nil {
+			tr, err = res.trace(HistoryOptions{}, FormatJhist, "f.jhist")
+		}
+		checkFuzzResult(t, tr, err)
+	})
+}
+
+// FuzzJhistSchema fuzzes the Avro-Binary path with the schema mutated: a
+// schema and a body; no schema may make the reader panic, hang or allocate
+// beyond its bounds.
+func FuzzJhistSchema(f *testing.F) {
+	schemas, _, binBodies := jhistFuzzSchemas(f)
+	for i := range schemas {
+		// the real schemas (7 KB) cut to two fields, symbols and branches per
+		// level: under a kilobyte, so that minimising an input stays quick
+		small := bytes.TrimSpace(shrinkJSON([]byte(schemas[i])))
+		f.Add(small, binBodies[i][:min(len(binBodies[i]), 256)])
+	}
+	f.Add([]byte(`{"type":"record","name":"Event","fields":[{"name":"type","type":"int"},{"name":"event","type":{"type":"array","items":"long"}}]}`),
+		[]byte("\x02\xfe\xff\xff\xff\x0f"))
+	f.Add([]byte(`{"type":"record","name":"Event","fields":[{"name":"type","type":"int"},{"name":"event","type":{"type":"array","items":{"type":"array","items":"long"}}}]}`),
+		[]byte("\x02\xfe\xff\xff\xff\x0f\xfe\xff\xff\xff\x0f"))
+	f.Add([]byte(`{"type":"record","name":"Event","fields":[{"name":"type","type":"int"},{"name":"event","type":{"type":"map","values":{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}}}]}`),
+		[]byte("\x02\x10\x01a\x00"))
+	f.Fuzz(func(t *testing.T, schema, body []byte) {
+		in := io.MultiReader(strings.NewReader(jhistBinaryHeader+"\n"), bytes.NewReader(schema), strings.NewReader("\n"), bytes.NewReader(body))
+		tr, err := ReadJhist("f.jhist", in, HistoryOptions{})
 		checkFuzzResult(t, tr, err)
 	})
 }
@@ -70,8 +197,8 @@ func FuzzCompactCounters(f *testing.F) {
 }
 
 func FuzzRumen(f *testing.F) {
-	addFiles(f, "testdata/rumen/*trace*", nil)
-	addFiles(f, "testdata/rumen/wordcount2.json", nil)
+	addFiles(f, "testdata/rumen/*trace*", shrinkJSON)
+	addFiles(f, "testdata/rumen/wordcount2.json", shrinkJSON)
 	f.Add([]byte(`{"jobID":"job_1_1","submitTime":1,"outcome":"SUCCESS","mapTasks":[{"taskID":"task_1_1_m_0","taskType":"MAP","attempts":[{"result":"SUCCESS","hostName":"/r/h","location":{"layers":[null,"h"]}}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := ReadRumen("r", bytes.NewReader(data), HistoryOptions{})
@@ -80,7 +207,7 @@ func FuzzRumen(f *testing.F) {
 }
 
 func FuzzRumenTopology(f *testing.F) {
-	addFiles(f, "testdata/rumen/*topology*", nil)
+	addFiles(f, "testdata/rumen/*topology*", shrinkJSON)
 	f.Add([]byte(`{"name":"<root>","children":[{"name":"r","children":[{"name":"h","children":null}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadRumenTopology("t", bytes.NewReader(data))
@@ -94,7 +221,14 @@ func FuzzSLS(f *testing.F) {
 	addFiles(f, "testdata/sls/*sls*.json", nil)
 	f.Add([]byte(`{"job.start.ms":"1","job.queue.name":"q","job.count":3,"job.tasks":[{"container.duration.ms":5,"count":2,"container.type":"reduce"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, err := ReadSLS("s", bytes.NewReader(data), HistoryOptions{})
+		// a container limit of 10,000 instead of maxSLSTasksPerFile: job.count
+		// and count let a few bytes ask for up to the limit, and executions
+		// that build a million tasks would leave no time to explore
+		res, err := readSLS("s", bytes.NewReader(data), false, 10_000)
+		var tr *Trace
+		if err == nil {
+			tr, err = res.trace(HistoryOptions{}, FormatSLS, "s")
+		}
 		checkFuzzResult(t, tr, err)
 	})
 }
@@ -124,7 +258,7 @@ func FuzzConf(f *testing.F) {
 // FuzzDetect checks that the detectors never panic and that no input is claimed
 // by two trace formats at once.
 func FuzzDetect(f *testing.F) {
-	addFiles(f, "testdata/*/*", nil)
+	addFiles(f, "testdata/*/*", nil) // regular files: not testdata/fuzz/*
 	f.Fuzz(func(t *testing.T, head []byte) {
 		var claimed []string
 		for name, d := range map[string]func(string, []byte) bool{

@@ -90,14 +90,15 @@ type slsContainer struct {
 // gets it; the trace keeps the duration). Every job is SUCCEEDED: SLS replays
 // all of them.
 func ReadSLS(name string, r io.Reader, opt HistoryOptions) (*Trace, error) {
-	res, err := readSLS(name, r, opt.Strict)
+	res, err := readSLS(name, r, opt.Strict, maxSLSTasksPerFile)
 	if err != nil {
 		return nil, err
 	}
 	return res.trace(opt, FormatSLS, name)
 }
 
-func readSLS(name string, r io.Reader, strict bool) (fileResult, error) {
+// readSLS reads an SLS job file instantiating at most maxTasks containers.
+func readSLS(name string, r io.Reader, strict bool, maxTasks int) (fileResult, error) {
 	diag := newDiagSink(name, strict)
 	dec := json.NewDecoder(bufio.NewReader(newCapReader(r, MaxInputBytes)))
 	var jobs []jobOut
@@ -129,7 +130,7 @@ func readSLS(name string, r io.Reader, strict bool) (fileResult, error) {
 			}
 			continue
 		}
-		outs, n, err := sj.jobs(record, maxSLSTasksPerFile-total)
+		outs, n, err := sj.jobs(record, maxTasks, maxTasks-total)
 		if err != nil {
 			if serr := diag.skip(0, record, offset, err); serr != nil {
 				return fileResult{}, serr
@@ -149,7 +150,7 @@ func readSLS(name string, r io.Reader, strict bool) (fileResult, error) {
 }
 
 // jobs instantiates one SLS job object (job.count copies).
-func (sj *slsJob) jobs(record int64, budget int) ([]jobOut, int, error) {
+func (sj *slsJob) jobs(record int64, limit, budget int) ([]jobOut, int, error) {
 	if !sj.Start.set || sj.Start.v < 0 {
 		return nil, 0, errors.New("job without a job.start.ms >= 0; skipped")
 	}
@@ -177,7 +178,7 @@ func (sj *slsJob) jobs(record int64, budget int) ([]jobOut, int, error) {
 		if k > 0 {
 			id = fmt.Sprintf("%s#%d", base, k+1)
 		}
-		job, tasks, err := sj.instance(id, budget-used)
+		job, tasks, err := sj.instance(id, limit, budget-used)
 		if err == nil {
 			err = checkTimes(&job, tasks)
 		}
@@ -191,7 +192,7 @@ func (sj *slsJob) jobs(record int64, budget int) ([]jobOut, int, error) {
 }
 
 // instance builds one copy of an SLS job.
-func (sj *slsJob) instance(id string, budget int) (Job, []Task, error) {
+func (sj *slsJob) instance(id string, limit, budget int) (Job, []Task, error) {
 	j := NewJob(id)
 	j.Queue = *sj.Queue
 	j.User = "default"
@@ -231,7 +232,7 @@ func (sj *slsJob) instance(id string, budget int) (Job, []Task, error) {
 		}
 		if n > int64(budget-len(tasks)) {
 			return Job{}, nil, fmt.Errorf("job %s container %d: count %d exceeds the %d containers left of the limit of %d per SLS file",
-				id, ci+1, n, budget-len(tasks), maxSLSTasksPerFile)
+				id, ci+1, n, budget-len(tasks), limit)
 		}
 		rack, host := "", ""
 		if c.Host != nil {

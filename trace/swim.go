@@ -37,7 +37,8 @@ func swimFieldName(k int) string {
 // map input, shuffle and output bytes, then optionally input and output path.
 // The 6-, 8- and 9-field variants are accepted: at least 6 fields, empty trailing
 // fields ignored, a non-empty 9th or later field refused. Blank lines and a CR
-// before the LF are tolerated; the last line may lack its LF.
+// before the LF are tolerated; a last job line without its LF is refused, since
+// a file cut inside its last field would parse with a wrong byte count.
 //
 // Each line becomes a Job with ID and Name "job<N>", User "", Queue "default",
 // Status SUCCEEDED, SubmitMs = submit time × 1000, the three byte counts, and
@@ -77,6 +78,12 @@ func ReadSWIM(name string, r io.Reader, opt ReadOptions) (*Trace, error) {
 			}
 		}
 		if err != nil { // io.EOF
+			if len(bytes.TrimSpace(line)) > 0 {
+				// a job line without its LF: the file may have been cut inside
+				// the last field (a byte count missing digits parses fine)
+				return nil, &ParseError{File: name, Line: lineNo, Column: len(line) + 1,
+					Msg: "the file ends inside a line (no LF after the last job): it may be cut inside its last field; want every line to end with LF"}
+			}
 			break
 		}
 	}
@@ -152,9 +159,15 @@ func (p *swimParser) parseLine(lineNo int, line []byte) error {
 		}
 		v[k] = x
 	}
+	for k := 2; k < 5; k++ {
+		if v[k] > MaxJobBytes {
+			return p.errf(lineNo, f[k+1].start, "field %d (%s) %d is beyond the limit of %d bytes (replay makes a map per block of input)",
+				k+2, swimFieldName(k+1), v[k], int64(MaxJobBytes))
+		}
+	}
 	submit, gap := v[0], v[1]
-	if submit > math.MaxInt64/1000 {
-		return p.errf(lineNo, f[1].start, "field 2 (%s) %d is too large to hold in milliseconds", swimFieldName(1), submit)
+	if submit > MaxTimeMs/1000 {
+		return p.errf(lineNo, f[1].start, "field 2 (%s) %d is beyond the limit of %d s", swimFieldName(1), submit, int64(MaxTimeMs/1000))
 	}
 	if p.n > 0 && submit < p.prev {
 		return p.errf(lineNo, f[1].start, "field 2 (%s) %d is before the previous job's %d (line %d): want non-decreasing submit times",

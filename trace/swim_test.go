@@ -164,7 +164,6 @@ func TestReadSWIMVariants(t *testing.T) {
 			[]string{"inputPath2", "inputPath2"}},
 		{"7 fields empty path", "job0\t1\t1\t2\t3\t4\t\n", []string{""}},
 		{"many empty trailing", "job0\t1\t1\t2\t3\t4\t\t\t\t\t\n", []string{""}},
-		{"no final LF", "job0\t1\t1\t2\t3\t4", []string{""}},
 		{"CRLF and blank lines", "\njob0\t1\t1\t2\t3\t4\r\n\r\n\njob1\t1\t0\t2\t3\t4\r\n\n", []string{"", ""}},
 	}
 	for _, c := range cases {
@@ -207,7 +206,13 @@ func TestReadSWIMErrors(t *testing.T) {
 		{"empty number", "job0\t1\t1\t2\t3\t\n", false, "1:14: field 6 (reduce output bytes) is empty"},
 		{"float", "job0\t1.5\t1\t2\t3\t4\n", false, "1:6: field 2 (submit time (s)) \"1.5\": want a non-negative integer"},
 		{"overflow", "job0\t1\t1\t99999999999999999999\t3\t4\n", false, "1:10: field 4 (map input bytes) \"99999999999999999999\" does not fit"},
-		{"submit ms overflow", "job0\t9223372036854776\t9223372036854776\t2\t3\t4\n", false, "1:6: field 2 (submit time (s)) 9223372036854776 is too large"},
+		{"submit ms overflow", "job0\t9223372036854776\t9223372036854776\t2\t3\t4\n", false, "1:6: field 2 (submit time (s)) 9223372036854776 is beyond the limit of 1125899906842 s"},
+		{"submit beyond MaxTimeMs", "job0\t1125899906843\t1125899906843\t2\t3\t4\n", false, "1:6: field 2 (submit time (s)) 1125899906843 is beyond the limit"},
+		{"input bytes 2^63-1", "job0\t1\t1\t9223372036854775807\t3\t4\n", false, "1:10: field 4 (map input bytes) 9223372036854775807 is beyond the limit of 1125899906842624 bytes"},
+		{"shuffle bytes", "job0\t1\t1\t2\t1125899906842625\t4\n", false, "1:12: field 5 (shuffle bytes) 1125899906842625 is beyond the limit"},
+		{"output bytes", "job0\t1\t1\t2\t3\t1125899906842625\n", false, "1:14: field 6 (reduce output bytes) 1125899906842625 is beyond the limit"},
+		{"cut in last field", "job0\t1\t1\t2\t3\t4\njob1\t2\t1\t5\t6\t78", false, "2:16: the file ends inside a line (no LF after the last job)"},
+		{"cut in last field, strict", "job0\t1\t1\t2\t3\t4\njob1\t2\t1\t5\t6\t78", true, "2:16: the file ends inside a line"},
 		{"time backwards", "job0\t5\t5\t2\t3\t4\njob1\t4\t0\t2\t3\t4\n", false, "2:6: field 2 (submit time (s)) 4 is before the previous job's 5 (line 1)"},
 		{"gap mismatch strict", "job0\t5\t5\t2\t3\t4\njob1\t9\t3\t2\t3\t4\n", true, "2:8: field 3 (inter-job gap (s)) 3 disagrees"},
 		{"empty file", "", false, " no jobs"},
