@@ -146,8 +146,11 @@ func (s *synthSpec) arrivalsMs(rng *rand.Rand) []int64 {
 // expected returns the mean task count of a count distribution (at least lo),
 // the largest value for a list.
 func (d *dist) expected(lo int64) float64 {
-	if d.kind == distList {
+	switch d.kind {
+	case distList:
 		return float64(max(lo, slices.Max(append([]int64{0}, d.values...))))
+	case distNorm:
+		return max(float64(lo), d.mean+d.sd) // draws below lo are redrawn
 	}
 	return max(float64(lo), d.mean)
 }
@@ -196,6 +199,9 @@ func (d *dist) millis(rng *rand.Rand) int64 {
 const (
 	maxSynthJobs  = 1_000_000
 	maxSynthTasks = 1_000_000 // per job and kind
+	// maxSynthSeconds bounds times and gaps (about 31 years): larger ones
+	// overflow the trace's milliseconds.
+	maxSynthSeconds = 1e9
 )
 
 // parseSynth reads and validates the parameters; every problem is reported.
@@ -204,8 +210,8 @@ func parseSynth(p GenParams) (*synthSpec, error) {
 	s := &synthSpec{}
 	s.jobs = int(r.int("jobs", 50, 1, maxSynthJobs))
 	s.arrival = r.choice("arrival", "poisson", "poisson", "uniform", "fixed")
-	s.interarrival = r.float("interarrival_s", 300, 0, math.MaxFloat64)
-	s.window = r.float("window_s", 0, 0, math.MaxFloat64)
+	s.interarrival = r.float("interarrival_s", 300, 0, maxSynthSeconds)
+	s.window = r.float("window_s", 0, 0, maxSynthSeconds)
 	switch {
 	case s.arrival == "poisson" && !(s.interarrival > 0):
 		r.bad("interarrival_s must be positive for Poisson arrivals")
@@ -244,7 +250,7 @@ func (r *paramReader) dist(key string, defMean float64, isCount bool, lo int64) 
 	}
 	meanKey, sdKey, valKey := key+"_mean"+suffix, key+"_sd"+suffix, key+"_values"
 	d := dist{kind: r.choice(key, distFixed, kinds...)}
-	hi := math.MaxFloat64
+	hi := float64(maxSynthSeconds)
 	if isCount {
 		hi = maxSynthTasks
 	}
@@ -256,7 +262,7 @@ func (r *paramReader) dist(key string, defMean float64, isCount bool, lo int64) 
 		r.bad("%s = %v: want a positive number of seconds", meanKey, d.mean)
 	}
 	if d.kind == distNorm {
-		d.sd = r.float(sdKey, 0, 0, math.MaxFloat64)
+		d.sd = r.float(sdKey, 0, 0, hi)
 	} else if r.has(sdKey) {
 		r.bad("%s applies to %s = %q only", sdKey, key, distNorm)
 	}

@@ -198,19 +198,21 @@ type confPart struct {
 
 // h1Part parses one history log (a file, or a part of a bundle).
 type h1Part struct {
-	name    string
-	diag    *diagSink
-	version int // -1 until the first record says
-	rec     strings.Builder
-	recLine int64 // first line of the pending record
-	records int64
-	accs    map[string]*jobAcc
-	order   []*jobAcc
-	sawJob  map[string]bool // jobs that have a Job record
+	name      string
+	diag      *diagSink
+	version   int // -1 until the first record says
+	rec       strings.Builder
+	recLine   int64 // first line of the pending record
+	records   int64
+	accs      map[string]*jobAcc
+	order     []*jobAcc
+	sawJob    map[string]bool // jobs that have a Job record
+	sawSubmit map[string]bool // jobs whose submit time a record gives
 }
 
 func newH1Part(name string, diag *diagSink) *h1Part {
-	return &h1Part{name: name, diag: diag, version: -1, accs: map[string]*jobAcc{}, sawJob: map[string]bool{}}
+	return &h1Part{name: name, diag: diag, version: -1, accs: map[string]*jobAcc{},
+		sawJob: map[string]bool{}, sawSubmit: map[string]bool{}}
 }
 
 // line adds one physical line to the pending logical record.
@@ -266,6 +268,11 @@ func (p *h1Part) jobs(serialBase int) ([]jobOut, error) {
 			p.diag.note(0, 0, -1, "job %s: task records but no Job record: its submit time, name, user and queue are unknown", j.job.ID)
 		}
 		job, tasks := j.finish(p.diag)
+		if !p.sawSubmit[job.ID] {
+			// not 0: assemble then uses the launch or first task start, or
+			// drops the job, and says so
+			job.SubmitMs = Unknown
+		}
 		if err := checkTimes(&job, tasks); err != nil {
 			if serr := p.diag.skip(0, 0, -1, fmt.Errorf("%w; the job is skipped", err)); serr != nil {
 				return nil, serr
@@ -368,6 +375,9 @@ func (p *h1Part) jobRecord(r *h1Record) error {
 		}
 		if ok {
 			*f.dst = t
+			if f.key == "SUBMIT_TIME" && t >= 0 {
+				p.sawSubmit[id] = true
+			}
 		}
 	}
 	for _, f := range []struct {

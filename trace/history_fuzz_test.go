@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -94,9 +95,21 @@ func cutArrays(v any) any {
 	return v
 }
 
-// jhistFuzzSchemas returns the schema lines of the test .jhist files and
-// their event bodies (each event shrunk), as Avro-Json and as Avro-Binary.
-func jhistFuzzSchemas(f *testing.F) (schemas []string, jsonBodies, binBodies [][]byte) {
+// jhistSeed is one seed of FuzzJhist: a schema index and a body.
+type jhistSeed struct {
+	schema int
+	json   []byte
+	binary []byte
+}
+
+// maxJhistSeed bounds a FuzzJhist seed body: a job-submitted event (500 bytes)
+// and one more event.
+const maxJhistSeed = 1 << 10
+
+// jhistFuzzSeeds returns the schema lines of the test .jhist files and seeds of
+// their events (each shrunk by shrinkJSON): the job-submitted event followed by
+// one other event of the file, as Avro-Json and as Avro-Binary.
+func jhistFuzzSeeds(f *testing.F) (schemas []string, seeds []jhistSeed) {
 	files, _ := filepath.Glob("testdata/jhist/*.jhist")
 	for _, p := range files {
 		b := readInput(f, p)
@@ -105,21 +118,29 @@ func jhistFuzzSchemas(f *testing.F) (schemas []string, jsonBodies, binBodies [][
 		if string(header) != jhistJSONHeader {
 			continue
 		}
-		small := shrinkJSON(body)
-		if len(small) > maxSeed {
-			small = small[:bytes.LastIndexByte(small[:maxSeed], '\n')+1]
+		events := bytes.Split(bytes.TrimSpace(shrinkJSON(body)), []byte("\n"))
+		var submitted []byte
+		for _, e := range events {
+			if bytes.Contains(e, []byte("jobhistory.JobSubmitted")) {
+				submitted = e
+			}
 		}
-		bin := jhistToBinary(f, []byte(jhistJSONHeader+"\n"+string(schema)+"\n"+string(small)))
-		_, bin, _ = bytes.Cut(bin, []byte("\n"))
-		_, bin, _ = bytes.Cut(bin, []byte("\n"))
+		for _, e := range events {
+			if bytes.Equal(e, submitted) || len(submitted)+len(e)+2 > maxJhistSeed {
+				continue
+			}
+			js := append(append(append(slices.Clip(submitted), '\n'), e...), '\n')
+			bin := jhistToBinary(f, []byte(jhistJSONHeader+"\n"+string(schema)+"\n"+string(js)))
+			_, bin, _ = bytes.Cut(bin, []byte("\n"))
+			_, bin, _ = bytes.Cut(bin, []byte("\n"))
+			seeds = append(seeds, jhistSeed{len(schemas), js, bin})
+		}
 		schemas = append(schemas, string(schema))
-		jsonBodies = append(jsonBodies, small)
-		binBodies = append(binBodies, bin)
 	}
-	if len(schemas) == 0 {
+	if len(seeds) == 0 {
 		f.Fatal("no .jhist test files")
 	}
-	return schemas, jsonBodies, binBodies
+	return schemas, seeds
 }
 
 // FuzzJhist fuzzes the events of a .jhist file under the real JobHistory
@@ -127,10 +148,10 @@ func jhistFuzzSchemas(f *testing.F) (schemas []string, jsonBodies, binBodies [][
 // encoding (low bit: Avro-Json or Avro-Binary), the rest is the body.
 // FuzzJhistSchema fuzzes the schema line.
 func FuzzJhist(f *testing.F) {
-	schemas, jsonBodies, binBodies := jhistFuzzSchemas(f)
-	for i := range schemas {
-		f.Add(append([]byte{byte(i << 1)}, jsonBodies[i]...))
-		f.Add(append([]byte{byte(i<<1 | 1)}, binBodies[i]...))
+	schemas, seeds := jhistFuzzSeeds(f)
+	for _, sd := range seeds {
+		f.Add(append([]byte{byte(sd.schema << 1)}, sd.json...))
+		f.Add(append([]byte{byte(sd.schema<<1 | 1)}, sd.binary...))
 	}
 	cache := newCodecCache()
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -156,12 +177,17 @@ func FuzzJhist(f *testing.F) {
 // schema and a body; no schema may make the reader panic, hang or allocate
 // beyond its bounds.
 func FuzzJhistSchema(f *testing.F) {
-	schemas, _, binBodies := jhistFuzzSchemas(f)
+	schemas, seeds := jhistFuzzSeeds(f)
 	for i := range schemas {
 		// the real schemas (7 KB) cut to two fields, symbols and branches per
 		// level: under a kilobyte, so that minimising an input stays quick
 		small := bytes.TrimSpace(shrinkJSON([]byte(schemas[i])))
-		f.Add(small, binBodies[i][:min(len(binBodies[i]), 256)])
+		for _, sd := range seeds {
+			if sd.schema == i {
+				f.Add(small, sd.binary[:min(len(sd.binary), 256)])
+				break
+			}
+		}
 	}
 	f.Add([]byte(`{"type":"record","name":"Event","fields":[{"name":"type","type":"int"},{"name":"event","type":{"type":"array","items":"long"}}]}`),
 		[]byte("\x02\xfe\xff\xff\xff\x0f"))

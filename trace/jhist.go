@@ -73,6 +73,17 @@ func (res fileResult) trace(opt HistoryOptions, format, name string) (*Trace, er
 	if strictErr != nil {
 		return nil, strictErr
 	}
+	if len(tr.Jobs) == 0 {
+		// every job was dropped (none has a time): say why
+		msg := "no job left"
+		if len(diags) > len(res.diags) {
+			msg += ": " + diags[len(res.diags)].Msg
+		}
+		if len(res.diags) > 0 {
+			msg += " (the first problem of the file: " + res.diags[0].String() + ")"
+		}
+		return nil, Diagnostic{File: name, Offset: -1, Msg: msg}.parseError(nil)
+	}
 	opt.emit(diags)
 	tr.Meta.SourceFormat = format
 	tr.Meta.Sources = []string{name}

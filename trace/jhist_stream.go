@@ -104,7 +104,7 @@ func (st *jhistState) decodeJSON(jc *jhistCodec, w *eventWindow) error {
 		}
 		b := w.rest()
 		var err error
-		if !complete && !w.eof {
+		if !complete && !w.eof || end > maxEventBytes {
 			err = fmt.Errorf("event longer than the limit of %d bytes", maxEventBytes)
 		} else {
 			native, rest, derr := nativeFromTextual(jc.codec, b[:end])

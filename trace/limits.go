@@ -21,7 +21,7 @@ const (
 	// gzip bomb. Real traces expand 10-25 times; gzip itself cannot exceed
 	// about 1030.
 	MaxGzipRatio   = 100
-	gzipRatioFloor = 64 << 20
+	gzipRatioFloor = 16 << 20
 	// MaxTimeMs bounds every time of a trace (ms since the epoch or since the
 	// workload's start): about 35,000 years, so that replay can hold any time
 	// in microseconds and add durations to it without overflowing int64.
