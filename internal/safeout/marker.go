@@ -41,6 +41,14 @@ type marker struct {
 // exists and is not a directory this command wrote; nothing was changed.
 var ErrNotOwned = errors.New("not written by this command")
 
+// notOwned is an ErrNotOwned with its reason.
+type notOwned struct{ reason string }
+
+func (e notOwned) Error() string        { return e.reason }
+func (e notOwned) Is(target error) bool { return target == ErrNotOwned }
+
+func refuse(format string, a ...any) error { return notOwned{fmt.Sprintf(format, a...)} }
+
 // writeMarker lists every file under dir (slash-separated, sorted) into
 // dir/MarkerFile.
 func writeMarker(dir string, o Owner) error {
@@ -85,7 +93,7 @@ func checkOwned(dir string, o Owner) error {
 		return err
 	}
 	if !st.IsDir() {
-		return fmt.Errorf("%w: %s exists and is not a directory", ErrNotOwned, dir)
+		return refuse("it is not a directory")
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -96,17 +104,17 @@ func checkOwned(dir string, o Owner) error {
 	}
 	b, err := os.ReadFile(filepath.Join(dir, MarkerFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w: %s exists and has no %s marker (it holds %s)", ErrNotOwned, dir, MarkerFile, listNames(ents))
+		return refuse("no %s marker; it holds %s", MarkerFile, listNames(ents))
 	}
 	if err != nil {
 		return err
 	}
 	var m marker
 	if err := json.Unmarshal(b, &m); err != nil || m.Tool != markerTool {
-		return fmt.Errorf("%w: %s: %s is not a tracereplay marker", ErrNotOwned, dir, MarkerFile)
+		return refuse("its %s is not a tracereplay marker", MarkerFile)
 	}
 	if m.Command != o.Command || m.Kind != o.Kind {
-		return fmt.Errorf("%w: %s holds %s written by %s, not %s", ErrNotOwned, dir, m.Kind, m.Command, o)
+		return refuse("it holds a %s %s wrote", m.Kind, m.Command)
 	}
 	listed, dirs := map[string]bool{MarkerFile: true}, map[string]bool{}
 	for _, f := range m.Files {
@@ -130,11 +138,11 @@ func checkOwned(dir string, o Owner) error {
 		switch {
 		case d.IsDir():
 			if !dirs[rel] {
-				return fmt.Errorf("%w: %s holds %s, which %s did not write", ErrNotOwned, dir, rel, o.Command)
+				return refuse("it holds %s, which %s did not write", rel, o.Command)
 			}
 			return nil
 		case !d.Type().IsRegular() || !listed[rel]:
-			return fmt.Errorf("%w: %s holds %s, which %s did not write", ErrNotOwned, dir, rel, o.Command)
+			return refuse("it holds %s, which %s did not write", rel, o.Command)
 		}
 		return nil
 	})

@@ -115,7 +115,7 @@ func TestRefusesForeign(t *testing.T) {
 			if err := publish(t, dir, Owner{"ingest", "trace"}, Options{}, map[string]string{"jobs.parquet": "x"}); err != nil {
 				t.Fatal(err)
 			}
-		}, "holds trace written by ingest, not replay results"},
+		}, "not a results directory replay wrote (it holds a trace ingest wrote)"},
 		{"a file", func(t *testing.T, dir string) {
 			os.Remove(dir)
 			write(t, dir, "precious")
@@ -308,5 +308,28 @@ func TestPublishCancelled(t *testing.T) {
 	}
 	if n := names(t, filepath.Dir(dir)); !slices.Equal(n, []string{".out.lock", "out"}) {
 		t.Errorf("parent holds %v (temporary directory left?)", n)
+	}
+}
+
+// TestOpenLeavesNothing: parent directories Open made are removed again when
+// nothing was published.
+func TestOpenLeavesNothing(t *testing.T) {
+	root := t.TempDir()
+	tg, err := Open(filepath.Join(root, "a", "b", "out"), results, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "a", "b")); err != nil {
+		t.Fatalf("parent not created: %v", err)
+	}
+	tg.Close()
+	if n := names(t, root); len(n) != 0 {
+		t.Errorf("root holds %v after an unpublished Open, want nothing", n)
+	}
+	if err := publish(t, filepath.Join(root, "a", "b", "out"), results, Options{}, map[string]string{"f": "1"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "a", "b", "out", "f")); err != nil {
+		t.Error(err)
 	}
 }

@@ -23,6 +23,8 @@ type Target struct {
 	owner              Owner
 	opt                Options
 	lock               *lockFile
+	made               []string // parent directories Open created, outermost last
+	published          bool
 	// Recovered describes what Open found left by an interrupted earlier run
 	// and repaired, one sentence each (for a note on stderr).
 	Recovered []string
@@ -47,12 +49,14 @@ func Open(path string, owner Owner, opt Options) (*Target, error) {
 	if base == "." || base == ".." || base == "/" || base == "" {
 		return nil, fmt.Errorf("%s: not a directory name that can be replaced", path)
 	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	t := &Target{path: clean, parent: parent, base: base, owner: owner, opt: opt}
+	if err := t.makeParent(); err != nil {
+		t.removeMade()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	t := &Target{path: clean, parent: parent, base: base, owner: owner, opt: opt}
 	lk, err := acquire(filepath.Join(parent, "."+base+".lock"))
 	if err != nil {
+		t.removeMade()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	t.lock = lk
@@ -62,6 +66,9 @@ func Open(path string, owner Owner, opt Options) (*Target, error) {
 	}
 	if err := t.Check(); err != nil {
 		t.Close()
+		if len(t.Recovered) > 0 {
+			err = fmt.Errorf("%w (note: %s)", err, strings.Join(t.Recovered, "; "))
+		}
 		return nil, err
 	}
 	return t, nil
@@ -78,22 +85,59 @@ func (t *Target) Check() error {
 	}
 	if err := checkOwned(t.path, t.owner); err != nil {
 		if errors.Is(err, ErrNotOwned) {
-			return fmt.Errorf("refusing to replace it: %w; pass --force to replace it anyway", err)
+			return fmt.Errorf("refusing to replace %s: not a %s directory %s wrote (%w); pass --force to replace it anyway",
+				t.path, t.owner.Kind, t.owner.Command, err)
 		}
 		return fmt.Errorf("%s: %w", t.path, err)
 	}
 	return nil
 }
 
-// Close releases the lock; the lock file is removed. Close may be called more
-// than once.
+// Close releases the lock; the lock file is removed, and so are the parent
+// directories Open created when nothing was published. Close may be called
+// more than once.
 func (t *Target) Close() error {
 	if t.lock == nil {
 		return nil
 	}
 	err := t.lock.release()
 	t.lock = nil
+	if !t.published {
+		t.removeMade()
+	}
 	return err
+}
+
+// makeParent creates the missing parent directories of the target, recording
+// them in t.made.
+func (t *Target) makeParent() error {
+	var missing []string
+	for d := t.parent; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		t.made = append([]string{missing[i]}, t.made...)
+	}
+	return nil
+}
+
+// removeMade removes the (still empty) directories makeParent created.
+func (t *Target) removeMade() {
+	for _, d := range t.made {
+		os.Remove(d)
+	}
+	t.made = nil
 }
 
 // tmpPrefix and oldPrefix start the names of the hidden directories beside
@@ -186,6 +230,7 @@ func (t *Target) Publish(ctx context.Context, fill func(tmp string) error) (err 
 	if err := t.swap(tmp); err != nil {
 		return fmt.Errorf("%s: %w", t.path, err)
 	}
+	t.published = true
 	return nil
 }
 
