@@ -89,13 +89,17 @@ type Manifest struct {
 
 // ManifestRun is one run of a Manifest.
 type ManifestRun struct {
-	Dir          string   `json:"dir"`
-	Policy       string   `json:"policy"`
-	Trace        string   `json:"trace"`
-	Hardware     Hardware `json:"hardware"`
-	Seed         uint64   `json:"seed"`
-	Jobs         int      `json:"jobs"`
-	Events       int64    `json:"events"`
-	WallSec      float64  `json:"wall_seconds"`
-	EventsPerSec float64  `json:"events_per_second"`
+	Dir      string   `json:"dir"`
+	Policy   string   `json:"policy"`
+	Trace    string   `json:"trace"`
+	Hardware Hardware `json:"hardware"`
+	Seed     uint64   `json:"seed"`
+	// TraceSHA256 and HardwareSHA256 identify the run's trace content and
+	// hardware model (identity.go); runs of one cell share them.
+	TraceSHA256    string  `json:"trace_sha256,omitempty"`
+	HardwareSHA256 string  `json:"hardware_sha256,omitempty"`
+	Jobs           int     `json:"jobs"`
+	Events         int64   `json:"events"`
+	WallSec        float64 `json:"wall_seconds"`
+	EventsPerSec   float64 `json:"events_per_second"`
 }

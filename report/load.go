@@ -36,6 +36,11 @@ type Run struct {
 	// Alloc is set for an allocation study directory (alloc.parquet), which
 	// has no policy, summary, jobs or timeline; see LoadAllocStudy.
 	Alloc *AllocResults
+	// TraceID and HardwareID identify the trace content and the hardware
+	// model the run replayed ("sha256:…", from the results' manifest; see
+	// replay/identity.go), empty when no manifest lists the run. Together
+	// with the policy they decide which runs are seeds of one cell.
+	TraceID, HardwareID string
 }
 
 // LabelKeys returns the keys of r.Labels in their canonical order: PolicyLabel
@@ -74,7 +79,11 @@ func labelKeyLess(a, b string) bool {
 // Load reads every run under root: each directory at or below root that holds
 // jobs.parquet is a run and must also hold timeline.parquet and run.json; each
 // that holds alloc.parquet is an allocation study (LoadAllocStudy). Runs come
-// back in lexical order of their paths. Errors name the offending file.
+// back in lexical order of their paths, with their identities from the
+// manifest (Run.TraceID, Run.HardwareID). Errors name the offending file. Runs
+// that would be averaged as seeds of one cell (equal labels but the seed) yet
+// replayed different traces or hardware, or the same seed twice, are an error
+// naming two of them (CheckCells).
 func Load(root string) ([]Run, error) {
 	info, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -122,6 +131,12 @@ func Load(root string) ([]Run, error) {
 			return nil, err
 		}
 		runs = append(runs, r)
+	}
+	if err := attachIdentity(root, runs); err != nil {
+		return nil, err
+	}
+	if err := CheckCells(runs); err != nil {
+		return nil, fmt.Errorf("results %s: %w", root, err)
 	}
 	return runs, nil
 }

@@ -125,6 +125,7 @@ type job struct {
 	cell     replay.Cell
 	workload *replay.Workload
 	traceSrc string
+	trace    *trace.Trace // what the run replayed, for its identity (publish.go)
 	res      *replay.Result
 	err      error
 }
@@ -185,7 +186,7 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 			return usageError{fmt.Errorf("trace %s: %w", key, err)}
 		}
 		cl.Hardware = hw
-		jobs = append(jobs, &job{cell: cl, workload: w, traceSrc: key})
+		jobs = append(jobs, &job{cell: cl, workload: w, traceSrc: key, trace: tr})
 	}
 
 	prog := newProgress(stderr, len(jobs))

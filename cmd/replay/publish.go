@@ -14,6 +14,7 @@ import (
 
 	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
 )
 
 // resultsOwner marks the directories replay writes with --out.
@@ -72,6 +73,7 @@ func fillRuns(ctx context.Context, tmp string, c *config, jobs []*job, inputs ma
 	if c.experiment == "" {
 		m.Seed = c.seed
 	}
+	ids := map[*trace.Trace]string{} // trace identities, each hashed once
 	for _, j := range jobs {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -88,10 +90,29 @@ func fillRuns(ctx context.Context, tmp string, c *config, jobs []*job, inputs ma
 			return err
 		}
 		sec := j.res.Wall.Seconds()
-		m.Runs = append(m.Runs, replay.ManifestRun{Dir: j.cell.Dir, Policy: j.cell.Policy, Trace: j.traceSrc,
+		m.Runs = append(m.Runs, replay.ManifestRun{Dir: filepath.ToSlash(j.cell.Dir), Policy: j.cell.Policy, Trace: j.traceSrc,
 			Hardware: j.cell.Hardware, Seed: j.cell.Seed, Jobs: j.res.Summary.Jobs, Events: j.res.Summary.Events,
-			WallSec: sec, EventsPerSec: float64(j.res.Summary.Events) / max(sec, 1e-9)})
+			WallSec: sec, EventsPerSec: float64(j.res.Summary.Events) / max(sec, 1e-9),
+			TraceSHA256: traceID(j, ids), HardwareSHA256: replay.HardwareSHA256(j.cell.Hardware)})
 	}
 	m.WallSec = time.Since(start).Seconds()
 	return writeManifest(tmp, &m)
+}
+
+// traceID is the identity of the trace job j replayed: its generator and
+// parameters for a generated trace (each seed draws another trace of the same
+// cell), else the hash of its content (replay.TraceSHA256), cached in ids.
+func traceID(j *job, ids map[*trace.Trace]string) string {
+	if g := j.cell.Trace.Generator; g != "" {
+		return replay.GeneratorSHA256(g, j.cell.Trace.Params)
+	}
+	if j.trace == nil {
+		return ""
+	}
+	id, ok := ids[j.trace]
+	if !ok {
+		id = replay.TraceSHA256(j.trace)
+		ids[j.trace] = id
+	}
+	return id
 }
