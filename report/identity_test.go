@@ -128,3 +128,20 @@ func TestCompareHardwareMismatch(t *testing.T) {
 		t.Fatalf("err = %v, want the fifo cell's trace mismatch", err)
 	}
 }
+
+// TestLoadSkipsScratch: an interrupted run's hidden temporary or set-aside
+// directory is not read as more runs (it would be averaged in as seeds).
+func TestLoadSkipsScratch(t *testing.T) {
+	root := t.TempDir()
+	fifo := map[string]string{PolicyLabel: "fifo"}
+	writeResults(t, root, "a", map[string]Run{"policy=fifo": withSummary(seqRun(fifo, 5, 1), "t", "h", 1)}, "sha256:t", "sha256:h")
+	writeRunDir(t, filepath.Join(root, ".a.tmp-123", "policy=fifo"), withSummary(seqRun(fifo, 5, 3), "t", "h", 2))
+	writeRunDir(t, filepath.Join(root, ".b.old-45", "policy=fifo"), withSummary(seqRun(fifo, 5, 3), "t", "h", 3))
+	runs, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].Dir != filepath.Join(root, "a", "policy=fifo") {
+		t.Errorf("loaded %d runs, want only a/policy=fifo", len(runs))
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -78,8 +79,9 @@ func labelKeyLess(a, b string) bool {
 
 // Load reads every run under root: each directory at or below root that holds
 // jobs.parquet is a run and must also hold timeline.parquet and run.json; each
-// that holds alloc.parquet is an allocation study (LoadAllocStudy). Runs come
-// back in lexical order of their paths, with their identities from the
+// that holds alloc.parquet is an allocation study (LoadAllocStudy). The hidden
+// .NAME.tmp-* and .NAME.old-* directories an interrupted run may leave
+// (internal/safeout) are skipped. Runs come back in lexical order of their paths, with their identities from the
 // manifest (Run.TraceID, Run.HardwareID). Errors name the offending file. Runs
 // that would be averaged as seeds of one cell (equal labels but the seed) yet
 // replayed different traces or hardware, or the same seed twice, are an error
@@ -103,6 +105,9 @@ func Load(root string) ([]Run, error) {
 			return err
 		}
 		if d.IsDir() {
+			if path != root && safeout.IsScratch(d.Name()) {
+				return fs.SkipDir // an interrupted run's half-built or replaced output
+			}
 			return nil
 		}
 		if d.Name() == replay.JobsFile && !studies[filepath.Dir(path)] {

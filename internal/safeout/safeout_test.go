@@ -333,3 +333,14 @@ func TestOpenLeavesNothing(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestIsScratch(t *testing.T) {
+	for name, want := range map[string]bool{
+		".runs.tmp-123": true, ".runs.old-9": true, ".a.b.tmp-1": true,
+		"runs.tmp-123": false, ".runs.tmp-": false, ".runs.tmp-x1": false, ".tmp-1": false, ".hidden": false, "policy=fifo": false,
+	} {
+		if got := IsScratch(name); got != want {
+			t.Errorf("IsScratch(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

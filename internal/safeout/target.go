@@ -301,3 +301,19 @@ func syncTree(dir string) error {
 		return f.Sync()
 	})
 }
+
+// IsScratch reports whether a directory entry's name is one of the hidden
+// directories Publish works with beside a target (.NAME.tmp-* or
+// .NAME.old-*): a reader walking a tree should skip them, as they hold a
+// half-built or a replaced output.
+func IsScratch(name string) bool {
+	if !strings.HasPrefix(name, ".") {
+		return false
+	}
+	for _, mark := range []string{".tmp-", ".old-"} {
+		if i := strings.LastIndex(name, mark); i > 0 && ours(name[i:], mark) {
+			return true
+		}
+	}
+	return false
+}
