@@ -30,7 +30,7 @@ func (s *Sim) measureAlone() error {
 			return fmt.Errorf("alone run of job %s: %w", r.JobID, err)
 		}
 		a, err := Run(s.w.alone(int(r.JobIndex)), p, Options{Seed: s.opt.Seed,
-			CheckInvariants: s.opt.CheckInvariants, Workload: s.opt.Workload})
+			CheckInvariants: s.opt.CheckInvariants, Workload: s.opt.Workload, Context: s.opt.Context})
 		if err != nil {
 			return fmt.Errorf("alone run of job %s: %w", r.JobID, err)
 		}

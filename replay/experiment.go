@@ -130,6 +130,9 @@ func LoadExperiment(path string) (*Experiment, error) {
 		}
 		e.Hardware[i] = h
 	}
+	if err := e.checkDistinct(); err != nil { // experiment_check.go
+		return nil, fmt.Errorf("experiment %s: %w", path, err)
+	}
 	return &e, nil
 }
 
@@ -265,6 +268,9 @@ func (e *Experiment) Cells() ([]Cell, error) {
 				}
 			}
 		}
+	}
+	if err := distinctDirs(cells); err != nil { // experiment_check.go
+		return nil, fmt.Errorf("experiment %s: %w", e.Name, err)
 	}
 	return cells, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -55,30 +56,9 @@ func WriteRun(dir string, res *Result, meta map[string]string) error {
 	return WriteFileAtomic(filepath.Join(dir, SummaryFile), append(b, '\n'))
 }
 
-// WriteFileAtomic writes b to path through a temporary file in the same directory
-// and a rename, so readers never see a partial file.
-func WriteFileAtomic(path string, b []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(b); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
+// WriteFileAtomic writes b to path through a temporary file in the same directory,
+// fsync and a rename (safeout.WriteFile), so readers never see a partial file.
+func WriteFileAtomic(path string, b []byte) error { return safeout.WriteFile(path, b) }
 
 // ReadSummary reads a run's run.json.
 func ReadSummary(dir string) (RunSummary, error) {
@@ -109,13 +89,17 @@ type Manifest struct {
 
 // ManifestRun is one run of a Manifest.
 type ManifestRun struct {
-	Dir          string   `json:"dir"`
-	Policy       string   `json:"policy"`
-	Trace        string   `json:"trace"`
-	Hardware     Hardware `json:"hardware"`
-	Seed         uint64   `json:"seed"`
-	Jobs         int      `json:"jobs"`
-	Events       int64    `json:"events"`
-	WallSec      float64  `json:"wall_seconds"`
-	EventsPerSec float64  `json:"events_per_second"`
+	Dir      string   `json:"dir"`
+	Policy   string   `json:"policy"`
+	Trace    string   `json:"trace"`
+	Hardware Hardware `json:"hardware"`
+	Seed     uint64   `json:"seed"`
+	// TraceSHA256 and HardwareSHA256 identify the run's trace content and
+	// hardware model (identity.go); runs of one cell share them.
+	TraceSHA256    string  `json:"trace_sha256,omitempty"`
+	HardwareSHA256 string  `json:"hardware_sha256,omitempty"`
+	Jobs           int     `json:"jobs"`
+	Events         int64   `json:"events"`
+	WallSec        float64 `json:"wall_seconds"`
+	EventsPerSec   float64 `json:"events_per_second"`
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -105,6 +106,9 @@ type Options struct {
 	// Alone, if set, makes Run replay every job alone too, each with a fresh
 	// policy from it, and report slowdown against that flowtime (see alone.go).
 	Alone func() (Policy, error)
+	// Context, if set, stops the run with its error soon after it is done
+	// (checked every few thousand events).
+	Context context.Context
 }
 
 // Result is everything one run produced.
@@ -230,6 +234,9 @@ func (s *Sim) loop() (err error) {
 		}
 		s.now = e.t
 		s.events++
+		if s.events&4095 == 0 && s.opt.Context != nil && s.opt.Context.Err() != nil {
+			return fmt.Errorf("stopped at %s of simulated time: %w", Duration(s.now), s.opt.Context.Err())
+		}
 		if s.running == 0 && s.pending > 0 && s.now-s.lastChange > stallLimit {
 			return fmt.Errorf("stalled at %s of simulated time: %d tasks wait on an idle cluster and nothing was launched for %s",
 				Duration(s.now), s.pending, Duration(stallLimit))

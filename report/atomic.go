@@ -5,56 +5,27 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/tracereplay/tracereplay/internal/safeout"
 )
 
 // WriteFileAtomic writes the output of write to path through a temporary file in
-// the same directory that is renamed over path only once write succeeded, so
-// readers never see a half-written file. The file gets mode 0644.
+// the same directory that is synced and renamed over path only once write
+// succeeded (safeout.WriteFile), so readers never see a half-written file. The
+// file gets mode 0644.
 func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	var buf bytes.Buffer
 	if err := write(&buf); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return writeBytesAtomic(path, buf.Bytes())
+	return safeout.WriteFile(path, buf.Bytes())
 }
 
-func writeBytesAtomic(path string, data []byte) error {
-	return writeTempRename(path, func(f *os.File) error {
-		_, err := f.Write(data)
-		return err
-	})
+// writeTempRename writes path atomically with fill (which may seek, as Arrow's
+// file writer does); see safeout.WriteFileFunc.
+func writeTempRename(path string, fill func(*os.File) error) error {
+	return safeout.WriteFileFunc(path, fill)
 }
 
-// writeTempRename creates a temporary file beside path, lets fill write it (fill
-// may seek, as Arrow's file writer does), and renames it over path with mode
-// 0644; on any error the temporary file is removed.
-func writeTempRename(path string, fill func(*os.File) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = fill(f); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
+// writeBytesAtomic writes data to path atomically (safeout.WriteFile).
+func writeBytesAtomic(path string, data []byte) error { return safeout.WriteFile(path, data) }

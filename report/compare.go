@@ -25,6 +25,9 @@ const (
 type Comparison struct {
 	Cells      []CellComparison
 	Thresholds []Threshold
+	// AllowUntested lets a check that could not be tested pass (see
+	// CheckResult.Failed).
+	AllowUntested bool
 	// Labels are the label keys (other than the seed) that tell the cells
 	// apart, PolicyLabel first.
 	Labels []string
@@ -72,9 +75,19 @@ type CheckResult struct {
 	Exceeded bool
 	// Regression: exceeded and significant.
 	Regression bool
-	// Untested: no test over seeds was possible (one seed on a side), so the
-	// check cannot fail.
+	// Untested: no test over seeds was possible (one seed on a side).
 	Untested bool
+	// Failed: the check fails the gate: a regression, or, unless
+	// CompareOptions.AllowUntested, an untested change beyond the limit (with
+	// one seed nothing tells such a change from noise, so it cannot pass).
+	Failed bool
+}
+
+// CompareOptions change how Compare judges the checks.
+type CompareOptions struct {
+	// AllowUntested lets an untested change beyond a limit pass (report
+	// compare --allow-untested).
+	AllowUntested bool
 }
 
 // RelChange is the change in percent of the baseline mean (±Inf when the
@@ -101,7 +114,23 @@ func (m MetricComparison) Direction() string {
 	}
 }
 
-// Regressions counts the failed checks.
+// Failures counts the checks that fail the gate (CheckResult.Failed).
+func (c *Comparison) Failures() int {
+	n := 0
+	for _, cell := range c.Cells {
+		for _, m := range cell.Metrics {
+			for _, ch := range m.Checks {
+				if ch.Failed {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// Regressions counts the checks that found a significant change beyond
+// their limit.
 func (c *Comparison) Regressions() int {
 	n := 0
 	for _, cell := range c.Cells {
@@ -137,27 +166,45 @@ func (c *Comparison) Checks() int { return len(c.Thresholds) * len(c.Cells) }
 // baseline mean) and significant (the interval excludes zero); with one seed
 // on a side nothing can be tested and the check passes as untested.
 //
+// Cells are matched by their labels and must agree in identity: the trace
+// content and hardware model of both sides (Run.TraceID, Run.HardwareID) must
+// be the same, so a cell whose hardware changed is a mismatch, not a change.
+//
 // Allocation studies (Run.Alloc) are left out. Errors (all bad input): no
-// simulation runs on a side; cells present in one set only, all named; and cells
-// whose runs of a seed replayed different jobs (job count, ids or submit times
-// differ: different traces).
-func Compare(base, cand []Run, thresholds []Threshold) (*Comparison, error) {
+// simulation runs on a side; runs of a side that are not seeds of one cell
+// (CheckCells); cells present in one set only, all named; cells whose trace or
+// hardware differ between the sets, all named; and cells whose runs of a seed
+// replayed different jobs (job count, ids or submit times differ: different
+// traces).
+func Compare(base, cand []Run, thresholds []Threshold, opt ...CompareOptions) (*Comparison, error) {
 	// Allocation studies have no jobs to compare.
 	_, base = SplitAllocStudies(base)
 	_, cand = SplitAllocStudies(cand)
 	if len(base) == 0 || len(cand) == 0 {
 		return nil, fmt.Errorf("no simulation runs to compare (allocation studies are not compared)")
 	}
+	if err := CheckCells(base); err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	if err := CheckCells(cand); err != nil {
+		return nil, fmt.Errorf("candidate: %w", err)
+	}
 	bg, cg := GroupRuns(base), GroupRuns(cand)
 	keys := cellKeys(append(slices.Clone(base), cand...))
 	if err := matchCells(bg, cg, keys); err != nil {
 		return nil, err
 	}
+	if err := matchIdentities(bg, cg, keys); err != nil {
+		return nil, err
+	}
 	c := &Comparison{Thresholds: thresholds, Labels: GroupLabels(bg)}
+	for _, o := range opt {
+		c.AllowUntested = c.AllowUntested || o.AllowUntested
+	}
 	for _, b := range bg {
 		k := cellKey(b.Runs[0], keys)
 		i := slices.IndexFunc(cg, func(g Group) bool { return cellKey(g.Runs[0], keys) == k })
-		cell, err := compareCell(b, cg[i], thresholds)
+		cell, err := compareCell(b, cg[i], thresholds, c.AllowUntested)
 		if err != nil {
 			return nil, fmt.Errorf("cell %s: %w", k, err)
 		}
@@ -247,8 +294,29 @@ func listOrNone(v []string) string {
 	return "{" + strings.Join(v, ", ") + "}"
 }
 
+// matchIdentities checks that the matched cells of both sets replayed the same
+// trace on the same hardware, and names every cell that did not.
+func matchIdentities(bg, cg []Group, keys []string) error {
+	var diffs []string
+	for _, b := range bg {
+		k := cellKey(b.Runs[0], keys)
+		i := slices.IndexFunc(cg, func(g Group) bool { return cellKey(g.Runs[0], keys) == k })
+		x, y := b.Runs[0], cg[i].Runs[0]
+		if !sameHardware(x, y) {
+			diffs = append(diffs, fmt.Sprintf("%s: hardware %s in the baseline, %s in the candidate", k, hardwareText(x), hardwareText(y)))
+		}
+		if !sameTraceID(x, y) {
+			diffs = append(diffs, fmt.Sprintf("%s: trace %s in the baseline, %s in the candidate", k, traceText(x), traceText(y)))
+		}
+	}
+	if len(diffs) > 0 {
+		return fmt.Errorf("the result sets do not match: %s", strings.Join(diffs, "; "))
+	}
+	return nil
+}
+
 // compareCell compares the runs of one cell.
-func compareCell(b, c Group, thresholds []Threshold) (CellComparison, error) {
+func compareCell(b, c Group, thresholds []Threshold, allowUntested bool) (CellComparison, error) {
 	out := CellComparison{Labels: map[string]string{}, BaseSeeds: b.Seeds(), CandSeeds: c.Seeds()}
 	for _, k := range withoutSeed(b.Runs[0].LabelKeys()) {
 		out.Labels[k], _ = b.Label(k)
@@ -268,7 +336,7 @@ func compareCell(b, c Group, thresholds []Threshold) (CellComparison, error) {
 		mc := compareMetric(m, bs, cs, paired)
 		for _, t := range thresholds {
 			if t.Metric == m.Name {
-				mc.Checks = append(mc.Checks, check(mc, t))
+				mc.Checks = append(mc.Checks, check(mc, t, allowUntested))
 			}
 		}
 		out.Metrics = append(out.Metrics, mc)
@@ -378,7 +446,7 @@ func meanCI(x []float64) (float64, float64) {
 }
 
 // check applies threshold t to mc.
-func check(mc MetricComparison, t Threshold) CheckResult {
+func check(mc MetricComparison, t Threshold, allowUntested bool) CheckResult {
 	r := CheckResult{Threshold: t, Untested: mc.Test == ""}
 	beyond := func(v, limit float64) bool {
 		if t.Increase {
@@ -395,5 +463,6 @@ func check(mc MetricComparison, t Threshold) CheckResult {
 	}
 	r.Exceeded = beyond(v, t.Limit) && (!t.HasFloor || beyond(mc.Change, t.Floor))
 	r.Regression = r.Exceeded && mc.Significant
+	r.Failed = r.Regression || r.Exceeded && r.Untested && !allowUntested
 	return r
 }

@@ -95,7 +95,7 @@ func (m MetricComparison) pText() string {
 }
 
 // checkText summarises the metric's checks: "FAIL >+5%", "pass <-2pt",
-// "untested >+5%", or "" without checks.
+// "FAIL untested >+5%", "untested >+5%", or "" without checks.
 func (m MetricComparison) checkText() string {
 	var parts []string
 	for _, c := range m.Checks {
@@ -103,6 +103,8 @@ func (m MetricComparison) checkText() string {
 		switch {
 		case c.Regression:
 			verdict = "FAIL"
+		case c.Failed:
+			verdict = "FAIL untested"
 		case c.Untested:
 			verdict = "untested"
 		}
@@ -154,21 +156,35 @@ func (c *Comparison) Table() *Table {
 	t.Notes = []string{
 		"seeds: runs compared on the baseline/candidate side. Values are means over seeds ± the half-width of the 95% confidence interval (Student's t).",
 		"Test: " + PairedT + " on the per-seed differences when both sides ran the same seeds (common random numbers: a seed fixes placement, task-time noise and heartbeat phases), else " + WelchT + " on the per-seed values.",
-		"A check fails when the change is beyond its limit (% is relative to the baseline mean) and significant (its 95% interval excludes 0); it cannot fail with one seed on a side.",
+		"A check fails when the change is beyond its limit (% is relative to the baseline mean) and significant (its 95% interval excludes 0). With one seed on a side nothing is tested: a change beyond the limit then fails as untested" + c.untestedNote() + ".",
 	}
 	return t
 }
 
+// untestedNote completes the table's note on untested checks.
+func (c *Comparison) untestedNote() string {
+	if c.AllowUntested {
+		return ", except that --allow-untested lets it pass"
+	}
+	return " (--allow-untested lets it pass)"
+}
+
+// untestedFailures counts the checks that failed untested.
+func (c *Comparison) untestedFailures() int { return c.Failures() - c.Regressions() }
+
 // headline is the one-line verdict.
 func (c *Comparison) headline() string {
-	n, checks := c.Regressions(), c.Checks()
+	n, u, checks := c.Regressions(), c.untestedFailures(), c.Checks()
+	over := fmt.Sprintf("%d check%s over %d cell%s", checks, plural(checks), len(c.Cells), plural(len(c.Cells)))
 	switch {
 	case checks == 0:
 		return fmt.Sprintf("report compare: %d cell%s, no thresholds", len(c.Cells), plural(len(c.Cells)))
-	case n == 0:
-		return fmt.Sprintf("report compare: no regression in %d check%s over %d cell%s", checks, plural(checks), len(c.Cells), plural(len(c.Cells)))
+	case n == 0 && u == 0:
+		return "report compare: no regression in " + over
+	case u == 0:
+		return fmt.Sprintf("report compare: %d regression%s in %s", n, plural(n), over)
 	}
-	return fmt.Sprintf("report compare: %d regression%s in %d check%s over %d cell%s", n, plural(n), checks, plural(checks), len(c.Cells), plural(len(c.Cells)))
+	return fmt.Sprintf("report compare: %d regression%s and %d untested change%s beyond a limit in %s", n, plural(n), u, plural(u), over)
 }
 
 // failures describes each failed check in one line.
@@ -177,9 +193,13 @@ func (c *Comparison) failures() []string {
 	for _, cell := range c.Cells {
 		for _, m := range cell.Metrics {
 			for _, ch := range m.Checks {
-				if ch.Regression {
+				switch {
+				case ch.Regression:
 					out = append(out, fmt.Sprintf("%s: %s changed %s, 95%% CI %s (%s, p %s), beyond %s",
 						cell.Name, m.Metric.Name, m.changeText(), m.ciText(), m.testText(), m.pText(), ch.Threshold))
+				case ch.Failed:
+					out = append(out, fmt.Sprintf("%s: %s changed %s, beyond %s, untested (%s): run more seeds, or pass --allow-untested",
+						cell.Name, m.Metric.Name, m.changeText(), ch.Threshold, m.untestedReason()))
 				}
 			}
 		}
@@ -194,7 +214,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 		return err
 	}
 	if f := c.failures(); len(f) > 0 {
-		if _, err := io.WriteString(w, "\nRegressions:\n  "+strings.Join(f, "\n  ")+"\n"); err != nil {
+		if _, err := io.WriteString(w, "\n"+c.failuresHeading()+":\n  "+strings.Join(f, "\n  ")+"\n"); err != nil {
 			return err
 		}
 	}
@@ -218,7 +238,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer, baseline, candidate string) erro
 	}
 	b.WriteString("\n\n")
 	if f := c.failures(); len(f) > 0 {
-		b.WriteString("**Regressions**\n\n")
+		b.WriteString("**" + c.failuresHeading() + "**\n\n")
 		for _, line := range f {
 			b.WriteString("- " + mdEscape(line) + "\n")
 		}
@@ -248,6 +268,14 @@ func (c *Comparison) WriteMarkdown(w io.Writer, baseline, candidate string) erro
 	return err
 }
 
+// failuresHeading heads the list of failed checks.
+func (c *Comparison) failuresHeading() string {
+	if c.untestedFailures() > 0 {
+		return "Failed checks"
+	}
+	return "Regressions"
+}
+
 // checksTable lists every check: cell, rule, change, interval, test, p-value
 // and verdict.
 func (c *Comparison) checksTable() *Table {
@@ -273,6 +301,8 @@ func (c *Comparison) checksTable() *Table {
 				switch {
 				case ch.Regression:
 					verdict = "**FAIL**"
+				case ch.Failed:
+					verdict = "**FAIL** untested (" + m.untestedReason() + ")"
 				case ch.Untested:
 					verdict = "untested (" + m.untestedReason() + ")"
 				case ch.Exceeded:
@@ -323,7 +353,8 @@ type (
 
 // WriteJUnit writes the checks as JUnit XML: one test suite per cell, one test
 // case per (cell, threshold) named by the rule, failed when the check found a
-// regression and skipped when it could not be tested (one seed). Times are 0,
+// regression or an untested change beyond the limit (CheckResult.Failed), and
+// skipped when it could not be tested and may pass. Times are 0,
 // so that equal inputs give equal bytes.
 func (c *Comparison) WriteJUnit(w io.Writer) error {
 	out := junitSuites{Name: "report compare"}
@@ -339,6 +370,9 @@ func (c *Comparison) WriteJUnit(w io.Writer) error {
 				switch {
 				case ch.Regression:
 					tc.Failure = &junitMessage{Message: fmt.Sprintf("%s changed %s, significant and beyond %s", m.Metric.Name, m.changeText(), ch.Threshold.limitText()), Type: "regression", Text: detail}
+					s.Failures++
+				case ch.Failed:
+					tc.Failure = &junitMessage{Message: fmt.Sprintf("%s changed %s, beyond %s, and no test over seeds was possible (%s)", m.Metric.Name, m.changeText(), ch.Threshold.limitText(), m.untestedReason()), Type: "untested", Text: detail}
 					s.Failures++
 				case ch.Untested:
 					tc.Skipped = &junitMessage{Message: "no test over seeds possible: " + m.untestedReason()}

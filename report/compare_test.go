@@ -177,6 +177,31 @@ func TestCompareSingleSeedIsUntested(t *testing.T) {
 	if m.Test != "" || !m.Checks[0].Untested || !m.Checks[0].Exceeded || m.Checks[0].Regression || c.Regressions() != 0 {
 		t.Errorf("one seed: test %q, checks %+v; want untested, exceeded, no regression", m.Test, m.Checks)
 	}
+	// Issue 10 item 10: a +100% change with one seed passed the gate. An
+	// untested change beyond the limit fails unless untested changes are
+	// allowed; one within the limit passes.
+	if !m.Checks[0].Failed || c.Failures() != 1 {
+		t.Errorf("one seed, +100%%: failed %v, failures %d; want the check failed", m.Checks[0].Failed, c.Failures())
+	}
+	var b strings.Builder
+	c.WriteText(&b)
+	if !strings.Contains(b.String(), "FAIL untested +5%") || !strings.Contains(b.String(), "--allow-untested") {
+		t.Errorf("the text output does not show the untested failure:\n%s", b.String())
+	}
+	c, err = Compare(base, cand, mustThresholds(t, "flowtime.mean>+5%"), CompareOptions{AllowUntested: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := metricOf(t, c, "fair", "flowtime.mean"); m.Checks[0].Failed || c.Failures() != 0 {
+		t.Errorf("--allow-untested: checks %+v, failures %d; want a pass", m.Checks, c.Failures())
+	}
+	c, err = Compare(base, cand, mustThresholds(t, "flowtime.mean>+150%"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := metricOf(t, c, "fair", "flowtime.mean"); m.Checks[0].Failed || !m.Checks[0].Untested {
+		t.Errorf("one seed within the limit: checks %+v; want untested and passed", m.Checks)
+	}
 }
 
 // TestCompareFromZero: a metric that was 0 in every baseline seed and rises is

@@ -13,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -36,6 +37,11 @@ type Run struct {
 	// Alloc is set for an allocation study directory (alloc.parquet), which
 	// has no policy, summary, jobs or timeline; see LoadAllocStudy.
 	Alloc *AllocResults
+	// TraceID and HardwareID identify the trace content and the hardware
+	// model the run replayed ("sha256:…", from the results' manifest; see
+	// replay/identity.go), empty when no manifest lists the run. Together
+	// with the policy they decide which runs are seeds of one cell.
+	TraceID, HardwareID string
 }
 
 // LabelKeys returns the keys of r.Labels in their canonical order: PolicyLabel
@@ -73,8 +79,13 @@ func labelKeyLess(a, b string) bool {
 
 // Load reads every run under root: each directory at or below root that holds
 // jobs.parquet is a run and must also hold timeline.parquet and run.json; each
-// that holds alloc.parquet is an allocation study (LoadAllocStudy). Runs come
-// back in lexical order of their paths. Errors name the offending file.
+// that holds alloc.parquet is an allocation study (LoadAllocStudy). The hidden
+// .NAME.tmp-* and .NAME.old-* directories an interrupted run may leave
+// (internal/safeout) are skipped. Runs come back in lexical order of their paths, with their identities from the
+// manifest (Run.TraceID, Run.HardwareID). Errors name the offending file. Runs
+// that would be averaged as seeds of one cell (equal labels but the seed) yet
+// replayed different traces or hardware, or the same seed twice, are an error
+// naming two of them (CheckCells).
 func Load(root string) ([]Run, error) {
 	info, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -94,6 +105,9 @@ func Load(root string) ([]Run, error) {
 			return err
 		}
 		if d.IsDir() {
+			if path != root && safeout.IsScratch(d.Name()) {
+				return fs.SkipDir // an interrupted run's half-built or replaced output
+			}
 			return nil
 		}
 		if d.Name() == replay.JobsFile && !studies[filepath.Dir(path)] {
@@ -122,6 +136,12 @@ func Load(root string) ([]Run, error) {
 			return nil, err
 		}
 		runs = append(runs, r)
+	}
+	if err := attachIdentity(root, runs); err != nil {
+		return nil, err
+	}
+	if err := CheckCells(runs); err != nil {
+		return nil, fmt.Errorf("results %s: %w", root, err)
 	}
 	return runs, nil
 }

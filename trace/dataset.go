@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tracereplay/tracereplay/internal/safeout"
 )
 
 // File names inside a trace directory.
@@ -28,8 +31,13 @@ const (
 )
 
 // ErrNotTraceDir is wrapped by Write's error when the output directory exists
-// and holds files other than a trace's; nothing has been changed then.
-var ErrNotTraceDir = errors.New("not a trace directory")
+// and is not a trace directory ingest wrote (no ownership marker, or files the
+// marker does not list); nothing has been changed then. It is
+// safeout.ErrNotOwned.
+var ErrNotTraceDir = safeout.ErrNotOwned
+
+// TraceOwner marks the trace directories Write publishes.
+var TraceOwner = safeout.Owner{Command: "ingest", Kind: "trace"}
 
 // Write stores t as a trace directory: dir/jobs.parquet and, when t has tasks,
 // dir/tasks.parquet, both carrying the same key/value metadata (Meta, with the
@@ -40,53 +48,48 @@ var ErrNotTraceDir = errors.New("not a trace directory")
 // give byte-identical files whatever their order in memory. It then validates the
 // copy (Trace.Validate) and refuses an invalid trace.
 //
-// The write is atomic: the files are built in a hidden temporary directory beside
-// dir (missing parent directories are created once t has been validated), which
-// then replaces dir. An existing dir is replaced only if it is empty or
-// holds nothing but jobs.parquet and tasks.parquet; anything else is an error, so a
-// mistyped --out never deletes unrelated files.
+// The write is atomic and safe (internal/safeout): dir is locked, the files are
+// built in a hidden temporary directory beside it (missing parent directories
+// are created once t has been validated), which then replaces dir. An existing
+// dir is replaced only if it is empty or a trace directory ingest wrote (its
+// ownership marker lists every file in it); anything else is an error wrapping
+// ErrNotTraceDir, so a mistyped --out never deletes unrelated files.
 func Write(dir string, t *Trace) error {
 	if dir == "" {
 		return errors.New("write trace: empty directory name")
 	}
+	if err := sortedView(t).Validate(); err != nil {
+		return fmt.Errorf("write trace %s: %w", dir, err)
+	}
+	out, err := safeout.Open(dir, TraceOwner, safeout.Options{})
+	if err != nil {
+		return fmt.Errorf("write trace %s: %w", dir, err)
+	}
+	defer out.Close()
+	if err := out.Publish(context.Background(), func(tmp string) error { return WriteFiles(tmp, t) }); err != nil {
+		return fmt.Errorf("write trace %s: %w", dir, err)
+	}
+	return nil
+}
+
+// WriteFiles writes t's jobs.parquet and, when t has tasks, tasks.parquet into
+// the existing directory dir, as Write does but without replacing dir: the
+// caller publishes dir (safeout.Target.Publish) and names it in the error.
+func WriteFiles(dir string, t *Trace) error {
 	s := sortedView(t)
 	if err := s.Validate(); err != nil {
-		return fmt.Errorf("write trace %s: %w", dir, err)
+		return err
 	}
 	meta, err := encodeMeta(&t.Meta)
 	if err != nil {
-		return fmt.Errorf("write trace %s: %w", dir, err)
-	}
-	if err := checkReplaceable(dir); err != nil {
-		return fmt.Errorf("write trace %s: %w", dir, err)
-	}
-	dir = filepath.Clean(dir)
-	parent, base := filepath.Split(dir)
-	if parent == "" {
-		parent = "."
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("write trace %s: %w", dir, err)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write trace %s: %w", dir, err)
-	}
-	defer os.RemoveAll(tmp) // a no-op once tmp has been renamed to dir
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return fmt.Errorf("write trace %s: %w", dir, err)
+		return err
 	}
 	jobOpt := ParquetOptions{SortedBy: []string{"submit_ms"}}
-	if err := WriteParquetFile(filepath.Join(tmp, JobsFile), jobRows(s.Jobs), meta, jobOpt); err != nil {
-		return fmt.Errorf("write trace %s: %w", dir, err)
+	if err := WriteParquetFile(filepath.Join(dir, JobsFile), jobRows(s.Jobs), meta, jobOpt); err != nil {
+		return err
 	}
 	if len(s.Tasks) > 0 {
-		if err := WriteParquetFile(filepath.Join(tmp, TasksFile), taskRows(s.Tasks), meta); err != nil {
-			return fmt.Errorf("write trace %s: %w", dir, err)
-		}
-	}
-	if err := replaceDir(tmp, dir); err != nil {
-		return fmt.Errorf("write trace %s: %w", dir, err)
+		return WriteParquetFile(filepath.Join(dir, TasksFile), taskRows(s.Tasks), meta)
 	}
 	return nil
 }
@@ -104,57 +107,6 @@ func sortedView(t *Trace) *Trace {
 	s := &Trace{Jobs: slices.Clone(t.Jobs), Tasks: slices.Clone(t.Tasks), Meta: t.Meta}
 	s.Sort()
 	return s
-}
-
-// checkReplaceable accepts a dir that does not exist, is empty, or holds only
-// trace files.
-func checkReplaceable(dir string) error {
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return fmt.Errorf("%w: %s exists and is not a directory", ErrNotTraceDir, dir)
-	}
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("cannot replace: %w", err)
-	}
-	for _, e := range entries {
-		if n := e.Name(); (n != JobsFile && n != TasksFile) || !e.Type().IsRegular() {
-			return fmt.Errorf("%w: refusing to replace an existing directory that holds %q, not only %s and %s",
-				ErrNotTraceDir, n, JobsFile, TasksFile)
-		}
-	}
-	return nil
-}
-
-// replaceDir renames tmp to dir, moving an existing dir aside first and deleting
-// it once the new one is in place.
-func replaceDir(tmp, dir string) error {
-	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-		return os.Rename(tmp, dir)
-	}
-	parent, base := filepath.Split(dir)
-	if parent == "" {
-		parent = "."
-	}
-	old, err := os.MkdirTemp(parent, "."+base+".old-*")
-	if err != nil {
-		return err
-	}
-	aside := filepath.Join(old, base)
-	if err := os.Rename(dir, aside); err != nil {
-		os.Remove(old)
-		return err
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if rerr := os.Rename(aside, dir); rerr != nil {
-			return fmt.Errorf("%w (and restoring the old directory failed: %v; it is at %s)", err, rerr, aside)
-		}
-		os.Remove(old)
-		return err
-	}
-	return os.RemoveAll(old)
 }
 
 // Read loads the trace directory dir written by Write: jobs.parquet, and

@@ -6,12 +6,13 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/tracereplay/tracereplay/internal/safeout"
 )
 
 // MaxRowsPerRowGroup bounds the rows of one Parquet row group written by
@@ -37,36 +38,7 @@ type ParquetOptions struct {
 // see the old file or the complete new one, never a partial one. The output is
 // deterministic: the same rows and meta give byte-identical files.
 func WriteParquetFile[T any](path string, rows []T, meta map[string]string, opt ...ParquetOptions) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := writeParquet(tmp, rows, meta, opt...); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return safeout.WriteFileFunc(path, func(f *os.File) error { return writeParquet(f, rows, meta, opt...) })
 }
 
 // writeParquet writes rows as Parquet to w with tracereplay's writer settings.

@@ -13,7 +13,7 @@ import (
 // runGenerate is ingest --generate: it makes a synthetic trace from the named
 // generator, its --param key=value pairs and --seed, and writes it to out.
 // Parameter values are passed as strings; the generator parses and checks them.
-func runGenerate(fs *pflag.FlagSet, name string, params []string, seed uint64, out string, stdout, stderr io.Writer) int {
+func runGenerate(fs *pflag.FlagSet, name string, params []string, seed uint64, out *outDir, stdout, stderr io.Writer) int {
 	fail := func(status int, format string, args ...any) int {
 		fmt.Fprintf(stderr, "ingest: "+format+"\n", args...)
 		return status

@@ -28,11 +28,14 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/internal/sigexit"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(sigexit.Run("ingest", os.Stderr, func(ctx context.Context) int {
+		return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	}))
 }
 
 // Exit statuses.
@@ -46,7 +49,8 @@ const (
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("ingest", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	out := fs.String("out", "", "output trace directory (created or replaced)")
+	out := fs.String("out", "", "output trace directory (created, or replaced if ingest wrote it)")
+	force := fs.Bool("force", false, "replace --out even if it holds files ingest did not write")
 	format := fs.String("format", "auto", "input format: auto or "+strings.Join(trace.FormatNames(), ", "))
 	strict := fs.Bool("strict", false, "turn warnings about inconsistent input into errors, and unreadable files of a DIR")
 	topology := fs.String("topology", "", "Rumen topology or SLS node file giving the racks of hosts the inputs leave rack-less")
@@ -69,9 +73,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if *out == "" {
 		return fail(exitUsage, "--out DIR is required\n%s", usageHint())
 	}
+	dst, status := openOut(ctx, *out, *force, stderr)
+	if dst == nil {
+		return status
+	}
+	defer dst.close()
 	inputs := fs.Args()
 	if *generate != "" || fs.Changed("param") || fs.Changed("seed") {
-		return runGenerate(fs, *generate, *params, *seed, *out, stdout, stderr)
+		return runGenerate(fs, *generate, *params, *seed, dst, stdout, stderr)
 	}
 	if len(inputs) == 0 {
 		return fail(exitUsage, "no input files (use - for standard input)\n%s", usageHint())
@@ -138,20 +147,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		trace.FillRacks(t, topo)
 		t.Meta.Options["topology"] = *topology
 	}
-	return write(*out, t, trees, stdout, fail)
-}
-
-// write stores t in out and prints the summary; an existing out that is not a
-// trace directory is bad usage.
-func write(out string, t *trace.Trace, trees treeTotals, stdout io.Writer, fail func(int, string, ...any) int) int {
-	if err := trace.Write(out, t); err != nil {
-		if errors.Is(err, trace.ErrNotTraceDir) {
-			return fail(exitUsage, "%v", err)
-		}
-		return fail(exitFail, "%v", err)
-	}
-	summary(stdout, out, t, trees)
-	return exitOK
+	return write(dst, t, trees, stdout, fail)
 }
 
 // statusOf is the exit status for an error: bad input and missing files are

@@ -37,7 +37,7 @@ func allocStudy(c *config, e *replay.Experiment, stdout io.Writer, start time.Ti
 		if err := hashFile(inputs, c.experiment); err != nil {
 			return err
 		}
-		err := buildResults(c.out, func(tmp string) error {
+		err := buildResults(c, func(tmp string) error {
 			if err := replay.WriteAllocStudy(tmp, res, meta); err != nil {
 				return err
 			}

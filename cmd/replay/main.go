@@ -17,10 +17,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +26,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/internal/sigexit"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
@@ -36,10 +35,9 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	os.Exit(sigexit.Run("replay", os.Stderr, func(ctx context.Context) int {
+		return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	}))
 }
 
 // usageError is bad usage or bad input: exit status 2.
@@ -55,6 +53,8 @@ type config struct {
 	policies, set                              []string
 	seed                                       uint64
 	tasks, check, incomplete, quiet            bool
+	force                                      bool
+	publish                                    func(fill func(tmp string) error) error // publish.go
 	alone                                      bool
 	noTimeline                                 bool // an experiment turned timeline sampling off
 	parallel                                   int
@@ -71,7 +71,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.StringArrayVar(&c.set, "set", nil, "override a hardware key, `KEY=VALUE` (repeatable), e.g. --set replication=2")
 	fs.StringSliceVar(&c.policies, "policy", []string{"all"}, "policies to run: all, or `NAME[:k=v,...]` (repeatable or comma-separated names)")
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of every random stream (placement, durations, heartbeats, policies)")
-	fs.StringVar(&c.out, "out", "", "write results to `DIR` (replaced atomically); without it nothing is written")
+	fs.StringVar(&c.out, "out", "", "write results to `DIR` (replaced atomically; only a results directory replay wrote is replaced); without it nothing is written")
+	fs.BoolVar(&c.force, "force", false, "replace --out even if it holds files replay did not write")
 	fs.StringVar(&c.experiment, "experiment", "", "run an experiment spec `FILE` (cartesian product of traces, hardware, sweeps, policies, seeds)")
 	fs.BoolVar(&c.tasks, "tasks", false, "also write tasks.parquet with one row per task")
 	fs.BoolVar(&c.check, "check-invariants", false, "verify the simulator's invariants at every event (slower)")
@@ -100,6 +101,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if c.parallel < 1 {
 		c.parallel = 1
 	}
+	if c.out != "" {
+		closeOut, err := openOut(ctx, &c, stderr) // publish.go
+		if err != nil {
+			fmt.Fprintf(stderr, "replay: %v\n", err)
+			return 2
+		}
+		defer closeOut()
+	}
 	if err := replayMain(ctx, &c, stdin, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "replay: %v\n", err)
 		var u usageError
@@ -116,6 +125,7 @@ type job struct {
 	cell     replay.Cell
 	workload *replay.Workload
 	traceSrc string
+	trace    *trace.Trace // what the run replayed, for its identity (publish.go)
 	res      *replay.Result
 	err      error
 }
@@ -176,7 +186,7 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 			return usageError{fmt.Errorf("trace %s: %w", key, err)}
 		}
 		cl.Hardware = hw
-		jobs = append(jobs, &job{cell: cl, workload: w, traceSrc: key})
+		jobs = append(jobs, &job{cell: cl, workload: w, traceSrc: key, trace: tr})
 	}
 
 	prog := newProgress(stderr, len(jobs))
@@ -192,7 +202,7 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 	}
 
 	if c.out != "" {
-		if err := writeAll(c, jobs, inputs, start); err != nil {
+		if err := writeAll(ctx, c, jobs, inputs, start); err != nil {
 			return err
 		}
 	}
@@ -386,6 +396,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
 					TraceName: j.traceSrc, HardwareName: j.cell.HWName,
 					Workload: replay.WorkloadOptions{IncludeIncomplete: c.incomplete},
 					Progress: func(done, total int) { prog.jobs(j.cell.Dir, done, total) },
+					Context:  ctx,
 				}
 				if c.alone {
 					opt.Alone = func() (replay.Policy, error) { return policy.New(j.cell.Policy) }
@@ -411,96 +422,4 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
 	}
 	close(next)
 	wg.Wait()
-}
-
-// buildResults fills a temporary directory beside out with fill, then puts it in
-// out's place, so a failed or interrupted run leaves no partial results.
-func buildResults(out string, fill func(tmp string) error) error {
-	if err := checkReplaceable(out); err != nil {
-		return err
-	}
-	parent := filepath.Dir(filepath.Clean(out))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("results: %w", err)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("results: %w", err)
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it private
-		os.RemoveAll(tmp)
-		return fmt.Errorf("results: %w", err)
-	}
-	if err := fill(tmp); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	if err := os.RemoveAll(out); err != nil {
-		os.RemoveAll(tmp)
-		return fmt.Errorf("results: replacing %s: %w", out, err)
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		os.RemoveAll(tmp)
-		return fmt.Errorf("results: %w", err)
-	}
-	return nil
-}
-
-func writeManifest(dir string, m *replay.Manifest) error {
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	return replay.WriteFileAtomic(filepath.Join(dir, replay.ManifestFile), append(b, '\n'))
-}
-
-// writeAll writes every run and the manifest into c.out (buildResults).
-func writeAll(c *config, jobs []*job, inputs map[string]string, start time.Time) error {
-	return buildResults(c.out, func(tmp string) error { return fillRuns(tmp, c, jobs, inputs, start) })
-}
-
-func fillRuns(tmp string, c *config, jobs []*job, inputs map[string]string, start time.Time) error {
-	m := replay.Manifest{Tool: "tracereplay " + replay.Version, GoVersion: runtime.Version(), Args: os.Args[1:],
-		Inputs: inputs, Experiment: c.experiment}
-	if c.experiment == "" {
-		m.Seed = c.seed
-	}
-	for _, j := range jobs {
-		hw, _ := json.Marshal(j.cell.Hardware)
-		meta := map[string]string{
-			"tracereplay.tool":     "tracereplay " + replay.Version,
-			"tracereplay.policy":   j.cell.Policy,
-			"tracereplay.seed":     strconv.FormatUint(j.cell.Seed, 10),
-			"tracereplay.trace":    j.traceSrc,
-			"tracereplay.hardware": string(hw),
-		}
-		if err := replay.WriteRun(filepath.Join(tmp, j.cell.Dir), j.res, meta); err != nil {
-			return err
-		}
-		sec := j.res.Wall.Seconds()
-		m.Runs = append(m.Runs, replay.ManifestRun{Dir: j.cell.Dir, Policy: j.cell.Policy, Trace: j.traceSrc,
-			Hardware: j.cell.Hardware, Seed: j.cell.Seed, Jobs: j.res.Summary.Jobs, Events: j.res.Summary.Events,
-			WallSec: sec, EventsPerSec: float64(j.res.Summary.Events) / max(sec, 1e-9)})
-	}
-	m.WallSec = time.Since(start).Seconds()
-	return writeManifest(tmp, &m)
-}
-
-// checkReplaceable refuses to replace an existing --out that is not a results
-// directory, so a mistyped path never deletes unrelated files.
-func checkReplaceable(dir string) error {
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return usageError{fmt.Errorf("--out %s: %w", dir, err)}
-	}
-	if len(ents) == 0 {
-		return nil
-	}
-	if slices.ContainsFunc(ents, func(e os.DirEntry) bool { return e.Name() == replay.ManifestFile }) {
-		return nil
-	}
-	return bad("--out %s exists and is not a results directory (no %s): not replacing it", dir, replay.ManifestFile)
 }

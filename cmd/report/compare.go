@@ -18,8 +18,10 @@ func compareUsage(fs *pflag.FlagSet) string {
 	b.WriteString("Usage: report compare --baseline DIR --candidate DIR [--fail-on RULES] [--fail-on-file FILE]\n")
 	b.WriteString("                      [--markdown FILE] [--junit FILE]\n\n")
 	b.WriteString("Lines up the cells (runs with equal labels apart from the seed: policy, trace, hw,\n")
-	b.WriteString("sweep values) of two result sets and prints, per cell and metric, baseline and\n")
-	b.WriteString("candidate mean ± 95% CI over seeds, the change and its 95% CI. Metrics: ")
+	b.WriteString("sweep values) of two result sets, checks that each cell replayed the same trace\n")
+	b.WriteString("content on the same hardware model on both sides (manifest.json), and prints, per\n")
+	b.WriteString("cell and metric, baseline and candidate mean ± 95% CI over seeds, the change and\n")
+	b.WriteString("its 95% CI. Metrics: ")
 	var names []string
 	for _, m := range report.CompareMetrics() {
 		names = append(names, m.Name)
@@ -30,10 +32,12 @@ func compareUsage(fs *pflag.FlagSet) string {
 	b.WriteString("else Welch's t). CHANGE: +5% (relative to the baseline), -2pt (points, locality),\n")
 	b.WriteString("+30s (time metrics), +0.1 (slowdown). Example:\n")
 	b.WriteString("  --fail-on 'flowtime.p95>+5%,starvation.mean>+10%,locality<-2pt'\n")
-	b.WriteString("--fail-on-file reads a TOML file: fail_on = [\"flowtime.p95>+5%\", ...].\n\n")
-	b.WriteString("Exit status: 0 no regression, 1 a regression (or outputs not written),\n")
-	b.WriteString("2 bad usage, unreadable results, or result sets that do not match (cells present\n")
-	b.WriteString("on one side only, different traces).\n\nFlags:\n")
+	b.WriteString("--fail-on-file reads a TOML file: fail_on = [\"flowtime.p95>+5%\", ...].\n")
+	b.WriteString("With one seed on a side nothing can be tested: a change beyond a limit then fails\n")
+	b.WriteString("as untested unless --allow-untested.\n\n")
+	b.WriteString("Exit status: 0 no regression, 1 a regression or an untested change beyond a limit\n")
+	b.WriteString("(or outputs not written), 2 bad usage, unreadable results, or result sets that do\n")
+	b.WriteString("not match (cells present on one side only, different traces or hardware).\n\nFlags:\n")
 	b.WriteString(fs.FlagUsages())
 	return b.String()
 }
@@ -48,6 +52,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	failOnFile := fs.String("fail-on-file", "", "read threshold rules from a TOML `FILE` (fail_on = [...])")
 	markdown := fs.String("markdown", "", "also write a Markdown summary to `FILE` (for a CI job summary page)")
 	junit := fs.String("junit", "", "also write JUnit XML to `FILE`, one test case per cell and rule")
+	allowUntested := fs.Bool("allow-untested", false, "let a change beyond a limit pass when it cannot be tested (one seed on a side)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
 		log.Error("bad usage: " + err.Error())
@@ -94,7 +99,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		log.Error("interrupted: " + err.Error())
 		return exitFail
 	}
-	cmp, err := report.Compare(base, cand, thresholds)
+	cmp, err := report.Compare(base, cand, thresholds, report.CompareOptions{AllowUntested: *allowUntested})
 	if err != nil {
 		log.Error("cannot compare: " + err.Error())
 		return exitUsage
@@ -115,8 +120,12 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		log.Error("cannot write the comparison: " + err.Error())
 		return exitFail
 	}
-	if n := cmp.Regressions(); n > 0 {
-		log.Error(fmt.Sprintf("%d regression%s", n, map[bool]string{true: "", false: "s"}[n == 1]))
+	if n, u := cmp.Regressions(), cmp.Failures()-cmp.Regressions(); n+u > 0 {
+		msg := fmt.Sprintf("%d regression%s", n, map[bool]string{true: "", false: "s"}[n == 1])
+		if u > 0 {
+			msg += fmt.Sprintf(" and %d untested change%s beyond a limit (one seed on a side: run more seeds, or pass --allow-untested)", u, map[bool]string{true: "", false: "s"}[u == 1])
+		}
+		log.Error(msg)
 		return exitFail
 	}
 	return exitOK

@@ -178,3 +178,29 @@ func TestCompareHelp(t *testing.T) {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
 }
+
+// TestCompareUntestedFails is issue 10 item 10: with one seed a +200% flowtime
+// change passed the gate as "untested". It now fails (exit 1) unless
+// --allow-untested; the JUnit file counts it as a failure.
+func TestCompareUntestedFails(t *testing.T) {
+	base, cand := t.TempDir(), t.TempDir()
+	dir := filepath.Join("policy=fair", "seed=1")
+	writeRun(t, filepath.Join(base, dir), "fair", 1, 10, 2)
+	writeRun(t, filepath.Join(cand, dir), "fair", 1, 10, 6)
+	junit := filepath.Join(t.TempDir(), "c.xml")
+	code, stdout, stderr := runCmd("compare", "--baseline", base, "--candidate", cand, "--fail-on", "flowtime.mean>+5%", "--junit", junit)
+	if code != 1 || !strings.Contains(stderr, "1 untested change beyond a limit") || !strings.Contains(stderr, "--allow-untested") {
+		t.Fatalf("exit %d, stderr %q; want exit 1 for the untested change", code, stderr)
+	}
+	if !strings.Contains(stdout, "FAIL untested +5%") || !strings.Contains(stdout, "Failed checks:\n  fair: flowtime.mean changed +22.000 s (+200.0%), beyond flowtime.mean>+5%, untested (1 seed)") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	xb, _ := os.ReadFile(junit)
+	if !strings.Contains(string(xb), `failures="1"`) || !strings.Contains(string(xb), `type="untested"`) {
+		t.Errorf("JUnit:\n%s", xb)
+	}
+	code, stdout, stderr = runCmd("compare", "--baseline", base, "--candidate", cand, "--fail-on", "flowtime.mean>+5%", "--allow-untested")
+	if code != 0 || !strings.Contains(stdout, "untested +5%") || strings.Contains(stdout, "FAIL") {
+		t.Fatalf("--allow-untested: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+}

@@ -17,9 +17,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
+
+	"github.com/tracereplay/tracereplay/internal/sigexit"
 )
 
 // Exit statuses.
@@ -30,10 +31,9 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	os.Exit(sigexit.Run("report", os.Stderr, func(ctx context.Context) int {
+		return run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	}))
 }
 
 // subcommand is one verb of report; the first argument selects it, and

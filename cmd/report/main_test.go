@@ -133,11 +133,11 @@ func TestSummaryOut(t *testing.T) {
 			for _, e := range entries {
 				names = append(names, e.Name())
 			}
-			want := fmt.Sprintf("flowtime_cdf.%[1]s running_tasks.%[1]s starvation.%[1]s summary.csv summary.md summary.tex", format)
+			want := fmt.Sprintf(".tracereplay-owned flowtime_cdf.%[1]s running_tasks.%[1]s starvation.%[1]s summary.csv summary.md summary.tex", format)
 			if strings.Join(names, " ") != want {
 				t.Errorf("files %v, want %s", names, want)
 			}
-			for _, n := range strings.Fields(want) {
+			for _, n := range strings.Fields(want)[1:] {
 				if !strings.Contains(stderr, filepath.Join(out, n)) {
 					t.Errorf("stderr does not report %s: %s", n, stderr)
 				}
@@ -167,6 +167,9 @@ func TestSummaryOut(t *testing.T) {
 	}
 }
 
+// TestSummaryOutExistingDirectory: --out replaces a directory report wrote, and
+// refuses (exit 2, naming the file and --force) one holding anything else;
+// --force replaces it.
 func TestSummaryOutExistingDirectory(t *testing.T) {
 	root := results(t)
 	out := filepath.Join(t.TempDir(), "out")
@@ -180,18 +183,47 @@ func TestSummaryOutExistingDirectory(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "summary.md"), []byte("stale"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runCmd("--out", out, "--format", "svg", root); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	code, _, stderr := runCmd("--out", out, "--format", "svg", root)
+	if code != 2 || !strings.Contains(stderr, "notes.txt") || !strings.Contains(stderr, "--force") {
+		t.Fatalf("exit %d, stderr %q; want exit 2 naming notes.txt and --force", code, stderr)
 	}
 	if b, _ := os.ReadFile(keep); string(b) != "mine" {
 		t.Error("an unrelated file in the output directory was changed")
 	}
+	if b, _ := os.ReadFile(filepath.Join(out, "summary.md")); string(b) != "stale" {
+		t.Error("a refused directory was changed")
+	}
+	if code, _, stderr := runCmd("--out", out, "--format", "svg", "--force", root); code != 0 {
+		t.Fatalf("--force: exit %d: %s", code, stderr)
+	}
 	if b, _ := os.ReadFile(filepath.Join(out, "summary.md")); !bytes.HasPrefix(b, []byte("## Summary of 4 runs in 2 cells")) {
 		t.Errorf("summary.md not replaced: %q", b)
+	}
+	// Its own output is replaced without --force, figures of another format
+	// included.
+	if code, _, stderr := runCmd("--out", out, "--format", "png", root); code != 0 {
+		t.Fatalf("rerun: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "flowtime_cdf.svg")); !os.IsNotExist(err) {
+		t.Errorf("the old svg figure survived the rerun: %v", err)
 	}
 	siblings, _ := os.ReadDir(filepath.Dir(out))
 	if len(siblings) != 1 {
 		t.Errorf("%d entries beside the output directory, want 1 (temporary directory left?)", len(siblings))
+	}
+}
+
+// TestSummaryOutAndArrowSameDirectory: --out and --arrow may name one directory.
+func TestSummaryOutAndArrowSameDirectory(t *testing.T) {
+	root := results(t)
+	out := filepath.Join(t.TempDir(), "out")
+	if code, _, stderr := runCmd("--out", out, "--arrow", out, "--format", "svg", root); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"summary.md", "summary.arrow", "jobs.arrow"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
@@ -246,11 +278,11 @@ func TestErrors(t *testing.T) {
 		{"missing results", []string{filepath.Join(root, "nope")}, 2, []string{"report: error: cannot read results", "nope", "no such directory"}},
 		{"empty results", []string{t.TempDir()}, 2, []string{"no run directory"}},
 		{"corrupt jobs file", []string{corrupt}, 2, []string{filepath.Join("policy=x", "jobs.parquet"), "not a Parquet file"}},
-		{"out is a file", []string{"--out", outFile, root}, 1, []string{"cannot write outputs", "not a directory"}},
+		{"out is a file", []string{"--out", outFile, root}, 2, []string{"cannot write outputs", "not a directory", "--force"}},
 		{"unknown preset", []string{"--preset", "nope", root}, 2, []string{`--preset "nope": want one of `, "hpfsp"}},
 		{"bad style", []string{"--style", "print", root}, 2, []string{`--style: figure style "print": want screen or paper`}},
 		{"bad width", []string{"--width", "three", root}, 2, []string{`--width: figure width "three": want one or two`}},
-		{"arrow is a file", []string{"--arrow", outFile, root}, 1, []string{"cannot write Arrow files", "not a directory"}},
+		{"arrow is a file", []string{"--arrow", outFile, root}, 2, []string{"cannot write outputs", "not a directory", "--force"}},
 		{"html in a file", []string{"--html", filepath.Join(outFile, "r.html"), root}, 1, []string{"cannot write the HTML report"}},
 	}
 	for _, tt := range tests {

@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -10,64 +10,89 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
 )
 
-// publishDir builds a directory's files with fill in a fresh temporary directory
-// beside dir, then renames that directory to dir or, when dir already exists,
-// renames each file into it, so that dir never holds a half-written file and a
-// failure leaves it as it was. fill returns the paths it wrote (inside tmp);
-// publishDir returns their final paths.
-func publishDir(dir string, fill func(tmp string) ([]string, error)) ([]string, error) {
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, err
-	}
-	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
-		return nil, fmt.Errorf("%s exists and is not a directory", dir)
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return nil, err
-	}
-	files, err := fill(tmp)
-	if err != nil {
-		return nil, err
-	}
-	final := make([]string, len(files))
-	for i, f := range files {
-		final[i] = filepath.Join(dir, filepath.Base(f))
-	}
-	info, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		if err := os.Rename(tmp, dir); err != nil {
+// reportOwner marks the directories report writes with --out and --arrow.
+var reportOwner = safeout.Owner{Command: "report", Kind: "report"}
+
+// outDirs are the locked output directories of a summary run: --out and
+// --arrow, one target when they name the same directory.
+type outDirs struct {
+	ctx     context.Context
+	targets map[string]*safeout.Target // by cleaned path
+}
+
+// openOutDirs locks the output directories before any result is read, so that a
+// concurrent report to the same directory, or a directory report may not
+// replace, fails at once. The error wraps safeout.ErrNotOwned or
+// safeout.ErrLocked for those.
+func openOutDirs(ctx context.Context, force bool, log func(string), dirs ...string) (*outDirs, error) {
+	o := &outDirs{ctx: ctx, targets: map[string]*safeout.Target{}}
+	for _, d := range dirs {
+		if d == "" || o.targets[filepath.Clean(d)] != nil {
+			continue
+		}
+		t, err := safeout.Open(d, reportOwner, safeout.Options{Force: force})
+		if err != nil {
+			o.close()
 			return nil, err
 		}
-		return final, nil
-	case err != nil:
-		return nil, err
-	case !info.IsDir():
-		return nil, fmt.Errorf("%s exists and is not a directory", dir)
-	}
-	for i, f := range files {
-		if err := os.Rename(f, final[i]); err != nil {
-			return nil, err
+		for _, r := range t.Recovered {
+			log(r)
 		}
+		o.targets[filepath.Clean(d)] = t
+	}
+	return o, nil
+}
+
+func (o *outDirs) close() {
+	for _, t := range o.targets {
+		t.Close()
+	}
+}
+
+// filler writes some of a directory's files into tmp and returns their paths.
+type filler func(tmp string) ([]string, error)
+
+// publish replaces the output directory dir with the files fills write, built in
+// a temporary directory beside it (safeout.Target.Publish): dir never holds a
+// half-written file and a failure leaves it as it was. It returns the files'
+// final paths.
+func (o *outDirs) publish(dir string, fills ...filler) ([]string, error) {
+	t := o.targets[filepath.Clean(dir)]
+	if t == nil {
+		return nil, fmt.Errorf("%s was not opened", dir)
+	}
+	var final []string
+	err := t.Publish(o.ctx, func(tmp string) error {
+		for _, fill := range fills {
+			files, err := fill(tmp)
+			if err != nil {
+				return err
+			}
+			for _, f := range files {
+				rel, err := filepath.Rel(tmp, f)
+				if err != nil {
+					return err
+				}
+				final = append(final, filepath.Join(dir, rel))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return final, nil
 }
 
-// writeOutputs writes the summary as Markdown, CSV and LaTeX and the figures
-// into dir (publishDir); a preset adds its table and figures. It returns the
-// final paths.
-func writeOutputs(dir string, table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset) ([]string, error) {
-	return publishDir(dir, func(tmp string) ([]string, error) {
+// outputFiles writes the summary as Markdown, CSV and LaTeX and the figures
+// into a directory; a preset adds its table and figures.
+func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset) filler {
+	return func(tmp string) ([]string, error) {
 		files := []string{filepath.Join(tmp, "summary.md"), filepath.Join(tmp, "summary.csv"), filepath.Join(tmp, "summary.tex")}
 		for i, write := range []func(io.Writer) error{table.WriteMarkdown, table.WriteCSV, table.WriteLaTeX} {
 			if err := report.WriteFileAtomic(files[i], write); err != nil {
@@ -95,13 +120,13 @@ func writeOutputs(dir string, table *report.Table, runs []report.Run, fig report
 			files = append(append(files, md, csv), figs...)
 		}
 		return files, nil
-	})
+	}
 }
 
-// writeArrow writes summary.arrow and jobs.arrow (and NAME.arrow, the preset's
-// table) into dir (publishDir).
-func writeArrow(dir string, runs []report.Run, pre *preset) ([]string, error) {
-	return publishDir(dir, func(tmp string) ([]string, error) {
+// arrowFiles writes summary.arrow and jobs.arrow (and NAME.arrow, the preset's
+// table) into a directory.
+func arrowFiles(runs []report.Run, pre *preset) filler {
+	return func(tmp string) ([]string, error) {
 		files, err := report.WriteArrowTables(runs, tmp)
 		if err != nil {
 			return nil, err
@@ -116,7 +141,7 @@ func writeArrow(dir string, runs []report.Run, pre *preset) ([]string, error) {
 			files = append(files, p)
 		}
 		return files, nil
-	})
+	}
 }
 
 // writeHTML writes the self-contained HTML report to path atomically: the

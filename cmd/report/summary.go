@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
 )
@@ -38,6 +41,7 @@ func usage(fs *pflag.FlagSet) string {
 // summaryConfig holds the parsed flags of the summary subcommand.
 type summaryConfig struct {
 	results, out, html, arrow string
+	force                     bool
 	fig                       report.FigureOptions
 	pre                       *preset
 }
@@ -47,7 +51,8 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs := pflag.NewFlagSet("report", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var c summaryConfig
-	fs.StringVar(&c.out, "out", "", "write summary.md, summary.csv, summary.tex and figures to `DIR` (created if needed)")
+	fs.StringVar(&c.out, "out", "", "write summary.md, summary.csv, summary.tex and figures to `DIR` (created, or replaced if report wrote it)")
+	fs.BoolVar(&c.force, "force", false, "replace --out and --arrow even if they hold files report did not write")
 	format := fs.String("format", "png", "figure `format`: png, svg or pdf")
 	styleName := fs.String("style", "screen", "figure `style`: screen, or paper (serif type, column widths, grayscale-safe dashes and markers)")
 	widthName := fs.String("width", "one", "paper figure `width`: one (a 3.5 in column) or two (7 in, both columns)")
@@ -91,6 +96,15 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitUsage
 	}
 
+	dirs, err := openOutDirs(ctx, c.force, func(note string) { log.Info("note: " + note) }, c.out, c.arrow)
+	if err != nil {
+		log.Error("cannot write outputs: " + err.Error())
+		if errors.Is(err, safeout.ErrNotOwned) || errors.Is(err, safeout.ErrLocked) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	defer dirs.close()
 	runs, err := report.Load(c.results)
 	if err != nil {
 		log.Error("cannot read results: " + err.Error())
@@ -110,21 +124,31 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	table := report.SummaryTable(runs)
 	var paths []string
-	if c.out != "" {
-		p, err := writeOutputs(c.out, table, runs, c.fig, c.pre)
+	switch {
+	case c.out != "" && filepath.Clean(c.out) == filepath.Clean(c.arrow):
+		p, err := dirs.publish(c.out, outputFiles(table, runs, c.fig, c.pre), arrowFiles(runs, c.pre))
 		if err != nil {
 			log.Error("cannot write outputs: " + err.Error())
 			return exitFail
 		}
 		paths = append(paths, p...)
-	}
-	if c.arrow != "" {
-		p, err := writeArrow(c.arrow, runs, c.pre)
-		if err != nil {
-			log.Error("cannot write Arrow files: " + err.Error())
-			return exitFail
+	default:
+		if c.out != "" {
+			p, err := dirs.publish(c.out, outputFiles(table, runs, c.fig, c.pre))
+			if err != nil {
+				log.Error("cannot write outputs: " + err.Error())
+				return exitFail
+			}
+			paths = append(paths, p...)
 		}
-		paths = append(paths, p...)
+		if c.arrow != "" {
+			p, err := dirs.publish(c.arrow, arrowFiles(runs, c.pre))
+			if err != nil {
+				log.Error("cannot write Arrow files: " + err.Error())
+				return exitFail
+			}
+			paths = append(paths, p...)
+		}
 	}
 	if c.html != "" {
 		if err := writeHTML(c.html, c.results, manifest, manifestJSON, table, runs, c.fig, c.pre); err != nil {

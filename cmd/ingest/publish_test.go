@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/internal/safeout"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+func ingest(args ...string) (int, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, nil, &stdout, &stderr)
+	return code, stderr.String()
+}
+
+// TestOutKeepsUserFiles: a file the user put into a trace directory ingest
+// wrote is never deleted by a rerun (exit 2 naming it and --force); --force
+// replaces the directory; a rerun replaces ingest's own directory.
+func TestOutKeepsUserFiles(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "trace")
+	if code, errOut := ingest("--out", out, sample); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if code, errOut := ingest("--out", out, "--generate", "synthetic", "--param", "jobs=3"); code != exitOK {
+		t.Fatalf("rerun over its own trace: exit %d: %s", code, errOut)
+	}
+	notes := filepath.Join(out, "NOTES.md")
+	os.WriteFile(notes, []byte("mine"), 0o644)
+	code, errOut := ingest("--out", out, sample)
+	if code != exitUsage || !strings.Contains(errOut, "NOTES.md") || !strings.Contains(errOut, "--force") {
+		t.Fatalf("exit %d, stderr %q; want exit 2 naming NOTES.md and --force", code, errOut)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "mine" {
+		t.Fatal("the user's file was changed")
+	}
+	if code, errOut := ingest("--out", out, "--force", sample); code != exitOK {
+		t.Fatalf("--force: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(notes); !os.IsNotExist(err) {
+		t.Errorf("--force kept NOTES.md: %v", err)
+	}
+	tr, err := trace.Read(out)
+	if err != nil || len(tr.Jobs) != 50 {
+		t.Fatalf("the replaced trace: %v", err)
+	}
+}
+
+// TestOutLocked: while another run holds --out, ingest fails at once with exit 2
+// and creates nothing.
+func TestOutLocked(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "trace")
+	held, err := safeout.Open(out, trace.TraceOwner, safeout.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	code, errOut := ingest("--out", out, sample)
+	if code != exitUsage || !strings.Contains(errOut, "another run is writing it") {
+		t.Fatalf("exit %d, stderr %q; want exit 2 saying another run is writing it", code, errOut)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s exists: %v", out, err)
+	}
+}
+
+// TestOutRefusesOtherKind: a results directory is not a trace
+// directory: replay's marker does not let ingest replace it.
+func TestOutRefusesOtherKind(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "runs")
+	res, err := safeout.Open(out, safeout.Owner{Command: "replay", Kind: "results"}, safeout.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Publish(context.Background(), func(tmp string) error {
+		return os.WriteFile(filepath.Join(tmp, "manifest.json"), []byte("{}"), 0o644)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	res.Close()
+	code, errOut := ingest("--out", out, sample)
+	if code != exitUsage || !strings.Contains(errOut, "it holds a results replay wrote") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/tracereplay/tracereplay/internal/safeout"
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// resultsOwner marks the directories replay writes with --out.
+var resultsOwner = safeout.Owner{Command: "replay", Kind: "results"}
+
+// openOut locks c.out before anything is simulated, so that a second run to the
+// same directory, or a directory replay may not replace, fails at once (exit
+// 2). It notes on stderr what it recovered from an interrupted earlier run, and
+// sets c.publish. The returned function releases the lock.
+func openOut(ctx context.Context, c *config, stderr io.Writer) (func(), error) {
+	t, err := safeout.Open(c.out, resultsOwner, safeout.Options{Force: c.force})
+	if err != nil {
+		if errors.Is(err, safeout.ErrNotOwned) || errors.Is(err, safeout.ErrLocked) {
+			return nil, bad("--out: %w", err)
+		}
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	for _, r := range t.Recovered {
+		fmt.Fprintf(stderr, "replay: note: %s\n", r)
+	}
+	c.publish = func(fill func(tmp string) error) error { return t.Publish(ctx, fill) }
+	return func() { t.Close() }, nil
+}
+
+// buildResults fills a temporary directory beside c.out with fill, then swaps
+// it into c.out's place (safeout.Target.Publish): a failed or interrupted run
+// leaves the old results, never partial ones.
+func buildResults(c *config, fill func(tmp string) error) error {
+	if c.publish == nil {
+		return fmt.Errorf("results: --out %s was not opened", c.out)
+	}
+	if err := c.publish(fill); err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	return nil
+}
+
+func writeManifest(dir string, m *replay.Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return safeout.WriteFile(filepath.Join(dir, replay.ManifestFile), append(b, '\n'))
+}
+
+// writeAll writes every run and the manifest into c.out (buildResults).
+func writeAll(ctx context.Context, c *config, jobs []*job, inputs map[string]string, start time.Time) error {
+	return buildResults(c, func(tmp string) error { return fillRuns(ctx, tmp, c, jobs, inputs, start) })
+}
+
+// fillRuns writes the runs' results and the manifest into tmp; it stops when
+// ctx is done.
+func fillRuns(ctx context.Context, tmp string, c *config, jobs []*job, inputs map[string]string, start time.Time) error {
+	m := replay.Manifest{Tool: "tracereplay " + replay.Version, GoVersion: runtime.Version(), Args: os.Args[1:],
+		Inputs: inputs, Experiment: c.experiment}
+	if c.experiment == "" {
+		m.Seed = c.seed
+	}
+	ids := map[*trace.Trace]string{} // trace identities, each hashed once
+	for _, j := range jobs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hw, _ := json.Marshal(j.cell.Hardware)
+		meta := map[string]string{
+			"tracereplay.tool":     "tracereplay " + replay.Version,
+			"tracereplay.policy":   j.cell.Policy,
+			"tracereplay.seed":     strconv.FormatUint(j.cell.Seed, 10),
+			"tracereplay.trace":    j.traceSrc,
+			"tracereplay.hardware": string(hw),
+		}
+		if err := replay.WriteRun(filepath.Join(tmp, j.cell.Dir), j.res, meta); err != nil {
+			return err
+		}
+		sec := j.res.Wall.Seconds()
+		m.Runs = append(m.Runs, replay.ManifestRun{Dir: filepath.ToSlash(j.cell.Dir), Policy: j.cell.Policy, Trace: j.traceSrc,
+			Hardware: j.cell.Hardware, Seed: j.cell.Seed, Jobs: j.res.Summary.Jobs, Events: j.res.Summary.Events,
+			WallSec: sec, EventsPerSec: float64(j.res.Summary.Events) / max(sec, 1e-9),
+			TraceSHA256: traceID(j, ids), HardwareSHA256: replay.HardwareSHA256(j.cell.Hardware)})
+	}
+	m.WallSec = time.Since(start).Seconds()
+	return writeManifest(tmp, &m)
+}
+
+// traceID is the identity of the trace job j replayed: its generator and
+// parameters for a generated trace (each seed draws another trace of the same
+// cell), else the hash of its content (replay.TraceSHA256), cached in ids.
+func traceID(j *job, ids map[*trace.Trace]string) string {
+	if g := j.cell.Trace.Generator; g != "" {
+		return replay.GeneratorSHA256(g, j.cell.Trace.Params)
+	}
+	if j.trace == nil {
+		return ""
+	}
+	id, ok := ids[j.trace]
+	if !ok {
+		id = replay.TraceSHA256(j.trace)
+		ids[j.trace] = id
+	}
+	return id
+}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tracereplay/tracereplay/internal/safeout"
+)
+
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// TestOutIssueFakeManifest is issue 10 item 1 as reported:
+//
+//	mkdir -p d/src; echo '{"manifest_version":3}' > d/manifest.json; echo code > d/src/app.js
+//	replay --trace T --policy fifo --out d
+//
+// deleted d/src/app.js and exited 0. It must exit 2 naming d and --force, and
+// leave d alone.
+func TestOutIssueFakeManifest(t *testing.T) {
+	d := filepath.Join(t.TempDir(), "d")
+	os.MkdirAll(filepath.Join(d, "src"), 0o755)
+	os.WriteFile(filepath.Join(d, "manifest.json"), []byte("{\"manifest_version\":3}\n"), 0o644)
+	os.WriteFile(filepath.Join(d, "src", "app.js"), []byte("code\n"), 0o644)
+	code, _, errOut := runCmd("--trace", "../../samples/traces/fb2009-first50.tsv", "--policy", "fifo", "--out", d, "--quiet")
+	if code != 2 || !strings.Contains(errOut, d) || !strings.Contains(errOut, "--force") {
+		t.Fatalf("exit %d, stderr %q; want exit 2 naming %s and --force", code, errOut, d)
+	}
+	if b, err := os.ReadFile(filepath.Join(d, "src", "app.js")); err != nil || string(b) != "code\n" {
+		t.Fatalf("d/src/app.js: %q, %v", b, err)
+	}
+	if got := entries(t, d); !slices.Equal(got, []string{"manifest.json", "src"}) {
+		t.Errorf("d holds %v", got)
+	}
+	// --force replaces it: the user asked for it.
+	if code, _, errOut := runCmd("--trace", "../../samples/traces/fb2009-first50.tsv", "--policy", "fifo", "--out", d, "--quiet", "--force"); code != 0 {
+		t.Fatalf("--force: exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(d, "src")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("--force left src: %v", err)
+	}
+}
+
+// TestOutUserFileInResults: a file the user put into a real results directory
+// is never deleted by a rerun; results replay wrote are replaced.
+func TestOutUserFileInResults(t *testing.T) {
+	d := filepath.Join(t.TempDir(), "runs")
+	if code, _, errOut := runCmd("--policy", "fifo,fair", "--out", d, "--quiet"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCmd("--policy", "fifo", "--out", d, "--quiet"); code != 0 {
+		t.Fatalf("rerun over own results: exit %d: %s", code, errOut)
+	}
+	if got := entries(t, d); !slices.Equal(got, []string{safeout.MarkerFile, "manifest.json", "policy=fifo"}) {
+		t.Errorf("after the rerun %s holds %v", d, got)
+	}
+	notes := filepath.Join(d, "policy=fifo", "notes.txt")
+	os.WriteFile(notes, []byte("mine"), 0o644)
+	code, _, errOut := runCmd("--policy", "fifo", "--out", d, "--quiet")
+	if code != 2 || !strings.Contains(errOut, "policy=fifo/notes.txt") || !strings.Contains(errOut, "--force") {
+		t.Fatalf("exit %d, stderr %q; want exit 2 naming policy=fifo/notes.txt", code, errOut)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "mine" {
+		t.Error("the user's file was changed")
+	}
+}
+
+// TestOutLocked is item 3: while another run holds --out, a run to the same
+// directory fails at once with exit 2.
+func TestOutLocked(t *testing.T) {
+	d := filepath.Join(t.TempDir(), "runs")
+	other, err := safeout.Open(d, resultsOwner, safeout.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	start := time.Now()
+	code, _, errOut := runCmd("--policy", "fifo", "--out", d, "--quiet")
+	if code != 2 || !strings.Contains(errOut, "another run is writing it") || !strings.Contains(errOut, d) {
+		t.Fatalf("exit %d, stderr %q; want exit 2 saying another run is writing %s", code, errOut, d)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("the locked run took %v to fail", el)
+	}
+	if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s exists: %v", d, err)
+	}
+}
+
+// TestOutRecoversInterrupted is item 2: a run killed between moving the old
+// results aside and moving the new ones in left .NAME.old-*; the next run
+// restores the old results before anything else, and cleans its stale
+// temporary directories.
+func TestOutRecoversInterrupted(t *testing.T) {
+	parent := t.TempDir()
+	d := filepath.Join(parent, "runs")
+	if code, _, errOut := runCmd("--policy", "fifo", "--out", d, "--quiet"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The crash: old results aside, new ones half-built, target missing.
+	os.Rename(d, filepath.Join(parent, ".runs.old-123"))
+	os.MkdirAll(filepath.Join(parent, ".runs.tmp-456", "policy=fair"), 0o755)
+	// A user file in the old results makes the next run refuse: the old
+	// results must then be back in place, not lost.
+	os.WriteFile(filepath.Join(parent, ".runs.old-123", "mine.txt"), []byte("mine"), 0o644)
+	code, _, errOut := runCmd("--policy", "fair", "--out", d, "--quiet")
+	if code != 2 || !strings.Contains(errOut, "restored") || !strings.Contains(errOut, "mine.txt") {
+		t.Fatalf("exit %d, stderr %q; want a note on the restore and a refusal naming mine.txt", code, errOut)
+	}
+	if got := entries(t, parent); !slices.Equal(got, []string{"runs"}) {
+		t.Errorf("%s holds %v, want only runs", parent, got)
+	}
+	if got := entries(t, d); !slices.Equal(got, []string{safeout.MarkerFile, "manifest.json", "mine.txt", "policy=fifo"}) {
+		t.Errorf("restored %s holds %v", d, got)
+	}
+}
+
+// TestSignalStopsRun is item 4: SIGINT or SIGTERM during a run stops it
+// promptly, removes its temporary files, leaves the old results and exits 130
+// or 143.
+func TestSignalStopsRun(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "replay")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(c.sig.String(), func(t *testing.T) {
+			parent := t.TempDir()
+			d := filepath.Join(parent, "runs")
+			if out, err := exec.Command(bin, "--policy", "fifo", "--out", d, "--quiet").CombinedOutput(); err != nil {
+				t.Fatalf("first run: %v\n%s", err, out)
+			}
+			before := entries(t, d)
+			// Long enough (600 jobs of 200 maps: tens of seconds) that the
+			// signal arrives mid-run.
+			spec := filepath.Join(t.TempDir(), "long.toml")
+			os.WriteFile(spec, []byte(`name = "long"
+policies = ["fifo", "fair"]
+seeds = [1]
+[[traces]]
+name = "syn"
+generator = "synthetic"
+params = { jobs = 600, maps = "fixed", maps_mean = 200, reduces = "fixed", reduces_mean = 10 }
+`), 0o644)
+			cmd := exec.Command(bin, "--experiment", spec, "--out", d, "--quiet", "--force")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				t.Fatalf("the run ended before the signal (%v): make it longer\n%s", err, stderr.String())
+			case <-time.After(1500 * time.Millisecond):
+			}
+			if _, err := os.Stat(filepath.Join(parent, ".runs.lock")); err != nil {
+				t.Errorf("no lock file while the run is under way: %v", err)
+			}
+			cmd.Process.Signal(c.sig)
+			sent := time.Now()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("the run did not stop within 20 s of the signal")
+			}
+			t.Logf("stopped %v after the signal", time.Since(sent).Round(time.Millisecond))
+			if got := cmd.ProcessState.ExitCode(); got != c.code {
+				t.Errorf("exit %d, want %d; stderr %q", got, c.code, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "stopped by "+map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[c.sig]) {
+				t.Errorf("stderr %q does not name the signal", stderr.String())
+			}
+			if got := entries(t, parent); !slices.Equal(got, []string{"runs"}) {
+				t.Errorf("%s holds %v, want only runs (temporary or lock files left?)", parent, got)
+			}
+			if got := entries(t, d); !slices.Equal(got, before) {
+				t.Errorf("runs holds %v, want the old results %v", got, before)
+			}
+		})
+	}
+}

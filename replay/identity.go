@@ -1,0 +1,120 @@
+package replay
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// Run identity: what makes two runs replicates (seeds) of one cell. A run is
+// identified by the content of its trace, its hardware model and its policy
+// spec, never by their names alone: two traces may share a file name, and a
+// hardware name says nothing of the keys set on top of it.
+
+// TraceSHA256 is the identity of a trace's content: "sha256:" and the SHA-256 of
+// its jobs and tasks in order (encoded as JSON, empty host lists as none),
+// leaving out Meta, so a raw file and the trace directory ingest made of it
+// have one identity.
+func TraceSHA256(t *trace.Trace) string {
+	h := sha256.New()
+	w := bufio.NewWriter(h)
+	enc := json.NewEncoder(w)
+	for i := range t.Jobs {
+		enc.Encode(&t.Jobs[i]) // a struct of strings and integers always encodes
+	}
+	w.WriteString("tasks\n")
+	for i := range t.Tasks {
+		task := t.Tasks[i]
+		if len(task.PreferredHosts) == 0 {
+			task.PreferredHosts = nil
+		}
+		if len(task.PreferredRacks) == 0 {
+			task.PreferredRacks = nil
+		}
+		enc.Encode(&task)
+	}
+	w.Flush()
+	return sum(h)
+}
+
+// GeneratorSHA256 is the identity of a generated trace: the generator and its
+// parameters, not the seed (each seed draws another trace from the same
+// distribution, and seeds are what a cell's runs differ in).
+func GeneratorSHA256(generator string, params map[string]any) string {
+	b, err := json.Marshal(params) // map keys sorted
+	if err != nil {
+		b = fmt.Appendf(nil, "%v", params)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "generator %s\n%s\n", generator, b)
+	return sum(h)
+}
+
+// HardwareSHA256 is the canonical identity of a hardware model: the SHA-256 of
+// its JSON with keys sorted and zero values (0, "", false, empty lists) left
+// out, so that a field added to Hardware later with a zero default does not
+// change the identity of older models.
+func HardwareSHA256(hw Hardware) string {
+	b, err := json.Marshal(hw)
+	if err != nil {
+		return ""
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return ""
+	}
+	c, err := json.Marshal(dropZero(v))
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	h.Write(c)
+	return sum(h)
+}
+
+// dropZero removes zero values from decoded JSON, recursively.
+func dropZero(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			e = dropZero(e)
+			if isZero(e) {
+				delete(x, k)
+			} else {
+				x[k] = e
+			}
+		}
+		return x
+	case []any:
+		for i := range x {
+			x[i] = dropZero(x[i])
+		}
+		return x
+	}
+	return v
+}
+
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !x
+	case float64:
+		return x == 0
+	case string:
+		return x == ""
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
+}
+
+func sum(h hash.Hash) string { return "sha256:" + hex.EncodeToString(h.Sum(nil)) }
