@@ -47,6 +47,7 @@ func subcommands() []subcommand {
 	return []subcommand{
 		{"summary", "summary table and figures (the default)", runSummary},
 		{"compare", "compare a candidate result set with a baseline; exit 1 on a regression", runCompare},
+		{"validate", "score simulated runs against the observed schedule; exit 1 beyond --max-median-error", runValidate},
 	}
 }
 
