@@ -121,6 +121,9 @@ func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 	}
 	for i := range tr.Tasks {
 		t := &tr.Tasks[i]
+		if !t.Type.IsWork() {
+			continue
+		}
 		see(t.Host, t.Rack)
 		for k, x := range t.PreferredHosts {
 			rack := ""
@@ -176,7 +179,7 @@ func peakConcurrency(tr *trace.Trace) (maps, reduces int) {
 	var keys [][2]string
 	for i := range tr.Tasks {
 		t := &tr.Tasks[i]
-		if t.Host == "" || t.StartMs < 0 || t.FinishMs <= t.StartMs {
+		if t.Host == "" || t.StartMs < 0 || t.FinishMs <= t.StartMs || !t.Type.IsWork() {
 			continue
 		}
 		k := [2]string{t.Host, "m"}

@@ -142,6 +142,9 @@ func TestDerivedClusterRealFile(t *testing.T) {
 	topo := replay.NewTopology(&hw, 1)
 	rackOf := map[string]string{}
 	for _, k := range tr.Tasks {
+		if !k.Type.IsWork() {
+			continue // setup and cleanup hosts join only with the lifecycle on
+		}
 		if k.Host != "" {
 			rackOf[k.Host] = k.Rack
 		}
@@ -169,7 +172,7 @@ func TestDerivedClusterRealFile(t *testing.T) {
 	}
 	peak := [2]int{1, 1}
 	for _, a := range tr.Tasks {
-		if a.Host == "" || a.StartMs < 0 || a.FinishMs <= a.StartMs {
+		if a.Host == "" || a.StartMs < 0 || a.FinishMs <= a.StartMs || !a.Type.IsWork() {
 			continue
 		}
 		n := 0

@@ -39,7 +39,8 @@ type Workload struct {
 
 	jobs      []int    // trace job index of each replayed job, in submit order
 	submitUs  []int64  // arrival of each replayed job, relative to the first
-	taskRange [][2]int // per trace job: its tasks in Trace.Tasks
+	taskRange [][2]int // per trace job: its maps and reduces in Trace.Tasks
+	lcRange   [][2]int // per trace job: its setup and cleanup tasks, right after
 }
 
 // WorkloadOptions chooses which jobs of a trace are replayed.
@@ -52,7 +53,8 @@ type WorkloadOptions struct {
 // readers guarantee it); a job whose tasks are listed is replayed with exactly
 // those tasks, one with bytes only gets tasks synthesized from its bytes.
 func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt WorkloadOptions) (*Workload, error) {
-	w := &Workload{Trace: tr, hw: hw, topo: topo, seed: seed, taskRange: make([][2]int, len(tr.Jobs))}
+	w := &Workload{Trace: tr, hw: hw, topo: topo, seed: seed, taskRange: make([][2]int, len(tr.Jobs)),
+		lcRange: make([][2]int, len(tr.Jobs))}
 	pos := make(map[string]int, len(tr.Jobs))
 	for i := range tr.Jobs {
 		if _, dup := pos[tr.Jobs[i].ID]; dup {
@@ -71,10 +73,22 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		if !ok {
 			return nil, fmt.Errorf("task %s belongs to job %s, which the trace does not list", tr.Tasks[k].TaskID, id)
 		}
-		if w.taskRange[i] != [2]int{0, 0} {
+		if w.taskRange[i] != [2]int{0, 0} || w.lcRange[i] != [2]int{0, 0} {
 			return nil, fmt.Errorf("the tasks of job %s are not contiguous in the trace", id)
 		}
-		w.taskRange[i] = [2]int{k, e}
+		// Maps and reduces come first in a job's tasks (trace order); setup and
+		// cleanup tasks after them replay only with the lifecycle on.
+		m := k
+		for m < e && tr.Tasks[m].Type.IsWork() {
+			m++
+		}
+		for x := m; x < e; x++ {
+			if tr.Tasks[x].Type.IsWork() {
+				return nil, fmt.Errorf("the tasks of job %s are not in trace order (maps and reduces before setup and cleanup)", id)
+			}
+		}
+		w.taskRange[i] = [2]int{k, m}
+		w.lcRange[i] = [2]int{m, e}
 		k = e
 	}
 	var first int64

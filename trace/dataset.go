@@ -14,8 +14,9 @@ import (
 
 // File names inside a trace directory.
 const (
-	JobsFile  = "jobs.parquet"
-	TasksFile = "tasks.parquet"
+	JobsFile     = "jobs.parquet"
+	TasksFile    = "tasks.parquet"
+	AttemptsFile = "attempts.parquet"
 )
 
 // Key/value metadata keys of trace files.
@@ -32,7 +33,7 @@ const (
 var ErrNotTraceDir = errors.New("not a trace directory")
 
 // Write stores t as a trace directory: dir/jobs.parquet and, when t has tasks,
-// dir/tasks.parquet, both carrying the same key/value metadata (Meta, with the
+// dir/tasks.parquet and, when it has attempts, dir/attempts.parquet, all carrying the same key/value metadata (Meta, with the
 // schema version always SchemaVersion).
 //
 // Write does not need t in canonical order: it sorts a shallow copy when t is not
@@ -43,7 +44,7 @@ var ErrNotTraceDir = errors.New("not a trace directory")
 // The write is atomic: the files are built in a hidden temporary directory beside
 // dir (missing parent directories are created once t has been validated), which
 // then replaces dir. An existing dir is replaced only if it is empty or
-// holds nothing but jobs.parquet and tasks.parquet; anything else is an error, so a
+// holds nothing but jobs.parquet, tasks.parquet and attempts.parquet; anything else is an error, so a
 // mistyped --out never deletes unrelated files.
 func Write(dir string, t *Trace) error {
 	if dir == "" {
@@ -85,6 +86,11 @@ func Write(dir string, t *Trace) error {
 			return fmt.Errorf("write trace %s: %w", dir, err)
 		}
 	}
+	if len(s.Attempts) > 0 {
+		if err := WriteParquetFile(filepath.Join(tmp, AttemptsFile), attemptRows(s.Attempts), meta); err != nil {
+			return fmt.Errorf("write trace %s: %w", dir, err)
+		}
+	}
 	if err := replaceDir(tmp, dir); err != nil {
 		return fmt.Errorf("write trace %s: %w", dir, err)
 	}
@@ -92,16 +98,17 @@ func Write(dir string, t *Trace) error {
 }
 
 // sortedView returns t itself when it is in canonical order, else a copy of t
-// with copied and sorted Jobs and Tasks slices.
+// with copied and sorted Jobs, Tasks and Attempts slices.
 func sortedView(t *Trace) *Trace {
 	jobsSorted := slices.IsSortedFunc(t.Jobs, func(a, b Job) int { return compareJobs(&a, &b) })
 	if jobsSorted {
 		pos := jobPositions(t.Jobs)
-		if slices.IsSortedFunc(t.Tasks, func(a, b Task) int { return compareTasks(pos, &a, &b) }) {
+		if slices.IsSortedFunc(t.Tasks, func(a, b Task) int { return compareTasks(pos, &a, &b) }) &&
+			slices.IsSortedFunc(t.Attempts, func(a, b Attempt) int { return compareAttempts(pos, &a, &b) }) {
 			return t
 		}
 	}
-	s := &Trace{Jobs: slices.Clone(t.Jobs), Tasks: slices.Clone(t.Tasks), Meta: t.Meta}
+	s := &Trace{Jobs: slices.Clone(t.Jobs), Tasks: slices.Clone(t.Tasks), Attempts: slices.Clone(t.Attempts), Meta: t.Meta}
 	s.Sort()
 	return s
 }
@@ -120,9 +127,9 @@ func checkReplaceable(dir string) error {
 		return fmt.Errorf("cannot replace: %w", err)
 	}
 	for _, e := range entries {
-		if n := e.Name(); (n != JobsFile && n != TasksFile) || !e.Type().IsRegular() {
-			return fmt.Errorf("%w: refusing to replace an existing directory that holds %q, not only %s and %s",
-				ErrNotTraceDir, n, JobsFile, TasksFile)
+		if n := e.Name(); (n != JobsFile && n != TasksFile && n != AttemptsFile) || !e.Type().IsRegular() {
+			return fmt.Errorf("%w: refusing to replace an existing directory that holds %q, not only %s, %s and %s",
+				ErrNotTraceDir, n, JobsFile, TasksFile, AttemptsFile)
 		}
 	}
 	return nil
@@ -158,12 +165,13 @@ func replaceDir(tmp, dir string) error {
 }
 
 // Read loads the trace directory dir written by Write: jobs.parquet, and
-// tasks.parquet if present. It checks the schema version of each file (a newer
-// or older major version is refused), the column types, and the trace's
-// invariants (Trace.Validate); errors name the offending file.
+// tasks.parquet and attempts.parquet if present. It checks the schema version
+// of each file (a newer major version is refused; version 1 files, which lack
+// the newer jobs columns, read with those Unknown), the column types, and the
+// trace's invariants (Trace.Validate); errors name the offending file.
 func Read(dir string) (*Trace, error) {
 	jobsPath := filepath.Join(dir, JobsFile)
-	jrows, jmeta, err := ReadParquetFile[JobRow](jobsPath)
+	jrows, jmeta, err := readJobRows(jobsPath)
 	if err != nil {
 		return nil, fmt.Errorf("read trace: %w", err)
 	}
@@ -194,6 +202,25 @@ func Read(dir string) (*Trace, error) {
 			}
 			if len(t.Tasks[i].PreferredRacks) == 0 {
 				t.Tasks[i].PreferredRacks = nil
+			}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read trace: %w", err)
+	}
+	attemptsPath := filepath.Join(dir, AttemptsFile)
+	if _, err := os.Stat(attemptsPath); err == nil {
+		arows, ameta, err := ReadParquetFile[AttemptRow](attemptsPath)
+		if err != nil {
+			return nil, fmt.Errorf("read trace: %w", err)
+		}
+		var am Meta
+		if err := decodeMeta(ameta, &am); err != nil {
+			return nil, fmt.Errorf("read trace: %s: %w", attemptsPath, err)
+		}
+		t.Attempts = make([]Attempt, len(arows))
+		for i := range arows {
+			if t.Attempts[i], err = arows[i].attempt(); err != nil {
+				return nil, fmt.Errorf("read trace: %s: row %d: %w", attemptsPath, i, err)
 			}
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -262,7 +289,32 @@ func decodeMeta(kv map[string]string, m *Meta) error {
 	return nil
 }
 
-// checkSchemaVersion accepts "MAJOR" or "MAJOR.MINOR" with this build's major.
+// readJobRows reads a jobs.parquet of this schema version or of version 1,
+// which lacks the columns version 2 added.
+func readJobRows(path string) ([]JobRow, map[string]string, error) {
+	kv, err := parquetKeyValues(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if major, _, _ := strings.Cut(kv[MetaSchemaVersion], "."); major != "1" {
+		return ReadParquetFile[JobRow](path)
+	}
+	old, meta, err := ReadParquetFile[jobRowV1](path)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows := make([]JobRow, len(old))
+	for i := range old {
+		rows[i] = old[i].row()
+	}
+	return rows, meta, nil
+}
+
+// minSchemaMajor is the oldest schema major version Read still reads.
+const minSchemaMajor = 1
+
+// checkSchemaVersion accepts "MAJOR" or "MAJOR.MINOR" with a major from
+// minSchemaMajor to this build's.
 func checkSchemaVersion(v string) error {
 	majorStr, _, _ := strings.Cut(v, ".")
 	major, err := strconv.Atoi(majorStr)
@@ -273,7 +325,7 @@ func checkSchemaVersion(v string) error {
 	switch {
 	case major > ours:
 		return fmt.Errorf("schema version %s is newer than this tracereplay reads (%s): upgrade tracereplay", v, SchemaVersion)
-	case major < ours:
+	case major < minSchemaMajor:
 		return fmt.Errorf("schema version %s is older than this tracereplay reads (%s): ingest the source again", v, SchemaVersion)
 	}
 	return nil

@@ -252,8 +252,8 @@ func (p *h1Part) end() error {
 func (p *h1Part) jobs(serialBase int) []jobOut {
 	out := make([]jobOut, 0, len(p.order))
 	for i, j := range p.order {
-		job, tasks := j.finish(p.diag)
-		out = append(out, jobOut{job: job, tasks: tasks, serial: int64(serialBase + i)})
+		job, tasks, attempts := j.finish(p.diag)
+		out = append(out, jobOut{job: job, tasks: tasks, attempts: attempts, serial: int64(serialBase + i)})
 	}
 	return out
 }

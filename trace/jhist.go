@@ -178,8 +178,11 @@ func readJhist(name string, r io.Reader, strict bool, cache *codecCache) (fileRe
 			Msg: "no job events: the history names no job"}.parseError(nil)
 	}
 	checkJhistName(name, st.job, st.diag)
-	job, tasks := st.job.finish(st.diag)
-	return fileResult{jobs: []jobOut{{job: job, tasks: tasks}}, diags: st.diag.all()}, nil
+	if st.amStart > 0 {
+		st.job.job.AMStartMs = st.amStart
+	}
+	job, tasks, attempts := st.job.finish(st.diag)
+	return fileResult{jobs: []jobOut{{job: job, tasks: tasks, attempts: attempts}}, diags: st.diag.all()}, nil
 }
 
 // readLimitedLine reads one line without its line end, failing past max bytes.
@@ -215,8 +218,9 @@ func clip(s string, n int) string {
 
 // jhistState accumulates the events of one .jhist file.
 type jhistState struct {
-	diag *diagSink
-	job  *jobAcc
+	diag    *diagSink
+	job     *jobAcc
+	amStart int64 // earliest AMStarted startTime, 0 if none
 }
 
 // decodeJSON decodes the Avro-Json events: JSON values separated by whitespace.

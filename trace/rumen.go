@@ -136,8 +136,8 @@ func readRumen(name string, r io.Reader, strict bool) (fileResult, error) {
 			}
 			continue
 		}
-		job, tasks := acc.finish(diag)
-		jobs = append(jobs, jobOut{job: job, tasks: tasks, serial: record, conf: conf})
+		job, tasks, attempts := acc.finish(diag)
+		jobs = append(jobs, jobOut{job: job, tasks: tasks, attempts: attempts, serial: record, conf: conf})
 	}
 	if len(jobs) == 0 {
 		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "no job objects in the Rumen trace"}.parseError(nil)
