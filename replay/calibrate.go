@@ -99,16 +99,14 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	}
 	c.Jobs = len(seenJobs)
 
-	// Slots per node: the peak number of tasks of a type running at once on a host.
-	ms, rs := peakConcurrency(tr)
+	// Slots per node: the job confs, else the peak concurrency per host.
 	hosts := map[string]bool{}
 	for i := range tr.Tasks {
 		if observed(&tr.Tasks[i]) {
 			hosts[tr.Tasks[i].Host] = true
 		}
 	}
-	c.add("map_slots", strconv.Itoa(ms), "peak number of maps running at once on one host", len(hosts))
-	c.add("reduce_slots", strconv.Itoa(rs), "peak number of reduces running at once on one host", len(hosts))
+	c.fitSlots(tr, len(hosts))
 
 	// Maps: duration less the disk term, on input bytes.
 	var mx, my, allX, allY []float64

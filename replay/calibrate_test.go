@@ -24,6 +24,8 @@ const (
 	calFetchMs     = 300  // shuffle_fetch_latency per round of parallel copies
 	calInitMs      = 5000 // job_init_time
 	calMapSlots    = 3
+	calSetupMs     = 1500 // setup_task
+	calCleanupMs   = 800  // cleanup_task
 	calReduceSlots = 2
 )
 
@@ -82,6 +84,14 @@ func calibrationTrace() *trace.Trace {
 			finish = max(finish, t.FinishMs)
 			tr.Tasks = append(tr.Tasks, t)
 		}
+		// Setup before the maps, cleanup after the reduces (trace order: after
+		// the reduces).
+		setup := trace.NewTask(id, id+"_setup", trace.Setup, 0)
+		setup.Host, setup.StartMs, setup.FinishMs = host(0), job.LaunchMs, job.LaunchMs+calSetupMs
+		cleanup := trace.NewTask(id, id+"_cleanup", trace.Cleanup, 0)
+		cleanup.Host, cleanup.StartMs, cleanup.FinishMs = host(0), finish+100, finish+100+calCleanupMs
+		tr.Tasks = append(tr.Tasks, setup, cleanup)
+		finish = cleanup.FinishMs
 		job.FinishMs, job.Status = finish, trace.StatusSucceeded
 		tr.Jobs = append(tr.Jobs, job)
 		t0 = finish + 1000 // jobs one after another: slots per host as planned
@@ -121,6 +131,8 @@ func TestCalibrateRecoversSyntheticParameters(t *testing.T) {
 		{"nic_mb_per_s", num, calNICMBps},
 		{"shuffle_fetch_latency", dur, calFetchMs},
 		{"job_init_time", dur, calInitMs},
+		{"setup_task", dur, calSetupMs},
+		{"cleanup_task", dur, calCleanupMs},
 		{"map_slots", num, calMapSlots},
 		{"reduce_slots", num, calReduceSlots},
 	} {
@@ -181,5 +193,27 @@ func TestCalibrateRobustToOutliers(t *testing.T) {
 	v, _ := cal.Value("map_compute_mb_per_s")
 	if f, _ := strconv.ParseFloat(v, 64); math.Abs(f-calMapMBps) > 0.05*calMapMBps {
 		t.Errorf("with %d straggling maps map_compute_mb_per_s = %s, want %g within 5%%", n, v, calMapMBps)
+	}
+}
+
+// TestCalibrateSlotsFromConf: the job confs' slot maxima win over the peak
+// concurrency; the most common value is taken.
+func TestCalibrateSlotsFromConf(t *testing.T) {
+	tr := calibrationTrace()
+	for i := range tr.Jobs {
+		tr.Jobs[i].ConfMapSlots, tr.Jobs[i].ConfReduceSlots = 4, 2
+		if i%10 == 0 {
+			tr.Jobs[i].ConfMapSlots = 8
+		}
+	}
+	cal, err := replay.Calibrate(tr, replay.DefaultHardware())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cal.Value("map_slots"); v != "4" {
+		t.Errorf("map_slots = %s, want 4 (54 of 60 confs)", v)
+	}
+	if v, _ := cal.Value("reduce_slots"); v != "2" {
+		t.Errorf("reduce_slots = %s, want 2", v)
 	}
 }
