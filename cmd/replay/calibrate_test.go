@@ -9,10 +9,17 @@ import (
 	"github.com/tracereplay/tracereplay/replay"
 )
 
-const rumenDir = "../../../shared/traces/rumen/apache-hadoop-branch-1-rumen-testdata/small-trace-test"
+// sharedTraces is ../shared/traces beside the repository root, or
+// $TRACEREPLAY_TRACES (for a worktree elsewhere).
+func sharedTraces() string {
+	if d := os.Getenv("TRACEREPLAY_TRACES"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "..", "shared", "traces")
+}
 
 func TestCalibrateWritesLoadableModel(t *testing.T) {
-	in := filepath.Join(rumenDir, "folder-input-trace.json.gz")
+	in := filepath.Join(sharedTraces(), "rumen/apache-hadoop-branch-1-rumen-testdata/small-trace-test/folder-input-trace.json.gz")
 	if _, err := os.Stat(in); err != nil {
 		t.Skipf("shared traces not present: %v", err)
 	}
