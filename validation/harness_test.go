@@ -7,7 +7,9 @@
 //	go test ./validation -run TestValidationHarness -v      (slow; skipped with -short)
 //	VALIDATION_OUT=dir go test ./validation -run TestValidationHarness -v
 //
-// VALIDATION_OUT also writes validate_errors.md and validate_runs.md there.
+// VALIDATION_OUT also writes validate_errors.md and validate_runs.md there;
+// VALIDATION_MAX_MEDIAN=0.1 (or 10%) fails the test when the pooled median
+// flowtime error is above it, for CI.
 // The traces are read from ../shared/traces beside the repository root, or from
 // $TRACEREPLAY_TRACES.
 package validation_test
@@ -18,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -266,6 +269,21 @@ func TestValidationHarness(t *testing.T) {
 			rows = append(rows, r)
 		}
 		v.Rows = append(v.Rows, report.PoolRows(fmt.Sprintf("all (pooled, %d runs)", len(pairs)), rows))
+	}
+	pooled := v.Rows[len(v.Rows)-1]
+	if lim := os.Getenv("VALIDATION_MAX_MEDIAN"); lim != "" {
+		f, err := strconv.ParseFloat(strings.TrimSuffix(lim, "%"), 64)
+		if err != nil {
+			t.Fatalf("VALIDATION_MAX_MEDIAN=%q: %v", lim, err)
+		}
+		if strings.HasSuffix(lim, "%") {
+			f /= 100
+		}
+		defer func() {
+			if m := pooled.Errors[0].Median; !(m <= f) {
+				t.Errorf("%s: median flowtime error %.1f%% > %.1f%%", pooled.Name, 100*m, 100*f)
+			}
+		}()
 	}
 	fmt.Println()
 	for i, tb := range []*report.Table{v.ErrorTable(), v.RunTable()} {
