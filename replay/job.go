@@ -100,6 +100,7 @@ type Job struct {
 	lateSumUs int64
 	finished  bool
 	out       jobOutput // intermediate data of finished maps (shuffle.go)
+	life      jobLife   // lifecycle state (lifecycle.go)
 }
 
 // Replicas returns the nodes holding map i's input block.

@@ -80,6 +80,8 @@ func TestInvariantsEveryPolicy(t *testing.T) {
 		"map_nodes = 8\nreduce_nodes = 4\nreplication = 1",
 		"data_node_fraction = 0.5\nnetwork = \"bar\"\nplacement = \"random\"",
 		"slow_start = 0\nduration_cv = 1.5\nheartbeat_jitter = false",
+		"lifecycle = true\nreport_at_heartbeat = true\njob_init_poll = \"4s\"\njob_init_threads = 2\njob_init_time = \"1s\"\nshuffle_fetch_latency = \"50ms\"",
+		"lifecycle = true\nmap_nodes = 8\nreduce_nodes = 4\nshuffle = \"topology\"\nshuffle_fetch_latency = \"20ms\"\nparallel_copies = 2",
 	}
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)

@@ -17,6 +17,9 @@ const (
 	evReduceDone
 	evSample
 	evSweep
+	evInitPoll      // lifecycle: the init poller's tick
+	evInitDone      // lifecycle: an init worker is done with job a
+	evLifecycleDone // lifecycle: job a's setup (b = 2) or cleanup (b = 3) task is reported done
 )
 
 type event struct {
@@ -161,6 +164,7 @@ type Sim struct {
 	dataNodes               int
 	mm                      machineMetrics
 	net                     netAcct
+	lc                      lcSim
 }
 
 // Run replays w through policy p and returns the results.
@@ -247,6 +251,12 @@ func (s *Sim) loop() (err error) {
 			s.sample()
 		case evSweep:
 			s.sweep()
+		case evInitPoll:
+			s.lcPoll()
+		case evInitDone:
+			s.lcInitDone(s.jobs[e.a])
+		case evLifecycleDone:
+			s.lcDone(s.jobs[e.a], e.b)
 		}
 	}
 	if s.finished != s.w.Len() {
@@ -345,7 +355,7 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	}
 	d, loc, src := s.mapCost(j, i, n)
 	ns.freeMap--
-	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.now+d, src
+	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
 	j.PendingMaps--
 	j.RunningMaps++
 	s.taskLaunched(j)
@@ -362,7 +372,7 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	if s.chk != nil {
 		s.chk.launch(j, false, i, n)
 	}
-	s.schedule(s.now+d, evMapDone, j.Index, i)
+	s.schedule(m.FinishUs, evMapDone, j.Index, i)
 	return loc
 }
 
@@ -409,7 +419,7 @@ func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
 func (s *Sim) startReducePhase(j *Job, i int32) {
 	r := &j.Reduces[i]
 	r.ShuffleEndUs = s.shuffleEnd(j, i)
-	r.FinishUs = r.ShuffleEndUs + r.workUs
+	r.FinishUs = s.reported(r.Node, r.ShuffleEndUs+r.workUs)
 	if s.chk != nil {
 		s.chk.reducePhase(j, i)
 	}
@@ -419,11 +429,21 @@ func (s *Sim) startReducePhase(j *Job, i int32) {
 func (s *Sim) arrive(k int) {
 	j := s.w.build(k)
 	j.FirstLaunchUs, j.LastMapEndUs, j.firstRed, j.lastRed = -1, -1, -1, -1
+	s.jobs[k] = j
+	if s.hw.Lifecycle {
+		s.lcSubmit(j)
+		return
+	}
+	s.admit(j)
+}
+
+// admit hands job j's maps and reduces to the policy: at its arrival, or with
+// the lifecycle when its setup is done.
+func (s *Sim) admit(j *Job) {
 	j.index(s.topo)
 	s.mm.jobArrived(j)
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
-	s.jobs[k] = j
 	s.active = append(s.active, j)
 	s.lastChange = s.now
 	s.pending += int64(j.PendingMaps)
@@ -538,7 +558,9 @@ func (s *Sim) heartbeat(n int32, t int64) {
 	if ns.freeMap+ns.freeReduce == 0 || s.pending == 0 {
 		return // dormant until a slot frees or work arrives
 	}
-	s.pol.Heartbeat(s, n)
+	if !s.hw.Lifecycle || !s.lcAssign(n) {
+		s.pol.Heartbeat(s, n)
+	}
 	if ns.freeMap+ns.freeReduce > 0 && s.pending > 0 {
 		ns.nextHB = t + int64(s.hw.Heartbeat)
 		s.schedule(ns.nextHB, evHeartbeat, n, 0)
@@ -549,6 +571,13 @@ func (s *Sim) heartbeat(n int32, t int64) {
 // tick, unless one is already due.
 func (s *Sim) slotFreed(n int32) {
 	ns := &s.nodes[n]
+	if s.hw.ReportAtHeartbeat && !s.hw.OutOfBandHeartbeat && ns.nextHB < 0 {
+		// The completion came with the node's heartbeat, which is now: it may
+		// be given work at once.
+		ns.nextHB = s.now
+		s.schedule(s.now, evHeartbeat, n, 0)
+		return
+	}
 	if s.hw.OutOfBandHeartbeat {
 		if ns.nextHB == s.now {
 			return
@@ -644,6 +673,10 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 }
 
 func (s *Sim) finishJob(j *Job) {
+	if s.hw.Lifecycle && j.life.phase != lcDone {
+		s.lcWorkDone(j)
+		return
+	}
 	j.finished = true
 	tj := j.Trace
 	r := JobResult{
@@ -677,9 +710,11 @@ func (s *Sim) finishJob(j *Job) {
 	if s.chk != nil {
 		s.chk.jobDone(j, &r)
 	}
-	s.pol.JobFinished(s, j)
+	if !s.hw.Lifecycle {
+		s.pol.JobFinished(s, j) // with the lifecycle: when its work was done (lcWorkDone)
+	}
 	s.res.Jobs = append(s.res.Jobs, r)
-	s.active = slices.DeleteFunc(s.active, func(x *Job) bool { return x == j })
+	s.removeActive(j)
 	s.jobs[j.Index] = nil
 	s.finished++
 	if s.opt.Progress != nil && s.finished%256 == 0 {
@@ -783,4 +818,9 @@ func jain(x []float64) float64 {
 		return 1
 	}
 	return s * s / (float64(len(x)) * sq)
+}
+
+// removeActive drops j from the active jobs.
+func (s *Sim) removeActive(j *Job) {
+	s.active = slices.DeleteFunc(s.active, func(x *Job) bool { return x == j })
 }

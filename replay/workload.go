@@ -236,7 +236,13 @@ func (w *Workload) build(k int) *Job {
 		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, hw.MapComputeMBps))
 		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))
 		if i < len(mapObs) && mapObs[i] >= 0 {
-			hw.observedMap(m, mapTT[i], mapObs[i])
+			obs := mapObs[i]
+			if hw.Lifecycle {
+				// An attempt's recorded start is after its JVM started (Hadoop 1's
+				// task start precedes it by about task_startup in Rumen traces).
+				obs += int64(hw.TaskStartup)
+			}
+			hw.observedMap(m, mapTT[i], obs)
 		}
 		m.Node = -1
 		sumMap += float64(m.localUs)
@@ -252,6 +258,10 @@ func (w *Workload) build(k int) *Job {
 		f := noise(dur, hw.DurationCV)
 		r.copyUs = int64(hw.TaskStartup) + int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps)))
 		r.tailUs = int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps) / nMaps))
+		if hw.ShuffleFetchLatency > 0 {
+			r.copyUs += hw.fetchOverheadUs(len(j.Maps))
+			r.tailUs += int64(hw.ShuffleFetchLatency)
+		}
 		work := f * (bytesUs(r.ShuffleBytes+r.OutputBytes, hw.DiskMBps) + bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps))
 		r.workUs = int64(math.Ceil(work))
 		if i < len(redObs) && redObs[i] >= 0 {
@@ -278,6 +288,9 @@ func (w *Workload) build(k int) *Job {
 		redPhase = max(maxRed, math.Ceil(sumRed/float64(hw.TotalReduceSlots())))
 	}
 	j.IdealUs = int64(mapPhase + redPhase)
+	if hw.Lifecycle {
+		w.lifeOf(j, ti)
+	}
 	return j
 }
 
