@@ -127,7 +127,8 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	}
 	startup := math.NaN()
 	if len(mx) >= minFitSamples {
-		slope, icept := theilSen(mx, my)
+		slope, icept, lo := theilSen(mx, my)
+		slope = significant(slope, lo)
 		startup = max(icept, 0)
 		c.add("task_startup", durationValue(startup), fmt.Sprintf("intercept of a Theil-Sen fit of the %s' duration, less (input+output)/disk_mb_per_s = %g, on input bytes", which, base.DiskMBps), len(mx))
 		c.add("map_compute_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of the same fit (%s)", slopeNote(slope)), len(mx))
@@ -152,17 +153,19 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 		}
 	}
 	if len(wx) >= minFitSamples {
-		slope, icept := theilSen(wx, wy)
+		slope, icept, lo := theilSen(wx, wy)
+		slope = significant(slope, lo)
 		c.add("reduce_compute_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of a Theil-Sen fit of the reduces' sort+reduce time (finish - shuffle end) less (shuffle+output)/disk_mb_per_s on shuffle bytes (%s; intercept %s, which the model has no key for)", slopeNote(slope), durationValue(icept)), len(wx))
 	} else {
 		c.note("reduce_compute_mb_per_s: fewer than %d reduces with shuffle bytes and a shuffle end", minFitSamples)
 	}
 	if len(cx) >= minFitSamples {
-		slope, icept := theilSen(cx, cy)
+		slope, icept, lo := theilSen(cx, cy)
+		slope = significant(slope, lo)
 		if slope > 0 {
 			c.add("nic_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of a Theil-Sen fit of the copy phase (shuffle end - start) of reduces launched after their job's last map, on shuffle bytes (%s); the model's shuffle copies at the NIC rate", slopeNote(slope)), len(cx))
 		} else {
-			c.note("nic_mb_per_s: the copy phase does not grow with the shuffle bytes over %d reduces (slope not positive); the base value is kept", len(cx))
+			c.note("nic_mb_per_s: the copy phase does not grow with the shuffle bytes over %d reduces (no slope whose 95%% interval is above 0); the base value is kept", len(cx))
 		}
 		if !math.IsNaN(startup) {
 			// Fetch latency: what the copy takes beyond start-up and bytes, per
@@ -186,9 +189,14 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 		c.note("nic_mb_per_s and shuffle_fetch_latency: fewer than %d reduces launched after their job's last map with a shuffle end", minFitSamples)
 	}
 
-	// Job initialisation: submit to launch (Hadoop's init), the 10th percentile
-	// as the time one job takes (the rest is queueing behind other jobs).
-	var init []float64
+	// Job initialisation: submit to launch (Hadoop's init). A job submitted
+	// when every earlier job had been initialised found the init queue empty:
+	// its launch - submit is one job's initialisation time, without queueing.
+	type sub struct {
+		id             string
+		submit, launch int64
+	}
+	var subs []sub
 	var firstWait []float64
 	firstStart := map[string]int64{}
 	for i := range tr.Tasks {
@@ -205,17 +213,32 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 			continue
 		}
 		if j.LaunchMs >= j.SubmitMs && j.SubmitMs >= 0 {
-			init = append(init, msUs(j.LaunchMs-j.SubmitMs))
+			subs = append(subs, sub{id, j.SubmitMs, j.LaunchMs})
 		}
 		if s, ok := firstStart[id]; ok && j.SubmitMs >= 0 && s >= j.SubmitMs {
 			firstWait = append(firstWait, msUs(s-j.SubmitMs))
 		}
 	}
-	slices.Sort(init)
+	slices.SortFunc(subs, func(a, b sub) int { return cmp.Or(cmp.Compare(a.submit, b.submit), cmp.Compare(a.id, b.id)) })
+	var all, alone []float64
+	lastLaunch := int64(math.MinInt64)
+	for _, s := range subs {
+		d := msUs(s.launch - s.submit)
+		all = append(all, d)
+		if lastLaunch <= s.submit {
+			alone = append(alone, d)
+		}
+		lastLaunch = max(lastLaunch, s.launch)
+	}
+	slices.Sort(all)
+	slices.Sort(alone)
 	slices.Sort(firstWait)
-	if len(init) > 0 {
-		c.add("job_init_time", durationValue(trace10(init)), fmt.Sprintf("10th percentile of launch - submit (one job's initialisation; median %s includes queueing for the init threads)", durationValue(median(init))), len(init))
-	} else {
+	switch {
+	case len(alone) > 0:
+		c.add("job_init_time", durationValue(median(alone)), fmt.Sprintf("median launch - submit of the jobs submitted when every earlier job had been initialised (no queueing; over all %d jobs the median is %s)", len(all), durationValue(median(all))), len(alone))
+	case len(all) > 0:
+		c.add("job_init_time", durationValue(percentileSorted(all, 0.1)), fmt.Sprintf("10th percentile of launch - submit (no job found the init queue empty; the median %s includes queueing)", durationValue(median(all))), len(all))
+	default:
 		c.note("job_init_time: no job records a launch time")
 	}
 	if len(firstWait) > 0 {
@@ -243,7 +266,7 @@ func (c *Calibration) note(format string, a ...any) {
 // slopeNote describes a fitted slope in µs per byte as a rate.
 func slopeNote(slope float64) string {
 	if slope <= 0 {
-		return "slope not positive: the bytes do not cost time beyond the disk term, so the rate is 0 = not a bottleneck"
+		return "no slope whose 95% interval is above 0: the bytes do not cost time the data can tell beyond the disk term, so the rate is 0 = not a bottleneck"
 	}
 	return fmt.Sprintf("%.4g s per GB", slope*1e9/1e6)
 }
@@ -270,8 +293,11 @@ func durationValue(us float64) string {
 // pairs of points with different x, a the median of y − b·x. Up to 1,500 points
 // every pair is used; beyond, the points sorted by x are paired i with i+n/2
 // (Sen's split-sample variant), which keeps it O(n log n). It returns b = 0 when
-// no pair has different x.
-func theilSen(x, y []float64) (slope, intercept float64) {
+// no pair has different x. lo is the lower end of the slope's approximate 95%
+// confidence interval (Sen 1968: the pairwise slopes ranked (N − C)/2 with
+// C = 1.96·√(n(n−1)(2n+5)/18)); a slope whose lo is not positive is not told
+// apart from none.
+func theilSen(x, y []float64) (slope, intercept, lo float64) {
 	n := len(x)
 	var slopes []float64
 	if n <= 1500 {
@@ -299,13 +325,25 @@ func theilSen(x, y []float64) (slope, intercept float64) {
 	if len(slopes) > 0 {
 		slices.Sort(slopes)
 		slope = median(slopes)
+		c := 1.96 * math.Sqrt(float64(n)*float64(n-1)*float64(2*n+5)/18)
+		k := int(math.Floor((float64(len(slopes)) - c) / 2))
+		lo = slopes[min(max(k, 0), len(slopes)-1)]
 	}
 	res := make([]float64, n)
 	for i := range n {
 		res[i] = y[i] - slope*x[i]
 	}
 	slices.Sort(res)
-	return slope, median(res)
+	return slope, median(res), lo
+}
+
+// significant returns slope when its confidence interval's lower end is
+// positive, else 0 (the bytes do not cost time the data can tell).
+func significant(slope, lo float64) float64 {
+	if lo > 0 {
+		return slope
+	}
+	return 0
 }
 
 // median of sorted values (the mean of the middle two for an even count), NaN
@@ -329,8 +367,6 @@ func percentileSorted(sorted []float64, p float64) float64 {
 	k := int(math.Ceil(p*float64(len(sorted)))) - 1
 	return sorted[min(max(k, 0), len(sorted)-1)]
 }
-
-func trace10(sorted []float64) float64 { return percentileSorted(sorted, 0.1) }
 
 // WriteTOML writes the calibration as a hardware model: a header naming the
 // trace, each fitted key with a comment saying how it was fitted and from how

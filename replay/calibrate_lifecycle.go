@@ -8,11 +8,14 @@ import (
 	"github.com/tracereplay/tracereplay/trace"
 )
 
-// hadoopParallelCopies is Hadoop's default mapred.reduce.parallel.copies.
-const hadoopParallelCopies = 5
-
-// parallelCopies is the number of map outputs a reduce fetches at once.
-func parallelCopies(Hardware) int { return hadoopParallelCopies }
+// parallelCopies is the number of map outputs a reduce fetches at once: the
+// base model's parallel_copies, else Hadoop's default 5.
+func parallelCopies(h Hardware) int {
+	if h.ParallelCopies > 0 {
+		return h.ParallelCopies
+	}
+	return 5
+}
 
 // confSlots returns the most common positive value of slots over the jobs (the
 // smaller on a tie) and the number of jobs that give one.
