@@ -107,23 +107,25 @@ func TestLifecycleOneNode(t *testing.T) {
 	}
 }
 
-// TestLifecycleInitPoll: a poller every 5 s, one init worker taking 2 s, two
-// jobs on the one node; a heartbeat that launches a setup or cleanup task
-// launches nothing else (Hadoop 1's JobTracker.heartbeat).
+// TestLifecycleInitPoll: a poller every 5 s whose init threads take jobs up
+// half an interval after its ticks, one worker taking 2 s, two jobs on the one
+// node; a heartbeat that launches a setup or cleanup task launches nothing else
+// (Hadoop 1's JobTracker.heartbeat).
 //
-// job_1 (submitted 0): polled at 0, initialised 0–2, setup 3–4.5, map 6–7.
-// job_2 (submitted 1): waits for the tick at 5, initialised 5–7. The heartbeat
-// at 9 launches job_2's setup (9–10.5), so job_1's reduce, ready since 7, waits
-// for the heartbeat at 12, which launches it (12–14) with job_2's empty map
-// (12–12). The heartbeat at 15 launches job_1's cleanup (15–16) and nothing
-// else: job_2's reduce runs 18–20 and its cleanup 21–22.
+// job_1 (submitted 0): polled at 0, taken up at 2.5, initialised 2.5–4.5,
+// setup 6–7.5, map 9–10. job_2 (submitted 1): polled at 5, initialised
+// 7.5–9.5. The heartbeat at 12 launches job_2's setup (12–13.5), so job_1's
+// reduce, ready since 10, waits for the heartbeat at 15, which launches it
+// (15–17) with job_2's empty map (15–15). The heartbeat at 18 launches job_1's
+// cleanup (18–19) and nothing else: job_2's reduce runs 21–23 and its cleanup
+// 24–25.
 func TestLifecycleInitPoll(t *testing.T) {
 	j1, t1 := oneNodeJob("job_1", 0)
 	j2, t2 := oneNodeJob("job_2", 1000)
 	j2.InputBytes, t2[0].InputBytes = 0, 0 // a map of 0 s, a reduce of 2 s
 	tr := &trace.Trace{Jobs: []trace.Job{j1, j2}, Tasks: append(t1, t2...)}
 	res := runOne(t, tr, oneNodeHardware(t, `job_init_poll = "5s"`))
-	want := map[string][2]int64{"job_1": {6e6, 16e6}, "job_2": {12e6, 22e6}}
+	want := map[string][2]int64{"job_1": {9e6, 19e6}, "job_2": {15e6, 25e6}}
 	for _, r := range res.Jobs {
 		if got := [2]int64{r.FirstLaunchUs, r.FinishUs}; got != want[r.JobID] {
 			t.Errorf("%s: first launch %d, finish %d; want %v", r.JobID, got[0], got[1], want[r.JobID])

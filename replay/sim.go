@@ -17,7 +17,7 @@ const (
 	evReduceDone
 	evSample
 	evSweep
-	evInitPoll      // lifecycle: the init poller's tick
+	evInitPoll      // lifecycle: the init poller's tick (b = 0) or its threads' round (b = 1)
 	evInitDone      // lifecycle: an init worker is done with job a
 	evLifecycleDone // lifecycle: job a's setup (b = 2) or cleanup (b = 3) task is reported done
 )
@@ -252,7 +252,7 @@ func (s *Sim) loop() (err error) {
 		case evSweep:
 			s.sweep()
 		case evInitPoll:
-			s.lcPoll()
+			s.lcPoll(e.b)
 		case evInitDone:
 			s.lcInitDone(s.jobs[e.a])
 		case evLifecycleDone:
