@@ -49,6 +49,9 @@ type MapTask struct {
 	// to the replay's locality; obsNone uses localUs and the network model.
 	obsUs int64
 	obs   obsRule
+	// retryUs is the time of the failed attempts replayed before the
+	// successful one (lifecycle_attempts.go), on the same slot.
+	retryUs int64
 }
 
 // ReduceTask is one reduce of a job being replayed.

@@ -14,11 +14,19 @@ import (
 //   - Submitted → initialising. A submitted job waits for an init worker
 //     (job_init_threads of them). With job_init_poll = 0 it is handed to the
 //     workers at once, as EagerTaskInitializationListener's thread pool does;
-//     with job_init_poll > 0 only at the next tick of the poller, as the
-//     Capacity scheduler's JobInitializationPoller does (it wakes every poll
-//     interval and hands the jobs it finds to its init threads). A worker spends
-//     job_init_time on a job (JobInProgress.initTasks: reading splits, creating
-//     the TIPs), one job at a time, in submit order.
+//     with job_init_poll > 0 as the Capacity scheduler's JobInitializationPoller
+//     does (src/contrib/capacity-scheduler): the poller wakes every poll
+//     interval and assigns the jobs it finds to its init threads, and each
+//     JobInitializationThread itself initialises its assigned jobs only when
+//     it wakes, sleeping the same interval between rounds. The phase of the
+//     threads' rounds against the poller's is not known (both drift by the
+//     work they do); we put them half an interval after the poller's ticks
+//     (at k·poll for the poller, k·poll + poll/2 for the threads), the
+//     expected wait for an unknown phase. Rumen's folder-input-trace shows
+//     these rounds: its jobs' launch times fall on a 5.01 s grid, several
+//     within 10–13 ms of each other. A worker spends job_init_time on a job
+//     (JobInProgress.initTasks: reading splits, creating the TIPs), one job at
+//     a time, in submit order.
 //   - Setup. An initialised job's setup task waits for a slot. JobTracker.heartbeat
 //     first asks getSetupAndCleanupTasks for the heartbeating tracker, and only
 //     when that returns nothing asks the scheduler (TaskScheduler.assignTasks): a
@@ -81,6 +89,7 @@ const (
 // lcSim is the simulator's lifecycle state.
 type lcSim struct {
 	pollQ         []*Job // submitted, waiting for the poller's next tick
+	assigned      []*Job // assigned by the poller, waiting for the threads' round
 	initQ         []*Job // handed to the init workers, not yet taken
 	initBusy      int
 	pollScheduled bool
@@ -177,12 +186,21 @@ func (s *Sim) lcSubmit(j *Job) {
 	}
 }
 
-// lcPoll is a tick of the init poller: every job waiting for it goes to the
-// init workers.
-func (s *Sim) lcPoll() {
-	s.lc.pollScheduled = false
-	s.lc.initQ = append(s.lc.initQ, s.lc.pollQ...)
-	s.lc.pollQ = s.lc.pollQ[:0]
+// lcPoll is a tick of the init poller (stage 0): every job waiting for it is
+// assigned to the init threads, which take it up at their next round, half an
+// interval later (stage 1).
+func (s *Sim) lcPoll(stage int32) {
+	if stage == 0 {
+		s.lc.pollScheduled = false
+		if len(s.lc.assigned) == 0 {
+			s.schedule(s.now+int64(s.hw.JobInitPoll)/2, evInitPoll, 0, 1)
+		}
+		s.lc.assigned = append(s.lc.assigned, s.lc.pollQ...)
+		s.lc.pollQ = s.lc.pollQ[:0]
+		return
+	}
+	s.lc.initQ = append(s.lc.initQ, s.lc.assigned...)
+	s.lc.assigned = s.lc.assigned[:0]
 	s.lcDispatch()
 }
 

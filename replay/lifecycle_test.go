@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -107,23 +108,25 @@ func TestLifecycleOneNode(t *testing.T) {
 	}
 }
 
-// TestLifecycleInitPoll: a poller every 5 s, one init worker taking 2 s, two
-// jobs on the one node; a heartbeat that launches a setup or cleanup task
-// launches nothing else (Hadoop 1's JobTracker.heartbeat).
+// TestLifecycleInitPoll: a poller every 5 s whose init threads take jobs up
+// half an interval after its ticks, one worker taking 2 s, two jobs on the one
+// node; a heartbeat that launches a setup or cleanup task launches nothing else
+// (Hadoop 1's JobTracker.heartbeat).
 //
-// job_1 (submitted 0): polled at 0, initialised 0–2, setup 3–4.5, map 6–7.
-// job_2 (submitted 1): waits for the tick at 5, initialised 5–7. The heartbeat
-// at 9 launches job_2's setup (9–10.5), so job_1's reduce, ready since 7, waits
-// for the heartbeat at 12, which launches it (12–14) with job_2's empty map
-// (12–12). The heartbeat at 15 launches job_1's cleanup (15–16) and nothing
-// else: job_2's reduce runs 18–20 and its cleanup 21–22.
+// job_1 (submitted 0): polled at 0, taken up at 2.5, initialised 2.5–4.5,
+// setup 6–7.5, map 9–10. job_2 (submitted 1): polled at 5, initialised
+// 7.5–9.5. The heartbeat at 12 launches job_2's setup (12–13.5), so job_1's
+// reduce, ready since 10, waits for the heartbeat at 15, which launches it
+// (15–17) with job_2's empty map (15–15). The heartbeat at 18 launches job_1's
+// cleanup (18–19) and nothing else: job_2's reduce runs 21–23 and its cleanup
+// 24–25.
 func TestLifecycleInitPoll(t *testing.T) {
 	j1, t1 := oneNodeJob("job_1", 0)
 	j2, t2 := oneNodeJob("job_2", 1000)
 	j2.InputBytes, t2[0].InputBytes = 0, 0 // a map of 0 s, a reduce of 2 s
 	tr := &trace.Trace{Jobs: []trace.Job{j1, j2}, Tasks: append(t1, t2...)}
 	res := runOne(t, tr, oneNodeHardware(t, `job_init_poll = "5s"`))
-	want := map[string][2]int64{"job_1": {6e6, 16e6}, "job_2": {12e6, 22e6}}
+	want := map[string][2]int64{"job_1": {9e6, 19e6}, "job_2": {15e6, 25e6}}
 	for _, r := range res.Jobs {
 		if got := [2]int64{r.FirstLaunchUs, r.FinishUs}; got != want[r.JobID] {
 			t.Errorf("%s: first launch %d, finish %d; want %v", r.JobID, got[0], got[1], want[r.JobID])
@@ -143,5 +146,73 @@ func TestLifecycleOffIsDefault(t *testing.T) {
 	with := runOne(t, &trace.Trace{Jobs: []trace.Job{j}, Tasks: append(tasks, s)}, hw)
 	if base.Jobs[0] != with.Jobs[0] {
 		t.Errorf("a setup task changed the replay without the lifecycle:\n%+v\n%+v", base.Jobs[0], with.Jobs[0])
+	}
+}
+
+// retryTrace is one job (submitted at submitMs) whose map failed once: attempt
+// _0 ran 2 s and failed, attempt _1 ran 1 s and succeeded; its reduce's work
+// after the shuffle took 2 s. Hosts are recorded, split locations are not, so
+// the observed durations hold wherever the replay runs them.
+func retryTrace(submitMs int64, failed bool) *trace.Trace {
+	j, tasks := oneNodeJob("job_1", submitMs)
+	j.FinishMs = submitMs + 8000
+	m, r := &tasks[0], &tasks[1]
+	m.Host, m.StartMs, m.FinishMs, m.Status = "h1", submitMs+3000, submitMs+4000, trace.StatusSucceeded
+	r.Host, r.StartMs, r.ShuffleFinishMs, r.FinishMs, r.Status = "h1", submitMs+4000, submitMs+4500, submitMs+6500, trace.StatusSucceeded
+	a1 := trace.NewAttempt("job_1", m.TaskID, m.TaskID+"_1", trace.Map)
+	a1.Status, a1.StartMs, a1.FinishMs, a1.Host = trace.StatusSucceeded, m.StartMs, m.FinishMs, "h1"
+	ar := trace.NewAttempt("job_1", r.TaskID, r.TaskID+"_0", trace.Reduce)
+	ar.Status, ar.StartMs, ar.FinishMs, ar.Host = trace.StatusSucceeded, r.StartMs, r.FinishMs, "h1"
+	atts := []trace.Attempt{a1, ar}
+	if failed {
+		a0 := trace.NewAttempt("job_1", m.TaskID, m.TaskID+"_0", trace.Map)
+		a0.Status, a0.StartMs, a0.FinishMs, a0.Host = trace.StatusFailed, submitMs+100, submitMs+2100, "h1"
+		atts = append(atts, a0)
+	}
+	tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks, Attempts: atts}
+	tr.Sort()
+	return tr
+}
+
+// TestLifecycleFailedAttemptReplayed: trace times, no setup or cleanup in the
+// trace (so none replayed), init 0–2, the map launched at the heartbeat at 3.
+// Without the failed attempt it runs 3–4, the reduce 6–8: finish 8 s. With it
+// the map holds its slot 2 s longer, 3–6, and the reduce runs 9–11: finish
+// 11 s.
+func TestLifecycleFailedAttemptReplayed(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	for _, c := range []struct {
+		failed bool
+		finish int64
+	}{{false, 8e6}, {true, 11e6}} {
+		res := runOne(t, retryTrace(0, c.failed), hw)
+		if got := res.Jobs[0].FinishUs; got != c.finish {
+			t.Errorf("failed attempt %v: finish %d, want %d", c.failed, got, c.finish)
+		}
+	}
+}
+
+// TestLifecycleBadAttempts: an attempt far outside its job's lifetime, or a
+// task of a successful job without a successful attempt, is refused by name.
+func TestLifecycleBadAttempts(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	outside := retryTrace(3_600_000, true)
+	outside.Attempts[0].StartMs = 0 // an hour before the job's submit
+	noSucc := retryTrace(0, false)
+	noSucc.Attempts[1].Status = trace.StatusKilled // the reduce's only attempt
+	for _, c := range []struct {
+		name string
+		tr   *trace.Trace
+		want string
+	}{
+		{"outside", outside, "outside the job's lifetime"},
+		{"no success", noSucc, "task job_1_r_0 of job job_1, which succeeded, has attempts but no successful one"},
+	} {
+		_, err := replay.NewWorkload(c.tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		}
 	}
 }

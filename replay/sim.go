@@ -17,7 +17,7 @@ const (
 	evReduceDone
 	evSample
 	evSweep
-	evInitPoll      // lifecycle: the init poller's tick
+	evInitPoll      // lifecycle: the init poller's tick (b = 0) or its threads' round (b = 1)
 	evInitDone      // lifecycle: an init worker is done with job a
 	evLifecycleDone // lifecycle: job a's setup (b = 2) or cleanup (b = 3) task is reported done
 )
@@ -252,7 +252,7 @@ func (s *Sim) loop() (err error) {
 		case evSweep:
 			s.sweep()
 		case evInitPoll:
-			s.lcPoll()
+			s.lcPoll(e.b)
 		case evInitDone:
 			s.lcInitDone(s.jobs[e.a])
 		case evLifecycleDone:
@@ -319,15 +319,15 @@ func (s *Sim) mapCost(j *Job, i int32, n int32) (int64, Locality, int32) {
 	m := &j.Maps[i]
 	loc := s.Locality(j, i, n)
 	if loc == NodeLocal {
-		return m.localUs, loc, n
+		return m.retryUs + m.localUs, loc, n
 	}
 	src := s.nearestReplica(j, i, n)
 	if m.obs != obsNone {
-		return s.hw.observedUs(m, loc), loc, src
+		return m.retryUs + s.hw.observedUs(m, loc), loc, src
 	}
 	// BAR §III: C_rem(r) = C_loc + q·r, r the remote tasks running, this one included.
 	extra := s.hw.remoteReadUs(m.InputBytes, loc, s.runningRemote+1)
-	return m.localUs + int64(math.Ceil(extra)), loc, src
+	return m.retryUs + m.localUs + int64(math.Ceil(extra)), loc, src
 }
 
 // nearestReplica is the replica a remote map reads: one in n's rack if any, else

@@ -37,10 +37,11 @@ type Workload struct {
 	topo  *Topology
 	seed  uint64
 
-	jobs      []int    // trace job index of each replayed job, in submit order
-	submitUs  []int64  // arrival of each replayed job, relative to the first
-	taskRange [][2]int // per trace job: its maps and reduces in Trace.Tasks
-	lcRange   [][2]int // per trace job: its setup and cleanup tasks, right after
+	jobs      []int            // trace job index of each replayed job, in submit order
+	submitUs  []int64          // arrival of each replayed job, relative to the first
+	taskRange [][2]int         // per trace job: its maps and reduces in Trace.Tasks
+	lcRange   [][2]int         // per trace job: its setup and cleanup tasks, right after
+	retries   map[string]int64 // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
 }
 
 // WorkloadOptions chooses which jobs of a trace are replayed.
@@ -90,6 +91,12 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		w.taskRange[i] = [2]int{k, m}
 		w.lcRange[i] = [2]int{m, e}
 		k = e
+	}
+	if hw.Lifecycle && hw.TaskTimes != "model" {
+		var err error
+		if w.retries, err = traceRetries(tr, hw); err != nil {
+			return nil, err
+		}
 	}
 	var first int64
 	for i := range tr.Jobs {
@@ -244,6 +251,9 @@ func (w *Workload) build(k int) *Job {
 			}
 			hw.observedMap(m, mapTT[i], obs)
 		}
+		if i < len(mapTT) && w.retries != nil {
+			m.retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
+		}
 		m.Node = -1
 		sumMap += float64(m.localUs)
 		maxMap = max(maxMap, float64(m.localUs))
@@ -268,6 +278,10 @@ func (w *Workload) build(k int) *Job {
 			// The observed time covers copy and reduce work; the copy is modelled
 			// (it depends on when the maps end), the rest is the reduce work.
 			r.workUs = observedReduceWork(redTT[i], redObs[i], r.copyUs)
+		}
+		if i < len(redTT) && w.retries != nil {
+			// A failed reduce attempt held the slot before the successful one.
+			r.copyUs += w.retries[retryKey(tj.ID, redTT[i].TaskID)]
 		}
 		r.Node = -1
 		tail := r.tailUs
