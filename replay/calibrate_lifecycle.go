@@ -17,9 +17,9 @@ func parallelCopies(h Hardware) int {
 	return 5
 }
 
-// confSlots returns the most common positive value of slots over the jobs (the
+// commonConfSlots returns the most common positive value of slots over the jobs (the
 // smaller on a tie) and the number of jobs that give one.
-func confSlots(tr *trace.Trace, slots func(*trace.Job) int32) (value, jobs int) {
+func commonConfSlots(tr *trace.Trace, slots func(*trace.Job) int32) (value, jobs int) {
 	count := map[int32]int{}
 	for i := range tr.Jobs {
 		if s := slots(&tr.Jobs[i]); s > 0 {
@@ -49,7 +49,7 @@ func (c *Calibration) fitSlots(tr *trace.Trace, hosts int) {
 		{"map_slots", "mapred.tasktracker.map.tasks.maximum", func(j *trace.Job) int32 { return j.ConfMapSlots }, peakMaps},
 		{"reduce_slots", "mapred.tasktracker.reduce.tasks.maximum", func(j *trace.Job) int32 { return j.ConfReduceSlots }, peakReduces},
 	} {
-		if v, n := confSlots(tr, k.slots); n > 0 {
+		if v, n := commonConfSlots(tr, k.slots); n > 0 {
 			c.add(k.key, strconv.Itoa(v), fmt.Sprintf("%s of the job confs (most common value; peak concurrency per host was %d)", k.conf, k.peak), n)
 			continue
 		}

@@ -168,9 +168,6 @@ func calibrated(t *testing.T, trs []*trace.Trace, name string) (replay.Hardware,
 	// task_startup is the fixed cost inside a modelled duration; the traces keep
 	// only attempt starts, so that gap cannot be fitted: keep the default.
 	hw.TaskStartup = replay.DefaultHardware().TaskStartup
-	if os.Getenv("VALIDATION_LIFECYCLE") == "off" {
-		hw.Lifecycle = false // the engine without the job lifecycle, for comparison
-	}
 	return hw, b.String()
 }
 
@@ -183,6 +180,9 @@ func replayPair(tr *trace.Trace, base replay.Hardware, pol, name string) (report
 	}
 	if !ok {
 		return report.ValidationPair{}, fmt.Errorf("no hosts")
+	}
+	if os.Getenv("VALIDATION_LIFECYCLE") == "off" {
+		hw.Lifecycle = false // the engine without the job lifecycle, for comparison
 	}
 	const seed = 1
 	topo := replay.NewTopology(&hw, seed)
