@@ -52,7 +52,7 @@ func calibrationTrace() *trace.Trace {
 		maps, reduces := 2+rng.IntN(7), 1+rng.IntN(2)
 		job.NumMaps, job.NumReduces = int32(maps), int32(reduces)
 		host := func(k int) string { return fmt.Sprintf("h%02d", (j*7+k)%20) }
-		start := job.LaunchMs + 1000
+		start := job.LaunchMs + calSetupMs + 500 // after the setup task, which holds a map slot
 		var lastMap int64
 		for m := range maps {
 			t := trace.NewTask(id, fmt.Sprintf("%s_m_%d", id, m), trace.Map, int32(m))
