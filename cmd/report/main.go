@@ -9,6 +9,7 @@
 //	report summary [flags] RESULTS_DIR   (the same, named explicitly)
 //	report compare --baseline DIR --candidate DIR [--fail-on RULES] [--fail-on-file FILE]
 //	       [--markdown FILE] [--junit FILE]
+//	report validate [--out DIR] [--max-median-error X] RESULTS_DIR...   (docs/validation.md)
 package main
 
 import (
