@@ -217,3 +217,22 @@ func TestCalibrateSlotsFromConf(t *testing.T) {
 		t.Errorf("reduce_slots = %s, want 2", v)
 	}
 }
+
+// TestCalibrateDeterministic: the same trace gives the same file, byte for byte.
+func TestCalibrateDeterministic(t *testing.T) {
+	var out [2]string
+	for i := range out {
+		cal, err := replay.Calibrate(calibrationTrace(), replay.DefaultHardware())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := cal.WriteTOML(&b, "synthetic"); err != nil {
+			t.Fatal(err)
+		}
+		out[i] = b.String()
+	}
+	if out[0] != out[1] {
+		t.Errorf("two calibrations differ:\n%s\n---\n%s", out[0], out[1])
+	}
+}
