@@ -78,6 +78,17 @@ func (c *Calibration) fitSetupCleanup(tr *trace.Trace, observed func(*trace.Task
 		slices.Sort(d)
 		c.add(k.key, durationValue(median(d)), fmt.Sprintf("median observed duration of the %s tasks (p90 %s)", k.typ, durationValue(percentileSorted(d, 0.9))), len(d))
 	}
+	var am []float64
+	for i := range tr.Jobs {
+		j := &tr.Jobs[i]
+		if j.AMStartMs >= j.SubmitMs && j.SubmitMs >= 0 {
+			am = append(am, msUs(j.AMStartMs-j.SubmitMs))
+		}
+	}
+	if len(am) > 0 {
+		slices.Sort(am)
+		c.note("YARN ApplicationMaster start - submit: median %s over %d jobs (no model key yet)", durationValue(median(am)), len(am))
+	}
 	var failed, killed int
 	for i := range tr.Attempts {
 		switch tr.Attempts[i].Status {
