@@ -144,6 +144,12 @@ type Hardware struct {
 	// ReportAtHeartbeat makes a finished task free its slot (and count as done)
 	// when its node next heartbeats, unless out_of_band_heartbeat is set.
 	ReportAtHeartbeat bool `toml:"report_at_heartbeat"`
+
+	// Attempt failures, stragglers and speculation (lifecycle_faults.go).
+	AttemptFailureRate float64 `toml:"attempt_failure_rate"` // probability an attempt fails
+	StragglerFraction  float64 `toml:"straggler_fraction"`   // probability a task straggles
+	StragglerAlpha     float64 `toml:"straggler_alpha"`      // Pareto shape of a straggler's slowdown
+	Speculation        string  `toml:"speculation"`          // "none", "hadoop" or "late"
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
@@ -158,7 +164,7 @@ func DefaultHardware() Hardware {
 		BARq: Duration(time.Second / time.Microsecond), DurationCV: 0.1,
 		TraceLocality: "factors", RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
-		JobInitThreads: 1, ParallelCopies: 5,
+		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none",
 		// Medians of the setup and cleanup attempts of the 59 jobs of Rumen's
 		// folder-input-trace (apache/hadoop branch-1 test data): 2.8 s each.
 		SetupTask: Duration(2800 * time.Millisecond / time.Microsecond), CleanupTask: Duration(2800 * time.Millisecond / time.Microsecond),
@@ -205,7 +211,8 @@ func HardwareKeys() []string {
 		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "bar_q", "shuffle", "task_times",
 		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
 		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
-		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat", "queues (name, capacity, max_capacity)"}
+		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
+		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "queues (name, capacity, max_capacity)"}
 }
 
 // Validate checks that the model describes a cluster that can run a job.

@@ -123,6 +123,17 @@ func (c *checker) lcLaunch(j *Job, kind, n int32, mapSlot bool) {
 	}
 }
 
+// specLaunch and specEnd count a speculative map copy against node n's map
+// slots.
+func (c *checker) specLaunch(n int32) {
+	c.running[n]++
+	if c.running[n] > c.s.topo.Nodes[n].MapSlots {
+		c.fail("node %d runs %d maps on %d slots (with a speculative copy)", n, c.running[n], c.s.topo.Nodes[n].MapSlots)
+	}
+}
+
+func (c *checker) specEnd(n int32) { c.running[n]-- }
+
 // lcFinish checks a setup or cleanup task's end.
 func (c *checker) lcFinish(j *Job, kind, n int32, mapSlot bool) {
 	key := [3]int32{j.Index, kind, 0}

@@ -50,8 +50,12 @@ type MapTask struct {
 	obsUs int64
 	obs   obsRule
 	// retryUs is the time of the failed attempts replayed before the
-	// successful one (lifecycle_attempts.go), on the same slot.
+	// successful one (lifecycle_attempts.go), on the same slot, and of a
+	// straggler's slowdown and modelled failures (lifecycle_faults.go).
 	retryUs int64
+	// A speculative copy (lifecycle_faults.go): its node (-1: none) and launch.
+	specNode     int32
+	specLaunchUs int64
 }
 
 // ReduceTask is one reduce of a job being replayed.

@@ -112,6 +112,7 @@ func (h *Hardware) validateLifecycle(bad func(string, ...any)) {
 			bad("%s must be at most 24h (got %s)", name, d)
 		}
 	}
+	h.validateFaults(bad)
 }
 
 // lifeOf sets job j's setup and cleanup tasks from trace job ti: the observed

@@ -165,6 +165,7 @@ type Sim struct {
 	mm                      machineMetrics
 	net                     netAcct
 	lc                      lcSim
+	specRunning             int // speculative map copies holding a slot
 }
 
 // Run replays w through policy p and returns the results.
@@ -244,6 +245,11 @@ func (s *Sim) loop() (err error) {
 		case evHeartbeat:
 			s.heartbeat(e.a, e.t)
 		case evMapDone:
+			if s.hw.Speculation != "none" {
+				if j := s.jobs[e.a]; j == nil || j.Maps[e.b].State != Running || j.Maps[e.b].FinishUs != e.t {
+					continue // stale: a speculative copy completed the map earlier
+				}
+			}
 			s.mapDone(s.jobs[e.a], e.b)
 		case evReduceDone:
 			s.reduceDone(s.jobs[e.a], e.b)
@@ -555,16 +561,25 @@ func (s *Sim) heartbeat(n int32, t int64) {
 		return // superseded by an out-of-band heartbeat
 	}
 	ns.nextHB = -1
-	if ns.freeMap+ns.freeReduce == 0 || s.pending == 0 {
+	if ns.freeMap+ns.freeReduce == 0 || !s.wantsHeartbeats() {
 		return // dormant until a slot frees or work arrives
 	}
 	if !s.hw.Lifecycle || !s.lcAssign(n) {
 		s.pol.Heartbeat(s, n)
+		if s.hw.Speculation != "none" {
+			s.speculate(n)
+		}
 	}
-	if ns.freeMap+ns.freeReduce > 0 && s.pending > 0 {
+	if ns.freeMap+ns.freeReduce > 0 && s.wantsHeartbeats() {
 		ns.nextHB = t + int64(s.hw.Heartbeat)
 		s.schedule(ns.nextHB, evHeartbeat, n, 0)
 	}
+}
+
+// wantsHeartbeats reports whether a heartbeat can change anything: some task
+// waits, or, with speculation, some task runs that a copy might overtake.
+func (s *Sim) wantsHeartbeats() bool {
+	return s.pending > 0 || s.hw.Speculation != "none" && s.running > 0
 }
 
 // slotFreed gives node n a heartbeat now (out-of-band) or at its next periodic
@@ -620,6 +635,9 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	m.State = Done
 	ns := &s.nodes[m.Node]
 	ns.freeMap++
+	if m.specNode >= 0 {
+		s.specEnded(m)
+	}
 	if m.Locality != NodeLocal {
 		s.runningRemote--
 	}

@@ -150,6 +150,10 @@ func (w *Workload) build(k int) *Job {
 	j := &Job{Index: int32(k), Trace: tj, SubmitUs: w.submitUs[k]}
 	place := jobRand(w.seed, streamPlacement, ti)
 	dur := jobRand(w.seed, streamDurations, ti)
+	var faults *rand.Rand
+	if hw.faultsOn() {
+		faults = jobRand(w.seed, streamFaults, ti)
+	}
 	block := int64(hw.BlockSizeMB) * mib
 
 	tasks := w.Trace.Tasks[w.taskRange[ti][0]:w.taskRange[ti][1]]
@@ -254,7 +258,10 @@ func (w *Workload) build(k int) *Job {
 		if i < len(mapTT) && w.retries != nil {
 			m.retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
 		}
-		m.Node = -1
+		if faults != nil {
+			m.retryUs += hw.faultsUs(faults, m.localUs) - m.localUs
+		}
+		m.Node, m.specNode = -1, -1
 		sumMap += float64(m.localUs)
 		maxMap = max(maxMap, float64(m.localUs))
 	}
@@ -282,6 +289,9 @@ func (w *Workload) build(k int) *Job {
 		if i < len(redTT) && w.retries != nil {
 			// A failed reduce attempt held the slot before the successful one.
 			r.copyUs += w.retries[retryKey(tj.ID, redTT[i].TaskID)]
+		}
+		if faults != nil {
+			r.copyUs += hw.faultsUs(faults, r.copyUs+r.workUs) - r.copyUs - r.workUs
 		}
 		r.Node = -1
 		tail := r.tailUs
