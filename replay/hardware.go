@@ -125,6 +125,31 @@ type Hardware struct {
 	// each rack and its hosts; it replaces racks × nodes_per_rack. It has no TOML
 	// key.
 	Layout []RackLayout `toml:"-"`
+
+	// Job and task lifecycle (lifecycle.go); all off by default.
+	Lifecycle bool `toml:"lifecycle"` // submitted → initialising → setup → maps/reduces → cleanup → finished
+	// JobInitThreads is the number of job-initialisation workers.
+	JobInitThreads int `toml:"job_init_threads"`
+	// JobInitPoll is the init poller's interval: 0 hands a job to the workers on
+	// submission (Hadoop 1's EagerTaskInitializationListener), > 0 only at the
+	// poller's ticks (Capacity's JobInitializationPoller).
+	JobInitPoll Duration `toml:"job_init_poll"`
+	JobInitTime Duration `toml:"job_init_time"` // a worker's time per job
+	SetupTask   Duration `toml:"setup_task"`    // a setup task's duration (trace mode: the observed one when known)
+	CleanupTask Duration `toml:"cleanup_task"`  // a cleanup task's duration (same)
+	// ShuffleFetchLatency is the fixed cost of one map-output fetch of a reduce;
+	// ParallelCopies fetches run at once (mapred.reduce.parallel.copies).
+	ShuffleFetchLatency Duration `toml:"shuffle_fetch_latency"`
+	ParallelCopies      int      `toml:"parallel_copies"`
+	// ReportAtHeartbeat makes a finished task free its slot (and count as done)
+	// when its node next heartbeats, unless out_of_band_heartbeat is set.
+	ReportAtHeartbeat bool `toml:"report_at_heartbeat"`
+
+	// Attempt failures, stragglers and speculation (lifecycle_faults.go).
+	AttemptFailureRate float64 `toml:"attempt_failure_rate"` // probability an attempt fails
+	StragglerFraction  float64 `toml:"straggler_fraction"`   // probability a task straggles
+	StragglerAlpha     float64 `toml:"straggler_alpha"`      // Pareto shape of a straggler's slowdown
+	Speculation        string  `toml:"speculation"`          // "none", "hadoop" or "late"
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
@@ -139,6 +164,10 @@ func DefaultHardware() Hardware {
 		BARq: Duration(time.Second / time.Microsecond), DurationCV: 0.1,
 		TraceLocality: "factors", RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
+		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none",
+		// Medians of the setup and cleanup attempts of the 59 jobs of Rumen's
+		// folder-input-trace (apache/hadoop branch-1 test data): 2.8 s each.
+		SetupTask: Duration(2800 * time.Millisecond / time.Microsecond), CleanupTask: Duration(2800 * time.Millisecond / time.Microsecond),
 	}
 }
 
@@ -180,7 +209,10 @@ func HardwareKeys() []string {
 		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
 		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
 		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "bar_q", "shuffle", "task_times",
-		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample", "queues (name, capacity, max_capacity)"}
+		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
+		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
+		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
+		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "queues (name, capacity, max_capacity)"}
 }
 
 // Limits of a hardware model, checked by Validate before any work that grows
@@ -301,6 +333,7 @@ func (h *Hardware) Validate() error {
 			bad("queue %q: capacity must be in (0, 1] and max_capacity in [0, 1]", q.Name)
 		}
 	}
+	h.validateLifecycle(bad)
 	if len(errs) > 0 {
 		slices.Sort(errs)
 		return fmt.Errorf("%s", strings.Join(errs, "; "))

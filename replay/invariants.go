@@ -10,7 +10,10 @@ func (e invariantError) Error() string { return "invariant violated: " + e.msg }
 // checker verifies the simulator's invariants as the run goes: slots are never
 // over-used, each task is launched and finished exactly once, no reduce phase
 // begins before its job's last map has ended, simulated time never goes back, and
-// every flowtime is at least the job's ideal.
+// every flowtime is at least the job's ideal. With the lifecycle, setup and
+// cleanup tasks count against the slots they hold, a job's setup ends before
+// any of its maps or reduces starts, and its cleanup starts after all of them
+// have ended.
 type checker struct {
 	s        *Sim
 	last     int64
@@ -46,6 +49,9 @@ func kind(reduce bool) int32 {
 
 func (c *checker) launch(j *Job, reduce bool, i, n int32) {
 	key := [3]int32{j.Index, kind(reduce), i}
+	if c.s.hw.Lifecycle && j.life.setup.present && !c.finished[[3]int32{j.Index, lcKindSetup, 0}] {
+		c.fail("task %v of job %s launched before its setup task ended", key, j.Trace.ID)
+	}
 	if c.launched[key] {
 		c.fail("task %v of job %s launched twice", key, j.Trace.ID)
 	}
@@ -84,6 +90,64 @@ func (c *checker) finish(j *Job, reduce bool, i, n int32) {
 	}
 }
 
+// lcLaunch checks a setup or cleanup task's launch and the slot it takes.
+func (c *checker) lcLaunch(j *Job, kind, n int32, mapSlot bool) {
+	key := [3]int32{j.Index, kind, 0}
+	if c.launched[key] {
+		c.fail("%s task of job %s launched twice", lcString(kind), j.Trace.ID)
+	}
+	c.launched[key] = true
+	if kind == lcKindCleanup {
+		for i := range j.Maps {
+			if j.Maps[i].State != Done {
+				c.fail("cleanup of job %s launched with map %d not done", j.Trace.ID, i)
+			}
+		}
+		for i := range j.Reduces {
+			if j.Reduces[i].State != Done {
+				c.fail("cleanup of job %s launched with reduce %d not done", j.Trace.ID, i)
+			}
+		}
+	}
+	node := &c.s.topo.Nodes[n]
+	if mapSlot {
+		c.running[n]++
+		if c.running[n] > node.MapSlots {
+			c.fail("node %d runs %d tasks on %d map slots (with a %s task)", n, c.running[n], node.MapSlots, lcString(kind))
+		}
+	} else {
+		c.runningR[n]++
+		if c.runningR[n] > node.ReduceSlots {
+			c.fail("node %d runs %d tasks on %d reduce slots (with a %s task)", n, c.runningR[n], node.ReduceSlots, lcString(kind))
+		}
+	}
+}
+
+// specLaunch and specEnd count a speculative map copy against node n's map
+// slots.
+func (c *checker) specLaunch(n int32) {
+	c.running[n]++
+	if c.running[n] > c.s.topo.Nodes[n].MapSlots {
+		c.fail("node %d runs %d maps on %d slots (with a speculative copy)", n, c.running[n], c.s.topo.Nodes[n].MapSlots)
+	}
+}
+
+func (c *checker) specEnd(n int32) { c.running[n]-- }
+
+// lcFinish checks a setup or cleanup task's end.
+func (c *checker) lcFinish(j *Job, kind, n int32, mapSlot bool) {
+	key := [3]int32{j.Index, kind, 0}
+	if !c.launched[key] || c.finished[key] {
+		c.fail("%s task of job %s finished without launch or twice", lcString(kind), j.Trace.ID)
+	}
+	c.finished[key] = true
+	if mapSlot {
+		c.running[n]--
+	} else {
+		c.runningR[n]--
+	}
+}
+
 func (c *checker) reducePhase(j *Job, i int32) {
 	if !j.MapsDone() || j.Reduces[i].ShuffleEndUs < j.LastMapEndUs {
 		c.fail("reduce %d of job %s enters its reduce phase before the job's maps are done", i, j.Trace.ID)
@@ -101,6 +165,9 @@ func (c *checker) jobDone(j *Job, r *JobResult) {
 		if j.Reduces[i].State != Done {
 			c.fail("job %s finished with reduce %d not done", j.Trace.ID, i)
 		}
+	}
+	if c.s.hw.Lifecycle && j.life.cleanup.present && !c.finished[[3]int32{j.Index, lcKindCleanup, 0}] {
+		c.fail("job %s finished before its cleanup task", j.Trace.ID)
 	}
 	if r.FlowtimeUs < r.IdealUs {
 		c.fail("job %s: flowtime %d below its ideal %d", j.Trace.ID, r.FlowtimeUs, r.IdealUs)

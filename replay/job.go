@@ -49,6 +49,13 @@ type MapTask struct {
 	// to the replay's locality; obsNone uses localUs and the network model.
 	obsUs int64
 	obs   obsRule
+	// retryUs is the time of the failed attempts replayed before the
+	// successful one (lifecycle_attempts.go), on the same slot, and of a
+	// straggler's slowdown and modelled failures (lifecycle_faults.go).
+	retryUs int64
+	// A speculative copy (lifecycle_faults.go): its node (-1: none) and launch.
+	specNode     int32
+	specLaunchUs int64
 }
 
 // ReduceTask is one reduce of a job being replayed.
@@ -100,6 +107,7 @@ type Job struct {
 	lateSumUs int64
 	finished  bool
 	out       jobOutput // intermediate data of finished maps (shuffle.go)
+	life      jobLife   // lifecycle state (lifecycle.go)
 }
 
 // Replicas returns the nodes holding map i's input block.

@@ -20,7 +20,7 @@ const ObservedPolicy = "observed"
 func HasObservedSchedule(tr *trace.Trace) bool {
 	for i := range tr.Tasks {
 		t := &tr.Tasks[i]
-		if t.Host != "" && t.StartMs >= 0 && t.FinishMs >= t.StartMs {
+		if t.Type.IsWork() && t.Host != "" && t.StartMs >= 0 && t.FinishMs >= t.StartMs {
 			return true
 		}
 	}

@@ -121,6 +121,10 @@ func (s *Sim) fetch(j *Job, r, m int32) {
 	b := s.share(j, red, mp)
 	start := max(j.out.cursor[r], mp.FinishUs)
 	end := start + s.fetchUs(b, mp.Node, red.Node)
+	if L := int64(s.hw.ShuffleFetchLatency); L > 0 {
+		// parallel_copies fetches overlap their latency: each adds its share.
+		end += (L + int64(s.hw.ParallelCopies) - 1) / int64(s.hw.ParallelCopies)
+	}
 	j.out.cursor[r] = end
 	if mp.Node != red.Node && b > 0 {
 		s.netBytes += b

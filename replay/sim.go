@@ -18,6 +18,9 @@ const (
 	evReduceDone
 	evSample
 	evSweep
+	evInitPoll      // lifecycle: the init poller's tick (b = 0) or its threads' round (b = 1)
+	evInitDone      // lifecycle: an init worker is done with job a
+	evLifecycleDone // lifecycle: job a's setup (b = 2) or cleanup (b = 3) task is reported done
 )
 
 type event struct {
@@ -165,6 +168,8 @@ type Sim struct {
 	dataNodes               int
 	mm                      machineMetrics
 	net                     netAcct
+	lc                      lcSim
+	specRunning             int // speculative map copies holding a slot
 }
 
 // Run replays w through policy p and returns the results.
@@ -247,6 +252,11 @@ func (s *Sim) loop() (err error) {
 		case evHeartbeat:
 			s.heartbeat(e.a, e.t)
 		case evMapDone:
+			if s.hw.Speculation != "none" {
+				if j := s.jobs[e.a]; j == nil || j.Maps[e.b].State != Running || j.Maps[e.b].FinishUs != e.t {
+					continue // stale: a speculative copy completed the map earlier
+				}
+			}
 			s.mapDone(s.jobs[e.a], e.b)
 		case evReduceDone:
 			s.reduceDone(s.jobs[e.a], e.b)
@@ -254,6 +264,12 @@ func (s *Sim) loop() (err error) {
 			s.sample()
 		case evSweep:
 			s.sweep()
+		case evInitPoll:
+			s.lcPoll(e.b)
+		case evInitDone:
+			s.lcInitDone(s.jobs[e.a])
+		case evLifecycleDone:
+			s.lcDone(s.jobs[e.a], e.b)
 		}
 	}
 	if s.finished != s.w.Len() {
@@ -316,15 +332,15 @@ func (s *Sim) mapCost(j *Job, i int32, n int32) (int64, Locality, int32) {
 	m := &j.Maps[i]
 	loc := s.Locality(j, i, n)
 	if loc == NodeLocal {
-		return m.localUs, loc, n
+		return m.retryUs + m.localUs, loc, n
 	}
 	src := s.nearestReplica(j, i, n)
 	if m.obs != obsNone {
-		return s.hw.observedUs(m, loc), loc, src
+		return m.retryUs + s.hw.observedUs(m, loc), loc, src
 	}
 	// BAR §III: C_rem(r) = C_loc + q·r, r the remote tasks running, this one included.
 	extra := s.hw.remoteReadUs(m.InputBytes, loc, s.runningRemote+1)
-	return m.localUs + int64(math.Ceil(extra)), loc, src
+	return m.retryUs + m.localUs + int64(math.Ceil(extra)), loc, src
 }
 
 // nearestReplica is the replica a remote map reads: one in n's rack if any, else
@@ -352,7 +368,7 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	}
 	d, loc, src := s.mapCost(j, i, n)
 	ns.freeMap--
-	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.now+d, src
+	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
 	j.PendingMaps--
 	j.RunningMaps++
 	s.taskLaunched(j)
@@ -369,7 +385,7 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	if s.chk != nil {
 		s.chk.launch(j, false, i, n)
 	}
-	s.schedule(s.now+d, evMapDone, j.Index, i)
+	s.schedule(m.FinishUs, evMapDone, j.Index, i)
 	return loc
 }
 
@@ -416,7 +432,7 @@ func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
 func (s *Sim) startReducePhase(j *Job, i int32) {
 	r := &j.Reduces[i]
 	r.ShuffleEndUs = s.shuffleEnd(j, i)
-	r.FinishUs = r.ShuffleEndUs + r.workUs
+	r.FinishUs = s.reported(r.Node, r.ShuffleEndUs+r.workUs)
 	if s.chk != nil {
 		s.chk.reducePhase(j, i)
 	}
@@ -426,11 +442,21 @@ func (s *Sim) startReducePhase(j *Job, i int32) {
 func (s *Sim) arrive(k int) {
 	j := s.w.build(k)
 	j.FirstLaunchUs, j.LastMapEndUs, j.firstRed, j.lastRed = -1, -1, -1, -1
+	s.jobs[k] = j
+	if s.hw.Lifecycle {
+		s.lcSubmit(j)
+		return
+	}
+	s.admit(j)
+}
+
+// admit hands job j's maps and reduces to the policy: at its arrival, or with
+// the lifecycle when its setup is done.
+func (s *Sim) admit(j *Job) {
 	j.index(s.topo)
 	s.mm.jobArrived(j)
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
-	s.jobs[k] = j
 	s.active = append(s.active, j)
 	s.lastChange = s.now
 	s.pending += int64(j.PendingMaps)
@@ -542,20 +568,38 @@ func (s *Sim) heartbeat(n int32, t int64) {
 		return // superseded by an out-of-band heartbeat
 	}
 	ns.nextHB = -1
-	if ns.freeMap+ns.freeReduce == 0 || s.pending == 0 {
+	if ns.freeMap+ns.freeReduce == 0 || !s.wantsHeartbeats() {
 		return // dormant until a slot frees or work arrives
 	}
-	s.pol.Heartbeat(s, n)
-	if ns.freeMap+ns.freeReduce > 0 && s.pending > 0 {
+	if !s.hw.Lifecycle || !s.lcAssign(n) {
+		s.pol.Heartbeat(s, n)
+		if s.hw.Speculation != "none" {
+			s.speculate(n)
+		}
+	}
+	if ns.freeMap+ns.freeReduce > 0 && s.wantsHeartbeats() {
 		ns.nextHB = t + int64(s.hw.Heartbeat)
 		s.schedule(ns.nextHB, evHeartbeat, n, 0)
 	}
+}
+
+// wantsHeartbeats reports whether a heartbeat can change anything: some task
+// waits, or, with speculation, some task runs that a copy might overtake.
+func (s *Sim) wantsHeartbeats() bool {
+	return s.pending > 0 || s.hw.Speculation != "none" && s.running > 0
 }
 
 // slotFreed gives node n a heartbeat now (out-of-band) or at its next periodic
 // tick, unless one is already due.
 func (s *Sim) slotFreed(n int32) {
 	ns := &s.nodes[n]
+	if s.hw.ReportAtHeartbeat && !s.hw.OutOfBandHeartbeat && ns.nextHB < 0 {
+		// The completion came with the node's heartbeat, which is now: it may
+		// be given work at once.
+		ns.nextHB = s.now
+		s.schedule(s.now, evHeartbeat, n, 0)
+		return
+	}
 	if s.hw.OutOfBandHeartbeat {
 		if ns.nextHB == s.now {
 			return
@@ -598,6 +642,9 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	m.State = Done
 	ns := &s.nodes[m.Node]
 	ns.freeMap++
+	if m.specNode >= 0 {
+		s.specEnded(m)
+	}
 	if m.Locality != NodeLocal {
 		s.runningRemote--
 	}
@@ -651,6 +698,10 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 }
 
 func (s *Sim) finishJob(j *Job) {
+	if s.hw.Lifecycle && j.life.phase != lcDone {
+		s.lcWorkDone(j)
+		return
+	}
 	j.finished = true
 	tj := j.Trace
 	r := JobResult{
@@ -684,9 +735,11 @@ func (s *Sim) finishJob(j *Job) {
 	if s.chk != nil {
 		s.chk.jobDone(j, &r)
 	}
-	s.pol.JobFinished(s, j)
+	if !s.hw.Lifecycle {
+		s.pol.JobFinished(s, j) // with the lifecycle: when its work was done (lcWorkDone)
+	}
 	s.res.Jobs = append(s.res.Jobs, r)
-	s.active = slices.DeleteFunc(s.active, func(x *Job) bool { return x == j })
+	s.removeActive(j)
 	s.jobs[j.Index] = nil
 	s.finished++
 	if s.opt.Progress != nil && s.finished%256 == 0 {
@@ -790,4 +843,9 @@ func jain(x []float64) float64 {
 		return 1
 	}
 	return s * s / (float64(len(x)) * sq)
+}
+
+// removeActive drops j from the active jobs.
+func (s *Sim) removeActive(j *Job) {
+	s.active = slices.DeleteFunc(s.active, func(x *Job) bool { return x == j })
 }

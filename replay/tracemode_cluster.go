@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -89,21 +91,31 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 
 // TraceHardware returns base with the cluster tr ran on in place of its racks,
 // nodes and slots; ok is false, and base is returned, when no task of tr names a
-// host. The rates, heartbeats, HDFS and every other setting stay base's.
+// host. The rates, heartbeats, HDFS and every other setting stay base's, except
+// that the lifecycle is turned on when the trace records a schedule.
 //
-//   - Hosts: every host a task ran on or a map's split lists as a preferred
-//     location (a DataNode is also a TaskTracker). Racks: the first rack the
-//     trace gives the host (attempt or split location, in trace order), else
-//     DefaultRack. Racks are ordered by name and hosts by name within a rack,
-//     names compared naturally (trace.CompareIDs), and numbered in that order.
-//   - Slots: the same on every node, the largest number of maps (and of
-//     reduces) that ran at once on any one host, counting each task's
-//     successful attempt over [start, finish); at least 1. Clusters configure
-//     slots per node uniformly, and a trace shows the configured number only
+//   - Hosts: every host a task (setup and cleanup tasks included) ran on or a
+//     map's split lists as a preferred location (a DataNode is also a
+//     TaskTracker). Racks: the first rack the trace gives the host (attempt or
+//     split location, in trace order), else DefaultRack. Racks are ordered by
+//     name and hosts by name within a rack, names compared naturally
+//     (trace.CompareIDs), and numbered in that order.
+//   - Slots: the same on every node. When job confs name them
+//     (mapred.tasktracker.map.tasks.maximum and .reduce.tasks.maximum), the
+//     largest value any job's conf gives; else the largest number of tasks
+//     that held a map (and a reduce) slot at once on any one host: every
+//     attempt when the trace has attempts (failed and killed ones hold slots
+//     too), else each task's successful attempt, over [start, finish), setup
+//     and cleanup tasks in the slot their id names; at least 1. Clusters
+//     configure slots uniformly, and a trace shows the configured number only
 //     on hosts that were ever full, so the busiest host is the best estimate
-//     for all. It is a lower bound: attempts that failed or were killed are not
-//     in the trace, and a YARN cluster sharing containers between maps and
-//     reduces gets the peak of each.
+//     for all; a YARN cluster sharing containers between maps and reduces gets
+//     the peak of each.
+//   - Lifecycle: on (setup and cleanup tasks, reports, shuffle fetches; see
+//     lifecycle.go) when some task has a host, a start and a finish; when a
+//     job conf names Hadoop 1's CapacityTaskScheduler and base has no
+//     job_init_poll, the Capacity scheduler's default poll interval, 5 s
+//     (mapred.capacity-scheduler.init-poll-interval = 5000 ms).
 func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 	rackOf := map[string]string{}
 	var order []string
@@ -159,14 +171,38 @@ func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 	hw.Racks = len(racks)
 	hw.MapNodes, hw.ReduceNodes = 0, 0
 	hw.MapSlots, hw.ReduceSlots = peakConcurrency(tr)
+	if m, r := confSlots(tr); m > 0 || r > 0 {
+		if m > 0 {
+			hw.MapSlots = m
+		}
+		if r > 0 {
+			hw.ReduceSlots = r
+		}
+	}
+	hw.Lifecycle = HasObservedSchedule(tr)
+	if hw.JobInitPoll == 0 && namesCapacity(tr) {
+		hw.JobInitPoll = capacityInitPoll
+	}
 	if err := hw.Validate(); err != nil {
 		return base, false, fmt.Errorf("cluster derived from the trace: %w", err)
 	}
 	return hw, true, nil
 }
 
-// peakConcurrency returns the largest number of maps, and of reduces, that ran at
-// once on one host, each at least 1.
+// confSlots returns the largest map and reduce slots per node that any job's
+// conf names, 0 when none does.
+func confSlots(tr *trace.Trace) (maps, reduces int) {
+	for i := range tr.Jobs {
+		j := &tr.Jobs[i]
+		maps = max(maps, int(j.ConfMapSlots))
+		reduces = max(reduces, int(j.ConfReduceSlots))
+	}
+	return min(maps, 1024), min(reduces, 1024)
+}
+
+// peakConcurrency returns the largest number of tasks that held a map slot,
+// and a reduce slot, at once on one host, each at least 1: over every attempt
+// when the trace has attempts, else over each task's successful attempt.
 func peakConcurrency(tr *trace.Trace) (maps, reduces int) {
 	type edge struct {
 		t     int64
@@ -174,19 +210,30 @@ func peakConcurrency(tr *trace.Trace) (maps, reduces int) {
 	}
 	perHost := map[[2]string][]edge{} // (host, "m" or "r")
 	var keys [][2]string
-	for i := range tr.Tasks {
-		t := &tr.Tasks[i]
-		if t.Host == "" || t.StartMs < 0 || t.FinishMs <= t.StartMs {
-			continue
+	add := func(host string, start, finish int64, mapSlot bool) {
+		if host == "" || start < 0 || finish <= start {
+			return
 		}
-		k := [2]string{t.Host, "m"}
-		if t.Type == trace.Reduce {
+		k := [2]string{host, "m"}
+		if !mapSlot {
 			k[1] = "r"
 		}
 		if perHost[k] == nil {
 			keys = append(keys, k)
 		}
-		perHost[k] = append(perHost[k], edge{t.StartMs, 1}, edge{t.FinishMs, -1})
+		perHost[k] = append(perHost[k], edge{start, 1}, edge{finish, -1})
+	}
+	if len(tr.Attempts) > 0 {
+		for i := range tr.Attempts {
+			a := &tr.Attempts[i]
+			t := trace.Task{TaskID: a.TaskID, Type: a.Type}
+			add(a.Host, a.StartMs, a.FinishMs, t.InMapSlot())
+		}
+	} else {
+		for i := range tr.Tasks {
+			t := &tr.Tasks[i]
+			add(t.Host, t.StartMs, t.FinishMs, t.InMapSlot())
+		}
 	}
 	maps, reduces = 1, 1
 	for _, k := range keys {
@@ -247,4 +294,19 @@ func (w *Workload) traceReplicas(j *Job, maps []*trace.Task, n int, place *rand.
 		}
 	}
 	return true
+}
+
+// capacityInitPoll is the Capacity scheduler's default
+// mapred.capacity-scheduler.init-poll-interval (5000 ms).
+const capacityInitPoll = Duration(5 * time.Second / time.Microsecond)
+
+// namesCapacity reports whether some job's conf names Hadoop 1's
+// CapacityTaskScheduler.
+func namesCapacity(tr *trace.Trace) bool {
+	for i := range tr.Jobs {
+		if strings.HasSuffix(tr.Jobs[i].Scheduler, "CapacityTaskScheduler") {
+			return true
+		}
+	}
+	return false
 }

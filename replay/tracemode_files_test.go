@@ -167,18 +167,29 @@ func TestDerivedClusterRealFile(t *testing.T) {
 	if !slices.IsSortedFunc(topo.RackNames, trace.CompareIDs) {
 		t.Errorf("racks out of order: %v", topo.RackNames)
 	}
+	// every attempt holds a slot: a map slot for maps and for setup and
+	// cleanup tasks with an _m_ id, else a reduce slot
+	slot := func(a trace.Attempt) int {
+		if a.Type == trace.Reduce || !a.Type.IsWork() && strings.Contains(a.TaskID, "_r_") {
+			return 1
+		}
+		return 0
+	}
 	peak := [2]int{1, 1}
-	for _, a := range tr.Tasks {
+	for _, a := range tr.Attempts {
 		if a.Host == "" || a.StartMs < 0 || a.FinishMs <= a.StartMs {
 			continue
 		}
 		n := 0
-		for _, b := range tr.Tasks {
-			if b.Host == a.Host && b.Type == a.Type && b.StartMs <= a.StartMs && a.StartMs < b.FinishMs {
+		for _, b := range tr.Attempts {
+			if b.Host == a.Host && slot(b) == slot(a) && b.StartMs <= a.StartMs && a.StartMs < b.FinishMs {
 				n++
 			}
 		}
-		peak[a.Type] = max(peak[a.Type], n)
+		peak[slot(a)] = max(peak[slot(a)], n)
+	}
+	if len(tr.Attempts) == 0 || !hw.Lifecycle {
+		t.Errorf("%d attempts, lifecycle %v: want attempts and the lifecycle on", len(tr.Attempts), hw.Lifecycle)
 	}
 	if hw.MapSlots != peak[0] || hw.ReduceSlots != peak[1] || hw.Racks != len(topo.RackNames) {
 		t.Errorf("slots %d/%d, want %d/%d; %d racks", hw.MapSlots, hw.ReduceSlots, peak[0], peak[1], hw.Racks)
@@ -202,5 +213,29 @@ func TestDerivedClusterRealFile(t *testing.T) {
 	}
 	if !reflect.DeepEqual(run(), run()) {
 		t.Error("two replays on the derived cluster differ")
+	}
+}
+
+// TestDerivedClusterConf: slots per node come from the job confs when they
+// name them, else from peak concurrency; a conf naming the Capacity scheduler
+// sets its default init poll interval; the lifecycle is on.
+func TestDerivedClusterConf(t *testing.T) {
+	tr, _, err := trace.ReadTree(context.Background(), filepath.Join("..", "trace", "testdata", "hadoop1", "v20-single-input-log.gz"), trace.TreeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak, _, err := replay.TraceHardware(tr, replay.DefaultHardware())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Jobs[0].ConfReduceSlots = 2
+	tr.Jobs[0].Scheduler = "org.apache.hadoop.mapred.CapacityTaskScheduler"
+	hw, _, err := replay.TraceHardware(tr, replay.DefaultHardware())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hw.MapSlots != peak.MapSlots || hw.ReduceSlots != 2 || !hw.Lifecycle || hw.JobInitPoll.String() != "5s" {
+		t.Errorf("slots %d/%d (peak %d/%d), lifecycle %v, poll %s; want %d/2, true, 5s",
+			hw.MapSlots, hw.ReduceSlots, peak.MapSlots, peak.ReduceSlots, hw.Lifecycle, hw.JobInitPoll, peak.MapSlots)
 	}
 }

@@ -37,9 +37,11 @@ type Workload struct {
 	topo  *Topology
 	seed  uint64
 
-	jobs      []int    // trace job index of each replayed job, in submit order
-	submitUs  []int64  // arrival of each replayed job, relative to the first
-	taskRange [][2]int // per trace job: its tasks in Trace.Tasks
+	jobs      []int            // trace job index of each replayed job, in submit order
+	submitUs  []int64          // arrival of each replayed job, relative to the first
+	taskRange [][2]int         // per trace job: its maps and reduces in Trace.Tasks
+	lcRange   [][2]int         // per trace job: its setup and cleanup tasks, right after
+	retries   map[string]int64 // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
 }
 
 // WorkloadOptions chooses which jobs of a trace are replayed.
@@ -52,7 +54,8 @@ type WorkloadOptions struct {
 // readers guarantee it); a job whose tasks are listed is replayed with exactly
 // those tasks, one with bytes only gets tasks synthesized from its bytes.
 func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt WorkloadOptions) (*Workload, error) {
-	w := &Workload{Trace: tr, hw: hw, topo: topo, seed: seed, taskRange: make([][2]int, len(tr.Jobs))}
+	w := &Workload{Trace: tr, hw: hw, topo: topo, seed: seed, taskRange: make([][2]int, len(tr.Jobs)),
+		lcRange: make([][2]int, len(tr.Jobs))}
 	pos := make(map[string]int, len(tr.Jobs))
 	for i := range tr.Jobs {
 		if _, dup := pos[tr.Jobs[i].ID]; dup {
@@ -71,11 +74,29 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		if !ok {
 			return nil, fmt.Errorf("task %s belongs to job %s, which the trace does not list", tr.Tasks[k].TaskID, id)
 		}
-		if w.taskRange[i] != [2]int{0, 0} {
+		if w.taskRange[i] != [2]int{0, 0} || w.lcRange[i] != [2]int{0, 0} {
 			return nil, fmt.Errorf("the tasks of job %s are not contiguous in the trace", id)
 		}
-		w.taskRange[i] = [2]int{k, e}
+		// Maps and reduces come first in a job's tasks (trace order); setup and
+		// cleanup tasks after them replay only with the lifecycle on.
+		m := k
+		for m < e && tr.Tasks[m].Type.IsWork() {
+			m++
+		}
+		for x := m; x < e; x++ {
+			if tr.Tasks[x].Type.IsWork() {
+				return nil, fmt.Errorf("the tasks of job %s are not in trace order (maps and reduces before setup and cleanup)", id)
+			}
+		}
+		w.taskRange[i] = [2]int{k, m}
+		w.lcRange[i] = [2]int{m, e}
 		k = e
+	}
+	if hw.Lifecycle && hw.TaskTimes != "model" {
+		var err error
+		if w.retries, err = traceRetries(tr, hw); err != nil {
+			return nil, err
+		}
 	}
 	var first int64
 	for i := range tr.Jobs {
@@ -161,6 +182,10 @@ func (w *Workload) build(k int) *Job {
 	j := &Job{Index: int32(k), Trace: tj, SubmitUs: w.submitUs[k]}
 	place := jobRand(w.seed, streamPlacement, ti)
 	dur := jobRand(w.seed, streamDurations, ti)
+	var faults *rand.Rand
+	if hw.faultsOn() {
+		faults = jobRand(w.seed, streamFaults, ti)
+	}
 	block := int64(hw.BlockSizeMB) * mib
 
 	tasks := w.Trace.Tasks[w.taskRange[ti][0]:w.taskRange[ti][1]]
@@ -254,9 +279,21 @@ func (w *Workload) build(k int) *Job {
 		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, hw.MapComputeMBps))
 		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))
 		if i < len(mapObs) && mapObs[i] >= 0 {
-			hw.observedMap(m, mapTT[i], mapObs[i])
+			obs := mapObs[i]
+			if hw.Lifecycle {
+				// An attempt's recorded start is after its JVM started (Hadoop 1's
+				// task start precedes it by about task_startup in Rumen traces).
+				obs += int64(hw.TaskStartup)
+			}
+			hw.observedMap(m, mapTT[i], obs)
 		}
-		m.Node = -1
+		if i < len(mapTT) && w.retries != nil {
+			m.retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
+		}
+		if faults != nil {
+			m.retryUs += hw.faultsUs(faults, m.localUs) - m.localUs
+		}
+		m.Node, m.specNode = -1, -1
 		sumMap += float64(m.localUs)
 		maxMap = max(maxMap, float64(m.localUs))
 	}
@@ -270,12 +307,23 @@ func (w *Workload) build(k int) *Job {
 		f := noise(dur, hw.DurationCV)
 		r.copyUs = int64(hw.TaskStartup) + int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps)))
 		r.tailUs = int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps) / nMaps))
+		if hw.ShuffleFetchLatency > 0 {
+			r.copyUs += hw.fetchOverheadUs(len(j.Maps))
+			r.tailUs += int64(hw.ShuffleFetchLatency)
+		}
 		work := f * (bytesUs(r.ShuffleBytes+r.OutputBytes, hw.DiskMBps) + bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps))
 		r.workUs = int64(math.Ceil(work))
 		if i < len(redObs) && redObs[i] >= 0 {
 			// The observed time covers copy and reduce work; the copy is modelled
 			// (it depends on when the maps end), the rest is the reduce work.
 			r.workUs = observedReduceWork(redTT[i], redObs[i], r.copyUs)
+		}
+		if i < len(redTT) && w.retries != nil {
+			// A failed reduce attempt held the slot before the successful one.
+			r.copyUs += w.retries[retryKey(tj.ID, redTT[i].TaskID)]
+		}
+		if faults != nil {
+			r.copyUs += hw.faultsUs(faults, r.copyUs+r.workUs) - r.copyUs - r.workUs
 		}
 		r.Node = -1
 		tail := r.tailUs
@@ -296,6 +344,9 @@ func (w *Workload) build(k int) *Job {
 		redPhase = max(maxRed, math.Ceil(sumRed/float64(hw.TotalReduceSlots())))
 	}
 	j.IdealUs = int64(mapPhase + redPhase)
+	if hw.Lifecycle {
+		w.lifeOf(j, ti)
+	}
 	return j
 }
 

@@ -135,13 +135,17 @@ func (l *latin1Reader) Read(p []byte) (int, error) {
 // names first, then the Hadoop 1 names.
 var confKeys = struct {
 	queue, user, name, mapMB, reduceMB, input []string
+	mapSlots, reduceSlots, scheduler          []string
 }{
-	queue:    []string{"mapreduce.job.queuename", "mapred.job.queue.name"},
-	user:     []string{"mapreduce.job.user.name", "user.name"},
-	name:     []string{"mapreduce.job.name", "mapred.job.name"},
-	mapMB:    []string{"mapreduce.map.memory.mb", "mapred.job.map.memory.mb"},
-	reduceMB: []string{"mapreduce.reduce.memory.mb", "mapred.job.reduce.memory.mb"},
-	input:    []string{"mapreduce.input.fileinputformat.inputdir", "mapred.input.dir"},
+	queue:       []string{"mapreduce.job.queuename", "mapred.job.queue.name"},
+	user:        []string{"mapreduce.job.user.name", "user.name"},
+	name:        []string{"mapreduce.job.name", "mapred.job.name"},
+	mapMB:       []string{"mapreduce.map.memory.mb", "mapred.job.map.memory.mb"},
+	reduceMB:    []string{"mapreduce.reduce.memory.mb", "mapred.job.reduce.memory.mb"},
+	input:       []string{"mapreduce.input.fileinputformat.inputdir", "mapred.input.dir"},
+	mapSlots:    []string{"mapred.tasktracker.map.tasks.maximum"}, // Hadoop 1 only: YARN has no slots
+	reduceSlots: []string{"mapred.tasktracker.reduce.tasks.maximum"},
+	scheduler:   []string{"mapred.jobtracker.taskScheduler", "yarn.resourcemanager.scheduler.class"},
 }
 
 // get returns the first of the keys that is set to a non-empty value.
@@ -154,7 +158,8 @@ func (c Conf) get(keys []string) string {
 	return ""
 }
 
-// memoryMB returns a positive memory size in MB, or Unknown.
+// memoryMB returns a positive int32 (a memory size in MB, a slot count), or
+// Unknown.
 func (c Conf) memoryMB(keys []string) int32 {
 	v := c.get(keys)
 	if v == "" {
@@ -189,5 +194,14 @@ func (c Conf) applyTo(j *Job) {
 	}
 	if j.InputPath == "" {
 		j.InputPath = c.get(confKeys.input)
+	}
+	if j.ConfMapSlots < 0 {
+		j.ConfMapSlots = c.memoryMB(confKeys.mapSlots)
+	}
+	if j.ConfReduceSlots < 0 {
+		j.ConfReduceSlots = c.memoryMB(confKeys.reduceSlots)
+	}
+	if j.Scheduler == "" {
+		j.Scheduler = c.get(confKeys.scheduler)
 	}
 }

@@ -17,8 +17,9 @@ import (
 
 // File names inside a trace directory.
 const (
-	JobsFile  = "jobs.parquet"
-	TasksFile = "tasks.parquet"
+	JobsFile     = "jobs.parquet"
+	TasksFile    = "tasks.parquet"
+	AttemptsFile = "attempts.parquet"
 )
 
 // Key/value metadata keys of trace files.
@@ -40,7 +41,7 @@ var ErrNotTraceDir = safeout.ErrNotOwned
 var TraceOwner = safeout.Owner{Command: "ingest", Kind: "trace"}
 
 // Write stores t as a trace directory: dir/jobs.parquet and, when t has tasks,
-// dir/tasks.parquet, both carrying the same key/value metadata (Meta, with the
+// dir/tasks.parquet and, when it has attempts, dir/attempts.parquet, all carrying the same key/value metadata (Meta, with the
 // schema version always SchemaVersion).
 //
 // Write does not need t in canonical order: it sorts a shallow copy when t is not
@@ -72,7 +73,7 @@ func Write(dir string, t *Trace) error {
 	return nil
 }
 
-// WriteFiles writes t's jobs.parquet and, when t has tasks, tasks.parquet into
+// WriteFiles writes t's jobs.parquet and, when t has them, tasks.parquet and attempts.parquet into
 // the existing directory dir, as Write does but without replacing dir: the
 // caller publishes dir (safeout.Target.Publish) and names it in the error.
 func WriteFiles(dir string, t *Trace) error {
@@ -89,33 +90,40 @@ func WriteFiles(dir string, t *Trace) error {
 		return err
 	}
 	if len(s.Tasks) > 0 {
-		return WriteParquetFile(filepath.Join(dir, TasksFile), taskRows(s.Tasks), meta)
+		if err := WriteParquetFile(filepath.Join(dir, TasksFile), taskRows(s.Tasks), meta); err != nil {
+			return err
+		}
+	}
+	if len(s.Attempts) > 0 {
+		return WriteParquetFile(filepath.Join(dir, AttemptsFile), attemptRows(s.Attempts), meta)
 	}
 	return nil
 }
 
 // sortedView returns t itself when it is in canonical order, else a copy of t
-// with copied and sorted Jobs and Tasks slices.
+// with copied and sorted Jobs, Tasks and Attempts slices.
 func sortedView(t *Trace) *Trace {
 	jobsSorted := slices.IsSortedFunc(t.Jobs, func(a, b Job) int { return compareJobs(&a, &b) })
 	if jobsSorted {
 		pos := jobPositions(t.Jobs)
-		if slices.IsSortedFunc(t.Tasks, func(a, b Task) int { return compareTasks(pos, &a, &b) }) {
+		if slices.IsSortedFunc(t.Tasks, func(a, b Task) int { return compareTasks(pos, &a, &b) }) &&
+			slices.IsSortedFunc(t.Attempts, func(a, b Attempt) int { return compareAttempts(pos, &a, &b) }) {
 			return t
 		}
 	}
-	s := &Trace{Jobs: slices.Clone(t.Jobs), Tasks: slices.Clone(t.Tasks), Meta: t.Meta}
+	s := &Trace{Jobs: slices.Clone(t.Jobs), Tasks: slices.Clone(t.Tasks), Attempts: slices.Clone(t.Attempts), Meta: t.Meta}
 	s.Sort()
 	return s
 }
 
 // Read loads the trace directory dir written by Write: jobs.parquet, and
-// tasks.parquet if present. It checks the schema version of each file (a newer
-// or older major version is refused), the column types, and the trace's
-// invariants (Trace.Validate); errors name the offending file.
+// tasks.parquet and attempts.parquet if present. It checks the schema version
+// of each file (a newer major version is refused; version 1 files, which lack
+// the newer jobs columns, read with those Unknown), the column types, and the
+// trace's invariants (Trace.Validate); errors name the offending file.
 func Read(dir string) (*Trace, error) {
 	jobsPath := filepath.Join(dir, JobsFile)
-	jrows, jmeta, err := ReadParquetFile[JobRow](jobsPath)
+	jrows, jmeta, err := readJobRows(jobsPath)
 	if err != nil {
 		return nil, fmt.Errorf("read trace: %w", err)
 	}
@@ -146,6 +154,25 @@ func Read(dir string) (*Trace, error) {
 			}
 			if len(t.Tasks[i].PreferredRacks) == 0 {
 				t.Tasks[i].PreferredRacks = nil
+			}
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("read trace: %w", err)
+	}
+	attemptsPath := filepath.Join(dir, AttemptsFile)
+	if _, err := os.Stat(attemptsPath); err == nil {
+		arows, ameta, err := ReadParquetFile[AttemptRow](attemptsPath)
+		if err != nil {
+			return nil, fmt.Errorf("read trace: %w", err)
+		}
+		var am Meta
+		if err := decodeMeta(ameta, &am); err != nil {
+			return nil, fmt.Errorf("read trace: %s: %w", attemptsPath, err)
+		}
+		t.Attempts = make([]Attempt, len(arows))
+		for i := range arows {
+			if t.Attempts[i], err = arows[i].attempt(); err != nil {
+				return nil, fmt.Errorf("read trace: %s: row %d: %w", attemptsPath, i, err)
 			}
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -214,7 +241,32 @@ func decodeMeta(kv map[string]string, m *Meta) error {
 	return nil
 }
 
-// checkSchemaVersion accepts "MAJOR" or "MAJOR.MINOR" with this build's major.
+// readJobRows reads a jobs.parquet of this schema version or of version 1,
+// which lacks the columns version 2 added.
+func readJobRows(path string) ([]JobRow, map[string]string, error) {
+	kv, err := parquetKeyValues(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if major, _, _ := strings.Cut(kv[MetaSchemaVersion], "."); major != "1" {
+		return ReadParquetFile[JobRow](path)
+	}
+	old, meta, err := ReadParquetFile[jobRowV1](path)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows := make([]JobRow, len(old))
+	for i := range old {
+		rows[i] = old[i].row()
+	}
+	return rows, meta, nil
+}
+
+// minSchemaMajor is the oldest schema major version Read still reads.
+const minSchemaMajor = 1
+
+// checkSchemaVersion accepts "MAJOR" or "MAJOR.MINOR" with a major from
+// minSchemaMajor to this build's.
 func checkSchemaVersion(v string) error {
 	majorStr, _, _ := strings.Cut(v, ".")
 	major, err := strconv.Atoi(majorStr)
@@ -225,7 +277,7 @@ func checkSchemaVersion(v string) error {
 	switch {
 	case major > ours:
 		return fmt.Errorf("schema version %s is newer than this tracereplay reads (%s): upgrade tracereplay", v, SchemaVersion)
-	case major < ours:
+	case major < minSchemaMajor:
 		return fmt.Errorf("schema version %s is older than this tracereplay reads (%s): ingest the source again", v, SchemaVersion)
 	}
 	return nil

@@ -230,7 +230,7 @@ func TestReadRejects(t *testing.T) {
 		want  string
 	}{
 		{"missing dir", func(t *testing.T) string { return filepath.Join(t.TempDir(), "none") }, "jobs.parquet"},
-		{"newer major", withMeta("2.0"), "newer than this tracereplay reads"},
+		{"newer major", withMeta("3.0"), "newer than this tracereplay reads"},
 		{"older major", withMeta("0"), "older than"},
 		{"garbage version", withMeta("x"), "want MAJOR or MAJOR.MINOR"},
 		{"not parquet", func(t *testing.T) string {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +47,77 @@ func TestSampleTraceGolden(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, sampleTrace()) {
 		t.Errorf("golden trace reads back different from sampleTrace()")
+	}
+}
+
+// TestReadSchemaV1 reads the trace a schema version 1 build wrote for
+// sampleTrace() (testdata/sample-trace-v1, kept as written): the columns
+// version 2 added come back Unknown or empty.
+func TestReadSchemaV1(t *testing.T) {
+	got, err := Read(filepath.Join("testdata", "sample-trace-v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sampleTrace()
+	want.Meta.SchemaVersion = "1"
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("version 1 trace reads as\n%+v\nwant\n%+v", got, want)
+	}
+	for _, j := range got.Jobs {
+		if j.AMStartMs != Unknown || j.ConfMapSlots != Unknown || j.ConfReduceSlots != Unknown || j.Scheduler != "" {
+			t.Errorf("job %s: new columns %d %d %d %q, want Unknown", j.ID, j.AMStartMs, j.ConfMapSlots, j.ConfReduceSlots, j.Scheduler)
+		}
+	}
+}
+
+// TestLifecycleRoundTrip writes and reads back a trace with setup and cleanup
+// tasks, attempts of every status and the version 2 job columns.
+func TestLifecycleRoundTrip(t *testing.T) {
+	tr := sampleTrace()
+	j := &tr.Jobs[0]
+	j.AMStartMs, j.ConfMapSlots, j.ConfReduceSlots, j.Scheduler = 1200, 4, 2, "org.apache.hadoop.mapred.CapacityTaskScheduler"
+	su := NewTask(j.ID, "task_1_0002_r_000001", Setup, 1)
+	su.Status, su.StartMs, su.FinishMs, su.Host = StatusSucceeded, 1500, 1590, "h1"
+	cl := NewTask(j.ID, "task_1_0002_m_000002", Cleanup, 2)
+	cl.Status, cl.StartMs, cl.FinishMs, cl.Host = StatusSucceeded, 8800, 9000, "h2"
+	tr.Tasks = append(tr.Tasks, cl, su) // out of order on purpose
+	a0 := NewAttempt(j.ID, "task_1_0002_m_000000", "attempt_1_0002_m_000000_0", Map)
+	a0.Status, a0.StartMs, a0.FinishMs, a0.Host, a0.Rack = StatusFailed, 1550, 2784, "h3", "/r1"
+	a1 := NewAttempt(j.ID, "task_1_0002_m_000000", "attempt_1_0002_m_000000_1", Map)
+	a1.Status, a1.StartMs, a1.FinishMs, a1.Host, a1.Rack = StatusSucceeded, 1600, 2600, "h1", "/r1"
+	a1.Speculative = true
+	ar := NewAttempt(j.ID, "task_1_0002_r_000000", "attempt_1_0002_r_000000_0", Reduce)
+	ar.Status, ar.StartMs, ar.ShuffleFinishMs, ar.SortFinishMs, ar.FinishMs = StatusSucceeded, 2000, 3000, 3100, 9000
+	as := NewAttempt(j.ID, "task_1_0002_r_000001", "attempt_1_0002_r_000001_0", Setup)
+	as.Status, as.StartMs, as.FinishMs = StatusKilled, 1500, 1590
+	tr.Attempts = []Attempt{as, ar, a1, a0}
+	dir := filepath.Join(t.TempDir(), "trace")
+	if err := Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Sort()
+	if !reflect.DeepEqual(got, tr) {
+		t.Errorf("read back\n%+v\nwant\n%+v", got, tr)
+	}
+	var order []string
+	for _, k := range got.Tasks {
+		order = append(order, k.Type.String())
+	}
+	if want := "MAP MAP REDUCE SETUP CLEANUP MAP"; strings.Join(order, " ") != want {
+		t.Errorf("task order %v, want %s", order, want)
+	}
+	var aorder []string
+	for _, a := range got.Attempts {
+		aorder = append(aorder, a.AttemptID[len(a.AttemptID)-4:])
+	}
+	if want := "00_0 00_1 00_0 01_0"; strings.Join(aorder, " ") != want {
+		t.Errorf("attempt order %v, want %s", aorder, want)
+	}
+	if got.Tasks[3].InMapSlot() || !got.Tasks[4].InMapSlot() {
+		t.Errorf("setup in a reduce slot (r_ id), cleanup in a map slot (m_ id): got %v %v", got.Tasks[3].InMapSlot(), got.Tasks[4].InMapSlot())
 	}
 }

@@ -267,7 +267,7 @@ func (p *h1Part) jobs(serialBase int) ([]jobOut, error) {
 		if !p.sawJob[j.job.ID] {
 			p.diag.note(0, 0, -1, "job %s: task records but no Job record: its submit time, name, user and queue are unknown", j.job.ID)
 		}
-		job, tasks := j.finish(p.diag)
+		job, tasks, attempts := j.finish(p.diag)
 		if !p.sawSubmit[job.ID] {
 			// not 0: assemble then uses the launch or first task start, or
 			// drops the job, and says so
@@ -279,7 +279,7 @@ func (p *h1Part) jobs(serialBase int) ([]jobOut, error) {
 			}
 			continue
 		}
-		out = append(out, jobOut{job: job, tasks: tasks, serial: int64(serialBase + i)})
+		out = append(out, jobOut{job: job, tasks: tasks, attempts: attempts, serial: int64(serialBase + i)})
 	}
 	return out, nil
 }

@@ -135,9 +135,10 @@ func checkTraceInvariants(t *testing.T, tr *Trace) {
 			t.Errorf("task %s out of order", k.TaskID)
 		}
 		lastJob, lastType, lastIndex = ji, k.Type, k.Index
-		if k.Type == Map {
+		switch k.Type {
+		case Map:
 			maps[k.JobID]++
-		} else {
+		case Reduce:
 			reduces[k.JobID]++
 		}
 		if len(k.PreferredHosts) != len(k.PreferredRacks) {

@@ -12,17 +12,19 @@ import (
 // jobOut is one finished job with its tasks, and where it came from (for a
 // deterministic order among jobs with equal submit time and id).
 type jobOut struct {
-	job    Job
-	tasks  []Task
-	file   int   // index of the source file in the caller's (sorted) file list
-	serial int64 // position of the job within its file
-	conf   Conf  // companion configuration, applied by assemble
+	job      Job
+	tasks    []Task
+	attempts []Attempt
+	file     int   // index of the source file in the caller's (sorted) file list
+	serial   int64 // position of the job within its file
+	conf     Conf  // companion configuration, applied by assemble
 }
 
-// finish turns an accumulated job into its trace form. Setup and cleanup tasks
-// are dropped; task records win over the job's summary counts, and every
-// disagreement is noted.
-func (j *jobAcc) finish(diag *diagSink) (Job, []Task) {
+// finish turns an accumulated job into its trace form: the job, its tasks (maps,
+// reduces, and the setup and cleanup tasks the history records) and every
+// attempt of those tasks. Task records win over the job's summary counts of
+// maps and reduces, and every disagreement is noted.
+func (j *jobAcc) finish(diag *diagSink) (Job, []Task, []Attempt) {
 	job := j.job
 	if j.ended {
 		job.Status = normStatus(j.endStatusRaw)
@@ -59,10 +61,12 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task) {
 		}
 	}
 	var tasks []Task
+	var attempts []Attempt
 	var open []string
 	for i, t := range j.order {
-		if kinds[i] == kindMap || kinds[i] == kindReduce {
+		if kinds[i] != kindUnknown {
 			tasks = append(tasks, t.build(job.ID, kinds[i], mapOnly, hostRack, diag))
+			attempts = t.appendAttempts(attempts, job.ID, kinds[i], hostRack)
 			if !t.ended {
 				open = append(open, t.id)
 			}
@@ -80,10 +84,13 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task) {
 	var maps, reduces int32
 	for i := range tasks {
 		t := &tasks[i]
-		if t.Type == Map {
+		switch t.Type {
+		case Map:
 			maps++
-		} else {
+		case Reduce:
 			reduces++
+		default:
+			continue // setup and cleanup: not counted in the job's totals
 		}
 		job.FailedAttempts = addSat32(job.FailedAttempts, t.FailedAttempts)
 		job.KilledAttempts = addSat32(job.KilledAttempts, t.KilledAttempts)
@@ -97,14 +104,61 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task) {
 		diag.note(0, 0, -1, "job %s: history declares %d reduces but has %d reduce task records; the records win", job.ID, j.declaredReduces, reduces)
 	}
 	job.InputBytes, job.ShuffleBytes, job.OutputBytes = jobBytes(tasks, mapOnly, j.counters)
-	return job, tasks
+	return job, tasks, attempts
+}
+
+// typeOfKind maps a known task kind to its TaskType.
+func typeOfKind(k taskKind) TaskType {
+	switch k {
+	case kindReduce:
+		return Reduce
+	case kindSetup:
+		return Setup
+	case kindCleanup:
+		return Cleanup
+	}
+	return Map
+}
+
+// appendAttempts appends the task's attempts in trace form, marking as
+// speculative an attempt that started while an earlier-started attempt of the
+// task had not yet finished.
+func (t *taskAcc) appendAttempts(out []Attempt, jobID string, kind taskKind, hostRack map[string]string) []Attempt {
+	typ := typeOfKind(kind)
+	first := len(out)
+	for _, a := range t.attempts {
+		x := NewAttempt(jobID, t.id, a.id, typ)
+		x.Status = a.status
+		x.StartMs, x.FinishMs = a.start, a.finish
+		if typ == Reduce {
+			x.ShuffleFinishMs, x.SortFinishMs = a.shuffleFinish, a.sortFinish
+		}
+		x.Host, x.Rack = a.host, a.rack
+		if x.Rack == "" {
+			x.Rack = hostRack[a.host]
+		}
+		out = append(out, x)
+	}
+	mine := out[first:]
+	for i := range mine {
+		for k := range mine {
+			o := &mine[k]
+			if k != i && o.StartMs >= 0 && mine[i].StartMs >= 0 &&
+				(o.StartMs < mine[i].StartMs || o.StartMs == mine[i].StartMs && CompareIDs(o.AttemptID, mine[i].AttemptID) < 0) &&
+				(o.FinishMs < 0 || o.FinishMs > mine[i].StartMs) {
+				mine[i].Speculative = true
+				break
+			}
+		}
+	}
+	return out
 }
 
 // uniqueIndexes sorts a job's tasks by type and index and makes (type, index)
 // unique: tasks whose id carries no index get the next free ones, in record
 // order; a second task with the index of another is dropped. Both are reported.
 func uniqueIndexes(jobID string, tasks []Task, diag *diagSink) []Task {
-	var next [2]int32
+	var next [NumTaskTypes]int32
 	for _, t := range tasks {
 		if t.Index >= next[t.Type] {
 			next[t.Type] = t.Index + 1
@@ -201,10 +255,7 @@ func (t *taskAcc) chosenAttempt() *attemptAcc {
 // A map-only job's maps write straight to the file system and shuffle nothing, so
 // their output bytes are their HDFS bytes written.
 func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[string]string, diag *diagSink) Task {
-	typ := Map
-	if kind == kindReduce {
-		typ = Reduce
-	}
+	typ := typeOfKind(kind)
 	idx, ok := taskIndex(t.id)
 	if !ok {
 		idx = Unknown // numbered by uniqueIndexes
@@ -262,6 +313,9 @@ func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[
 	if typ == Map && out.Locality == "" {
 		out.Locality = deriveLocality(out)
 	}
+	if !typ.IsWork() {
+		return out // setup and cleanup move no data
+	}
 	if out.Status == StatusSucceeded || c.known() || t.directInput >= 0 || t.directOutput >= 0 || t.directShuffle >= 0 {
 		switch {
 		case typ == Map && mapOnly:
@@ -312,8 +366,12 @@ func jobBytes(tasks []Task, mapOnly bool, jc counters) (in, shuffle, out int64) 
 		}
 		*dst = addSat64(*dst, v)
 	}
-	var reduces int
+	var reduces, work int
 	for _, t := range tasks {
+		if !t.Type.IsWork() {
+			continue
+		}
+		work++
 		if t.Type == Map {
 			add(&in, t.InputBytes)
 			if mapOnly {
@@ -329,7 +387,7 @@ func jobBytes(tasks []Task, mapOnly bool, jc counters) (in, shuffle, out int64) 
 		in = jc.hdfsRead
 	}
 	if shuffle < 0 {
-		if reduces == 0 && len(tasks) > 0 {
+		if reduces == 0 && work > 0 {
 			shuffle = 0
 		} else {
 			shuffle = jc.reduceShuffleBytes
@@ -417,6 +475,14 @@ func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Tra
 			t.JobID = o.job.ID
 			fillRacks(&t, topo)
 			tr.Tasks = append(tr.Tasks, t)
+		}
+		for k := range o.attempts {
+			a := o.attempts[k]
+			a.JobID = o.job.ID
+			if a.Rack == "" && a.Host != "" && topo != nil {
+				a.Rack = topo[a.Host]
+			}
+			tr.Attempts = append(tr.Attempts, a)
 		}
 	}
 	if len(renamed) > 0 {

@@ -98,4 +98,9 @@ func FillRacks(t *Trace, topo map[string]string) {
 	for i := range t.Tasks {
 		fillRacks(&t.Tasks[i], topo)
 	}
+	for i := range t.Attempts {
+		if a := &t.Attempts[i]; a.Rack == "" && a.Host != "" {
+			a.Rack = topo[a.Host]
+		}
+	}
 }

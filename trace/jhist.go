@@ -185,14 +185,17 @@ func readJhist(name string, r io.Reader, strict bool, cache *codecCache) (fileRe
 			Msg: "no job events: the history names no job" + st.diag.whyNone()}.parseError(nil)
 	}
 	checkJhistName(name, st.job, st.diag)
-	job, tasks := st.job.finish(st.diag)
+	if st.amStart > 0 {
+		st.job.job.AMStartMs = st.amStart
+	}
+	job, tasks, attempts := st.job.finish(st.diag)
 	if err := checkTimes(&job, tasks); err != nil {
 		return fileResult{}, Diagnostic{File: name, Offset: -1}.parseError(err)
 	}
 	if err := st.diag.strictErr(); err != nil {
 		return fileResult{}, err
 	}
-	return fileResult{jobs: []jobOut{{job: job, tasks: tasks}}, diags: st.diag.all()}, nil
+	return fileResult{jobs: []jobOut{{job: job, tasks: tasks, attempts: attempts}}, diags: st.diag.all()}, nil
 }
 
 // readLimitedLine reads one line without its line end, failing past max bytes.
@@ -228,8 +231,9 @@ func clip(s string, n int) string {
 
 // jhistState accumulates the events of one .jhist file.
 type jhistState struct {
-	diag *diagSink
-	job  *jobAcc
+	diag    *diagSink
+	job     *jobAcc
+	amStart int64 // earliest AMStarted startTime, 0 if none
 }
 
 // nativeFromTextual and nativeFromBinary call goavro, turning a panic of the

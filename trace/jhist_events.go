@@ -300,9 +300,16 @@ func (st *jhistState) apply(typ, recName string, rec avroRec) error {
 		}
 		a.finish = rec.time("finishTime")
 		st.attemptPlace(a, rec)
+	case "AMStarted":
+		// The record names no job (it comes before JobSubmitted); it belongs to
+		// the file's job. The first AM attempt's start is kept (a retried AM
+		// starts later).
+		if t := rec.time("startTime"); t > 0 && (st.amStart <= 0 || t < st.amStart) {
+			st.amStart = t
+		}
 	}
-	// AMStarted, JobPriorityChange, JobStatusChanged, TaskUpdated and unknown
-	// records carry nothing the trace keeps.
+	// JobPriorityChange, JobStatusChanged, TaskUpdated and unknown records carry
+	// nothing the trace keeps.
 	return nil
 }
 

@@ -57,6 +57,12 @@ func Merge(f Format, parts []*Trace) (*Trace, error) {
 			}
 			out.Tasks = append(out.Tasks, t)
 		}
+		for _, a := range p.Attempts {
+			if qualify {
+				a.JobID, a.TaskID, a.AttemptID = prefix+a.JobID, prefix+a.TaskID, prefix+a.AttemptID
+			}
+			out.Attempts = append(out.Attempts, a)
+		}
 	}
 	out.Meta.Sources = slices.Clip(out.Meta.Sources)
 	out.Sort()

@@ -81,6 +81,42 @@ func (t *Trace) Sort() {
 	if !slices.IsSortedFunc(t.Tasks, byTask) {
 		slices.SortStableFunc(t.Tasks, byTask)
 	}
+	byAttempt := func(a, b Attempt) int { return compareAttempts(pos, &a, &b) }
+	if !slices.IsSortedFunc(t.Attempts, byAttempt) {
+		slices.SortStableFunc(t.Attempts, byAttempt)
+	}
+}
+
+// compareAttempts orders attempts by job position (unknown jobs last, by id),
+// task type, task index (read from the task id), start time and attempt id.
+func compareAttempts(pos map[string]int, a, b *Attempt) int {
+	pa, oka := pos[a.JobID]
+	pb, okb := pos[b.JobID]
+	switch {
+	case oka && okb:
+		if c := cmp.Compare(pa, pb); c != 0 {
+			return c
+		}
+	case oka != okb:
+		if oka {
+			return -1
+		}
+		return 1
+	default:
+		if c := CompareIDs(a.JobID, b.JobID); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(a.Type, b.Type); c != 0 {
+		return c
+	}
+	if c := CompareIDs(a.TaskID, b.TaskID); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.StartMs, b.StartMs); c != 0 {
+		return c
+	}
+	return CompareIDs(a.AttemptID, b.AttemptID)
 }
 
 // jobPositions maps each job id to its index in jobs; with duplicate ids the
@@ -149,7 +185,7 @@ func (t *Trace) Validate() error {
 		if _, ok := pos[k.JobID]; !ok {
 			return fmt.Errorf("task %d (%q): job %q is not in the trace", i, k.TaskID, k.JobID)
 		}
-		if k.Type != Map && k.Type != Reduce {
+		if k.Type >= NumTaskTypes {
 			return fmt.Errorf("task %d (%q): invalid task type %d", i, k.TaskID, k.Type)
 		}
 		if err := checkTaskInts(k); err != nil {
@@ -165,6 +201,30 @@ func (t *Trace) Validate() error {
 				return fmt.Errorf("task %d (%q): duplicate %s %d of job %q", i, k.TaskID, k.Type, k.Index, k.JobID)
 			case c > 0:
 				return fmt.Errorf("task %d (%q): out of order: tasks must be sorted by job, type (maps first), index (call Trace.Sort)", i, k.TaskID)
+			}
+		}
+	}
+	for i := range t.Attempts {
+		a := &t.Attempts[i]
+		if _, ok := pos[a.JobID]; !ok {
+			return fmt.Errorf("attempt %d (%q): job %q is not in the trace", i, a.AttemptID, a.JobID)
+		}
+		if a.AttemptID == "" || a.TaskID == "" {
+			return fmt.Errorf("attempt %d of job %q: empty attempt or task id", i, a.JobID)
+		}
+		if a.Type >= NumTaskTypes {
+			return fmt.Errorf("attempt %d (%q): invalid task type %d", i, a.AttemptID, a.Type)
+		}
+		if err := checkInts([]namedInt{{"start_ms", a.StartMs}, {"finish_ms", a.FinishMs},
+			{"shuffle_finish_ms", a.ShuffleFinishMs}, {"sort_finish_ms", a.SortFinishMs}}); err != nil {
+			return fmt.Errorf("attempt %d (%q): %w", i, a.AttemptID, err)
+		}
+		if i > 0 {
+			switch c := compareAttempts(pos, &t.Attempts[i-1], a); {
+			case c == 0:
+				return fmt.Errorf("attempt %d (%q): duplicate attempt of job %q", i, a.AttemptID, a.JobID)
+			case c > 0:
+				return fmt.Errorf("attempt %d (%q): out of order: attempts must be sorted by job, type, task, start, id (call Trace.Sort)", i, a.AttemptID)
 			}
 		}
 	}
@@ -187,6 +247,7 @@ func checkJobInts(j *Job) error {
 		{"map_memory_mb", int64(j.MapMemoryMB)}, {"reduce_memory_mb", int64(j.ReduceMemoryMB)},
 		{"failed_attempts", int64(j.FailedAttempts)}, {"killed_attempts", int64(j.KilledAttempts)},
 		{"wasted_ms", j.WastedMs},
+		{"am_start_ms", j.AMStartMs}, {"conf_map_slots", int64(j.ConfMapSlots)}, {"conf_reduce_slots", int64(j.ConfReduceSlots)},
 	})
 }
 

@@ -121,6 +121,34 @@ func ReadParquetFile[T any](path string) (rows []T, meta map[string]string, err 
 	return rows, meta, nil
 }
 
+// parquetKeyValues returns the key/value metadata of the Parquet file at path,
+// reading only its footer.
+func parquetKeyValues(path string) (kv map[string]string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			kv, err = nil, fmt.Errorf("%s: corrupt Parquet file: %v", path, r)
+		}
+	}()
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)
+	}
+	kv = make(map[string]string, len(pf.Metadata().KeyValueMetadata))
+	for _, x := range pf.Metadata().KeyValueMetadata {
+		kv[x.Key] = x.Value
+	}
+	return kv, nil
+}
+
 // checkSchema reports the first leaf column of want that got is missing or has
 // with another physical type or nesting.
 func checkSchema(want, got *parquet.Schema) error {

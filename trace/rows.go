@@ -29,6 +29,70 @@ type JobRow struct {
 	FailedAttempts *int32 `parquet:"failed_attempts,optional"`
 	KilledAttempts *int32 `parquet:"killed_attempts,optional"`
 	WastedMs       *int64 `parquet:"wasted_ms,optional"`
+
+	AMStartMs       *int64 `parquet:"am_start_ms,optional"`
+	ConfMapSlots    *int32 `parquet:"conf_map_slots,optional"`
+	ConfReduceSlots *int32 `parquet:"conf_reduce_slots,optional"`
+	Scheduler       string `parquet:"scheduler,dict"`
+}
+
+// jobRowV1 is a row of a schema version 1 jobs.parquet, which lacks the last
+// four columns of JobRow.
+type jobRowV1 struct {
+	JobID  string `parquet:"job_id"`
+	Name   string `parquet:"name"`
+	User   string `parquet:"user,dict"`
+	Queue  string `parquet:"queue,dict"`
+	Status string `parquet:"status,dict"`
+
+	SubmitMs int64  `parquet:"submit_ms"`
+	LaunchMs *int64 `parquet:"launch_ms,optional"`
+	FinishMs *int64 `parquet:"finish_ms,optional"`
+
+	NumMaps    *int32 `parquet:"num_maps,optional"`
+	NumReduces *int32 `parquet:"num_reduces,optional"`
+
+	InputBytes   *int64 `parquet:"input_bytes,optional"`
+	ShuffleBytes *int64 `parquet:"shuffle_bytes,optional"`
+	OutputBytes  *int64 `parquet:"output_bytes,optional"`
+
+	MapMemoryMB    *int32 `parquet:"map_memory_mb,optional"`
+	ReduceMemoryMB *int32 `parquet:"reduce_memory_mb,optional"`
+	InputPath      string `parquet:"input_path,dict"`
+
+	FailedAttempts *int32 `parquet:"failed_attempts,optional"`
+	KilledAttempts *int32 `parquet:"killed_attempts,optional"`
+	WastedMs       *int64 `parquet:"wasted_ms,optional"`
+}
+
+// row returns the version 2 row with the columns version 1 lacks null.
+func (r *jobRowV1) row() JobRow {
+	return JobRow{
+		JobID: r.JobID, Name: r.Name, User: r.User, Queue: r.Queue, Status: r.Status,
+		SubmitMs: r.SubmitMs, LaunchMs: r.LaunchMs, FinishMs: r.FinishMs,
+		NumMaps: r.NumMaps, NumReduces: r.NumReduces,
+		InputBytes: r.InputBytes, ShuffleBytes: r.ShuffleBytes, OutputBytes: r.OutputBytes,
+		MapMemoryMB: r.MapMemoryMB, ReduceMemoryMB: r.ReduceMemoryMB, InputPath: r.InputPath,
+		FailedAttempts: r.FailedAttempts, KilledAttempts: r.KilledAttempts, WastedMs: r.WastedMs,
+	}
+}
+
+// AttemptRow is one row of attempts.parquet. Pointer fields are OPTIONAL
+// columns: nil (null) where the Attempt holds Unknown.
+type AttemptRow struct {
+	JobID     string `parquet:"job_id,dict"`
+	TaskID    string `parquet:"task_id"`
+	AttemptID string `parquet:"attempt_id"`
+	Type      string `parquet:"type,dict"` // "MAP", "REDUCE", "SETUP" or "CLEANUP"
+	Status    string `parquet:"status,dict"`
+
+	StartMs         *int64 `parquet:"start_ms,optional"`
+	FinishMs        *int64 `parquet:"finish_ms,optional"`
+	ShuffleFinishMs *int64 `parquet:"shuffle_finish_ms,optional"`
+	SortFinishMs    *int64 `parquet:"sort_finish_ms,optional"`
+	Host            string `parquet:"host,dict"`
+	Rack            string `parquet:"rack,dict"`
+	Speculative     bool   `parquet:"speculative"`
 }
 
 // TaskRow is one row of tasks.parquet. Pointer fields are OPTIONAL columns: nil
@@ -36,7 +100,7 @@ type JobRow struct {
 type TaskRow struct {
 	JobID  string `parquet:"job_id,dict"`
 	TaskID string `parquet:"task_id"`
-	Type   string `parquet:"type,dict"` // "MAP" or "REDUCE"
+	Type   string `parquet:"type,dict"` // "MAP", "REDUCE", "SETUP" or "CLEANUP"
 	Index  int32  `parquet:"index"`
 
 	InputBytes   *int64 `parquet:"input_bytes,optional"`
@@ -98,6 +162,8 @@ func jobRows(jobs []Job) []JobRow {
 			InputBytes: a64.opt(j.InputBytes), ShuffleBytes: a64.opt(j.ShuffleBytes), OutputBytes: a64.opt(j.OutputBytes),
 			MapMemoryMB: a32.opt(j.MapMemoryMB), ReduceMemoryMB: a32.opt(j.ReduceMemoryMB), InputPath: j.InputPath,
 			FailedAttempts: a32.opt(j.FailedAttempts), KilledAttempts: a32.opt(j.KilledAttempts), WastedMs: a64.opt(j.WastedMs),
+			AMStartMs: a64.opt(j.AMStartMs), ConfMapSlots: a32.opt(j.ConfMapSlots), ConfReduceSlots: a32.opt(j.ConfReduceSlots),
+			Scheduler: j.Scheduler,
 		}
 	}
 	return rows
@@ -112,6 +178,8 @@ func (r *JobRow) job() Job {
 		InputBytes: val(r.InputBytes), ShuffleBytes: val(r.ShuffleBytes), OutputBytes: val(r.OutputBytes),
 		MapMemoryMB: val(r.MapMemoryMB), ReduceMemoryMB: val(r.ReduceMemoryMB), InputPath: r.InputPath,
 		FailedAttempts: val(r.FailedAttempts), KilledAttempts: val(r.KilledAttempts), WastedMs: val(r.WastedMs),
+		AMStartMs: val(r.AMStartMs), ConfMapSlots: val(r.ConfMapSlots), ConfReduceSlots: val(r.ConfReduceSlots),
+		Scheduler: r.Scheduler,
 	}
 }
 
@@ -135,16 +203,12 @@ func taskRows(tasks []Task) []TaskRow {
 	return rows
 }
 
-// task converts a row back to a Task; the type must be MAP or REDUCE.
+// task converts a row back to a Task; the type must be MAP, REDUCE, SETUP or
+// CLEANUP.
 func (r *TaskRow) task() (Task, error) {
-	var typ TaskType
-	switch r.Type {
-	case "MAP":
-		typ = Map
-	case "REDUCE":
-		typ = Reduce
-	default:
-		return Task{}, fmt.Errorf("task %q: type %q: want MAP or REDUCE", r.TaskID, r.Type)
+	typ, ok := ParseTaskType(r.Type)
+	if !ok {
+		return Task{}, fmt.Errorf("task %q: type %q: want MAP, REDUCE, SETUP or CLEANUP", r.TaskID, r.Type)
 	}
 	return Task{
 		JobID: r.JobID, TaskID: r.TaskID, Type: typ, Index: r.Index,
@@ -154,5 +218,35 @@ func (r *TaskRow) task() (Task, error) {
 		ShuffleFinishMs: val(r.ShuffleFinishMs), SortFinishMs: val(r.SortFinishMs),
 		Host: r.Host, Rack: r.Rack, Locality: r.Locality,
 		FailedAttempts: val(r.FailedAttempts), KilledAttempts: val(r.KilledAttempts), WastedMs: val(r.WastedMs),
+	}, nil
+}
+
+// attemptRows converts attempts to rows, keeping their order.
+func attemptRows(as []Attempt) []AttemptRow {
+	var a64 arena[int64]
+	rows := make([]AttemptRow, len(as))
+	for i := range as {
+		a := &as[i]
+		rows[i] = AttemptRow{
+			JobID: a.JobID, TaskID: a.TaskID, AttemptID: a.AttemptID, Type: a.Type.String(), Status: a.Status,
+			StartMs: a64.opt(a.StartMs), FinishMs: a64.opt(a.FinishMs),
+			ShuffleFinishMs: a64.opt(a.ShuffleFinishMs), SortFinishMs: a64.opt(a.SortFinishMs),
+			Host: a.Host, Rack: a.Rack, Speculative: a.Speculative,
+		}
+	}
+	return rows
+}
+
+// attempt converts a row back to an Attempt.
+func (r *AttemptRow) attempt() (Attempt, error) {
+	typ, ok := ParseTaskType(r.Type)
+	if !ok {
+		return Attempt{}, fmt.Errorf("attempt %q: type %q: want MAP, REDUCE, SETUP or CLEANUP", r.AttemptID, r.Type)
+	}
+	return Attempt{
+		JobID: r.JobID, TaskID: r.TaskID, AttemptID: r.AttemptID, Type: typ, Status: r.Status,
+		StartMs: val(r.StartMs), FinishMs: val(r.FinishMs),
+		ShuffleFinishMs: val(r.ShuffleFinishMs), SortFinishMs: val(r.SortFinishMs),
+		Host: r.Host, Rack: r.Rack, Speculative: r.Speculative,
 	}, nil
 }

@@ -144,8 +144,8 @@ func TestRumenSampleFacts(t *testing.T) {
 	}
 	t.Run("truncated trace", func(t *testing.T) {
 		tr, ds := read(t, "testdata/rumen/truncated-trace-output")
-		// 23 tasks: 20 maps, 1 reduce, setup and cleanup dropped
-		if len(tr.Jobs) != 1 || len(tr.Tasks) != 21 {
+		// 23 tasks: 20 maps, 1 reduce, setup and cleanup
+		if len(tr.Jobs) != 1 || len(tr.Tasks) != 23 {
 			t.Fatalf("%d jobs %d tasks", len(tr.Jobs), len(tr.Tasks))
 		}
 		// m_000010 was cut short in its log: taskStatus null, finishTime -1
@@ -165,8 +165,8 @@ func TestRumenSampleFacts(t *testing.T) {
 		if len(tr.Jobs) != 2 || tr.Jobs[0].ID != "job_201009241532_0001" || tr.Jobs[1].ID != "job_201009241532_0001#2" {
 			t.Fatalf("jobs %+v", tr.Jobs)
 		}
-		if got := tasksOf(tr, "job_201009241532_0001#2"); len(got) != 4 {
-			t.Errorf("second copy has %d tasks, want 4", len(got))
+		if got := tasksOf(tr, "job_201009241532_0001#2"); len(got) != 6 {
+			t.Errorf("second copy has %d tasks, want 6 (4 and setup, cleanup)", len(got))
 		}
 		if !hasDiag(ds, "1 job ids occur more than once (job_201009241532_0001)") {
 			t.Errorf("diagnostics %v", ds)

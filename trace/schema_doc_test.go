@@ -51,6 +51,8 @@ func schemaColumns(s *parquet.Schema) [][3]string {
 			typ = "int64"
 		case f.Type().Kind() == parquet.Int32:
 			typ = "int32"
+		case f.Type().Kind() == parquet.Boolean:
+			typ = "bool"
 		default:
 			typ = f.Type().String()
 		}
@@ -77,6 +79,7 @@ func TestSchemaDoc(t *testing.T) {
 	}{
 		{"### `jobs.parquet`", parquet.SchemaOf(JobRow{})},
 		{"### `tasks.parquet`", parquet.SchemaOf(TaskRow{})},
+		{"### `attempts.parquet`", parquet.SchemaOf(AttemptRow{})},
 	} {
 		got := docColumns(t, doc, c.heading)
 		want := schemaColumns(c.schema)

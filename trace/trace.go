@@ -4,34 +4,74 @@
 // from job-level byte counts.
 //
 // A trace is a directory holding jobs.parquet and, when the input format knows
-// tasks, tasks.parquet. Times are integer milliseconds: since the Unix epoch for
+// tasks, tasks.parquet and (for job histories) attempts.parquet. Times are integer milliseconds: since the Unix epoch for
 // real job histories, since the start of the workload for SWIM and synthetic
 // traces. Unknown integers are -1 in memory and null in Parquet.
 package trace
 
+import "strings"
+
 // SchemaVersion is written into the key/value metadata of every trace file; readers
 // refuse files with a newer major version.
-const SchemaVersion = "1"
+//
+// Version 2 added setup and cleanup tasks, attempts.parquet and the jobs columns
+// am_start_ms, conf_map_slots, conf_reduce_slots and scheduler; version 1 traces
+// still read (the new columns come back Unknown or empty, with no attempts).
+const SchemaVersion = "2"
 
 // Unknown marks an integer field whose value the input did not give.
 const Unknown = -1
 
-// TaskType says whether a task is a map or a reduce.
+// TaskType says whether a task is a map, a reduce, or a job's setup or cleanup
+// task.
 type TaskType uint8
 
-// Task types. Setup and cleanup tasks of Hadoop 1 histories are not kept.
+// Task types. Setup and cleanup tasks come from Hadoop 1 histories and Rumen
+// traces, where the JobTracker runs them in a map or a reduce slot (the _m_ or
+// _r_ in the task id says which; see Task.InMapSlot). Hadoop 2 runs them inside
+// the ApplicationMaster, so .jhist traces have none.
 const (
 	Map TaskType = iota
 	Reduce
+	Setup
+	Cleanup
 )
 
-// String returns "MAP" or "REDUCE", the spelling used in Parquet and in Hadoop.
+// NumTaskTypes is the number of task types.
+const NumTaskTypes = 4
+
+// String returns "MAP", "REDUCE", "SETUP" or "CLEANUP", the spelling used in
+// Parquet and in Hadoop.
 func (t TaskType) String() string {
-	if t == Reduce {
+	switch t {
+	case Reduce:
 		return "REDUCE"
+	case Setup:
+		return "SETUP"
+	case Cleanup:
+		return "CLEANUP"
 	}
 	return "MAP"
 }
+
+// ParseTaskType reads the spelling String writes.
+func ParseTaskType(s string) (TaskType, bool) {
+	switch s {
+	case "MAP":
+		return Map, true
+	case "REDUCE":
+		return Reduce, true
+	case "SETUP":
+		return Setup, true
+	case "CLEANUP":
+		return Cleanup, true
+	}
+	return Map, false
+}
+
+// IsWork reports whether the type is a map or a reduce: the tasks that carry a
+// job's data, as opposed to its setup and cleanup.
+func (t TaskType) IsWork() bool { return t == Map || t == Reduce }
 
 // Job status values as stored in the trace.
 const (
@@ -73,13 +113,18 @@ type Job struct {
 	ReduceMemoryMB int32
 	InputPath      string // input directory or anonymised path name
 
-	FailedAttempts int32 // failed task attempts over the whole job
-	KilledAttempts int32 // killed task attempts over the whole job
-	WastedMs       int64 // summed duration of failed and killed attempts
+	FailedAttempts int32 // failed attempts of the job's maps and reduces
+	KilledAttempts int32 // killed attempts of the job's maps and reduces
+	WastedMs       int64 // summed duration of those failed and killed attempts
+
+	AMStartMs       int64  // start of the YARN ApplicationMaster's first attempt, Unknown if none
+	ConfMapSlots    int32  // mapred.tasktracker.map.tasks.maximum of the job conf, Unknown if absent
+	ConfReduceSlots int32  // mapred.tasktracker.reduce.tasks.maximum of the job conf, Unknown if absent
+	Scheduler       string // scheduler class the job conf names, as written, "" if absent
 }
 
-// Task is one map or reduce task of a job, with what the trace observed of its
-// successful attempt.
+// Task is one map, reduce, setup or cleanup task of a job, with what the trace
+// observed of its successful attempt.
 type Task struct {
 	JobID  string
 	TaskID string
@@ -107,12 +152,49 @@ type Task struct {
 	WastedMs       int64 // summed duration of failed and killed attempts
 }
 
-// Trace is a whole trace in memory: jobs ordered by submit time then id, and the
-// tasks of all jobs ordered by job (in job order), type (maps first) and index.
+// InMapSlot reports whether the task runs in a map slot: maps do, reduces do
+// not, and a setup or cleanup task does when its id has the map marker _m_
+// (Hadoop 1's JobTracker launches them as map or reduce TIPs, whichever slot is
+// free: JobInProgress.obtainJobSetupTask and obtainJobCleanupTask).
+func (t *Task) InMapSlot() bool {
+	switch t.Type {
+	case Map:
+		return true
+	case Reduce:
+		return false
+	}
+	return !strings.Contains(t.TaskID, "_r_")
+}
+
+// Attempt is one attempt of a task as a job history records it: successful,
+// failed and killed attempts alike.
+type Attempt struct {
+	JobID     string
+	TaskID    string
+	AttemptID string
+	Type      TaskType
+	Status    string // SUCCEEDED, FAILED, KILLED, or "" when the history has no end record
+
+	StartMs         int64 // attempt start, Unknown if not recorded
+	FinishMs        int64 // attempt end, Unknown if not recorded
+	ShuffleFinishMs int64 // reduces: end of the shuffle phase, else Unknown
+	SortFinishMs    int64 // reduces: end of the sort phase, else Unknown
+	Host            string
+	Rack            string
+	// Speculative is true for an attempt that started while an earlier attempt
+	// of the same task was still running (histories do not say it otherwise).
+	Speculative bool
+}
+
+// Trace is a whole trace in memory: jobs ordered by submit time then id, the
+// tasks of all jobs ordered by job (in job order), type (maps, reduces, setup,
+// cleanup) and index, and the attempts ordered by job, task type, task index,
+// start time and attempt id.
 type Trace struct {
-	Jobs  []Job
-	Tasks []Task // empty when the source has job-level data only
-	Meta  Meta
+	Jobs     []Job
+	Tasks    []Task    // empty when the source has job-level data only
+	Attempts []Attempt // empty unless the source records attempts
+	Meta     Meta
 }
 
 // Meta is what a trace records about its own making, stored as Parquet key/value
@@ -132,7 +214,14 @@ func NewJob(id string) Job {
 		NumMaps: Unknown, NumReduces: Unknown,
 		InputBytes: Unknown, ShuffleBytes: Unknown, OutputBytes: Unknown,
 		MapMemoryMB: Unknown, ReduceMemoryMB: Unknown,
+		AMStartMs: Unknown, ConfMapSlots: Unknown, ConfReduceSlots: Unknown,
 	}
+}
+
+// NewAttempt returns an Attempt with every optional integer set to Unknown.
+func NewAttempt(jobID, taskID, attemptID string, typ TaskType) Attempt {
+	return Attempt{JobID: jobID, TaskID: taskID, AttemptID: attemptID, Type: typ,
+		StartMs: Unknown, FinishMs: Unknown, ShuffleFinishMs: Unknown, SortFinishMs: Unknown}
 }
 
 // NewTask returns a Task with every optional integer set to Unknown.

@@ -62,6 +62,9 @@ type config struct {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "calibrate" {
+		return runCalibrate(ctx, args[1:], stdin, stdout, stderr)
+	}
 	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config

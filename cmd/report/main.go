@@ -9,6 +9,7 @@
 //	report summary [flags] RESULTS_DIR   (the same, named explicitly)
 //	report compare --baseline DIR --candidate DIR [--fail-on RULES] [--fail-on-file FILE]
 //	       [--markdown FILE] [--junit FILE]
+//	report validate [--out DIR] [--max-median-error X] RESULTS_DIR...   (docs/validation.md)
 package main
 
 import (
@@ -47,6 +48,7 @@ func subcommands() []subcommand {
 	return []subcommand{
 		{"summary", "summary table and figures (the default)", runSummary},
 		{"compare", "compare a candidate result set with a baseline; exit 1 on a regression", runCompare},
+		{"validate", "score simulated runs against the observed schedule; exit 1 beyond --max-median-error", runValidate},
 	}
 }
 

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// runCalibrate is `replay calibrate --trace DIR --out hw.toml`: it fits the
+// hardware model to the schedule the trace recorded (replay.Calibrate) and
+// writes a commented hardware TOML file. Exit status 2 for bad usage or a
+// trace without a schedule (nothing is written), 1 when the file cannot be
+// written.
+func runCalibrate(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("replay calibrate", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	tracePath := fs.String("trace", "", "trace `DIR` written by ingest, or a raw job-history file (- for stdin)")
+	format := fs.String("format", "auto", "format of a raw --trace file: auto or "+strings.Join(trace.FormatNames(), ", "))
+	out := fs.String("out", "", "write the hardware model to `FILE` (- for stdout)")
+	hwPath := fs.String("hardware", "", "base hardware model `FILE` whose disk rate is subtracted from task times (default: the built-in defaults)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: replay calibrate --trace DIR --out hw.toml [--hardware BASE.toml]\n\n"+
+			"Fits the hardware model (slots per node, task start-up, map and reduce compute rates, shuffle\n"+
+			"rate and fetch latency, job initialisation time) to the schedule a job history recorded and\n"+
+			"writes a hardware TOML file that says how each value was fitted and from how many samples.\n\nFlags:\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "replay calibrate: %v\n", err)
+		return 2
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "replay calibrate: "+format+"\n", a...)
+		return code
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fail(2, "unexpected argument %q", fs.Arg(0))
+	case *tracePath == "" || *out == "":
+		return fail(2, "--trace and --out are both required (see replay calibrate --help)")
+	}
+	base := replay.DefaultHardware()
+	if *hwPath != "" {
+		var err error
+		if base, err = replay.LoadHardware(*hwPath); err != nil {
+			return fail(2, "%v", err)
+		}
+	}
+	tr, err := readCalibrationTrace(*tracePath, *format, stdin)
+	if err != nil {
+		return fail(2, "trace %s: %v", *tracePath, err)
+	}
+	cal, err := replay.Calibrate(tr, base)
+	if err != nil {
+		return fail(2, "trace %s: %v", *tracePath, err)
+	}
+	if *out == "-" {
+		if err := cal.WriteTOML(stdout, *tracePath); err != nil {
+			return fail(1, "%v", err)
+		}
+		return 0
+	}
+	if dir := filepath.Dir(*out); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fail(1, "%v", err)
+		}
+	}
+	var b strings.Builder
+	if err := cal.WriteTOML(&b, *tracePath); err != nil {
+		return fail(1, "%v", err)
+	}
+	if err := replay.WriteFileAtomic(*out, []byte(b.String())); err != nil {
+		return fail(1, "%v", err)
+	}
+	fmt.Fprintf(stderr, "replay calibrate: wrote %s (%d values from %d jobs, %d tasks)\n", *out, len(cal.Values), cal.Jobs, cal.Tasks)
+	return 0
+}
+
+// readCalibrationTrace reads an ingested trace directory, a raw trace file or
+// stdin.
+func readCalibrationTrace(path, format string, stdin io.Reader) (*trace.Trace, error) {
+	if path == "-" {
+		tr, _, err := trace.ReadInput("-", stdin, format, trace.ReadOptions{})
+		return tr, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return trace.Read(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	tr, _, err := trace.ReadInput(path, f, format, trace.ReadOptions{})
+	return tr, err
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+// sharedTraces is ../shared/traces beside the repository root, or
+// $TRACEREPLAY_TRACES (for a worktree elsewhere).
+func sharedTraces() string {
+	if d := os.Getenv("TRACEREPLAY_TRACES"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "..", "shared", "traces")
+}
+
+func TestCalibrateWritesLoadableModel(t *testing.T) {
+	in := filepath.Join(sharedTraces(), "rumen/apache-hadoop-branch-1-rumen-testdata/small-trace-test/folder-input-trace.json.gz")
+	if _, err := os.Stat(in); err != nil {
+		t.Skipf("shared traces not present: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "hw.toml")
+	code, _, stderr := runCmd("calibrate", "--trace", in, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	hw, err := replay.LoadHardware(out)
+	if err != nil {
+		t.Fatalf("calibrated model does not load: %v", err)
+	}
+	if hw.Name != "calibrated" || hw.MapSlots < 1 {
+		t.Errorf("name %q, map_slots %d", hw.Name, hw.MapSlots)
+	}
+	b, _ := os.ReadFile(out)
+	for _, want := range []string{"task_startup = ", "map_compute_mb_per_s = ", "samples."} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("hw.toml lacks %q", want)
+		}
+	}
+}
+
+func TestCalibrateBadInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "hw.toml")
+	swim := filepath.Join(dir, "swim.tsv")
+	if err := os.WriteFile(swim, []byte("job0\t49\t0\t1000\t500\t100\njob1\t60\t11\t2000\t0\t10\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"no schedule", []string{"--trace", swim, "--format", "swim", "--out", out}, "records no schedule"},
+		{"no out", []string{"--trace", swim}, "--trace and --out are both required"},
+		{"missing trace", []string{"--trace", filepath.Join(dir, "nope"), "--out", out}, "no such file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCmd(append([]string{"calibrate"}, tc.args...)...)
+			if code != 2 || !strings.Contains(stderr, tc.msg) {
+				t.Errorf("exit %d (want 2), stderr %q (want %q)", code, stderr, tc.msg)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s written on bad input", out)
+			}
+		})
+	}
+}

@@ -1,0 +1,104 @@
+package replay
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// parallelCopies is the number of map outputs a reduce fetches at once: the
+// base model's parallel_copies, else Hadoop's default 5.
+func parallelCopies(h Hardware) int {
+	if h.ParallelCopies > 0 {
+		return h.ParallelCopies
+	}
+	return 5
+}
+
+// commonConfSlots returns the most common positive value of slots over the jobs (the
+// smaller on a tie) and the number of jobs that give one.
+func commonConfSlots(tr *trace.Trace, slots func(*trace.Job) int32) (value, jobs int) {
+	count := map[int32]int{}
+	for i := range tr.Jobs {
+		if s := slots(&tr.Jobs[i]); s > 0 {
+			count[s]++
+			jobs++
+		}
+	}
+	best := int32(0)
+	for s, n := range count {
+		if best == 0 || n > count[best] || n == count[best] && s < best {
+			best = s
+		}
+	}
+	return int(best), jobs
+}
+
+// fitSlots sets map_slots and reduce_slots from the job confs
+// (mapred.tasktracker.{map,reduce}.tasks.maximum) when they give them, else
+// from the peak concurrency per host.
+func (c *Calibration) fitSlots(tr *trace.Trace, hosts int) {
+	peakMaps, peakReduces := peakConcurrency(tr)
+	for _, k := range []struct {
+		key, conf string
+		slots     func(*trace.Job) int32
+		peak      int
+	}{
+		{"map_slots", "mapred.tasktracker.map.tasks.maximum", func(j *trace.Job) int32 { return j.ConfMapSlots }, peakMaps},
+		{"reduce_slots", "mapred.tasktracker.reduce.tasks.maximum", func(j *trace.Job) int32 { return j.ConfReduceSlots }, peakReduces},
+	} {
+		if v, n := commonConfSlots(tr, k.slots); n > 0 {
+			c.add(k.key, strconv.Itoa(v), fmt.Sprintf("%s of the job confs (most common value; peak concurrency per host was %d)", k.conf, k.peak), n)
+			continue
+		}
+		c.add(k.key, strconv.Itoa(k.peak), "peak number of such tasks running at once on one host (no job conf gives "+k.conf+"); samples are hosts", hosts)
+	}
+}
+
+// fitSetupCleanup fits the setup and cleanup task durations: the median
+// observed duration of each kind.
+func (c *Calibration) fitSetupCleanup(tr *trace.Trace, observed func(*trace.Task) bool) {
+	for _, k := range []struct {
+		key string
+		typ trace.TaskType
+	}{{"setup_task", trace.Setup}, {"cleanup_task", trace.Cleanup}} {
+		var d []float64
+		for i := range tr.Tasks {
+			t := &tr.Tasks[i]
+			if t.Type == k.typ && observed(t) {
+				d = append(d, msUs(t.FinishMs-t.StartMs))
+			}
+		}
+		if len(d) == 0 {
+			c.note("%s: the trace has no %s tasks with observed times (.jhist runs them in the ApplicationMaster)", k.key, k.typ)
+			continue
+		}
+		slices.Sort(d)
+		c.add(k.key, durationValue(median(d)), fmt.Sprintf("median observed duration of the %s tasks (p90 %s)", k.typ, durationValue(percentileSorted(d, 0.9))), len(d))
+	}
+	var am []float64
+	for i := range tr.Jobs {
+		j := &tr.Jobs[i]
+		if j.AMStartMs >= j.SubmitMs && j.SubmitMs >= 0 {
+			am = append(am, msUs(j.AMStartMs-j.SubmitMs))
+		}
+	}
+	if len(am) > 0 {
+		slices.Sort(am)
+		c.note("YARN ApplicationMaster start - submit: median %s over %d jobs (no model key yet)", durationValue(median(am)), len(am))
+	}
+	var failed, killed int
+	for i := range tr.Attempts {
+		switch tr.Attempts[i].Status {
+		case trace.StatusFailed:
+			failed++
+		case trace.StatusKilled:
+			killed++
+		}
+	}
+	if len(tr.Attempts) > 0 {
+		c.note("attempts: %d recorded, %d failed, %d killed (trace mode replays them as observed; not a model key)", len(tr.Attempts), failed, killed)
+	}
+}

@@ -1,0 +1,238 @@
+package replay_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// Known parameters of the synthetic schedule calibrate must recover.
+const (
+	calStartupMs   = 2000 // task_startup
+	calDiskMBps    = 100  // the base model's disk rate (subtracted, not fitted)
+	calMapMBps     = 20.0 // map_compute_mb_per_s
+	calReduceMBps  = 10.0 // reduce_compute_mb_per_s
+	calNICMBps     = 50.0 // nic_mb_per_s (the shuffle rate)
+	calFetchMs     = 300  // shuffle_fetch_latency per round of parallel copies
+	calInitMs      = 5000 // job_init_time
+	calMapSlots    = 3
+	calSetupMs     = 1500 // setup_task
+	calCleanupMs   = 800  // cleanup_task
+	calReduceSlots = 2
+)
+
+// bytesMs is the model's time for b bytes at r MB/s (MB = 10^6 bytes), in ms.
+func bytesMs(b int64, r float64) float64 { return float64(b) / r / 1000 }
+
+// calibrationTrace builds a schedule with the model's duration formulas and the
+// constants above: 60 jobs of 2-8 node-local maps and 1-2 reduces launched after
+// their last map, on 20 hosts that never run more than calMapSlots maps or
+// calReduceSlots reduces at once (one job at a time per host group); every
+// fifth job waits behind others for initialisation.
+func calibrationTrace() *trace.Trace {
+	rng := rand.New(rand.NewPCG(7, 11))
+	tr := &trace.Trace{}
+	t0 := int64(1_000_000)
+	for j := range 60 {
+		id := fmt.Sprintf("job_%03d", j)
+		job := trace.NewJob(id)
+		job.SubmitMs = t0
+		job.LaunchMs = t0 + calInitMs
+		if j%5 == 4 {
+			job.LaunchMs += int64(1000 * (1 + j%7)) // queued behind other jobs
+		}
+		maps, reduces := 2+rng.IntN(7), 1+rng.IntN(2)
+		job.NumMaps, job.NumReduces = int32(maps), int32(reduces)
+		host := func(k int) string { return fmt.Sprintf("h%02d", (j*7+k)%20) }
+		start := job.LaunchMs + calSetupMs + 500 // after the setup task, which holds a map slot
+		var lastMap int64
+		for m := range maps {
+			t := trace.NewTask(id, fmt.Sprintf("%s_m_%d", id, m), trace.Map, int32(m))
+			t.InputBytes = int64(10e6 + rng.Float64()*490e6)
+			t.OutputBytes = t.InputBytes / 4
+			d := calStartupMs + bytesMs(t.InputBytes+t.OutputBytes, calDiskMBps) + bytesMs(t.InputBytes, calMapMBps)
+			// At most calMapSlots maps at once on a host: host m/calMapSlots.
+			t.Host, t.Rack, t.Locality = host(m/calMapSlots), "/r1", trace.NodeLocal
+			t.StartMs = start
+			t.FinishMs = start + int64(math.Round(d))
+			t.Status = trace.StatusSucceeded
+			lastMap = max(lastMap, t.FinishMs)
+			tr.Tasks = append(tr.Tasks, t)
+		}
+		var finish int64
+		for r := range reduces {
+			t := trace.NewTask(id, fmt.Sprintf("%s_r_%d", id, r), trace.Reduce, int32(r))
+			t.ShuffleBytes = int64(50e6 + rng.Float64()*950e6)
+			t.OutputBytes = t.ShuffleBytes / 10
+			rounds := math.Ceil(float64(maps) / 5)
+			copyMs := calStartupMs + rounds*calFetchMs + bytesMs(t.ShuffleBytes, calNICMBps)
+			work := bytesMs(t.ShuffleBytes+t.OutputBytes, calDiskMBps) + bytesMs(t.ShuffleBytes, calReduceMBps)
+			t.Host, t.Rack = host(10), "/r1"
+			t.StartMs = lastMap + 500
+			t.ShuffleFinishMs = t.StartMs + int64(math.Round(copyMs))
+			t.SortFinishMs = t.ShuffleFinishMs
+			t.FinishMs = t.ShuffleFinishMs + int64(math.Round(work))
+			t.Status = trace.StatusSucceeded
+			finish = max(finish, t.FinishMs)
+			tr.Tasks = append(tr.Tasks, t)
+		}
+		// Setup before the maps, cleanup after the reduces (trace order: after
+		// the reduces).
+		setup := trace.NewTask(id, id+"_setup", trace.Setup, 0)
+		setup.Host, setup.StartMs, setup.FinishMs = host(0), job.LaunchMs, job.LaunchMs+calSetupMs
+		cleanup := trace.NewTask(id, id+"_cleanup", trace.Cleanup, 0)
+		cleanup.Host, cleanup.StartMs, cleanup.FinishMs = host(0), finish+100, finish+100+calCleanupMs
+		tr.Tasks = append(tr.Tasks, setup, cleanup)
+		finish = cleanup.FinishMs
+		job.FinishMs, job.Status = finish, trace.StatusSucceeded
+		tr.Jobs = append(tr.Jobs, job)
+		t0 = finish + 1000 // jobs one after another: slots per host as planned
+	}
+	return tr
+}
+
+func TestCalibrateRecoversSyntheticParameters(t *testing.T) {
+	base := replay.DefaultHardware()
+	base.DiskMBps = calDiskMBps
+	cal, err := replay.Calibrate(calibrationTrace(), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dur := func(v string) float64 {
+		d, err := time.ParseDuration(strings.Trim(v, `"`))
+		if err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		return float64(d.Milliseconds())
+	}
+	num := func(v string) float64 {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		return f
+	}
+	for _, tc := range []struct {
+		key   string
+		parse func(string) float64
+		want  float64
+	}{
+		{"task_startup", dur, calStartupMs},
+		{"map_compute_mb_per_s", num, calMapMBps},
+		{"reduce_compute_mb_per_s", num, calReduceMBps},
+		{"nic_mb_per_s", num, calNICMBps},
+		{"shuffle_fetch_latency", dur, calFetchMs},
+		{"job_init_time", dur, calInitMs},
+		{"setup_task", dur, calSetupMs},
+		{"cleanup_task", dur, calCleanupMs},
+		{"map_slots", num, calMapSlots},
+		{"reduce_slots", num, calReduceSlots},
+	} {
+		v, ok := cal.Value(tc.key)
+		if !ok {
+			t.Errorf("%s: not fitted", tc.key)
+			continue
+		}
+		if got := tc.parse(v); math.Abs(got-tc.want) > 0.05*tc.want {
+			t.Errorf("%s = %s, want %g within 5%%", tc.key, v, tc.want)
+		}
+	}
+	// The file loads as a hardware model (keys the engine lacks are comments).
+	var b strings.Builder
+	if err := cal.WriteTOML(&b, "synthetic"); err != nil {
+		t.Fatal(err)
+	}
+	hw, err := replay.ParseHardware([]byte(b.String()))
+	if err != nil {
+		t.Fatalf("calibrated file does not load: %v\n%s", err, b.String())
+	}
+	if hw.MapSlots != calMapSlots || math.Abs(hw.MapComputeMBps-calMapMBps) > 0.05*calMapMBps {
+		t.Errorf("loaded map_slots %d, map_compute_mb_per_s %g", hw.MapSlots, hw.MapComputeMBps)
+	}
+	if !strings.Contains(b.String(), "samples.") {
+		t.Errorf("no sample counts in the file:\n%s", b.String())
+	}
+}
+
+func TestCalibrateNeedsASchedule(t *testing.T) {
+	tr := calibrationTrace()
+	for i := range tr.Tasks {
+		tr.Tasks[i].Host = ""
+	}
+	_, err := replay.Calibrate(tr, replay.DefaultHardware())
+	if !errors.Is(err, replay.ErrNoSchedule) || !errors.Is(err, trace.ErrBadInput) {
+		t.Fatalf("err = %v, want ErrNoSchedule (bad input)", err)
+	}
+}
+
+// TestCalibrateRobustToOutliers: a fifth of the maps a minute late leave the
+// fitted map rate where it was.
+func TestCalibrateRobustToOutliers(t *testing.T) {
+	tr := calibrationTrace()
+	n := 0
+	for i := range tr.Tasks {
+		if tr.Tasks[i].Type == trace.Map && i%5 == 0 {
+			tr.Tasks[i].FinishMs += 60_000 // a straggler: a minute late
+			n++
+		}
+	}
+	base := replay.DefaultHardware()
+	base.DiskMBps = calDiskMBps
+	cal, err := replay.Calibrate(tr, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := cal.Value("map_compute_mb_per_s")
+	if f, _ := strconv.ParseFloat(v, 64); math.Abs(f-calMapMBps) > 0.05*calMapMBps {
+		t.Errorf("with %d straggling maps map_compute_mb_per_s = %s, want %g within 5%%", n, v, calMapMBps)
+	}
+}
+
+// TestCalibrateSlotsFromConf: the job confs' slot maxima win over the peak
+// concurrency; the most common value is taken.
+func TestCalibrateSlotsFromConf(t *testing.T) {
+	tr := calibrationTrace()
+	for i := range tr.Jobs {
+		tr.Jobs[i].ConfMapSlots, tr.Jobs[i].ConfReduceSlots = 4, 2
+		if i%10 == 0 {
+			tr.Jobs[i].ConfMapSlots = 8
+		}
+	}
+	cal, err := replay.Calibrate(tr, replay.DefaultHardware())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := cal.Value("map_slots"); v != "4" {
+		t.Errorf("map_slots = %s, want 4 (54 of 60 confs)", v)
+	}
+	if v, _ := cal.Value("reduce_slots"); v != "2" {
+		t.Errorf("reduce_slots = %s, want 2", v)
+	}
+}
+
+// TestCalibrateDeterministic: the same trace gives the same file, byte for byte.
+func TestCalibrateDeterministic(t *testing.T) {
+	var out [2]string
+	for i := range out {
+		cal, err := replay.Calibrate(calibrationTrace(), replay.DefaultHardware())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := cal.WriteTOML(&b, "synthetic"); err != nil {
+			t.Fatal(err)
+		}
+		out[i] = b.String()
+	}
+	if out[0] != out[1] {
+		t.Errorf("two calibrations differ:\n%s\n---\n%s", out[0], out[1])
+	}
+}

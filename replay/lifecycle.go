@@ -1,0 +1,372 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// The job and task lifecycle (hardware key lifecycle = true), as Hadoop 1's
+// JobTracker runs it (apache/hadoop branch-1, src/mapred/org/apache/hadoop/mapred):
+//
+//   - Submitted → initialising. A submitted job waits for an init worker
+//     (job_init_threads of them). With job_init_poll = 0 it is handed to the
+//     workers at once, as EagerTaskInitializationListener's thread pool does;
+//     with job_init_poll > 0 as the Capacity scheduler's JobInitializationPoller
+//     does (src/contrib/capacity-scheduler): the poller wakes every poll
+//     interval and assigns the jobs it finds to its init threads, and each
+//     JobInitializationThread itself initialises its assigned jobs only when
+//     it wakes, sleeping the same interval between rounds. The phase of the
+//     threads' rounds against the poller's is not known (both drift by the
+//     work they do); we put them half an interval after the poller's ticks
+//     (at k·poll for the poller, k·poll + poll/2 for the threads), the
+//     expected wait for an unknown phase. Rumen's folder-input-trace shows
+//     these rounds: its jobs' launch times fall on a 5.01 s grid, several
+//     within 10–13 ms of each other. A worker spends job_init_time on a job
+//     (JobInProgress.initTasks: reading splits, creating the TIPs), one job at
+//     a time, in submit order.
+//   - Setup. An initialised job's setup task waits for a slot. JobTracker.heartbeat
+//     first asks getSetupAndCleanupTasks for the heartbeating tracker, and only
+//     when that returns nothing asks the scheduler (TaskScheduler.assignTasks): a
+//     heartbeat that launches a setup or cleanup task launches nothing else.
+//     getSetupAndCleanupTasks tries a free map slot before a free reduce slot,
+//     and cleanup tasks before setup tasks, jobs in id (here: submit) order. The
+//     setup task runs for setup_task (trace mode: the job's observed setup
+//     attempt plus task_startup, when the trace has one).
+//   - Running. When the setup task's completion is reported, the job's maps and
+//     reduces become visible to the policy (Policy.JobArrived), which schedules
+//     them as without the lifecycle.
+//   - Cleanup. When the last map or reduce is reported done, the job leaves the
+//     policy (Policy.JobFinished) and its cleanup task waits for a slot as the
+//     setup task did; the job finishes when the cleanup's completion is
+//     reported.
+//
+// A completion is reported when the task's node next heartbeats
+// (report_at_heartbeat, Hadoop 1 without out-of-band heartbeats:
+// TaskTracker.transmitHeartBeat carries the finished task's status), or at once
+// (out_of_band_heartbeat, or report_at_heartbeat = false); the slot stays held
+// until then. Traces without setup or cleanup tasks for a job that has tasks
+// (.jhist: Hadoop 2 runs them in the ApplicationMaster) replay without them.
+
+// lcPhase is where a job is in its lifecycle.
+type lcPhase uint8
+
+const (
+	lcSubmitted    lcPhase = iota // waiting for the init poller or a worker
+	lcInitialising                // an init worker has it
+	lcSetupWait                   // its setup task waits for a slot
+	lcSetup                       // its setup task runs
+	lcRunning                     // maps and reduces, scheduled by the policy
+	lcCleanupWait                 // its cleanup task waits for a slot
+	lcCleanup                     // its cleanup task runs
+	lcDone
+)
+
+// lcTask is a job's setup or cleanup task.
+type lcTask struct {
+	present  bool
+	durUs    int64
+	node     int32
+	mapSlot  bool
+	launchUs int64
+	finishUs int64
+}
+
+// jobLife is a job's lifecycle state.
+type jobLife struct {
+	phase          lcPhase
+	setup, cleanup lcTask
+}
+
+// Lifecycle task kinds in events and the invariant checker.
+const (
+	lcKindSetup   int32 = 2
+	lcKindCleanup int32 = 3
+)
+
+// lcSim is the simulator's lifecycle state.
+type lcSim struct {
+	pollQ         []*Job // submitted, waiting for the poller's next tick
+	assigned      []*Job // assigned by the poller, waiting for the threads' round
+	initQ         []*Job // handed to the init workers, not yet taken
+	initBusy      int
+	pollScheduled bool
+	setupWait     []*Job // in job order
+	cleanupWait   []*Job
+}
+
+// validateLifecycle checks the lifecycle keys.
+func (h *Hardware) validateLifecycle(bad func(string, ...any)) {
+	if h.JobInitThreads < 1 || h.JobInitThreads > 1<<16 {
+		bad("job_init_threads must be in 1..65536 (got %d)", h.JobInitThreads)
+	}
+	if h.ParallelCopies < 1 || h.ParallelCopies > 1<<16 {
+		bad("parallel_copies must be in 1..65536 (got %d)", h.ParallelCopies)
+	}
+	day := Duration(24 * time.Hour / time.Microsecond)
+	for name, d := range map[string]Duration{"job_init_poll": h.JobInitPoll, "job_init_time": h.JobInitTime,
+		"setup_task": h.SetupTask, "cleanup_task": h.CleanupTask, "shuffle_fetch_latency": h.ShuffleFetchLatency} {
+		if d > day {
+			bad("%s must be at most 24h (got %s)", name, d)
+		}
+	}
+	h.validateFaults(bad)
+}
+
+// lifeOf sets job j's setup and cleanup tasks from trace job ti: the observed
+// attempt durations plus task_startup in trace mode when the trace has them;
+// none when the trace records the schedule of the job's maps and reduces but
+// no setup or cleanup task (.jhist: Hadoop 2 runs them in the AM); else
+// setup_task and cleanup_task.
+func (w *Workload) lifeOf(j *Job, ti int) {
+	hw := w.hw
+	j.life.setup = lcTask{present: true, durUs: int64(hw.SetupTask), node: -1}
+	j.life.cleanup = lcTask{present: true, durUs: int64(hw.CleanupTask), node: -1}
+	scheduled := false
+	for x := w.taskRange[ti][0]; x < w.taskRange[ti][1] && !scheduled; x++ {
+		tt := &w.Trace.Tasks[x]
+		scheduled = tt.Host != "" && tt.StartMs >= 0
+	}
+	if !scheduled {
+		return // no recorded schedule: the model's setup and cleanup
+	}
+	var setup, cleanup *trace.Task
+	for x := w.lcRange[ti][0]; x < w.lcRange[ti][1]; x++ {
+		tt := &w.Trace.Tasks[x]
+		switch {
+		case tt.Type == trace.Setup && setup == nil:
+			setup = tt
+		case tt.Type == trace.Cleanup && cleanup == nil:
+			cleanup = tt
+		}
+	}
+	for _, c := range []struct {
+		tt *trace.Task
+		lt *lcTask
+	}{{setup, &j.life.setup}, {cleanup, &j.life.cleanup}} {
+		switch {
+		case c.tt == nil:
+			c.lt.present = false
+		case hw.TaskTimes != "model" && c.tt.StartMs >= 0 && c.tt.FinishMs >= c.tt.StartMs:
+			c.lt.durUs = (c.tt.FinishMs-c.tt.StartMs)*1000 + int64(hw.TaskStartup)
+		}
+	}
+}
+
+// reported is when a task of node n that ends at t is reported done: t itself,
+// or with report_at_heartbeat (and no out-of-band heartbeats) the node's first
+// periodic heartbeat at or after t.
+func (s *Sim) reported(n int32, t int64) int64 {
+	if !s.hw.ReportAtHeartbeat || s.hw.OutOfBandHeartbeat {
+		return t
+	}
+	iv := int64(s.hw.Heartbeat)
+	ph := s.nodes[n].phase
+	if t <= ph {
+		return ph
+	}
+	return ph + (t-ph+iv-1)/iv*iv
+}
+
+// lcSubmit starts job j's lifecycle at its submission.
+func (s *Sim) lcSubmit(j *Job) {
+	j.life.phase = lcSubmitted
+	s.lastChange = s.now
+	if s.hw.JobInitPoll <= 0 {
+		s.lc.initQ = append(s.lc.initQ, j)
+		s.lcDispatch()
+		return
+	}
+	s.lc.pollQ = append(s.lc.pollQ, j)
+	if !s.lc.pollScheduled {
+		iv := int64(s.hw.JobInitPoll)
+		s.lc.pollScheduled = true
+		s.schedule((s.now+iv-1)/iv*iv, evInitPoll, 0, 0)
+	}
+}
+
+// lcPoll is a tick of the init poller (stage 0): every job waiting for it is
+// assigned to the init threads, which take it up at their next round, half an
+// interval later (stage 1).
+func (s *Sim) lcPoll(stage int32) {
+	if stage == 0 {
+		s.lc.pollScheduled = false
+		if len(s.lc.assigned) == 0 {
+			s.schedule(s.now+int64(s.hw.JobInitPoll)/2, evInitPoll, 0, 1)
+		}
+		s.lc.assigned = append(s.lc.assigned, s.lc.pollQ...)
+		s.lc.pollQ = s.lc.pollQ[:0]
+		return
+	}
+	s.lc.initQ = append(s.lc.initQ, s.lc.assigned...)
+	s.lc.assigned = s.lc.assigned[:0]
+	s.lcDispatch()
+}
+
+// lcDispatch gives waiting jobs to idle init workers, in submit order.
+func (s *Sim) lcDispatch() {
+	for s.lc.initBusy < s.hw.JobInitThreads && len(s.lc.initQ) > 0 {
+		j := s.lc.initQ[0]
+		s.lc.initQ = s.lc.initQ[1:]
+		s.lc.initBusy++
+		j.life.phase = lcInitialising
+		s.schedule(s.now+int64(s.hw.JobInitTime), evInitDone, j.Index, 0)
+	}
+}
+
+// lcInitDone ends job j's initialisation: its setup task waits for a slot, or
+// without one the job runs.
+func (s *Sim) lcInitDone(j *Job) {
+	s.lc.initBusy--
+	s.lcDispatch()
+	if !j.life.setup.present {
+		j.life.phase = lcRunning
+		s.admit(j)
+		return
+	}
+	j.life.phase = lcSetupWait
+	s.lc.setupWait = insertByIndex(s.lc.setupWait, j)
+	s.lcWaiting()
+}
+
+// lcWorkDone is called when job j's last map or reduce is reported done: the
+// job leaves the policy and its cleanup task waits for a slot, or without one
+// the job finishes.
+func (s *Sim) lcWorkDone(j *Job) {
+	j.finished = true
+	s.pol.JobFinished(s, j)
+	s.removeActive(j)
+	if !j.life.cleanup.present {
+		j.life.phase = lcDone
+		s.finishJob(j)
+		return
+	}
+	j.life.phase = lcCleanupWait
+	s.lc.cleanupWait = insertByIndex(s.lc.cleanupWait, j)
+	s.lcWaiting()
+}
+
+// lcWaiting counts a setup or cleanup task that now waits for a slot.
+func (s *Sim) lcWaiting() {
+	s.lastChange = s.now
+	wasPending := s.pending
+	s.pending++
+	if wasPending == 0 {
+		s.wake()
+	}
+}
+
+// insertByIndex inserts j into a list kept in job order.
+func insertByIndex(l []*Job, j *Job) []*Job {
+	i := len(l)
+	for i > 0 && l[i-1].Index > j.Index {
+		i--
+	}
+	l = append(l, nil)
+	copy(l[i+1:], l[i:])
+	l[i] = j
+	return l
+}
+
+// lcAssign is getSetupAndCleanupTasks for node n's heartbeat: it launches one
+// waiting cleanup (else setup) task in a free map slot, else in a free reduce
+// slot, and reports whether it did.
+func (s *Sim) lcAssign(n int32) bool {
+	if len(s.lc.cleanupWait)+len(s.lc.setupWait) == 0 {
+		return false
+	}
+	ns := &s.nodes[n]
+	for _, mapSlot := range [2]bool{true, false} {
+		if mapSlot && ns.freeMap == 0 || !mapSlot && ns.freeReduce == 0 {
+			continue
+		}
+		if len(s.lc.cleanupWait) > 0 {
+			j := s.lc.cleanupWait[0]
+			s.lc.cleanupWait = s.lc.cleanupWait[1:]
+			s.lcLaunch(j, lcKindCleanup, n, mapSlot)
+			return true
+		}
+		j := s.lc.setupWait[0]
+		s.lc.setupWait = s.lc.setupWait[1:]
+		s.lcLaunch(j, lcKindSetup, n, mapSlot)
+		return true
+	}
+	return false
+}
+
+// lcLaunch starts job j's setup or cleanup task on node n.
+func (s *Sim) lcLaunch(j *Job, kind int32, n int32, mapSlot bool) {
+	t := &j.life.setup
+	j.life.phase = lcSetup
+	if kind == lcKindCleanup {
+		t = &j.life.cleanup
+		j.life.phase = lcCleanup
+	}
+	ns := &s.nodes[n]
+	if mapSlot {
+		ns.freeMap--
+	} else {
+		ns.freeReduce--
+	}
+	s.pending--
+	s.running++
+	s.lastChange = s.now
+	t.node, t.mapSlot, t.launchUs = n, mapSlot, s.now
+	t.finishUs = s.reported(n, s.now+t.durUs)
+	if s.chk != nil {
+		s.chk.lcLaunch(j, kind, n, mapSlot)
+	}
+	s.schedule(t.finishUs, evLifecycleDone, j.Index, kind)
+}
+
+// lcDone ends job j's setup or cleanup task, reported now.
+func (s *Sim) lcDone(j *Job, kind int32) {
+	t := &j.life.setup
+	if kind == lcKindCleanup {
+		t = &j.life.cleanup
+	}
+	ns := &s.nodes[t.node]
+	if t.mapSlot {
+		ns.freeMap++
+		s.busyMapUs += t.finishUs - t.launchUs
+	} else {
+		ns.freeReduce++
+		s.busyReduceUs += t.finishUs - t.launchUs
+	}
+	s.taskEnded()
+	if s.chk != nil {
+		s.chk.lcFinish(j, kind, t.node, t.mapSlot)
+	}
+	if kind == lcKindSetup {
+		j.life.phase = lcRunning
+		s.admit(j)
+	} else {
+		j.life.phase = lcDone
+		s.finishJob(j)
+	}
+	s.slotFreed(t.node)
+}
+
+// fetchOverheadUs is the fixed cost of a reduce's fetches of n map outputs,
+// parallel_copies at a time: ceil(n / parallel_copies) rounds of
+// shuffle_fetch_latency (ReduceTask's copier threads, one fetch each).
+func (h *Hardware) fetchOverheadUs(n int) int64 {
+	if h.ShuffleFetchLatency <= 0 || n <= 0 {
+		return 0
+	}
+	p := max(h.ParallelCopies, 1)
+	return int64(math.Ceil(float64(n)/float64(p))) * int64(h.ShuffleFetchLatency)
+}
+
+// lcString names a lifecycle task kind in messages.
+func lcString(kind int32) string {
+	if kind == lcKindCleanup {
+		return "cleanup"
+	}
+	if kind == lcKindSetup {
+		return "setup"
+	}
+	return fmt.Sprintf("kind %d", kind)
+}

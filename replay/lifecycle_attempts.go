@@ -1,0 +1,80 @@
+package replay
+
+import (
+	"fmt"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// Failed and killed attempts in trace mode (lifecycle on, task_times not
+// "model"): an attempt that failed or was killed and ended before its task's
+// successful attempt started is a retry the task went through; the replay
+// holds the task's slot for each such attempt's observed duration (plus
+// task_startup) before the successful attempt's. The retries run on the slot
+// the task was given, one after another, without going back through the
+// policy (Hadoop 1 reschedules a failed task, preferring another tracker:
+// this keeps the slot time and the delay, not the move). An attempt that
+// overlaps the successful one ran beside it (speculation) and is not replayed.
+
+// attemptSkewMs is how far an attempt may lie outside its job's lifetime
+// before the trace is refused: TaskTracker clocks differ from the
+// JobTracker's (in Rumen's dispatch-trace-output an attempt starts 109 s
+// before its job's submit).
+const attemptSkewMs = 10 * 60 * 1000
+
+// retryKey names a task across the trace (folded traces repeat task ids under
+// renamed jobs).
+func retryKey(jobID, taskID string) string { return jobID + "\x00" + taskID }
+
+// traceRetries checks tr's attempts and returns, per task with retries, the
+// summed duration in µs of its failed and killed attempts that ended before
+// its successful attempt started, each plus task_startup. It refuses an
+// attempt outside its job's lifetime (by more than attemptSkewMs) and a map
+// or reduce of a successful job with attempts but none successful.
+func traceRetries(tr *trace.Trace, hw *Hardware) (map[string]int64, error) {
+	if len(tr.Attempts) == 0 {
+		return nil, nil
+	}
+	jobs := make(map[string]*trace.Job, len(tr.Jobs))
+	for i := range tr.Jobs {
+		jobs[tr.Jobs[i].ID] = &tr.Jobs[i]
+	}
+	type span struct{ start, finish int64 }
+	succ := map[string]span{}
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		j := jobs[a.JobID]
+		if a.StartMs >= 0 && a.StartMs < j.SubmitMs-attemptSkewMs || a.FinishMs >= 0 && j.FinishMs >= 0 && a.FinishMs > j.FinishMs+attemptSkewMs {
+			return nil, fmt.Errorf("attempt %s of job %s runs %d..%d ms, outside the job's lifetime %d..%d ms (by more than %d s of clock skew)",
+				a.AttemptID, a.JobID, a.StartMs, a.FinishMs, j.SubmitMs, j.FinishMs, attemptSkewMs/1000)
+		}
+		if a.Status == trace.StatusSucceeded {
+			succ[retryKey(a.JobID, a.TaskID)] = span{a.StartMs, a.FinishMs}
+		}
+	}
+	hasAttempts := map[string]bool{}
+	for i := range tr.Attempts {
+		hasAttempts[tr.Attempts[i].JobID] = true
+	}
+	for i := range tr.Tasks {
+		t := &tr.Tasks[i]
+		if !t.Type.IsWork() || !hasAttempts[t.JobID] || jobs[t.JobID].Status != trace.StatusSucceeded {
+			continue
+		}
+		if _, ok := succ[retryKey(t.JobID, t.TaskID)]; !ok {
+			return nil, fmt.Errorf("task %s of job %s, which succeeded, has attempts but no successful one", t.TaskID, t.JobID)
+		}
+	}
+	retries := map[string]int64{}
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		if a.Status != trace.StatusFailed && a.Status != trace.StatusKilled || a.StartMs < 0 || a.FinishMs < a.StartMs {
+			continue
+		}
+		k := retryKey(a.JobID, a.TaskID)
+		if s, ok := succ[k]; ok && s.start >= 0 && a.FinishMs <= s.start {
+			retries[k] += (a.FinishMs-a.StartMs)*1000 + int64(hw.TaskStartup)
+		}
+	}
+	return retries, nil
+}

@@ -1,0 +1,81 @@
+package replay
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestPickSpeculative: four maps of one job, each running for 100 s, of
+// durations 600, 1000, 110 and 120 s. Their progress is 0.17, 0.10, 0.91 and
+// 0.83, the job's average 0.50. Hadoop 1 speculates the first map more than
+// 0.2 behind the average after 60 s: map 0. LATE's slow tasks are those whose
+// progress rate is at most the 25th percentile (the 2nd smallest of 4,
+// 1/600 per s: maps 0 and 1), and it picks the one with the longest time left,
+// map 1 (900 s against 500 s) — the case LATE was made for.
+func TestPickSpeculative(t *testing.T) {
+	const s = 1_000_000
+	mk := func() []specCand {
+		c := []specCand{
+			{task: 0, elapsedUs: 100 * s, durationUs: 600 * s},
+			{task: 1, elapsedUs: 100 * s, durationUs: 1000 * s},
+			{task: 2, elapsedUs: 100 * s, durationUs: 110 * s},
+			{task: 3, elapsedUs: 100 * s, durationUs: 120 * s},
+		}
+		var sum float64
+		for i := range c {
+			sum += c[i].progress()
+		}
+		for i := range c {
+			c[i].jobAvg = sum / 4
+		}
+		return c
+	}
+	if got := pickSpeculative("hadoop", mk()); got != 0 {
+		t.Errorf("hadoop picks %d, want 0", got)
+	}
+	if got := pickSpeculative("late", mk()); got != 1 {
+		t.Errorf("late picks %d, want 1", got)
+	}
+	if got := pickSpeculative("none", mk()); got != -1 {
+		t.Errorf("none picks %d", got)
+	}
+	// Before 60 s Hadoop speculates nothing; LATE has no such lag.
+	young := mk()
+	for i := range young {
+		young[i].elapsedUs = 50 * s
+	}
+	if got := pickSpeculative("hadoop", young); got != -1 {
+		t.Errorf("hadoop picks %d after 50 s, want none", got)
+	}
+}
+
+// TestFaultsUs: no faults leave the duration; failures only add (at most three
+// retries of at most the full duration); straggler factors are at least 1 and
+// at most 100; the draws are reproducible.
+func TestFaultsUs(t *testing.T) {
+	h := DefaultHardware()
+	if got := h.faultsUs(rand.New(rand.NewPCG(1, 1)), 1000); got != 1000 {
+		t.Errorf("no faults: %d", got)
+	}
+	h.AttemptFailureRate, h.StragglerFraction = 0.5, 0.5
+	r1, r2 := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
+	var stretched, failed int
+	for range 2000 {
+		a, b := h.faultsUs(r1, 1000), h.faultsUs(r2, 1000)
+		if a != b {
+			t.Fatal("draws differ for the same seed")
+		}
+		if a < 1000 || a > 100*1000*maxAttempts {
+			t.Fatalf("duration %d out of range", a)
+		}
+		if a > 1000 {
+			stretched++
+		}
+		if a > 1000 && a <= 4000 {
+			failed++
+		}
+	}
+	if stretched < 1000 || failed == 0 {
+		t.Errorf("%d of 2000 stretched, %d failed-only looking", stretched, failed)
+	}
+}

@@ -1,0 +1,218 @@
+package replay_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// oneNodeJob is a job of one map (1e6 input bytes) and one reduce (2e6 output
+// bytes) with its tasks listed and no times: on a 1 MB/s disk with no start-up
+// the map takes 1 s and the reduce's work 2 s.
+func oneNodeJob(id string, submitMs int64) (trace.Job, []trace.Task) {
+	j := trace.NewJob(id)
+	j.SubmitMs, j.Status = submitMs, trace.StatusSucceeded
+	j.InputBytes, j.ShuffleBytes, j.OutputBytes = 1e6, 0, 2e6
+	m := trace.NewTask(id, id+"_m_0", trace.Map, 0)
+	m.InputBytes, m.OutputBytes = 1e6, 0
+	r := trace.NewTask(id, id+"_r_0", trace.Reduce, 0)
+	r.ShuffleBytes, r.OutputBytes = 0, 2e6
+	return j, []trace.Task{m, r}
+}
+
+func oneNodeHardware(t *testing.T, extra string) replay.Hardware {
+	t.Helper()
+	hw, err := replay.ParseHardware([]byte(`
+racks = 1
+nodes_per_rack = 1
+map_slots = 1
+reduce_slots = 1
+replication = 1
+disk_mb_per_s = 1
+task_startup = "0s"
+heartbeat = "3s"
+heartbeat_jitter = false
+duration_cv = 0
+task_times = "model"
+lifecycle = true
+job_init_time = "2s"
+setup_task = "1.5s"
+cleanup_task = "1s"
+` + extra))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hw
+}
+
+func runOne(t *testing.T, tr *trace.Trace, hw replay.Hardware) *replay.Result {
+	t.Helper()
+	topo := replay.NewTopology(&hw, 1)
+	w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := replay.Run(w, mustPolicy(t, "fifo"), replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestLifecycleOneNode replays one job on one node (one map slot, one reduce
+// slot, heartbeats at 0, 3, 6, … s) and checks every time by hand.
+//
+// Reported at once: submit 0; init 0–2; the setup waits for the heartbeat at 3
+// and holds the map slot 3–4.5; the maps are handed to the policy at 4.5 and
+// launched at the next heartbeat, 6; the map runs 6–7; the reduce, ready at 7,
+// launches at 9 and its work runs 9–11; the cleanup launches at the heartbeat
+// at 12 and runs 12–13: flowtime 13 s, first task at 6 s.
+//
+// Reported at the next heartbeat: the setup ends at 4.5, reported at 6, where
+// the same heartbeat launches the map (6–7, reported at 9); the reduce launches
+// at 9 and runs 9–11, reported at 12; that heartbeat launches the cleanup,
+// 12–13, reported at 15: flowtime 15 s.
+//
+// Out-of-band heartbeats: each completion brings a heartbeat at once, so the
+// map runs 4.5–5.5, the reduce 5.5–7.5 and the cleanup 7.5–8.5.
+func TestLifecycleOneNode(t *testing.T) {
+	for _, c := range []struct {
+		name                           string
+		extra                          string
+		mapL, mapF, redL, redF, finish int64
+	}{
+		{"reported at once", "", 6e6, 7e6, 9e6, 11e6, 13e6},
+		{"reported at the next heartbeat", "report_at_heartbeat = true", 6e6, 9e6, 9e6, 12e6, 15e6},
+		{"out-of-band heartbeats win", "report_at_heartbeat = true\nout_of_band_heartbeat = true", 4.5e6, 5.5e6, 5.5e6, 7.5e6, 8.5e6},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			j, tasks := oneNodeJob("job_1", 0)
+			res := runOne(t, &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks}, oneNodeHardware(t, c.extra))
+			r := res.Jobs[0]
+			if r.FinishUs != c.finish || r.FirstLaunchUs != c.mapL || r.LastMapEndUs != c.mapF {
+				t.Errorf("job: first launch %d, last map end %d, finish %d; want %d, %d, %d",
+					r.FirstLaunchUs, r.LastMapEndUs, r.FinishUs, c.mapL, c.mapF, c.finish)
+			}
+			for _, k := range res.Tasks {
+				want := [2]int64{c.mapL, c.mapF}
+				if k.Type == "REDUCE" {
+					want = [2]int64{c.redL, c.redF}
+				}
+				if k.LaunchUs != want[0] || k.FinishUs != want[1] {
+					t.Errorf("%s: %d–%d, want %d–%d", k.Type, k.LaunchUs, k.FinishUs, want[0], want[1])
+				}
+			}
+		})
+	}
+}
+
+// TestLifecycleInitPoll: a poller every 5 s whose init threads take jobs up
+// half an interval after its ticks, one worker taking 2 s, two jobs on the one
+// node; a heartbeat that launches a setup or cleanup task launches nothing else
+// (Hadoop 1's JobTracker.heartbeat).
+//
+// job_1 (submitted 0): polled at 0, taken up at 2.5, initialised 2.5–4.5,
+// setup 6–7.5, map 9–10. job_2 (submitted 1): polled at 5, initialised
+// 7.5–9.5. The heartbeat at 12 launches job_2's setup (12–13.5), so job_1's
+// reduce, ready since 10, waits for the heartbeat at 15, which launches it
+// (15–17) with job_2's empty map (15–15). The heartbeat at 18 launches job_1's
+// cleanup (18–19) and nothing else: job_2's reduce runs 21–23 and its cleanup
+// 24–25.
+func TestLifecycleInitPoll(t *testing.T) {
+	j1, t1 := oneNodeJob("job_1", 0)
+	j2, t2 := oneNodeJob("job_2", 1000)
+	j2.InputBytes, t2[0].InputBytes = 0, 0 // a map of 0 s, a reduce of 2 s
+	tr := &trace.Trace{Jobs: []trace.Job{j1, j2}, Tasks: append(t1, t2...)}
+	res := runOne(t, tr, oneNodeHardware(t, `job_init_poll = "5s"`))
+	want := map[string][2]int64{"job_1": {9e6, 19e6}, "job_2": {15e6, 25e6}}
+	for _, r := range res.Jobs {
+		if got := [2]int64{r.FirstLaunchUs, r.FinishUs}; got != want[r.JobID] {
+			t.Errorf("%s: first launch %d, finish %d; want %v", r.JobID, got[0], got[1], want[r.JobID])
+		}
+	}
+}
+
+// TestLifecycleOffIsDefault: without the key, setup and cleanup tasks in the
+// trace change nothing.
+func TestLifecycleOffIsDefault(t *testing.T) {
+	j, tasks := oneNodeJob("job_1", 0)
+	hw := oneNodeHardware(t, "")
+	hw.Lifecycle = false
+	base := runOne(t, &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks}, hw)
+	s := trace.NewTask("job_1", "job_1_m_1", trace.Setup, 1)
+	s.StartMs, s.FinishMs, s.Host = 0, 5000, "h"
+	with := runOne(t, &trace.Trace{Jobs: []trace.Job{j}, Tasks: append(tasks, s)}, hw)
+	if base.Jobs[0] != with.Jobs[0] {
+		t.Errorf("a setup task changed the replay without the lifecycle:\n%+v\n%+v", base.Jobs[0], with.Jobs[0])
+	}
+}
+
+// retryTrace is one job (submitted at submitMs) whose map failed once: attempt
+// _0 ran 2 s and failed, attempt _1 ran 1 s and succeeded; its reduce's work
+// after the shuffle took 2 s. Hosts are recorded, split locations are not, so
+// the observed durations hold wherever the replay runs them.
+func retryTrace(submitMs int64, failed bool) *trace.Trace {
+	j, tasks := oneNodeJob("job_1", submitMs)
+	j.FinishMs = submitMs + 8000
+	m, r := &tasks[0], &tasks[1]
+	m.Host, m.StartMs, m.FinishMs, m.Status = "h1", submitMs+3000, submitMs+4000, trace.StatusSucceeded
+	r.Host, r.StartMs, r.ShuffleFinishMs, r.FinishMs, r.Status = "h1", submitMs+4000, submitMs+4500, submitMs+6500, trace.StatusSucceeded
+	a1 := trace.NewAttempt("job_1", m.TaskID, m.TaskID+"_1", trace.Map)
+	a1.Status, a1.StartMs, a1.FinishMs, a1.Host = trace.StatusSucceeded, m.StartMs, m.FinishMs, "h1"
+	ar := trace.NewAttempt("job_1", r.TaskID, r.TaskID+"_0", trace.Reduce)
+	ar.Status, ar.StartMs, ar.FinishMs, ar.Host = trace.StatusSucceeded, r.StartMs, r.FinishMs, "h1"
+	atts := []trace.Attempt{a1, ar}
+	if failed {
+		a0 := trace.NewAttempt("job_1", m.TaskID, m.TaskID+"_0", trace.Map)
+		a0.Status, a0.StartMs, a0.FinishMs, a0.Host = trace.StatusFailed, submitMs+100, submitMs+2100, "h1"
+		atts = append(atts, a0)
+	}
+	tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks, Attempts: atts}
+	tr.Sort()
+	return tr
+}
+
+// TestLifecycleFailedAttemptReplayed: trace times, no setup or cleanup in the
+// trace (so none replayed), init 0–2, the map launched at the heartbeat at 3.
+// Without the failed attempt it runs 3–4, the reduce 6–8: finish 8 s. With it
+// the map holds its slot 2 s longer, 3–6, and the reduce runs 9–11: finish
+// 11 s.
+func TestLifecycleFailedAttemptReplayed(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	for _, c := range []struct {
+		failed bool
+		finish int64
+	}{{false, 8e6}, {true, 11e6}} {
+		res := runOne(t, retryTrace(0, c.failed), hw)
+		if got := res.Jobs[0].FinishUs; got != c.finish {
+			t.Errorf("failed attempt %v: finish %d, want %d", c.failed, got, c.finish)
+		}
+	}
+}
+
+// TestLifecycleBadAttempts: an attempt far outside its job's lifetime, or a
+// task of a successful job without a successful attempt, is refused by name.
+func TestLifecycleBadAttempts(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	outside := retryTrace(3_600_000, true)
+	outside.Attempts[0].StartMs = 0 // an hour before the job's submit
+	noSucc := retryTrace(0, false)
+	noSucc.Attempts[1].Status = trace.StatusKilled // the reduce's only attempt
+	for _, c := range []struct {
+		name string
+		tr   *trace.Trace
+		want string
+	}{
+		{"outside", outside, "outside the job's lifetime"},
+		{"no success", noSucc, "task job_1_r_0 of job job_1, which succeeded, has attempts but no successful one"},
+	} {
+		_, err := replay.NewWorkload(c.tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		}
+	}
+}
