@@ -1,0 +1,364 @@
+package flow
+
+import (
+	"fmt"
+	"math"
+)
+
+// ResourceID names a resource of a Network: the order in which AddResource
+// added it, from 0.
+type ResourceID int32
+
+// FlowID names an active flow. The engine chooses it; it must be unique among
+// the flows active at the same time and may be reused once its flow is removed.
+type FlowID int64
+
+// Change is a flow whose finish time moved (or was set, for a flow just added).
+type Change struct {
+	Flow   FlowID
+	Finish int64 // the new finish time, µs
+}
+
+// Network is a set of resources and the flows crossing them, with the max-min
+// fair rate of every flow and its finish time. Times are integer microseconds,
+// sizes integer bytes, capacities and rates bytes per second (float64).
+//
+// Finish times are rounded up to the next whole microsecond: a flow finishing
+// at 1.2 µs is reported at 2 µs, and by then all its bytes have been delivered.
+// (A quotient within 1e-12 relative of a whole microsecond counts as that
+// microsecond, so floating-point noise does not add one.) Rounding up delays a
+// flow by less than 1 µs, and the flows it shares resources with keep their
+// lower rates for that moment, so each finish delays the flows that follow by
+// less than 1 µs too.
+//
+// A Network is not safe for concurrent use. Its results depend only on the
+// sequence of calls, never on map order or timing: the same calls give the same
+// rates, finish times and changes bit for bit.
+type Network struct {
+	res   []resource
+	flows map[FlowID]*flowState
+	now   int64
+	fin   finishHeap
+	epoch uint64
+
+	// Scratch space reused by every re-solve.
+	comp    []*flowState
+	compRes []ResourceID
+	rheap   resHeap
+	changes []Change
+	free    []*flowState
+}
+
+type resource struct {
+	name     string
+	capacity float64
+	flows    []*flowState // the active flows crossing it, in no particular order
+
+	// Solver scratch: seen marks membership of the component being re-solved;
+	// left is the capacity not yet given to fixed flows, unfixed the number of
+	// flows crossing it still without a rate, share = left/unfixed, hidx its
+	// place in the solver's heap (-1 when out of it).
+	seen    uint64
+	left    float64
+	unfixed int
+	share   float64
+	hidx    int
+}
+
+type flowState struct {
+	id   FlowID
+	path []ResourceID
+	// slot[i] is this flow's index in the flows list of resource path[i].
+	slot []int
+
+	remaining float64 // bytes still to send at time at
+	at        int64
+	rate      float64 // bytes per second; 0 until first solved
+	finish    int64   // µs; -1 until first solved
+	hidx      int     // place in the finish heap
+
+	seen    uint64
+	fixed   bool
+	newRate float64
+}
+
+// New returns an empty network at time 0.
+func New() *Network {
+	return &Network{flows: make(map[FlowID]*flowState)}
+}
+
+// AddResource adds a resource with a capacity in bytes per second and returns
+// its ID. The capacity must be positive and finite (ErrCapacity).
+func (n *Network) AddResource(name string, capacity float64) (ResourceID, error) {
+	if !(capacity > 0) || math.IsInf(capacity, 1) {
+		return 0, fmt.Errorf("flow: resource %q: capacity %v: %w", name, capacity, ErrCapacity)
+	}
+	if len(n.res) >= math.MaxInt32 {
+		return 0, fmt.Errorf("flow: resource %q: too many resources", name)
+	}
+	n.res = append(n.res, resource{name: name, capacity: capacity, hidx: -1})
+	return ResourceID(len(n.res) - 1), nil
+}
+
+// NumResources is the number of resources.
+func (n *Network) NumResources() int { return len(n.res) }
+
+// ResourceName is the name a resource was added with; it panics on an ID the
+// network did not return.
+func (n *Network) ResourceName(r ResourceID) string { return n.res[r].name }
+
+// Capacity is a resource's capacity in bytes per second; it panics on an ID the
+// network did not return.
+func (n *Network) Capacity(r ResourceID) float64 { return n.res[r].capacity }
+
+// Load is the sum of the rates of the flows crossing a resource, in bytes per
+// second: at most its capacity (up to rounding). It costs one step per flow
+// crossing the resource; it panics on an ID the network did not return.
+func (n *Network) Load(r ResourceID) float64 {
+	s := 0.0
+	for _, f := range n.res[r].flows {
+		s += f.rate
+	}
+	return s
+}
+
+// FlowsOn is the number of active flows crossing a resource; it panics on an
+// ID the network did not return.
+func (n *Network) FlowsOn(r ResourceID) int { return len(n.res[r].flows) }
+
+// Now is the network's clock, µs.
+func (n *Network) Now() int64 { return n.now }
+
+// Active is the number of active flows.
+func (n *Network) Active() int { return len(n.flows) }
+
+// Rate is an active flow's rate in bytes per second.
+func (n *Network) Rate(id FlowID) (float64, bool) {
+	f, ok := n.flows[id]
+	if !ok {
+		return 0, false
+	}
+	return f.rate, true
+}
+
+// Finish is an active flow's finish time, µs (rounded up).
+func (n *Network) Finish(id FlowID) (int64, bool) {
+	f, ok := n.flows[id]
+	if !ok {
+		return 0, false
+	}
+	return f.finish, true
+}
+
+// Remaining is the number of bytes an active flow still has to send at the
+// network's clock (0 from its finish time on).
+func (n *Network) Remaining(id FlowID) (float64, bool) {
+	f, ok := n.flows[id]
+	if !ok {
+		return 0, false
+	}
+	return f.remainingAt(n.now), true
+}
+
+// Next is the active flow that finishes first and its finish time; among flows
+// finishing in the same microsecond, the smallest ID. ok is false when no flow
+// is active. It costs O(1).
+func (n *Network) Next() (id FlowID, finish int64, ok bool) {
+	if len(n.fin) == 0 {
+		return 0, 0, false
+	}
+	return n.fin[0].id, n.fin[0].finish, true
+}
+
+// Advance moves the clock to t. Rates do not change between flow starts and
+// finishes, so it costs O(1). t must not be before the clock (ErrTimeBackwards)
+// nor after the finish of an active flow (ErrPastFinish): remove each flow at
+// its finish time first.
+func (n *Network) Advance(t int64) error {
+	if err := n.checkTime(t); err != nil {
+		return err
+	}
+	n.now = t
+	return nil
+}
+
+func (n *Network) checkTime(t int64) error {
+	if t < n.now {
+		return fmt.Errorf("flow: time %d µs: clock is at %d µs: %w", t, n.now, ErrTimeBackwards)
+	}
+	if len(n.fin) > 0 && n.fin[0].finish < t {
+		return fmt.Errorf("flow: time %d µs: flow %d finishes at %d µs: %w", t, n.fin[0].id, n.fin[0].finish, ErrPastFinish)
+	}
+	return nil
+}
+
+// Add starts a flow of the given size at time t across the resources of path
+// (in any order; the order does not change the result). It advances the clock
+// to t as Advance does, then re-solves the rates of the flows connected to the
+// new one through shared resources, and returns the flows whose finish times
+// moved, the new flow included, sorted by flow ID. The returned slice is reused
+// by the next call.
+//
+// Cost: O(E log R + C log F), where E is the number of (flow, resource) pairs
+// of the connected component re-solved, R the number of its resources, C the
+// number of flows whose finish time changed and F the number of active flows.
+//
+// A zero-byte flow finishes at t. Errors, with nothing changed: a negative size
+// (ErrBytes), an empty path (ErrEmptyPath), an unknown or repeated resource
+// (ErrUnknownResource, ErrDuplicateResource), an ID already active
+// (ErrDuplicateFlow) and the errors of Advance.
+func (n *Network) Add(t int64, id FlowID, bytes int64, path []ResourceID) ([]Change, error) {
+	if err := n.checkTime(t); err != nil {
+		return nil, fmt.Errorf("adding flow %d: %w", id, err)
+	}
+	if _, dup := n.flows[id]; dup {
+		return nil, fmt.Errorf("flow: adding flow %d: %w", id, ErrDuplicateFlow)
+	}
+	if bytes < 0 {
+		return nil, fmt.Errorf("flow: adding flow %d: %d bytes: %w", id, bytes, ErrBytes)
+	}
+	if len(path) == 0 {
+		return nil, fmt.Errorf("flow: adding flow %d: %w", id, ErrEmptyPath)
+	}
+	n.epoch++
+	for _, r := range path {
+		if r < 0 || int(r) >= len(n.res) {
+			return nil, fmt.Errorf("flow: adding flow %d: resource %d of %d: %w", id, r, len(n.res), ErrUnknownResource)
+		}
+		if n.res[r].seen == n.epoch {
+			return nil, fmt.Errorf("flow: adding flow %d: resource %q: %w", id, n.res[r].name, ErrDuplicateResource)
+		}
+		n.res[r].seen = n.epoch
+	}
+	n.now = t
+
+	f := n.alloc()
+	f.id = id
+	f.path = append(f.path[:0], path...)
+	f.slot = f.slot[:0]
+	f.remaining = float64(bytes)
+	f.at = t
+	f.rate = 0
+	f.finish = -1
+	f.hidx = -1
+	for _, r := range path {
+		res := &n.res[r]
+		f.slot = append(f.slot, len(res.flows))
+		res.flows = append(res.flows, f)
+	}
+	n.flows[id] = f
+	return n.resolve(f.path, f), nil
+}
+
+// Remove ends an active flow at time t, whether it finished or was cancelled,
+// re-solves the flows that shared resources with it and returns those whose
+// finish times moved (not the removed flow), sorted by flow ID. It advances the clock as Advance
+// does; the flow removed may finish exactly at t. The returned slice is reused
+// by the next call. Cost as for Add. Errors: an ID not active (ErrUnknownFlow)
+// and the errors of Advance.
+func (n *Network) Remove(t int64, id FlowID) ([]Change, error) {
+	f, ok := n.flows[id]
+	if !ok {
+		return nil, fmt.Errorf("flow: removing flow %d: %w", id, ErrUnknownFlow)
+	}
+	if t < n.now {
+		return nil, fmt.Errorf("flow: removing flow %d: time %d µs: clock is at %d µs: %w", id, t, n.now, ErrTimeBackwards)
+	}
+	// The flow being removed may finish at t; no flow may finish before t.
+	if f.finish < t {
+		return nil, fmt.Errorf("flow: removing flow %d: time %d µs: it finished at %d µs: %w", id, t, f.finish, ErrPastFinish)
+	}
+	if g := n.firstFinishOtherThan(f); g != nil && g.finish < t {
+		return nil, fmt.Errorf("flow: removing flow %d: time %d µs: flow %d finishes at %d µs: %w", id, t, g.id, g.finish, ErrPastFinish)
+	}
+	n.now = t
+
+	for i, r := range f.path {
+		res := &n.res[r]
+		last := len(res.flows) - 1
+		moved := res.flows[last]
+		k := f.slot[i]
+		res.flows[k] = moved
+		res.flows[last] = nil
+		res.flows = res.flows[:last]
+		if moved != f {
+			moved.slot[moved.pathIndex(r)] = k
+		}
+	}
+	delete(n.flows, id)
+	n.fin.remove(f)
+	changes := n.resolve(f.path, nil)
+	n.free = append(n.free, f)
+	return changes, nil
+}
+
+// firstFinishOtherThan is the active flow other than f with the earliest
+// finish time (nil if f is the only one). The finish heap's minimum is f or one
+// of its two children.
+func (n *Network) firstFinishOtherThan(f *flowState) *flowState {
+	if len(n.fin) == 0 {
+		return nil
+	}
+	if n.fin[0] != f {
+		return n.fin[0]
+	}
+	var best *flowState
+	for _, i := range [2]int{1, 2} {
+		if i < len(n.fin) && (best == nil || n.fin.less(i, best.hidx)) {
+			best = n.fin[i]
+		}
+	}
+	return best
+}
+
+func (f *flowState) pathIndex(r ResourceID) int {
+	for i, q := range f.path {
+		if q == r {
+			return i
+		}
+	}
+	panic("flow: internal error: flow not on its resource")
+}
+
+// remainingAt is the number of bytes left at time t (t at or after f.at).
+func (f *flowState) remainingAt(t int64) float64 {
+	if f.finish >= 0 && t >= f.finish {
+		return 0
+	}
+	r := f.remaining - f.rate*float64(t-f.at)/1e6
+	if r < 0 {
+		return 0
+	}
+	return r
+}
+
+func (n *Network) alloc() *flowState {
+	if k := len(n.free); k > 0 {
+		f := n.free[k-1]
+		n.free[k-1] = nil
+		n.free = n.free[:k-1]
+		return f
+	}
+	return &flowState{}
+}
+
+// maxDuration caps a finish time's distance from the clock (about 31,700
+// years), so that additions never overflow int64.
+const maxDuration = int64(1) << 60
+
+// durationUs is the time to send remaining bytes at rate, in whole µs rounded
+// up; a quotient within 1e-12 relative of a whole number counts as that number.
+func durationUs(remaining, rate float64) int64 {
+	if remaining <= 0 {
+		return 0
+	}
+	d := remaining * 1e6 / rate
+	if !(d < float64(maxDuration)) {
+		return maxDuration
+	}
+	fl := math.Floor(d)
+	if d-fl <= 1e-12*d {
+		return int64(fl)
+	}
+	return int64(fl) + 1
+}
