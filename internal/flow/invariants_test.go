@@ -1,0 +1,227 @@
+package flow
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// checkMaxMin checks the definition of max-min fairness, independently of how
+// the rates were found: no resource carries more than its capacity, and every
+// flow has a bottleneck, a saturated resource on its path where no flow gets
+// more than it does. It also checks the finish heap against the flows.
+func checkMaxMin(n *Network) error {
+	const tol = 1e-9
+	for r := range n.res {
+		res := &n.res[r]
+		if load := n.Load(ResourceID(r)); load > res.capacity*(1+tol) {
+			return fmt.Errorf("resource %s carries %v > capacity %v", res.name, load, res.capacity)
+		}
+	}
+	for id, f := range n.flows {
+		if !(f.rate > 0) {
+			return fmt.Errorf("flow %d has rate %v", id, f.rate)
+		}
+		bottleneck := false
+		for _, r := range f.path {
+			res := &n.res[r]
+			if n.Load(r) < res.capacity*(1-tol) {
+				continue
+			}
+			max := 0.0
+			for _, g := range res.flows {
+				max = math.Max(max, g.rate)
+			}
+			if f.rate >= max*(1-tol) {
+				bottleneck = true
+				break
+			}
+		}
+		if !bottleneck {
+			return fmt.Errorf("flow %d (rate %v) has no bottleneck on its path", id, f.rate)
+		}
+	}
+	var min *flowState
+	for _, f := range n.flows {
+		if min == nil || f.finish < min.finish || (f.finish == min.finish && f.id < min.id) {
+			min = f
+		}
+		if f.finish < n.now {
+			return fmt.Errorf("flow %d finishes at %d before the clock %d", f.id, f.finish, n.now)
+		}
+	}
+	id, at, ok := n.Next()
+	if ok != (min != nil) || (ok && (id != min.id || at != min.finish)) {
+		return fmt.Errorf("Next = %d at %d (%v), want the earliest finish %v", id, at, ok, min)
+	}
+	return nil
+}
+
+// randomOps drives a network through adds, cancellations and finishes chosen
+// by rng, checking after each that the network is max-min fair, that the
+// reported changes are exactly the finish times that moved, and that an
+// incremental solve equals solving the same flows from scratch.
+func randomOps(t *testing.T, rng *rand.Rand, steps int) {
+	t.Helper()
+	n := New()
+	nres := 1 + rng.IntN(12)
+	caps := make([]float64, nres)
+	for r := range nres {
+		caps[r] = float64(1+rng.IntN(5)) * math.Pow(10, float64(6+rng.IntN(3)))
+		mustResource(t, n, fmt.Sprint("r", r), caps[r])
+	}
+	next := FlowID(0)
+	for step := range steps {
+		before := map[FlowID]int64{}
+		for id, f := range n.flows {
+			before[id] = f.finish
+		}
+		var ch []Change
+		var err error
+		var op string
+		nextID, nextAt, any := n.Next()
+		switch k := rng.IntN(10); {
+		case any && k < 3: // the next flow finishes
+			op = fmt.Sprintf("finish %d at %d", nextID, nextAt)
+			ch, err = n.Remove(nextAt, nextID)
+			delete(before, nextID)
+		case n.Active() > 0 && k < 4: // a random flow is cancelled now
+			ids := make([]FlowID, 0, len(n.flows))
+			for id := range n.flows {
+				ids = append(ids, id)
+			}
+			slices.Sort(ids)
+			id := ids[rng.IntN(len(ids))]
+			op = fmt.Sprintf("cancel %d", id)
+			ch, err = n.Remove(n.now, id)
+			delete(before, id)
+		default: // a flow starts, now or before the next finish
+			at := n.now
+			if any && nextAt > n.now {
+				at += rng.Int64N(nextAt - n.now + 1)
+			} else if !any {
+				at += rng.Int64N(1_000_000)
+			}
+			perm := rng.Perm(nres)[:1+rng.IntN(min(nres, 4))]
+			path := make([]ResourceID, len(perm))
+			for i, p := range perm {
+				path[i] = ResourceID(p)
+			}
+			bytes := rng.Int64N(1e9)
+			op = fmt.Sprintf("add %d (%d B on %v) at %d", next, bytes, path, at)
+			ch, err = n.Add(at, next, bytes, path)
+			next++
+		}
+		if err != nil {
+			t.Fatalf("step %d %s: %v", step, op, err)
+		}
+		if err := checkMaxMin(n); err != nil {
+			t.Fatalf("step %d %s: %v", step, op, err)
+		}
+		if !slices.IsSortedFunc(ch, func(a, b Change) int { return int(a.Flow - b.Flow) }) {
+			t.Fatalf("step %d %s: changes not sorted: %v", step, op, ch)
+		}
+		reported := map[FlowID]bool{}
+		for _, c := range ch {
+			reported[c.Flow] = true
+			if fin, ok := n.Finish(c.Flow); !ok || fin != c.Finish {
+				t.Fatalf("step %d %s: change %v but the flow finishes at %d", step, op, c, fin)
+			}
+		}
+		for id, f := range n.flows {
+			if old, had := before[id]; had && old != f.finish && !reported[id] {
+				t.Fatalf("step %d %s: flow %d moved from %d to %d unreported", step, op, id, old, f.finish)
+			}
+			if _, had := before[id]; !had && !reported[id] {
+				t.Fatalf("step %d %s: new flow %d not reported", step, op, id)
+			}
+		}
+		// The same flows solved from scratch, added in reverse ID order, have
+		// the same rates.
+		fresh := New()
+		for r := range nres {
+			mustResource(t, fresh, "", caps[r])
+		}
+		ids := make([]FlowID, 0, len(n.flows))
+		for id := range n.flows {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		slices.Reverse(ids)
+		fresh.now = n.now
+		for _, id := range ids {
+			if _, err := fresh.Add(n.now, id, 1e12, n.flows[id].path); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, id := range ids {
+			got, want := n.flows[id].rate, fresh.flows[id].rate
+			if math.Abs(got-want) > 1e-9*want {
+				t.Fatalf("step %d %s: flow %d rate %v incrementally, %v from scratch", step, op, id, got, want)
+			}
+		}
+	}
+}
+
+func TestRandomOpsInvariants(t *testing.T) {
+	seeds := 200
+	if testing.Short() {
+		seeds = 40
+	}
+	for s := range seeds {
+		rng := rand.New(rand.NewPCG(uint64(s), 13))
+		randomOps(t, rng, 60)
+	}
+}
+
+// FuzzOps runs randomOps from fuzzer-chosen seeds and lengths.
+func FuzzOps(f *testing.F) {
+	f.Add(uint64(1), uint64(2), uint8(50))
+	f.Add(uint64(99), uint64(0), uint8(200))
+	f.Fuzz(func(t *testing.T, s1, s2 uint64, steps uint8) {
+		randomOps(t, rand.New(rand.NewPCG(s1, s2)), int(steps))
+	})
+}
+
+// Identical calls give identical results, bit for bit.
+func TestDeterministic(t *testing.T) {
+	run := func() []Change {
+		var all []Change
+		n := New()
+		top, err := Cluster{Racks: 4, NodesPerRack: 5, NICBytesPerSec: 125e6, UplinkBytesPerSec: 250e6,
+			CoreRatio: 2, DisksPerNode: 2, DiskBytesPerSec: 100e6}.Build(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(7, 7))
+		for i := range 300 {
+			if id, at, ok := n.Next(); ok && rng.IntN(2) == 0 {
+				ch, err := n.Remove(at, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				all = append(all, Change{id, at})
+				all = append(all, ch...)
+				continue
+			}
+			src, dst := rng.IntN(20), rng.IntN(20)
+			p, _ := top.Path(nil, src, dst)
+			d, _ := top.Disk(src, rng.IntN(2))
+			ch, err := n.Add(n.Now(), FlowID(i), 1+rng.Int64N(1e9), append(p, d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, ch...)
+		}
+		return all
+	}
+	a, b := run(), run()
+	if !slices.Equal(a, b) {
+		t.Fatal("two identical runs differ")
+	}
+	if len(a) < 300 {
+		t.Fatalf("only %d changes", len(a))
+	}
+}
