@@ -213,7 +213,7 @@ func TestSimGridCrossCheck(t *testing.T) {
 			if d := math.Abs(ours-got.Finish[f]) / got.Finish[f]; !(d <= worstFinish) {
 				worstFinish, worstFinishAt = d, at
 			}
-			if d := math.Abs(rates[i][f]-got.Rates[f]); !(d <= tol*got.Rates[f]) {
+			if d := math.Abs(rates[i][f] - got.Rates[f]); !(d <= tol*got.Rates[f]) {
 				t.Errorf("%s: rate %v B/s, SimGrid %v", at, rates[i][f], got.Rates[f])
 			}
 			if d := math.Abs(ours - got.Finish[f]); !(d <= tol*got.Finish[f]) {
