@@ -56,13 +56,13 @@ type resource struct {
 
 	// Solver scratch: seen marks membership of the component being re-solved;
 	// left is the capacity not yet given to fixed flows, unfixed the number of
-	// flows crossing it still without a rate, share = left/unfixed, hidx its
-	// place in the solver's heap (-1 when out of it).
+	// flows crossing it still without a rate, share = left/unfixed, and stale
+	// says the share grew since the resource entered the solver's heap.
 	seen    uint64
 	left    float64
 	unfixed int
 	share   float64
-	hidx    int
+	stale   bool
 }
 
 type flowState struct {
@@ -96,7 +96,7 @@ func (n *Network) AddResource(name string, capacity float64) (ResourceID, error)
 	if len(n.res) >= math.MaxInt32 {
 		return 0, fmt.Errorf("flow: resource %q: too many resources", name)
 	}
-	n.res = append(n.res, resource{name: name, capacity: capacity, hidx: -1})
+	n.res = append(n.res, resource{name: name, capacity: capacity})
 	return ResourceID(len(n.res) - 1), nil
 }
 
@@ -196,12 +196,17 @@ func (n *Network) checkTime(t int64) error {
 // (in any order; the order does not change the result). It advances the clock
 // to t as Advance does, then re-solves the rates of the flows connected to the
 // new one through shared resources, and returns the flows whose finish times
-// moved, the new flow included, sorted by flow ID. The returned slice is reused
-// by the next call.
+// moved, the new flow included, in a deterministic order (that in which the
+// re-solve found them, not sorted). The returned slice is reused by the next
+// call.
 //
-// Cost: O(E log R + C log F), where E is the number of (flow, resource) pairs
-// of the connected component re-solved, R the number of its resources, C the
-// number of flows whose finish time changed and F the number of active flows.
+// Cost: O(E + P log R + C log F), where E is the number of (flow, resource)
+// pairs of the connected component re-solved, R the number of its resources, P
+// the solver's heap pops (R plus the stale entries, at most R + E; see
+// resolve), C the number of flows whose finish time changed and F the number
+// of active flows. The component is the whole set of flows linked through
+// shared resources, so in a cluster where flows cross racks it is usually
+// every active flow: a change costs time linear in the active flows.
 //
 // A zero-byte flow finishes at t. Errors, with nothing changed: a negative size
 // (ErrBytes), an empty path (ErrEmptyPath), an unknown or repeated resource
@@ -247,12 +252,12 @@ func (n *Network) Add(t int64, id FlowID, bytes int64, path []ResourceID) ([]Cha
 		res.flows = append(res.flows, f)
 	}
 	n.flows[id] = f
-	return n.resolve(f.path, f), nil
+	return n.resolve(f.path), nil
 }
 
 // Remove ends an active flow at time t, whether it finished or was cancelled,
 // re-solves the flows that shared resources with it and returns those whose
-// finish times moved (not the removed flow), sorted by flow ID. It advances the clock as Advance
+// finish times moved (not the removed flow), in a deterministic order. It advances the clock as Advance
 // does; the flow removed may finish exactly at t. The returned slice is reused
 // by the next call. Cost as for Add. Errors: an ID not active (ErrUnknownFlow)
 // and the errors of Advance.
@@ -287,7 +292,7 @@ func (n *Network) Remove(t int64, id FlowID) ([]Change, error) {
 	}
 	delete(n.flows, id)
 	n.fin.remove(f)
-	changes := n.resolve(f.path, nil)
+	changes := n.resolve(f.path)
 	n.free = append(n.free, f)
 	return changes, nil
 }

@@ -1,14 +1,10 @@
 package flow
 
-import (
-	"cmp"
-	"slices"
-)
-
 // resolve re-solves the connected component of flows reachable from the seed
-// resources (through flows sharing resources) and applies the new rates. added
-// is the flow just added, if any, which is always reported. It returns the
-// flows whose finish times changed, sorted by flow ID.
+// resources (through flows sharing resources) and applies the new rates. Flows
+// never solved before (finish < 0) get their first rate and are always
+// reported. It returns the flows whose finish times changed, in the order the
+// component was found (deterministic, as everything here).
 //
 // Progressive filling: every resource's fair share is what it has left divided
 // by the flows crossing it that have no rate yet. The resource with the
@@ -16,10 +12,16 @@ import (
 // is subtracted from every other resource they cross. Repeat until every flow
 // has a rate. A flow's rate is therefore the smallest share among its
 // resources at the moment it is fixed, the definition of max-min fairness.
-// Resources sit in an indexed heap keyed by (share, ID), so ties are broken by
-// resource ID and the result is deterministic; each (flow, resource) pair
-// updates the heap once, hence O(E log R) for E pairs and R resources.
-func (n *Network) resolve(seeds []ResourceID, added *flowState) []Change {
+//
+// The resources wait in a min-heap keyed by (share, ID). Fixing a flow at the
+// smallest share can only raise the share of its other resources, so their
+// heap entries are not updated but marked stale: a stale entry reaching the
+// top is put back with its current share, and an entry that is current at the
+// top is the true minimum. Each resource is in the heap once at a time, and
+// stale entries cost one extra pop and push each, so the cost is
+// O(E + P log R) for E (flow, resource) pairs, R resources and P pops (at most
+// R plus the number of stale entries surfacing, itself at most E).
+func (n *Network) resolve(seeds []ResourceID) []Change {
 	n.epoch++
 	ep := n.epoch
 	comp := n.comp[:0]
@@ -36,6 +38,7 @@ func (n *Network) resolve(seeds []ResourceID, added *flowState) []Change {
 				continue
 			}
 			f.seen = ep
+			f.fixed = false
 			comp = append(comp, f)
 			for _, q := range f.path {
 				if n.res[q].seen != ep {
@@ -51,23 +54,24 @@ func (n *Network) resolve(seeds []ResourceID, added *flowState) []Change {
 		res := &n.res[r]
 		res.left = res.capacity
 		res.unfixed = len(res.flows)
+		res.stale = false
+		if res.unfixed > 0 {
+			res.share = res.left / float64(res.unfixed)
+			h = append(h, heapEntry{res.share, r})
+		}
+	}
+	h.init()
+	for len(h) > 0 {
+		top := h.pop()
+		res := &n.res[top.id]
 		if res.unfixed == 0 {
-			res.hidx = -1
 			continue
 		}
-		res.share = res.left / float64(res.unfixed)
-		res.hidx = len(h)
-		h = append(h, r)
-	}
-	for _, f := range comp {
-		f.fixed = false
-	}
-	n.rheap = h
-	n.rheap.init(n.res)
-
-	for len(n.rheap) > 0 {
-		r := n.rheap.popMin(n.res)
-		res := &n.res[r]
+		if res.stale {
+			res.stale = false
+			h.push(heapEntry{res.share, top.id})
+			continue
+		}
 		s := res.share
 		for _, f := range res.flows {
 			if f.fixed {
@@ -76,36 +80,32 @@ func (n *Network) resolve(seeds []ResourceID, added *flowState) []Change {
 			f.fixed = true
 			f.newRate = s
 			for _, q := range f.path {
-				if q == r {
+				if q == top.id {
 					continue
 				}
 				qr := &n.res[q]
 				qr.left -= s
 				qr.unfixed--
-				if qr.unfixed == 0 {
-					n.rheap.remove(n.res, qr.hidx)
-					continue
+				if qr.unfixed > 0 {
+					qr.share = max(qr.left, 0) / float64(qr.unfixed)
+					qr.stale = true
 				}
-				left := qr.left
-				if left < 0 {
-					left = 0
-				}
-				qr.share = left / float64(qr.unfixed)
-				n.rheap.fix(n.res, qr.hidx)
 			}
 		}
 		res.unfixed = 0
 	}
+	n.rheap = h
 
 	changes := n.changes[:0]
-	if added != nil {
-		added.rate = added.newRate
-		added.finish = n.now + durationUs(added.remaining, added.rate)
-		n.fin.push(added)
-		changes = append(changes, Change{Flow: added.id, Finish: added.finish})
-	}
 	for _, f := range comp {
-		if f == added || f.newRate == f.rate {
+		if f.finish < 0 {
+			f.rate = f.newRate
+			f.finish = n.now + durationUs(f.remaining, f.rate)
+			n.fin.push(f)
+			changes = append(changes, Change{Flow: f.id, Finish: f.finish})
+			continue
+		}
+		if f.newRate == f.rate {
 			continue
 		}
 		f.remaining = f.remainingAt(n.now)
@@ -118,7 +118,6 @@ func (n *Network) resolve(seeds []ResourceID, added *flowState) []Change {
 			changes = append(changes, Change{Flow: f.id, Finish: fin})
 		}
 	}
-	slices.SortFunc(changes, func(a, b Change) int { return cmp.Compare(a.Flow, b.Flow) })
 	for i := range comp {
 		comp[i] = nil
 	}
@@ -128,85 +127,68 @@ func (n *Network) resolve(seeds []ResourceID, added *flowState) []Change {
 	return changes
 }
 
-// resHeap is an indexed min-heap of resources keyed by (share, ID); each
-// resource's hidx is its place in the heap.
-type resHeap []ResourceID
+// heapEntry is a resource waiting in the solver's heap with the share it had
+// when it was put there.
+type heapEntry struct {
+	share float64
+	id    ResourceID
+}
 
-func (h resHeap) less(res []resource, i, j int) bool {
-	a, b := &res[h[i]], &res[h[j]]
-	if a.share != b.share {
-		return a.share < b.share
+// resHeap is a binary min-heap of resources keyed by (share, ID).
+type resHeap []heapEntry
+
+func (h resHeap) less(i, j int) bool {
+	if h[i].share != h[j].share {
+		return h[i].share < h[j].share
 	}
-	return h[i] < h[j]
+	return h[i].id < h[j].id
 }
 
-func (h resHeap) swap(res []resource, i, j int) {
-	h[i], h[j] = h[j], h[i]
-	res[h[i]].hidx = i
-	res[h[j]].hidx = j
-}
-
-func (h resHeap) init(res []resource) {
+func (h resHeap) init() {
 	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(res, i)
+		h.down(i)
 	}
 }
 
-func (h resHeap) up(res []resource, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(res, i, p) {
+func (h resHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
 			return
 		}
-		h.swap(res, i, p)
+		m := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+func (h *resHeap) push(e heapEntry) {
+	*h = append(*h, e)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !s.less(i, p) {
+			return
+		}
+		s[i], s[p] = s[p], s[i]
 		i = p
 	}
 }
 
-func (h resHeap) down(res []resource, i int) bool {
-	start := i
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			break
-		}
-		m := l
-		if r := l + 1; r < len(h) && h.less(res, r, l) {
-			m = r
-		}
-		if !h.less(res, m, i) {
-			break
-		}
-		h.swap(res, i, m)
-		i = m
-	}
-	return i > start
-}
-
-func (h resHeap) fix(res []resource, i int) {
-	if !h.down(res, i) {
-		h.up(res, i)
-	}
-}
-
-func (h *resHeap) popMin(res []resource) ResourceID {
-	r := (*h)[0]
-	h.remove(res, 0)
-	return r
-}
-
-func (h *resHeap) remove(res []resource, i int) {
-	old := *h
-	last := len(old) - 1
-	removed := old[i]
-	if i != last {
-		old.swap(res, i, last)
-	}
-	*h = old[:last]
-	res[removed].hidx = -1
-	if i != last {
-		(*h).fix(res, i)
-	}
+func (h *resHeap) pop() heapEntry {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	*h = s[:last]
+	(*h).down(0)
+	return top
 }
 
 // finishHeap is an indexed min-heap of active flows keyed by (finish, ID).
