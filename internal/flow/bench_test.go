@@ -2,6 +2,7 @@ package flow
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -43,7 +44,7 @@ func BenchmarkAddRemove(b *testing.B) {
 			nodes := top.Nodes()
 			var path []ResourceID
 			next := FlowID(0)
-			add := func(at int64) int {
+			draw := func() {
 				src := rng.IntN(nodes)
 				dst := rng.IntN(nodes)
 				if rng.Float64() < bc.rackLocal {
@@ -52,6 +53,9 @@ func BenchmarkAddRemove(b *testing.B) {
 				d, _ := top.Disk(src, 0)
 				path = append(path[:0], d)
 				path, _ = top.Path(path, src, dst)
+			}
+			add := func(at int64) int {
+				draw()
 				ch, err := n.Add(at, next, 1+rng.Int64N(256<<20), path)
 				if err != nil {
 					b.Fatal(err)
@@ -59,8 +63,14 @@ func BenchmarkAddRemove(b *testing.B) {
 				next++
 				return len(ch) - 1
 			}
-			for range 10_000 {
-				add(0)
+			specs := make([]Spec, 10_000)
+			for i := range specs {
+				draw()
+				specs[i] = Spec{ID: next, Bytes: 1 + rng.Int64N(256<<20), Path: slices.Clone(path)}
+				next++
+			}
+			if _, err := n.AddBatch(0, specs); err != nil {
+				b.Fatal(err)
 			}
 			b.ResetTimer()
 			retimed := 0

@@ -97,6 +97,19 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int) {
 			op = fmt.Sprintf("cancel %d", id)
 			ch, err = n.Remove(n.now, id)
 			delete(before, id)
+		case k == 4: // up to three flows start together
+			var specs []Spec
+			for range 1 + rng.IntN(3) {
+				perm := rng.Perm(nres)[:1+rng.IntN(min(nres, 4))]
+				path := make([]ResourceID, len(perm))
+				for i, p := range perm {
+					path[i] = ResourceID(p)
+				}
+				specs = append(specs, Spec{ID: next, Bytes: rng.Int64N(1e9), Path: path})
+				next++
+			}
+			op = fmt.Sprintf("add batch %v at %d", specs, n.now)
+			ch, err = n.AddBatch(n.now, specs)
 		default: // a flow starts, now or before the next finish
 			at := n.now
 			if any && nextAt > n.now {

@@ -47,6 +47,9 @@ type Network struct {
 	rheap   resHeap
 	changes []Change
 	free    []*flowState
+	seeds   []ResourceID
+	one     [1]Spec
+	oneID   [1]FlowID
 }
 
 type resource struct {
@@ -192,6 +195,13 @@ func (n *Network) checkTime(t int64) error {
 	return nil
 }
 
+// Spec is a flow for AddBatch: its ID, size and the resources it crosses.
+type Spec struct {
+	ID    FlowID
+	Bytes int64
+	Path  []ResourceID
+}
+
 // Add starts a flow of the given size at time t across the resources of path
 // (in any order; the order does not change the result). It advances the clock
 // to t as Advance does, then re-solves the rates of the flows connected to the
@@ -213,107 +223,147 @@ func (n *Network) checkTime(t int64) error {
 // (ErrUnknownResource, ErrDuplicateResource), an ID already active
 // (ErrDuplicateFlow) and the errors of Advance.
 func (n *Network) Add(t int64, id FlowID, bytes int64, path []ResourceID) ([]Change, error) {
+	n.one[0] = Spec{ID: id, Bytes: bytes, Path: path}
+	ch, err := n.AddBatch(t, n.one[:])
+	n.one[0] = Spec{}
+	return ch, err
+}
+
+// AddBatch starts several flows at time t with a single re-solve, which costs
+// as much as one Add: use it for flows that start together (a reduce's
+// parallel fetches, the flows present at the start). It is otherwise Add for
+// each spec, and rejects the whole batch, changing nothing, if any spec is bad
+// or two share an ID.
+func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 	if err := n.checkTime(t); err != nil {
-		return nil, fmt.Errorf("adding flow %d: %w", id, err)
+		return nil, fmt.Errorf("adding %d flows: %w", len(specs), err)
 	}
-	if _, dup := n.flows[id]; dup {
-		return nil, fmt.Errorf("flow: adding flow %d: %w", id, ErrDuplicateFlow)
+	for i, sp := range specs {
+		if err := n.checkSpec(sp); err != nil {
+			return nil, err
+		}
+		for _, prev := range specs[:i] {
+			if prev.ID == sp.ID {
+				return nil, fmt.Errorf("flow: adding flow %d twice in one batch: %w", sp.ID, ErrDuplicateFlow)
+			}
+		}
 	}
-	if bytes < 0 {
-		return nil, fmt.Errorf("flow: adding flow %d: %d bytes: %w", id, bytes, ErrBytes)
+	n.now = t
+	seeds := n.seeds[:0]
+	for _, sp := range specs {
+		f := n.alloc()
+		f.id = sp.ID
+		f.path = append(f.path[:0], sp.Path...)
+		f.slot = f.slot[:0]
+		f.remaining = float64(sp.Bytes)
+		f.at = t
+		f.rate = 0
+		f.finish = -1
+		f.hidx = -1
+		for _, r := range sp.Path {
+			res := &n.res[r]
+			f.slot = append(f.slot, len(res.flows))
+			res.flows = append(res.flows, f)
+		}
+		n.flows[sp.ID] = f
+		seeds = append(seeds, sp.Path...)
 	}
-	if len(path) == 0 {
-		return nil, fmt.Errorf("flow: adding flow %d: %w", id, ErrEmptyPath)
+	n.seeds = seeds[:0]
+	return n.resolve(seeds), nil
+}
+
+// checkSpec checks a flow to add against the network.
+func (n *Network) checkSpec(sp Spec) error {
+	if _, dup := n.flows[sp.ID]; dup {
+		return fmt.Errorf("flow: adding flow %d: %w", sp.ID, ErrDuplicateFlow)
+	}
+	if sp.Bytes < 0 {
+		return fmt.Errorf("flow: adding flow %d: %d bytes: %w", sp.ID, sp.Bytes, ErrBytes)
+	}
+	if len(sp.Path) == 0 {
+		return fmt.Errorf("flow: adding flow %d: %w", sp.ID, ErrEmptyPath)
 	}
 	n.epoch++
-	for _, r := range path {
+	for _, r := range sp.Path {
 		if r < 0 || int(r) >= len(n.res) {
-			return nil, fmt.Errorf("flow: adding flow %d: resource %d of %d: %w", id, r, len(n.res), ErrUnknownResource)
+			return fmt.Errorf("flow: adding flow %d: resource %d of %d: %w", sp.ID, r, len(n.res), ErrUnknownResource)
 		}
 		if n.res[r].seen == n.epoch {
-			return nil, fmt.Errorf("flow: adding flow %d: resource %q: %w", id, n.res[r].name, ErrDuplicateResource)
+			return fmt.Errorf("flow: adding flow %d: resource %q: %w", sp.ID, n.res[r].name, ErrDuplicateResource)
 		}
 		n.res[r].seen = n.epoch
 	}
-	n.now = t
-
-	f := n.alloc()
-	f.id = id
-	f.path = append(f.path[:0], path...)
-	f.slot = f.slot[:0]
-	f.remaining = float64(bytes)
-	f.at = t
-	f.rate = 0
-	f.finish = -1
-	f.hidx = -1
-	for _, r := range path {
-		res := &n.res[r]
-		f.slot = append(f.slot, len(res.flows))
-		res.flows = append(res.flows, f)
-	}
-	n.flows[id] = f
-	return n.resolve(f.path), nil
+	return nil
 }
 
 // Remove ends an active flow at time t, whether it finished or was cancelled,
 // re-solves the flows that shared resources with it and returns those whose
-// finish times moved (not the removed flow), in a deterministic order. It advances the clock as Advance
-// does; the flow removed may finish exactly at t. The returned slice is reused
-// by the next call. Cost as for Add. Errors: an ID not active (ErrUnknownFlow)
-// and the errors of Advance.
+// finish times moved (not the removed flow), in a deterministic order. It
+// advances the clock as Advance does; the flow removed may finish exactly at
+// t. The returned slice is reused by the next call. Cost as for Add. Errors,
+// with nothing changed: an ID not active (ErrUnknownFlow) and the errors of
+// Advance.
 func (n *Network) Remove(t int64, id FlowID) ([]Change, error) {
-	f, ok := n.flows[id]
-	if !ok {
-		return nil, fmt.Errorf("flow: removing flow %d: %w", id, ErrUnknownFlow)
-	}
+	n.oneID[0] = id
+	return n.RemoveBatch(t, n.oneID[:])
+}
+
+// RemoveBatch ends several flows at time t with a single re-solve (flows
+// finishing in the same microsecond, a job killed). It is otherwise Remove for
+// each ID, and rejects the whole batch, changing nothing, if any ID is not
+// active or is listed twice (ErrUnknownFlow).
+func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 	if t < n.now {
-		return nil, fmt.Errorf("flow: removing flow %d: time %d µs: clock is at %d µs: %w", id, t, n.now, ErrTimeBackwards)
+		return nil, fmt.Errorf("flow: removing %d flows: time %d µs: clock is at %d µs: %w", len(ids), t, n.now, ErrTimeBackwards)
 	}
-	// The flow being removed may finish at t; no flow may finish before t.
-	if f.finish < t {
-		return nil, fmt.Errorf("flow: removing flow %d: time %d µs: it finished at %d µs: %w", id, t, f.finish, ErrPastFinish)
+	for i, id := range ids {
+		f, ok := n.flows[id]
+		if !ok {
+			return nil, fmt.Errorf("flow: removing flow %d: %w", id, ErrUnknownFlow)
+		}
+		for _, prev := range ids[:i] {
+			if prev == id {
+				return nil, fmt.Errorf("flow: removing flow %d twice in one batch: %w", id, ErrUnknownFlow)
+			}
+		}
+		if f.finish < t {
+			return nil, fmt.Errorf("flow: removing flow %d: time %d µs: it finished at %d µs: %w", id, t, f.finish, ErrPastFinish)
+		}
 	}
-	if g := n.firstFinishOtherThan(f); g != nil && g.finish < t {
-		return nil, fmt.Errorf("flow: removing flow %d: time %d µs: flow %d finishes at %d µs: %w", id, t, g.id, g.finish, ErrPastFinish)
+	// The flows removed may finish at t; no other flow may finish before t.
+	for _, id := range ids {
+		n.fin.remove(n.flows[id])
+	}
+	if len(n.fin) > 0 && n.fin[0].finish < t {
+		err := fmt.Errorf("flow: removing flow %d: time %d µs: flow %d finishes at %d µs: %w", ids[0], t, n.fin[0].id, n.fin[0].finish, ErrPastFinish)
+		for _, id := range ids {
+			n.fin.push(n.flows[id])
+		}
+		return nil, err
 	}
 	n.now = t
 
-	for i, r := range f.path {
-		res := &n.res[r]
-		last := len(res.flows) - 1
-		moved := res.flows[last]
-		k := f.slot[i]
-		res.flows[k] = moved
-		res.flows[last] = nil
-		res.flows = res.flows[:last]
-		if moved != f {
-			moved.slot[moved.pathIndex(r)] = k
+	seeds := n.seeds[:0]
+	for _, id := range ids {
+		f := n.flows[id]
+		for i, r := range f.path {
+			res := &n.res[r]
+			last := len(res.flows) - 1
+			moved := res.flows[last]
+			k := f.slot[i]
+			res.flows[k] = moved
+			res.flows[last] = nil
+			res.flows = res.flows[:last]
+			if moved != f {
+				moved.slot[moved.pathIndex(r)] = k
+			}
 		}
+		delete(n.flows, id)
+		seeds = append(seeds, f.path...)
+		n.free = append(n.free, f)
 	}
-	delete(n.flows, id)
-	n.fin.remove(f)
-	changes := n.resolve(f.path)
-	n.free = append(n.free, f)
-	return changes, nil
-}
-
-// firstFinishOtherThan is the active flow other than f with the earliest
-// finish time (nil if f is the only one). The finish heap's minimum is f or one
-// of its two children.
-func (n *Network) firstFinishOtherThan(f *flowState) *flowState {
-	if len(n.fin) == 0 {
-		return nil
-	}
-	if n.fin[0] != f {
-		return n.fin[0]
-	}
-	var best *flowState
-	for _, i := range [2]int{1, 2} {
-		if i < len(n.fin) && (best == nil || n.fin.less(i, best.hidx)) {
-			best = n.fin[i]
-		}
-	}
-	return best
+	n.seeds = seeds[:0]
+	return n.resolve(seeds), nil
 }
 
 func (f *flowState) pathIndex(r ResourceID) int {

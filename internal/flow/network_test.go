@@ -378,3 +378,111 @@ func TestClusterBadInput(t *testing.T) {
 		t.Errorf("%d resources, want 17", got)
 	}
 }
+
+// A batch gives the same rates and finish times as the same flows added or
+// removed one by one, and reports every flow whose finish moved.
+func TestBatchMatchesOneByOne(t *testing.T) {
+	build := func() (*Network, []Spec) {
+		n := New()
+		top, err := Cluster{Racks: 3, NodesPerRack: 4, NICBytesPerSec: 125 * mb, UplinkBytesPerSec: 300 * mb,
+			CoreRatio: 2, DisksPerNode: 1, DiskBytesPerSec: 100 * mb}.Build(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var specs []Spec
+		for i := range 30 {
+			src, dst := (i*7)%12, (i*5+3)%12
+			p, _ := top.Path(nil, src, dst)
+			d, _ := top.Disk(src, 0)
+			specs = append(specs, Spec{ID: FlowID(i), Bytes: int64(i+1) * 10 * mb, Path: append(p, d)})
+		}
+		return n, specs
+	}
+	one, specs := build()
+	for _, sp := range specs {
+		mustAdd(t, one, 5, sp.ID, sp.Bytes, sp.Path...)
+	}
+	batch, _ := build()
+	ch, err := batch.AddBatch(5, specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch) != len(specs) {
+		t.Fatalf("batch reported %d of %d new flows", len(ch), len(specs))
+	}
+	same := func(when string) {
+		t.Helper()
+		for _, sp := range specs {
+			r1, ok1 := one.Rate(sp.ID)
+			r2, ok2 := batch.Rate(sp.ID)
+			f1, _ := one.Finish(sp.ID)
+			f2, _ := batch.Finish(sp.ID)
+			if ok1 != ok2 || math.Abs(r1-r2) > 1e-9*r1 || f1 != f2 {
+				t.Fatalf("%s: flow %d: one by one %v B/s until %d µs, batch %v until %d", when, sp.ID, r1, f1, r2, f2)
+			}
+		}
+	}
+	same("after adding")
+	if err := checkMaxMin(batch); err != nil {
+		t.Fatal(err)
+	}
+	// Cancel a third of the flows at the first finish time.
+	_, at, _ := one.Next()
+	var ids []FlowID
+	for i := 0; i < 30; i += 3 {
+		ids = append(ids, FlowID(i))
+	}
+	for _, id := range ids {
+		mustRemove(t, one, at, id)
+	}
+	before := map[FlowID]int64{}
+	for _, sp := range specs {
+		before[sp.ID], _ = batch.Finish(sp.ID)
+	}
+	ch, err = batch.RemoveBatch(at, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("after removing")
+	reported := map[FlowID]bool{}
+	for _, c := range ch {
+		reported[c.Flow] = true
+	}
+	for _, sp := range specs {
+		if f, ok := batch.Finish(sp.ID); ok && f != before[sp.ID] && !reported[sp.ID] {
+			t.Fatalf("flow %d moved from %d to %d unreported", sp.ID, before[sp.ID], f)
+		}
+	}
+}
+
+func TestBatchBadInput(t *testing.T) {
+	n := New()
+	l := mustResource(t, n, "l", mb)
+	mustAdd(t, n, 0, 1, mb, l)    // finishes at 1 s
+	mustAdd(t, n, 0, 2, 10*mb, l) // finishes at 11 s
+	before := n.Active()
+	if _, err := n.AddBatch(0, []Spec{{ID: 3, Bytes: 1, Path: []ResourceID{l}}, {ID: 3, Bytes: 1, Path: []ResourceID{l}}}); !errors.Is(err, ErrDuplicateFlow) {
+		t.Errorf("ID twice in a batch: err %v", err)
+	}
+	if _, err := n.AddBatch(0, []Spec{{ID: 3, Bytes: 1, Path: []ResourceID{l}}, {ID: 4, Bytes: -1, Path: []ResourceID{l}}}); !errors.Is(err, ErrBytes) {
+		t.Errorf("bad second spec: err %v", err)
+	}
+	if _, err := n.RemoveBatch(0, []FlowID{1, 1}); !errors.Is(err, ErrUnknownFlow) {
+		t.Errorf("ID twice in a removal: err %v", err)
+	}
+	// Removing flow 2 at 5 s passes flow 1's finish at 2 s: rejected, and
+	// flow 1 is still the next to finish.
+	if _, err := n.RemoveBatch(5_000_000, []FlowID{2}); !errors.Is(err, ErrPastFinish) {
+		t.Errorf("removal after another flow's finish: err %v", err)
+	}
+	if n.Active() != before {
+		t.Fatalf("%d flows after rejected batches, want %d", n.Active(), before)
+	}
+	if id, at, _ := n.Next(); id != 1 || at != 2_000_000 {
+		t.Fatalf("Next = %d at %d after a rejected removal, want flow 1 at 2 s", id, at)
+	}
+	// Both at flow 1's finish is fine.
+	if _, err := n.RemoveBatch(2_000_000, []FlowID{2, 1}); err != nil || n.Active() != 0 {
+		t.Fatalf("removing both at 2 s: %v, %d left", err, n.Active())
+	}
+}
