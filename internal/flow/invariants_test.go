@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -236,5 +237,25 @@ func TestDeterministic(t *testing.T) {
 	}
 	if len(a) < 300 {
 		t.Fatalf("only %d changes", len(a))
+	}
+}
+
+// sortByShare agrees with a stable sort by share, on shares drawn to collide.
+func TestSortByShare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	var tmp []heapEntry
+	for _, size := range []int{0, 1, 2, 3, 17, 1000} {
+		for range 20 {
+			entries := make([]heapEntry, size)
+			for i := range entries {
+				entries[i] = heapEntry{share: float64(1+rng.IntN(50)) * math.Pow(10, float64(rng.IntN(12)-3)) / float64(1+rng.IntN(4)), id: ResourceID(i)}
+			}
+			want := slices.Clone(entries)
+			slices.SortStableFunc(want, func(a, b heapEntry) int { return cmp.Compare(a.share, b.share) })
+			tmp = sortByShare(entries, tmp)
+			if !slices.Equal(entries, want) {
+				t.Fatalf("size %d: got %v, want %v", size, entries, want)
+			}
+		}
 	}
 }

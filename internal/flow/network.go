@@ -45,6 +45,8 @@ type Network struct {
 	comp    []*flowState
 	compRes []ResourceID
 	rheap   resHeap
+	order   []heapEntry
+	sortTmp []heapEntry
 	changes []Change
 	free    []*flowState
 	seeds   []ResourceID

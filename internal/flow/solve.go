@@ -1,5 +1,11 @@
 package flow
 
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
 // resolve re-solves the connected component of flows reachable from the seed
 // resources (through flows sharing resources) and applies the new rates. Flows
 // never solved before (finish < 0) get their first rate and are always
@@ -49,7 +55,9 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 		}
 	}
 
-	h := n.rheap[:0]
+	// The resources sorted by initial share, then taken in that order merged
+	// with a heap of those put back with a grown share.
+	order := n.order[:0]
 	for _, r := range cres {
 		res := &n.res[r]
 		res.left = res.capacity
@@ -57,12 +65,19 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 		res.stale = false
 		if res.unfixed > 0 {
 			res.share = res.left / float64(res.unfixed)
-			h = append(h, heapEntry{res.share, r})
+			order = append(order, heapEntry{res.share, r})
 		}
 	}
-	h.init()
-	for len(h) > 0 {
-		top := h.pop()
+	n.sortTmp = sortByShare(order, n.sortTmp)
+	h := n.rheap[:0]
+	for next := 0; next < len(order) || len(h) > 0; {
+		var top heapEntry
+		if len(h) == 0 || (next < len(order) && cmpEntry(order[next], h[0]) < 0) {
+			top = order[next]
+			next++
+		} else {
+			top = h.pop()
+		}
 		res := &n.res[top.id]
 		if res.unfixed == 0 {
 			continue
@@ -95,6 +110,7 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 		res.unfixed = 0
 	}
 	n.rheap = h
+	n.order = order[:0]
 
 	changes := n.changes[:0]
 	for _, f := range comp {
@@ -132,6 +148,56 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 type heapEntry struct {
 	share float64
 	id    ResourceID
+}
+
+// sortByShare sorts entries by share, keeping the given order among equal
+// shares (any order of equal shares gives the same rates; a fixed one keeps
+// runs identical). It is a least-significant-digit radix sort on the bits of
+// the shares, which for positive float64s order as unsigned integers: 8 passes
+// of one byte, skipping the bytes all shares have in common, O(len) each. tmp
+// is scratch space, returned for reuse.
+func sortByShare(entries, tmp []heapEntry) []heapEntry {
+	if len(entries) < 2 {
+		return tmp
+	}
+	tmp = slices.Grow(tmp[:0], len(entries))[:len(entries)]
+	src, dst := entries, tmp
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		count = [256]int{}
+		for _, e := range src {
+			count[byte(math.Float64bits(e.share)>>shift)]++
+		}
+		if count[byte(math.Float64bits(src[0].share)>>shift)] == len(src) {
+			continue // every share has this byte: the pass would not move anything
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, e := range src {
+			d := byte(math.Float64bits(e.share) >> shift)
+			dst[count[d]] = e
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &entries[0] {
+		copy(entries, src)
+	}
+	return tmp
+}
+
+// cmpEntry orders heap entries by (share, ID).
+func cmpEntry(a, b heapEntry) int {
+	if a.share != b.share {
+		if a.share < b.share {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.id, b.id)
 }
 
 // resHeap is a binary min-heap of resources keyed by (share, ID).
