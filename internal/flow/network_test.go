@@ -345,6 +345,8 @@ func TestClusterBadInput(t *testing.T) {
 		{"no racks", func(c *Cluster) { c.Racks = 0 }, ErrTopology},
 		{"negative nodes", func(c *Cluster) { c.NodesPerRack = -1 }, ErrTopology},
 		{"no disks", func(c *Cluster) { c.DisksPerNode = 0 }, ErrTopology},
+		{"both shapes", func(c *Cluster) { c.RackSizes = []int{2, 2} }, ErrTopology},
+		{"empty rack", func(c *Cluster) { c.Racks, c.NodesPerRack, c.RackSizes = 0, 0, []int{2, 0} }, ErrTopology},
 		{"zero NIC", func(c *Cluster) { c.NICBytesPerSec = 0 }, ErrCapacity},
 		{"negative uplink", func(c *Cluster) { c.UplinkBytesPerSec = -5 }, ErrCapacity},
 		{"NaN disk", func(c *Cluster) { c.DiskBytesPerSec = math.NaN() }, ErrCapacity},
@@ -484,5 +486,42 @@ func TestBatchBadInput(t *testing.T) {
 	// Both at flow 1's finish is fine.
 	if _, err := n.RemoveBatch(2_000_000, []FlowID{2, 1}); err != nil || n.Active() != 0 {
 		t.Fatalf("removing both at 2 s: %v, %d left", err, n.Active())
+	}
+}
+
+// Racks of different sizes (a cluster derived from a trace): nodes are
+// numbered rack by rack, and the core counts every rack.
+func TestUnevenRacks(t *testing.T) {
+	n := New()
+	top, err := Cluster{RackSizes: []int{1, 3, 2}, NICBytesPerSec: 100 * mb, UplinkBytesPerSec: 200 * mb,
+		CoreRatio: 2, DisksPerNode: 1, DiskBytesPerSec: 100 * mb}.Build(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top.Nodes() != 6 || top.NumRacks() != 3 {
+		t.Fatalf("%d nodes in %d racks, want 6 in 3", top.Nodes(), top.NumRacks())
+	}
+	for node, rack := range []int{0, 1, 1, 1, 2, 2} {
+		if got := top.Rack(node); got != rack {
+			t.Errorf("node %d in rack %d, want %d", node, got, rack)
+		}
+	}
+	if first, end := top.RackNodes(1); first != 1 || end != 4 {
+		t.Errorf("rack 1 holds nodes [%d, %d), want [1, 4)", first, end)
+	}
+	core, _ := top.Core()
+	if got := n.Capacity(core); got != 300*mb {
+		t.Errorf("core %v B/s, want 3 racks × 200 MB/s / 2 = 300 MB/s", got)
+	}
+	within, _ := top.Path(nil, 2, 3)
+	across, _ := top.Path(nil, 3, 4)
+	if len(within) != 2 || len(across) != 5 {
+		t.Errorf("paths %v (within rack 1) and %v (rack 1 to 2)", within, across)
+	}
+	if got := n.ResourceName(across[1]); got != "rack1/uplink" {
+		t.Errorf("node 3 leaves through %q, want rack1/uplink", got)
+	}
+	if got := n.ResourceName(across[3]); got != "rack2/downlink" {
+		t.Errorf("node 4 enters through %q, want rack2/downlink", got)
 	}
 }

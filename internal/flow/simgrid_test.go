@@ -32,8 +32,9 @@ type sgResult struct {
 }
 
 // randomCase draws a topology and a set of flows. Even cases are Hadoop
-// clusters built by Cluster (1–4 racks of 1–4 nodes, uniform NICs, uplinks,
-// disks and an oversubscribed core half the time), with flows between random
+// clusters built by Cluster (1–4 racks of 1–4 nodes, or of 1–5 nodes each
+// for every third of them, uniform NICs, uplinks, disks and an oversubscribed
+// core half the time), with flows between random
 // nodes that read a disk at the source and/or write one at the destination;
 // odd cases are arbitrary resources and arbitrary paths. Capacities are
 // 1–100 MB/s and sizes 10–100 GB, so every flow takes at least 100 s and the
@@ -50,6 +51,13 @@ func randomCase(rng *rand.Rand, i int) sgCase {
 		}
 		cl := Cluster{Racks: 1 + rng.IntN(4), NodesPerRack: 1 + rng.IntN(4), NICBytesPerSec: capacity(),
 			UplinkBytesPerSec: capacity(), CoreRatio: ratio, DisksPerNode: 1 + rng.IntN(2), DiskBytesPerSec: capacity()}
+		if i%6 == 0 { // racks of different sizes
+			cl.RackSizes = make([]int, cl.Racks)
+			for r := range cl.RackSizes {
+				cl.RackSizes[r] = 1 + rng.IntN(5)
+			}
+			cl.Racks, cl.NodesPerRack = 0, 0
+		}
 		n := New()
 		top, err := cl.Build(n)
 		if err != nil {

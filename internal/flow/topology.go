@@ -16,13 +16,17 @@ var ErrNode = errors.New("no such node or disk")
 type Cluster struct {
 	Racks        int
 	NodesPerRack int
+	// RackSizes, instead of Racks × NodesPerRack, gives each rack's number of
+	// nodes, for clusters whose racks differ (one derived from a trace's
+	// hosts). Give one form or the other.
+	RackSizes []int
 	// NICBytesPerSec is each node's NIC, in each direction.
 	NICBytesPerSec float64
 	// UplinkBytesPerSec is each rack switch's link to the core, in each
 	// direction.
 	UplinkBytesPerSec float64
 	// CoreRatio is the core's oversubscription: the core carries at most
-	// Racks × UplinkBytesPerSec / CoreRatio in all (one resource shared by every
+	// racks × UplinkBytesPerSec / CoreRatio in all (one resource shared by every
 	// cross-rack flow). A ratio of 1 or less is a non-blocking core, which can
 	// never be a bottleneck and is left out of the paths.
 	CoreRatio float64
@@ -32,14 +36,44 @@ type Cluster struct {
 	DiskBytesPerSec float64
 }
 
-// Nodes is the number of nodes, Racks × NodesPerRack.
-func (c Cluster) Nodes() int { return c.Racks * c.NodesPerRack }
+// Nodes is the number of nodes: Racks × NodesPerRack, or the sum of
+// RackSizes.
+func (c Cluster) Nodes() int {
+	if len(c.RackSizes) == 0 {
+		return c.Racks * c.NodesPerRack
+	}
+	n := 0
+	for _, k := range c.RackSizes {
+		n += k
+	}
+	return n
+}
+
+// NumRacks is the number of racks: Racks, or the length of RackSizes.
+func (c Cluster) NumRacks() int {
+	if len(c.RackSizes) == 0 {
+		return c.Racks
+	}
+	return len(c.RackSizes)
+}
 
 // Validate checks the shape and that every capacity and the ratio are positive
 // and finite (ErrTopology, ErrCapacity, ErrRatio), naming the field.
 func (c Cluster) Validate() error {
-	if c.Racks <= 0 || c.NodesPerRack <= 0 || c.DisksPerNode <= 0 {
-		return fmt.Errorf("flow: cluster of %d racks × %d nodes × %d disks: %w", c.Racks, c.NodesPerRack, c.DisksPerNode, ErrTopology)
+	if len(c.RackSizes) > 0 {
+		if c.Racks != 0 || c.NodesPerRack != 0 {
+			return fmt.Errorf("flow: cluster gives both %d racks × %d nodes and rack sizes %v: %w", c.Racks, c.NodesPerRack, c.RackSizes, ErrTopology)
+		}
+		for r, k := range c.RackSizes {
+			if k <= 0 {
+				return fmt.Errorf("flow: cluster rack %d has %d nodes: %w", r, k, ErrTopology)
+			}
+		}
+	} else if c.Racks <= 0 || c.NodesPerRack <= 0 {
+		return fmt.Errorf("flow: cluster of %d racks × %d nodes: %w", c.Racks, c.NodesPerRack, ErrTopology)
+	}
+	if c.DisksPerNode <= 0 {
+		return fmt.Errorf("flow: cluster with %d disks per node: %w", c.DisksPerNode, ErrTopology)
 	}
 	for _, v := range []struct {
 		name string
@@ -56,9 +90,12 @@ func (c Cluster) Validate() error {
 }
 
 // Topology is a Cluster's resources in a Network. Nodes are numbered from 0
-// rack by rack: node = rack × NodesPerRack + index in rack.
+// rack by rack: rack 0's nodes first, then rack 1's (with equal racks, node =
+// rack × NodesPerRack + index in rack).
 type Topology struct {
 	Cluster
+	rackOf        []int32      // by node
+	firstNode     []int        // by rack, and the node count at the end
 	nicOut, nicIn []ResourceID // by node
 	up, down      []ResourceID // by rack
 	core          ResourceID   // -1 without a core resource
@@ -82,6 +119,17 @@ func (c Cluster) Build(n *Network) (*Topology, error) {
 		}
 		return id
 	}
+	for r := range c.NumRacks() {
+		k := c.NodesPerRack
+		if len(c.RackSizes) > 0 {
+			k = c.RackSizes[r]
+		}
+		t.firstNode = append(t.firstNode, len(t.rackOf))
+		for range k {
+			t.rackOf = append(t.rackOf, int32(r))
+		}
+	}
+	t.firstNode = append(t.firstNode, len(t.rackOf))
 	for i := range c.Nodes() {
 		t.nicOut = append(t.nicOut, add(fmt.Sprintf("node%d/nic-out", i), c.NICBytesPerSec))
 		t.nicIn = append(t.nicIn, add(fmt.Sprintf("node%d/nic-in", i), c.NICBytesPerSec))
@@ -89,12 +137,12 @@ func (c Cluster) Build(n *Network) (*Topology, error) {
 			t.disks = append(t.disks, add(fmt.Sprintf("node%d/disk%d", i, j), c.DiskBytesPerSec))
 		}
 	}
-	for r := range c.Racks {
+	for r := range c.NumRacks() {
 		t.up = append(t.up, add(fmt.Sprintf("rack%d/uplink", r), c.UplinkBytesPerSec))
 		t.down = append(t.down, add(fmt.Sprintf("rack%d/downlink", r), c.UplinkBytesPerSec))
 	}
 	if c.CoreRatio > 1 {
-		t.core = add("core", float64(c.Racks)*c.UplinkBytesPerSec/c.CoreRatio)
+		t.core = add("core", float64(c.NumRacks())*c.UplinkBytesPerSec/c.CoreRatio)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("flow: building a cluster of %d nodes: %w", c.Nodes(), err)
@@ -102,8 +150,14 @@ func (c Cluster) Build(n *Network) (*Topology, error) {
 	return t, nil
 }
 
-// Rack is the rack of a node.
-func (t *Topology) Rack(node int) int { return node / t.NodesPerRack }
+// Rack is the rack of a node; it panics on a node out of range.
+func (t *Topology) Rack(node int) int { return int(t.rackOf[node]) }
+
+// RackNodes is the range of a rack's nodes, [first, end); it panics on a rack
+// out of range.
+func (t *Topology) RackNodes(rack int) (first, end int) {
+	return t.firstNode[rack], t.firstNode[rack+1]
+}
 
 // Core is the core's resource; ok is false for a non-blocking core.
 func (t *Topology) Core() (id ResourceID, ok bool) { return t.core, t.core >= 0 }
