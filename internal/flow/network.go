@@ -212,11 +212,11 @@ type Spec struct {
 // re-solve found them, not sorted). The returned slice is reused by the next
 // call.
 //
-// Cost: O(E + P log R + C log F), where E is the number of (flow, resource)
-// pairs of the connected component re-solved, R the number of its resources, P
-// the solver's heap pops (R plus the stale entries, at most R + E; see
-// resolve), C the number of flows whose finish time changed and F the number
-// of active flows. The component is the whole set of flows linked through
+// Cost: O(E + R + S log R + C log F), where E is the number of (flow,
+// resource) pairs of the connected component re-solved, R the number of its
+// resources, S the resources whose share grew before they were reached (at
+// most E; see resolve), C the number of flows whose finish time changed and F
+// the number of active flows. The component is the whole set of flows linked through
 // shared resources, so in a cluster where flows cross racks it is usually
 // every active flow: a change costs time linear in the active flows.
 //

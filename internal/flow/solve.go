@@ -19,14 +19,15 @@ import (
 // has a rate. A flow's rate is therefore the smallest share among its
 // resources at the moment it is fixed, the definition of max-min fairness.
 //
-// The resources wait in a min-heap keyed by (share, ID). Fixing a flow at the
-// smallest share can only raise the share of its other resources, so their
-// heap entries are not updated but marked stale: a stale entry reaching the
-// top is put back with its current share, and an entry that is current at the
-// top is the true minimum. Each resource is in the heap once at a time, and
-// stale entries cost one extra pop and push each, so the cost is
-// O(E + P log R) for E (flow, resource) pairs, R resources and P pops (at most
-// R plus the number of stale entries surfacing, itself at most E).
+// The resources are taken in order of their initial share (sortByShare, a
+// radix sort), merged with a min-heap keyed by (share, ID) of resources whose
+// share grew. Fixing a flow at the smallest share can only raise the share of
+// its other resources, so they are not moved but marked stale: a stale
+// resource reaching the front is put in the heap with its current share, and
+// one that is current at the front is the true minimum. A resource is waiting
+// once at a time and each stale surfacing costs one push and pop, so the cost
+// is O(E + R + S log R) for E (flow, resource) pairs, R resources and S stale
+// surfacings (at most E).
 func (n *Network) resolve(seeds []ResourceID) []Change {
 	n.epoch++
 	ep := n.epoch
