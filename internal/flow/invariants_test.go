@@ -125,7 +125,19 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int) {
 			}
 			bytes := rng.Int64N(1e9)
 			op = fmt.Sprintf("add %d (%d B on %v) at %d", next, bytes, path, at)
+			probe, perr := n.RateIfAdded(path)
+			if perr != nil {
+				t.Fatalf("step %d RateIfAdded(%v): %v", step, path, perr)
+			}
+			for id, f := range n.flows {
+				if f.finish != before[id] {
+					t.Fatalf("step %d: RateIfAdded moved flow %d", step, id)
+				}
+			}
 			ch, err = n.Add(at, next, bytes, path)
+			if got, _ := n.Rate(next); err == nil && got != probe {
+				t.Fatalf("step %d %s: rate %v, RateIfAdded said %v", step, op, got, probe)
+			}
 			next++
 		}
 		if err != nil {

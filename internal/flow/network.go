@@ -52,6 +52,7 @@ type Network struct {
 	seeds   []ResourceID
 	one     [1]Spec
 	oneID   [1]FlowID
+	probe   flowState // RateIfAdded's flow, never active
 }
 
 type resource struct {
@@ -282,20 +283,60 @@ func (n *Network) checkSpec(sp Spec) error {
 	if sp.Bytes < 0 {
 		return fmt.Errorf("flow: adding flow %d: %d bytes: %w", sp.ID, sp.Bytes, ErrBytes)
 	}
-	if len(sp.Path) == 0 {
-		return fmt.Errorf("flow: adding flow %d: %w", sp.ID, ErrEmptyPath)
+	if err := n.checkPath(sp.Path); err != nil {
+		return fmt.Errorf("flow: adding flow %d: %w", sp.ID, err)
+	}
+	return nil
+}
+
+// checkPath checks a flow's path: not empty, known resources, none twice.
+func (n *Network) checkPath(path []ResourceID) error {
+	if len(path) == 0 {
+		return ErrEmptyPath
 	}
 	n.epoch++
-	for _, r := range sp.Path {
+	for _, r := range path {
 		if r < 0 || int(r) >= len(n.res) {
-			return fmt.Errorf("flow: adding flow %d: resource %d of %d: %w", sp.ID, r, len(n.res), ErrUnknownResource)
+			return fmt.Errorf("resource %d of %d: %w", r, len(n.res), ErrUnknownResource)
 		}
 		if n.res[r].seen == n.epoch {
-			return fmt.Errorf("flow: adding flow %d: resource %q: %w", sp.ID, n.res[r].name, ErrDuplicateResource)
+			return fmt.Errorf("resource %q: %w", n.res[r].name, ErrDuplicateResource)
 		}
 		n.res[r].seen = n.epoch
 	}
 	return nil
+}
+
+// RateIfAdded is the rate in bytes per second a flow across path would get if
+// it were added now, without adding it or changing anything: what a
+// scheduler's estimate of a transfer's time needs. It costs as much as an Add
+// (the component is solved, nothing applied). Errors: those of Add's path
+// (ErrEmptyPath, ErrUnknownResource, ErrDuplicateResource).
+func (n *Network) RateIfAdded(path []ResourceID) (float64, error) {
+	if err := n.checkPath(path); err != nil {
+		return 0, fmt.Errorf("flow: rate of a flow if added: %w", err)
+	}
+	p := &n.probe
+	p.path = append(p.path[:0], path...)
+	p.slot = p.slot[:0]
+	for _, r := range path {
+		res := &n.res[r]
+		p.slot = append(p.slot, len(res.flows))
+		res.flows = append(res.flows, p)
+	}
+	comp := n.fill(path)
+	rate := p.newRate
+	for i := range comp {
+		comp[i] = nil
+	}
+	n.comp = comp[:0]
+	for _, r := range path {
+		res := &n.res[r]
+		// The probe is the last flow of each of its resources.
+		res.flows[len(res.flows)-1] = nil
+		res.flows = res.flows[:len(res.flows)-1]
+	}
+	return rate, nil
 }
 
 // Remove ends an active flow at time t, whether it finished or was cancelled,

@@ -192,6 +192,15 @@ func TestBottleneckElsewhereLeavesSpare(t *testing.T) {
 	mustAdd(t, n, 0, 'C', 10*mb, big, small, wide)
 	mustAdd(t, n, 0, 'D', 980*mb, wide)
 	wantRates(t, n, map[FlowID]float64{'A': 4 * mb, 'B': 4 * mb, 'C': 2 * mb, 'D': 98 * mb})
+	// A fifth flow on the big link would get (10 - 2) / 3 MB/s: C is still
+	// held to 2 by the small link.
+	if got, err := n.RateIfAdded([]ResourceID{big}); err != nil || math.Abs(got-8*mb/3) > 1e-6 {
+		t.Errorf("RateIfAdded(big) = %v, %v; want 8/3 MB/s", got, err)
+	}
+	if _, err := n.RateIfAdded([]ResourceID{big, big}); !errors.Is(err, ErrDuplicateResource) {
+		t.Errorf("RateIfAdded with a repeated resource: err %v", err)
+	}
+	wantRates(t, n, map[FlowID]float64{'A': 4 * mb, 'B': 4 * mb, 'C': 2 * mb, 'D': 98 * mb})
 	wantFinish(t, n, map[FlowID]int64{'C': 5_000_000, 'D': 10_000_000, 'A': 10_000_000, 'B': 20_000_000})
 	// C ends at 5 s: A and B get 5 each, D gets 100. A has 20 MB left → 9 s;
 	// B has 60 → 17 s; D has 490 → 9.9 s.

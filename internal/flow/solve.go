@@ -29,6 +29,41 @@ import (
 // is O(E + R + S log R) for E (flow, resource) pairs, R resources and S stale
 // surfacings (at most E).
 func (n *Network) resolve(seeds []ResourceID) []Change {
+	comp := n.fill(seeds)
+	changes := n.changes[:0]
+	for _, f := range comp {
+		if f.finish < 0 {
+			f.rate = f.newRate
+			f.finish = n.now + durationUs(f.remaining, f.rate)
+			n.fin.push(f)
+			changes = append(changes, Change{Flow: f.id, Finish: f.finish})
+			continue
+		}
+		if f.newRate == f.rate {
+			continue
+		}
+		f.remaining = f.remainingAt(n.now)
+		f.at = n.now
+		f.rate = f.newRate
+		fin := n.now + durationUs(f.remaining, f.rate)
+		if fin != f.finish {
+			f.finish = fin
+			n.fin.fix(f.hidx)
+			changes = append(changes, Change{Flow: f.id, Finish: fin})
+		}
+	}
+	for i := range comp {
+		comp[i] = nil
+	}
+	n.comp = comp[:0]
+	n.changes = changes
+	return changes
+}
+
+// fill finds the component reachable from the seed resources and sets every
+// flow's newRate in it by progressive filling, without applying the rates. It
+// returns the component's flows (n.comp's storage).
+func (n *Network) fill(seeds []ResourceID) []*flowState {
 	n.epoch++
 	ep := n.epoch
 	comp := n.comp[:0]
@@ -112,36 +147,9 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 	}
 	n.rheap = h
 	n.order = order[:0]
-
-	changes := n.changes[:0]
-	for _, f := range comp {
-		if f.finish < 0 {
-			f.rate = f.newRate
-			f.finish = n.now + durationUs(f.remaining, f.rate)
-			n.fin.push(f)
-			changes = append(changes, Change{Flow: f.id, Finish: f.finish})
-			continue
-		}
-		if f.newRate == f.rate {
-			continue
-		}
-		f.remaining = f.remainingAt(n.now)
-		f.at = n.now
-		f.rate = f.newRate
-		fin := n.now + durationUs(f.remaining, f.rate)
-		if fin != f.finish {
-			f.finish = fin
-			n.fin.fix(f.hidx)
-			changes = append(changes, Change{Flow: f.id, Finish: fin})
-		}
-	}
-	for i := range comp {
-		comp[i] = nil
-	}
-	n.comp = comp[:0]
 	n.compRes = cres[:0]
-	n.changes = changes
-	return changes
+	n.comp = comp
+	return comp
 }
 
 // heapEntry is a resource waiting in the solver's heap with the share it had
