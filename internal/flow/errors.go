@@ -27,6 +27,8 @@ var (
 	ErrDuplicateFlow = errors.New("flow ID already active")
 	// ErrUnknownFlow is a flow ID that is not active.
 	ErrUnknownFlow = errors.New("no such active flow")
+	// ErrTimeRange is a time beyond MaxTime.
+	ErrTimeRange = errors.New("time beyond flow.MaxTime")
 	// ErrTimeBackwards is a time before the network's clock.
 	ErrTimeBackwards = errors.New("time before the network's clock")
 	// ErrPastFinish is a time after the finish of a flow that is still active:

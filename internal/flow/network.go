@@ -177,9 +177,9 @@ func (n *Network) Next() (id FlowID, finish int64, ok bool) {
 }
 
 // Advance moves the clock to t. Rates do not change between flow starts and
-// finishes, so it costs O(1). t must not be before the clock (ErrTimeBackwards)
-// nor after the finish of an active flow (ErrPastFinish): remove each flow at
-// its finish time first.
+// finishes, so it costs O(1). t must not be before the clock (ErrTimeBackwards),
+// after the finish of an active flow (ErrPastFinish: remove each flow at its
+// finish time first) nor beyond MaxTime (ErrTimeRange).
 func (n *Network) Advance(t int64) error {
 	if err := n.checkTime(t); err != nil {
 		return err
@@ -188,7 +188,14 @@ func (n *Network) Advance(t int64) error {
 	return nil
 }
 
+// MaxTime is the latest time, µs, a Network accepts (about 146,000 years), so
+// that a finish time (at most maxDuration later) never overflows.
+const MaxTime = int64(1) << 62
+
 func (n *Network) checkTime(t int64) error {
+	if t > MaxTime {
+		return fmt.Errorf("flow: time %d µs: %w", t, ErrTimeRange)
+	}
 	if t < n.now {
 		return fmt.Errorf("flow: time %d µs: clock is at %d µs: %w", t, n.now, ErrTimeBackwards)
 	}
@@ -356,6 +363,9 @@ func (n *Network) Remove(t int64, id FlowID) ([]Change, error) {
 // each ID, and rejects the whole batch, changing nothing, if any ID is not
 // active or is listed twice (ErrUnknownFlow).
 func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
+	if t > MaxTime {
+		return nil, fmt.Errorf("flow: removing %d flows: time %d µs: %w", len(ids), t, ErrTimeRange)
+	}
 	if t < n.now {
 		return nil, fmt.Errorf("flow: removing %d flows: time %d µs: clock is at %d µs: %w", len(ids), t, n.now, ErrTimeBackwards)
 	}

@@ -328,6 +328,8 @@ func TestBadInput(t *testing.T) {
 		{"add before clock", ErrTimeBackwards, func() error { _, err := n.Add(9, 2, 1, []ResourceID{l}); return err }},
 		{"add after a finish", ErrPastFinish, func() error { _, err := n.Add(1_000_011, 2, 1, []ResourceID{l}); return err }},
 		{"advance before clock", ErrTimeBackwards, func() error { return n.Advance(3) }},
+		{"add beyond MaxTime", ErrTimeRange, func() error { _, err := n.Add(MaxTime+1, 2, 1, []ResourceID{l}); return err }},
+		{"remove beyond MaxTime", ErrTimeRange, func() error { _, err := n.Remove(math.MaxInt64, 1); return err }},
 		{"advance after a finish", ErrPastFinish, func() error { return n.Advance(2_000_000) }},
 		{"remove unknown", ErrUnknownFlow, func() error { _, err := n.Remove(10, 9); return err }},
 		{"remove before clock", ErrTimeBackwards, func() error { _, err := n.Remove(9, 1); return err }},
@@ -533,4 +535,17 @@ func TestUnevenRacks(t *testing.T) {
 	if got := n.ResourceName(across[3]); got != "rack2/downlink" {
 		t.Errorf("node 4 enters through %q, want rack2/downlink", got)
 	}
+}
+
+// A flow may start in the very microsecond another on its resource finishes,
+// before that one is removed: the finishing flow keeps its finish time and is
+// not reported, and the new flow's rate is the shared one until the removal.
+func TestAddAtAnotherFlowsFinish(t *testing.T) {
+	n := New()
+	l := mustResource(t, n, "l", 10*mb)
+	mustAdd(t, n, 0, 1, 10*mb, l) // alone: ends at 1 s
+	ch := mustAdd(t, n, 1_000_000, 2, 10*mb, l)
+	wantChanges(t, ch, Change{2, 3_000_000}) // 5 MB/s while flow 1 is still there
+	wantFinish(t, n, map[FlowID]int64{1: 1_000_000})
+	wantChanges(t, mustRemove(t, n, 1_000_000, 1), Change{2, 2_000_000})
 }
