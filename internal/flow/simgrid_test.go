@@ -129,13 +129,15 @@ func solveCase(c sgCase) (rates []float64, finish []int64, err error) {
 }
 
 // simGridPython is a Python interpreter that can import SimGrid's bindings:
-// $SIMGRID_PYTHON, Debian's /usr/bin/python3 (where python3-simgrid installs
-// them, whatever python3 comes first on PATH) or python3 on PATH.
+// $SIMGRID_PYTHON when set (and then only it), else Debian's /usr/bin/python3
+// (where python3-simgrid installs them, whatever python3 comes first on PATH)
+// or python3 on PATH.
 func simGridPython() string {
-	for _, py := range []string{os.Getenv("SIMGRID_PYTHON"), "/usr/bin/python3", "python3"} {
-		if py == "" {
-			continue
-		}
+	candidates := []string{"/usr/bin/python3", "python3"}
+	if py := os.Getenv("SIMGRID_PYTHON"); py != "" {
+		candidates = []string{py}
+	}
+	for _, py := range candidates {
 		if exec.Command(py, "-c", "import simgrid").Run() == nil {
 			return py
 		}
