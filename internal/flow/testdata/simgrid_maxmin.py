@@ -6,15 +6,17 @@ Usage: simgrid_maxmin.py INPUT.json, or python3 - INPUT.json with this script
 on standard input (prints the result as JSON on stdout)
 
 INPUT: {"t0": seconds, "cases": [{"caps": [bytes/s, ...],
-                                  "flows": [{"bytes": n, "path": [resource index, ...]}, ...]}, ...]}
+                                  "flows": [{"bytes": n, "path": [resource index, ...],
+                                             "start_us": µs}, ...]}, ...]}
 OUTPUT: {"simgrid": version, "cases": [{"rates": [...], "finish": [...]}, ...]}
 
 Every resource of a case becomes a shared SimGrid link of that bandwidth and
 zero latency; every flow gets its own pair of hosts whose route is exactly its
 path. Each case is its own network zone, so cases never share a link and one
-simulation runs them all. All flows start at time 0; "rates" are
-(bytes - remaining) / t0 read at t0, which the caller picks before any flow
-finishes; "finish" is each comm's finish time in seconds.
+simulation runs them all. Flows with start_us 0 start at time 0, and "rates"
+are their (bytes - remaining) / t0 read at t0, which the caller picks before
+any flow finishes or starts later (0 for the others); each later flow starts
+at start_us; "finish" is each comm's finish time in seconds.
 
 The model is CM02 (max-min fair sharing) with every correction off: latency
 and bandwidth factors 1, no weight given to a flow's RTT (weight-S 0, CM02's
@@ -61,7 +63,7 @@ def main():
             dst = zone.create_host("c%d-f%d-dst" % (ci, fi), 1e9).seal()
             route = [LinkInRoute(links[r]) for r in fl["path"]]
             zone.add_route(src.netpoint, dst.netpoint, None, None, route, False)
-            comms_spec.append((ci, fi, src, dst, int(fl["bytes"])))
+            comms_spec.append((ci, fi, src, dst, int(fl["bytes"]), int(fl.get("start_us", 0))))
         zone.seal()
     root.seal()
 
@@ -69,13 +71,23 @@ def main():
     t0 = float(spec["t0"])
 
     def driver():
-        comms = [Comm.sendto_async(s, d, b) for (_, _, s, d, b) in comms_spec]
+        comms = [None] * len(comms_spec)
+        first = [k for k, c in enumerate(comms_spec) if c[5] == 0]
+        later = sorted((k for k, c in enumerate(comms_spec) if c[5] > 0), key=lambda k: (comms_spec[k][5], k))
+        for k in first:
+            _, _, s, d, b, _ = comms_spec[k]
+            comms[k] = Comm.sendto_async(s, d, b)
         this_actor.sleep_until(t0)
-        for comm, (ci, fi, _, _, b) in zip(comms, comms_spec):
-            out[ci]["rates"][fi] = (b - comm.remaining) / t0
+        for k in first:
+            ci, fi, _, _, b, _ = comms_spec[k]
+            out[ci]["rates"][fi] = (b - comms[k].remaining) / t0
+        for k in later:
+            _, _, s, d, b, start_us = comms_spec[k]
+            this_actor.sleep_until(start_us / 1e6)
+            comms[k] = Comm.sendto_async(s, d, b)
         Comm.wait_all(comms)
-        for comm, (ci, fi, _, _, _) in zip(comms, comms_spec):
-            out[ci]["finish"][fi] = comm.finish_time
+        for k, (ci, fi, _, _, _, _) in enumerate(comms_spec):
+            out[ci]["finish"][fi] = comms[k].finish_time
 
     Actor.create("driver", comms_spec[0][2], driver)
     engine.run()
