@@ -63,7 +63,7 @@ type resource struct {
 	// Solver scratch: seen marks membership of the component being re-solved;
 	// left is the capacity not yet given to fixed flows, unfixed the number of
 	// flows crossing it still without a rate, share = left/unfixed, and stale
-	// says the share grew since the resource entered the solver's heap.
+	// says the share grew since the resource was queued for the solver.
 	seen    uint64
 	left    float64
 	unfixed int
