@@ -83,9 +83,14 @@ type flowState struct {
 	finish    int64   // µs; -1 until first solved
 	hidx      int     // place in the finish heap
 
+	// bott is the resource where the last solve fixed the flow's rate, its
+	// bottleneck; the incremental solver checks it still is.
+	bott ResourceID
+
 	seen    uint64
 	fixed   bool
 	newRate float64
+	newBott ResourceID
 }
 
 // New returns an empty network at time 0.

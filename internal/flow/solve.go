@@ -32,6 +32,7 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 	comp := n.fill(seeds)
 	changes := n.changes[:0]
 	for _, f := range comp {
+		f.bott = f.newBott
 		if f.finish < 0 {
 			f.rate = f.newRate
 			f.finish = n.now + durationUs(f.remaining, f.rate)
@@ -80,7 +81,6 @@ func (n *Network) fill(seeds []ResourceID) []*flowState {
 				continue
 			}
 			f.seen = ep
-			f.fixed = false
 			comp = append(comp, f)
 			for _, q := range f.path {
 				if n.res[q].seen != ep {
@@ -91,16 +91,35 @@ func (n *Network) fill(seeds []ResourceID) []*flowState {
 		}
 	}
 
+	n.progressiveFill(cres, ep)
+	n.compRes = cres[:0]
+	n.comp = comp
+	return comp
+}
+
+// progressiveFill sets newRate and newBott of every free flow (seen == ep)
+// crossing the resources res (all the resources free flows cross), by
+// progressive filling. Flows that are not free keep their rates, which are
+// taken off their resources' capacities first.
+func (n *Network) progressiveFill(cres []ResourceID, ep uint64) {
 	// The resources sorted by initial share, then taken in that order merged
 	// with a heap of those put back with a grown share.
 	order := n.order[:0]
 	for _, r := range cres {
 		res := &n.res[r]
 		res.left = res.capacity
-		res.unfixed = len(res.flows)
+		res.unfixed = 0
+		for _, f := range res.flows {
+			if f.seen == ep {
+				f.fixed = false
+				res.unfixed++
+			} else {
+				res.left -= f.rate
+			}
+		}
 		res.stale = false
 		if res.unfixed > 0 {
-			res.share = res.left / float64(res.unfixed)
+			res.share = max(res.left, 0) / float64(res.unfixed)
 			order = append(order, heapEntry{res.share, r})
 		}
 	}
@@ -125,11 +144,12 @@ func (n *Network) fill(seeds []ResourceID) []*flowState {
 		}
 		s := res.share
 		for _, f := range res.flows {
-			if f.fixed {
+			if f.fixed || f.seen != ep {
 				continue
 			}
 			f.fixed = true
 			f.newRate = s
+			f.newBott = top.id
 			for _, q := range f.path {
 				if q == top.id {
 					continue
@@ -147,9 +167,6 @@ func (n *Network) fill(seeds []ResourceID) []*flowState {
 	}
 	n.rheap = h
 	n.order = order[:0]
-	n.compRes = cres[:0]
-	n.comp = comp
-	return comp
 }
 
 // heapEntry is a resource waiting in the solver's heap with the share it had
