@@ -53,6 +53,12 @@ type Network struct {
 	one     [1]Spec
 	oneID   [1]FlowID
 	probe   flowState // RateIfAdded's flow, never active
+
+	// fullOnly turns the incremental solver off: every change re-solves its
+	// whole component. Tests set it to check both solvers.
+	fullOnly bool
+	// localSolves and fullSolves count the changes each solver handled.
+	localSolves, fullSolves int64
 }
 
 type resource struct {
@@ -65,6 +71,7 @@ type resource struct {
 	// flows crossing it still without a rate, share = left/unfixed, and stale
 	// says the share grew since the resource was queued for the solver.
 	seen    uint64
+	region  uint64 // incremental solver: in the region re-solved
 	left    float64
 	unfixed int
 	share   float64

@@ -119,8 +119,9 @@ func randomPaths(rng *rand.Rand, i int) sgCase {
 // finish time (before a start in the same microsecond). It returns the rates
 // of the flows starting at 0 before anything else happens (bytes per second;
 // 0 for the others) and every finish time (µs).
-func solveCase(c sgCase) (rates []float64, finish []int64, err error) {
+func solveCase(c sgCase, fullOnly bool) (rates []float64, finish []int64, err error) {
 	n := New()
+	n.fullOnly = fullOnly
 	for _, capacity := range c.Caps {
 		if _, err := n.AddResource("", capacity); err != nil {
 			return nil, nil, err
@@ -187,9 +188,10 @@ func simGridPython() string {
 }
 
 // TestSimGridCrossCheck compares the solver with SimGrid on 240 random
-// topologies and flow sets: the rates when all flows start together, and every
-// finish time of the event-driven run in which each finish re-solves the
-// others' rates. Both must agree within 1e-6 relative. It skips without
+// topologies and flow sets: the rates of the flows that start together at 0,
+// and every finish time of the event-driven run in which each start and finish
+// re-solves the others' rates; once with the incremental solver and once with
+// full re-solves only. Both must agree within 1e-6 relative. It skips without
 // SimGrid's Python bindings (Debian's python3-simgrid) unless CI=true.
 func TestSimGridCrossCheck(t *testing.T) {
 	py := simGridPython()
@@ -202,21 +204,27 @@ func TestSimGridCrossCheck(t *testing.T) {
 	const ncases = 240
 	rng := rand.New(rand.NewPCG(2026, 13))
 	cases := make([]sgCase, ncases)
-	rates := make([][]float64, ncases)
-	finish := make([][]int64, ncases)
+	// Both solvers: the incremental one (as used) and the full re-solve of
+	// every change's component.
+	solvers := []string{"incremental", "full"}
+	var rates [2][][]float64
+	var finish [2][][]int64
 	first := int64(math.MaxInt64)
 	nflows := 0
 	for i := range cases {
 		cases[i] = randomCase(rng, i)
-		var err error
-		rates[i], finish[i], err = solveCase(cases[i])
-		if err != nil {
-			t.Fatalf("case %d: %v", i, err)
-		}
-		for k, f := range finish[i] {
-			first = min(first, f)
-			if s := cases[i].Flows[k].StartUs; s > 0 {
-				first = min(first, s)
+		for m := range solvers {
+			r, f, err := solveCase(cases[i], m == 1)
+			if err != nil {
+				t.Fatalf("case %d, %s solver: %v", i, solvers[m], err)
+			}
+			rates[m] = append(rates[m], r)
+			finish[m] = append(finish[m], f)
+			for k, at := range f {
+				first = min(first, at)
+				if s := cases[i].Flows[k].StartUs; s > 0 {
+					first = min(first, s)
+				}
 			}
 		}
 		nflows += len(cases[i].Flows)
@@ -252,35 +260,45 @@ func TestSimGridCrossCheck(t *testing.T) {
 		t.Fatalf("SimGrid returned %d cases, want %d", len(res.Cases), ncases)
 	}
 	const tol = 1e-6
-	var worstRate, worstFinish float64
 	nlate := 0
-	var worstRateAt, worstFinishAt string
+	for _, c := range cases {
+		for _, f := range c.Flows {
+			if f.StartUs > 0 {
+				nlate++
+			}
+		}
+	}
 	for i, c := range cases {
 		got := res.Cases[i]
 		if len(got.Rates) != len(c.Flows) || len(got.Finish) != len(c.Flows) {
 			t.Fatalf("case %d: SimGrid returned %d rates and %d finishes for %d flows", i, len(got.Rates), len(got.Finish), len(c.Flows))
 		}
-		for f := range c.Flows {
-			at := fmt.Sprintf("case %d flow %d", i, f)
-			late := c.Flows[f].StartUs > 0
-			if late {
-				nlate++
-			}
-			if d := math.Abs(rates[i][f]-got.Rates[f]) / got.Rates[f]; !late && !(d <= worstRate) {
-				worstRate, worstRateAt = d, at
-			}
-			ours := float64(finish[i][f]) / 1e6
-			if d := math.Abs(ours-got.Finish[f]) / got.Finish[f]; !(d <= worstFinish) {
-				worstFinish, worstFinishAt = d, at
-			}
-			if d := math.Abs(rates[i][f] - got.Rates[f]); !late && !(d <= tol*got.Rates[f]) {
-				t.Errorf("%s: rate %v B/s, SimGrid %v", at, rates[i][f], got.Rates[f])
-			}
-			if d := math.Abs(ours - got.Finish[f]); !(d <= tol*got.Finish[f]) {
-				t.Errorf("%s: finishes at %.6f s, SimGrid %.9f s", at, ours, got.Finish[f])
+	}
+	for m, solver := range solvers {
+		var worstRate, worstFinish float64
+		var worstRateAt, worstFinishAt string
+		for i, c := range cases {
+			got := res.Cases[i]
+			for f := range c.Flows {
+				at := fmt.Sprintf("%s solver, case %d flow %d", solver, i, f)
+				late := c.Flows[f].StartUs > 0
+				rate := rates[m][i][f]
+				if d := math.Abs(rate-got.Rates[f]) / got.Rates[f]; !late && !(d <= worstRate) {
+					worstRate, worstRateAt = d, at
+				}
+				ours := float64(finish[m][i][f]) / 1e6
+				if d := math.Abs(ours-got.Finish[f]) / got.Finish[f]; !(d <= worstFinish) {
+					worstFinish, worstFinishAt = d, at
+				}
+				if d := math.Abs(rate - got.Rates[f]); !late && !(d <= tol*got.Rates[f]) {
+					t.Errorf("%s: rate %v B/s, SimGrid %v", at, rate, got.Rates[f])
+				}
+				if d := math.Abs(ours - got.Finish[f]); !(d <= tol*got.Finish[f]) {
+					t.Errorf("%s: finishes at %.6f s, SimGrid %.9f s", at, ours, got.Finish[f])
+				}
 			}
 		}
+		t.Logf("SimGrid %s, %s solver: %d cases, %d flows (%d starting late); largest relative difference: rate %.3g (%s), finish time %.3g (%s)",
+			res.SimGrid, solver, ncases, nflows, nlate, worstRate, worstRateAt, worstFinish, worstFinishAt)
 	}
-	t.Logf("SimGrid %s: %d cases, %d flows (%d starting late); largest relative difference: rate %.3g (%s), finish time %.3g (%s)",
-		res.SimGrid, ncases, nflows, nlate, worstRate, worstRateAt, worstFinish, worstFinishAt)
 }

@@ -29,9 +29,23 @@ import (
 // is O(E + R + S log R) for E (flow, resource) pairs, R resources and S stale
 // surfacings (at most E).
 func (n *Network) resolve(seeds []ResourceID) []Change {
-	comp := n.fill(seeds)
+	if !n.fullOnly {
+		if changes, ok := n.resolveLocal(seeds); ok {
+			n.localSolves++
+			return changes
+		}
+	}
+	n.fullSolves++
+	return n.apply(n.fill(seeds))
+}
+
+// apply gives the flows of a solve their new rates and bottlenecks, re-times
+// those whose rate changed and returns the flows whose finish times moved
+// (every flow never solved before among them). It clears flows, n.comp's
+// storage.
+func (n *Network) apply(flows []*flowState) []Change {
 	changes := n.changes[:0]
-	for _, f := range comp {
+	for _, f := range flows {
 		f.bott = f.newBott
 		if f.finish < 0 {
 			f.rate = f.newRate
@@ -53,10 +67,10 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 			changes = append(changes, Change{Flow: f.id, Finish: fin})
 		}
 	}
-	for i := range comp {
-		comp[i] = nil
+	for i := range flows {
+		flows[i] = nil
 	}
-	n.comp = comp[:0]
+	n.comp = flows[:0]
 	n.changes = changes
 	return changes
 }
