@@ -24,7 +24,8 @@ func fb3000(coreRatio float64) Cluster {
 // (one remove and one add per op), cpu-ns/flow-op the same in CPU time of the
 // process (a fairer figure on a shared machine; it includes the garbage
 // collector's), and retimed/op the number of flows whose finish time moved per
-// op, besides the flow added.
+// op, besides the flow added. Each case runs with the incremental solver (as
+// used) and with full re-solves of the component only.
 func BenchmarkAddRemove(b *testing.B) {
 	for _, bc := range []struct {
 		name      string
@@ -36,63 +37,71 @@ func BenchmarkAddRemove(b *testing.B) {
 		{"rack-local/core=1", 1, 0.9},
 		{"rack-local/core=4", 4, 0.9},
 	} {
-		b.Run(bc.name, func(b *testing.B) {
-			n := New()
-			top, err := fb3000(bc.core).Build(n)
-			if err != nil {
-				b.Fatal(err)
-			}
-			rng := rand.New(rand.NewPCG(3000, 10000))
-			nodes := top.Nodes()
-			var path []ResourceID
-			next := FlowID(0)
-			draw := func() {
-				src := rng.IntN(nodes)
-				dst := rng.IntN(nodes)
-				if rng.Float64() < bc.rackLocal {
-					dst = top.Rack(src)*top.NodesPerRack + rng.IntN(top.NodesPerRack)
-				}
-				d, _ := top.Disk(src, 0)
-				path = append(path[:0], d)
-				path, _ = top.Path(path, src, dst)
-			}
-			add := func(at int64) int {
-				draw()
-				ch, err := n.Add(at, next, 1+rng.Int64N(256<<20), path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				next++
-				return len(ch) - 1
-			}
-			specs := make([]Spec, 10_000)
-			for i := range specs {
-				draw()
-				specs[i] = Spec{ID: next, Bytes: 1 + rng.Int64N(256<<20), Path: slices.Clone(path)}
-				next++
-			}
-			if _, err := n.AddBatch(0, specs); err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			cpu0 := cpuNanos()
-			retimed := 0
-			for b.Loop() {
-				id, at, _ := n.Next()
-				ch, err := n.Remove(at, id)
-				if err != nil {
-					b.Fatal(err)
-				}
-				retimed += len(ch)
-				retimed += add(at)
-			}
-			cpu := cpuNanos() - cpu0
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/flow-op")
-			b.ReportMetric(float64(cpu)/float64(2*b.N), "cpu-ns/flow-op")
-			b.ReportMetric(float64(retimed)/float64(b.N), "retimed/op")
-			if n.Active() != 10_000 {
-				b.Fatalf("%d flows active", n.Active())
-			}
-		})
+		for _, solver := range []string{"incremental", "full"} {
+			b.Run(bc.name+"/"+solver, func(b *testing.B) {
+				benchAddRemove(b, bc.core, bc.rackLocal, solver == "full")
+			})
+		}
+	}
+}
+
+// benchAddRemove runs one case of BenchmarkAddRemove.
+func benchAddRemove(b *testing.B, core, rackLocal float64, fullOnly bool) {
+	n := New()
+	n.fullOnly = fullOnly
+	top, err := fb3000(core).Build(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3000, 10000))
+	nodes := top.Nodes()
+	var path []ResourceID
+	next := FlowID(0)
+	draw := func() {
+		src := rng.IntN(nodes)
+		dst := rng.IntN(nodes)
+		if rng.Float64() < rackLocal {
+			dst = top.Rack(src)*top.NodesPerRack + rng.IntN(top.NodesPerRack)
+		}
+		d, _ := top.Disk(src, 0)
+		path = append(path[:0], d)
+		path, _ = top.Path(path, src, dst)
+	}
+	add := func(at int64) int {
+		draw()
+		ch, err := n.Add(at, next, 1+rng.Int64N(256<<20), path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		next++
+		return len(ch) - 1
+	}
+	specs := make([]Spec, 10_000)
+	for i := range specs {
+		draw()
+		specs[i] = Spec{ID: next, Bytes: 1 + rng.Int64N(256<<20), Path: slices.Clone(path)}
+		next++
+	}
+	if _, err := n.AddBatch(0, specs); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu0 := cpuNanos()
+	retimed := 0
+	for b.Loop() {
+		id, at, _ := n.Next()
+		ch, err := n.Remove(at, id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		retimed += len(ch)
+		retimed += add(at)
+	}
+	cpu := cpuNanos() - cpu0
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/flow-op")
+	b.ReportMetric(float64(cpu)/float64(2*b.N), "cpu-ns/flow-op")
+	b.ReportMetric(float64(retimed)/float64(b.N), "retimed/op")
+	if n.Active() != 10_000 {
+		b.Fatalf("%d flows active", n.Active())
 	}
 }
