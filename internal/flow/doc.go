@@ -8,10 +8,11 @@
 //
 // A Network is driven by an event engine: it adds a flow at an integer time in
 // microseconds, removes it when it finishes (or is cancelled), asks for the next
-// flow to finish, and advances the clock. After every change only the connected
-// component of flows that share resources with the changed flow is re-solved,
-// and the flows whose finish times moved are reported so the engine can re-time
-// their events. Cluster builds the resources of a Hadoop cluster (racks × nodes,
+// flow to finish, and advances the clock. After every change only the flows
+// near the changed one are re-solved (a region grown until the result is
+// provably max-min fair, else the connected component of flows sharing
+// resources with it), and the flows whose finish times moved are reported so
+// the engine can re-time their events. Cluster builds the resources of a Hadoop cluster (racks × nodes,
 // NICs, rack uplinks, an oversubscribed core, disks) from plain numbers.
 //
 // The package has no dependency on package replay; docs/network-model.md gives

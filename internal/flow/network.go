@@ -225,20 +225,23 @@ type Spec struct {
 }
 
 // Add starts a flow of the given size at time t across the resources of path
-// (in any order; the order does not change the result). It advances the clock
+// (in any order; the order changes the result by rounding at most). It advances the clock
 // to t as Advance does, then re-solves the rates of the flows connected to the
 // new one through shared resources, and returns the flows whose finish times
 // moved, the new flow included, in a deterministic order (that in which the
 // re-solve found them, not sorted). The returned slice is reused by the next
 // call.
 //
-// Cost: O(E + R + S log R + C log F), where E is the number of (flow,
-// resource) pairs of the connected component re-solved, R the number of its
-// resources, S the resources whose share grew before they were reached (at
-// most E; see resolve), C the number of flows whose finish time changed and F
-// the number of active flows. The component is the whole set of flows linked through
-// shared resources, so in a cluster where flows cross racks it is usually
-// every active flow: a change costs time linear in the active flows.
+// Cost: the incremental solver (incremental.go) re-solves a region around
+// the new flow, each solve costing as the full solve below does but over the
+// flows and resources the region touches, not the component; when the region passes a quarter of the active
+// flows, the whole connected component is re-solved instead, in
+// O(E + R + S log R + C log F), where E is the number of (flow, resource)
+// pairs of the component, R the number of its resources, S the resources
+// whose share grew before the solver reached them (at most E; see resolve), C
+// the number of flows whose finish time changed and F the number of active
+// flows. In a cluster where flows cross racks the component is usually every
+// active flow.
 //
 // A zero-byte flow finishes at t. Errors, with nothing changed: a negative size
 // (ErrBytes), an empty path (ErrEmptyPath), an unknown or repeated resource
