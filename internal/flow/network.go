@@ -57,8 +57,11 @@ type Network struct {
 	// fullOnly turns the incremental solver off: every change re-solves its
 	// whole component. Tests set it to check both solvers.
 	fullOnly bool
-	// localSolves and fullSolves count the changes each solver handled.
+	// localSolves and fullSolves count the changes each solver handled;
+	// localFails counts the incremental solver's consecutive failures and
+	// localSkip the changes it sits out (see resolve).
 	localSolves, fullSolves int64
+	localFails, localSkip   int
 }
 
 type resource struct {

@@ -29,11 +29,22 @@ import (
 // is O(E + R + S log R) for E (flow, resource) pairs, R resources and S stale
 // surfacings (at most E).
 func (n *Network) resolve(seeds []ResourceID) []Change {
-	if !n.fullOnly {
+	// After the incremental solver gives up, the next changes likely spread as
+	// far (a shuffle across racks): it sits out 1, 2, 4, … up to 16 changes
+	// after consecutive failures, and is tried on every change again after a
+	// success.
+	switch {
+	case n.fullOnly:
+	case n.localSkip > 0:
+		n.localSkip--
+	default:
 		if changes, ok := n.resolveLocal(seeds); ok {
 			n.localSolves++
+			n.localFails = 0
 			return changes
 		}
+		n.localSkip = 1 << min(n.localFails, 4)
+		n.localFails++
 	}
 	n.fullSolves++
 	return n.apply(n.fill(seeds))
