@@ -1,7 +1,7 @@
 // Command ingest reads job traces in one of the supported input formats and
 // writes tracereplay's canonical trace directory (jobs.parquet, tasks.parquet).
 //
-//	ingest --out DIR [--format auto|swim|jhist|hadoop1|rumen|sls] [--strict]
+//	ingest --out DIR [--force] [--format auto|swim|jhist|hadoop1|rumen|sls] [--strict]
 //	       [--topology FILE] [--workers N] FILE|DIR...
 //	ingest --out DIR --generate NAME [--param key=value]... [--seed N]
 //

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/trace"
@@ -85,5 +88,51 @@ func TestOutRefusesOtherKind(t *testing.T) {
 	code, errOut := ingest("--out", out, sample)
 	if code != exitUsage || !strings.Contains(errOut, "it holds a results replay wrote") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestSignal is issue 10 item 4 for ingest: SIGINT or SIGTERM while the input is
+// still being read stops ingest with exit 130 or 143, and it leaves neither the
+// output directory nor a temporary or lock file.
+func TestSignal(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "ingest")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		parent := t.TempDir()
+		cmd := exec.Command(bin, "--out", filepath.Join(parent, "trace"), "-")
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		stdin.Write(data[:len(data)/2]) // ingest now waits for the rest
+		time.Sleep(300 * time.Millisecond)
+		if _, err := os.Stat(filepath.Join(parent, ".trace.lock")); err != nil {
+			t.Errorf("%v: no lock file while ingest runs: %v", c.sig, err)
+		}
+		cmd.Process.Signal(c.sig)
+		time.Sleep(100 * time.Millisecond)
+		stdin.Write(data[len(data)/2:])
+		stdin.Close()
+		cmd.Wait()
+		if got := cmd.ProcessState.ExitCode(); got != c.code {
+			t.Errorf("%v: exit %d, want %d; stderr %q", c.sig, got, c.code, stderr.String())
+		}
+		if ents, _ := os.ReadDir(parent); len(ents) != 0 {
+			t.Errorf("%v: %s holds %v after the signal, want nothing", c.sig, parent, ents)
+		}
 	}
 }

@@ -108,7 +108,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		closeOut, err := openOut(ctx, &c, stderr) // publish.go
 		if err != nil {
 			fmt.Fprintf(stderr, "replay: %v\n", err)
-			return 2
+			if errors.As(err, new(usageError)) {
+				return 2
+			}
+			return 1
 		}
 		defer closeOut()
 	}

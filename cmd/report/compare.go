@@ -16,7 +16,7 @@ import (
 func compareUsage(fs *pflag.FlagSet) string {
 	var b strings.Builder
 	b.WriteString("Usage: report compare --baseline DIR --candidate DIR [--fail-on RULES] [--fail-on-file FILE]\n")
-	b.WriteString("                      [--markdown FILE] [--junit FILE]\n\n")
+	b.WriteString("                      [--allow-untested] [--markdown FILE] [--junit FILE]\n\n")
 	b.WriteString("Lines up the cells (runs with equal labels apart from the seed: policy, trace, hw,\n")
 	b.WriteString("sweep values) of two result sets, checks that each cell replayed the same trace\n")
 	b.WriteString("content on the same hardware model on both sides (manifest.json), and prints, per\n")

@@ -5,10 +5,10 @@
 // report compare checks a candidate result set against a baseline for CI.
 //
 //	report [--out DIR] [--format png|svg|pdf] [--style screen|paper] [--width one|two]
-//	       [--html FILE] [--arrow DIR] [--preset NAME] RESULTS_DIR
+//	       [--html FILE] [--arrow DIR] [--force] [--preset NAME] RESULTS_DIR
 //	report summary [flags] RESULTS_DIR   (the same, named explicitly)
 //	report compare --baseline DIR --candidate DIR [--fail-on RULES] [--fail-on-file FILE]
-//	       [--markdown FILE] [--junit FILE]
+//	       [--allow-untested] [--markdown FILE] [--junit FILE]
 //	report validate [--out DIR] [--max-median-error X] RESULTS_DIR...   (docs/validation.md)
 package main
 

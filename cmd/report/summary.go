@@ -19,7 +19,7 @@ import (
 func usage(fs *pflag.FlagSet) string {
 	var b strings.Builder
 	b.WriteString("Usage: report [summary] [--out DIR] [--format png|svg|pdf] [--style screen|paper] [--width one|two]\n")
-	b.WriteString("              [--html FILE] [--arrow DIR] [--preset NAME] RESULTS_DIR\n")
+	b.WriteString("              [--html FILE] [--arrow DIR] [--force] [--preset NAME] RESULTS_DIR\n")
 	b.WriteString("       report compare --baseline DIR --candidate DIR [--fail-on RULES] ... (report compare --help)\n\n")
 	b.WriteString("Prints a summary of the runs found under RESULTS_DIR (every directory holding\n")
 	b.WriteString("jobs.parquet; labels from its key=value path segments): one row per run, or, when\n")

@@ -344,3 +344,11 @@ func TestIsScratch(t *testing.T) {
 		}
 	}
 }
+
+func TestOpenRefusesDotDirs(t *testing.T) {
+	for _, p := range []string{".", "..", "/", "a/.."} {
+		if _, err := Open(p, results, Options{Force: true}); !errors.Is(err, ErrNotOwned) {
+			t.Errorf("Open(%q): err = %v, want ErrNotOwned", p, err)
+		}
+	}
+}

@@ -46,8 +46,8 @@ func Open(path string, owner Owner, opt Options) (*Target, error) {
 	if parent == "" {
 		parent = "."
 	}
-	if base == "." || base == ".." || base == "/" || base == "" {
-		return nil, fmt.Errorf("%s: not a directory name that can be replaced", path)
+	if base == "." || base == ".." || base == "" {
+		return nil, fmt.Errorf("refusing to replace %s: %w", path, refuse("name a directory of its own, not the current, parent or root directory"))
 	}
 	t := &Target{path: clean, parent: parent, base: base, owner: owner, opt: opt}
 	if err := t.makeParent(); err != nil {
