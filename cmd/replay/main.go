@@ -30,8 +30,8 @@ import (
 
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/report"
 	"github.com/tracereplay/tracereplay/samples"
+	"github.com/tracereplay/tracereplay/summary"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -197,16 +197,15 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 		}
 	}
 	if !c.quiet {
-		runs := make([]report.Run, len(jobs))
+		runs := make([]summary.Run, len(jobs))
 		for i, j := range jobs {
 			labels := map[string]string{}
 			for _, l := range j.cell.Labels {
 				labels[l[0]] = l[1]
 			}
-			runs[i] = report.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: j.res.Summary,
-				Jobs: j.res.Jobs, Timeline: j.res.Timeline}
+			runs[i] = summary.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Jobs: j.res.Jobs}
 		}
-		if err := report.SummaryTable(runs).WriteText(stdout); err != nil {
+		if err := summary.Table(runs).WriteText(stdout); err != nil {
 			return err
 		}
 	}
