@@ -83,7 +83,7 @@ func SummaryTable(runs []Run) *Table {
 func SummaryRuns(runs []Run) []summary.Run {
 	out := make([]summary.Run, len(runs))
 	for i, r := range runs {
-		out[i] = summary.Run{Dir: r.Dir, Labels: r.Labels, Policy: r.Policy, Jobs: r.Jobs}
+		out[i] = summary.Run{Dir: r.Dir, Labels: r.Labels, Policy: r.Policy, Summary: r.Summary, Jobs: r.Jobs}
 	}
 	return out
 }

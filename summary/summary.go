@@ -20,13 +20,15 @@ const PolicyLabel = "policy"
 const SeedLabel = "seed"
 
 // Run is what the summary needs of one run: its directory (a tie-break when
-// sorting), its labels (key=value segments such as policy, hw, seed), its policy
-// and its jobs.
+// sorting), its labels (key=value segments such as policy, hw, seed), its
+// policy, its run summary (trace, hardware, seed, utilisation; see Setting) and
+// its jobs.
 type Run struct {
-	Dir    string
-	Labels map[string]string
-	Policy string
-	Jobs   []replay.JobResult
+	Dir     string
+	Labels  map[string]string
+	Policy  string
+	Summary replay.RunSummary
+	Jobs    []replay.JobResult
 }
 
 // Label returns the value of label k; the policy label falls back to r.Policy.

@@ -196,16 +196,16 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 			return err
 		}
 	}
-	if !c.quiet {
+	{
 		runs := make([]summary.Run, len(jobs))
 		for i, j := range jobs {
 			labels := map[string]string{}
 			for _, l := range j.cell.Labels {
 				labels[l[0]] = l[1]
 			}
-			runs[i] = summary.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Jobs: j.res.Jobs}
+			runs[i] = summary.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: j.res.Summary, Jobs: j.res.Jobs}
 		}
-		if err := summary.Table(runs).WriteText(stdout); err != nil {
+		if err := printSummary(stdout, stderr, runs, c.quiet); err != nil {
 			return err
 		}
 	}
