@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +28,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tracereplay/tracereplay/trace"
+	"github.com/tracereplay/tracereplay/version"
 )
 
 func main() {
@@ -55,6 +55,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	params := fs.StringArray("param", nil, "generator parameter key=value (repeatable)")
 	seed := fs.Uint64("seed", 1, "generator seed: the same parameters and seed give the same trace")
 	help := fs.BoolP("help", "h", false, "show this help")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	fail := func(status int, format string, args ...any) int {
 		fmt.Fprintf(stderr, "ingest: "+format+"\n", args...)
 		return status
@@ -64,6 +65,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if *help {
 		fmt.Fprint(stdout, usage(fs))
+		return exitOK
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, version.Tool("ingest"))
 		return exitOK
 	}
 	if *out == "" {
@@ -131,7 +136,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return fail(exitUsage, "%v", err)
 	}
 	t.Meta.SchemaVersion = trace.SchemaVersion
-	t.Meta.Tool = "tracereplay ingest " + toolVersion()
+	t.Meta.Tool = version.Tool("ingest")
 	t.Meta.Options = map[string]string{"format": *format, "strict": strconv.FormatBool(*strict)}
 	t.Meta.Sources = append([]string(nil), inputs...) // directories whose files were all skipped included
 	if topo != nil {
@@ -231,15 +236,6 @@ func humanBytes(n int64) string {
 		i++
 	}
 	return fmt.Sprintf("%.1f %ciB", v, units[i])
-}
-
-// toolVersion is the main module's version from the build info ("(devel)" for
-// builds outside a module version).
-func toolVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }
 
 func usageHint() string { return "run 'ingest --help' for usage" }
