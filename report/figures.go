@@ -172,6 +172,23 @@ func RenderFigures(runs []Run, o FigureOptions) ([]RenderedFigure, error) {
 	return out, nil
 }
 
+// WriteFigureFiles writes the drawn figures of figs into dir as NAME.FORMAT,
+// each atomically, and returns their paths; figures without data are skipped.
+func WriteFigureFiles(figs []RenderedFigure, dir, format string) ([]string, error) {
+	var paths []string
+	for _, f := range figs {
+		if f.Data == nil {
+			continue
+		}
+		path := filepath.Join(dir, f.Name+"."+format)
+		if err := writeBytesAtomic(path, f.Data); err != nil {
+			return paths, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
 // SkippedFigures returns "NAME: reason" for each figure of figs that was not
 // drawn for want of data.
 func SkippedFigures(figs []RenderedFigure) []string {

@@ -22,7 +22,8 @@ const IdleUtilisation = 0.01
 //
 //	trace sample (50 jobs) · hardware fb-600 · seed 1 · slot utilisation: map 0.34%, reduce 0.10%
 //
-// It returns "" for no runs.
+// Parts the runs do not record (no trace name, utilisation zero everywhere)
+// are left out. It returns "" for no runs.
 func Setting(runs []Run) string {
 	if len(runs) == 0 {
 		return ""
@@ -37,21 +38,35 @@ func Setting(runs []Run) string {
 		mapU = append(mapU, r.Summary.MapUtilisation)
 		redU = append(redU, r.Summary.ReduceUtilisation)
 	}
+	var parts []string
 	var tr []string
 	for _, t := range slices.Sorted(maps.Keys(traces)) {
-		tr = append(tr, fmt.Sprintf("%s (%d job%s)", display(t), traces[t], plural(traces[t])))
+		if t != "" {
+			tr = append(tr, fmt.Sprintf("%s (%d job%s)", display(t), traces[t], plural(traces[t])))
+		}
+	}
+	if len(tr) > 0 {
+		parts = append(parts, plural2(len(tr), "trace", "traces")+" "+listShort(tr))
 	}
 	var hw []string
 	for _, h := range slices.Sorted(maps.Keys(hws)) {
-		hw = append(hw, display(h))
+		if h != "" {
+			hw = append(hw, display(h))
+		}
+	}
+	if len(hw) > 0 {
+		parts = append(parts, "hardware "+listShort(hw))
 	}
 	var sd []string
 	for _, s := range slices.Sorted(maps.Keys(seeds)) {
 		sd = append(sd, strconv.FormatUint(s, 10))
 	}
-	return fmt.Sprintf("%s %s · %s %s · %s %s · slot utilisation: map %s, reduce %s",
-		plural2(len(tr), "trace", "traces"), listShort(tr), plural2(len(hw), "hardware", "hardware"), listShort(hw),
-		plural2(len(sd), "seed", "seeds"), listShort(sd), pctRange(mapU), pctRange(redU))
+	parts = append(parts, plural2(len(sd), "seed", "seeds")+" "+listShort(sd))
+	// Results written before utilisation was recorded hold zeros: say nothing.
+	if slices.Max(mapU) > 0 || slices.Max(redU) > 0 {
+		parts = append(parts, "slot utilisation: map "+pctRange(mapU)+", reduce "+pctRange(redU))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // display shortens a trace or hardware name to its base name without extension
@@ -125,7 +140,9 @@ func Warnings(runs []Run) []string {
 	}
 	var out []string
 	for _, k := range order {
-		if u := most[k]; u < IdleUtilisation {
+		// Zero is no measurement (results written before utilisation was
+		// recorded, or a run without jobs), not an idle cluster.
+		if u := most[k]; u > 0 && u < IdleUtilisation {
 			out = append(out, fmt.Sprintf("warning: map-slot utilisation is %s at most (trace %s, hardware %s), below 1%%: policies cannot differ on an idle cluster",
 				pct(u), display(k.trace), display(k.hw)))
 		}

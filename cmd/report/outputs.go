@@ -65,16 +65,22 @@ func publishDir(dir string, fill func(tmp string) ([]string, error)) ([]string, 
 
 // writeOutputs writes the summary as Markdown, CSV and LaTeX and the figures
 // into dir (publishDir); a preset adds its table and figures. It returns the
-// final paths.
-func writeOutputs(dir string, table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset) ([]string, error) {
-	return publishDir(dir, func(tmp string) ([]string, error) {
+// final paths and, for each figure not written for want of data, why.
+func writeOutputs(dir string, table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset) ([]string, []string, error) {
+	var skipped []string
+	paths, err := publishDir(dir, func(tmp string) ([]string, error) {
 		files := []string{filepath.Join(tmp, "summary.md"), filepath.Join(tmp, "summary.csv"), filepath.Join(tmp, "summary.tex")}
 		for i, write := range []func(io.Writer) error{table.WriteMarkdown, table.WriteCSV, table.WriteLaTeX} {
 			if err := report.WriteFileAtomic(files[i], write); err != nil {
 				return nil, err
 			}
 		}
-		figs, err := report.WriteFiguresWith(runs, tmp, fig)
+		rendered, err := report.RenderFigures(runs, fig)
+		if err != nil {
+			return nil, err
+		}
+		skipped = report.SkippedFigures(rendered)
+		figs, err := report.WriteFigureFiles(rendered, tmp, fig.Format)
 		if err != nil {
 			return nil, err
 		}
@@ -96,6 +102,7 @@ func writeOutputs(dir string, table *report.Table, runs []report.Run, fig report
 		}
 		return files, nil
 	})
+	return paths, skipped, err
 }
 
 // writeArrow writes summary.arrow and jobs.arrow (and NAME.arrow, the preset's
