@@ -138,6 +138,7 @@ func writeHTML(path, source string, m *replay.Manifest, mjson []byte, table *rep
 	}
 	rep := report.HTMLReport{Source: source, Manifest: m, ManifestJSON: mjson, Runs: len(runs),
 		Tables: []report.HTMLTable{{Key: "summary", Table: table}}, Figures: figs}
+	rep.Setting, rep.Notes = settingLines(runs)
 	if pre != nil {
 		rep.Tables = append(rep.Tables, report.HTMLTable{Key: pre.name, Table: pre.table(runs)})
 		scratch, err := os.MkdirTemp("", "report-preset-*")

@@ -205,24 +205,33 @@ func filterPolicies(runs []report.Run, names []string) ([]report.Run, error) {
 	return out, nil
 }
 
-// writeSetting prints, under the summary table, what the runs replayed (trace,
-// hardware, seeds, slot utilisation), the policies with identical results and
-// any idle-cluster warning.
-func writeSetting(w io.Writer, runs []report.Run) error {
+// settingLines returns the line saying what the runs replayed (trace,
+// hardware, seeds, slot utilisation) and the lines under it: the policies with
+// identical results and any idle-cluster warning.
+func settingLines(runs []report.Run) (string, []string) {
 	_, sims := report.SplitAllocStudies(runs)
 	sr := report.SummaryRuns(sims)
 	if len(sr) == 0 {
+		return "", nil
+	}
+	var notes []string
+	if same := summary.Identical(sr); len(same) > 0 {
+		notes = append(notes, "Identical results: "+strings.Join(same, "; "))
+	}
+	notes = append(notes, summary.Warnings(sr)...)
+	return summary.Setting(sr), notes
+}
+
+// writeSetting prints settingLines under the summary table.
+func writeSetting(w io.Writer, runs []report.Run) error {
+	setting, notes := settingLines(runs)
+	if setting == "" && len(notes) == 0 {
 		return nil
 	}
 	var b strings.Builder
-	if s := summary.Setting(sr); s != "" {
-		b.WriteString("\n" + s + "\n")
-	}
-	if same := summary.Identical(sr); len(same) > 0 {
-		b.WriteString("Identical results: " + strings.Join(same, "; ") + "\n")
-	}
-	for _, warn := range summary.Warnings(sr) {
-		b.WriteString(warn + "\n")
+	b.WriteString("\n" + setting + "\n")
+	for _, n := range notes {
+		b.WriteString(n + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
