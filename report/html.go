@@ -185,8 +185,8 @@ func shellJoin(args []string) string {
 }
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f3": func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) },
-	"f0": func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) },
+	"f3":        func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) },
+	"f0":        func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) },
 	"hasPrefix": strings.HasPrefix,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
