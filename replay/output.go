@@ -76,6 +76,11 @@ func WriteFileAtomic(path string, b []byte) (err error) {
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	// CreateTemp makes the file private; results are as readable as the
+	// Parquet files beside them.
+	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
 	if err = os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
