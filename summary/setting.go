@@ -29,11 +29,13 @@ func Setting(runs []Run) string {
 		return ""
 	}
 	traces := map[string]int{}
-	hws, seeds := map[string]bool{}, map[uint64]bool{}
+	hws, seeds := map[string]string{}, map[uint64]bool{}
 	var mapU, redU []float64
 	for _, r := range runs {
 		traces[r.Summary.Trace] = max(traces[r.Summary.Trace], r.Summary.Jobs)
-		hws[r.Summary.Hardware] = true
+		if _, ok := hws[r.Summary.Hardware]; !ok || r.Cluster != "" {
+			hws[r.Summary.Hardware] = r.Cluster
+		}
 		seeds[r.Summary.Seed] = true
 		mapU = append(mapU, r.Summary.MapUtilisation)
 		redU = append(redU, r.Summary.ReduceUtilisation)
@@ -51,7 +53,11 @@ func Setting(runs []Run) string {
 	var hw []string
 	for _, h := range slices.Sorted(maps.Keys(hws)) {
 		if h != "" {
-			hw = append(hw, display(h))
+			if c := hws[h]; c != "" {
+				hw = append(hw, display(h)+" ("+c+")")
+			} else {
+				hw = append(hw, display(h))
+			}
 		}
 	}
 	if len(hw) > 0 {
@@ -70,7 +76,9 @@ func Setting(runs []Run) string {
 }
 
 // display shortens a trace or hardware name to its base name without extension
-// (samples/hardware/fb-600.toml → fb-600); "" becomes "-".
+// (samples/hardware/fb-600.toml → fb-600); "" becomes "-". With a cluster
+// size known (Run.Cluster), the hardware shows it, so that a cluster derived
+// from a trace is seen without writing results.
 func display(s string) string {
 	if s == "" {
 		return "-"

@@ -29,6 +29,19 @@ type Run struct {
 	Policy  string
 	Summary replay.RunSummary
 	Jobs    []replay.JobResult
+	// Cluster describes the hardware's size (ClusterSize), "" when unknown.
+	Cluster string
+}
+
+// ClusterSize describes a cluster for the setting line: racks, nodes and slots,
+// e.g. "2 racks, 20 nodes, 40 map + 20 reduce slots".
+func ClusterSize(h *replay.Hardware) string {
+	racks := h.Racks
+	if h.Layout != nil {
+		racks = len(h.Layout)
+	}
+	return fmt.Sprintf("%d rack%s, %d node%s, %d map + %d reduce slots",
+		racks, plural(racks), h.Nodes(), plural(h.Nodes()), h.TotalMapSlots(), h.TotalReduceSlots())
 }
 
 // Label returns the value of label k; the policy label falls back to r.Policy.

@@ -203,7 +203,8 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 			for _, l := range j.cell.Labels {
 				labels[l[0]] = l[1]
 			}
-			runs[i] = summary.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: j.res.Summary, Jobs: j.res.Jobs}
+			runs[i] = summary.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: j.res.Summary, Jobs: j.res.Jobs,
+				Cluster: summary.ClusterSize(&j.cell.Hardware)}
 		}
 		if err := printSummary(stdout, stderr, runs, c.quiet); err != nil {
 			return err
