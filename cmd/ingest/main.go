@@ -192,6 +192,20 @@ func countStdin(inputs []string) int {
 	return n
 }
 
+// epochFrom is the submit time (ms) from which a trace's times are taken as
+// Unix epoch milliseconds rather than an offset from the trace's start:
+// 2000-01-01 UTC, about 30 years of offsets.
+const epochFrom = 946684800000
+
+// submitTime formats a submit time: a UTC date and time for an epoch trace
+// (Hadoop histories), else milliseconds from the trace's start (SWIM, SLS).
+func submitTime(ms int64) string {
+	if ms >= epochFrom {
+		return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05.000 UTC")
+	}
+	return fmt.Sprintf("%d ms", ms)
+}
+
 // summary prints what was written.
 func summary(w io.Writer, out string, t *trace.Trace, trees treeTotals) {
 	var known, input int64
@@ -214,7 +228,7 @@ func summary(w io.Writer, out string, t *trace.Trace, trees treeTotals) {
 	fmt.Fprintf(w, "tasks:        %d\n", len(t.Tasks))
 	if len(t.Jobs) > 0 {
 		first, last := t.Jobs[0].SubmitMs, t.Jobs[len(t.Jobs)-1].SubmitMs
-		fmt.Fprintf(w, "submit:       %d ms .. %d ms (span %v)\n", first, last, time.Duration(last-first)*time.Millisecond)
+		fmt.Fprintf(w, "submit:       %s .. %s (span %v)\n", submitTime(first), submitTime(last), time.Duration(last-first)*time.Millisecond)
 	}
 	fmt.Fprintf(w, "input bytes:  %d (%s)", input, humanBytes(input))
 	if unknown := int64(len(t.Jobs)) - known; unknown > 0 {
