@@ -117,6 +117,20 @@ type ParamReader struct {
 	params Params
 	known  []string
 	errs   []string
+	// defs holds the default of each parameter read, formatted (Parameters).
+	defs map[string]string
+}
+
+// def records key's default; a negative number means "derived when not
+// given" (from the hardware model or the workload) and is shown as auto.
+func (r *ParamReader) def(key, v string) {
+	if strings.HasPrefix(v, "-") {
+		v = "auto"
+	}
+	if r.defs == nil {
+		r.defs = map[string]string{}
+	}
+	r.defs[key] = v
 }
 
 func (r *ParamReader) get(key string) (string, bool) {
@@ -127,6 +141,7 @@ func (r *ParamReader) get(key string) (string, bool) {
 
 // Duration reads a duration parameter ("5s") as simulated microseconds.
 func (r *ParamReader) Duration(key string, def time.Duration) int64 {
+	r.def(key, def.String())
 	v, ok := r.get(key)
 	if !ok {
 		return int64(def / time.Microsecond)
@@ -141,6 +156,7 @@ func (r *ParamReader) Duration(key string, def time.Duration) int64 {
 
 // Float reads a floating-point parameter.
 func (r *ParamReader) Float(key string, def float64) float64 {
+	r.def(key, strconv.FormatFloat(def, 'g', -1, 64))
 	v, ok := r.get(key)
 	if !ok {
 		return def
@@ -154,6 +170,7 @@ func (r *ParamReader) Float(key string, def float64) float64 {
 
 // Int reads an integer parameter.
 func (r *ParamReader) Int(key string, def int) int {
+	r.def(key, strconv.Itoa(def))
 	v, ok := r.get(key)
 	if !ok {
 		return def
@@ -167,6 +184,11 @@ func (r *ParamReader) Int(key string, def int) int {
 
 // String reads a string parameter that must be one of choices.
 func (r *ParamReader) String(key, def string, choices ...string) string {
+	d := def
+	if len(choices) > 0 {
+		d += " (" + strings.Join(choices, "|") + ")"
+	}
+	r.def(key, d)
 	v, ok := r.get(key)
 	if !ok {
 		return def

@@ -8,10 +8,12 @@ import (
 
 	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/trace"
+	"github.com/tracereplay/tracereplay/version"
 )
 
-// Version is the tracereplay version written into every output's metadata.
-const Version = "0.1.0"
+// Version is the tracereplay version written into every output's metadata
+// (version.Version).
+const Version = version.Version
 
 // Result file names inside a run directory.
 const (

@@ -54,6 +54,11 @@ type figure struct {
 	// that it starts level with the data area.
 	top  vg.Length
 	draw func(draw.Canvas)
+	// skip, when set, says why the figure has no data and is not drawn.
+	skip string
+	// rows, when set, are small multiples stacked from the top, each with its
+	// own height, legend and drawing; height, legend, top and draw are unused.
+	rows []figure
 }
 
 // RenderedFigure is one encoded figure.
@@ -62,8 +67,11 @@ type RenderedFigure struct {
 	Name string
 	// Caption says what the figure shows and how seeds were combined.
 	Caption string
-	// Data is the encoded file.
+	// Data is the encoded file; nil when the figure was not drawn.
 	Data []byte
+	// Skipped, when set, says why the figure has no data and was not drawn
+	// (e.g. no timeline); a figure without data is never written.
+	Skipped string
 }
 
 // WriteFigures draws the figures of runs into dir in format png, svg or pdf in
@@ -74,7 +82,7 @@ func WriteFigures(runs []Run, dir string, format string) ([]string, error) {
 
 // WriteFiguresWith draws the figures of runs (RenderFigures) into dir and returns
 // the paths written, NAME.FORMAT in a fixed order. Each file is written
-// atomically.
+// atomically. Figures without data are not written; SkippedFigures says which.
 func WriteFiguresWith(runs []Run, dir string, o FigureOptions) ([]string, error) {
 	figs, err := RenderFigures(runs, o)
 	if err != nil {
@@ -82,6 +90,9 @@ func WriteFiguresWith(runs []Run, dir string, o FigureOptions) ([]string, error)
 	}
 	var paths []string
 	for _, f := range figs {
+		if f.Data == nil {
+			continue
+		}
 		path := filepath.Join(dir, f.Name+"."+o.Format)
 		if err := writeBytesAtomic(path, f.Data); err != nil {
 			return paths, err
@@ -105,6 +116,11 @@ func WriteFiguresWith(runs []Run, dir string, o FigureOptions) ([]string, error)
 //
 // Allocation studies (Run.Alloc) have no figures here and are left out; runs
 // that are all allocation studies give no figures and no error.
+//
+// Cells whose runs gave identical results are drawn once, named by all of them
+// ("fifo = capacity = hpfsp"); more cells than a panel tells apart are drawn
+// as small multiples. A figure without data (no timeline, no job with reduces,
+// no finished job) comes back with Skipped set and no Data.
 //
 // A cell is a Group: the runs that differ only in the seed. Cells are named by
 // their policy and the labels that differ between them (plus the number of
@@ -136,11 +152,16 @@ func RenderFigures(runs []Run, o FigureOptions) ([]RenderedFigure, error) {
 			names[i] += " (" + seedsText(len(g.Runs)) + ")"
 		}
 	}
+	groups, names = mergeIdentical(groups, names)
 	var out []RenderedFigure
 	for _, build := range []func([]Group, []string, look) (figure, error){flowtimeCDF, starvationBars, runningTasks} {
 		f, err := build(groups, names, lk)
 		if err != nil {
 			return nil, fmt.Errorf("figure: %w", err)
+		}
+		if f.skip != "" {
+			out = append(out, RenderedFigure{Name: f.name, Skipped: f.skip})
+			continue
 		}
 		data, err := renderWith(o.Format, f, lk)
 		if err != nil {
@@ -149,6 +170,35 @@ func RenderFigures(runs []Run, o FigureOptions) ([]RenderedFigure, error) {
 		out = append(out, RenderedFigure{Name: f.name, Caption: f.caption, Data: data})
 	}
 	return out, nil
+}
+
+// WriteFigureFiles writes the drawn figures of figs into dir as NAME.FORMAT,
+// each atomically, and returns their paths; figures without data are skipped.
+func WriteFigureFiles(figs []RenderedFigure, dir, format string) ([]string, error) {
+	var paths []string
+	for _, f := range figs {
+		if f.Data == nil {
+			continue
+		}
+		path := filepath.Join(dir, f.Name+"."+format)
+		if err := writeBytesAtomic(path, f.Data); err != nil {
+			return paths, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// SkippedFigures returns "NAME: reason" for each figure of figs that was not
+// drawn for want of data.
+func SkippedFigures(figs []RenderedFigure) []string {
+	var out []string
+	for _, f := range figs {
+		if f.Skipped != "" {
+			out = append(out, f.Name+": "+f.Skipped)
+		}
+	}
+	return out
 }
 
 // sortedForFigures checks the figure format and that there are runs (what names the
@@ -193,25 +243,42 @@ func render(format string, f figure) ([]byte, error) { return renderWith(format,
 
 // renderWith lays f out in style lk on a canvas of the given format and returns
 // the encoded file. A screen figure is figureWidth wide, or wider when its legend
-// needs more than figureWidth-minPlotWidth; a paper figure has its column width
-// and puts a legend wider than 40% of it below the plot.
+// needs more than figureWidth-minPlotWidth, and taller when its legend is
+// taller than the plot, so that no entry is clipped; a paper figure has its
+// column width and puts a legend wider than 40% of it below the plot. A figure
+// with rows (small multiples) stacks them, each with its own legend.
 func renderWith(format string, f figure, lk look) ([]byte, error) {
-	lw := legendWidth(f.legend)
+	rows := f.rows
+	if len(rows) == 0 {
+		rows = []figure{f}
+	}
+	var lw vg.Length
+	for _, r := range rows {
+		lw = max(lw, legendWidth(r.legend))
+	}
 	w := max(figureWidth, minPlotWidth+lw+2*legendGap)
 	dpi := pngDPI
-	var lh vg.Length // height of a legend below the plot, 0 when beside it
-	h := f.height
 	if lk.paper {
 		w, dpi = oneColumnWidth, paperDPI
 		if lk.width == TwoColumn {
 			w = twoColumnWidth
 		}
-		if lw > 0.4*w {
-			// Legend.Draw starts the first entry one descent below the top.
-			r := f.legend.Rectangle(draw.Canvas{})
-			lh = r.Max.Y - r.Min.Y + f.legend.TextStyle.FontExtents().Descent
-			h += lh + 2*legendGap
+	}
+	below := lk.paper && lw > 0.4*w
+	heights := make([]vg.Length, len(rows))
+	lhs := make([]vg.Length, len(rows)) // height of a legend below the plot, 0 when beside it
+	var h vg.Length
+	for i, r := range rows {
+		heights[i] = r.height
+		lh := legendHeight(r.legend)
+		switch {
+		case below && lh > 0:
+			lhs[i] = lh
+			heights[i] += lh + 2*legendGap
+		case lh > 0 && r.top+lh+legendGap > heights[i]:
+			heights[i] = r.top + lh + legendGap // a tall legend never clips
 		}
+		h += heights[i]
 	}
 	var c vg.CanvasWriterTo
 	switch format {
@@ -222,22 +289,31 @@ func renderWith(format string, f figure, lk look) ([]byte, error) {
 	case "pdf":
 		c = vgpdf.New(w, h)
 	}
-	dc := draw.New(c)
-	switch {
-	case lh > 0: // below the plot, a gap above and below
-		l := f.legend
-		l.Top, l.Left = true, true
-		l.XOffs, l.YOffs = 0, 0
-		l.Draw(draw.Crop(dc, legendGap, 0, legendGap, -(h - lh - legendGap)))
-		dc = draw.Crop(dc, 0, 0, lh+2*legendGap, 0)
-	case lw > 0:
-		l := f.legend
-		l.Top, l.Left = true, true
-		l.XOffs, l.YOffs = 0, 0
-		l.Draw(draw.Crop(dc, w-lw-legendGap, -legendGap, 0, -f.top))
-		dc = draw.Crop(dc, 0, -(lw + 2*legendGap), 0, 0)
+	full := draw.New(c)
+	var above vg.Length
+	for i, r := range rows {
+		// The band of row i: above is the height of the rows over it.
+		dc := draw.Crop(full, 0, 0, h-above-heights[i], -above)
+		above += heights[i]
+		rh := heights[i]
+		switch lh := lhs[i]; {
+		case lh > 0: // below the plot, a gap above and below
+			l := r.legend
+			l.Top, l.Left = true, true
+			l.XOffs, l.YOffs = 0, 0
+			l.Draw(draw.Crop(dc, legendGap, 0, legendGap, -(rh - lh - legendGap)))
+			dc = draw.Crop(dc, 0, 0, lh+2*legendGap, 0)
+		case lw > 0:
+			if legendWidth(r.legend) > 0 {
+				l := r.legend
+				l.Top, l.Left = true, true
+				l.XOffs, l.YOffs = 0, 0
+				l.Draw(draw.Crop(dc, w-lw-legendGap, -legendGap, 0, -r.top))
+			}
+			dc = draw.Crop(dc, 0, -(lw + 2*legendGap), 0, 0)
+		}
+		r.draw(dc)
 	}
-	f.draw(dc)
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
@@ -247,6 +323,16 @@ func renderWith(format string, f figure, lk look) ([]byte, error) {
 		data = fixPDFDates(data)
 	}
 	return data, nil
+}
+
+// legendHeight returns the height l's entries take, 0 when it has none.
+func legendHeight(l plot.Legend) vg.Length {
+	if legendWidth(l) == 0 {
+		return 0
+	}
+	// Legend.Draw starts the first entry one descent below the top.
+	r := l.Rectangle(draw.Canvas{})
+	return r.Max.Y - r.Min.Y + l.TextStyle.FontExtents().Descent
 }
 
 // legendWidth returns the width l needs, 0 when it has no entries.
@@ -276,9 +362,22 @@ func fixPDFDates(pdf []byte) []byte {
 	return pdfDate.ReplaceAll(pdf, []byte("/$1 (D:19700101000000)"))
 }
 
-// style returns the colour and dash pattern of series i: seven dark colours, then
-// the same colours dashed.
+// screenColors are the Okabe–Ito colours (Okabe and Ito, "Color Universal
+// Design", 2008), told apart under every common colour-vision deficiency, in
+// the order the screen style uses them; yellow is left out, too faint on white.
+var screenColors = []color.Color{
+	color.RGBA{R: 0x00, G: 0x72, B: 0xb2, A: 0xff}, // blue
+	color.RGBA{R: 0xd5, G: 0x5e, B: 0x00, A: 0xff}, // vermilion
+	color.RGBA{R: 0x00, G: 0x9e, B: 0x73, A: 0xff}, // bluish green
+	color.RGBA{R: 0xe6, G: 0x9f, B: 0x00, A: 0xff}, // orange
+	color.RGBA{R: 0xcc, G: 0x79, B: 0xa7, A: 0xff}, // reddish purple
+	color.RGBA{R: 0x56, G: 0xb4, B: 0xe9, A: 0xff}, // sky blue
+	color.Black,
+}
+
+// style returns the colour and dash pattern of series i: the seven
+// screenColors, then the same colours with the next dash pattern.
 func style(i int) (color.Color, []vg.Length) {
-	n := len(plotutil.DarkColors)
-	return plotutil.DarkColors[i%n], plotutil.DefaultDashes[(i/n)%len(plotutil.DefaultDashes)]
+	n := len(screenColors)
+	return screenColors[i%n], plotutil.DefaultDashes[(i/n)%len(plotutil.DefaultDashes)]
 }

@@ -25,8 +25,14 @@ type HTMLReport struct {
 	// Tables are shown in order; each gets the id "table-" + its key.
 	Tables []HTMLTable
 	// Figures are SVG renderings (RenderFigures with format svg), shown in
-	// order; each gets the id "fig-" + its Name.
+	// order; each gets the id "fig-" + its Name. A figure without Data (see
+	// RenderedFigure.Skipped) is listed as not drawn, with the reason.
 	Figures []RenderedFigure
+	// Setting is the line saying what the runs replayed and the slot
+	// utilisation (summary.Setting); Notes are further lines under it, such as
+	// the policies with identical results and idle-cluster warnings.
+	Setting string
+	Notes   []string
 }
 
 // HTMLTable is one table of an HTMLReport with its key (letters, digits, '-'
@@ -50,7 +56,7 @@ func HTMLFigureID(name string) string { return "fig-" + name }
 // digest, the runs and the raw JSON), the tables and the figures with their
 // captions. Equal inputs give equal bytes.
 func WriteHTML(w io.Writer, r HTMLReport) error {
-	v := htmlView{Source: r.Source, Runs: r.Runs, ManifestJSON: string(r.ManifestJSON)}
+	v := htmlView{Source: r.Source, Runs: r.Runs, ManifestJSON: string(r.ManifestJSON), Setting: r.Setting, Notes: r.Notes}
 	if m := r.Manifest; m != nil {
 		v.Manifest = m
 		v.Command = shellJoin(append([]string{"replay"}, m.Args...))
@@ -72,6 +78,10 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 	for _, f := range r.Figures {
 		if !validKey(f.Name) {
 			return fmt.Errorf("html report: figure name %q: want letters, digits, '-' and '_'", f.Name)
+		}
+		if f.Data == nil {
+			v.Skipped = append(v.Skipped, figureView{ID: HTMLFigureID(f.Name), Name: f.Name, Caption: f.Skipped})
+			continue
 		}
 		svg, err := inlineSVG(f.Data)
 		if err != nil {
@@ -96,6 +106,9 @@ type htmlView struct {
 	ManifestJSON string
 	Tables       []tableData
 	Figures      []figureView
+	Skipped      []figureView
+	Setting      string
+	Notes        []string
 }
 
 type tableData struct {
@@ -108,6 +121,13 @@ type tableData struct {
 type cellView struct {
 	Text string
 	Num  bool
+	// Lines are a header's lines; Label is a body cell's column header, shown
+	// beside it when a narrow screen stacks the rows as cards.
+	Lines []string
+	Label string
+	// Mean and CI split a "m ± h" cell so that the interval can wrap under
+	// the mean.
+	Mean, CI string
 }
 
 type figureView struct {
@@ -118,12 +138,16 @@ type figureView struct {
 func tableView(t HTMLTable) tableData {
 	v := tableData{ID: HTMLTableID(t.Key), Title: t.Table.Title, Notes: t.Table.Notes}
 	for _, c := range t.Table.Columns {
-		v.Headers = append(v.Headers, cellView{Text: strings.ReplaceAll(c.Header, "\n", " "), Num: c.Align == AlignRight})
+		v.Headers = append(v.Headers, cellView{Text: strings.ReplaceAll(c.Header, "\n", " "), Lines: strings.Split(c.Header, "\n"), Num: c.Align == AlignRight})
 	}
 	for _, r := range t.Table.Rows {
 		row := make([]cellView, len(r))
 		for i, c := range r {
-			row[i] = cellView{Text: c.Text, Num: t.Table.Columns[i].Align == AlignRight}
+			cv := cellView{Text: c.Text, Num: t.Table.Columns[i].Align == AlignRight, Label: v.Headers[i].Text}
+			if m, h, ok := strings.Cut(c.Text, " ± "); ok {
+				cv.Mean, cv.CI = m, "± "+h
+			}
+			row[i] = cv
 		}
 		v.Rows = append(v.Rows, row)
 	}
@@ -161,8 +185,9 @@ func shellJoin(args []string) string {
 }
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f3": func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) },
-	"f0": func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) },
+	"f3":        func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) },
+	"f0":        func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) },
+	"hasPrefix": strings.HasPrefix,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -173,28 +198,62 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 <style>
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 80rem; padding: 0 1rem; color: #222; line-height: 1.4; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.3rem; margin-top: 2.5rem; border-bottom: 1px solid #ccc; }
-table { border-collapse: collapse; margin: 1rem 0; font-size: 0.9rem; }
+table { border-collapse: collapse; margin: 1rem 0; font-size: 0.85rem; }
 caption { text-align: left; font-weight: 600; padding-bottom: 0.4rem; }
-th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e2e2e2; vertical-align: bottom; }
-thead th { border-bottom: 2px solid #888; }
-.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th, td { padding: 0.2rem 0.45rem; border-bottom: 1px solid #e2e2e2; vertical-align: bottom; }
+thead th { border-bottom: 2px solid #888; font-weight: 600; line-height: 1.2; }
+th:first-child, td:first-child { position: sticky; left: 0; background: #fff; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
+td.num .ci { color: #555; font-size: 0.9em; }
 .txt { text-align: left; }
-.notes { font-size: 0.85rem; color: #555; }
+td.txt { overflow-wrap: anywhere; }
+.notes, .setting { font-size: 0.85rem; color: #555; }
+.setting { color: #222; }
+.warning { color: #8a3b00; font-weight: 600; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 0.2rem 1rem; }
-dt { font-weight: 600; } dd { margin: 0; }
+dt { font-weight: 600; } dd { margin: 0; overflow-wrap: anywhere; }
 code, pre, .hash { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.85rem; }
-pre { background: #f6f6f6; padding: 0.8rem; overflow-x: auto; }
+.hash { word-break: break-all; }
+pre { background: #f6f6f6; padding: 0.8rem; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 figure { margin: 2rem 0; }
-figure svg { max-width: 100%; height: auto; background: #fff; }
+figure svg { display: block; width: 100%; max-width: 60rem; height: auto; background: #fff; overflow: visible; }
+/* The figures' text is measured with Liberation's metrics; Arial and Helvetica
+   share them, so the legends keep their room where Liberation is missing. */
+figure svg text[style*="Liberation Sans"] { font-family: "Liberation Sans", Arimo, Arial, Helvetica, sans-serif !important; }
+figure svg text[style*="Liberation Serif"] { font-family: "Liberation Serif", Tinos, "Times New Roman", Times, serif !important; }
 figcaption { font-size: 0.9rem; color: #444; max-width: 50rem; }
 nav ul { padding-left: 1.2rem; }
-.scroll { overflow-x: auto; }
+.scroll { max-width: 100%; overflow-x: auto; }
+@media screen and (max-width: 48rem) {
+  body { margin: 1rem auto; padding: 0 0.6rem; }
+  table.data, table.data tbody, table.data tr, table.data td { display: block; width: auto; }
+  table.data thead { display: none; }
+  table.data tr { border: 1px solid #ddd; border-radius: 4px; margin: 0 0 0.6rem; padding: 0.3rem 0.5rem; }
+  table.data td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: 0.1rem 0; position: static; text-align: right; white-space: normal; }
+  table.data td::before { content: attr(data-label); font-weight: 600; text-align: left; color: #444; }
+  table.data td:first-child { font-weight: 600; }
+}
+@media print {
+  body { margin: 0; max-width: none; padding: 0; font-size: 9pt; }
+  nav, details { display: none; }
+  h2 { break-after: avoid; }
+  .scroll { overflow: visible; }
+  table { font-size: 7pt; width: 100%; }
+  th, td { padding: 1px 3px; position: static; }
+  td.num .ci { display: block; }
+  thead { display: table-header-group; }
+  tr, figure { break-inside: avoid; }
+}
 </style>
 </head>
 <body>
 <header>
 <h1>tracereplay report</h1>
 <p>Results <code>{{.Source}}</code>: {{.Runs}} run{{if ne .Runs 1}}s{{end}}.</p>
+{{if .Setting}}<p class="setting" id="setting">{{.Setting}}</p>
+{{end}}{{range .Notes}}<p class="{{if hasPrefix . "warning"}}warning{{else}}setting{{end}}">{{.}}</p>
+{{end}}
 <nav><ul>
 <li><a href="#manifest">Run manifest</a></li>
 {{range .Tables}}<li><a href="#{{.ID}}">{{.Title}}</a></li>
@@ -210,6 +269,7 @@ nav ul { padding-left: 1.2rem; }
 {{else}}<dt>seed</dt><dd>{{.Seed}}</dd>
 {{end}}<dt>wall time</dt><dd>{{f3 .WallSec}} s</dd>
 </dl>
+<div class="scroll">
 <table id="manifest-inputs">
 <caption>Inputs (SHA-256)</caption>
 <thead><tr><th class="txt">file</th><th class="txt">sha256</th></tr></thead>
@@ -217,12 +277,13 @@ nav ul { padding-left: 1.2rem; }
 {{range $.Inputs}}<tr><td class="txt"><code>{{index . 0}}</code></td><td class="txt hash">{{index . 1}}</td></tr>
 {{end}}</tbody>
 </table>
+</div>
 <div class="scroll">
-<table id="manifest-runs">
+<table id="manifest-runs" class="data">
 <caption>Runs</caption>
 <thead><tr><th class="txt">directory</th><th class="txt">policy</th><th class="txt">trace</th><th class="txt">hardware</th><th class="num">seed</th><th class="num">jobs</th><th class="num">events</th><th class="num">wall (s)</th><th class="num">events/s</th></tr></thead>
 <tbody>
-{{range .Runs}}<tr><td class="txt"><code>{{.Dir}}</code></td><td class="txt">{{.Policy}}</td><td class="txt">{{.Trace}}</td><td class="txt">{{.Hardware.Name}}</td><td class="num">{{.Seed}}</td><td class="num">{{.Jobs}}</td><td class="num">{{.Events}}</td><td class="num">{{f3 .WallSec}}</td><td class="num">{{f0 .EventsPerSec}}</td></tr>
+{{range .Runs}}<tr><td class="txt" data-label="directory"><code>{{.Dir}}</code></td><td class="txt" data-label="policy">{{.Policy}}</td><td class="txt" data-label="trace">{{.Trace}}</td><td class="txt" data-label="hardware">{{.Hardware.Name}}</td><td class="num" data-label="seed">{{.Seed}}</td><td class="num" data-label="jobs">{{.Jobs}}</td><td class="num" data-label="events">{{.Events}}</td><td class="num" data-label="wall (s)">{{f3 .WallSec}}</td><td class="num" data-label="events/s">{{f0 .EventsPerSec}}</td></tr>
 {{end}}</tbody>
 </table>
 </div>
@@ -234,10 +295,10 @@ nav ul { padding-left: 1.2rem; }
 {{range .Tables}}<section>
 <h2>{{.Title}}</h2>
 <div class="scroll">
-<table id="{{.ID}}">
-<thead><tr>{{range .Headers}}<th class="{{if .Num}}num{{else}}txt{{end}}">{{.Text}}</th>{{end}}</tr></thead>
+<table id="{{.ID}}" class="data">
+<thead><tr>{{range .Headers}}<th class="{{if .Num}}num{{else}}txt{{end}}">{{range $i, $l := .Lines}}{{if $i}}<br>{{end}}{{$l}}{{end}}</th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr>{{range .}}<td class="{{if .Num}}num{{else}}txt{{end}}">{{.Text}}</td>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td class="{{if .Num}}num{{else}}txt{{end}}" data-label="{{.Label}}">{{if .CI}}<span>{{.Mean}} <span class="ci">{{.CI}}</span></span>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table>
 </div>
@@ -251,6 +312,7 @@ nav ul { padding-left: 1.2rem; }
 {{.SVG}}
 <figcaption><strong>{{.Name}}.</strong> {{.Caption}}</figcaption>
 </figure>
+{{end}}{{range .Skipped}}<p class="notes" id="{{.ID}}">Figure <strong>{{.Name}}</strong> not drawn: {{.Caption}}.</p>
 {{end}}</section>
 </body>
 </html>

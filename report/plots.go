@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"slices"
@@ -12,25 +13,25 @@ import (
 )
 
 // flowtimeCDF is the empirical CDF of job flowtime per cell, x on a log scale;
-// the jobs of a cell's seeds are pooled.
+// the jobs of a cell's seeds are pooled. More cells than one panel holds
+// (look.perPanel) are drawn as small multiples sharing the x range, each panel
+// showing its cells in colour over the others in light grey.
 func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
 	agg := Aggregated(groups)
-	p := lk.newPlot()
 	title := "Job flowtime CDF"
-	p.Y.Label.Text = "fraction of jobs"
+	ylabel := "fraction of jobs"
 	caption := "Empirical CDF of job flowtime (finish minus submit, finished jobs), log scale; further left and steeper is better."
 	if agg {
 		title += ", jobs of all seeds pooled"
-		p.Y.Label.Text = "fraction of jobs (seeds pooled)"
+		ylabel = "fraction of jobs (seeds pooled)"
 		caption += " Each curve pools the jobs of all seeds of its cell."
 	}
-	lk.title(p, title)
-	p.X.Label.Text = "flowtime (s, log scale)"
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = logTicks{}
-	p.Y.Min, p.Y.Max = 0, 1
-	p.Add(plotter.NewGrid())
+	limit := maxLinePoints
+	if lk.vector {
+		limit = maxVectorPoints
+	}
 	lo, hi := math.Inf(1), math.Inf(-1)
+	curves := make([]plotter.XYs, len(groups))
 	for i, g := range groups {
 		var flow []float64
 		for _, r := range g.Runs {
@@ -52,26 +53,68 @@ func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
 		if len(pts) == 0 {
 			continue
 		}
-		pts = thinSteps(pts, maxLinePoints)
+		curves[i] = thinSteps(pts, limit)
 		lo, hi = min(lo, pts[0].X), max(hi, pts[len(pts)-1].X)
-		thumbs, err := lk.addSeries(p, i, pts, plotter.PostStep, true)
-		if err != nil {
-			return figure{}, err
-		}
-		p.Legend.Add(names[i], thumbs...)
 	}
 	if math.IsInf(lo, 1) {
-		lo, hi = 1, 10
+		return figure{name: FlowtimeCDFFigure, skip: "no finished job with a positive flowtime"}, nil
 	}
 	// A margin of 10% on each side; at least a factor of 4 so that the axis
 	// gets ticks to label.
-	p.X.Min, p.X.Max = lo/1.1, hi*1.1
-	if r := p.X.Max / p.X.Min; r < 4 {
+	xmin, xmax := lo/1.1, hi*1.1
+	if r := xmax / xmin; r < 4 {
 		g := math.Sqrt(4 / r)
-		p.X.Min, p.X.Max = p.X.Min/g, p.X.Max*g
+		xmin, xmax = xmin/g, xmax*g
 	}
-	l, top := takeLegend(p)
-	return figure{name: FlowtimeCDFFigure, caption: caption, height: lk.height(1), legend: l, top: top, draw: p.Draw}, nil
+	chunks := facets(len(groups), lk.perPanel())
+	f := figure{name: FlowtimeCDFFigure, caption: caption}
+	if len(chunks) > 1 {
+		f.caption += fmt.Sprintf(" %d cells in %d panels; each panel draws its cells in colour over the others in grey.", len(groups), len(chunks))
+	}
+	for ci, chunk := range chunks {
+		p := lk.newPlot()
+		if ci == 0 {
+			lk.title(p, title)
+		}
+		p.Y.Label.Text = ylabel
+		p.X.Label.Text = "flowtime (s, log scale)"
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = logTicks{}
+		p.Y.Min, p.Y.Max = 0, 1
+		p.X.Min, p.X.Max = xmin, xmax
+		p.Add(plotter.NewGrid())
+		if len(chunks) > 1 {
+			for i, pts := range curves {
+				if len(pts) > 0 && !slices.Contains(chunk, i) {
+					if _, err := addLine(p, pts, plotter.PostStep, lk.contextLine()); err != nil {
+						return figure{}, err
+					}
+				}
+			}
+		}
+		for k, i := range chunk {
+			if len(curves[i]) == 0 {
+				continue
+			}
+			thumbs, err := lk.addSeries(p, k, curves[i], plotter.PostStep, true)
+			if err != nil {
+				return figure{}, err
+			}
+			p.Legend.Add(names[i], thumbs...)
+		}
+		p.X.Min, p.X.Max = xmin, xmax
+		l, top := takeLegend(p)
+		h := lk.height(1)
+		if len(chunks) > 1 {
+			h = lk.facetHeight(1, ci == 0)
+		}
+		f.rows = append(f.rows, figure{height: h, legend: l, top: top, draw: p.Draw})
+	}
+	if len(f.rows) == 1 {
+		r := f.rows[0]
+		f.height, f.legend, f.top, f.draw, f.rows = r.height, r.legend, r.top, r.draw, nil
+	}
+	return f, nil
 }
 
 // thinSteps keeps at most about limit points of a CDF's steps (sorted by X and
@@ -96,6 +139,11 @@ func thinSteps(pts plotter.XYs, limit int) plotter.XYs {
 // long waits, which the mean and p95 summarise. Over several seeds each bar is
 // the mean over seeds of the per-run value, with its 95% interval.
 func starvationBars(groups []Group, names []string, lk look) (figure, error) {
+	if !slices.ContainsFunc(groups, func(g Group) bool {
+		return slices.ContainsFunc(g.Runs, func(r Run) bool { return len(Starvations(r.Jobs)) > 0 })
+	}) {
+		return figure{name: StarvationFigure, skip: "no job has reduces"}, nil
+	}
 	agg := Aggregated(groups)
 	p := lk.newPlot()
 	title := "Reduce starvation (jobs with reduces)"
@@ -230,84 +278,126 @@ func (e *ciBars) Thumbnail(c *draw.Canvas) {
 
 // runningTasks shows running maps (top panel) and reduces (bottom panel) in the
 // whole cluster over simulated time; over several seeds, the mean over seeds
-// with a 95% confidence band.
+// with a 95% confidence band. More cells than one panel holds are drawn as
+// small multiples (a pair of panels per chunk of cells) sharing both axes.
 func runningTasks(groups []Group, names []string, lk look) (figure, error) {
 	agg := Aggregated(groups)
 	var maxUs int64
+	samples := 0
 	for _, g := range groups {
 		for _, r := range g.Runs {
 			for _, s := range r.Timeline {
 				maxUs = max(maxUs, s.TimeUs)
+				if s.JobIndex == -1 {
+					samples++
+				}
 			}
 		}
 	}
+	if samples == 0 {
+		return figure{name: RunningTasksFigure, skip: "no timeline (the runs were made with timeline sampling off)"}, nil
+	}
 	unit, div := timeUnit(maxUs)
-	panels := [2]*plot.Plot{lk.newPlot(), lk.newPlot()}
 	title := "Running tasks in the cluster"
 	caption := "Running maps (top) and reduces (bottom) in the whole cluster over simulated time."
 	if agg {
 		title += ": mean over seeds, 95% CI band"
 		caption += " Each line is the mean over its cell's seeds at each instant, the band its 95% confidence interval (Student's t)."
 	}
-	lk.title(panels[0], title)
-	panels[0].Y.Label.Text = "running maps"
-	panels[1].Y.Label.Text = "running reduces"
-	panels[1].X.Label.Text = "simulated time (" + unit + ")"
-	for _, p := range panels {
-		p.Add(plotter.NewGrid())
-		p.X.Tick.Marker = tidyTicks{}
-		p.Y.Tick.Marker = tidyTicks{}
-		p.Y.Min = 0
-		p.X.Min = 0
-	}
 	xmaxAll := float64(maxUs) / div
+	series := make([][2]plotter.XYs, len(groups))
+	bands := make([][2]plotter.XYs, len(groups))
+	var ymax [2]float64
+	limit := maxLinePoints
+	if lk.vector {
+		limit = maxVectorPoints
+	}
 	for i, g := range groups {
-		var series [2]plotter.XYs
-		var bands [2]plotter.XYs
 		if len(g.Runs) == 1 {
-			series[0], series[1] = clusterSeries(g.Runs[0].Timeline, div)
+			series[i][0], series[i][1] = clusterSeries(g.Runs[0].Timeline, div)
 		} else {
-			series, bands = meanSeries(g.Runs, div, xmaxAll)
+			series[i], bands[i] = meanSeries(g.Runs, div, xmaxAll)
 		}
-		for k, pts := range series {
-			if len(pts) == 0 {
-				continue
+		for k := range 2 {
+			series[i][k] = decimate(series[i][k], limit)
+			for _, pt := range series[i][k] {
+				ymax[k] = max(ymax[k], pt.Y)
 			}
-			if len(bands[k]) > 0 {
-				poly, err := plotter.NewPolygon(bands[k])
+			for _, pt := range bands[i][k] {
+				ymax[k] = max(ymax[k], pt.Y)
+			}
+		}
+	}
+	chunks := facets(len(groups), lk.perPanel())
+	f := figure{name: RunningTasksFigure, caption: caption}
+	if len(chunks) > 1 {
+		f.caption += fmt.Sprintf(" %d cells in %d pairs of panels sharing both axes.", len(groups), len(chunks))
+	}
+	for ci, chunk := range chunks {
+		panels := [2]*plot.Plot{lk.newPlot(), lk.newPlot()}
+		if ci == 0 {
+			lk.title(panels[0], title)
+		}
+		panels[0].Y.Label.Text = "running maps"
+		panels[1].Y.Label.Text = "running reduces"
+		panels[1].X.Label.Text = "simulated time (" + unit + ")"
+		for k, p := range panels {
+			p.Add(plotter.NewGrid())
+			p.X.Tick.Marker = tidyTicks{}
+			p.Y.Tick.Marker = tidyTicks{}
+			p.X.Min, p.X.Max = 0, max(xmaxAll, 1e-9)
+			// Headroom so that peaks do not touch the frame.
+			p.Y.Min, p.Y.Max = 0, max(1, 1.08*ymax[k])
+		}
+		for pos, i := range chunk {
+			for k, pts := range series[i] {
+				if len(pts) == 0 {
+					continue
+				}
+				if len(bands[i][k]) > 0 {
+					poly, err := plotter.NewPolygon(bands[i][k])
+					if err != nil {
+						return figure{}, err
+					}
+					poly.Color = lk.bandColor(pos)
+					poly.LineStyle.Width = 0
+					panels[k].Add(poly)
+				}
+				thumbs, err := lk.addSeries(panels[k], pos, pts, plotter.NoStep, false)
 				if err != nil {
 					return figure{}, err
 				}
-				poly.Color = lk.bandColor(i)
-				poly.LineStyle.Width = 0
-				panels[k].Add(poly)
-			}
-			thumbs, err := lk.addSeries(panels[k], i, decimate(pts, maxLinePoints), plotter.NoStep, false)
-			if err != nil {
-				return figure{}, err
-			}
-			if k == 0 {
-				panels[k].Legend.Add(names[i], thumbs...)
+				if k == 0 {
+					panels[k].Legend.Add(names[i], thumbs...)
+				}
 			}
 		}
+		if agg {
+			band := &plotter.Polygon{Color: color.Gray{Y: 0xc0}}
+			panels[0].Legend.Add("95% CI over seeds", band)
+		}
+		for k, p := range panels {
+			p.X.Min, p.X.Max = 0, max(xmaxAll, 1e-9)
+			p.Y.Min, p.Y.Max = 0, max(1, 1.08*ymax[k])
+		}
+		l, top := takeLegend(panels[0])
+		drawPanels := func(c draw.Canvas) {
+			tiles := plot.Align([][]*plot.Plot{{panels[0]}, {panels[1]}},
+				draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(8), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2)}, c)
+			panels[0].Draw(tiles[0][0])
+			panels[1].Draw(tiles[1][0])
+		}
+		h := lk.height(2)
+		if len(chunks) > 1 {
+			h = lk.facetHeight(2, ci == 0)
+		}
+		f.rows = append(f.rows, figure{height: h, legend: l, top: top + vg.Points(2), draw: drawPanels})
 	}
-	if agg {
-		band := &plotter.Polygon{Color: color.Gray{Y: 0xc0}}
-		panels[0].Legend.Add("95% CI over seeds", band)
+	if len(f.rows) == 1 {
+		r := f.rows[0]
+		f.height, f.legend, f.top, f.draw, f.rows = r.height, r.legend, r.top, r.draw, nil
 	}
-	// Both panels share the time range so that they line up.
-	xmax := max(panels[0].X.Max, panels[1].X.Max)
-	for _, p := range panels {
-		p.X.Max = xmax
-	}
-	l, top := takeLegend(panels[0])
-	drawPanels := func(c draw.Canvas) {
-		tiles := plot.Align([][]*plot.Plot{{panels[0]}, {panels[1]}},
-			draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(8), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2)}, c)
-		panels[0].Draw(tiles[0][0])
-		panels[1].Draw(tiles[1][0])
-	}
-	return figure{name: RunningTasksFigure, caption: caption, height: lk.height(2), legend: l, top: top + vg.Points(2), draw: drawPanels}, nil
+	return f, nil
 }
 
 // meanGridPoints is the number of instants at which meanSeries averages the

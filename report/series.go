@@ -16,6 +16,11 @@ import (
 // which keeps every peak and trough visible.
 const maxLinePoints = 2000
 
+// maxVectorPoints bounds the points per line in SVG and PDF figures, where each
+// point costs about 20 bytes of the file: a CDF of 6,000 jobs keeps one step in
+// fifteen, a y error under 0.3% of the axis, which a printed figure cannot show.
+const maxVectorPoints = 400
+
 // lineChunk is the number of points per stroked path of a long line.
 const lineChunk = 64
 
@@ -108,6 +113,78 @@ func decimate(pts plotter.XYs, limit int) plotter.XYs {
 		if second != first {
 			out = append(out, pts[second])
 		}
+	}
+	return out
+}
+
+// mergeIdentical merges cells whose runs gave identical results (the same
+// jobs, each with the same outcome, and the same timeline; policy names aside)
+// into one series named by all of them, "fifo = capacity = hpfsp", so that a
+// figure draws each distinct curve once and its legend says which cells it
+// stands for. The first cell of each set stays, in its place.
+func mergeIdentical(groups []Group, names []string) ([]Group, []string) {
+	used := make([]bool, len(groups))
+	var outG []Group
+	var outN []string
+	for i := range groups {
+		if used[i] {
+			continue
+		}
+		name := names[i]
+		for j := i + 1; j < len(groups); j++ {
+			if !used[j] && sameGroupResults(groups[i], groups[j]) {
+				used[j] = true
+				name += " = " + names[j]
+			}
+		}
+		outG = append(outG, groups[i])
+		outN = append(outN, name)
+	}
+	return outG, outN
+}
+
+// sameGroupResults reports whether two cells hold the same number of runs and
+// each pair of runs gave equal job results and timelines (policy names aside).
+func sameGroupResults(a, b Group) bool {
+	if len(a.Runs) != len(b.Runs) {
+		return false
+	}
+	for k := range a.Runs {
+		ra, rb := a.Runs[k], b.Runs[k]
+		if len(ra.Jobs) == 0 || len(ra.Jobs) != len(rb.Jobs) || len(ra.Timeline) != len(rb.Timeline) {
+			return false
+		}
+		for i := range ra.Jobs {
+			x, y := ra.Jobs[i], rb.Jobs[i]
+			x.Policy, y.Policy = "", ""
+			if x != y {
+				return false
+			}
+		}
+		for i := range ra.Timeline {
+			x, y := ra.Timeline[i], rb.Timeline[i]
+			x.Policy, y.Policy = "", ""
+			if x != y {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// facets splits n series into consecutive chunks of at most per series, as
+// even in size as possible: the small multiples of a figure with more series
+// than one panel can tell apart. One chunk when n ≤ per.
+func facets(n, per int) [][]int {
+	rows := max(1, (n+per-1)/per)
+	var out [][]int
+	for r := range rows {
+		lo, hi := r*n/rows, (r+1)*n/rows
+		idx := make([]int, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			idx = append(idx, i)
+		}
+		out = append(out, idx)
 	}
 	return out
 }

@@ -1,156 +1,39 @@
 package report
 
 import (
-	"math"
-	"slices"
-
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/summary"
 )
 
 // usPerSecond converts the results' microseconds to seconds.
 const usPerSecond = 1e6
 
 // Seconds converts simulated microseconds to seconds.
-func Seconds(us int64) float64 { return float64(us) / usPerSecond }
+func Seconds(us int64) float64 { return summary.Seconds(us) }
 
 // Percentile returns the nearest-rank p-quantile (0 ≤ p ≤ 1) of sorted, which must
-// be in increasing order: the ceil(p·n)-th smallest value, and the smallest value
-// for p = 0. It returns NaN for an empty slice.
-func Percentile(sorted []float64, p float64) float64 {
-	if len(sorted) == 0 {
-		return math.NaN()
-	}
-	// stat.Empirical is the nearest-rank definition: the first x[i] with
-	// i+1 ≥ p·n.
-	return stat.Quantile(p, stat.Empirical, sorted, nil)
-}
+// be in increasing order (summary.Percentile).
+func Percentile(sorted []float64, p float64) float64 { return summary.Percentile(sorted, p) }
 
-// Mean returns the arithmetic mean of x, NaN for an empty slice.
-func Mean(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	return stat.Mean(x, nil)
-}
+// Mean returns the arithmetic mean of x, NaN for an empty slice (summary.Mean).
+func Mean(x []float64) float64 { return summary.Mean(x) }
 
-// RunStats are the statistics of one run shown in the summary table. Times are in
-// seconds and fractions in percent; NaN means "no value" (e.g. no job had reduces).
-type RunStats struct {
-	Jobs int // job rows
-	// Unfinished counts jobs without a finish time; flowtime and makespan ignore them.
-	Unfinished int
-
-	FlowtimeMean, FlowtimeP50, FlowtimeP95, FlowtimeP99 float64
-
-	// Starvation (Coupling §III-C) is taken over the jobs that have reduces, a job
-	// whose reduces all launched before its last map ended counting 0, as in the
-	// Coupling paper's Table IV. Map-only jobs cannot starve and are left out so
-	// that they do not dilute the mean.
-	StarvationJobs                int
-	StarvationMean, StarvationP95 float64
-
-	// Map locality in percent of all maps of the run (EAS eq. 6).
-	NodeLocalPct, RackLocalPct, OffRackPct float64
-
-	// Makespan is the last job finish minus the first job submit.
-	Makespan float64
-
-	// SlowdownMean is the mean slowdown (replay.JobResult.Slowdown: flowtime
-	// over flowtime alone, or over the ideal) of the finished jobs that have one.
-	SlowdownMean float64
-}
+// RunStats are the statistics of one run shown in the summary table
+// (summary.Stats).
+type RunStats = summary.Stats
 
 // ComputeStats returns the summary statistics of one run.
-func ComputeStats(r Run) RunStats {
-	s := RunStats{Jobs: len(r.Jobs)}
-	flow := Flowtimes(r.Jobs)
-	s.Unfinished = len(r.Jobs) - len(flow)
-	s.FlowtimeMean = Mean(flow)
-	s.FlowtimeP50 = Percentile(flow, 0.50)
-	s.FlowtimeP95 = Percentile(flow, 0.95)
-	s.FlowtimeP99 = Percentile(flow, 0.99)
-
-	var slow []float64
-	for _, j := range r.Jobs {
-		if j.FinishUs != replay.Unset && j.Slowdown > 0 {
-			slow = append(slow, j.Slowdown)
-		}
-	}
-	s.SlowdownMean = Mean(slow)
-
-	starv := Starvations(r.Jobs)
-	s.StarvationJobs = len(starv)
-	s.StarvationMean = Mean(starv)
-	s.StarvationP95 = Percentile(starv, 0.95)
-
-	var node, rack, off int64
-	for _, j := range r.Jobs {
-		node += int64(j.MapsNodeLocal)
-		rack += int64(j.MapsRackLocal)
-		off += int64(j.MapsOffRack)
-	}
-	s.NodeLocalPct = percent(node, node+rack+off)
-	s.RackLocalPct = percent(rack, node+rack+off)
-	s.OffRackPct = percent(off, node+rack+off)
-
-	s.Makespan = math.NaN()
-	first, last := int64(math.MaxInt64), int64(math.MinInt64)
-	for _, j := range r.Jobs {
-		first = min(first, j.SubmitUs)
-		if j.FinishUs != replay.Unset {
-			last = max(last, j.FinishUs)
-		}
-	}
-	if last != math.MinInt64 {
-		s.Makespan = Seconds(last - first)
-	}
-	return s
-}
-
-func percent(part, whole int64) float64 {
-	if whole == 0 {
-		return math.NaN()
-	}
-	return 100 * float64(part) / float64(whole)
-}
+func ComputeStats(r Run) RunStats { return summary.Compute(r.Jobs) }
 
 // Flowtimes returns the flowtimes in seconds of the finished jobs, sorted
-// increasingly.
-func Flowtimes(jobs []replay.JobResult) []float64 {
-	out := make([]float64, 0, len(jobs))
-	for _, j := range jobs {
-		if j.FinishUs != replay.Unset {
-			out = append(out, Seconds(j.FlowtimeUs))
-		}
-	}
-	slices.Sort(out)
-	return out
-}
+// increasingly (summary.Flowtimes).
+func Flowtimes(jobs []replay.JobResult) []float64 { return summary.Flowtimes(jobs) }
 
 // Starvations returns the starvation times in seconds of the jobs that have
-// reduces (see RunStats), sorted increasingly.
-func Starvations(jobs []replay.JobResult) []float64 {
-	out := make([]float64, 0, len(jobs))
-	for _, j := range jobs {
-		if j.Reduces > 0 {
-			out = append(out, Seconds(j.StarvationUs))
-		}
-	}
-	slices.Sort(out)
-	return out
-}
+// reduces, sorted increasingly (summary.Starvations).
+func Starvations(jobs []replay.JobResult) []float64 { return summary.Starvations(jobs) }
 
 // MeanCI95 returns the mean of x and the half-width of its 95% confidence
-// interval (Student's t with n−1 degrees of freedom; NaN for fewer than two
-// values). Every table and figure that aggregates seeds uses it.
-func MeanCI95(x []float64) (float64, float64) {
-	m := stat.Mean(x, nil)
-	if len(x) < 2 {
-		return m, math.NaN()
-	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(x) - 1)}.Quantile(0.975)
-	return m, t * stat.StdDev(x, nil) / math.Sqrt(float64(len(x)))
-}
+// interval (summary.MeanCI95: Student's t with n−1 degrees of freedom; NaN for
+// fewer than two values). Every table and figure that aggregates seeds uses it.
+func MeanCI95(x []float64) (float64, float64) { return summary.MeanCI95(x) }

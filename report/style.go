@@ -90,9 +90,41 @@ type FigureOptions struct {
 type look struct {
 	paper bool
 	width FigureWidth
+	// vector is set for SVG and PDF output, whose lines are thinned harder
+	// (maxVectorPoints) since every point is a path command in the file.
+	vector bool
 }
 
-func lookOf(o FigureOptions) look { return look{paper: o.Style == PaperStyle, width: o.Width} }
+func lookOf(o FigureOptions) look {
+	return look{paper: o.Style == PaperStyle, width: o.Width, vector: o.Format == "svg" || o.Format == "pdf"}
+}
+
+// perPanel is the most series one panel draws; a figure with more is split
+// into small multiples. Eight on a screen: the seven Okabe–Ito colours, each
+// once, and black dashed; six in a paper column, which the dash patterns and
+// markers keep apart in grey print.
+func (lk look) perPanel() int {
+	if lk.paper {
+		return 6
+	}
+	return 8
+}
+
+// facetHeight is the height of one row of small multiples with the given
+// number of stacked panels; the first row also holds the title.
+func (lk look) facetHeight(panels int, first bool) vg.Length {
+	h := lk.height(panels) * 3 / 4
+	if first && !lk.paper {
+		h += vg.Points(16)
+	}
+	return h
+}
+
+// contextLine is the style of the other cells' curves in a small multiple: thin
+// and light grey, behind the panel's own.
+func (lk look) contextLine() draw.LineStyle {
+	return draw.LineStyle{Color: color.Gray{Y: 0xd0}, Width: lk.lineWidth() / 2}
+}
 
 // screenLook is the default style, which the presets use.
 var screenLook = look{}

@@ -222,8 +222,8 @@ func TestStarvationAxisWhenNobodyStarves(t *testing.T) {
 		t.Fatal(err)
 	}
 	svg := string(figs[1].Data)
-	if figs[1].Name != StarvationFigure || !strings.Contains(svg, ">0.5</text>") || !strings.Contains(svg, ">1</text>") {
-		t.Errorf("%s: no 0.5 and 1 s ticks", figs[1].Name)
+	if figs[1].Name != StarvationFigure || !strings.Contains(svg, ">0.4</text>") || !strings.Contains(svg, ">1</text>") {
+		t.Errorf("%s: no 0.4 and 1 s ticks", figs[1].Name)
 	}
 }
 

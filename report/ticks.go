@@ -7,68 +7,106 @@ import (
 	"gonum.org/v1/plot"
 )
 
-// tidyTicks are gonum's default ticks labelled without trailing zeros ("2500",
-// not "2500.00"; "0.5" and "1", not "0.5" and "1.0").
+// tidyTicks label about five to eight round values (1, 2, 2.5 or 5 times a
+// power of ten apart) with unlabelled minor ticks between them, written without trailing
+// zeros ("2500", not "2500.00"; "0.5" and "1", not "0.5" and "1.0"). gonum's
+// default asks for three and often labels only two or three.
 type tidyTicks struct{}
+
+// tidyTarget is the number of labelled ticks tidyTicks aims at.
+const tidyTarget = 6
 
 // Ticks implements plot.Ticker.
 func (tidyTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for d := 0; d <= 6; d++ {
-		exact := true
-		for _, t := range ticks {
-			if t.Label == "" {
-				continue
-			}
-			v, _ := strconv.ParseFloat(strconv.FormatFloat(t.Value, 'f', d, 64), 64)
-			exact = exact && math.Abs(v-t.Value) <= 1e-9*max(1, math.Abs(t.Value))
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step, minor := tickStep((hi - lo) / tidyTarget)
+	var ticks []plot.Tick
+	first := math.Ceil(lo/minor - 1e-9)
+	for k := first; k*minor <= hi+1e-9*minor; k++ {
+		v := k * minor
+		t := plot.Tick{Value: v}
+		if r := v / step; math.Abs(r-math.Round(r)) < 1e-6 {
+			t.Label = strconv.FormatFloat(roundTo(v, step), 'f', -1, 64)
 		}
-		if exact || d == 6 {
-			for i, t := range ticks {
-				if t.Label != "" {
-					v, _ := strconv.ParseFloat(strconv.FormatFloat(t.Value, 'f', d, 64), 64)
-					ticks[i].Label = strconv.FormatFloat(v, 'f', -1, 64)
-				}
-			}
+		ticks = append(ticks, t)
+		if len(ticks) > 200 {
 			break
 		}
 	}
 	return ticks
 }
 
+// tickStep returns the smallest step of 1, 2, 2.5 or 5 times a power of ten
+// that is at least raw, and the minor step that divides it (a fifth, or a half of 2).
+func tickStep(raw float64) (step, minor float64) {
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= raw*(1-1e-9) {
+			step = m * p
+			break
+		}
+	}
+	if step/p == 2 || step/p == 20 {
+		return step, step / 4
+	}
+	return step, step / 5
+}
+
+// roundTo removes floating-point noise from v, a multiple of step.
+func roundTo(v, step float64) float64 {
+	d := max(0, -int(math.Floor(math.Log10(step))))
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', d, 64), 64)
+	if r == 0 {
+		return 0 // no "-0"
+	}
+	return r
+}
+
 // logTicks marks every integer multiple of each power of ten on a log axis and
-// labels 1, 2 and 5 times the powers of ten when the axis spans at most two
-// decades, only the powers of ten beyond that. When fewer than two marks would
-// be labelled (a narrow axis), it falls back to tidyTicks.
+// labels the sparsest of these mantissa sets that gives at least four labels:
+// 1; 1, 2 and 5; 1, 2, 3 and 5; every mantissa. When fewer than two
+// marks would be labelled even so (a very narrow axis), it falls back to
+// tidyTicks.
 type logTicks struct{}
+
+// logLabelSets are the mantissas logTicks labels, sparsest first.
+var logLabelSets = [][]int{{1}, {1, 2, 5}, {1, 2, 3, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}}
 
 // Ticks implements plot.Ticker; lo must be positive.
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
-	labelled := map[int]bool{1: true, 2: true, 5: true}
-	if math.Log10(hi/lo) > 2 {
-		labelled = map[int]bool{1: true}
-	}
 	var ticks []plot.Tick
-	n := 0
-	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
-		for m := 1; m <= 9; m++ {
-			label := formatPow10(m, e)
-			v, _ := strconv.ParseFloat(label, 64) // the double nearest m·10^e
-			if v < lo || v > hi {
-				continue
+	for _, set := range logLabelSets {
+		labelled := map[int]bool{}
+		for _, m := range set {
+			labelled[m] = true
+		}
+		ticks = ticks[:0]
+		n := 0
+		for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
+			for m := 1; m <= 9; m++ {
+				label := formatPow10(m, e)
+				v, _ := strconv.ParseFloat(label, 64) // the double nearest m·10^e
+				if v < lo || v > hi {
+					continue
+				}
+				t := plot.Tick{Value: v}
+				if labelled[m] {
+					t.Label = label
+					n++
+				}
+				ticks = append(ticks, t)
 			}
-			t := plot.Tick{Value: v}
-			if labelled[m] {
-				t.Label = label
-				n++
-			}
-			ticks = append(ticks, t)
+		}
+		if n >= 4 {
+			return ticks
+		}
+		if len(set) == 9 && n >= 2 {
+			return ticks
 		}
 	}
-	if n < 2 {
-		return tidyTicks{}.Ticks(lo, hi)
-	}
-	return ticks
+	return tidyTicks{}.Ticks(lo, hi)
 }
 
 // formatPow10 formats m·10^e without floating-point noise.

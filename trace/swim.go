@@ -41,7 +41,7 @@ func swimFieldName(k int) string {
 // a file cut inside its last field would parse with a wrong byte count.
 //
 // Each line becomes a Job with ID and Name "job<N>", User "", Queue "default",
-// Status SUCCEEDED, SubmitMs = submit time × 1000, the three byte counts, and
+// Status "" (SWIM records none: unknown), SubmitMs = submit time × 1000, the three byte counts, and
 // InputPath from field 7. Everything SWIM does not record is Unknown: launch and
 // finish times, NumMaps and NumReduces (the replay stage synthesises tasks from the
 // bytes), memory, and failed/killed attempts and wasted time. The output path
@@ -186,7 +186,7 @@ func (p *swimParser) parseLine(lineNo int, line []byte) error {
 		p.ids[sid] = struct{}{}
 	}
 	j := NewJob(sid)
-	j.Name, j.Queue, j.Status = sid, "default", StatusSucceeded
+	j.Name, j.Queue, j.Status = sid, "default", StatusUnknown
 	j.SubmitMs = submit * 1000
 	j.InputBytes, j.ShuffleBytes, j.OutputBytes = v[2], v[3], v[4]
 	j.FailedAttempts, j.KilledAttempts, j.WastedMs = Unknown, Unknown, Unknown

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tracereplay/tracereplay/trace"
+	"github.com/tracereplay/tracereplay/version"
 )
 
 // runGenerate is ingest --generate: it makes a synthetic trace from the named
@@ -42,6 +43,6 @@ func runGenerate(fs *pflag.FlagSet, name string, params []string, seed uint64, o
 		return fail(exitUsage, "%v", err)
 	}
 	t.Meta.SchemaVersion = trace.SchemaVersion
-	t.Meta.Tool = "tracereplay ingest " + toolVersion()
+	t.Meta.Tool = version.Tool("ingest")
 	return write(out, t, treeTotals{}, stdout, fail)
 }

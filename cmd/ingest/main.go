@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +29,7 @@ import (
 
 	"github.com/tracereplay/tracereplay/internal/sigexit"
 	"github.com/tracereplay/tracereplay/trace"
+	"github.com/tracereplay/tracereplay/version"
 )
 
 func main() {
@@ -59,6 +59,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	params := fs.StringArray("param", nil, "generator parameter key=value (repeatable)")
 	seed := fs.Uint64("seed", 1, "generator seed: the same parameters and seed give the same trace")
 	help := fs.BoolP("help", "h", false, "show this help")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	fail := func(status int, format string, args ...any) int {
 		fmt.Fprintf(stderr, "ingest: "+format+"\n", args...)
 		return status
@@ -68,6 +69,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if *help {
 		fmt.Fprint(stdout, usage(fs))
+		return exitOK
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, version.Tool("ingest"))
 		return exitOK
 	}
 	if *out == "" {
@@ -140,7 +145,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return fail(exitUsage, "%v", err)
 	}
 	t.Meta.SchemaVersion = trace.SchemaVersion
-	t.Meta.Tool = "tracereplay ingest " + toolVersion()
+	t.Meta.Tool = version.Tool("ingest")
 	t.Meta.Options = map[string]string{"format": *format, "strict": strconv.FormatBool(*strict)}
 	t.Meta.Sources = append([]string(nil), inputs...) // directories whose files were all skipped included
 	if topo != nil {
@@ -183,6 +188,20 @@ func countStdin(inputs []string) int {
 	return n
 }
 
+// epochFrom is the submit time (ms) from which a trace's times are taken as
+// Unix epoch milliseconds rather than an offset from the trace's start:
+// 2000-01-01 UTC, about 30 years of offsets.
+const epochFrom = 946684800000
+
+// submitTime formats a submit time: a UTC date and time for an epoch trace
+// (Hadoop histories), else milliseconds from the trace's start (SWIM, SLS).
+func submitTime(ms int64) string {
+	if ms >= epochFrom {
+		return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05.000 UTC")
+	}
+	return fmt.Sprintf("%d ms", ms)
+}
+
 // summary prints what was written.
 func summary(w io.Writer, out string, t *trace.Trace, trees treeTotals) {
 	var known, input int64
@@ -205,7 +224,7 @@ func summary(w io.Writer, out string, t *trace.Trace, trees treeTotals) {
 	fmt.Fprintf(w, "tasks:        %d\n", len(t.Tasks))
 	if len(t.Jobs) > 0 {
 		first, last := t.Jobs[0].SubmitMs, t.Jobs[len(t.Jobs)-1].SubmitMs
-		fmt.Fprintf(w, "submit:       %d ms .. %d ms (span %v)\n", first, last, time.Duration(last-first)*time.Millisecond)
+		fmt.Fprintf(w, "submit:       %s .. %s (span %v)\n", submitTime(first), submitTime(last), time.Duration(last-first)*time.Millisecond)
 	}
 	fmt.Fprintf(w, "input bytes:  %d (%s)", input, humanBytes(input))
 	if unknown := int64(len(t.Jobs)) - known; unknown > 0 {
@@ -227,15 +246,6 @@ func humanBytes(n int64) string {
 		i++
 	}
 	return fmt.Sprintf("%.1f %ciB", v, units[i])
-}
-
-// toolVersion is the main module's version from the build info ("(devel)" for
-// builds outside a module version).
-func toolVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }
 
 func usageHint() string { return "run 'ingest --help' for usage" }

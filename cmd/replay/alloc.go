@@ -11,7 +11,7 @@ import (
 
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/table"
 )
 
 // allocStudy runs an experiment's static allocation study (BAR §V), writes
@@ -56,7 +56,7 @@ func allocStudy(c *config, e *replay.Experiment, stdout io.Writer, start time.Ti
 
 // allocTable averages the study's rows over seeds: makespan ratio to the first
 // algorithm and locality, per case, system and algorithm.
-func allocTable(e *replay.Experiment, rows []replay.AllocRow) *report.Table {
+func allocTable(e *replay.Experiment, rows []replay.AllocRow) *table.Table {
 	type key struct{ cs, sys, alg string }
 	type acc struct {
 		n          int
@@ -80,15 +80,15 @@ func allocTable(e *replay.Experiment, rows []replay.AllocRow) *report.Table {
 	slices.SortStableFunc(keys, func(a, b key) int {
 		return cmp.Or(cmp.Compare(a.cs, b.cs), cmp.Compare(a.sys, b.sys), cmp.Compare(algOrder(a.alg), algOrder(b.alg)))
 	})
-	t := &report.Table{
+	t := &table.Table{
 		Title: fmt.Sprintf("Allocation study %s: means over %d seeds", e.Name, len(e.Seeds)),
-		Columns: []report.Column{{Header: "case", Name: "case"}, {Header: "system", Name: "system"}, {Header: "algorithm", Name: "algorithm"},
-			{Header: "makespan ratio", Name: "makespan_ratio", Align: report.AlignRight}, {Header: "locality (%)", Name: "locality_pct", Align: report.AlignRight}},
+		Columns: []table.Column{{Header: "case", Name: "case"}, {Header: "system", Name: "system"}, {Header: "algorithm", Name: "algorithm"},
+			{Header: "makespan ratio", Name: "makespan_ratio", Align: table.AlignRight}, {Header: "locality (%)", Name: "locality_pct", Align: table.AlignRight}},
 	}
 	for _, k := range keys {
 		a := sums[k]
-		t.AddRow(report.Str(k.cs), report.Str(k.sys), report.Str(k.alg),
-			report.Float(a.ratio/float64(a.n), 3), report.Float(100*a.loc/float64(a.n), 1))
+		t.AddRow(table.Str(k.cs), table.Str(k.sys), table.Str(k.alg),
+			table.Float(a.ratio/float64(a.n), 3), table.Float(100*a.loc/float64(a.n), 1))
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("Makespan ratio is each algorithm's makespan over %s's on the same instance.", e.Policies[0]))
 	return t

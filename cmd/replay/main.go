@@ -29,9 +29,10 @@ import (
 	"github.com/tracereplay/tracereplay/internal/sigexit"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/report"
 	"github.com/tracereplay/tracereplay/samples"
+	"github.com/tracereplay/tracereplay/summary"
 	"github.com/tracereplay/tracereplay/trace"
+	"github.com/tracereplay/tracereplay/version"
 )
 
 func main() {
@@ -83,19 +84,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.BoolVar(&c.alone, "alone", false, "also replay every job alone, for slowdown against its flowtime alone (H-PFSP)")
 	fs.IntVar(&c.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once (each run is single-threaded)")
 	fs.BoolVar(&c.quiet, "quiet", false, "print no summary table")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: replay [flags]\n\nReplays a trace through scheduling policies; with no flags, the bundled sample through every policy.\n\nFlags:\n%s\nPolicies:\n", fs.FlagUsages())
-		for _, n := range policy.Names() {
-			fmt.Fprintf(stderr, "  %-14s %s\n", n, policy.Describe(n))
-		}
-		fmt.Fprint(stderr, observedUsage())
-	}
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.Usage = func() { fmt.Fprint(stderr, usage(fs)) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0
 		}
 		fmt.Fprintf(stderr, "replay: %v (see replay --help)\n", err)
 		return 2
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, version.Tool("replay"))
+		return 0
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "replay: unexpected argument %q (the trace is given with --trace)\n", fs.Arg(0))
@@ -212,17 +212,17 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 			return err
 		}
 	}
-	if !c.quiet {
-		runs := make([]report.Run, len(jobs))
+	{
+		runs := make([]summary.Run, len(jobs))
 		for i, j := range jobs {
 			labels := map[string]string{}
 			for _, l := range j.cell.Labels {
 				labels[l[0]] = l[1]
 			}
-			runs[i] = report.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: j.res.Summary,
-				Jobs: j.res.Jobs, Timeline: j.res.Timeline}
+			runs[i] = summary.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: j.res.Summary, Jobs: j.res.Jobs,
+				Cluster: summary.ClusterSize(&j.cell.Hardware)}
 		}
-		if err := report.SummaryTable(runs).WriteText(stdout); err != nil {
+		if err := printSummary(stdout, stderr, runs, c.quiet); err != nil {
 			return err
 		}
 	}

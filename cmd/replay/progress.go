@@ -8,21 +8,26 @@ import (
 	"time"
 )
 
-// progress prints the share of work done on stderr when stderr is a terminal:
-// finished runs plus the finished jobs of the runs under way, refreshed at most
-// five times a second.
+// progress reports the work done on stderr. On a terminal it keeps one line up
+// to date, at most five times a second: finished runs, the share of the work
+// (finished runs plus the finished jobs of the runs under way), the elapsed
+// time, the rate and an estimate of the time left. Elsewhere (a log, a pipe) it
+// prints one line at the end: how many runs took how long.
 type progress struct {
 	mu      sync.Mutex
 	w       io.Writer
-	on      bool
+	on      bool // stderr is a terminal
 	n, done int
 	partial map[string]float64 // run -> fraction of its jobs finished
+	start   time.Time
 	last    time.Time
 	shown   bool
+	now     func() time.Time
 }
 
 func newProgress(w io.Writer, n int) *progress {
-	p := &progress{w: w, n: n, partial: map[string]float64{}}
+	p := &progress{w: w, n: n, partial: map[string]float64{}, now: time.Now}
+	p.start = p.now()
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.on = true
@@ -44,31 +49,71 @@ func (p *progress) jobs(run string, done, total int) {
 
 // runDone records a finished run.
 func (p *progress) runDone(run string) {
-	if !p.on {
-		return
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.partial, run)
 	p.done++
-	p.print(true)
+	if p.on {
+		p.print(true)
+	}
 }
 
 func (p *progress) print(force bool) {
-	if !force && time.Since(p.last) < 200*time.Millisecond {
+	now := p.now()
+	if !force && now.Sub(p.last) < 200*time.Millisecond {
 		return
 	}
-	p.last = time.Now()
+	p.last = now
+	fmt.Fprintf(p.w, "\r%s\033[K", p.line(now))
+	p.shown = true
+}
+
+// line is the terminal status line at time now.
+func (p *progress) line(now time.Time) string {
 	share := float64(p.done)
 	for _, f := range p.partial {
 		share += f
 	}
-	fmt.Fprintf(p.w, "\rreplay: %d/%d runs done, %.0f%% of the work\033[K", p.done, p.n, 100*share/float64(max(p.n, 1)))
-	p.shown = true
+	frac := share / float64(max(p.n, 1))
+	elapsed := now.Sub(p.start)
+	s := fmt.Sprintf("replay: %d/%d runs · %.0f%% · %s elapsed", p.done, p.n, 100*frac, clock(elapsed))
+	if elapsed >= time.Second && share > 0 {
+		s += fmt.Sprintf(" · %.2f runs/s", share/elapsed.Seconds())
+		if frac < 1 {
+			left := time.Duration(float64(elapsed) * (1 - frac) / frac)
+			s += " · ETA " + clock(left)
+		}
+	}
+	return s
 }
 
-func (p *progress) finish() {
-	if p.shown {
-		fmt.Fprintln(p.w)
+// clock formats a duration as m:ss, or h:mm:ss from an hour.
+func clock(d time.Duration) string {
+	t := int64(d.Round(time.Second) / time.Second)
+	if t >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", t/3600, t/60%60, t%60)
 	}
+	return fmt.Sprintf("%d:%02d", t/60, t%60)
+}
+
+// finish ends the terminal line, or prints the one-line summary elsewhere.
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.on {
+		if p.shown {
+			fmt.Fprintln(p.w)
+		}
+		return
+	}
+	if p.n > 0 {
+		fmt.Fprintf(p.w, "replay: %d of %d run%s done in %s\n", p.done, p.n, plural(p.n), clock(p.now().Sub(p.start)))
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -26,12 +26,6 @@ type derivedHW struct {
 	ok bool
 }
 
-// observedUsage is the line --help prints for the observed row.
-func observedUsage() string {
-	return fmt.Sprintf("  %-14s %s\n", replay.ObservedPolicy,
-		"the trace's own schedule, not simulated (with all: when the trace records one)")
-}
-
 // newPolicy builds a policy from its spec; the observed row has none.
 func newPolicy(spec string) (replay.Policy, error) {
 	if spec == replay.ObservedPolicy {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -155,5 +156,135 @@ func TestBrowserCheckCatchesErrors(t *testing.T) {
 		if !strings.Contains(joined, want) {
 			t.Errorf("console lacks %q:\n%s", want, joined)
 		}
+	}
+}
+
+// layoutProbe measures, once the page has loaded, every table container and
+// the page itself, and records in the body's data-overflow attribute each one
+// whose content is wider than its box (scrollWidth > clientWidth).
+const layoutProbe = `<script>
+(function () {
+  var bad = [];
+  document.querySelectorAll('.scroll, table').forEach(function (el) {
+    if (el.scrollWidth > el.clientWidth + 1) {
+      bad.push((el.id || (el.querySelector('table') || {}).id || el.className) + ':' + el.scrollWidth + '>' + el.clientWidth);
+    }
+  });
+  var root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth + 1) { bad.push('page:' + root.scrollWidth + '>' + root.clientWidth); }
+  document.body.setAttribute('data-overflow', bad.join(' '));
+  document.body.setAttribute('data-measured', 'yes');
+})();
+</script>`
+
+var overflowRE = regexp.MustCompile(`data-overflow="([^"]*)"`)
+
+// measureLayout loads a copy of page at the given viewport width with
+// layoutProbe added (and scripts allowed in its Content Security Policy) and
+// returns the overflowing elements. With print set, the page's print styles
+// apply on screen (@media print becomes @media all) at the width of an A4
+// page's printable area, 718 px, as a stand-in for print layout.
+func measureLayout(t *testing.T, bin, page string, width int, print bool) []string {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := strings.Replace(string(data), "default-src 'none';", "default-src 'none'; script-src 'unsafe-inline';", 1)
+	if print {
+		html = strings.ReplaceAll(html, "@media print", "@media all")
+		html = strings.ReplaceAll(html, "@media screen and", "@media print and")
+	}
+	html = strings.Replace(html, "</body>", layoutProbe+"\n</body>", 1)
+	probe := filepath.Join(t.TempDir(), "probe.html")
+	if err := os.WriteFile(probe, []byte(html), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := runChromium(t, bin, probe, fmt.Sprintf("--window-size=%d,1000", width), "--dump-dom")
+	if !strings.Contains(dom, `data-measured="yes"`) {
+		t.Fatalf("the layout probe did not run at %d px; DOM:\n%.300s", width, dom)
+	}
+	m := overflowRE.FindStringSubmatch(dom)
+	if m == nil || m[1] == "" {
+		return nil
+	}
+	return strings.Fields(m[1])
+}
+
+// runChromium runs headless Chromium on page with extra flags and returns its
+// standard output.
+func runChromium(t *testing.T, bin, page string, flags ...string) string {
+	t.Helper()
+	abs, err := filepath.Abs(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--no-first-run", "--no-default-browser-check", "--user-data-dir=" + t.TempDir()}, flags...)
+	cmd := exec.CommandContext(ctx, bin, append(args, "file://"+filepath.ToSlash(abs))...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", bin, flags, err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// TestHTMLReportFits: the report of a results tree with a preset and seeds
+// (mean ± CI cells, the widest table) has no table wider than its box at
+// 1280 px and 390 px and in the print layout; screenshots at both widths and a
+// PDF print are made (kept in $REPORT_SHOTS when set, for a person to look at).
+func TestHTMLReportFits(t *testing.T) {
+	bin := requireChromium(t)
+	root := results(t)
+	page := filepath.Join(t.TempDir(), "report.html")
+	if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, c := range []struct {
+		name  string
+		width int
+		print bool
+	}{{"1280 px", 1280, false}, {"390 px", 390, false}, {"print", 718, true}} {
+		if bad := measureLayout(t, bin, page, c.width, c.print); len(bad) > 0 {
+			t.Errorf("%s: content wider than its box: %s", c.name, strings.Join(bad, ", "))
+		}
+	}
+	shots := os.Getenv("REPORT_SHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	for _, w := range []int{1280, 390} {
+		png := filepath.Join(shots, fmt.Sprintf("report-%d.png", w))
+		runChromium(t, bin, page, fmt.Sprintf("--window-size=%d,2400", w), "--screenshot="+png)
+		if st, err := os.Stat(png); err != nil || st.Size() < 10000 {
+			t.Errorf("screenshot at %d px: %v", w, err)
+		}
+	}
+	pdf := filepath.Join(shots, "report.pdf")
+	runChromium(t, bin, page, "--no-pdf-header-footer", "--print-to-pdf="+pdf)
+	data, err := os.ReadFile(pdf)
+	if err != nil || !bytes.HasPrefix(data, []byte("%PDF-")) || bytes.Count(data, []byte("/Type /Page")) < 2 {
+		t.Errorf("print to PDF: %v, %d bytes", err, len(data))
+	}
+}
+
+// TestLayoutProbeCatchesOverflow makes sure the overflow check can fail: a
+// page with a table wider than its scrolling box at 390 px.
+func TestLayoutProbeCatchesOverflow(t *testing.T) {
+	bin := requireChromium(t)
+	page := filepath.Join(t.TempDir(), "wide.html")
+	wide := `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
+		`<meta name="viewport" content="width=device-width, initial-scale=1"><style>.scroll{overflow-x:auto}</style></head><body><div class="scroll"><table id="wide"><tr><td style="white-space:nowrap">` +
+		strings.Repeat("wide cell ", 80) + `</td></tr></table></div></body></html>`
+	if err := os.WriteFile(page, []byte(wide), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := measureLayout(t, bin, page, 390, false)
+	if len(bad) == 0 || !strings.HasPrefix(bad[0], "wide:") {
+		t.Errorf("overflow not detected: %q", bad)
 	}
 }

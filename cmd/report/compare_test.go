@@ -40,7 +40,7 @@ func TestCompareRegression(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (a regression); stderr %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "report: error: 1 regression") {
+	if !strings.Contains(stderr, "report: 1 regression") {
 		t.Errorf("stderr %q does not count the regression", stderr)
 	}
 	checkGolden(t, "compare_stdout.golden", []byte(stdout))

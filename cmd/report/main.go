@@ -66,7 +66,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // newLogger logs to w one plain line per record, "report: [LEVEL: ]message
-// key=value...", without timestamps so that diagnostics are reproducible.
+// key=value..." (no level for information and errors, as ingest and replay
+// print theirs), without timestamps so that diagnostics are reproducible.
 func newLogger(w io.Writer) *slog.Logger {
 	return slog.New(&lineHandler{w: w})
 }
@@ -82,7 +83,9 @@ func (h *lineHandler) Enabled(context.Context, slog.Level) bool { return true }
 func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
 	var b strings.Builder
 	b.WriteString("report: ")
-	if r.Level != slog.LevelInfo {
+	// Errors read as ingest's and replay's do, "report: what went wrong";
+	// warnings and debug lines say their level.
+	if r.Level != slog.LevelInfo && r.Level != slog.LevelError {
 		b.WriteString(strings.ToLower(r.Level.String()) + ": ")
 	}
 	b.WriteString(r.Message)

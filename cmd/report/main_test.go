@@ -275,7 +275,7 @@ func TestErrors(t *testing.T) {
 		{"two directories", []string{root, root}, 2, []string{"got 2 arguments"}},
 		{"unknown flag", []string{"--colour", root}, 2, []string{"unknown flag: --colour"}},
 		{"bad format", []string{"--format", "gif", root}, 2, []string{`--format "gif"`}},
-		{"missing results", []string{filepath.Join(root, "nope")}, 2, []string{"report: error: cannot read results", "nope", "no such directory"}},
+		{"missing results", []string{filepath.Join(root, "nope")}, 2, []string{"report: cannot read results", "nope", "no such directory"}},
 		{"empty results", []string{t.TempDir()}, 2, []string{"no run directory"}},
 		{"corrupt jobs file", []string{corrupt}, 2, []string{filepath.Join("policy=x", "jobs.parquet"), "not a Parquet file"}},
 		{"out is a file", []string{"--out", outFile, root}, 2, []string{"cannot write outputs", "not a directory", "--force"}},

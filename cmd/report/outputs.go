@@ -90,8 +90,9 @@ func (o *outDirs) publish(dir string, fills ...filler) ([]string, error) {
 }
 
 // outputFiles writes the summary as Markdown, CSV and LaTeX and the figures
-// into a directory; a preset adds its table and figures.
-func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset) filler {
+// into a directory; a preset adds its table and figures. For each figure not
+// written for want of data it appends why to *skipped.
+func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset, skipped *[]string) filler {
 	return func(tmp string) ([]string, error) {
 		files := []string{filepath.Join(tmp, "summary.md"), filepath.Join(tmp, "summary.csv"), filepath.Join(tmp, "summary.tex")}
 		for i, write := range []func(io.Writer) error{table.WriteMarkdown, table.WriteCSV, table.WriteLaTeX} {
@@ -99,7 +100,12 @@ func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOption
 				return nil, err
 			}
 		}
-		figs, err := report.WriteFiguresWith(runs, tmp, fig)
+		rendered, err := report.RenderFigures(runs, fig)
+		if err != nil {
+			return nil, err
+		}
+		skipped = report.SkippedFigures(rendered)
+		figs, err := report.WriteFigureFiles(rendered, tmp, fig.Format)
 		if err != nil {
 			return nil, err
 		}
@@ -156,6 +162,7 @@ func writeHTML(path, source string, m *replay.Manifest, mjson []byte, table *rep
 	}
 	rep := report.HTMLReport{Source: source, Manifest: m, ManifestJSON: mjson, Runs: len(runs),
 		Tables: []report.HTMLTable{{Key: "summary", Table: table}}, Figures: figs}
+	rep.Setting, rep.Notes = settingLines(runs)
 	if pre != nil {
 		rep.Tables = append(rep.Tables, report.HTMLTable{Key: pre.name, Table: pre.table(runs)})
 		scratch, err := os.MkdirTemp("", "report-preset-*")

@@ -14,6 +14,8 @@ import (
 	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/summary"
+	"github.com/tracereplay/tracereplay/version"
 )
 
 func usage(fs *pflag.FlagSet) string {
@@ -59,9 +61,11 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.StringVar(&c.html, "html", "", "write a self-contained HTML report to `FILE`")
 	fs.StringVar(&c.arrow, "arrow", "", "write summary.arrow and jobs.arrow (Arrow IPC, Feather v2) to `DIR`")
 	presetName := fs.String("preset", "", "add a paper's tables and figures: "+strings.Join(presetNames(), ", "))
+	policies := fs.StringSlice("policy", nil, "report only these policies, `NAME,...` (a name matches its runs with any parameters)")
 	help := fs.BoolP("help", "h", false, "show this help")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
-		log.Error("bad usage: " + err.Error())
+		log.Error(err.Error() + " (see report --help)")
 		fmt.Fprint(stderr, usage(fs))
 		return exitUsage
 	}
@@ -69,30 +73,34 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprint(stdout, usage(fs))
 		return exitOK
 	}
+	if *showVersion {
+		fmt.Fprintln(stdout, version.Tool("report"))
+		return exitOK
+	}
 	if fs.NArg() != 1 {
-		log.Error(fmt.Sprintf("bad usage: want one RESULTS_DIR, got %d arguments", fs.NArg()))
+		log.Error(fmt.Sprintf("want one RESULTS_DIR, got %d arguments (see report --help)", fs.NArg()))
 		fmt.Fprint(stderr, usage(fs))
 		return exitUsage
 	}
 	c.results = fs.Arg(0)
 	if !slices.Contains(report.FigureFormats, *format) {
-		log.Error(fmt.Sprintf("bad usage: --format %q: want png, svg or pdf", *format))
+		log.Error(fmt.Sprintf("--format %q: want png, svg or pdf", *format))
 		return exitUsage
 	}
 	style, err := report.ParseFigureStyle(*styleName)
 	if err != nil {
-		log.Error("bad usage: --style: " + err.Error())
+		log.Error("--style: " + err.Error())
 		return exitUsage
 	}
 	width, err := report.ParseFigureWidth(*widthName)
 	if err != nil {
-		log.Error("bad usage: --width: " + err.Error())
+		log.Error("--width: " + err.Error())
 		return exitUsage
 	}
 	c.fig = report.FigureOptions{Format: *format, Style: style, Width: width}
 	var ok bool
 	if c.pre, ok = lookupPreset(*presetName); !ok {
-		log.Error(fmt.Sprintf("bad usage: --preset %q: want one of %s", *presetName, strings.Join(presetNames(), ", ")))
+		log.Error(fmt.Sprintf("--preset %q: want one of %s", *presetName, strings.Join(presetNames(), ", ")))
 		return exitUsage
 	}
 
@@ -110,6 +118,12 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		log.Error("cannot read results: " + err.Error())
 		return exitUsage
 	}
+	if len(*policies) > 0 {
+		if runs, err = filterPolicies(runs, *policies); err != nil {
+			log.Error(err.Error())
+			return exitUsage
+		}
+	}
 	var manifest *replay.Manifest
 	var manifestJSON []byte
 	if c.html != "" {
@@ -123,10 +137,10 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitFail
 	}
 	table := report.SummaryTable(runs)
-	var paths []string
+	var paths, skipped []string
 	switch {
 	case c.out != "" && filepath.Clean(c.out) == filepath.Clean(c.arrow):
-		p, err := dirs.publish(c.out, outputFiles(table, runs, c.fig, c.pre), arrowFiles(runs, c.pre))
+		p, err := dirs.publish(c.out, outputFiles(table, runs, c.fig, c.pre, &skipped), arrowFiles(runs, c.pre))
 		if err != nil {
 			log.Error("cannot write outputs: " + err.Error())
 			return exitFail
@@ -134,7 +148,7 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		paths = append(paths, p...)
 	default:
 		if c.out != "" {
-			p, err := dirs.publish(c.out, outputFiles(table, runs, c.fig, c.pre))
+			p, err := dirs.publish(c.out, outputFiles(table, runs, c.fig, c.pre, &skipped))
 			if err != nil {
 				log.Error("cannot write outputs: " + err.Error())
 				return exitFail
@@ -164,6 +178,15 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		log.Error("cannot write the table: " + err.Error())
 		return exitFail
 	}
+	if err := writeSetting(stdout, runs); err != nil {
+		log.Error("cannot write the table: " + err.Error())
+		return exitFail
+	}
+	if c.out != "" {
+		for _, s := range skipped {
+			log.Info("figure not written: " + s)
+		}
+	}
 	if c.pre != nil {
 		fmt.Fprintln(stdout)
 		if err := c.pre.table(runs).WriteText(stdout); err != nil {
@@ -172,4 +195,67 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	}
 	return exitOK
+}
+
+// filterPolicies keeps the runs of the named policies: a name matches a run's
+// policy exactly or its name before the parameters ("fair" matches
+// "fair:node-delay=5s"). A name that matches no run is an error listing the
+// policies there are.
+func filterPolicies(runs []report.Run, names []string) ([]report.Run, error) {
+	var out []report.Run
+	matched := map[string]bool{}
+	var have []string
+	for _, r := range runs {
+		p, _ := r.Label(report.PolicyLabel)
+		base, _, _ := strings.Cut(p, ":")
+		if p != "" && !slices.Contains(have, p) {
+			have = append(have, p)
+		}
+		for _, n := range names {
+			if n == p || n == base {
+				matched[n] = true
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	for _, n := range names {
+		if !matched[n] {
+			slices.Sort(have)
+			return nil, fmt.Errorf("--policy %s: no run of that policy; the results hold %s", n, strings.Join(have, ", "))
+		}
+	}
+	return out, nil
+}
+
+// settingLines returns the line saying what the runs replayed (trace,
+// hardware, seeds, slot utilisation) and the lines under it: the policies with
+// identical results and any idle-cluster warning.
+func settingLines(runs []report.Run) (string, []string) {
+	_, sims := report.SplitAllocStudies(runs)
+	sr := report.SummaryRuns(sims)
+	if len(sr) == 0 {
+		return "", nil
+	}
+	var notes []string
+	if same := summary.Identical(sr); len(same) > 0 {
+		notes = append(notes, "Identical results: "+strings.Join(same, "; "))
+	}
+	notes = append(notes, summary.Warnings(sr)...)
+	return summary.Setting(sr), notes
+}
+
+// writeSetting prints settingLines under the summary table.
+func writeSetting(w io.Writer, runs []report.Run) error {
+	setting, notes := settingLines(runs)
+	if setting == "" && len(notes) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("\n" + setting + "\n")
+	for _, n := range notes {
+		b.WriteString(n + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
