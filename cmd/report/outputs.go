@@ -104,7 +104,7 @@ func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOption
 		if err != nil {
 			return nil, err
 		}
-		skipped = report.SkippedFigures(rendered)
+		*skipped = report.SkippedFigures(rendered)
 		figs, err := report.WriteFigureFiles(rendered, tmp, fig.Format)
 		if err != nil {
 			return nil, err
