@@ -74,7 +74,9 @@ func craftedJhists() []craftedJhist {
 				return b
 			}, "occupies no bytes"},
 		{"arrays of empty records", `{"type":"array","items":{"type":"array","items":{"type":"record","name":"E","fields":[]}}}`,
-			func(size int) []byte { return event(zigzag(1<<40), bytes.Repeat([]byte{0x80, 0x80, 0x80, 0x04}, size/4)) },
+			func(size int) []byte {
+				return event(zigzag(1<<40), bytes.Repeat([]byte{0x80, 0x80, 0x80, 0x04}, size/4))
+			},
 			"occupies no bytes"},
 		{"one-byte records", `{"type":"array","items":{"type":"record","name":"R","fields":[{"name":"a","type":"int"}]}}`,
 			func(size int) []byte {
