@@ -201,7 +201,9 @@ func TestGzipBomb(t *testing.T) {
 			!strings.Contains(err.Error(), "gzip bomb") {
 			t.Errorf("%s (%q): error %v, want a gzip bomb refusal naming the file", tc.name, tc.fill, err)
 		}
-		if d > 5*time.Second || alloc > 300<<20 {
+		// the bound is 30 s and 1 GB; this shared machine's load makes
+		// wall time vary four-fold (1.6-6.4 s seen for x.log.gz)
+		if d > 20*time.Second || alloc > 300<<20 {
 			t.Errorf("%s: refused after %v and %d MB allocated", tc.name, d, alloc>>20)
 		}
 		t.Logf("%s (%d KB, fill %q): %v, %.0f MB allocated", tc.name, len(bomb)>>10, tc.fill, d.Round(time.Millisecond), float64(alloc)/(1<<20))
