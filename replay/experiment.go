@@ -172,7 +172,7 @@ func (e *Experiment) sweepPoints() ([]sweepPoint, error) {
 // MaxCells bounds the cells of one experiment. replay holds every cell's
 // workload and results in memory until it writes them, so a larger spec is
 // refused before any trace is loaded; split it into several experiments.
-const MaxCells = 1000
+const MaxCells = 5000
 
 // CellCount returns the number of cells the spec expands into: traces ×
 // hardware models × sweep points × policies × seeds. It fails, without

@@ -59,7 +59,7 @@ func TestHardwareLimits(t *testing.T) {
 // refused by Cells before it expands anything, with the sizes named; the count
 // cannot overflow.
 func TestExperimentCellLimit(t *testing.T) {
-	seeds := make([]string, 2000)
+	seeds := make([]string, 3000)
 	for i := range seeds {
 		seeds[i] = fmt.Sprint(i + 1)
 	}
@@ -67,10 +67,10 @@ func TestExperimentCellLimit(t *testing.T) {
 	for _, tc := range []struct {
 		name, spec, want string
 	}{
-		{"9x2000", "policies = " + policies + "\nseeds = [" + strings.Join(seeds, ",") + "]\n[[traces]]\ngenerator = \"synthetic\"\n",
-			"9 policies × 1 traces × 1 hardware models × 2000 seeds expand into more than 1000 cells"},
-		{"sweeps", "policies = [\"fifo\"]\n[[traces]]\ngenerator = \"synthetic\"\n[sweep]\nreplication = [1,2,3,4,5,6,7,8,9,10,11,12]\nslow_start = [0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0]\nheartbeat = [\"1s\",\"2s\",\"3s\",\"4s\",\"5s\",\"6s\",\"7s\",\"8s\",\"9s\",\"10s\"]\n",
-			"× 10 heartbeat × 12 replication × 10 slow_start expand into more than 1000 cells"},
+		{"9x2000", "policies = " + policies + "\nseeds = [" + strings.Join(seeds[:2000], ",") + "]\n[[traces]]\ngenerator = \"synthetic\"\n",
+			"9 policies × 1 traces × 1 hardware models × 2000 seeds expand into more than 5000 cells"},
+		{"sweeps", "policies = [\"fifo\"]\n[[traces]]\ngenerator = \"synthetic\"\n[sweep]\nreplication = [1,2,3,4,5,6,7,8,9,10,11,12]\nslow_start = [0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0]\nheartbeat = [\"1s\",\"2s\",\"3s\",\"4s\",\"5s\",\"6s\",\"7s\",\"8s\",\"9s\",\"10s\"]\nduration_cv = [0.1,0.2,0.3,0.4,0.5]\n",
+			"× 5 duration_cv × 10 heartbeat × 12 replication × 10 slow_start expand into more than 5000 cells"},
 	} {
 		path := filepath.Join(t.TempDir(), "spec.toml")
 		if err := os.WriteFile(path, []byte(tc.spec), 0o644); err != nil {

@@ -227,7 +227,10 @@ func decodeParquet[T any](path string, r io.ReaderAt, size int64) (rows []T, err
 	if err := checkFooter(r, size); err != nil {
 		return nil, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
 	}
-	pf, err := parquet.OpenFile(r, size)
+	// small buffers and no page index or bloom filters: results files are small and
+	// read whole, and a corrupt file must cost little
+	pf, err := parquet.OpenFile(r, size, parquet.ReadBufferSize(int(min(size, 1<<20))),
+		parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
 	}
@@ -243,7 +246,7 @@ func decodeParquet[T any](path string, r io.ReaderAt, size int64) (rows []T, err
 	// allocation, and stop at that count: on a corrupt file the reader may go on
 	// producing rows.
 	total := pf.NumRows()
-	buf := make([]T, 1024)
+	buf := make([]T, min(total, 1024))
 	for int64(len(rows)) < total {
 		n, err := rd.Read(buf[:min(int64(len(buf)), total-int64(len(rows)))])
 		rows = append(rows, buf[:n]...)

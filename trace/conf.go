@@ -23,7 +23,7 @@ const maxConfProperties = 1_000_000
 // <property><name>…</name><value>…</value></property> children; comments,
 // <source>, <final> and unknown elements are ignored). Errors name the line.
 func ReadConf(name string, r io.Reader) (Conf, error) {
-	dec := xml.NewDecoder(bufio.NewReader(r))
+	dec := xml.NewDecoder(bufio.NewReader(newCapReader(r, MaxInputBytes)))
 	dec.CharsetReader = charsetReader
 	conf := Conf{}
 	var (

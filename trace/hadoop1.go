@@ -78,7 +78,7 @@ func (lr *lineReader) next() (string, error) {
 
 // readHadoop1 reads a history log or bundle into a fileResult.
 func readHadoop1(name string, r io.Reader, strict bool) (fileResult, error) {
-	lr := &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+	lr := &lineReader{br: bufio.NewReaderSize(newCapReader(r, MaxInputBytes), 64<<10)}
 	diag := newDiagSink(name, strict)
 	var (
 		jobs  []jobOut

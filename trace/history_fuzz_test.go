@@ -247,10 +247,10 @@ func FuzzSLS(f *testing.F) {
 	addFiles(f, "testdata/sls/*sls*.json", nil)
 	f.Add([]byte(`{"job.start.ms":"1","job.queue.name":"q","job.count":3,"job.tasks":[{"container.duration.ms":5,"count":2,"container.type":"reduce"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		// a container limit of 10,000 instead of maxSLSTasksPerFile: job.count
+		// a container limit of 1,000 instead of maxSLSTasksPerFile: job.count
 		// and count let a few bytes ask for up to the limit, and executions
 		// that build a million tasks would leave no time to explore
-		res, err := readSLS("s", bytes.NewReader(data), false, 10_000)
+		res, err := readSLS("s", bytes.NewReader(data), false, 1_000)
 		var tr *Trace
 		if err == nil {
 			tr, err = res.trace(HistoryOptions{}, FormatSLS, "s")

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"errors"
 	"fmt"
 	"io"
 )
@@ -121,10 +120,4 @@ func checkTimes(j *Job, tasks []Task) error {
 		}
 	}
 	return nil
-}
-
-// isLimitError reports whether err is an input over a size limit.
-func isLimitError(err error) bool {
-	var le inputLimitError
-	return errors.As(err, &le)
 }

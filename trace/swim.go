@@ -62,7 +62,7 @@ func swimFieldName(k int) string {
 func ReadSWIM(name string, r io.Reader, opt ReadOptions) (*Trace, error) {
 	p := swimParser{name: name, strict: opt.Strict, warn: warner{w: opt.Warnings, file: name},
 		paths: make(map[string]string), consecutive: true}
-	br := bufio.NewReaderSize(r, maxSWIMLine)
+	br := bufio.NewReaderSize(newCapReader(r, MaxInputBytes), maxSWIMLine)
 	for lineNo := 1; ; lineNo++ {
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
