@@ -105,6 +105,10 @@ type Options struct {
 	// Alone, if set, makes Run replay every job alone too, each with a fresh
 	// policy from it, and report slowdown against that flowtime (see alone.go).
 	Alone func() (Policy, error)
+	// Out, if set, receives the run's task rows, timeline samples and node_net
+	// rows as they happen instead of the Result (stream.go); WriteRun into
+	// Out's directory then completes the run's files.
+	Out *RunWriter
 }
 
 // Result is everything one run produced.
@@ -118,6 +122,7 @@ type Result struct {
 	NodeNet []NodeNetSample
 	Summary RunSummary
 	Wall    time.Duration
+	out     *RunWriter // Options.Out, which holds the streamed rows
 }
 
 // Sim is one run of the simulator: a cluster, a workload and a policy. Policies
@@ -182,7 +187,8 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	}
 	s.orderPhases()
 	s.jobs = make([]*Job, w.Len())
-	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline)
+	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline, &s.now, s.addNodeNet)
+	s.res.out = opt.Out
 	if opt.CheckInvariants {
 		s.chk = newChecker(s)
 	}
@@ -693,7 +699,7 @@ func (s *Sim) recordMap(j *Job, i int32) {
 	}
 	m := &j.Maps[i]
 	n := &s.topo.Nodes[m.Node]
-	s.res.Tasks = append(s.res.Tasks, TaskResult{JobIndex: j.Index, JobID: j.Trace.ID, Type: "MAP", Index: i,
+	s.addTask(TaskResult{JobIndex: j.Index, JobID: j.Trace.ID, Type: "MAP", Index: i,
 		Node: m.Node, Host: n.Host, Rack: s.topo.RackNames[n.Rack], Locality: m.Locality.String(),
 		LaunchUs: m.LaunchUs, ShuffleEndUs: Unset, FinishUs: m.FinishUs, InputBytes: m.InputBytes})
 }
@@ -704,7 +710,7 @@ func (s *Sim) recordReduce(j *Job, i int32) {
 	}
 	r := &j.Reduces[i]
 	n := &s.topo.Nodes[r.Node]
-	s.res.Tasks = append(s.res.Tasks, TaskResult{JobIndex: j.Index, JobID: j.Trace.ID, Type: "REDUCE", Index: i,
+	s.addTask(TaskResult{JobIndex: j.Index, JobID: j.Trace.ID, Type: "REDUCE", Index: i,
 		Node: r.Node, Host: n.Host, Rack: s.topo.RackNames[n.Rack], LaunchUs: r.LaunchUs,
 		ShuffleEndUs: r.ShuffleEndUs, FinishUs: r.FinishUs, InputBytes: r.ShuffleBytes})
 }
@@ -717,13 +723,13 @@ func (s *Sim) sample() {
 	var tm, tr int32
 	for _, j := range s.active {
 		if j.Running() > 0 {
-			s.res.Timeline = append(s.res.Timeline, TimelineSample{TimeUs: s.now, JobIndex: j.Index,
+			s.addSample(TimelineSample{TimeUs: s.now, JobIndex: j.Index,
 				RunningMaps: j.RunningMaps, RunningReduces: j.RunningReduces})
 			tm += j.RunningMaps
 			tr += j.RunningReduces
 		}
 	}
-	s.res.Timeline = append(s.res.Timeline, TimelineSample{TimeUs: s.now, JobIndex: -1, RunningMaps: tm, RunningReduces: tr})
+	s.addSample(TimelineSample{TimeUs: s.now, JobIndex: -1, RunningMaps: tm, RunningReduces: tr})
 	s.schedule(s.now+int64(s.hw.TimelineSample), evSample, 0, 0)
 }
 

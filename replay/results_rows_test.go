@@ -1,0 +1,79 @@
+package replay
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// TestResultRowsNulls: Unset times and a zero slowdown are stored as nulls and
+// read back as Unset and 0; known values, 0 included, stay values. A file from
+// before the columns were nullable (holding -1) reads back the same.
+func TestResultRowsNulls(t *testing.T) {
+	jobs := []JobResult{
+		{Policy: "p", JobIndex: 0, JobID: "a", SubmitUs: 0, FirstLaunchUs: 0, LastMapEndUs: 5, FirstReduceLaunchUs: Unset,
+			LastReduceLaunchUs: Unset, FinishUs: 5, FlowtimeUs: 5, IdealUs: 5, AloneUs: Unset, WaitingUs: 0,
+			Slowdown: 1, ObservedFlowtimeUs: Unset},
+		{Policy: "p", JobIndex: 1, JobID: "b", SubmitUs: 3, FirstLaunchUs: Unset, LastMapEndUs: Unset, FirstReduceLaunchUs: Unset,
+			LastReduceLaunchUs: Unset, FinishUs: Unset, FlowtimeUs: Unset, AloneUs: 7, WaitingUs: Unset, ObservedFlowtimeUs: 9},
+	}
+	tasks := []TaskResult{
+		{Policy: "p", Type: "MAP", Node: 0, LaunchUs: 0, ShuffleEndUs: Unset, FinishUs: 5, InputBytes: 0},
+		{Policy: "p", Type: "REDUCE", Node: Unset, LaunchUs: Unset, ShuffleEndUs: 4, FinishUs: Unset, InputBytes: Unset},
+	}
+	dir := t.TempDir()
+	if err := WriteRun(dir, &Result{Jobs: jobs, Tasks: tasks}, nil); err != nil {
+		t.Fatal(err)
+	}
+	jrows, _, err := trace.ReadParquetFile[JobRow](filepath.Join(dir, JobsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nulls := 0
+	for _, r := range jrows {
+		for _, p := range []*int64{r.FirstLaunchUs, r.LastMapEndUs, r.FirstReduceLaunchUs, r.LastReduceLaunchUs,
+			r.FinishUs, r.FlowtimeUs, r.AloneUs, r.WaitingUs, r.ObservedFlowtimeUs} {
+			if p == nil {
+				nulls++
+			}
+		}
+		if r.Slowdown == nil {
+			nulls++
+		}
+	}
+	if want := 4 + 7 + 1; nulls != want {
+		t.Errorf("jobs.parquet holds %d nulls, want %d", nulls, want)
+	}
+	if got := JobResults(jrows); !slices.Equal(got, jobs) {
+		t.Errorf("jobs read back\n%+v\nwant\n%+v", got, jobs)
+	}
+	trows, _, err := trace.ReadParquetFile[TaskRow](filepath.Join(dir, TasksFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trows[0].ShuffleEndUs != nil || trows[0].InputBytes == nil || trows[1].Node != nil || trows[1].ShuffleEndUs == nil {
+		t.Errorf("task rows stored as %+v", trows)
+	}
+	for i := range trows {
+		if got := trows[i].Result(); got != tasks[i] {
+			t.Errorf("task %d read back %+v, want %+v", i, got, tasks[i])
+		}
+	}
+
+	// The older encoding: -1 as a value.
+	old := filepath.Join(dir, "old.parquet")
+	if err := trace.WriteParquetFile(old, jobs, nil); err != nil {
+		t.Fatal(err)
+	}
+	orows, err := parquet.ReadFile[JobRow](old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := JobResults(orows); !slices.Equal(got, jobs) {
+		t.Errorf("old-format jobs read back\n%+v\nwant\n%+v", got, jobs)
+	}
+}
