@@ -116,6 +116,9 @@ type stream[T, R any] struct {
 	path string
 	conv func(*T) R
 	opt  trace.ParquetOptions
+	// rowGroup, if positive, bounds a row group below trace.MaxRowsPerRowGroup
+	// (tests, to see memory bounded on small runs).
+	rowGroup int
 
 	tmp  *os.File
 	pw   *parquet.GenericWriter[R]
@@ -145,7 +148,9 @@ func (s *stream[T, R]) flush() error {
 			return fmt.Errorf("write %s: %w", s.path, err)
 		}
 		s.tmp = f
-		s.pw = trace.NewParquetWriter[R](f, nil, s.opt)
+		opt := s.opt
+		opt.MaxRowsPerRowGroup = s.rowGroup
+		s.pw = trace.NewParquetWriter[R](f, nil, opt)
 	}
 	if len(s.buf) == 0 {
 		return nil

@@ -28,6 +28,8 @@ type ParquetOptions struct {
 	// order); they are declared as sorting columns of every row group. The caller
 	// guarantees the order: nothing is checked or reordered.
 	SortedBy []string
+	// MaxRowsPerRowGroup, if positive, replaces the MaxRowsPerRowGroup bound.
+	MaxRowsPerRowGroup int
 }
 
 // WriteParquetFile writes rows as one zstd-compressed Parquet file at path, with
@@ -94,6 +96,9 @@ func NewParquetWriter[T any](w io.Writer, meta map[string]string, opt ...Parquet
 	for _, o := range opt {
 		for _, c := range o.SortedBy {
 			sorting = append(sorting, parquet.Ascending(c))
+		}
+		if o.MaxRowsPerRowGroup > 0 {
+			options = append(options, parquet.MaxRowsPerRowGroup(int64(o.MaxRowsPerRowGroup)))
 		}
 	}
 	if len(sorting) > 0 {
