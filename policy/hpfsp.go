@@ -73,8 +73,9 @@ import (
 //
 // Cost, J active jobs and Q jobs in the PS queue: a task launch or end costs
 // O(1) for the service integration (each job's slot time is brought up to date
-// only when its own running tasks change or its service is read) plus the
-// removal of the task from its job's running list; the slack-system update runs
+// only when its own running tasks change or its service is read) plus, at an
+// end, the removal of the task from its job's running list (O(the job's running
+// tasks), order kept for the progress sum); the slack-system update runs
 // at most once per update-interval, in O(J) plus the queue moves; each slot
 // decision is the comparator's O(J + Q) scan, in which a job's stage costs O(1)
 // unless its finished and running tasks straddle reduce-stage.
