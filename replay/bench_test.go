@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -85,10 +86,12 @@ func (h *heapPeak) end() uint64 {
 	return h.peak
 }
 
-// benchReplay replays tr through each policy b.N times, sampling the timeline as
-// cmd/replay does by default, and reports simulator events per task, ns per
-// event, heap allocations per task and the peak heap in use (MB) during the
-// replays. Workload construction is inside the timed loop: it is part of a run.
+// benchReplay replays tr through each policy b.N times as replay --out does by
+// default (timeline sampled, results streamed to Parquet files in a temporary
+// directory and completed by WriteRun) and reports simulator events per task,
+// ns per event, heap allocations per task and the peak heap in use (MB) during
+// the replays. Workload construction and writing are inside the timed loop:
+// they are part of a run.
 func benchReplay(b *testing.B, tr *trace.Trace, hw replay.Hardware, policies []string) {
 	for _, name := range policies {
 		b.Run(name, func(b *testing.B) {
@@ -98,7 +101,7 @@ func benchReplay(b *testing.B, tr *trace.Trace, hw replay.Hardware, policies []s
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			peak := startHeapPeak()
-			for range b.N {
+			for i := range b.N {
 				topo := replay.NewTopology(&hw, 1)
 				w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
 				if err != nil {
@@ -108,8 +111,16 @@ func benchReplay(b *testing.B, tr *trace.Trace, hw replay.Hardware, policies []s
 				if err != nil {
 					b.Fatal(err)
 				}
-				res, err := replay.Run(w, p, replay.Options{Seed: 1, Timeline: true})
+				dir := filepath.Join(b.TempDir(), strconv.Itoa(i))
+				out, err := replay.NewRunWriter(dir)
 				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := replay.Run(w, p, replay.Options{Seed: 1, Timeline: true, Out: out})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := replay.WriteRun(dir, res, nil); err != nil {
 					b.Fatal(err)
 				}
 				tasks += res.Summary.Maps + res.Summary.Reduces
