@@ -8,7 +8,8 @@ package replay
 // nullable (holding -1) reads back the same.
 
 // JobRow is a JobResult as stored in jobs.parquet: the times that may be Unset
-// are nullable, and so is slowdown, null when 0 (a job's slowdown is at least
+// and the trace's byte counts (unknown in some traces) are nullable, and so is
+// slowdown, null when 0 (a job's slowdown is at least
 // 1 when it is known: unfinished, or no lower bound to divide by).
 type JobRow struct {
 	Policy   string `parquet:"policy"`
@@ -39,9 +40,9 @@ type JobRow struct {
 	MapsOffRack   int32 `parquet:"maps_off_rack"`
 	ReducesLate   int32 `parquet:"reduces_late"`
 
-	InputBytes         int64  `parquet:"input_bytes"`
-	ShuffleBytes       int64  `parquet:"shuffle_bytes"`
-	OutputBytes        int64  `parquet:"output_bytes"`
+	InputBytes         *int64 `parquet:"input_bytes,optional"`
+	ShuffleBytes       *int64 `parquet:"shuffle_bytes,optional"`
+	OutputBytes        *int64 `parquet:"output_bytes,optional"`
 	ObservedFlowtimeUs *int64 `parquet:"observed_flowtime_us,optional"`
 }
 
@@ -91,8 +92,8 @@ func (r *JobResult) Row() JobRow {
 		FinishUs: opt(&r.FinishUs), FlowtimeUs: opt(&r.FlowtimeUs), IdealUs: r.IdealUs,
 		AloneUs: opt(&r.AloneUs), WaitingUs: opt(&r.WaitingUs), StarvationUs: r.StarvationUs,
 		MapsNodeLocal: r.MapsNodeLocal, MapsRackLocal: r.MapsRackLocal, MapsOffRack: r.MapsOffRack,
-		ReducesLate: r.ReducesLate, InputBytes: r.InputBytes, ShuffleBytes: r.ShuffleBytes,
-		OutputBytes: r.OutputBytes, ObservedFlowtimeUs: opt(&r.ObservedFlowtimeUs),
+		ReducesLate: r.ReducesLate, InputBytes: opt(&r.InputBytes), ShuffleBytes: opt(&r.ShuffleBytes),
+		OutputBytes: opt(&r.OutputBytes), ObservedFlowtimeUs: opt(&r.ObservedFlowtimeUs),
 	}
 	if r.Slowdown != 0 {
 		row.Slowdown = &r.Slowdown
@@ -110,8 +111,8 @@ func (row *JobRow) Result() JobResult {
 		FinishUs: val(row.FinishUs), FlowtimeUs: val(row.FlowtimeUs), IdealUs: row.IdealUs,
 		AloneUs: val(row.AloneUs), WaitingUs: val(row.WaitingUs), StarvationUs: row.StarvationUs,
 		MapsNodeLocal: row.MapsNodeLocal, MapsRackLocal: row.MapsRackLocal, MapsOffRack: row.MapsOffRack,
-		ReducesLate: row.ReducesLate, InputBytes: row.InputBytes, ShuffleBytes: row.ShuffleBytes,
-		OutputBytes: row.OutputBytes, ObservedFlowtimeUs: val(row.ObservedFlowtimeUs),
+		ReducesLate: row.ReducesLate, InputBytes: val(row.InputBytes), ShuffleBytes: val(row.ShuffleBytes),
+		OutputBytes: val(row.OutputBytes), ObservedFlowtimeUs: val(row.ObservedFlowtimeUs),
 	}
 	if row.Slowdown != nil {
 		r.Slowdown = *row.Slowdown

@@ -19,7 +19,8 @@ func TestResultRowsNulls(t *testing.T) {
 			LastReduceLaunchUs: Unset, FinishUs: 5, FlowtimeUs: 5, IdealUs: 5, AloneUs: Unset, WaitingUs: 0,
 			Slowdown: 1, ObservedFlowtimeUs: Unset},
 		{Policy: "p", JobIndex: 1, JobID: "b", SubmitUs: 3, FirstLaunchUs: Unset, LastMapEndUs: Unset, FirstReduceLaunchUs: Unset,
-			LastReduceLaunchUs: Unset, FinishUs: Unset, FlowtimeUs: Unset, AloneUs: 7, WaitingUs: Unset, ObservedFlowtimeUs: 9},
+			LastReduceLaunchUs: Unset, FinishUs: Unset, FlowtimeUs: Unset, AloneUs: 7, WaitingUs: Unset, ObservedFlowtimeUs: 9,
+			InputBytes: Unset, ShuffleBytes: 0, OutputBytes: Unset},
 	}
 	tasks := []TaskResult{
 		{Policy: "p", Type: "MAP", Node: 0, LaunchUs: 0, ShuffleEndUs: Unset, FinishUs: 5, InputBytes: 0},
@@ -36,7 +37,7 @@ func TestResultRowsNulls(t *testing.T) {
 	nulls := 0
 	for _, r := range jrows {
 		for _, p := range []*int64{r.FirstLaunchUs, r.LastMapEndUs, r.FirstReduceLaunchUs, r.LastReduceLaunchUs,
-			r.FinishUs, r.FlowtimeUs, r.AloneUs, r.WaitingUs, r.ObservedFlowtimeUs} {
+			r.FinishUs, r.FlowtimeUs, r.AloneUs, r.WaitingUs, r.ObservedFlowtimeUs, r.InputBytes, r.ShuffleBytes, r.OutputBytes} {
 			if p == nil {
 				nulls++
 			}
@@ -45,7 +46,7 @@ func TestResultRowsNulls(t *testing.T) {
 			nulls++
 		}
 	}
-	if want := 4 + 7 + 1; nulls != want {
+	if want := 4 + 7 + 2 + 1; nulls != want {
 		t.Errorf("jobs.parquet holds %d nulls, want %d", nulls, want)
 	}
 	if got := JobResults(jrows); !slices.Equal(got, jobs) {
