@@ -78,3 +78,46 @@ func TestResultRowsNulls(t *testing.T) {
 		t.Errorf("old-format jobs read back\n%+v\nwant\n%+v", got, jobs)
 	}
 }
+
+// TestStreamedRunWrittenOnce: a streamed run's files are completed by one
+// WriteRun into its directory; another directory or a second call is an error
+// that leaves the written files alone.
+func TestStreamedRunWrittenOnce(t *testing.T) {
+	hw, err := ParseHardware([]byte("racks = 1\nnodes_per_rack = 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWorkload(shuffleTrace(), &hw, NewTopology(&hw, 1), 1, WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, err := NewRunWriter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(w, &scripted{steps: []step{{false, 0, 0, 0}, {false, 1, 1, 0}, {true, 0, 2, 0}}},
+		Options{Seed: 1, Timeline: true, RecordTasks: true, Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tasks) != 0 || len(res.Timeline) != 0 {
+		t.Fatalf("a streamed run kept %d tasks and %d samples in memory", len(res.Tasks), len(res.Timeline))
+	}
+	if err := WriteRun(t.TempDir(), res, nil); err == nil {
+		t.Error("WriteRun into another directory than the stream's: no error")
+	}
+	if err := WriteRun(dir, res, nil); err != nil {
+		t.Fatal(err)
+	}
+	tasks, _, err := trace.ReadParquetFile[TaskRow](filepath.Join(dir, TasksFile))
+	if err != nil || len(tasks) != 3 {
+		t.Fatalf("tasks.parquet: %d rows, %v; want 3", len(tasks), err)
+	}
+	if err := WriteRun(dir, res, nil); err == nil {
+		t.Error("a second WriteRun of a streamed run: no error")
+	}
+	if tl, _, err := trace.ReadParquetFile[TimelineSample](filepath.Join(dir, TimelineFile)); err != nil || len(tl) == 0 {
+		t.Errorf("timeline.parquet after the refused second write: %d rows, %v", len(tl), err)
+	}
+}

@@ -28,6 +28,7 @@ type RunWriter struct {
 	timeline stream[TimelineSample, TimelineSample]
 	nodeNet  stream[NodeNetSample, NodeNetSample]
 	err      error // the first write error; later rows are dropped
+	done     bool  // finish ran
 }
 
 // NewRunWriter returns a RunWriter into dir, which it creates if needed.
@@ -67,6 +68,10 @@ func (w *RunWriter) keep(err error) {
 // finish writes the files of res not yet streamed and completes the streamed
 // ones.
 func (w *RunWriter) finish(res *Result, meta map[string]string) error {
+	if w.done {
+		return fmt.Errorf("write results %s: the run's streamed files are already complete", w.dir)
+	}
+	w.done = true
 	if w.err != nil {
 		return w.err
 	}
