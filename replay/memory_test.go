@@ -95,7 +95,7 @@ timeline_sample = "10s"
 	}
 	p1, span1 := peak(1000)
 	p2, span2 := peak(2000)
-	t.Logf("peak live heap above the workload: %d jobs %.2f MB over %.0f h, %d jobs %.2f MB over %.0f h",
+	t.Logf("peak live heap above the workload: %d jobs %.2f MB over %.1f h, %d jobs %.2f MB over %.1f h",
 		1000, float64(p1)/1e6, float64(span1)/3.6e9, 2000, float64(p2)/1e6, float64(span2)/3.6e9)
 	if float64(p2) > 1.2*float64(p1) {
 		t.Errorf("peak heap grew from %d to %d bytes (%.0f%%) when the span doubled at constant load",
