@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tracereplay/tracereplay/replay"
 )
@@ -62,6 +63,18 @@ import (
 //   - The candidate's heartbeat of selection launches nothing (Alg. 2, lines
 //     4-8); a candidate that can no longer launch (finished) is dropped at once.
 //
+// Cost per heartbeat, N nodes and J active jobs: the Fair order of the jobs
+// (O(J log J) per slot, as for fair); for each job offered a map slot without
+// local input, p̂ in O(1) when every node is sampled (the count of nodes holding
+// the job's pending input is updated at each of its launches in O(replication),
+// and recounted over the nodes holding its input only if its pending maps
+// changed some other way) or O(K) with k = K, and N̂ once per heartbeat in
+// O(K) (O(N) when every node is sampled); Alg. 2 in O(1), except when the
+// candidate's D-best list must be recomputed (after any task end or reduce
+// launch): O(N + |V_d| + d·|V_r|), whose |V_r| random draws for the tie order
+// are part of the model. Where the candidate's reduces run is counted per node
+// as they launch and end, not rescanned from the job's reduces.
+//
 // Parameters: threshold (Alg. 1, default 3), d (list length D, default 7), k
 // (peeking sample size, 0 = every node, the paper's setting for its testbed),
 // beta (a fixed β for every job, as in the paper's Figs. 11 and 15; default:
@@ -87,6 +100,14 @@ type Coupling struct {
 	listJob  *replay.Job
 	listAt   uint64
 	listNode []int32
+
+	scratch        dBestScratch
+	vrBuf, busyBuf []int32
+	mapNode        []bool   // node has map slots (is sampled when k = 0)
+	mark           []uint64 // markReduces: markGen on the nodes running a reduce of a job
+	markGen        uint64
+	picked         *replay.Job
+	pickedMap      int32 // the map peekPick last chose, launched by Fair right after
 }
 
 // couplingJob is the per-job state of the Coupling Scheduler.
@@ -94,6 +115,17 @@ type couplingJob struct {
 	skipped uint64 // the heartbeat in which the job declined a map slot
 	k1      int    // sampled nodes with input of a pending map of the job
 	k1Stamp uint64 // heartbeat k1 was counted in
+
+	// localNodes counts the map nodes holding input of a pending map of the
+	// job (k1 when every node is sampled), updated at each of the job's map
+	// launches; it is right while PendingMaps is localAt, and recounted when
+	// the pending maps changed some other way.
+	localNodes int
+	localAt    int32
+	// redOn counts the job's running reduces per node, redRunning their sum;
+	// rebuilt from the job when the sum disagrees with RunningReduces.
+	redOn      map[int32]int32
+	redRunning int32
 }
 
 func newCoupling(r *ParamReader) (replay.Policy, error) {
@@ -129,17 +161,100 @@ func (c *Coupling) Init(s *replay.Sim) {
 	c.fair.Init(s)
 	c.jobs = map[int32]*couplingJob{}
 	c.peek.init(s, c.k)
+	c.mapNode = make([]bool, len(s.Topology().Nodes))
+	c.mark = make([]uint64, len(s.Topology().Nodes))
+	for _, n := range c.peek.all {
+		c.mapNode[n] = true
+	}
 }
 
 // JobArrived registers the job with the fair allocation.
 func (c *Coupling) JobArrived(s *replay.Sim, j *replay.Job) {
 	c.fair.JobArrived(s, j)
-	c.jobs[j.Index] = &couplingJob{}
+	c.jobs[j.Index] = &couplingJob{localAt: -1, redOn: map[int32]int32{}}
 }
 
 // TaskFinished invalidates the cached D-best list: the job's intermediate data or
 // the free reduce slots changed.
-func (c *Coupling) TaskFinished(*replay.Sim, *replay.Job, bool, int32) { c.listVer++ }
+func (c *Coupling) TaskFinished(_ *replay.Sim, j *replay.Job, reduce bool, i int32) {
+	c.listVer++
+	if cj := c.jobs[j.Index]; reduce && cj != nil {
+		n := j.Reduces[i].Node
+		if cj.redOn[n]--; cj.redOn[n] <= 0 {
+			delete(cj.redOn, n)
+		}
+		cj.redRunning--
+	}
+}
+
+// reduceLaunched counts reduce i of j, just launched, on its node.
+func (c *Coupling) reduceLaunched(j *replay.Job, i int32) {
+	if cj := c.jobs[j.Index]; cj != nil {
+		cj.redOn[j.Reduces[i].Node]++
+		cj.redRunning++
+	}
+}
+
+// reduceOn reports whether a reduce of j runs on node n, in O(1).
+func (c *Coupling) reduceOn(j *replay.Job, n int32) bool {
+	cj := c.jobs[j.Index]
+	if cj.redRunning != j.RunningReduces {
+		clear(cj.redOn)
+		cj.redRunning = 0
+		for i := range j.Reduces {
+			if r := &j.Reduces[i]; r.State == replay.Running {
+				cj.redOn[r.Node]++
+				cj.redRunning++
+			}
+		}
+	}
+	return cj.redOn[n] > 0
+}
+
+// markReduces stamps c.mark with a new generation on the nodes running a
+// reduce of j, in O(those nodes).
+func (c *Coupling) markReduces(j *replay.Job) {
+	c.reduceOn(j, 0) // brings the counts up to date
+	c.markGen++
+	for n := range c.jobs[j.Index].redOn {
+		c.mark[n] = c.markGen
+	}
+}
+
+// localMapNodes is the number of map nodes holding input of a pending map of
+// j: O(replication) after one of the job's launches, O(nodes holding its input)
+// when recounted.
+func (c *Coupling) localMapNodes(j *replay.Job) int {
+	c.notePicked()
+	cj := c.jobs[j.Index]
+	if cj.localAt != j.PendingMaps {
+		cj.localNodes = j.CountLocalMapNodes(func(n int32) bool { return c.mapNode[n] })
+		cj.localAt = j.PendingMaps
+	}
+	return cj.localNodes
+}
+
+// notePicked updates the count of local map nodes of the job whose map
+// peekPick chose last, once Fair has launched it: each replica holder that
+// has no other pending map of the job drops out.
+func (c *Coupling) notePicked() {
+	j, t := c.picked, c.pickedMap
+	if j == nil {
+		return
+	}
+	c.picked = nil
+	cj := c.jobs[j.Index]
+	if cj == nil || j.Maps[t].State == replay.Pending || cj.localAt != j.PendingMaps+1 {
+		return // not launched, or the count is stale anyway
+	}
+	reps := j.Replicas(t)
+	for k, r := range reps {
+		if c.mapNode[r] && !slices.Contains(reps[:k], r) && !j.HasLocalMap(r) {
+			cj.localNodes--
+		}
+	}
+	cj.localAt = j.PendingMaps
+}
 
 // JobFinished forgets the job.
 func (c *Coupling) JobFinished(s *replay.Sim, j *replay.Job) {
@@ -155,15 +270,6 @@ func (c *Coupling) JobFinished(s *replay.Sim, j *replay.Job) {
 func (c *Coupling) Heartbeat(s *replay.Sim, n int32) {
 	c.hb++
 	c.fair.fillMaps(s, n, c.peekPick)
+	c.notePicked()
 	c.waitStep(s, n)
-}
-
-// reduceOn reports whether a reduce of j runs on node n.
-func reduceOn(j *replay.Job, n int32) bool {
-	for i := range j.Reduces {
-		if r := &j.Reduces[i]; r.State == replay.Running && r.Node == n {
-			return true
-		}
-	}
-	return false
 }

@@ -83,9 +83,13 @@ func (c *Coupling) launchProb(s *replay.Sim, j *replay.Job, n int32) float64 {
 	cj := c.jobs[j.Index]
 	if cj.k1Stamp != c.hb {
 		cj.k1Stamp, cj.k1 = c.hb, 0
-		for _, u := range c.peek.nodes {
-			if j.HasLocalMap(u) {
-				cj.k1++
+		if len(c.peek.nodes) == len(c.peek.all) {
+			cj.k1 = c.localMapNodes(j) // every node sampled
+		} else {
+			for _, u := range c.peek.nodes {
+				if j.HasLocalMap(u) {
+					cj.k1++
+				}
 			}
 		}
 	}
@@ -99,7 +103,7 @@ func (c *Coupling) launchProb(s *replay.Sim, j *replay.Job, n int32) float64 {
 	alpha := alphaElse
 	if j.RackMap(s.Topology().Nodes[n].Rack) >= 0 {
 		alpha = alphaRack
-		if reduceOn(j, n) {
+		if c.reduceOn(j, n) {
 			alpha = alphaRackAndReduce
 		}
 	}
@@ -110,7 +114,9 @@ func (c *Coupling) launchProb(s *replay.Sim, j *replay.Job, n int32) float64 {
 // node launches; otherwise a map (rack-local if any) launches with probability
 // p_j, and else the job skips this heartbeat.
 func (c *Coupling) peekPick(s *replay.Sim, j *replay.Job, n int32) int32 {
+	c.notePicked()
 	if t := j.LocalMap(n); t >= 0 {
+		c.picked, c.pickedMap = j, t
 		return t
 	}
 	cj := c.jobs[j.Index]
@@ -119,6 +125,9 @@ func (c *Coupling) peekPick(s *replay.Sim, j *replay.Job, n int32) int32 {
 	}
 	if p := c.launchProb(s, j, n); p >= 1 || s.Rand().Float64() < p {
 		t, _ := bestMap(s, j, n, replay.OffRack)
+		if t >= 0 {
+			c.picked, c.pickedMap = j, t
+		}
 		return t
 	}
 	cj.skipped = c.hb

@@ -59,26 +59,42 @@ func transferCost(topo *replay.Topology, data []int32, w func(int32) int64, v in
 // W_rack(v)), with W the job's intermediate data and W_rack(v) the part of it in
 // v's rack, which makes a list O(|V_d| + d·|V_r|).
 func dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand) []int32 {
+	var sc dBestScratch
+	return sc.dBest(topo, data, w, vr, d, rng, nil)
+}
+
+// dBestScratch holds dBest's working memory between calls.
+type dBestScratch struct {
+	rack []int64
+	cs   []dCand
+	best []dCand
+}
+
+type dCand struct {
+	node int32
+	cost int64
+}
+
+// dBest is dBest reusing sc's memory, the list appended to l[:0].
+func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand, l []int32) []int32 {
 	var total int64
-	rack := make([]int64, len(topo.RackNames))
+	sc.rack = append(sc.rack[:0], make([]int64, len(topo.RackNames))...)
+	rack := sc.rack
 	for _, u := range data {
 		x := w(u)
 		total += x
 		rack[topo.Nodes[u].Rack] += x
 	}
-	type cand struct {
-		node int32
-		cost int64
-	}
-	cs := make([]cand, len(vr))
-	for i, v := range vr {
+	cs := sc.cs[:0]
+	for _, v := range vr {
 		inRack := rack[topo.Nodes[v].Rack]
-		cs[i] = cand{v, 2*(inRack-w(v)) + 4*(total-inRack)}
+		cs = append(cs, dCand{v, 2*(inRack-w(v)) + 4*(total-inRack)})
 	}
+	sc.cs = cs
 	rng.Shuffle(len(cs), func(a, b int) { cs[a], cs[b] = cs[b], cs[a] })
 	// Keep the d best by insertion; a node goes after those of equal cost, so
 	// ties stay in the shuffled order.
-	best := make([]cand, 0, d+1)
+	best := sc.best[:0]
 	for _, c := range cs {
 		k := len(best)
 		for k > 0 && c.cost < best[k-1].cost {
@@ -89,9 +105,10 @@ func dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32,
 			best = best[:min(len(best), d)]
 		}
 	}
-	l := make([]int32, len(best))
-	for i, c := range best {
-		l[i] = c.node
+	sc.best = best
+	l = l[:0]
+	for _, c := range best {
+		l = append(l, c.node)
 	}
 	return l
 }
@@ -198,24 +215,16 @@ type clusterWait struct {
 	s *replay.Sim
 	j *replay.Job
 	l []int32 // the D-best list, computed on first use
-	// onNode holds the nodes running a reduce of j, built on first use so that
-	// scanning every node costs one pass over j's reduces, not one per node.
-	onNode map[int32]bool
 }
 
 // hasReduce reports whether a reduce of j runs on node n.
-func (e *clusterWait) hasReduce(n int32) bool {
-	if e.onNode == nil {
-		e.onNode = make(map[int32]bool)
-		for i := range e.j.Reduces {
-			if r := &e.j.Reduces[i]; r.State == replay.Running {
-				e.onNode[r.Node] = true
-			}
-		}
-	}
-	return e.onNode[n]
-}
+func (e *clusterWait) hasReduce(n int32) bool { return e.c.reduceOn(e.j, n) }
 
+// inList is Wait Scheduling's list test. Recomputing the list (after any task
+// end or reduce launch) is O(N + |V_d| + d·|V_r|) for N nodes, V_d the nodes
+// holding the candidate's intermediate data and V_r those with a free reduce
+// slot: one pass over the nodes, then dBest, whose random tie order draws
+// |V_r| numbers; otherwise it is O(1).
 func (e *clusterWait) inList(i int, v int32) bool {
 	if e.s.FreeReduceSlots(v) == 0 {
 		return false // not in V_r, so in no list
@@ -224,23 +233,26 @@ func (e *clusterWait) inList(i int, v int32) bool {
 		e.l = e.c.listNode
 	}
 	if e.l == nil {
+		c := e.c
 		topo := e.s.Topology()
-		var vr []int32
-		var busy []int32
-		for _, n := range topo.Nodes {
-			if e.s.FreeReduceSlots(n.ID) > 0 {
-				if e.hasReduce(n.ID) {
-					busy = append(busy, n.ID)
+		c.markReduces(e.j)
+		vr, busy := c.vrBuf[:0], c.busyBuf[:0]
+		for k := range topo.Nodes {
+			n := topo.Nodes[k].ID
+			if e.s.FreeReduceSlots(n) > 0 {
+				if c.mark[n] == c.markGen {
+					busy = append(busy, n)
 				} else {
-					vr = append(vr, n.ID)
+					vr = append(vr, n)
 				}
 			}
 		}
+		c.vrBuf, c.busyBuf = vr, busy
 		if len(vr) == 0 {
 			vr = busy
 		}
-		e.l = dBest(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, e.c.d, e.s.Rand())
-		e.c.listJob, e.c.listAt, e.c.listNode = e.j, e.c.listVer, e.l
+		e.l = c.scratch.dBest(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, c.d, e.s.Rand(), c.listNode)
+		c.listJob, c.listAt, c.listNode = e.j, c.listVer, e.l
 	}
 	return inList(e.l, i, v)
 }
@@ -257,7 +269,14 @@ func (e *clusterWait) unavoidable() bool {
 }
 
 func (e *clusterWait) launch(v int32) bool {
-	e.onNode = nil // a launch changes where j's reduces run
 	e.c.listVer++
-	return e.s.FreeReduceSlots(v) > 0 && e.s.LaunchReduce(e.j, v) >= 0
+	if e.s.FreeReduceSlots(v) == 0 {
+		return false
+	}
+	i := e.s.LaunchReduce(e.j, v)
+	if i < 0 {
+		return false
+	}
+	e.c.reduceLaunched(e.j, i)
+	return true
 }

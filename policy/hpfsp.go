@@ -70,6 +70,15 @@ import (
 //     that has one, overdue jobs first, so that no slot idles while work waits.
 //   - Maps are placed with the best locality the job offers on the node (no delay
 //     scheduling; the paper's simulator has none). w_min [w-min, 1ms].
+//
+// Cost, J active jobs and Q jobs in the PS queue: a task launch or end costs
+// O(1) for the service integration (each job's slot time is brought up to date
+// only when its own running tasks change or its service is read) plus, at an
+// end, the removal of the task from its job's running list (O(the job's running
+// tasks), order kept for the progress sum); the slack-system update runs
+// at most once per update-interval, in O(J) plus the queue moves; each slot
+// decision is the comparator's O(J + Q) scan, in which a job's stage costs O(1)
+// unless its finished and running tasks straddle reduce-stage.
 type HPFSP struct {
 	replay.Base
 	name        string
@@ -84,7 +93,6 @@ type HPFSP struct {
 	nm, nr  float64     // map and reduce slots of the cluster
 	jobs    []*hpfspJob // by job index (submit order); nil once finished
 	sys     slackSystem
-	lastInt int64 // time up to which slot time is integrated
 	lastUpd int64 // time of the last slack-system update
 
 	// Tasks of the finished jobs, for the defaults of eq. (18).
@@ -104,6 +112,7 @@ type hpfspJob struct {
 	launchedM, launchedR int32
 	slotM, slotR         float64 // slot time its maps and reduces have run, µs
 	chargedM, chargedR   float64 // the part already given to the slack system
+	lastInt              int64   // time up to which slotM and slotR are integrated
 }
 
 func newHPFSP(r *ParamReader) (replay.Policy, error) {
@@ -158,7 +167,7 @@ func (h *HPFSP) JobArrived(s *replay.Sim, j *replay.Job) {
 	if h.redCount > 0 {
 		defR = float64(h.redSum) / float64(h.redCount)
 	}
-	x := &hpfspJob{j: j, sl: slackJob{id: j.Index, pos: -1},
+	x := &hpfspJob{j: j, sl: slackJob{id: j.Index, pos: -1}, lastInt: s.Now(),
 		m: phaseEstimate{avg: defM, tasks: int32(len(j.Maps))},
 		r: phaseEstimate{avg: defR, tasks: int32(len(j.Reduces))}}
 	w := max(0, float64(len(j.Maps))*defM/h.nm+float64(len(j.Reduces))*defR/h.nr)
@@ -173,8 +182,8 @@ func (h *HPFSP) JobArrived(s *replay.Sim, j *replay.Job) {
 
 // TaskFinished records the task's duration for the estimates.
 func (h *HPFSP) TaskFinished(s *replay.Sim, j *replay.Job, reduce bool, task int32) {
-	h.integrate(s)
 	x := h.jobs[j.Index]
+	x.integrate(s.Now())
 	if reduce {
 		t := &j.Reduces[task]
 		d := t.FinishUs - t.LaunchUs
@@ -212,6 +221,7 @@ func (h *HPFSP) Heartbeat(s *replay.Sim, n int32) {
 		}
 		t, _ := bestMap(s, x.j, n, replay.OffRack)
 		s.LaunchMap(x.j, t, n)
+		x.integrate(now)
 		x.launchedM++
 		x.m.running = append(x.m.running, runningTask{index: t, launch: now})
 	}
@@ -221,25 +231,25 @@ func (h *HPFSP) Heartbeat(s *replay.Sim, n int32) {
 			break
 		}
 		t := s.LaunchReduce(x.j, n)
+		x.integrate(now)
 		x.launchedR++
 		x.r.running = append(x.r.running, runningTask{index: t, launch: now})
 	}
 }
 
-// integrate adds the slot time each active job's running tasks used since the
-// last call.
-func (h *HPFSP) integrate(s *replay.Sim) {
-	now := s.Now()
-	dt := float64(now - h.lastInt)
-	h.lastInt = now
+// integrate adds the slot time the job's running tasks used since the last
+// call; it is called before the job's running tasks change and before its
+// service is read, so a job costs nothing while nothing of it changes. The slot
+// times are whole µs, exact in a float64 below 2⁵³ µs (285 slot-years), so
+// integrating a job's intervals one by one or all at once gives the same sum.
+func (x *hpfspJob) integrate(now int64) {
+	dt := float64(now - x.lastInt)
+	x.lastInt = now
 	if dt <= 0 {
 		return
 	}
-	for _, j := range s.Active() {
-		x := h.jobs[j.Index]
-		x.slotM += float64(len(x.m.running)) * dt
-		x.slotR += float64(len(x.r.running)) * dt
-	}
+	x.slotM += float64(len(x.m.running)) * dt
+	x.slotR += float64(len(x.r.running)) * dt
 }
 
 // update is Alg. 1 for the interval since the last update, when it is at least
@@ -247,7 +257,6 @@ func (h *HPFSP) integrate(s *replay.Sim) {
 // the slack system (eqs. 7-10), then each job that ran is re-estimated (eqs. 1-5)
 // and moved in the PS queue (eqs. 11-17).
 func (h *HPFSP) update(s *replay.Sim, force bool) {
-	h.integrate(s)
 	now := s.Now()
 	if !force && now-h.lastUpd < h.interval {
 		return
@@ -256,6 +265,7 @@ func (h *HPFSP) update(s *replay.Sim, force bool) {
 	h.served, h.execd = h.served[:0], h.execd[:0]
 	for _, j := range s.Active() {
 		x := h.jobs[j.Index]
+		x.integrate(now)
 		d := (x.slotM-x.chargedM)/h.nm + (x.slotR-x.chargedR)/h.nr
 		x.chargedM, x.chargedR = x.slotM, x.slotR
 		if d > 0 {
@@ -280,10 +290,14 @@ func (h *HPFSP) update(s *replay.Sim, force bool) {
 // fairPhase is Alg. 3: the job has scheduled fewer than FAIR_LIMIT tasks of its
 // current stage.
 func (h *HPFSP) fairPhase(x *hpfspJob, now int64) bool {
-	if len(x.j.Reduces) > 0 && x.m.progress(now) >= h.reduceStage {
-		return x.launchedR < h.fairLimit
+	inM, inR := x.launchedM < h.fairLimit, x.launchedR < h.fairLimit
+	if len(x.j.Reduces) == 0 || inM == inR {
+		return inM // the stage does not matter
 	}
-	return x.launchedM < h.fairLimit
+	if x.m.progressAtLeast(now, h.reduceStage) {
+		return inR
+	}
+	return inM
 }
 
 // choose is the H-PFSP comparator of Alg. 2 for a map (or reduce) slot: a job in

@@ -68,6 +68,24 @@ func (e *phaseEstimate) progress(now int64) float64 {
 	return min(1, p/float64(e.tasks))
 }
 
+// progressAtLeast reports whether progress(now) >= x, without visiting the
+// running tasks when the finished ones decide it: each running task adds a term
+// in [0, 1] to the float sum, which therefore lies between the finished count
+// and that count plus the running ones (rounding is monotone and those bounds
+// are exact integers), and so does the quotient.
+func (e *phaseEstimate) progressAtLeast(now int64, x float64) bool {
+	if e.tasks == 0 {
+		return 1 >= x
+	}
+	if min(1, float64(e.finished)/float64(e.tasks)) >= x {
+		return true
+	}
+	if min(1, float64(int64(e.finished)+int64(len(e.running)))/float64(e.tasks)) < x {
+		return false
+	}
+	return e.progress(now) >= x
+}
+
 // remaining is one phase's term of eq. (5): N(T)·(1−P)·Avg(T)/N(S), with eq. (3)
 // or (4)'s normalisation by the slots of the phase's kind.
 func (e *phaseEstimate) remaining(now int64, slots float64) float64 {

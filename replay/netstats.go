@@ -1,11 +1,9 @@
 package replay
 
 import (
-	"cmp"
-	"path/filepath"
+	"fmt"
+	"math"
 	"slices"
-
-	"github.com/tracereplay/tracereplay/trace"
 )
 
 // Per-node network accounting (the Coupling paper's Fig. 14 plots, at each time,
@@ -41,25 +39,31 @@ type NodeNetSample struct {
 }
 
 // netAcct accumulates per-node network bytes, in total and per interval.
+//
+// The per-interval counts are kept only for the intervals still open: a
+// transfer starts at the current simulated time or later (a map's remote read
+// at its launch, a shuffle fetch when both ends are ready), so the intervals
+// before the current one are complete; each transfer emits those, in time then
+// node order, and drops them. Memory follows the transfers
+// in flight, not nodes × simulated time.
 type netAcct struct {
 	width   int64
 	series  bool
 	in, out []int64 // totals per node
-	// samples holds the bytes in and out per (interval, node), sparse: a trace
-	// of real job histories can span months with the network mostly idle.
-	samples map[netSlot][2]int64
+	// open holds the bytes in and out per node of each interval not yet
+	// emitted; intervals before next have been emitted.
+	open   map[int64]map[int32][2]int64
+	next   int64
+	emit   func(NodeNetSample)
+	now    *int64 // the current simulated time
+	policy string // the run's policy name, for the rows (Sim.policyName)
+	nodes  []int32
 }
 
-// netSlot is one node in one timeline interval.
-type netSlot struct {
-	k    int64
-	node int32
-}
-
-func newNetAcct(nodes int, width int64, series bool) netAcct {
-	a := netAcct{width: width, series: series, in: make([]int64, nodes), out: make([]int64, nodes)}
+func newNetAcct(nodes int, width int64, series bool, now *int64, emit func(NodeNetSample)) netAcct {
+	a := netAcct{width: width, series: series, in: make([]int64, nodes), out: make([]int64, nodes), now: now, emit: emit}
 	if series {
-		a.samples = map[netSlot][2]int64{}
+		a.open = map[int64]map[int32][2]int64{}
 	}
 	return a
 }
@@ -69,6 +73,7 @@ func (a *netAcct) transfer(u, v int32, b int64, t0, t1 int64) {
 	a.out[u] += b
 	a.in[v] += b
 	if a.series {
+		a.flush(*a.now / a.width)
 		a.spread(u, 1, b, t0, t1)
 		a.spread(v, 0, b, t0, t1)
 	}
@@ -78,13 +83,8 @@ func (a *netAcct) transfer(u, v int32, b int64, t0, t1 int64) {
 // direction dir (0 in, 1 out); the last interval takes the rounding remainder.
 // An instantaneous transfer counts in the interval holding t0.
 func (a *netAcct) spread(node int32, dir int, b int64, t0, t1 int64) {
-	add := func(k int64, x int64) {
-		c := a.samples[netSlot{k, node}]
-		c[dir] += x
-		a.samples[netSlot{k, node}] = c
-	}
 	if t1 <= t0 {
-		add(t0/a.width, b)
+		a.add(t0/a.width, node, dir, b)
 		return
 	}
 	left := b
@@ -95,49 +95,68 @@ func (a *netAcct) spread(node int32, dir int, b int64, t0, t1 int64) {
 		if end < t1 {
 			part = int64(float64(b) * float64(end-t) / float64(t1-t0))
 		}
-		add(k, part)
+		a.add(k, node, dir, part)
 		left -= part
 		t = end
 	}
 }
 
-// summariseNodes writes the per-node results, nodes in id order and samples in
-// time then node order.
+func (a *netAcct) add(k int64, node int32, dir int, x int64) {
+	if k < a.next {
+		panic(fmt.Sprintf("network accounting: a transfer into interval %d, already emitted up to %d", k, a.next))
+	}
+	m := a.open[k]
+	if m == nil {
+		m = map[int32][2]int64{}
+		a.open[k] = m
+	}
+	c := m[node]
+	c[dir] += x
+	m[node] = c
+}
+
+// flush emits the open intervals before limit, in time then node order, and
+// drops them; nodes that moved nothing in an interval are left out.
+func (a *netAcct) flush(limit int64) {
+	for len(a.open) > 0 && a.next < limit {
+		if m, ok := a.open[a.next]; ok {
+			a.nodes = a.nodes[:0]
+			for n, c := range m {
+				if c != [2]int64{} {
+					a.nodes = append(a.nodes, n)
+				}
+			}
+			slices.Sort(a.nodes)
+			for _, n := range a.nodes {
+				c := m[n]
+				a.emit(NodeNetSample{TimeUs: a.next * a.width, Node: n, InBytes: c[0], OutBytes: c[1]})
+			}
+			delete(a.open, a.next)
+		}
+		a.next++
+	}
+	a.next = max(a.next, limit)
+}
+
+// policyName is the run's policy name, asked of the policy once.
+func (s *Sim) policyName() string {
+	if s.net.policy == "" {
+		s.net.policy = s.pol.Name()
+	}
+	return s.net.policy
+}
+
+// summariseNodes writes the per-node results, in node id order, and emits the
+// intervals still open.
 func (s *Sim) summariseNodes() {
-	name := s.pol.Name()
+	name := s.policyName()
 	a := &s.net
 	for i := range s.topo.Nodes {
 		n := &s.topo.Nodes[i]
 		s.res.Nodes = append(s.res.Nodes, NodeResult{Policy: name, Node: n.ID, Host: n.Host,
 			Rack: s.topo.RackNames[n.Rack], NetInBytes: a.in[i], NetOutBytes: a.out[i]})
 	}
-	if !a.series {
-		return
+	if a.series {
+		a.flush(math.MaxInt64)
 	}
-	slots := make([]netSlot, 0, len(a.samples))
-	for k, c := range a.samples {
-		if c != [2]int64{} {
-			slots = append(slots, k)
-		}
-	}
-	slices.SortFunc(slots, func(x, y netSlot) int { return cmp.Or(cmp.Compare(x.k, y.k), cmp.Compare(x.node, y.node)) })
-	for _, k := range slots {
-		c := a.samples[k]
-		s.res.NodeNet = append(s.res.NodeNet, NodeNetSample{Policy: name, TimeUs: k.k * a.width,
-			Node: k.node, InBytes: c[0], OutBytes: c[1]})
-	}
-}
-
-// writeNodes writes nodes.parquet and, when the run sampled its timeline,
-// node_net.parquet.
-func writeNodes(dir string, res *Result, meta map[string]string) error {
-	if err := trace.WriteParquetFile(filepath.Join(dir, NodesFile), res.Nodes, meta,
-		trace.ParquetOptions{SortedBy: []string{"node"}}); err != nil {
-		return err
-	}
-	if res.NodeNet == nil {
-		return nil
-	}
-	return trace.WriteParquetFile(filepath.Join(dir, NodeNetFile), res.NodeNet, meta,
-		trace.ParquetOptions{SortedBy: []string{"time_us", "node"}})
 }

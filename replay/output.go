@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/tracereplay/tracereplay/internal/safeout"
-	"github.com/tracereplay/tracereplay/trace"
 	"github.com/tracereplay/tracereplay/version"
 )
 
@@ -28,34 +27,35 @@ const (
 
 // WriteRun writes one run's results into dir (created if needed): jobs.parquet,
 // timeline.parquet, nodes.parquet, tasks.parquet when tasks were recorded,
-// node_net.parquet when the timeline was sampled, and run.json. meta goes
-// into every Parquet file's key/value metadata. Each file is written atomically;
-// the same results give byte-identical files.
+// node_net.parquet when the timeline was sampled and data moved, and run.json.
+// meta goes into every Parquet file's key/value metadata. Each file is written
+// atomically; the same results give byte-identical files. A run made with
+// Options.Out has streamed its tasks, timeline and node_net rows into that
+// RunWriter, whose directory dir must be: WriteRun completes those files.
 func WriteRun(dir string, res *Result, meta map[string]string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write results: %w", err)
-	}
-	if err := trace.WriteParquetFile(filepath.Join(dir, JobsFile), res.Jobs, meta,
-		trace.ParquetOptions{SortedBy: []string{"job_index"}}); err != nil {
-		return err
-	}
-	if err := trace.WriteParquetFile(filepath.Join(dir, TimelineFile), res.Timeline, meta,
-		trace.ParquetOptions{SortedBy: []string{"time_us"}}); err != nil {
-		return err
-	}
-	if res.Tasks != nil {
-		if err := trace.WriteParquetFile(filepath.Join(dir, TasksFile), res.Tasks, meta); err != nil {
+	w := res.out
+	if w == nil {
+		var err error
+		if w, err = NewRunWriter(dir); err != nil {
 			return err
 		}
+		for i := range res.Tasks {
+			w.addTask(&res.Tasks[i])
+		}
+		for i := range res.Timeline {
+			w.addSample(&res.Timeline[i])
+		}
+		for i := range res.NodeNet {
+			w.addNodeNet(&res.NodeNet[i])
+		}
+	} else if filepath.Clean(w.dir) != filepath.Clean(dir) {
+		return fmt.Errorf("write results: the run streamed into %s, not %s", w.dir, dir)
 	}
-	if err := writeNodes(dir, res, meta); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(res.Summary, "", "  ")
+	err := w.finish(res, meta)
 	if err != nil {
-		return fmt.Errorf("write results: %w", err)
+		w.Abort()
 	}
-	return WriteFileAtomic(filepath.Join(dir, SummaryFile), append(b, '\n'))
+	return err
 }
 
 // WriteFileAtomic writes b to path through a temporary file in the same directory,

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"math"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -217,7 +218,8 @@ func TestMapOutputKnowledge(t *testing.T) {
 }
 
 func TestNetSpread(t *testing.T) {
-	a := newNetAcct(1, 10, true)
+	var now int64
+	a := newNetAcct(1, 10, true, &now, func(NodeNetSample) {})
 	cases := []struct {
 		b, t0, t1 int64
 		want      []int64
@@ -228,15 +230,47 @@ func TestNetSpread(t *testing.T) {
 		{0, 0, 30, []int64{0, 0, 0}},
 	}
 	for _, c := range cases {
-		clear(a.samples)
+		clear(a.open)
 		a.spread(0, 0, c.b, c.t0, c.t1)
 		got := make([]int64, len(c.want))
 		for k := range got {
-			got[k] = a.samples[netSlot{int64(k), 0}][0]
+			got[k] = a.open[int64(k)][0][0]
 		}
-		if !slices.Equal(got, c.want) || len(a.samples) > len(c.want) {
-			t.Errorf("spread(%d, %d, %d) = %v, want %v", c.b, c.t0, c.t1, a.samples, c.want)
+		if !slices.Equal(got, c.want) || len(a.open) > len(c.want) {
+			t.Errorf("spread(%d, %d, %d) = %v, want %v", c.b, c.t0, c.t1, a.open, c.want)
 		}
+	}
+}
+
+// TestNetFlush: intervals are emitted, in time then node order and without idle
+// nodes, as soon as a transfer starts after them, and the open ones are all that
+// is held.
+func TestNetFlush(t *testing.T) {
+	var got []NodeNetSample
+	var now int64 = 5
+	a := newNetAcct(3, 10, true, &now, func(s NodeNetSample) { got = append(got, s) })
+	a.transfer(2, 0, 20, 5, 25) // 0: 5 in [5,10), 10 in [10,20), 5 in [20,25)
+	now = 8
+	a.transfer(1, 2, 4, 30, 30) // 4 at 30, a fetch queued behind others
+	a.transfer(1, 2, 4, 8, 8)   // 4 at 8
+	if len(got) != 0 || len(a.open) != 4 {
+		t.Fatalf("before any interval closed: emitted %v, open %d intervals", got, len(a.open))
+	}
+	now = 21
+	a.transfer(0, 1, 6, 21, 21) // closes intervals 0 and 1
+	want := []NodeNetSample{
+		{TimeUs: 0, Node: 0, InBytes: 5}, {TimeUs: 0, Node: 1, OutBytes: 4}, {TimeUs: 0, Node: 2, InBytes: 4, OutBytes: 5},
+		{TimeUs: 10, Node: 0, InBytes: 10}, {TimeUs: 10, Node: 2, OutBytes: 10},
+	}
+	if !slices.Equal(got, want) || len(a.open) != 2 {
+		t.Fatalf("after a transfer at 21: emitted %v, open %d intervals; want %v and 2", got, len(a.open), want)
+	}
+	got = nil
+	a.flush(math.MaxInt64)
+	want = []NodeNetSample{{TimeUs: 20, Node: 0, InBytes: 5, OutBytes: 6}, {TimeUs: 20, Node: 1, InBytes: 6}, {TimeUs: 20, Node: 2, OutBytes: 5},
+		{TimeUs: 30, Node: 1, OutBytes: 4}, {TimeUs: 30, Node: 2, InBytes: 4}}
+	if !slices.Equal(got, want) || len(a.open) != 0 {
+		t.Fatalf("final flush: emitted %v, open %d; want %v", got, len(a.open), want)
 	}
 }
 

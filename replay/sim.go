@@ -112,6 +112,10 @@ type Options struct {
 	// Context, if set, stops the run with its error soon after it is done
 	// (checked every few thousand events).
 	Context context.Context
+	// Out, if set, receives the run's task rows, timeline samples and node_net
+	// rows as they happen instead of the Result (stream.go); WriteRun into
+	// Out's directory then completes the run's files.
+	Out *RunWriter
 }
 
 // Result is everything one run produced.
@@ -125,6 +129,7 @@ type Result struct {
 	NodeNet []NodeNetSample
 	Summary RunSummary
 	Wall    time.Duration
+	out     *RunWriter // Options.Out, which holds the streamed rows
 }
 
 // Sim is one run of the simulator: a cluster, a workload and a policy. Policies
@@ -191,7 +196,8 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	}
 	s.orderPhases()
 	s.jobs = make([]*Job, w.Len())
-	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline)
+	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline, &s.now, s.addNodeNet)
+	s.res.out = opt.Out
 	if opt.CheckInvariants {
 		s.chk = newChecker(s)
 	}
@@ -753,7 +759,7 @@ func (s *Sim) recordMap(j *Job, i int32) {
 	}
 	m := &j.Maps[i]
 	n := &s.topo.Nodes[m.Node]
-	s.res.Tasks = append(s.res.Tasks, TaskResult{JobIndex: j.Index, JobID: j.Trace.ID, Type: "MAP", Index: i,
+	s.addTask(TaskResult{JobIndex: j.Index, JobID: j.Trace.ID, Type: "MAP", Index: i,
 		Node: m.Node, Host: n.Host, Rack: s.topo.RackNames[n.Rack], Locality: m.Locality.String(),
 		LaunchUs: m.LaunchUs, ShuffleEndUs: Unset, FinishUs: m.FinishUs, InputBytes: m.InputBytes})
 }
@@ -764,7 +770,7 @@ func (s *Sim) recordReduce(j *Job, i int32) {
 	}
 	r := &j.Reduces[i]
 	n := &s.topo.Nodes[r.Node]
-	s.res.Tasks = append(s.res.Tasks, TaskResult{JobIndex: j.Index, JobID: j.Trace.ID, Type: "REDUCE", Index: i,
+	s.addTask(TaskResult{JobIndex: j.Index, JobID: j.Trace.ID, Type: "REDUCE", Index: i,
 		Node: r.Node, Host: n.Host, Rack: s.topo.RackNames[n.Rack], LaunchUs: r.LaunchUs,
 		ShuffleEndUs: r.ShuffleEndUs, FinishUs: r.FinishUs, InputBytes: r.ShuffleBytes})
 }
@@ -777,13 +783,13 @@ func (s *Sim) sample() {
 	var tm, tr int32
 	for _, j := range s.active {
 		if j.Running() > 0 {
-			s.res.Timeline = append(s.res.Timeline, TimelineSample{TimeUs: s.now, JobIndex: j.Index,
+			s.addSample(TimelineSample{TimeUs: s.now, JobIndex: j.Index,
 				RunningMaps: j.RunningMaps, RunningReduces: j.RunningReduces})
 			tm += j.RunningMaps
 			tr += j.RunningReduces
 		}
 	}
-	s.res.Timeline = append(s.res.Timeline, TimelineSample{TimeUs: s.now, JobIndex: -1, RunningMaps: tm, RunningReduces: tr})
+	s.addSample(TimelineSample{TimeUs: s.now, JobIndex: -1, RunningMaps: tm, RunningReduces: tr})
 	s.schedule(s.now+int64(s.hw.TimelineSample), evSample, 0, 0)
 }
 

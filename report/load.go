@@ -158,9 +158,13 @@ func LoadRun(dir string) (Run, error) {
 	if r.Summary, err = replay.ReadSummary(dir); err != nil {
 		return Run{}, err
 	}
-	if r.Jobs, err = readParquet[replay.JobResult](filepath.Join(dir, replay.JobsFile)); err != nil {
+	// Unknown times are nulls in the file (-1 in files written before they
+	// were); both read back as replay.Unset.
+	jobs, err := readParquet[replay.JobRow](filepath.Join(dir, replay.JobsFile))
+	if err != nil {
 		return Run{}, err
 	}
+	r.Jobs = replay.JobResults(jobs)
 	if r.Timeline, err = readParquet[replay.TimelineSample](filepath.Join(dir, replay.TimelineFile)); err != nil {
 		return Run{}, err
 	}

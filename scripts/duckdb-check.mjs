@@ -9,7 +9,10 @@
 //   TABLE.rows, TABLE.compression, TABLE.meta.KEY,
 //   TABLE.COLUMN.type, TABLE.COLUMN.repetition, TABLE.COLUMN.nulls,
 //   TABLE.COLUMN.min, TABLE.COLUMN.max (numeric columns),
-//   TABLE.COLUMN.elements (list columns: total number of elements)
+//   TABLE.COLUMN.elements (list columns: total number of elements),
+//   TABLE.COLUMN.minus1 (numeric columns: rows holding -1, the Go-side
+//   "unknown" that must be stored as null so that avg() never counts it),
+//   TABLE.minus1 (the numeric columns holding -1, comma-separated, or none)
 // where TABLE is the file's path below DIR without ".parquet" (jobs, tasks,
 // policy=fifo/jobs, …). Each file is also a view named TABLE, and
 // --fact NAME=SQL adds the fact NAME: the first column of the first row of SQL
@@ -91,7 +94,10 @@ for (const dir of dirs) {
     const aggs = ['count(*) AS "rows"'];
     cols.forEach((c, i) => {
       aggs.push(`count(*) - count(${ident(c.column_name)}) AS n${i}`);
-      if (numeric.test(c.column_type)) aggs.push(`min(${ident(c.column_name)}) AS lo${i}`, `max(${ident(c.column_name)}) AS hi${i}`);
+      if (numeric.test(c.column_type)) {
+        aggs.push(`min(${ident(c.column_name)}) AS lo${i}`, `max(${ident(c.column_name)}) AS hi${i}`);
+        aggs.push(`count(*) FILTER (WHERE ${ident(c.column_name)} = -1) AS m${i}`);
+      }
       if (c.column_type.endsWith('[]')) aggs.push(`coalesce(sum(len(${ident(c.column_name)})), 0) AS el${i}`);
     });
     const [agg] = await rows(`SELECT ${aggs.join(', ')} FROM ${src}`);
@@ -103,8 +109,13 @@ for (const dir of dirs) {
     }
     console.log(`\n== ${file}: ${show(agg.rows)} rows, compression ${facts.get(`${table}.compression`)}`);
     console.log(`${'column'.padEnd(20)} ${'type'.padEnd(12)} ${'repetition'.padEnd(10)} ${'nulls'.padStart(8)}  min .. max`);
+    const minus1 = [];
     cols.forEach((c, i) => {
       const key = `${table}.${c.column_name}`;
+      if (`m${i}` in agg) {
+        facts.set(`${key}.minus1`, show(agg[`m${i}`]));
+        if (Number(agg[`m${i}`]) > 0) minus1.push(c.column_name);
+      }
       facts.set(`${key}.type`, c.column_type);
       facts.set(`${key}.repetition`, reps.get(c.column_name) ?? '?');
       facts.set(`${key}.nulls`, show(agg[`n${i}`]));
@@ -120,6 +131,7 @@ for (const dir of dirs) {
       }
       console.log(`${c.column_name.padEnd(20)} ${c.column_type.padEnd(12)} ${facts.get(`${key}.repetition`).padEnd(10)} ${show(agg[`n${i}`]).padStart(8)}  ${range}`);
     });
+    facts.set(`${table}.minus1`, minus1.join(',') || 'none');
     for (const [k, v] of facts) {
       if (k.startsWith(`${table}.meta.`)) console.log(`meta ${k.slice(table.length + 6)} = ${v}`);
     }

@@ -104,6 +104,18 @@ check "$run" \
 	--expect jobs.slowdown.type=DOUBLE --expect jobs.flowtime_us.nulls=0 \
 	--expect jobs.meta.tracereplay.policy=fair --expect jobs.meta.tracereplay.seed=3 \
 	--expect below_ideal=0 --expect flow_mismatch=0 --expect task_count=true --expect reduce_before_maps=0 \
-	--expect map_localities=NODE_LOCAL
+	--expect map_localities=NODE_LOCAL \
+	--fact alone_avg="SELECT coalesce(avg(alone_us)::VARCHAR, 'null') FROM jobs" \
+	--expect jobs.minus1=none --expect tasks.minus1=none --expect nodes.minus1=none \
+	--expect timeline.minus1=job_index \
+	--expect jobs.alone_us.repetition=OPTIONAL --expect jobs.alone_us.nulls=50 --expect alone_avg=null \
+	--expect jobs.first_reduce_launch_us.repetition=OPTIONAL \
+	--expect jobs.observed_flowtime_us.nulls=50 --expect jobs.finish_us.nulls=0 \
+	--expect tasks.shuffle_end_us.repetition=OPTIONAL --expect tasks.node.nulls=0
+# Sentinels: unknown times are nulls (avg() skips them); the only -1 left in the
+# results is the timeline's job_index of the whole-cluster rows, a key.
+maps=$(check "$run" --fact m="SELECT count(*) FROM tasks WHERE type = 'MAP'" | sed -n 's/^fact m = //p')
+noreduce=$(check "$run" --fact n="SELECT count(*) FROM jobs WHERE reduces = 0" | sed -n 's/^fact n = //p')
+check "$run" --expect tasks.shuffle_end_us.nulls="$maps" --expect jobs.first_reduce_launch_us.nulls="$noreduce" >/dev/null
 
 echo "duckdb-check: all expectations hold"

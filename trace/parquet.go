@@ -29,6 +29,8 @@ type ParquetOptions struct {
 	// order); they are declared as sorting columns of every row group. The caller
 	// guarantees the order: nothing is checked or reordered.
 	SortedBy []string
+	// MaxRowsPerRowGroup, if positive, replaces the MaxRowsPerRowGroup bound.
+	MaxRowsPerRowGroup int
 }
 
 // WriteParquetFile writes rows as one zstd-compressed Parquet file at path, with
@@ -43,6 +45,18 @@ func WriteParquetFile[T any](path string, rows []T, meta map[string]string, opt 
 
 // writeParquet writes rows as Parquet to w with tracereplay's writer settings.
 func writeParquet[T any](w io.Writer, rows []T, meta map[string]string, opt ...ParquetOptions) error {
+	pw := NewParquetWriter[T](w, meta, opt...)
+	if _, err := pw.Write(rows); err != nil {
+		return err
+	}
+	return pw.Close()
+}
+
+// NewParquetWriter returns a Parquet writer to w with the settings of
+// WriteParquetFile, for callers that stream rows in batches rather than hold
+// them all: the same rows written in any batches give the same bytes as
+// WriteParquetFile. The caller must Close it.
+func NewParquetWriter[T any](w io.Writer, meta map[string]string, opt ...ParquetOptions) *parquet.GenericWriter[T] {
 	options := []parquet.WriterOption{
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault, Concurrency: 1}),
 		parquet.MaxRowsPerRowGroup(MaxRowsPerRowGroup),
@@ -55,15 +69,14 @@ func writeParquet[T any](w io.Writer, rows []T, meta map[string]string, opt ...P
 		for _, c := range o.SortedBy {
 			sorting = append(sorting, parquet.Ascending(c))
 		}
+		if o.MaxRowsPerRowGroup > 0 {
+			options = append(options, parquet.MaxRowsPerRowGroup(int64(o.MaxRowsPerRowGroup)))
+		}
 	}
 	if len(sorting) > 0 {
 		options = append(options, parquet.SortingWriterConfig(parquet.SortingColumns(sorting...)))
 	}
-	pw := parquet.NewGenericWriter[T](w, options...)
-	if _, err := pw.Write(rows); err != nil {
-		return err
-	}
-	return pw.Close()
+	return parquet.NewGenericWriter[T](w, options...)
 }
 
 // ReadParquetFile reads every row of the Parquet file at path into T, and returns

@@ -196,21 +196,31 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 	}
 
 	prog := newProgress(stderr, len(jobs))
-	runAll(ctx, jobs, c, prog)
-	prog.finish()
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("interrupted; nothing written")
-	}
-	for _, j := range jobs {
-		if j.err != nil {
-			return fmt.Errorf("%s: %w", j.cell.Dir, j.err)
+	// With --out, each run streams its results into a temporary directory
+	// beside it (buildResults), so that memory does not grow with the tasks and
+	// samples written.
+	runs := func(tmp string) error {
+		runAll(ctx, jobs, c, prog, tmp)
+		prog.finish()
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted; nothing written")
 		}
+		for _, j := range jobs {
+			if j.err != nil {
+				return fmt.Errorf("%s: %w", j.cell.Dir, j.err)
+			}
+		}
+		if tmp == "" {
+			return nil
+		}
+		return fillRuns(ctx, tmp, c, jobs, inputs, start)
 	}
-
 	if c.out != "" {
-		if err := writeAll(ctx, c, jobs, inputs, start); err != nil {
+		if err := buildResults(c, runs); err != nil {
 			return err
 		}
+	} else if err := runs(""); err != nil {
+		return err
 	}
 	{
 		runs := make([]summary.Run, len(jobs))
@@ -383,8 +393,9 @@ func hashFile(inputs map[string]string, path string) error {
 	return nil
 }
 
-// runAll runs the jobs on c.parallel goroutines, one run each at a time.
-func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
+// runAll runs the jobs on c.parallel goroutines, one run each at a time; with
+// out set, each run streams its results into its directory under out.
+func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out string) {
 	next := make(chan *job)
 	var wg sync.WaitGroup
 	for range min(c.parallel, len(jobs)) {
@@ -407,7 +418,16 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress) {
 				if c.alone {
 					opt.Alone = func() (replay.Policy, error) { return policy.New(j.cell.Policy) }
 				}
+				if out != "" {
+					if opt.Out, err = replay.NewRunWriter(filepath.Join(out, j.cell.Dir)); err != nil {
+						j.err = err
+						continue
+					}
+				}
 				j.res, j.err = runCell(j.cell, j.workload, p, opt)
+				if j.err != nil && opt.Out != nil {
+					opt.Out.Abort()
+				}
 				if j.res != nil {
 					j.res.Summary.Params = map[string]string{}
 					for _, l := range j.cell.Labels {

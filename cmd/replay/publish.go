@@ -60,10 +60,6 @@ func writeManifest(dir string, m *replay.Manifest) error {
 	return safeout.WriteFile(filepath.Join(dir, replay.ManifestFile), append(b, '\n'))
 }
 
-// writeAll writes every run and the manifest into c.out (buildResults).
-func writeAll(ctx context.Context, c *config, jobs []*job, inputs map[string]string, start time.Time) error {
-	return buildResults(c, func(tmp string) error { return fillRuns(ctx, tmp, c, jobs, inputs, start) })
-}
 
 // fillRuns writes the runs' results and the manifest into tmp; it stops when
 // ctx is done.

@@ -1,0 +1,104 @@
+package replay_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/policy"
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// steadyTrace is n identical jobs, one every 5 s: a constant load, so that a
+// longer trace is the same activity over a longer span.
+func steadyTrace(n int) *trace.Trace {
+	tr := &trace.Trace{}
+	for k := range n {
+		j := trace.NewJob(fmt.Sprintf("job%05d", k))
+		j.SubmitMs, j.Status = int64(k)*5000, trace.StatusSucceeded
+		j.InputBytes, j.ShuffleBytes, j.OutputBytes = 8<<27, 1<<28, 1<<26 // 8 blocks
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	return tr
+}
+
+// heapProbe is a policy that measures the live heap (after a collection) at
+// every 16th finished job of the policy it wraps.
+type heapProbe struct {
+	replay.Policy
+	done int
+	peak uint64
+}
+
+func (p *heapProbe) JobFinished(s *replay.Sim, j *replay.Job) {
+	p.Policy.JobFinished(s, j)
+	if p.done++; p.done%16 == 0 {
+		p.peak = max(p.peak, liveHeap())
+	}
+}
+
+func liveHeap() uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// TestPeakHeapFlat: at a constant load, doubling the simulated span (and with
+// it the tasks, timeline samples and node_net rows written) leaves the peak
+// heap of a streamed run within 20%: memory follows the active state, not the
+// run's length. The row groups are bounded to 1,024 rows here, so that the
+// Parquet writers' buffers stop growing on a run this small; in production the
+// bound is trace.MaxRowsPerRowGroup.
+func TestPeakHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 3,000 jobs")
+	}
+	hw, err := replay.ParseHardware([]byte(`
+racks = 2
+nodes_per_rack = 10
+map_slots = 2
+reduce_slots = 1
+shuffle = "topology"
+timeline_sample = "10s"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak := func(n int) (uint64, int64) {
+		tr := steadyTrace(n)
+		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := policy.New("fair")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := replay.NewRunWriter(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		replay.SetRowGroup(out, 1024)
+		probe := &heapProbe{Policy: p}
+		base := liveHeap()
+		res, err := replay.Run(w, probe, replay.Options{Seed: 1, Timeline: true, RecordTasks: true, Out: out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Summary.NetworkBytes == 0 {
+			t.Fatal("no network traffic: node_net is not exercised")
+		}
+		runtime.KeepAlive(w)
+		return probe.peak - min(base, probe.peak), res.Summary.MakespanUs
+	}
+	p1, span1 := peak(1000)
+	p2, span2 := peak(2000)
+	t.Logf("peak live heap above the workload: %d jobs %.2f MB over %.1f h, %d jobs %.2f MB over %.1f h",
+		1000, float64(p1)/1e6, float64(span1)/3.6e9, 2000, float64(p2)/1e6, float64(span2)/3.6e9)
+	if float64(p2) > 1.2*float64(p1) {
+		t.Errorf("peak heap grew from %d to %d bytes (%.0f%%) when the span doubled at constant load",
+			p1, p2, 100*(float64(p2)/float64(p1)-1))
+	}
+}

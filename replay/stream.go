@@ -1,0 +1,254 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// RunWriter streams one run's results into a run directory while the run goes
+// (Options.Out), so that memory holds the run's active state rather than every
+// task, timeline sample and per-node interval of the run: task rows, timeline
+// samples and node_net rows go to the Parquet writers in batches, each of which
+// keeps at most one row group (trace.MaxRowsPerRowGroup rows, compressed) in
+// memory. Job rows, nodes and the summary are written by WriteRun at the end.
+// Files are built under temporary names and renamed into place by WriteRun;
+// the bytes are those WriteRun writes for the same results held in memory.
+type RunWriter struct {
+	dir      string
+	policy   string // the run's policy name, copied into every row
+	tasks    stream[TaskResult, TaskRow]
+	timeline stream[TimelineSample, TimelineSample]
+	nodeNet  stream[NodeNetSample, NodeNetSample]
+	err      error // the first write error; later rows are dropped
+	done     bool  // finish ran
+}
+
+// NewRunWriter returns a RunWriter into dir, which it creates if needed.
+func NewRunWriter(dir string) (*RunWriter, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("write results: %w", err)
+	}
+	w := &RunWriter{dir: dir}
+	w.tasks = stream[TaskResult, TaskRow]{path: filepath.Join(dir, TasksFile), conv: (*TaskResult).Row}
+	w.timeline = stream[TimelineSample, TimelineSample]{path: filepath.Join(dir, TimelineFile),
+		conv: identity[TimelineSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us"}}}
+	w.nodeNet = stream[NodeNetSample, NodeNetSample]{path: filepath.Join(dir, NodeNetFile),
+		conv: identity[NodeNetSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us", "node"}}}
+	return w, nil
+}
+
+func identity[T any](t *T) T { return *t }
+
+func (w *RunWriter) addTask(t *TaskResult) {
+	w.keep(w.tasks.add(t))
+}
+
+func (w *RunWriter) addSample(t *TimelineSample) {
+	w.keep(w.timeline.add(t))
+}
+
+func (w *RunWriter) addNodeNet(t *NodeNetSample) {
+	w.keep(w.nodeNet.add(t))
+}
+
+func (w *RunWriter) keep(err error) {
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+}
+
+// finish writes the files of res not yet streamed and completes the streamed
+// ones.
+func (w *RunWriter) finish(res *Result, meta map[string]string) error {
+	if w.done {
+		return fmt.Errorf("write results %s: the run's streamed files are already complete", w.dir)
+	}
+	w.done = true
+	if w.err != nil {
+		return w.err
+	}
+	rows := make([]JobRow, len(res.Jobs))
+	for i := range res.Jobs {
+		rows[i] = res.Jobs[i].Row()
+	}
+	if err := trace.WriteParquetFile(filepath.Join(w.dir, JobsFile), rows, meta,
+		trace.ParquetOptions{SortedBy: []string{"job_index"}}); err != nil {
+		return err
+	}
+	if err := w.timeline.close(meta, true); err != nil {
+		return err
+	}
+	if err := w.tasks.close(meta, false); err != nil {
+		return err
+	}
+	if err := trace.WriteParquetFile(filepath.Join(w.dir, NodesFile), res.Nodes, meta,
+		trace.ParquetOptions{SortedBy: []string{"node"}}); err != nil {
+		return err
+	}
+	if err := w.nodeNet.close(meta, false); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(res.Summary, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	return WriteFileAtomic(filepath.Join(w.dir, SummaryFile), append(b, '\n'))
+}
+
+// Abort removes the temporary files of the streams still open; the run
+// directory keeps what was already complete.
+func (w *RunWriter) Abort() {
+	w.tasks.abort()
+	w.timeline.abort()
+	w.nodeNet.abort()
+}
+
+// streamBatch is how many rows a stream buffers before handing them to its
+// Parquet writer.
+const streamBatch = 4096
+
+// stream writes rows of T, converted to the stored R, to one Parquet file,
+// opened at the first row.
+type stream[T, R any] struct {
+	path string
+	conv func(*T) R
+	opt  trace.ParquetOptions
+	// rowGroup, if positive, bounds a row group below trace.MaxRowsPerRowGroup
+	// (tests, to see memory bounded on small runs).
+	rowGroup int
+
+	tmp  *os.File
+	pw   *parquet.GenericWriter[R]
+	buf  []T
+	rows []R
+}
+
+// add buffers a copy of *t and writes the batch when full.
+func (s *stream[T, R]) add(t *T) error {
+	if s.buf == nil {
+		s.buf = make([]T, 0, streamBatch)
+		s.rows = make([]R, 0, streamBatch)
+	}
+	s.buf = append(s.buf, *t)
+	if len(s.buf) == streamBatch {
+		return s.flush()
+	}
+	return nil
+}
+
+// flush writes the buffered rows.
+func (s *stream[T, R]) flush() error {
+	if s.tmp == nil {
+		dir, base := filepath.Split(s.path)
+		f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+		if err != nil {
+			return fmt.Errorf("write %s: %w", s.path, err)
+		}
+		s.tmp = f
+		opt := s.opt
+		opt.MaxRowsPerRowGroup = s.rowGroup
+		s.pw = trace.NewParquetWriter[R](f, nil, opt)
+	}
+	if len(s.buf) == 0 {
+		return nil
+	}
+	s.rows = s.rows[:0]
+	for i := range s.buf {
+		s.rows = append(s.rows, s.conv(&s.buf[i]))
+	}
+	_, err := s.pw.Write(s.rows)
+	clear(s.rows) // drop the pointers into buf
+	s.buf = s.buf[:0]
+	if err != nil {
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// close writes what is buffered and puts the file in place with meta as its
+// key/value metadata (sorted by key, as trace.WriteParquetFile stores it). A
+// stream that got no row writes an empty file if always, else nothing.
+func (s *stream[T, R]) close(meta map[string]string, always bool) error {
+	if s.tmp == nil && len(s.buf) == 0 && !always {
+		return nil
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
+		s.pw.SetKeyValueMetadata(k, meta[k])
+	}
+	if err := s.pw.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	if err := s.tmp.Sync(); err != nil {
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	if err := s.tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	if err := os.Chmod(s.tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	if err := os.Rename(s.tmp.Name(), s.path); err != nil {
+		return fmt.Errorf("write %s: %w", s.path, err)
+	}
+	s.tmp, s.pw = nil, nil
+	return nil
+}
+
+// abort removes the stream's temporary file, if any.
+func (s *stream[T, R]) abort() {
+	if s.tmp != nil {
+		s.tmp.Close()
+		os.Remove(s.tmp.Name())
+		s.tmp, s.pw = nil, nil
+	}
+}
+
+// addTask records a task row: into Options.Out when streaming, else into the
+// Result (summarise names the policy).
+func (s *Sim) addTask(t TaskResult) {
+	if w := s.opt.Out; w != nil {
+		t.Policy = w.policyName(s)
+		w.addTask(&t)
+		return
+	}
+	s.res.Tasks = append(s.res.Tasks, t)
+}
+
+// addSample records a timeline sample, as addTask does a task row.
+func (s *Sim) addSample(t TimelineSample) {
+	if w := s.opt.Out; w != nil {
+		t.Policy = w.policyName(s)
+		w.addSample(&t)
+		return
+	}
+	s.res.Timeline = append(s.res.Timeline, t)
+}
+
+// addNodeNet records a node_net row, as addTask does a task row.
+func (s *Sim) addNodeNet(t NodeNetSample) {
+	t.Policy = s.policyName()
+	if w := s.opt.Out; w != nil {
+		w.addNodeNet(&t)
+		return
+	}
+	s.res.NodeNet = append(s.res.NodeNet, t)
+}
+
+// policyName is the run's policy name, asked of the policy once.
+func (w *RunWriter) policyName(s *Sim) string {
+	if w.policy == "" {
+		w.policy = s.pol.Name()
+	}
+	return w.policy
+}
