@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/tracereplay/tracereplay/internal/safeout"
-	"github.com/tracereplay/tracereplay/version"
+	"github.com/tracereplay/tracereplay/internal/version"
 )
 
 // Version is the tracereplay version written into every output's metadata

@@ -1,8 +1,8 @@
 package report
 
 import (
+	"github.com/tracereplay/tracereplay/internal/summary"
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/summary"
 )
 
 // usPerSecond converts the results' microseconds to seconds.

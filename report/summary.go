@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tracereplay/tracereplay/summary"
+	"github.com/tracereplay/tracereplay/internal/summary"
 )
 
 // SortRuns sorts runs in place by their labels, compared key by key in canonical

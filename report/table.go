@@ -1,6 +1,6 @@
 package report
 
-import "github.com/tracereplay/tracereplay/table"
+import "github.com/tracereplay/tracereplay/internal/table"
 
 // Align is a column's alignment in text and Markdown output (table.Align).
 type Align = table.Align

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/internal/version"
 	"github.com/tracereplay/tracereplay/trace"
-	"github.com/tracereplay/tracereplay/version"
 )
 
 // runGenerate is ingest --generate: it makes a synthetic trace from the named

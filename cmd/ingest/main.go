@@ -28,8 +28,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tracereplay/tracereplay/internal/sigexit"
+	"github.com/tracereplay/tracereplay/internal/version"
 	"github.com/tracereplay/tracereplay/trace"
-	"github.com/tracereplay/tracereplay/version"
 )
 
 func main() {

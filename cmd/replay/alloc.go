@@ -9,9 +9,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tracereplay/tracereplay/internal/table"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/table"
 )
 
 // allocStudy runs an experiment's static allocation study (BAR §V), writes

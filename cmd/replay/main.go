@@ -27,12 +27,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tracereplay/tracereplay/internal/sigexit"
+	"github.com/tracereplay/tracereplay/internal/summary"
+	"github.com/tracereplay/tracereplay/internal/version"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/samples"
-	"github.com/tracereplay/tracereplay/summary"
 	"github.com/tracereplay/tracereplay/trace"
-	"github.com/tracereplay/tracereplay/version"
 )
 
 func main() {

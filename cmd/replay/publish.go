@@ -60,7 +60,6 @@ func writeManifest(dir string, m *replay.Manifest) error {
 	return safeout.WriteFile(filepath.Join(dir, replay.ManifestFile), append(b, '\n'))
 }
 
-
 // fillRuns writes the runs' results and the manifest into tmp; it stops when
 // ctx is done.
 func fillRuns(ctx context.Context, tmp string, c *config, jobs []*job, inputs map[string]string, start time.Time) error {

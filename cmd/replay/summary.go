@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tracereplay/tracereplay/summary"
+	"github.com/tracereplay/tracereplay/internal/summary"
 )
 
 // printSummary prints the summary table, the line saying what was replayed

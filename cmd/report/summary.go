@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tracereplay/tracereplay/internal/safeout"
+	"github.com/tracereplay/tracereplay/internal/summary"
+	"github.com/tracereplay/tracereplay/internal/version"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
-	"github.com/tracereplay/tracereplay/summary"
-	"github.com/tracereplay/tracereplay/version"
 )
 
 func usage(fs *pflag.FlagSet) string {

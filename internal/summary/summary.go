@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tracereplay/tracereplay/internal/table"
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/table"
 )
 
 // PolicyLabel is the label key that names a run's scheduling policy.
