@@ -49,6 +49,12 @@ import (
 // (out_of_band_heartbeat, or report_at_heartbeat = false); the slot stays held
 // until then. Traces without setup or cleanup tasks for a job that has tasks
 // (.jhist: Hadoop 2 runs them in the ApplicationMaster) replay without them.
+//
+// A YARN job (its trace records the ApplicationMaster's start) in trace mode
+// is initialised by its own AM, not by the JobTracker's workers: it spends its
+// observed submit → JOB_INITED time (the AM container's allocation and start,
+// and the AM's job init), with no queue. The AM's container is not held
+// against the cluster's slots.
 
 // lcPhase is where a job is in its lifecycle.
 type lcPhase uint8
@@ -78,6 +84,10 @@ type lcTask struct {
 type jobLife struct {
 	phase          lcPhase
 	setup, cleanup lcTask
+	// amInitUs, when >= 0, is a YARN job's observed submit → JOB_INITED time
+	// (AM container allocation, AM start and the AM's job init), replayed in
+	// place of the JobTracker's init workers.
+	amInitUs int64
 }
 
 // Lifecycle task kinds in events and the invariant checker.
@@ -124,6 +134,10 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 	hw := w.hw
 	j.life.setup = lcTask{present: true, durUs: int64(hw.SetupTask), node: -1}
 	j.life.cleanup = lcTask{present: true, durUs: int64(hw.CleanupTask), node: -1}
+	j.life.amInitUs = -1
+	if tj := j.Trace; hw.TaskTimes != "model" && tj.AMStartMs >= 0 && tj.LaunchMs >= tj.SubmitMs {
+		j.life.amInitUs = (tj.LaunchMs - tj.SubmitMs) * 1000
+	}
 	scheduled := false
 	for x := w.taskRange[ti][0]; x < w.taskRange[ti][1] && !scheduled; x++ {
 		tt := &w.Trace.Tasks[x]
@@ -174,6 +188,11 @@ func (s *Sim) reported(n int32, t int64) int64 {
 func (s *Sim) lcSubmit(j *Job) {
 	j.life.phase = lcSubmitted
 	s.lastChange = s.now
+	if j.life.amInitUs >= 0 {
+		j.life.phase = lcInitialising
+		s.schedule(s.now+j.life.amInitUs, evInitDone, j.Index, 1)
+		return
+	}
 	if s.hw.JobInitPoll <= 0 {
 		s.lc.initQ = append(s.lc.initQ, j)
 		s.lcDispatch()
@@ -216,11 +235,14 @@ func (s *Sim) lcDispatch() {
 	}
 }
 
-// lcInitDone ends job j's initialisation: its setup task waits for a slot, or
+// lcInitDone ends job j's initialisation (by an init worker, or by its own
+// ApplicationMaster when am is set): its setup task waits for a slot, or
 // without one the job runs.
-func (s *Sim) lcInitDone(j *Job) {
-	s.lc.initBusy--
-	s.lcDispatch()
+func (s *Sim) lcInitDone(j *Job, am bool) {
+	if !am {
+		s.lc.initBusy--
+		s.lcDispatch()
+	}
 	if !j.life.setup.present {
 		j.life.phase = lcRunning
 		s.admit(j)

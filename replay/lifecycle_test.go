@@ -216,3 +216,22 @@ func TestLifecycleBadAttempts(t *testing.T) {
 		}
 	}
 }
+
+// TestLifecycleAMInit: a YARN job (AM start recorded) in trace mode spends its
+// observed submit → JOB_INITED time, 4.2 s, initialising, not the init
+// workers' 2 s; with no setup task recorded its map launches at the next
+// heartbeat, 6 s (without the AM start: 3 s).
+func TestLifecycleAMInit(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	for _, c := range []struct {
+		am    int64
+		first int64
+	}{{-1, 3e6}, {1000, 6e6}} {
+		tr := retryTrace(0, false)
+		tr.Jobs[0].AMStartMs, tr.Jobs[0].LaunchMs = c.am, 4200
+		if got := runOne(t, tr, hw).Jobs[0].FirstLaunchUs; got != c.first {
+			t.Errorf("AM start %d: first launch %d, want %d", c.am, got, c.first)
+		}
+	}
+}

@@ -18,7 +18,7 @@ const (
 	evSample
 	evSweep
 	evInitPoll      // lifecycle: the init poller's tick (b = 0) or its threads' round (b = 1)
-	evInitDone      // lifecycle: an init worker is done with job a
+	evInitDone      // lifecycle: an init worker (b = 0) or job a's own AM (b = 1) is done with job a
 	evLifecycleDone // lifecycle: job a's setup (b = 2) or cleanup (b = 3) task is reported done
 )
 
@@ -260,7 +260,7 @@ func (s *Sim) loop() (err error) {
 		case evInitPoll:
 			s.lcPoll(e.b)
 		case evInitDone:
-			s.lcInitDone(s.jobs[e.a])
+			s.lcInitDone(s.jobs[e.a], e.b == 1)
 		case evLifecycleDone:
 			s.lcDone(s.jobs[e.a], e.b)
 		}
