@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"time"
@@ -391,4 +393,53 @@ func lcString(kind int32) string {
 		return "setup"
 	}
 	return fmt.Sprintf("kind %d", kind)
+}
+
+// lifecycleKeys are the hardware keys the lifecycle added, in Hardware's
+// field order, for MarshalJSON.
+type lifecycleKeys struct {
+	Lifecycle           bool
+	JobInitThreads      int
+	JobInitPoll         Duration
+	JobInitTime         Duration
+	SetupTask           Duration
+	CleanupTask         Duration
+	ShuffleFetchLatency Duration
+	ParallelCopies      int
+	ReportAtHeartbeat   bool
+	AttemptFailureRate  float64
+	StragglerFraction   float64
+	StragglerAlpha      float64
+	Speculation         string
+}
+
+func lifecycleKeysOf(h *Hardware) lifecycleKeys {
+	return lifecycleKeys{h.Lifecycle, h.JobInitThreads, h.JobInitPoll, h.JobInitTime, h.SetupTask, h.CleanupTask,
+		h.ShuffleFetchLatency, h.ParallelCopies, h.ReportAtHeartbeat, h.AttemptFailureRate, h.StragglerFraction,
+		h.StragglerAlpha, h.Speculation}
+}
+
+// MarshalJSON writes the model as encoding/json does, except that the
+// lifecycle, failure and speculation keys are left out when they all hold
+// their defaults (lifecycle off): a run that does not use them records the
+// same hardware JSON in its results as before the keys existed, so its files
+// stay byte-identical. Reading the JSON back gives zero values for the left-out
+// keys; DefaultHardware's are the ones that applied.
+func (h Hardware) MarshalJSON() ([]byte, error) {
+	type plain Hardware
+	b, err := json.Marshal(plain(h))
+	if err != nil {
+		return nil, err
+	}
+	d := DefaultHardware()
+	if lifecycleKeysOf(&h) != lifecycleKeysOf(&d) {
+		return b, nil
+	}
+	keys, err := json.Marshal(lifecycleKeysOf(&d))
+	if err != nil {
+		return nil, err
+	}
+	// {"Lifecycle":…,"Speculation":"none"} → ,"Lifecycle":…,"Speculation":"none"
+	span := append([]byte{','}, keys[1:len(keys)-1]...)
+	return bytes.Replace(b, span, nil, 1), nil
 }

@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"encoding/json"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +79,28 @@ func TestFaultsUs(t *testing.T) {
 	}
 	if stretched < 1000 || failed == 0 {
 		t.Errorf("%d of 2000 stretched, %d failed-only looking", stretched, failed)
+	}
+}
+
+// TestHardwareJSONWithoutLifecycle: a model with the lifecycle keys at their
+// defaults marshals without them (results of runs that do not use them keep
+// their bytes); changing any of them writes them all.
+func TestHardwareJSONWithoutLifecycle(t *testing.T) {
+	h := DefaultHardware()
+	b, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "Lifecycle") || strings.Contains(string(b), "Speculation") || !strings.HasSuffix(string(b), `"Layout":null}`) {
+		t.Errorf("default model JSON has lifecycle keys or lost its end: %s", b)
+	}
+	h.ParallelCopies = 7
+	b, _ = json.Marshal(h)
+	if !strings.Contains(string(b), `"Lifecycle":false,"JobInitThreads":1`) || !strings.Contains(string(b), `"ParallelCopies":7`) {
+		t.Errorf("changed model JSON: %s", b)
+	}
+	var back Hardware
+	if err := json.Unmarshal(b, &back); err != nil || back.ParallelCopies != 7 || back.SetupTask != h.SetupTask {
+		t.Errorf("round trip: %v %+v", err, back)
 	}
 }

@@ -117,3 +117,34 @@ func TestLifecycleFacts(t *testing.T) {
 		}
 	})
 }
+
+// TestSpeculativeDerived: an attempt is speculative when it starts while an
+// earlier-started attempt of its task has not finished; a retry after a
+// failure is not; an attempt without a start never is.
+func TestSpeculativeDerived(t *testing.T) {
+	task := &taskAcc{id: "task_1_1_m_000000"}
+	for _, a := range []struct {
+		id            string
+		status        string
+		start, finish int64
+	}{
+		{"attempt_1_1_m_000000_0", StatusFailed, 0, 100},
+		{"attempt_1_1_m_000000_1", StatusSucceeded, 100, 200}, // a retry: _0 ended at 100
+		{"attempt_1_1_m_000000_2", StatusKilled, 150, 210},    // beside _1
+		{"attempt_1_1_m_000000_3", StatusKilled, Unknown, Unknown},
+		{"attempt_1_1_m_000000_4", StatusKilled, 300, Unknown}, // after all ended
+	} {
+		x, err := task.attempt(a.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.status, x.start, x.finish = a.status, a.start, a.finish
+	}
+	got := task.appendAttempts(nil, "job_1_1", kindMap, nil)
+	want := []bool{false, false, true, false, false}
+	for i, a := range got {
+		if a.Speculative != want[i] || a.Type != Map || a.JobID != "job_1_1" || a.TaskID != task.id {
+			t.Errorf("attempt %s: %+v, want speculative %v", a.AttemptID, a, want[i])
+		}
+	}
+}
