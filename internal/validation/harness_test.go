@@ -4,8 +4,8 @@
 // the observed schedule, and prints the report validate tables, per trace and
 // pooled.
 //
-//	go test ./validation -run TestValidationHarness -v      (slow; skipped with -short)
-//	VALIDATION_OUT=dir go test ./validation -run TestValidationHarness -v
+//	go test ./internal/validation -run TestValidationHarness -v      (slow; skipped with -short)
+//	VALIDATION_OUT=dir go test ./internal/validation -run TestValidationHarness -v
 //
 // VALIDATION_OUT also writes validate_errors.md and validate_runs.md there;
 // VALIDATION_MAX_MEDIAN=0.1 (or 10%) fails the test when the pooled median
