@@ -71,7 +71,7 @@ var harnessTraces = []harnessTrace{
 func sharedTraces(t *testing.T) string {
 	dir := os.Getenv("TRACEREPLAY_TRACES")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "traces")
+		dir = filepath.Join("..", "..", "..", "shared", "traces")
 	}
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("shared traces not found (%v); set TRACEREPLAY_TRACES", err)
