@@ -52,11 +52,27 @@ import (
 // until then. Traces without setup or cleanup tasks for a job that has tasks
 // (.jhist: Hadoop 2 runs them in the ApplicationMaster) replay without them.
 //
-// A YARN job (its trace records the ApplicationMaster's start) in trace mode
-// is initialised by its own AM, not by the JobTracker's workers: it spends its
-// observed submit → JOB_INITED time (the AM container's allocation and start,
-// and the AM's job init), with no queue. The AM's container is not held
-// against the cluster's slots.
+// In trace mode (task_times other than "model") a job whose trace records
+// its launch is initialised for its observed submit → launch time, with no
+// queue, as its observed task durations are replayed:
+//
+//   - a YARN job (its trace records the ApplicationMaster's start) is
+//     initialised by its own AM, not by the JobTracker's workers: submit →
+//     JOB_INITED is the AM container's allocation and start and the AM's job
+//     init. The AM's container is not held against the cluster's slots;
+//   - a Hadoop 1 job whose tasks have a recorded schedule: submit →
+//     LAUNCH_TIME (JobInProgress.initTasks) is the wait for the
+//     JobTracker's init poller and threads and the init itself. The
+//     poller's rounds run on the JobTracker's own clock, whose phase against
+//     the submissions no trace records: Rumen's folder-input-trace launches
+//     its 59 jobs on a 5.05 s grid (the launch times modulo 5.05 s have a
+//     mean resultant length of 0.85; uniform phases would give about 0.13)
+//     while the submit → launch times spread over 0.3–10.8 s, so that a
+//     modelled poller of the same period, at any fixed phase, puts each job
+//     up to a period away from its observed launch.
+//
+// Model mode, and a job whose launch precedes its submission (clocks) or is
+// not recorded, go through the init workers above.
 
 // lcPhase is where a job is in its lifecycle.
 type lcPhase uint8
@@ -86,10 +102,10 @@ type lcTask struct {
 type jobLife struct {
 	phase          lcPhase
 	setup, cleanup lcTask
-	// amInitUs, when >= 0, is a YARN job's observed submit → JOB_INITED time
-	// (AM container allocation, AM start and the AM's job init), replayed in
-	// place of the JobTracker's init workers.
-	amInitUs int64
+	// obsInitUs, when >= 0, is the job's observed submit → launch time in
+	// trace mode (a YARN job's submit → JOB_INITED, a Hadoop 1 job's submit
+	// → LAUNCH_TIME), replayed in place of the init workers.
+	obsInitUs int64
 }
 
 // Lifecycle task kinds in events and the invariant checker.
@@ -136,14 +152,14 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 	hw := w.hw
 	j.life.setup = lcTask{present: true, durUs: int64(hw.SetupTask), node: -1}
 	j.life.cleanup = lcTask{present: true, durUs: int64(hw.CleanupTask), node: -1}
-	j.life.amInitUs = -1
-	if tj := j.Trace; hw.TaskTimes != "model" && tj.AMStartMs >= 0 && tj.LaunchMs >= tj.SubmitMs {
-		j.life.amInitUs = (tj.LaunchMs - tj.SubmitMs) * 1000
-	}
+	j.life.obsInitUs = -1
 	scheduled := false
 	for x := w.taskRange[ti][0]; x < w.taskRange[ti][1] && !scheduled; x++ {
 		tt := &w.Trace.Tasks[x]
 		scheduled = tt.Host != "" && tt.StartMs >= 0
+	}
+	if tj := j.Trace; hw.TaskTimes != "model" && (tj.AMStartMs >= 0 || scheduled) && tj.LaunchMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
+		j.life.obsInitUs = (tj.LaunchMs - tj.SubmitMs) * 1000
 	}
 	if !scheduled {
 		return // no recorded schedule: the model's setup and cleanup
@@ -190,9 +206,9 @@ func (s *Sim) reported(n int32, t int64) int64 {
 func (s *Sim) lcSubmit(j *Job) {
 	j.life.phase = lcSubmitted
 	s.lastChange = s.now
-	if j.life.amInitUs >= 0 {
+	if j.life.obsInitUs >= 0 {
 		j.life.phase = lcInitialising
-		s.schedule(s.now+j.life.amInitUs, evInitDone, j.Index, 1)
+		s.schedule(s.now+j.life.obsInitUs, evInitDone, j.Index, 1)
 		return
 	}
 	if s.hw.JobInitPoll <= 0 {
@@ -237,11 +253,11 @@ func (s *Sim) lcDispatch() {
 	}
 }
 
-// lcInitDone ends job j's initialisation (by an init worker, or by its own
-// ApplicationMaster when am is set): its setup task waits for a slot, or
-// without one the job runs.
-func (s *Sim) lcInitDone(j *Job, am bool) {
-	if !am {
+// lcInitDone ends job j's initialisation (by an init worker, or for its
+// observed submit → launch time when observed is set): its setup task waits for
+// a slot, or without one the job runs.
+func (s *Sim) lcInitDone(j *Job, observed bool) {
+	if !observed {
 		s.lc.initBusy--
 		s.lcDispatch()
 	}

@@ -217,21 +217,37 @@ func TestLifecycleBadAttempts(t *testing.T) {
 	}
 }
 
-// TestLifecycleAMInit: a YARN job (AM start recorded) in trace mode spends its
-// observed submit → JOB_INITED time, 4.2 s, initialising, not the init
-// workers' 2 s; with no setup task recorded its map launches at the next
-// heartbeat, 6 s (without the AM start: 3 s).
-func TestLifecycleAMInit(t *testing.T) {
-	hw := oneNodeHardware(t, "")
-	hw.TaskTimes = "trace"
+// TestLifecycleObservedInit: in trace mode a job whose trace records its
+// launch spends its observed submit → launch time, 4.2 s, initialising, not the
+// init workers' 2 s — a YARN job (AM start recorded: submit → JOB_INITED) and
+// a Hadoop 1 job with a recorded schedule (submit → LAUNCH_TIME) alike; with
+// no setup task recorded its map launches at the next heartbeat, 6 s. Without
+// a launch time, with a launch before the submit (clocks), or with model task
+// times, the init workers take 2 s and the map launches at 3 s.
+func TestLifecycleObservedInit(t *testing.T) {
 	for _, c := range []struct {
-		am    int64
-		first int64
-	}{{-1, 3e6}, {1000, 6e6}} {
-		tr := retryTrace(0, false)
-		tr.Jobs[0].AMStartMs, tr.Jobs[0].LaunchMs = c.am, 4200
-		if got := runOne(t, tr, hw).Jobs[0].FirstLaunchUs; got != c.first {
-			t.Errorf("AM start %d: first launch %d, want %d", c.am, got, c.first)
+		name       string
+		am, launch int64
+		times      string
+		first      int64
+	}{
+		{"YARN", 1000, 4200, "trace", 6e6},
+		{"Hadoop 1", -1, 4200, "trace", 6e6},
+		{"no launch", -1, trace.Unknown, "trace", 3e6},
+		{"launch before submit", -1, 4200, "trace", 3e6},
+		{"model times", -1, 4200, "model", 3e6},
+	} {
+		hw := oneNodeHardware(t, "")
+		hw.TaskTimes = c.times
+		submit := int64(0)
+		if c.name == "launch before submit" {
+			submit = 5000
+		}
+		tr := retryTrace(submit, false)
+		tr.Jobs[0].AMStartMs, tr.Jobs[0].LaunchMs = c.am, c.launch
+		r := runOne(t, tr, hw).Jobs[0]
+		if got := r.FirstLaunchUs - r.SubmitUs; got != c.first {
+			t.Errorf("%s: first launch %d after the submit, want %d", c.name, got, c.first)
 		}
 	}
 }
