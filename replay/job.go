@@ -42,6 +42,7 @@ type MapTask struct {
 	Locality    Locality
 	LaunchUs    int64
 	FinishUs    int64
+	endUs       int64 // end of its attempt that completes it, before the report (lifecycle.go)
 	localUs     int64 // modelled duration when node-local
 	srcNode     int32 // replica read from when remote
 

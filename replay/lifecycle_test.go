@@ -77,23 +77,36 @@ func runOne(t *testing.T, tr *trace.Trace, hw replay.Hardware) *replay.Result {
 //
 // Out-of-band heartbeats: each completion brings a heartbeat at once, so the
 // map runs 4.5–5.5, the reduce 5.5–7.5 and the cleanup 7.5–8.5.
+//
+// The job's record holds the times a history records (lcHistoryTimes): the
+// map's attempt ends at 7 even when it is reported at 9; with a task start-up
+// of 0.5 s (reported at once) the map holds its slot 6–7.5 and the reduce
+// 9–11.5, while the record's first launch is the attempt's start, 6.5, its
+// last map end 7.5 and its first reduce launch 9.5.
 func TestLifecycleOneNode(t *testing.T) {
 	for _, c := range []struct {
 		name                           string
 		extra                          string
 		mapL, mapF, redL, redF, finish int64
+		jobL, jobMapF, jobRedL         int64
+		startupUs                      int64
 	}{
-		{"reported at once", "", 6e6, 7e6, 9e6, 11e6, 13e6},
-		{"reported at the next heartbeat", "report_at_heartbeat = true", 6e6, 9e6, 9e6, 12e6, 15e6},
-		{"out-of-band heartbeats win", "report_at_heartbeat = true\nout_of_band_heartbeat = true", 4.5e6, 5.5e6, 5.5e6, 7.5e6, 8.5e6},
+		{"reported at once", "", 6e6, 7e6, 9e6, 11e6, 13e6, 6e6, 7e6, 9e6, 0},
+		{"reported at the next heartbeat", "report_at_heartbeat = true", 6e6, 9e6, 9e6, 12e6, 15e6, 6e6, 7e6, 9e6, 0},
+		{"out-of-band heartbeats win", "report_at_heartbeat = true\nout_of_band_heartbeat = true", 4.5e6, 5.5e6, 5.5e6, 7.5e6, 8.5e6, 4.5e6, 5.5e6, 5.5e6, 0},
+		{"task start-up", "", 6e6, 7.5e6, 9e6, 11.5e6, 13e6, 6.5e6, 7.5e6, 9.5e6, 5e5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			j, tasks := oneNodeJob("job_1", 0)
-			res := runOne(t, &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks}, oneNodeHardware(t, c.extra))
+			hw := oneNodeHardware(t, c.extra)
+			hw.TaskStartup = replay.Duration(c.startupUs)
+			res := runOne(t, &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks}, hw)
 			r := res.Jobs[0]
-			if r.FinishUs != c.finish || r.FirstLaunchUs != c.mapL || r.LastMapEndUs != c.mapF {
-				t.Errorf("job: first launch %d, last map end %d, finish %d; want %d, %d, %d",
-					r.FirstLaunchUs, r.LastMapEndUs, r.FinishUs, c.mapL, c.mapF, c.finish)
+			if r.FinishUs != c.finish || r.FirstLaunchUs != c.jobL || r.LastMapEndUs != c.jobMapF ||
+				r.FirstReduceLaunchUs != c.jobRedL || r.WaitingUs != c.jobL {
+				t.Errorf("job: first launch %d, wait %d, last map end %d, first reduce launch %d, finish %d; want %d, %d, %d, %d, %d",
+					r.FirstLaunchUs, r.WaitingUs, r.LastMapEndUs, r.FirstReduceLaunchUs, r.FinishUs,
+					c.jobL, c.jobL, c.jobMapF, c.jobRedL, c.finish)
 			}
 			for _, k := range res.Tasks {
 				want := [2]int64{c.mapL, c.mapF}

@@ -369,6 +369,7 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	d, loc, src := s.mapCost(j, i, n)
 	ns.freeMap--
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
+	m.endUs = s.now + d
 	j.PendingMaps--
 	j.RunningMaps++
 	s.taskLaunched(j)
@@ -716,6 +717,7 @@ func (s *Sim) finishJob(j *Job) {
 	if j.late > 0 {
 		r.StarvationUs = j.lateSumUs / int64(j.late)
 	}
+	s.lcHistoryTimes(j, &r)
 	if j.IdealUs > 0 {
 		r.Slowdown = float64(r.FlowtimeUs) / float64(j.IdealUs)
 	}
