@@ -412,12 +412,18 @@ func (s *Sim) lcHistoryTimes(j *Job, r *JobResult) {
 		r.WaitingUs = r.FirstLaunchUs - r.SubmitUs
 	}
 	if r.LastMapEndUs >= 0 {
-		end := int64(-1)
-		for i := range j.Maps {
-			end = max(end, j.Maps[i].endUs)
-		}
-		r.LastMapEndUs = end
+		r.LastMapEndUs = j.mapAttemptsEndUs()
 	}
+}
+
+// mapAttemptsEndUs is the end of j's last map attempt, before its report; the
+// maps are all done.
+func (j *Job) mapAttemptsEndUs() int64 {
+	end := int64(-1)
+	for i := range j.Maps {
+		end = max(end, j.Maps[i].endUs)
+	}
+	return end
 }
 
 // fetchOverheadUs is the fixed cost of a reduce's fetches of n map outputs,

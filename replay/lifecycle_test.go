@@ -189,16 +189,17 @@ func retryTrace(submitMs int64, failed bool) *trace.Trace {
 
 // TestLifecycleFailedAttemptReplayed: trace times, no setup or cleanup in the
 // trace (so none replayed), init 0–2, the map launched at the heartbeat at 3.
-// Without the failed attempt it runs 3–4, the reduce 6–8: finish 8 s. With it
-// the map holds its slot 2 s longer, 3–6, and the reduce runs 9–11: finish
-// 11 s.
+// Without the failed attempt it runs 3–4 and the reduce launches at 6: its
+// observed copy tail (shuffle end 4.5 − its start 4, the map's end) 6–6.5 and
+// its work 6.5–8.5: finish 8.5 s. With it the map holds its slot 2 s longer,
+// 3–6, and the reduce runs 9–11.5: finish 11.5 s.
 func TestLifecycleFailedAttemptReplayed(t *testing.T) {
 	hw := oneNodeHardware(t, "")
 	hw.TaskTimes = "trace"
 	for _, c := range []struct {
 		failed bool
 		finish int64
-	}{{false, 8e6}, {true, 11e6}} {
+	}{{false, 8.5e6}, {true, 11.5e6}} {
 		res := runOne(t, retryTrace(0, c.failed), hw)
 		if got := res.Jobs[0].FinishUs; got != c.finish {
 			t.Errorf("failed attempt %v: finish %d, want %d", c.failed, got, c.finish)
@@ -261,6 +262,39 @@ func TestLifecycleObservedInit(t *testing.T) {
 		r := runOne(t, tr, hw).Jobs[0]
 		if got := r.FirstLaunchUs - r.SubmitUs; got != c.first {
 			t.Errorf("%s: first launch %d after the submit, want %d", c.name, got, c.first)
+		}
+	}
+}
+
+// TestLifecycleObservedCopyTail: the reduce's observed copy tail is replayed
+// after the later of its start and the last map's end. The map runs 3000–4000
+// ms and the reduce 3500–9000 ms with its shuffle ending at 7000: tail 3 s
+// (7000 − 4000), work 2 s. Replayed: map 3–4 s, the reduce launched at the
+// heartbeat at 6, copies 6–9 and works 9–11. Without the recorded
+// shuffle end the whole observed 5.5 s less the modelled copy (0 bytes: 0) is
+// reduce work: 6–11.5.
+func TestLifecycleObservedCopyTail(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		shuffle int64
+		finish  int64
+	}{{"shuffle end recorded", 7000, 11e6}, {"no shuffle end", trace.Unknown, 11.5e6}} {
+		hw := oneNodeHardware(t, "")
+		hw.TaskTimes = "trace"
+		tr := retryTrace(0, false)
+		for i := range tr.Tasks {
+			if r := &tr.Tasks[i]; r.Type == trace.Reduce {
+				r.StartMs, r.ShuffleFinishMs, r.FinishMs = 3500, c.shuffle, 9000
+			}
+		}
+		for i := range tr.Attempts {
+			if a := &tr.Attempts[i]; a.Type == trace.Reduce {
+				a.StartMs, a.FinishMs = 3500, 9000
+			}
+		}
+		tr.Jobs[0].FinishMs = 10000
+		if got := runOne(t, tr, hw).Jobs[0].FinishUs; got != c.finish {
+			t.Errorf("%s: finish %d, want %d", c.name, got, c.finish)
 		}
 	}
 }

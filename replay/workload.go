@@ -298,6 +298,7 @@ func (w *Workload) build(k int) *Job {
 		maxMap = max(maxMap, float64(m.localUs))
 	}
 	j.Reduces = make([]ReduceTask, len(redShuffle))
+	lastMapMs := observedLastMapEnd(hw, mapTT)
 	var maxRed, sumRed float64
 	nMaps := float64(len(j.Maps))
 	for i := range j.Reduces {
@@ -317,6 +318,10 @@ func (w *Workload) build(k int) *Job {
 			// The observed time covers copy and reduce work; the copy is modelled
 			// (it depends on when the maps end), the rest is the reduce work.
 			r.workUs = observedReduceWork(redTT[i], redObs[i], r.copyUs)
+			if tail, ok := observedCopyTail(redTT[i], lastMapMs); ok {
+				r.copyUs = int64(hw.TaskStartup)
+				r.tailUs, r.obsTail, r.obsTailUs = tail, true, tail
+			}
 		}
 		if i < len(redTT) && w.retries != nil {
 			// A failed reduce attempt held the slot before the successful one.
