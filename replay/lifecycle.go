@@ -187,6 +187,37 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 	}
 }
 
+// clusterUpUs is, in trace mode with the lifecycle, the earliest time the
+// cluster's trackers may heartbeat: task_startup and one heartbeat interval
+// before the earliest recorded start of any task or attempt of the trace (the
+// assignment precedes the attempt's start by the start-up, and a tracker that
+// joined waited at most an interval for the heartbeat that got it), relative
+// to the first replayed submit (first, ms), at least 0. No task can start
+// before a TaskTracker has heartbeated: Hadoop 1's sample-job-tracker-logs (the JobTracker started at
+// 1240335959557, the prefix of its job ids) has two jobs submitted and
+// launched within 5 s of it while no task of any job starts until 778 s later,
+// when the first setup and cleanup tasks start 0.3 s apart — the trackers had
+// not joined. In a trace of a running cluster the earliest task is the first
+// job's setup, assigned at the first heartbeat after its init, and the bound
+// does not bind.
+func clusterUpUs(tr *trace.Trace, first int64, hw *Hardware) int64 {
+	earliest := int64(math.MaxInt64)
+	for i := range tr.Tasks {
+		if t := &tr.Tasks[i]; t.Host != "" && t.StartMs >= first {
+			earliest = min(earliest, t.StartMs)
+		}
+	}
+	for i := range tr.Attempts {
+		if a := &tr.Attempts[i]; a.Host != "" && a.StartMs >= first {
+			earliest = min(earliest, a.StartMs)
+		}
+	}
+	if earliest == math.MaxInt64 {
+		return 0
+	}
+	return max(0, (earliest-first)*1000-int64(hw.TaskStartup)-int64(hw.Heartbeat))
+}
+
 // reported is when a task of node n that ends at t is reported done: t itself,
 // or with report_at_heartbeat (and no out-of-band heartbeats) the node's first
 // periodic heartbeat at or after t.

@@ -298,3 +298,36 @@ func TestLifecycleObservedCopyTail(t *testing.T) {
 		}
 	}
 }
+
+// TestLifecycleClusterUp: no tracker heartbeats before task_startup (0 here)
+// and one interval (3 s) before the trace's earliest task start. The job is
+// initialised by 0.1 s; with its map recorded at 3–4 s the bound is 0 and the
+// map launches at the heartbeat at 3 s; with the trace shifted so that its
+// first task starts at 20 s (trackers that joined late) the bound is 17 s and
+// the map launches at the heartbeat at 18 s.
+func TestLifecycleClusterUp(t *testing.T) {
+	for _, c := range []struct {
+		shiftMs int64
+		first   int64
+	}{{0, 3e6}, {17000, 18e6}} {
+		hw := oneNodeHardware(t, "")
+		hw.TaskTimes = "trace"
+		tr := retryTrace(0, false)
+		tr.Jobs[0].LaunchMs = 100
+		tr.Jobs[0].FinishMs += c.shiftMs
+		for i := range tr.Tasks {
+			tt := &tr.Tasks[i]
+			tt.StartMs, tt.FinishMs = tt.StartMs+c.shiftMs, tt.FinishMs+c.shiftMs
+			if tt.ShuffleFinishMs >= 0 {
+				tt.ShuffleFinishMs += c.shiftMs
+			}
+		}
+		for i := range tr.Attempts {
+			a := &tr.Attempts[i]
+			a.StartMs, a.FinishMs = a.StartMs+c.shiftMs, a.FinishMs+c.shiftMs
+		}
+		if got := runOne(t, tr, hw).Jobs[0].FirstLaunchUs; got != c.first {
+			t.Errorf("first task at %d ms: first launch %d, want %d", 3000+c.shiftMs, got, c.first)
+		}
+	}
+}

@@ -497,8 +497,9 @@ func (s *Sim) wake() {
 		return
 	}
 	iv := int64(s.hw.Heartbeat)
-	r := s.now % iv
-	s.sweepBase = s.now - r
+	t0 := max(s.now, s.w.upUs) // no tracker heartbeats before the cluster is up (lifecycle.go)
+	r := t0 % iv
+	s.sweepBase = t0 - r
 	s.sweepIdx, _ = slices.BinarySearchFunc(s.phaseOrder, r, func(n int32, t int64) int { return cmpInt64(s.nodes[n].phase, t) })
 	if s.sweepIdx == len(s.phaseOrder) {
 		s.sweepIdx, s.sweepBase = 0, s.sweepBase+iv

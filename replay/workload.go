@@ -39,6 +39,7 @@ type Workload struct {
 
 	jobs      []int            // trace job index of each replayed job, in submit order
 	submitUs  []int64          // arrival of each replayed job, relative to the first
+	upUs      int64            // no heartbeat before it (clusterUpUs), relative to the first arrival
 	taskRange [][2]int         // per trace job: its maps and reduces in Trace.Tasks
 	lcRange   [][2]int         // per trace job: its setup and cleanup tasks, right after
 	retries   map[string]int64 // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
@@ -119,6 +120,9 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 	}
 	if len(w.jobs) == 0 {
 		return nil, fmt.Errorf("the trace has no job to replay")
+	}
+	if hw.Lifecycle && hw.TaskTimes != "model" {
+		w.upUs = clusterUpUs(tr, first, hw)
 	}
 	return w, nil
 }
