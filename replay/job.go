@@ -42,6 +42,7 @@ type MapTask struct {
 	Locality    Locality
 	LaunchUs    int64
 	FinishUs    int64
+	endUs       int64 // end of its attempt that completes it, before the report (lifecycle.go)
 	localUs     int64 // modelled duration when node-local
 	srcNode     int32 // replica read from when remote
 
@@ -70,6 +71,10 @@ type ReduceTask struct {
 	copyUs       int64 // start-up plus copying its whole share at the NIC rate
 	tailUs       int64 // copying the last map's share after the last map ends
 	workUs       int64 // merge, reduce function and output write
+	// Trace mode with the lifecycle (tracemode.go): the observed copy after
+	// the later of the attempt's start and the job's last map attempt's end.
+	obsTail   bool
+	obsTailUs int64
 }
 
 // Job is a job while it is being replayed: its tasks, their states and the

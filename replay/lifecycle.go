@@ -52,11 +52,27 @@ import (
 // until then. Traces without setup or cleanup tasks for a job that has tasks
 // (.jhist: Hadoop 2 runs them in the ApplicationMaster) replay without them.
 //
-// A YARN job (its trace records the ApplicationMaster's start) in trace mode
-// is initialised by its own AM, not by the JobTracker's workers: it spends its
-// observed submit → JOB_INITED time (the AM container's allocation and start,
-// and the AM's job init), with no queue. The AM's container is not held
-// against the cluster's slots.
+// In trace mode (task_times other than "model") a job whose trace records
+// its launch is initialised for its observed submit → launch time, with no
+// queue, as its observed task durations are replayed:
+//
+//   - a YARN job (its trace records the ApplicationMaster's start) is
+//     initialised by its own AM, not by the JobTracker's workers: submit →
+//     JOB_INITED is the AM container's allocation and start and the AM's job
+//     init. The AM's container is not held against the cluster's slots;
+//   - a Hadoop 1 job whose tasks have a recorded schedule: submit →
+//     LAUNCH_TIME (JobInProgress.initTasks) is the wait for the
+//     JobTracker's init poller and threads and the init itself. The
+//     poller's rounds run on the JobTracker's own clock, whose phase against
+//     the submissions no trace records: Rumen's folder-input-trace launches
+//     its 59 jobs on a 5.05 s grid (the launch times modulo 5.05 s have a
+//     mean resultant length of 0.85; uniform phases would give about 0.13)
+//     while the submit → launch times spread over 0.3–10.8 s, so that a
+//     modelled poller of the same period, at any fixed phase, puts each job
+//     up to a period away from its observed launch.
+//
+// Model mode, and a job whose launch precedes its submission (clocks) or is
+// not recorded, go through the init workers above.
 
 // lcPhase is where a job is in its lifecycle.
 type lcPhase uint8
@@ -86,10 +102,10 @@ type lcTask struct {
 type jobLife struct {
 	phase          lcPhase
 	setup, cleanup lcTask
-	// amInitUs, when >= 0, is a YARN job's observed submit → JOB_INITED time
-	// (AM container allocation, AM start and the AM's job init), replayed in
-	// place of the JobTracker's init workers.
-	amInitUs int64
+	// obsInitUs, when >= 0, is the job's observed submit → launch time in
+	// trace mode (a YARN job's submit → JOB_INITED, a Hadoop 1 job's submit
+	// → LAUNCH_TIME), replayed in place of the init workers.
+	obsInitUs int64
 }
 
 // Lifecycle task kinds in events and the invariant checker.
@@ -136,14 +152,14 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 	hw := w.hw
 	j.life.setup = lcTask{present: true, durUs: int64(hw.SetupTask), node: -1}
 	j.life.cleanup = lcTask{present: true, durUs: int64(hw.CleanupTask), node: -1}
-	j.life.amInitUs = -1
-	if tj := j.Trace; hw.TaskTimes != "model" && tj.AMStartMs >= 0 && tj.LaunchMs >= tj.SubmitMs {
-		j.life.amInitUs = (tj.LaunchMs - tj.SubmitMs) * 1000
-	}
+	j.life.obsInitUs = -1
 	scheduled := false
 	for x := w.taskRange[ti][0]; x < w.taskRange[ti][1] && !scheduled; x++ {
 		tt := &w.Trace.Tasks[x]
 		scheduled = tt.Host != "" && tt.StartMs >= 0
+	}
+	if tj := j.Trace; hw.TaskTimes != "model" && (tj.AMStartMs >= 0 || scheduled) && tj.LaunchMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
+		j.life.obsInitUs = (tj.LaunchMs - tj.SubmitMs) * 1000
 	}
 	if !scheduled {
 		return // no recorded schedule: the model's setup and cleanup
@@ -171,6 +187,37 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 	}
 }
 
+// clusterUpUs is, in trace mode with the lifecycle, the earliest time the
+// cluster's trackers may heartbeat: task_startup and one heartbeat interval
+// before the earliest recorded start of any task or attempt of the trace (the
+// assignment precedes the attempt's start by the start-up, and a tracker that
+// joined waited at most an interval for the heartbeat that got it), relative
+// to the first replayed submit (first, ms), at least 0. No task can start
+// before a TaskTracker has heartbeated: Hadoop 1's sample-job-tracker-logs (the JobTracker started at
+// 1240335959557, the prefix of its job ids) has two jobs submitted and
+// launched within 5 s of it while no task of any job starts until 778 s later,
+// when the first setup and cleanup tasks start 0.3 s apart — the trackers had
+// not joined. In a trace of a running cluster the earliest task is the first
+// job's setup, assigned at the first heartbeat after its init, and the bound
+// does not bind.
+func clusterUpUs(tr *trace.Trace, first int64, hw *Hardware) int64 {
+	earliest := int64(math.MaxInt64)
+	for i := range tr.Tasks {
+		if t := &tr.Tasks[i]; t.Host != "" && t.StartMs >= first {
+			earliest = min(earliest, t.StartMs)
+		}
+	}
+	for i := range tr.Attempts {
+		if a := &tr.Attempts[i]; a.Host != "" && a.StartMs >= first {
+			earliest = min(earliest, a.StartMs)
+		}
+	}
+	if earliest == math.MaxInt64 {
+		return 0
+	}
+	return max(0, (earliest-first)*1000-int64(hw.TaskStartup)-int64(hw.Heartbeat))
+}
+
 // reported is when a task of node n that ends at t is reported done: t itself,
 // or with report_at_heartbeat (and no out-of-band heartbeats) the node's first
 // periodic heartbeat at or after t.
@@ -190,9 +237,9 @@ func (s *Sim) reported(n int32, t int64) int64 {
 func (s *Sim) lcSubmit(j *Job) {
 	j.life.phase = lcSubmitted
 	s.lastChange = s.now
-	if j.life.amInitUs >= 0 {
+	if j.life.obsInitUs >= 0 {
 		j.life.phase = lcInitialising
-		s.schedule(s.now+j.life.amInitUs, evInitDone, j.Index, 1)
+		s.schedule(s.now+j.life.obsInitUs, evInitDone, j.Index, 1)
 		return
 	}
 	if s.hw.JobInitPoll <= 0 {
@@ -237,11 +284,11 @@ func (s *Sim) lcDispatch() {
 	}
 }
 
-// lcInitDone ends job j's initialisation (by an init worker, or by its own
-// ApplicationMaster when am is set): its setup task waits for a slot, or
-// without one the job runs.
-func (s *Sim) lcInitDone(j *Job, am bool) {
-	if !am {
+// lcInitDone ends job j's initialisation (by an init worker, or for its
+// observed submit → launch time when observed is set): its setup task waits for
+// a slot, or without one the job runs.
+func (s *Sim) lcInitDone(j *Job, observed bool) {
+	if !observed {
 		s.lc.initBusy--
 		s.lcDispatch()
 	}
@@ -371,6 +418,43 @@ func (s *Sim) lcDone(j *Job, kind int32) {
 		s.finishJob(j)
 	}
 	s.slotFreed(t.node)
+}
+
+// lcHistoryTimes sets, with the lifecycle, a finished job's result times as a
+// job history records them, so that they compare with the observed run's: a
+// task's launch is its attempt's start, task_startup after the heartbeat that
+// assigned it (the TaskTracker's START_TIME: Rumen's folder-input-trace has
+// its maps' attempts start a median 1.16 s after their tasks' JobTracker start
+// times), and a map's end is its attempt's end, before the heartbeat that
+// reports it. The slots stay held from the assignment to the report; only the
+// recorded first launch, wait, first and last reduce launch and last map end
+// move.
+func (s *Sim) lcHistoryTimes(j *Job, r *JobResult) {
+	if !s.hw.Lifecycle {
+		return
+	}
+	su := int64(s.hw.TaskStartup)
+	for _, t := range []*int64{&r.FirstLaunchUs, &r.FirstReduceLaunchUs, &r.LastReduceLaunchUs} {
+		if *t >= 0 {
+			*t += su
+		}
+	}
+	if r.FirstLaunchUs >= 0 {
+		r.WaitingUs = r.FirstLaunchUs - r.SubmitUs
+	}
+	if r.LastMapEndUs >= 0 {
+		r.LastMapEndUs = j.mapAttemptsEndUs()
+	}
+}
+
+// mapAttemptsEndUs is the end of j's last map attempt, before its report; the
+// maps are all done.
+func (j *Job) mapAttemptsEndUs() int64 {
+	end := int64(-1)
+	for i := range j.Maps {
+		end = max(end, j.Maps[i].endUs)
+	}
+	return end
 }
 
 // fetchOverheadUs is the fixed cost of a reduce's fetches of n map outputs,

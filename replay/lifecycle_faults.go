@@ -188,6 +188,7 @@ func (s *Sim) speculate(n int32) {
 	}
 	if f := s.reported(n, s.now+d); f < m.FinishUs {
 		m.FinishUs = f // the copy wins: the map completes then (the original's event is stale)
+		m.endUs = s.now + d
 		s.schedule(f, evMapDone, j.Index, i)
 	}
 }

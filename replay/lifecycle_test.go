@@ -77,23 +77,36 @@ func runOne(t *testing.T, tr *trace.Trace, hw replay.Hardware) *replay.Result {
 //
 // Out-of-band heartbeats: each completion brings a heartbeat at once, so the
 // map runs 4.5–5.5, the reduce 5.5–7.5 and the cleanup 7.5–8.5.
+//
+// The job's record holds the times a history records (lcHistoryTimes): the
+// map's attempt ends at 7 even when it is reported at 9; with a task start-up
+// of 0.5 s (reported at once) the map holds its slot 6–7.5 and the reduce
+// 9–11.5, while the record's first launch is the attempt's start, 6.5, its
+// last map end 7.5 and its first reduce launch 9.5.
 func TestLifecycleOneNode(t *testing.T) {
 	for _, c := range []struct {
 		name                           string
 		extra                          string
 		mapL, mapF, redL, redF, finish int64
+		jobL, jobMapF, jobRedL         int64
+		startupUs                      int64
 	}{
-		{"reported at once", "", 6e6, 7e6, 9e6, 11e6, 13e6},
-		{"reported at the next heartbeat", "report_at_heartbeat = true", 6e6, 9e6, 9e6, 12e6, 15e6},
-		{"out-of-band heartbeats win", "report_at_heartbeat = true\nout_of_band_heartbeat = true", 4.5e6, 5.5e6, 5.5e6, 7.5e6, 8.5e6},
+		{"reported at once", "", 6e6, 7e6, 9e6, 11e6, 13e6, 6e6, 7e6, 9e6, 0},
+		{"reported at the next heartbeat", "report_at_heartbeat = true", 6e6, 9e6, 9e6, 12e6, 15e6, 6e6, 7e6, 9e6, 0},
+		{"out-of-band heartbeats win", "report_at_heartbeat = true\nout_of_band_heartbeat = true", 4.5e6, 5.5e6, 5.5e6, 7.5e6, 8.5e6, 4.5e6, 5.5e6, 5.5e6, 0},
+		{"task start-up", "", 6e6, 7.5e6, 9e6, 11.5e6, 13e6, 6.5e6, 7.5e6, 9.5e6, 5e5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			j, tasks := oneNodeJob("job_1", 0)
-			res := runOne(t, &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks}, oneNodeHardware(t, c.extra))
+			hw := oneNodeHardware(t, c.extra)
+			hw.TaskStartup = replay.Duration(c.startupUs)
+			res := runOne(t, &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks}, hw)
 			r := res.Jobs[0]
-			if r.FinishUs != c.finish || r.FirstLaunchUs != c.mapL || r.LastMapEndUs != c.mapF {
-				t.Errorf("job: first launch %d, last map end %d, finish %d; want %d, %d, %d",
-					r.FirstLaunchUs, r.LastMapEndUs, r.FinishUs, c.mapL, c.mapF, c.finish)
+			if r.FinishUs != c.finish || r.FirstLaunchUs != c.jobL || r.LastMapEndUs != c.jobMapF ||
+				r.FirstReduceLaunchUs != c.jobRedL || r.WaitingUs != c.jobL {
+				t.Errorf("job: first launch %d, wait %d, last map end %d, first reduce launch %d, finish %d; want %d, %d, %d, %d, %d",
+					r.FirstLaunchUs, r.WaitingUs, r.LastMapEndUs, r.FirstReduceLaunchUs, r.FinishUs,
+					c.jobL, c.jobL, c.jobMapF, c.jobRedL, c.finish)
 			}
 			for _, k := range res.Tasks {
 				want := [2]int64{c.mapL, c.mapF}
@@ -176,16 +189,17 @@ func retryTrace(submitMs int64, failed bool) *trace.Trace {
 
 // TestLifecycleFailedAttemptReplayed: trace times, no setup or cleanup in the
 // trace (so none replayed), init 0–2, the map launched at the heartbeat at 3.
-// Without the failed attempt it runs 3–4, the reduce 6–8: finish 8 s. With it
-// the map holds its slot 2 s longer, 3–6, and the reduce runs 9–11: finish
-// 11 s.
+// Without the failed attempt it runs 3–4 and the reduce launches at 6: its
+// observed copy tail (shuffle end 4.5 − its start 4, the map's end) 6–6.5 and
+// its work 6.5–8.5: finish 8.5 s. With it the map holds its slot 2 s longer,
+// 3–6, and the reduce runs 9–11.5: finish 11.5 s.
 func TestLifecycleFailedAttemptReplayed(t *testing.T) {
 	hw := oneNodeHardware(t, "")
 	hw.TaskTimes = "trace"
 	for _, c := range []struct {
 		failed bool
 		finish int64
-	}{{false, 8e6}, {true, 11e6}} {
+	}{{false, 8.5e6}, {true, 11.5e6}} {
 		res := runOne(t, retryTrace(0, c.failed), hw)
 		if got := res.Jobs[0].FinishUs; got != c.finish {
 			t.Errorf("failed attempt %v: finish %d, want %d", c.failed, got, c.finish)
@@ -217,21 +231,103 @@ func TestLifecycleBadAttempts(t *testing.T) {
 	}
 }
 
-// TestLifecycleAMInit: a YARN job (AM start recorded) in trace mode spends its
-// observed submit → JOB_INITED time, 4.2 s, initialising, not the init
-// workers' 2 s; with no setup task recorded its map launches at the next
-// heartbeat, 6 s (without the AM start: 3 s).
-func TestLifecycleAMInit(t *testing.T) {
-	hw := oneNodeHardware(t, "")
-	hw.TaskTimes = "trace"
+// TestLifecycleObservedInit: in trace mode a job whose trace records its
+// launch spends its observed submit → launch time, 4.2 s, initialising, not the
+// init workers' 2 s — a YARN job (AM start recorded: submit → JOB_INITED) and
+// a Hadoop 1 job with a recorded schedule (submit → LAUNCH_TIME) alike; with
+// no setup task recorded its map launches at the next heartbeat, 6 s. Without
+// a launch time, with a launch before the submit (clocks), or with model task
+// times, the init workers take 2 s and the map launches at 3 s.
+func TestLifecycleObservedInit(t *testing.T) {
 	for _, c := range []struct {
-		am    int64
-		first int64
-	}{{-1, 3e6}, {1000, 6e6}} {
+		name       string
+		am, launch int64
+		times      string
+		first      int64
+	}{
+		{"YARN", 1000, 4200, "trace", 6e6},
+		{"Hadoop 1", -1, 4200, "trace", 6e6},
+		{"no launch", -1, trace.Unknown, "trace", 3e6},
+		{"launch before submit", -1, 4200, "trace", 3e6},
+		{"model times", -1, 4200, "model", 3e6},
+	} {
+		hw := oneNodeHardware(t, "")
+		hw.TaskTimes = c.times
+		submit := int64(0)
+		if c.name == "launch before submit" {
+			submit = 5000
+		}
+		tr := retryTrace(submit, false)
+		tr.Jobs[0].AMStartMs, tr.Jobs[0].LaunchMs = c.am, c.launch
+		r := runOne(t, tr, hw).Jobs[0]
+		if got := r.FirstLaunchUs - r.SubmitUs; got != c.first {
+			t.Errorf("%s: first launch %d after the submit, want %d", c.name, got, c.first)
+		}
+	}
+}
+
+// TestLifecycleObservedCopyTail: the reduce's observed copy tail is replayed
+// after the later of its start and the last map's end. The map runs 3000–4000
+// ms and the reduce 3500–9000 ms with its shuffle ending at 7000: tail 3 s
+// (7000 − 4000), work 2 s. Replayed: map 3–4 s, the reduce launched at the
+// heartbeat at 6, copies 6–9 and works 9–11. Without the recorded
+// shuffle end the whole observed 5.5 s less the modelled copy (0 bytes: 0) is
+// reduce work: 6–11.5.
+func TestLifecycleObservedCopyTail(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		shuffle int64
+		finish  int64
+	}{{"shuffle end recorded", 7000, 11e6}, {"no shuffle end", trace.Unknown, 11.5e6}} {
+		hw := oneNodeHardware(t, "")
+		hw.TaskTimes = "trace"
 		tr := retryTrace(0, false)
-		tr.Jobs[0].AMStartMs, tr.Jobs[0].LaunchMs = c.am, 4200
+		for i := range tr.Tasks {
+			if r := &tr.Tasks[i]; r.Type == trace.Reduce {
+				r.StartMs, r.ShuffleFinishMs, r.FinishMs = 3500, c.shuffle, 9000
+			}
+		}
+		for i := range tr.Attempts {
+			if a := &tr.Attempts[i]; a.Type == trace.Reduce {
+				a.StartMs, a.FinishMs = 3500, 9000
+			}
+		}
+		tr.Jobs[0].FinishMs = 10000
+		if got := runOne(t, tr, hw).Jobs[0].FinishUs; got != c.finish {
+			t.Errorf("%s: finish %d, want %d", c.name, got, c.finish)
+		}
+	}
+}
+
+// TestLifecycleClusterUp: no tracker heartbeats before task_startup (0 here)
+// and one interval (3 s) before the trace's earliest task start. The job is
+// initialised by 0.1 s; with its map recorded at 3–4 s the bound is 0 and the
+// map launches at the heartbeat at 3 s; with the trace shifted so that its
+// first task starts at 20 s (trackers that joined late) the bound is 17 s and
+// the map launches at the heartbeat at 18 s.
+func TestLifecycleClusterUp(t *testing.T) {
+	for _, c := range []struct {
+		shiftMs int64
+		first   int64
+	}{{0, 3e6}, {17000, 18e6}} {
+		hw := oneNodeHardware(t, "")
+		hw.TaskTimes = "trace"
+		tr := retryTrace(0, false)
+		tr.Jobs[0].LaunchMs = 100
+		tr.Jobs[0].FinishMs += c.shiftMs
+		for i := range tr.Tasks {
+			tt := &tr.Tasks[i]
+			tt.StartMs, tt.FinishMs = tt.StartMs+c.shiftMs, tt.FinishMs+c.shiftMs
+			if tt.ShuffleFinishMs >= 0 {
+				tt.ShuffleFinishMs += c.shiftMs
+			}
+		}
+		for i := range tr.Attempts {
+			a := &tr.Attempts[i]
+			a.StartMs, a.FinishMs = a.StartMs+c.shiftMs, a.FinishMs+c.shiftMs
+		}
 		if got := runOne(t, tr, hw).Jobs[0].FirstLaunchUs; got != c.first {
-			t.Errorf("AM start %d: first launch %d, want %d", c.am, got, c.first)
+			t.Errorf("first task at %d ms: first launch %d, want %d", 3000+c.shiftMs, got, c.first)
 		}
 	}
 }

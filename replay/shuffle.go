@@ -154,5 +154,8 @@ func (s *Sim) shuffleEnd(j *Job, i int32) int64 {
 	if s.topologyShuffle() {
 		return j.out.cursor[i]
 	}
+	if r.obsTail {
+		return max(j.LastMapEndUs, max(r.LaunchUs+r.copyUs, j.mapAttemptsEndUs())+r.obsTailUs)
+	}
 	return max(r.LaunchUs+r.copyUs, j.LastMapEndUs+r.tailUs)
 }

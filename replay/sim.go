@@ -375,6 +375,7 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	d, loc, src := s.mapCost(j, i, n)
 	ns.freeMap--
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
+	m.endUs = s.now + d
 	j.PendingMaps--
 	j.RunningMaps++
 	s.taskLaunched(j)
@@ -502,8 +503,9 @@ func (s *Sim) wake() {
 		return
 	}
 	iv := int64(s.hw.Heartbeat)
-	r := s.now % iv
-	s.sweepBase = s.now - r
+	t0 := max(s.now, s.w.upUs) // no tracker heartbeats before the cluster is up (lifecycle.go)
+	r := t0 % iv
+	s.sweepBase = t0 - r
 	s.sweepIdx, _ = slices.BinarySearchFunc(s.phaseOrder, r, func(n int32, t int64) int { return cmpInt64(s.nodes[n].phase, t) })
 	if s.sweepIdx == len(s.phaseOrder) {
 		s.sweepIdx, s.sweepBase = 0, s.sweepBase+iv
@@ -722,6 +724,7 @@ func (s *Sim) finishJob(j *Job) {
 	if j.late > 0 {
 		r.StarvationUs = j.lateSumUs / int64(j.late)
 	}
+	s.lcHistoryTimes(j, &r)
 	if j.IdealUs > 0 {
 		r.Slowdown = float64(r.FlowtimeUs) / float64(j.IdealUs)
 	}

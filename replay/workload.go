@@ -39,6 +39,7 @@ type Workload struct {
 
 	jobs      []int            // trace job index of each replayed job, in submit order
 	submitUs  []int64          // arrival of each replayed job, relative to the first
+	upUs      int64            // no heartbeat before it (clusterUpUs), relative to the first arrival
 	taskRange [][2]int         // per trace job: its maps and reduces in Trace.Tasks
 	lcRange   [][2]int         // per trace job: its setup and cleanup tasks, right after
 	retries   map[string]int64 // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
@@ -119,6 +120,9 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 	}
 	if len(w.jobs) == 0 {
 		return nil, fmt.Errorf("the trace has no job to replay")
+	}
+	if hw.Lifecycle && hw.TaskTimes != "model" {
+		w.upUs = clusterUpUs(tr, first, hw)
 	}
 	return w, nil
 }
@@ -298,6 +302,7 @@ func (w *Workload) build(k int) *Job {
 		maxMap = max(maxMap, float64(m.localUs))
 	}
 	j.Reduces = make([]ReduceTask, len(redShuffle))
+	lastMapMs := observedLastMapEnd(hw, mapTT)
 	var maxRed, sumRed float64
 	nMaps := float64(len(j.Maps))
 	for i := range j.Reduces {
@@ -317,6 +322,10 @@ func (w *Workload) build(k int) *Job {
 			// The observed time covers copy and reduce work; the copy is modelled
 			// (it depends on when the maps end), the rest is the reduce work.
 			r.workUs = observedReduceWork(redTT[i], redObs[i], r.copyUs)
+			if tail, ok := observedCopyTail(redTT[i], lastMapMs); ok {
+				r.copyUs = int64(hw.TaskStartup)
+				r.tailUs, r.obsTail, r.obsTailUs = tail, true, tail
+			}
 		}
 		if i < len(redTT) && w.retries != nil {
 			// A failed reduce attempt held the slot before the successful one.
