@@ -74,6 +74,9 @@ func sharedTraces(t *testing.T) string {
 		dir = filepath.Join("..", "..", "..", "shared", "traces")
 	}
 	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("shared traces not found (%v); CI must score them (set TRACEREPLAY_TRACES)", err)
+		}
 		t.Skipf("shared traces not found (%v); set TRACEREPLAY_TRACES", err)
 	}
 	return dir
