@@ -32,11 +32,12 @@ import (
 
 // jobOutput is the intermediate data of one job.
 type jobOutput struct {
-	bytes  []int64 // per node: output of the job's finished maps stored there
-	nodes  []int32 // nodes with output, in the order of their first output
-	done   []int32 // finished maps, in finish order
-	total  int64   // map output of all the job's maps (the simulator's knowledge)
-	cursor []int64 // topology shuffle, per reduce: when its last fetch ends
+	bytes  []int64      // per node: output of the job's finished maps stored there
+	nodes  []int32      // nodes with output, in the order of their first output
+	done   []int32      // finished maps, in finish order
+	total  int64        // map output of all the job's maps (the simulator's knowledge)
+	cursor []int64      // topology shuffle, per reduce: when its last fetch ends
+	fs     []fetchState // network = "flow", per reduce (network_flow.go)
 }
 
 // MapOutputBytes is the intermediate data of j's finished maps stored on node n,
@@ -89,7 +90,11 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 		o.bytes[m.Node] += m.OutputBytes
 	}
 	o.done = append(o.done, i)
-	if s.topologyShuffle() {
+	if s.fn != nil {
+		for _, r := range j.waiting {
+			s.flowFetch(j, r, i)
+		}
+	} else if s.topologyShuffle() {
 		for _, r := range j.waiting {
 			s.fetch(j, r, i)
 		}
@@ -99,6 +104,10 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 // reduceLaunched does the shuffle bookkeeping of reduce i, just launched.
 func (s *Sim) reduceLaunched(j *Job, i int32) {
 	r := &j.Reduces[i]
+	if s.fn != nil {
+		s.flowReduceLaunched(j, i)
+		return
+	}
 	if !s.topologyShuffle() {
 		// Shuffle data comes from every map; the share held on n itself is local.
 		s.netBytes += r.ShuffleBytes - r.ShuffleBytes/int64(max(1, s.dataNodes))
