@@ -42,6 +42,10 @@ type flowNet struct {
 	free  []flow.FlowID
 	path  []flow.ResourceID
 	err   error
+	// pending are the flows started at the current time, added in one batch
+	// (one re-solve) before the network is next asked for its next end.
+	pending []flow.Spec
+	paths   []flow.ResourceID // backing store of pending's paths
 }
 
 // xfer is what a flow carries: map task's input (fetchOf < 0) or reduce
@@ -77,16 +81,18 @@ func newFlowNet(h *Hardware, t *Topology) (*flowNet, error) {
 	return fn, nil
 }
 
-// active reports whether a flow is under way; false without a flow network.
-func (fn *flowNet) active() bool { return fn != nil && fn.n.Active() > 0 }
+// active reports whether a flow is under way or about to start; false
+// without a flow network.
+func (fn *flowNet) active() bool { return fn != nil && (fn.n.Active() > 0 || len(fn.pending) > 0) }
 
-// start begins a transfer at now and returns its flow's ID.
+// start begins a transfer at now: it joins the batch added at the next flush.
 func (fn *flowNet) start(now int64, x xfer) error {
-	p, err := fn.topo.Path(fn.path[:0], fn.node[x.src], fn.node[x.dst])
+	k := len(fn.paths)
+	p, err := fn.topo.Path(fn.paths, fn.node[x.src], fn.node[x.dst])
 	if err != nil {
 		return err
 	}
-	fn.path = p
+	fn.paths = p
 	var id flow.FlowID
 	if k := len(fn.free); k > 0 {
 		id, fn.free = fn.free[k-1], fn.free[:k-1]
@@ -96,10 +102,29 @@ func (fn *flowNet) start(now int64, x xfer) error {
 	}
 	x.start = now
 	fn.xfers[id] = x
-	if _, err := fn.n.Add(now, id, x.bytes, p); err != nil {
-		return fmt.Errorf("flow network: start %d bytes from node %d to node %d: %w", x.bytes, x.src, x.dst, err)
-	}
+	// The path is p[k:] once every path of the batch is in paths (appends may
+	// move it), so it is set by flush.
+	fn.pending = append(fn.pending, flow.Spec{ID: id, Bytes: x.bytes, Path: p[k:len(p):len(p)]})
 	return nil
+}
+
+// flush adds the pending flows at now in one batch.
+func (fn *flowNet) flush(now int64) error {
+	if len(fn.pending) == 0 {
+		return nil
+	}
+	off := 0
+	for i := range fn.pending {
+		n := len(fn.pending[i].Path)
+		fn.pending[i].Path = fn.paths[off : off+n : off+n]
+		off += n
+	}
+	_, err := fn.n.AddBatch(now, fn.pending)
+	if err != nil {
+		err = fmt.Errorf("flow network: start %d flows at %d µs: %w", len(fn.pending), now, err)
+	}
+	fn.pending, fn.paths = fn.pending[:0], fn.paths[:0]
+	return err
 }
 
 // estimateUs is a lower bound on the time a transfer of b bytes from src to
@@ -123,6 +148,12 @@ func (fn *flowNet) estimateUs(b int64, src, dst int32) int64 {
 // queue's next event; it reports whether it handled one.
 func (s *Sim) flowStep() (bool, error) {
 	fn := s.fn
+	if err := fn.flush(s.now); err != nil {
+		return false, err
+	}
+	if fn.err != nil {
+		return false, fn.err
+	}
 	id, at, ok := fn.n.Next()
 	if !ok || len(s.q) > 0 && s.q[0].t < at {
 		return false, nil
