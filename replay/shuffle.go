@@ -26,6 +26,10 @@ import (
 //     of the last map's output. Fetches do not slow each other down: rates are
 //     per transfer, as in the map input model.
 //
+// Under network = "flow" the shuffle key is not used: each fetch is a flow
+// sharing the links with every other transfer, parallel_copies at a time per
+// reduce (network_flow.go).
+//
 // A reduce's share of a map's output is its shuffle bytes in proportion to that
 // map's part of the job's map output (an even part when the job's maps output
 // nothing), so the fetches of a reduce add up to its shuffle bytes.
