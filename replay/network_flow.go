@@ -48,8 +48,8 @@ type flowNet struct {
 	paths   []flow.ResourceID // backing store of pending's paths
 }
 
-// xfer is what a flow carries: map task's input (fetchOf < 0) or reduce
-// task's fetch of map fetchOf's output.
+// xfer is what a flow carries: the input of map task (fetchOf < 0) or reduce
+// task's fetch of map fetchOf's output, both of job (its workload index).
 type xfer struct {
 	job, task, fetchOf int32
 	src, dst           int32
@@ -127,10 +127,11 @@ func (fn *flowNet) flush(now int64) error {
 	return err
 }
 
-// estimateUs is a lower bound on the time a transfer of b bytes from src to
-// dst started now would take... as an estimate for policies: under max-min a
-// new flow gets at least the smallest equal split of its path's resources, so
-// the bytes over that split bound its time from above while nothing changes.
+// estimateUs is what policies are told a transfer of b bytes from src to dst
+// started now would take: under max-min a new flow gets at least the smallest
+// equal split of its path's resources (capacity / (flows on it + 1)), so the
+// bytes over that split bound its time from above while nothing else changes.
+// It costs O(path), not a re-solve.
 func (fn *flowNet) estimateUs(b int64, src, dst int32) int64 {
 	p, err := fn.topo.Path(fn.path[:0], fn.node[src], fn.node[dst])
 	if err != nil || len(p) == 0 {
