@@ -88,8 +88,13 @@ type Hardware struct {
 	MaxReducesPerJob int `toml:"max_reduces_per_job"`
 
 	// Network is the remote-transfer model: "fixed" (NIC within a rack, a share of
-	// the rack uplink across racks) or "bar" (C_rem = C_loc + q·r, BAR §III).
+	// the rack uplink across racks), "bar" (C_rem = C_loc + q·r, BAR §III) or
+	// "flow" (max-min fair sharing of NICs, uplinks and the core; network*.go).
 	Network string `toml:"network"`
+	// CoreOversubscription is the core's oversubscription ratio under network =
+	// "flow": the core carries racks × rack uplink / this in all. Unset (0) or 1
+	// is a non-blocking core; an explicit value must be positive.
+	CoreOversubscription float64 `toml:"core_oversubscription"`
 	// BARq is q of the BAR model: extra time per concurrently running remote map.
 	BARq Duration `toml:"bar_q"`
 	// Shuffle is the reduce copy model: "uniform" copies a reduce's whole share at
@@ -200,6 +205,9 @@ func ParseHardware(b []byte) (Hardware, error) {
 		}
 		return Hardware{}, fmt.Errorf("unknown key %s; valid keys: %s", strings.Join(keys, ", "), strings.Join(HardwareKeys(), ", "))
 	}
+	if err := h.checkSetNetwork(md); err != nil {
+		return Hardware{}, err
+	}
 	return h, h.Validate()
 }
 
@@ -208,7 +216,7 @@ func HardwareKeys() []string {
 	return []string{"name", "racks", "nodes_per_rack", "map_slots", "reduce_slots", "map_nodes", "reduce_nodes",
 		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
 		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
-		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "bar_q", "shuffle", "task_times",
+		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "bar_q", "shuffle", "task_times",
 		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
 		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
 		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
@@ -307,9 +315,7 @@ func (h *Hardware) Validate() error {
 	if h.MaxReducesPerJob < 0 {
 		bad("max_reduces_per_job must not be negative")
 	}
-	if !slices.Contains([]string{"fixed", "bar"}, h.Network) {
-		bad("network %q: want fixed or bar", h.Network)
-	}
+	h.validateNetwork(bad)
 	if !slices.Contains([]string{"uniform", "topology"}, h.Shuffle) {
 		bad("shuffle %q: want uniform or topology", h.Shuffle)
 	}

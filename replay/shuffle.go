@@ -26,17 +26,22 @@ import (
 //     of the last map's output. Fetches do not slow each other down: rates are
 //     per transfer, as in the map input model.
 //
+// Under network = "flow" the shuffle key is not used: each fetch is a flow
+// sharing the links with every other transfer, parallel_copies at a time per
+// reduce (network_flow.go).
+//
 // A reduce's share of a map's output is its shuffle bytes in proportion to that
 // map's part of the job's map output (an even part when the job's maps output
 // nothing), so the fetches of a reduce add up to its shuffle bytes.
 
 // jobOutput is the intermediate data of one job.
 type jobOutput struct {
-	bytes  []int64 // per node: output of the job's finished maps stored there
-	nodes  []int32 // nodes with output, in the order of their first output
-	done   []int32 // finished maps, in finish order
-	total  int64   // map output of all the job's maps (the simulator's knowledge)
-	cursor []int64 // topology shuffle, per reduce: when its last fetch ends
+	bytes  []int64      // per node: output of the job's finished maps stored there
+	nodes  []int32      // nodes with output, in the order of their first output
+	done   []int32      // finished maps, in finish order
+	total  int64        // map output of all the job's maps (the simulator's knowledge)
+	cursor []int64      // topology shuffle, per reduce: when its last fetch ends
+	fs     []fetchState // network = "flow", per reduce (network_flow.go)
 }
 
 // MapOutputBytes is the intermediate data of j's finished maps stored on node n,
@@ -89,7 +94,11 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 		o.bytes[m.Node] += m.OutputBytes
 	}
 	o.done = append(o.done, i)
-	if s.topologyShuffle() {
+	if s.fn != nil {
+		for _, r := range j.waiting {
+			s.flowFetch(j, r, i)
+		}
+	} else if s.topologyShuffle() {
 		for _, r := range j.waiting {
 			s.fetch(j, r, i)
 		}
@@ -99,6 +108,10 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 // reduceLaunched does the shuffle bookkeeping of reduce i, just launched.
 func (s *Sim) reduceLaunched(j *Job, i int32) {
 	r := &j.Reduces[i]
+	if s.fn != nil {
+		s.flowReduceLaunched(j, i)
+		return
+	}
 	if !s.topologyShuffle() {
 		// Shuffle data comes from every map; the share held on n itself is local.
 		s.netBytes += r.ShuffleBytes - r.ShuffleBytes/int64(max(1, s.dataNodes))

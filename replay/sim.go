@@ -21,6 +21,7 @@ const (
 	evInitPoll      // lifecycle: the init poller's tick (b = 0) or its threads' round (b = 1)
 	evInitDone      // lifecycle: an init worker (b = 0) or job a's own AM (b = 1) is done with job a
 	evLifecycleDone // lifecycle: job a's setup (b = 2) or cleanup (b = 3) task is reported done
+	evFetchStart    // network = "flow": reduce b of job a is started up and begins its fetches
 )
 
 type event struct {
@@ -174,7 +175,8 @@ type Sim struct {
 	mm                      machineMetrics
 	net                     netAcct
 	lc                      lcSim
-	specRunning             int // speculative map copies holding a slot
+	specRunning             int      // speculative map copies holding a slot
+	fn                      *flowNet // network = "flow" (network_flow.go); nil otherwise
 }
 
 // Run replays w through policy p and returns the results.
@@ -195,6 +197,13 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		}
 	}
 	s.orderPhases()
+	if s.hw.NetworkModel() == NetworkFlow {
+		fn, err := newFlowNet(s.hw, s.topo)
+		if err != nil {
+			return nil, err
+		}
+		s.fn = fn
+	}
 	s.jobs = make([]*Job, w.Len())
 	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline, &s.now, s.addNodeNet)
 	s.res.out = opt.Out
@@ -238,7 +247,14 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 {
+	for len(s.q) > 0 || s.fn.active() {
+		if s.fn != nil {
+			if done, err := s.flowStep(); err != nil {
+				return err
+			} else if done {
+				continue
+			}
+		}
 		e := s.q.pop()
 		if s.chk != nil {
 			s.chk.time(e.t)
@@ -276,6 +292,8 @@ func (s *Sim) loop() (err error) {
 			s.lcInitDone(s.jobs[e.a], e.b == 1)
 		case evLifecycleDone:
 			s.lcDone(s.jobs[e.a], e.b)
+		case evFetchStart:
+			s.fetchStart(s.jobs[e.a], e.b)
 		}
 	}
 	if s.finished != s.w.Len() {
@@ -344,6 +362,9 @@ func (s *Sim) mapCost(j *Job, i int32, n int32) (int64, Locality, int32) {
 	if m.obs != obsNone {
 		return m.retryUs + s.hw.observedUs(m, loc), loc, src
 	}
+	if s.fn != nil {
+		return m.retryUs + m.localUs + s.fn.estimateUs(m.InputBytes, src, n), loc, src
+	}
 	// BAR §III: C_rem(r) = C_loc + q·r, r the remote tasks running, this one included.
 	extra := s.hw.remoteReadUs(m.InputBytes, loc, s.runningRemote+1)
 	return m.retryUs + m.localUs + int64(math.Ceil(extra)), loc, src
@@ -379,10 +400,13 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	j.PendingMaps--
 	j.RunningMaps++
 	s.taskLaunched(j)
+	flowRead := s.fn != nil && loc != NodeLocal && m.obs == obsNone
 	if loc != NodeLocal {
 		s.runningRemote++
 		s.netBytes += m.InputBytes
-		s.net.transfer(src, n, m.InputBytes, s.now, s.now+d)
+		if !flowRead {
+			s.net.transfer(src, n, m.InputBytes, s.now, s.now+d)
+		}
 	}
 	s.mm.mapLaunched(j, i)
 	s.mapsLaunched++
@@ -392,7 +416,11 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	if s.chk != nil {
 		s.chk.launch(j, false, i, n)
 	}
-	s.schedule(m.FinishUs, evMapDone, j.Index, i)
+	if flowRead {
+		s.startMapRead(j, i) // its end schedules the map's (network_flow.go)
+	} else {
+		s.schedule(m.FinishUs, evMapDone, j.Index, i)
+	}
 	return loc
 }
 
@@ -437,6 +465,10 @@ func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
 // copy of its whole share from its launch, or of the last map's share after the
 // last map, whichever ends later, then its reduce work.
 func (s *Sim) startReducePhase(j *Job, i int32) {
+	if s.fn != nil {
+		s.flowReducePhase(j, i)
+		return
+	}
 	r := &j.Reduces[i]
 	r.ShuffleEndUs = s.shuffleEnd(j, i)
 	r.FinishUs = s.reported(r.Node, r.ShuffleEndUs+r.workUs)

@@ -336,7 +336,7 @@ func (w *Workload) build(k int) *Job {
 		}
 		r.Node = -1
 		tail := r.tailUs
-		if hw.Shuffle == "topology" {
+		if hw.Shuffle == "topology" || hw.NetworkModel() == NetworkFlow {
 			tail = 0 // the last map's output may lie on the reduce's own node: no copy after it
 		}
 		post := float64(tail + r.workUs)

@@ -1,0 +1,64 @@
+package replay_test
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/policy"
+)
+
+// TestFlowInvariantsEveryPolicy replays random workloads through every
+// registered policy under network = "flow" with the invariant checker on, on
+// shapes that exercise the core, the parallel-copies limit, the lifecycle and
+// dedicated nodes.
+func TestFlowInvariantsEveryPolicy(t *testing.T) {
+	shapes := []string{
+		"network = \"flow\"",
+		"network = \"flow\"\ncore_oversubscription = 4\nrack_uplink_mb_per_s = 200\nslow_start = 0\nparallel_copies = 2\nshuffle_fetch_latency = \"20ms\"",
+		"network = \"flow\"\nlifecycle = true\nreport_at_heartbeat = true\nmap_nodes = 8\nreduce_nodes = 4\nreplication = 1\nattempt_failure_rate = 0.2",
+		"network = \"flow\"\ndata_node_fraction = 0.5\nplacement = \"random\"\nout_of_band_heartbeat = true\nduration_cv = 1.5",
+	}
+	for si, shape := range shapes {
+		hw := smallHardware(t, shape)
+		tr := randomTrace(40, uint64(si)+20)
+		for _, name := range policy.Names() {
+			t.Run(fmt.Sprintf("shape%d/%s", si, name), func(t *testing.T) {
+				res := runPolicy(t, tr, hw, name, uint64(si)+1)
+				if len(res.Jobs) != len(tr.Jobs) {
+					t.Fatalf("%d jobs finished of %d", len(res.Jobs), len(tr.Jobs))
+				}
+				var maps, reduces int64
+				for _, j := range res.Jobs {
+					maps += int64(j.Maps)
+					reduces += int64(j.Reduces)
+				}
+				if int64(len(res.Tasks)) != maps+reduces {
+					t.Errorf("%d task rows for %d tasks", len(res.Tasks), maps+reduces)
+				}
+				for _, tk := range res.Tasks {
+					if tk.FinishUs < tk.LaunchUs || tk.Type == "REDUCE" && (tk.ShuffleEndUs < tk.LaunchUs || tk.ShuffleEndUs > tk.FinishUs) {
+						t.Fatalf("%s %d of %s: launch %d, shuffle end %d, finish %d", tk.Type, tk.Index, tk.JobID, tk.LaunchUs, tk.ShuffleEndUs, tk.FinishUs)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestFlowDeterminism: under network = "flow" the same seed gives identical
+// results, and contention makes the run differ from the fixed model's.
+func TestFlowDeterminism(t *testing.T) {
+	hw := smallHardware(t, "network = \"flow\"\ncore_oversubscription = 2")
+	tr := randomTrace(30, 5)
+	a := runPolicy(t, tr, hw, "fair", 7)
+	b := runPolicy(t, tr, hw, "fair", 7)
+	a.Wall, b.Wall = 0, 0
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("two flow runs with the same seed differ")
+	}
+	c := runPolicy(t, tr, smallHardware(t, ""), "fair", 7)
+	if reflect.DeepEqual(a.Jobs, c.Jobs) {
+		t.Fatal("the flow model gave the fixed model's results")
+	}
+}

@@ -1,0 +1,342 @@
+package replay
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// flowHardware is 2 racks of 2 nodes, 2 map slots and 1 reduce slot each,
+// one replica per block, no start-up, aligned heartbeats every second, under
+// network = "flow" with the given rates in MB/s.
+func flowHardware(t *testing.T, disk, nic, uplink float64) Hardware {
+	t.Helper()
+	h, err := ParseHardware(fmt.Appendf(nil, `
+racks = 2
+nodes_per_rack = 2
+map_slots = 2
+reduce_slots = 1
+disk_mb_per_s = %g
+nic_mb_per_s = %g
+rack_uplink_mb_per_s = %g
+task_startup = "0s"
+heartbeat = "1s"
+heartbeat_jitter = false
+out_of_band_heartbeat = true
+replication = 1
+duration_cv = 0
+slow_start = 0
+timeline_sample = "1s"
+network = "flow"
+`, disk, nic, uplink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// launch is a placed policy's launch: map (or the next reduce) of a job on a
+// node, not before a time in seconds.
+type launch struct {
+	job    int32
+	reduce bool
+	task   int32
+	node   int32
+	at     int64
+}
+
+// placed launches what its plan says once all the trace's jobs have arrived;
+// the plan sees the jobs (and their replicas) to choose nodes.
+type placed struct {
+	Base
+	jobs int
+	plan func(s *Sim, jobs []*Job) []launch
+	todo []launch
+	byID []*Job
+}
+
+func (p *placed) Name() string { return "placed" }
+
+func (p *placed) JobArrived(s *Sim, j *Job) {
+	p.byID = append(p.byID, j)
+	if len(p.byID) == p.jobs {
+		p.todo = p.plan(s, p.byID)
+	}
+}
+
+func (p *placed) Heartbeat(s *Sim, n int32) {
+	for k := 0; k < len(p.todo); {
+		l := p.todo[k]
+		j := p.byID[l.job]
+		switch {
+		case l.node != n || s.Now() < l.at*sec:
+			k++
+			continue
+		case l.reduce:
+			if s.FreeReduceSlots(n) == 0 || s.LaunchReduce(j, n) < 0 {
+				k++
+				continue
+			}
+		default:
+			if s.FreeMapSlots(n) == 0 {
+				k++
+				continue
+			}
+			s.LaunchMap(j, l.task, n)
+		}
+		p.todo = slices.Delete(p.todo, k, k+1)
+	}
+}
+
+// flowJob is a job of maps with the given input and output bytes and reduces
+// with the given shuffle bytes (writing nothing).
+func flowJob(tr *trace.Trace, id string, maps [][2]int64, reduces []int64) {
+	j := trace.NewJob(id)
+	j.SubmitMs, j.Status = 0, trace.StatusSucceeded
+	tr.Jobs = append(tr.Jobs, j)
+	for k, io := range maps {
+		m := trace.NewTask(id, id+"m", trace.Map, int32(k))
+		m.InputBytes, m.OutputBytes = io[0], io[1]
+		tr.Tasks = append(tr.Tasks, m)
+	}
+	for k, sh := range reduces {
+		r := trace.NewTask(id, id+"r", trace.Reduce, int32(k))
+		r.ShuffleBytes, r.OutputBytes = sh, 0
+		tr.Tasks = append(tr.Tasks, r)
+	}
+}
+
+func runPlaced(t *testing.T, h Hardware, tr *trace.Trace, plan func(s *Sim, jobs []*Job) []launch) *Result {
+	t.Helper()
+	w, err := NewWorkload(tr, &h, NewTopology(&h, 1), 1, WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &placed{jobs: len(tr.Jobs), plan: plan}
+	res, err := Run(w, p, Options{Seed: 1, CheckInvariants: true, RecordTasks: true, Timeline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.todo) > 0 {
+		t.Fatalf("launches left undone: %+v", p.todo)
+	}
+	return res
+}
+
+// otherRack is the first node in a rack other than node n's.
+func otherRack(s *Sim, n int32) int32 {
+	for _, m := range s.Topology().Nodes {
+		if m.Rack != s.Topology().Nodes[n].Rack {
+			return m.ID
+		}
+	}
+	return -1
+}
+
+// sameRack is the first node other than n in n's rack.
+func sameRack(s *Sim, n int32) int32 {
+	for _, m := range s.Topology().Nodes {
+		if m.Rack == s.Topology().Nodes[n].Rack && m.ID != n {
+			return m.ID
+		}
+	}
+	return -1
+}
+
+func taskTimes(res *Result, job, typ string) [][2]int64 {
+	var out [][2]int64
+	for _, tk := range res.Tasks {
+		if tk.JobID == job && tk.Type == typ {
+			for len(out) <= int(tk.Index) {
+				out = append(out, [2]int64{})
+			}
+			out[tk.Index] = [2]int64{tk.LaunchUs, tk.FinishUs}
+		}
+	}
+	return out
+}
+
+// TestFlowNICShared: maps of 4 MB input, disk and NIC at 1 MB/s, uplinks at
+// 10 MB/s, so a map's node-local time is 4 s (its disk read). Node-local, a map
+// takes 4 s; remote and alone, its read takes 4 s more (8 s); two remote maps
+// on one node share its NIC's 1 MB/s in, so each read takes 8 s (12 s in all),
+// whichever nodes they read from.
+func TestFlowNICShared(t *testing.T) {
+	cases := []struct {
+		name string
+		maps int
+		// where runs each map: its replica's node (local) or a node holding
+		// no replica of either map (remote)
+		local bool
+		want  int64
+	}{
+		{"node-local", 1, true, 4},
+		{"one remote", 1, false, 8},
+		{"two remote on one NIC", 2, false, 12},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &trace.Trace{}
+			flowJob(tr, "A", [][2]int64{{4e6, 0}, {4e6, 0}}, nil)
+			res := runPlaced(t, flowHardware(t, 1, 1, 10), tr, func(s *Sim, jobs []*Job) []launch {
+				j := jobs[0]
+				r0, r1 := j.Replicas(0)[0], j.Replicas(1)[0]
+				var free int32 = -1
+				for n := range int32(4) {
+					if n != r0 && n != r1 {
+						free = n
+						break
+					}
+				}
+				if c.local {
+					return []launch{{0, false, 0, r0, 0}, {0, false, 1, r1, 100}}
+				}
+				if c.maps == 1 {
+					return []launch{{0, false, 0, free, 0}, {0, false, 1, r1, 100}}
+				}
+				return []launch{{0, false, 0, free, 0}, {0, false, 1, free, 0}}
+			})
+			got := taskTimes(res, "A", "MAP")
+			for i := range c.maps {
+				if got[i] != [2]int64{0, c.want * sec} {
+					t.Errorf("map %d ran %v µs, want 0–%d s", i, got[i], c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestFlowUplinkShared: NICs at 10 MB/s, rack uplinks at 1 MB/s, disks at 1
+// MB/s. Job A: one map writing 4 MB (4 s) and one reduce fetching those 4 MB;
+// job B: one map reading 8 MB (8 s node-local). B's map runs in the rack
+// other than its replica's; A's map in the replica's rack and A's reduce in
+// the other one, so the fetch and B's read both cross the replica rack's
+// uplink.
+//
+// B's read runs alone at 1 MB/s over 0–4 s (4 MB); from 4 s A's fetch shares
+// the uplink, 0.5 MB/s each, so both end at 12 s: A's shuffle ends at 12 s and
+// the reduce's work (4 MB from disk) at 16 s; B's map at 12 + 8 = 20 s.
+// Without B, the fetch takes 4–8 s and the reduce ends at 12 s; without A, B's
+// map ends at 8 + 8 = 16 s.
+func TestFlowUplinkShared(t *testing.T) {
+	cases := []struct {
+		name                  string
+		withA, withB          bool
+		shuffleEnd, redFinish int64
+		bFinish               int64
+	}{
+		{"both", true, true, 12, 16, 20},
+		{"fetch alone", true, false, 8, 12, 0},
+		{"read alone", false, true, 0, 0, 16},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := &trace.Trace{}
+			flowJob(tr, "A", [][2]int64{{0, 4e6}}, []int64{4e6})
+			flowJob(tr, "B", [][2]int64{{8e6, 0}}, nil)
+			res := runPlaced(t, flowHardware(t, 1, 10, 1), tr, func(s *Sim, jobs []*Job) []launch {
+				r := jobs[1].Replicas(0)[0]
+				far := otherRack(s, r)
+				// The jobs left out run where they cross no rack.
+				a := []launch{{0, false, 0, r, 0}, {0, true, 0, far, 0}}
+				if !c.withA {
+					a = []launch{{0, false, 0, r, 0}, {0, true, 0, sameRack(s, r), 0}}
+				}
+				b := launch{1, false, 0, far, 0}
+				if !c.withB {
+					b = launch{1, false, 0, r, 0}
+				}
+				return append(a, b)
+			})
+			var red *TaskResult
+			for i := range res.Tasks {
+				if res.Tasks[i].JobID == "A" && res.Tasks[i].Type == "REDUCE" {
+					red = &res.Tasks[i]
+				}
+			}
+			if c.withA && (red.ShuffleEndUs != c.shuffleEnd*sec || red.FinishUs != c.redFinish*sec) {
+				t.Errorf("A's reduce: shuffle end %d µs, finish %d µs; want %d s, %d s", red.ShuffleEndUs, red.FinishUs, c.shuffleEnd, c.redFinish)
+			}
+			if b := taskTimes(res, "B", "MAP"); c.withB && b[0] != [2]int64{0, c.bFinish * sec} {
+				t.Errorf("B's map ran %v µs, want 0–%d s", b[0], c.bFinish)
+			}
+		})
+	}
+}
+
+// TestFlowParallelCopies: one reduce fetches 2 MB from each of four maps
+// (writing 2 MB each, 2 s at 1 MB/s disks) in the other rack, NICs at 1 MB/s
+// and uplinks at 100 MB/s: whatever parallel_copies, the reduce's NIC in
+// carries 8 MB at 1 MB/s from 2 s, ending at 10 s. With a fetch latency of 1
+// s, each fetch adds ceil(1 s / parallel_copies): 4 s with 1 copy at a time, 2
+// s with 2, 1 s with 4.
+func TestFlowParallelCopies(t *testing.T) {
+	for _, c := range []struct {
+		copies int
+		want   int64
+	}{{1, 14}, {2, 12}, {4, 11}} {
+		t.Run(fmt.Sprint(c.copies), func(t *testing.T) {
+			h := flowHardware(t, 1, 1, 100)
+			h.ParallelCopies = c.copies
+			h.ShuffleFetchLatency = sec
+			h.MapSlots = 4
+			tr := &trace.Trace{}
+			flowJob(tr, "A", [][2]int64{{0, 2e6}, {0, 2e6}, {0, 2e6}, {0, 2e6}}, []int64{8e6})
+			res := runPlaced(t, h, tr, func(s *Sim, jobs []*Job) []launch {
+				far := otherRack(s, 0)
+				return []launch{{0, false, 0, 0, 0}, {0, false, 1, 0, 0}, {0, false, 2, 0, 0}, {0, false, 3, 0, 0}, {0, true, 0, far, 0}}
+			})
+			for _, tk := range res.Tasks {
+				if tk.Type == "REDUCE" && tk.ShuffleEndUs != c.want*sec {
+					t.Errorf("shuffle ends at %d µs, want %d s", tk.ShuffleEndUs, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestNetworkKeys: the network names, and bad values of the network keys.
+func TestNetworkKeys(t *testing.T) {
+	for _, name := range NetworkModelNames() {
+		m, err := ParseNetworkModel(name)
+		if err != nil || m.String() != name {
+			t.Errorf("ParseNetworkModel(%q) = %v, %v", name, m, err)
+		}
+	}
+	for _, c := range []struct{ toml, want string }{
+		{`network = "flows"`, `network "flows": want one of fixed, bar, flow`},
+		{"network = \"flow\"\ncore_oversubscription = 0", "core_oversubscription = 0: want a positive ratio"},
+		{"network = \"flow\"\ncore_oversubscription = -1", "core_oversubscription = -1: want a positive ratio"},
+		{"network = \"flow\"\nspeculation = \"late\"", `does not support speculation "late"`},
+	} {
+		_, err := ParseHardware([]byte(c.toml))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one containing %q", c.toml, err, c.want)
+		}
+		h := DefaultHardware()
+		set := map[string]any{}
+		for _, line := range strings.Split(c.toml, "\n") {
+			k, v, _ := strings.Cut(line, " = ")
+			if s, ok := strings.CutPrefix(v, `"`); ok {
+				set[k] = strings.TrimSuffix(s, `"`)
+			} else {
+				var f float64
+				fmt.Sscan(v, &f)
+				set[k] = f
+			}
+		}
+		if _, err := h.WithSettings(set); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--set %v: error %v, want one containing %q", set, err, c.want)
+		}
+	}
+	h, err := ParseHardware([]byte("network = \"flow\"\ncore_oversubscription = 4"))
+	if err != nil || h.NetworkModel() != NetworkFlow || h.coreRatio() != 4 {
+		t.Errorf("flow with a 4:1 core: %v, %v, ratio %g", h.NetworkModel(), err, h.coreRatio())
+	}
+	if d := DefaultHardware(); d.NetworkModel() != NetworkFixed || d.coreRatio() != 1 {
+		t.Errorf("default: %v, ratio %g", d.NetworkModel(), d.coreRatio())
+	}
+}
