@@ -58,6 +58,10 @@ type netAcct struct {
 	now    *int64 // the current simulated time
 	policy string // the run's policy name, for the rows (Sim.policyName)
 	nodes  []int32
+	// floor, if set, is the earliest start of a transfer still under way
+	// (network = "flow" learns a transfer's bytes per interval only at its
+	// end): intervals from it on stay open.
+	floor func() int64
 }
 
 func newNetAcct(nodes int, width int64, series bool, now *int64, emit func(NodeNetSample)) netAcct {
@@ -73,7 +77,11 @@ func (a *netAcct) transfer(u, v int32, b int64, t0, t1 int64) {
 	a.out[u] += b
 	a.in[v] += b
 	if a.series {
-		a.flush(*a.now / a.width)
+		limit := *a.now / a.width
+		if a.floor != nil {
+			limit = min(limit, a.floor()/a.width)
+		}
+		a.flush(limit)
 		a.spread(u, 1, b, t0, t1)
 		a.spread(v, 0, b, t0, t1)
 	}

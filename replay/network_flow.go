@@ -46,6 +46,21 @@ type flowNet struct {
 	// (one re-solve) before the network is next asked for its next end.
 	pending []flow.Spec
 	paths   []flow.ResourceID // backing store of pending's paths
+	// inflight counts the flows under way by their start time, so that the
+	// network accounting keeps open every interval a flow may still spread
+	// its bytes into (earliestStart).
+	inflight map[int64]int
+}
+
+// earliestStart is the start time of the earliest flow under way or about to
+// start, math.MaxInt64 when there is none. Linear in the distinct start times
+// of the flows under way.
+func (fn *flowNet) earliestStart() int64 {
+	m := int64(math.MaxInt64)
+	for t := range fn.inflight {
+		m = min(m, t)
+	}
+	return m
 }
 
 // xfer is what a flow carries: the input of map task (fetchOf < 0) or reduce
@@ -102,6 +117,10 @@ func (fn *flowNet) start(now int64, x xfer) error {
 	}
 	x.start = now
 	fn.xfers[id] = x
+	if fn.inflight == nil {
+		fn.inflight = map[int64]int{}
+	}
+	fn.inflight[now]++
 	// The path is p[k:] once every path of the batch is in paths (appends may
 	// move it), so it is set by flush.
 	fn.pending = append(fn.pending, flow.Spec{ID: id, Bytes: x.bytes, Path: p[k:len(p):len(p)]})
@@ -170,6 +189,9 @@ func (s *Sim) flowStep() (bool, error) {
 	}
 	fn.free = append(fn.free, id)
 	s.net.transfer(x.src, x.dst, x.bytes, x.start, at)
+	if fn.inflight[x.start]--; fn.inflight[x.start] <= 0 {
+		delete(fn.inflight, x.start)
+	}
 	j := s.jobs[x.job]
 	if x.fetchOf < 0 {
 		m := &j.Maps[x.task]

@@ -206,6 +206,9 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	}
 	s.jobs = make([]*Job, w.Len())
 	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline, &s.now, s.addNodeNet)
+	if s.fn != nil {
+		s.net.floor = s.fn.earliestStart
+	}
 	s.res.out = opt.Out
 	if opt.CheckInvariants {
 		s.chk = newChecker(s)
