@@ -42,7 +42,9 @@ func FuzzSWIM(f *testing.F) {
 		var b strings.Builder
 		prev := int64(0)
 		for _, j := range tr.Jobs {
-			fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", j.ID, j.SubmitMs/1000, j.SubmitMs/1000-prev,
+			// The input path is followed by an empty output path, so that a
+			// path ending in CR is not read back as a CRLF line end.
+			fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", j.ID, j.SubmitMs/1000, j.SubmitMs/1000-prev,
 				j.InputBytes, j.ShuffleBytes, j.OutputBytes, j.InputPath)
 			prev = j.SubmitMs / 1000
 		}
