@@ -40,7 +40,7 @@ func naiveSWIM(t *testing.T, data []byte) []Job {
 			return v
 		}
 		j := NewJob(f[0])
-		j.Name, j.Queue, j.Status = f[0], "default", StatusSucceeded
+		j.Name, j.Queue, j.Status = f[0], "default", StatusUnknown
 		j.SubmitMs = num(1) * 1000
 		j.InputBytes, j.ShuffleBytes, j.OutputBytes = num(3), num(4), num(5)
 		j.FailedAttempts, j.KilledAttempts, j.WastedMs = Unknown, Unknown, Unknown
