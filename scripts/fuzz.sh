@@ -23,6 +23,11 @@ for pkg in "${pkgs[@]}"; do
     log=$(mktemp)
     if go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" >"$log" 2>&1; then
       grep -E '^fuzz: elapsed: .*execs' "$log" | tail -1 || true
+    elif ! grep -qE 'Failing input written|panic:' "$log" && grep -q 'context deadline exceeded' "$log"; then
+      # Go's fuzzing coordinator sometimes reports its own time limit as a
+      # failure when a worker answers late; no input failed, so it is no crash.
+      grep -E '^fuzz: elapsed: .*execs' "$log" | tail -1 || true
+      echo "note: $pkg $target: the fuzz time ran out while a worker was busy (no failing input)"
     else
       cat "$log"
       echo "FAIL: $pkg $target"
