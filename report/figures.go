@@ -109,7 +109,8 @@ func WriteFiguresWith(runs []Run, dir string, o FigureOptions) ([]string, error)
 //     CDF, which the axis label and the legend say;
 //   - starvation: mean and p95 reduce starvation per cell as paired bars (see
 //     RunStats for the job set); over several seeds, the means over seeds of
-//     the per-run values with 95% confidence intervals (MeanCI95) as error bars;
+//     the per-run values with 95% confidence intervals (MeanCI95) as error bars.
+//     Up to eight cells stand as columns; more lie as rows, one name a line;
 //   - running_tasks: running maps (top panel) and running reduces (bottom panel)
 //     in the whole cluster over simulated time, one line per cell; over several
 //     seeds, the mean over seeds at each instant with its 95% confidence band.
@@ -119,7 +120,9 @@ func WriteFiguresWith(runs []Run, dir string, o FigureOptions) ([]string, error)
 //
 // Cells whose runs gave identical results are drawn once, named by all of them
 // ("fifo = capacity = hpfsp"); more cells than a panel tells apart are drawn
-// as small multiples. A figure without data (no timeline, no job with reduces,
+// as small multiples. A paper figure is at most 1.5 column widths tall (8 in
+// for two columns): small multiples beyond that go to further figures named
+// NAME_part2, NAME_part3, ... (paginate). A figure without data (no timeline, no job with reduces,
 // no finished job) comes back with Skipped set and no Data.
 //
 // A cell is a Group: the runs that differ only in the seed. Cells are named by
@@ -163,11 +166,13 @@ func RenderFigures(runs []Run, o FigureOptions) ([]RenderedFigure, error) {
 			out = append(out, RenderedFigure{Name: f.name, Skipped: f.skip})
 			continue
 		}
-		data, err := renderWith(o.Format, f, lk)
-		if err != nil {
-			return nil, fmt.Errorf("figure %s: %w", f.name, err)
+		for _, page := range paginate(f, lk) {
+			data, err := renderWith(o.Format, page, lk)
+			if err != nil {
+				return nil, fmt.Errorf("figure %s: %w", page.name, err)
+			}
+			out = append(out, RenderedFigure{Name: page.name, Caption: page.caption, Data: data})
 		}
-		out = append(out, RenderedFigure{Name: f.name, Caption: f.caption, Data: data})
 	}
 	return out, nil
 }
@@ -241,49 +246,145 @@ func writeFigure(dir, format string, f figure) (string, error) {
 // returns the encoded file.
 func render(format string, f figure) ([]byte, error) { return renderWith(format, f, screenLook) }
 
-// renderWith lays f out in style lk on a canvas of the given format and returns
-// the encoded file. A screen figure is figureWidth wide, or wider when its legend
-// needs more than figureWidth-minPlotWidth, and taller when its legend is
-// taller than the plot, so that no entry is clipped; a paper figure has its
-// column width and puts a legend wider than 40% of it below the plot. A figure
-// with rows (small multiples) stacks them, each with its own legend.
-func renderWith(format string, f figure, lk look) ([]byte, error) {
-	rows := f.rows
-	if len(rows) == 0 {
-		rows = []figure{f}
+// paperMaxHeight is the tallest a paper figure gets: 1.5 times the width of a
+// column, or 8 in for a two-column figure (a page's text block less its
+// caption). Paginate moves the small multiples that do not fit to further pages.
+func (lk look) paperMaxHeight() vg.Length {
+	if lk.width == TwoColumn {
+		return 8 * vg.Inch
+	}
+	return 1.5 * oneColumnWidth
+}
+
+// layout is where renderWith puts the rows of a figure.
+type layout struct {
+	rows []figure
+	// w and h are the canvas size, dpi the PNG resolution.
+	w, h vg.Length
+	dpi  int
+	// lw is the width of the widest legend beside the plots, 0 when none is.
+	lw vg.Length
+	// heights are the rows' heights; lhs the heights of their legends when
+	// below the plot, 0 when beside it.
+	heights, lhs []vg.Length
+}
+
+// layoutOf lays f out in style lk: a screen figure is figureWidth wide, or
+// wider when its legend needs more than figureWidth-minPlotWidth, and taller
+// when its legend is taller than the plot, so that no entry is clipped; a paper
+// figure has its column width and puts a legend wider than 40% of it below the
+// plot. A figure with rows (small multiples) stacks them, each with its own
+// legend.
+func layoutOf(f figure, lk look) layout {
+	ly := layout{rows: f.rows}
+	if len(ly.rows) == 0 {
+		ly.rows = []figure{f}
 	}
 	var lw vg.Length
-	for _, r := range rows {
+	for _, r := range ly.rows {
 		lw = max(lw, legendWidth(r.legend))
 	}
-	w := max(figureWidth, minPlotWidth+lw+2*legendGap)
-	dpi := pngDPI
+	ly.w, ly.dpi = max(figureWidth, minPlotWidth+lw+2*legendGap), pngDPI
 	if lk.paper {
-		w, dpi = oneColumnWidth, paperDPI
+		ly.w, ly.dpi = oneColumnWidth, paperDPI
 		if lk.width == TwoColumn {
-			w = twoColumnWidth
+			ly.w = twoColumnWidth
 		}
 	}
-	below := lk.paper && lw > 0.4*w
-	heights := make([]vg.Length, len(rows))
-	lhs := make([]vg.Length, len(rows)) // height of a legend below the plot, 0 when beside it
-	var h vg.Length
-	for i, r := range rows {
-		heights[i] = r.height
+	below := lk.paper && lw > 0.4*ly.w
+	if !below {
+		ly.lw = lw
+	}
+	ly.heights = make([]vg.Length, len(ly.rows))
+	ly.lhs = make([]vg.Length, len(ly.rows))
+	for i, r := range ly.rows {
+		ly.heights[i] = r.height
 		lh := legendHeight(r.legend)
 		switch {
 		case below && lh > 0:
-			lhs[i] = lh
-			heights[i] += lh + 2*legendGap
-		case lh > 0 && r.top+lh+legendGap > heights[i]:
-			heights[i] = r.top + lh + legendGap // a tall legend never clips
+			ly.lhs[i] = lh
+			ly.heights[i] += lh + 2*legendGap
+		case lh > 0 && r.top+lh+legendGap > ly.heights[i]:
+			ly.heights[i] = r.top + lh + legendGap // a tall legend never clips
 		}
-		h += heights[i]
+		ly.h += ly.heights[i]
 	}
+	return ly
+}
+
+// paginate splits a paper figure taller than paperMaxHeight between its rows
+// of small multiples into pages of about equal numbers of rows, each within
+// the limit: the first page keeps f's name, page k is NAME_partK, and each
+// caption says which part it is. Screen figures, figures that fit and figures
+// of a single row are returned whole.
+func paginate(f figure, lk look) []figure {
+	if !lk.paper || len(f.rows) < 2 {
+		return []figure{f}
+	}
+	ly := layoutOf(f, lk)
+	limit := lk.paperMaxHeight() + vg.Points(0.01)
+	if ly.h <= limit {
+		return []figure{f}
+	}
+	// per is the most rows that fit on a page; rows of equal height (small
+	// multiples) then spread evenly over the pages.
+	per, sum := 0, vg.Length(0)
+	for _, h := range ly.heights {
+		if sum+h > limit && per > 0 {
+			break
+		}
+		sum += h
+		per++
+	}
+	chunks := pageSplit(len(f.rows), per)
+	for _, c := range chunks {
+		var h vg.Length
+		for _, i := range c {
+			h += ly.heights[i]
+		}
+		if h > limit && len(c) > 1 {
+			chunks = pageSplit(len(f.rows), 1) // rows of unequal height: one a page
+			break
+		}
+	}
+	pages := make([]figure, len(chunks))
+	for k, c := range chunks {
+		p := figure{name: f.name, caption: f.caption, rows: make([]figure, 0, len(c))}
+		if k > 0 {
+			p.name = fmt.Sprintf("%s_part%d", f.name, k+1)
+		}
+		p.caption += fmt.Sprintf(" Part %d of %d.", k+1, len(chunks))
+		for _, i := range c {
+			p.rows = append(p.rows, f.rows[i])
+		}
+		pages[k] = p
+	}
+	return pages
+}
+
+// pageSplit splits n rows into the fewest pages of at most per rows, as even
+// as possible, fuller pages first.
+func pageSplit(n, per int) [][]int {
+	pages := (n + per - 1) / per
+	out := make([][]int, pages)
+	for k := range pages {
+		lo, hi := (k*n+pages-1)/pages, ((k+1)*n+pages-1)/pages
+		for i := lo; i < hi; i++ {
+			out[k] = append(out[k], i)
+		}
+	}
+	return out
+}
+
+// renderWith lays f out in style lk (layoutOf) on a canvas of the given
+// format and returns the encoded file.
+func renderWith(format string, f figure, lk look) ([]byte, error) {
+	ly := layoutOf(f, lk)
+	w, h, lw := ly.w, ly.h, ly.lw
 	var c vg.CanvasWriterTo
 	switch format {
 	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))}
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(ly.dpi), vgimg.UseBackgroundColor(color.White))}
 	case "svg":
 		c = vgsvg.New(w, h)
 	case "pdf":
@@ -291,12 +392,12 @@ func renderWith(format string, f figure, lk look) ([]byte, error) {
 	}
 	full := draw.New(c)
 	var above vg.Length
-	for i, r := range rows {
+	for i, r := range ly.rows {
 		// The band of row i: above is the height of the rows over it.
-		dc := draw.Crop(full, 0, 0, h-above-heights[i], -above)
-		above += heights[i]
-		rh := heights[i]
-		switch lh := lhs[i]; {
+		dc := draw.Crop(full, 0, 0, h-above-ly.heights[i], -above)
+		above += ly.heights[i]
+		rh := ly.heights[i]
+		switch lh := ly.lhs[i]; {
 		case lh > 0: // below the plot, a gap above and below
 			l := r.legend
 			l.Top, l.Left = true, true

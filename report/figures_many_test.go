@@ -3,14 +3,20 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"image"
 	"image/png"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/font"
 )
 
 // manyRuns returns n runs of distinct policies with different results: 60 jobs
@@ -64,9 +70,13 @@ func dHash(t *testing.T, data []byte) (uint64, image.Rectangle) {
 // TestFiguresManySeries renders every figure kind with 1, 10 and 40 series in
 // both styles and checks each against testdata/figures_many.golden: the PNG's
 // size and perceptual hash (within 6 of 64 bits, so that font rasterising
-// differences pass and a changed layout does not), and the legend: every series
-// named in the SVG, none clipped off the canvas. Rerun with -update after an
-// intended change, and look at the PNGs written under -figdir.
+// differences pass and a changed layout does not). In the SVG of each figure
+// (checkSVGText) every series is named, in the legend or, for starvation, as
+// a bar's label; no text reaches past the canvas's edges; and no two texts
+// overlap (tick labels running together, names stacked into a block). A paper
+// figure is at most 1.5 times as tall as wide; further small multiples go to
+// further pages (NAME_partK). Rerun with -update after an intended change, and
+// look at the PNGs written into the directory FIGDIR names.
 func TestFiguresManySeries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders 18 figures")
@@ -83,6 +93,10 @@ func TestFiguresManySeries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(svgs) != len(pngs) {
+				t.Fatalf("%d series, %s: %d PNG figures, %d SVG", n, st, len(pngs), len(svgs))
+			}
+			named := map[string]map[string]bool{} // figure kind → the texts of all its pages
 			for i, f := range pngs {
 				if f.Data == nil {
 					t.Errorf("%d series, %s: %s not drawn: %s", n, st, f.Name, f.Skipped)
@@ -93,13 +107,22 @@ func TestFiguresManySeries(t *testing.T) {
 				if dir := os.Getenv("FIGDIR"); dir != "" {
 					os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%d.png", f.Name, st, n)), f.Data, 0o644)
 				}
-				if f.Name == StarvationFigure {
-					continue // names are tick labels, checked below
+				if st == PaperStyle && float64(b.Dy()) > 1.5*float64(b.Dx())+1 {
+					t.Errorf("%d series, %s, %s: %dx%d pixels, taller than 1.5 times the width", n, st, f.Name, b.Dx(), b.Dy())
 				}
-				svg := string(svgs[i].Data)
+				where := fmt.Sprintf("%d series, %s, %s", n, st, f.Name)
+				kind, _, _ := strings.Cut(f.Name, "_part")
+				if named[kind] == nil {
+					named[kind] = map[string]bool{}
+				}
+				for _, txt := range checkSVGText(t, where, svgs[i].Data) {
+					named[kind][txt] = true
+				}
+			}
+			for kind, texts := range named {
 				for _, r := range runs {
-					if !strings.Contains(svg, ">"+r.Policy+"</text>") {
-						t.Errorf("%d series, %s, %s: legend lacks %s", n, st, f.Name, r.Policy)
+					if !texts[r.Policy] {
+						t.Errorf("%d series, %s, %s: %s not named", n, st, kind, r.Policy)
 					}
 				}
 			}
@@ -120,16 +143,165 @@ func TestFiguresManySeries(t *testing.T) {
 		t.Fatalf("%d figures, golden has %d (rerun with -update if intended)", len(gl), len(wl))
 	}
 	for i := range wl {
-		var wn, gn, ws, gs string
 		var wh, gh uint64
 		fmt.Sscanf(wl[i][strings.LastIndex(wl[i], " ")+1:], "%x", &wh)
 		fmt.Sscanf(gl[i][strings.LastIndex(gl[i], " ")+1:], "%x", &gh)
-		wn, ws = wl[i][:strings.LastIndex(wl[i], " ")], ""
-		gn, gs = gl[i][:strings.LastIndex(gl[i], " ")], ""
+		wn := wl[i][:strings.LastIndex(wl[i], " ")]
+		gn := gl[i][:strings.LastIndex(gl[i], " ")]
 		if wn != gn || bits.OnesCount64(wh^gh) > 6 {
-			t.Errorf("figure differs from the golden (rerun with -update if intended):\n got %s\nwant %s%s%s", gl[i], wl[i], gs, ws)
+			t.Errorf("figure differs from the golden (rerun with -update if intended):\n got %s\nwant %s", gl[i], wl[i])
 		}
 	}
+}
+
+// svgText is a text of an SVG drawn by gonum's vgsvg: its string and the
+// corners of the box its glyphs cover, in the SVG's coordinates (y down).
+type svgText struct {
+	text   string
+	corner [4][2]float64
+}
+
+// affine is the transform (x, y) → (a·x + c·y + e, b·x + d·y + f).
+type affine [6]float64
+
+func (m affine) then(n affine) affine { // n after m
+	return affine{
+		n[0]*m[0] + n[2]*m[1], n[1]*m[0] + n[3]*m[1],
+		n[0]*m[2] + n[2]*m[3], n[1]*m[2] + n[3]*m[3],
+		n[0]*m[4] + n[2]*m[5] + n[4], n[1]*m[4] + n[3]*m[5] + n[5],
+	}
+}
+
+func (m affine) apply(x, y float64) [2]float64 {
+	return [2]float64{m[0]*x + m[2]*y + m[4], m[1]*x + m[3]*y + m[5]}
+}
+
+var (
+	svgToken  = regexp.MustCompile(`(?s)<g transform="([^"]*)">|</g>|<text x="([-0-9.e]+)" y="([-0-9.e]+)" transform="scale\(1, -1\)"[^>]*font-size:([0-9.]+)px[^>]*>([^<]*)</text>`)
+	svgOp     = regexp.MustCompile(`(scale|translate|rotate)\(([-0-9.e]+)(?:, ?([-0-9.e]+))?\)`)
+	svgSizeRe = regexp.MustCompile(`<svg width="([0-9.]+)pt" height="([0-9.]+)pt"`)
+)
+
+// parseTransform parses an SVG transform list of scale, translate and rotate.
+func parseTransform(t *testing.T, s string) affine {
+	m := affine{1, 0, 0, 1, 0, 0}
+	ops := svgOp.FindAllStringSubmatch(s, -1)
+	for i := len(ops) - 1; i >= 0; i-- { // the rightmost applies first
+		op := ops[i]
+		a, _ := strconv.ParseFloat(op[2], 64)
+		b := a
+		if op[3] != "" {
+			b, _ = strconv.ParseFloat(op[3], 64)
+		} else if op[1] == "translate" {
+			b = 0
+		}
+		var n affine
+		switch op[1] {
+		case "scale":
+			n = affine{a, 0, 0, b, 0, 0}
+		case "translate":
+			n = affine{1, 0, 0, 1, a, b}
+		case "rotate":
+			r := a * math.Pi / 180
+			n = affine{math.Cos(r), math.Sin(r), -math.Sin(r), math.Cos(r), 0, 0}
+		}
+		m = m.then(n)
+	}
+	if len(ops) == 0 {
+		t.Fatalf("transform %q not understood", s)
+	}
+	return m
+}
+
+// svgTexts returns the texts of svg and its width and height. A text's box
+// spans its advance width and from 0.22 em below its baseline (descenders) to
+// 0.72 em above (capitals and ascenders): the ink a reader sees.
+func svgTexts(t *testing.T, svg []byte) (texts []svgText, w, h float64) {
+	t.Helper()
+	sz := svgSizeRe.FindSubmatch(svg)
+	if sz == nil {
+		t.Fatal("no SVG size")
+	}
+	w, _ = strconv.ParseFloat(string(sz[1]), 64)
+	h, _ = strconv.ParseFloat(string(sz[2]), 64)
+	stack := []affine{{1, 0, 0, 1, 0, 0}}
+	serif := font.Font{Typeface: "Liberation", Variant: "Serif"}
+	for _, m := range svgToken.FindAllSubmatch(svg, -1) {
+		switch {
+		case m[1] != nil:
+			stack = append(stack, parseTransform(t, string(m[1])).then(stack[len(stack)-1]))
+		case string(m[0]) == "</g>":
+			stack = stack[:len(stack)-1]
+		default:
+			x, _ := strconv.ParseFloat(string(m[2]), 64)
+			y, _ := strconv.ParseFloat(string(m[3]), 64)
+			size, _ := strconv.ParseFloat(string(m[4]), 64)
+			str := html.UnescapeString(string(m[5]))
+			face := font.DefaultCache.Lookup(serif, font.Length(size))
+			adv := face.Width(str).Points()
+			// The text's own scale(1, -1), then the groups around it.
+			tr := affine{1, 0, 0, -1, 0, 0}.then(stack[len(stack)-1])
+			st := svgText{text: str}
+			for k, c := range [4][2]float64{{0, 0.22}, {adv, 0.22}, {adv, -0.72}, {0, -0.72}} {
+				st.corner[k] = tr.apply(x+c[0], y+c[1]*size)
+			}
+			texts = append(texts, st)
+		}
+	}
+	if len(stack) != 1 {
+		t.Fatalf("unbalanced <g> in SVG: %d open", len(stack)-1)
+	}
+	return texts, w, h
+}
+
+// overlap tells whether two convex quadrilaterals intersect by more than a
+// hair (separating axis theorem, over the edges of both).
+func overlap(a, b [4][2]float64) bool {
+	for _, q := range [][4][2]float64{a, b} {
+		for i := range 4 {
+			p, r := q[i], q[(i+1)%4]
+			nx, ny := -(r[1] - p[1]), r[0]-p[0]
+			l := math.Hypot(nx, ny)
+			if l == 0 {
+				continue
+			}
+			nx, ny = nx/l, ny/l
+			amin, amax, bmin, bmax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+			for k := range 4 {
+				pa := a[k][0]*nx + a[k][1]*ny
+				pb := b[k][0]*nx + b[k][1]*ny
+				amin, amax = min(amin, pa), max(amax, pa)
+				bmin, bmax = min(bmin, pb), max(bmax, pb)
+			}
+			if amax <= bmin+0.2 || bmax <= amin+0.2 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkSVGText reports texts of svg that reach past its edges or overlap
+// another, and returns the strings of its texts.
+func checkSVGText(t *testing.T, where string, svg []byte) []string {
+	t.Helper()
+	texts, w, h := svgTexts(t, svg)
+	var out []string
+	for i, a := range texts {
+		out = append(out, a.text)
+		for _, c := range a.corner {
+			if c[0] < -0.5 || c[0] > w+0.5 || c[1] < -0.5 || c[1] > h+0.5 {
+				t.Errorf("%s: text %q reaches past the %gx%g pt canvas (corner at %.1f, %.1f)", where, a.text, w, h, c[0], c[1])
+				break
+			}
+		}
+		for _, b := range texts[:i] {
+			if overlap(a.corner, b.corner) {
+				t.Errorf("%s: texts %q and %q overlap", where, b.text, a.text)
+			}
+		}
+	}
+	return out
 }
 
 // TestFiguresMergeIdentical: cells with identical results are one series named

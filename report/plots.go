@@ -108,7 +108,11 @@ func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
 		if len(chunks) > 1 {
 			h = lk.facetHeight(1, ci == 0)
 		}
-		f.rows = append(f.rows, figure{height: h, legend: l, top: top, draw: p.Draw})
+		drawPlot := func(c draw.Canvas) {
+			fitXTicks(p, logTicks{}, c)
+			p.Draw(c)
+		}
+		f.rows = append(f.rows, figure{height: h, legend: l, top: top, draw: drawPlot})
 	}
 	if len(f.rows) == 1 {
 		r := f.rows[0]
@@ -137,7 +141,10 @@ func thinSteps(pts plotter.XYs, limit int) plotter.XYs {
 // chart rather than a CDF: most jobs do not starve (value 0, which a log axis
 // cannot show and which flattens a linear CDF), and the policies differ in a few
 // long waits, which the mean and p95 summarise. Over several seeds each bar is
-// the mean over seeds of the per-run value, with its 95% interval.
+// the mean over seeds of the per-run value, with its 95% interval. Up to
+// maxColumnCells cells stand as columns named below them; more lie as rows
+// named left of them (starvationRows), one name a line, so that names never
+// collide however many cells there are.
 func starvationBars(groups []Group, names []string, lk look) (figure, error) {
 	if !slices.ContainsFunc(groups, func(g Group) bool {
 		return slices.ContainsFunc(g.Runs, func(r Run) bool { return len(Starvations(r.Jobs)) > 0 })
@@ -145,21 +152,15 @@ func starvationBars(groups []Group, names []string, lk look) (figure, error) {
 		return figure{name: StarvationFigure, skip: "no job has reduces"}, nil
 	}
 	agg := Aggregated(groups)
-	p := lk.newPlot()
 	title := "Reduce starvation (jobs with reduces)"
 	caption := "Mean and p95 reduce starvation per cell (Coupling sec. III-C: wait of reduces launched after the job's last map ended), over jobs with reduces."
 	if agg {
 		title += ", mean over seeds"
 		caption += " Bars are means over seeds of the per-run values; error bars are 95% confidence intervals (Student's t)."
 	}
-	lk.title(p, title)
-	p.Y.Label.Text = "starvation (s)"
-	p.Y.Tick.Marker = tidyTicks{}
-	p.Y.Min = 0
-	p.Add(plotter.NewGrid())
-	means := make(plotter.Values, len(groups))
-	p95s := make(plotter.Values, len(groups))
-	halves := [2][]float64{make([]float64, len(groups)), make([]float64, len(groups))}
+	var sb starvationData
+	sb.values = [2]plotter.Values{make(plotter.Values, len(groups)), make(plotter.Values, len(groups))}
+	sb.halves = [2][]float64{make([]float64, len(groups)), make([]float64, len(groups))}
 	for i, g := range groups {
 		var ms, ps []float64
 		for _, r := range g.Runs {
@@ -167,10 +168,23 @@ func starvationBars(groups []Group, names []string, lk look) (figure, error) {
 			ms, ps = append(ms, zeroNaN(s.StarvationMean)), append(ps, zeroNaN(s.StarvationP95))
 		}
 		var hm, hp float64
-		means[i], hm = MeanCI95(ms)
-		p95s[i], hp = MeanCI95(ps)
-		halves[0][i], halves[1][i] = zeroNaN(hm), zeroNaN(hp)
+		sb.values[0][i], hm = MeanCI95(ms)
+		sb.values[1][i], hp = MeanCI95(ps)
+		sb.halves[0][i], sb.halves[1][i] = zeroNaN(hm), zeroNaN(hp)
+		for k := range 2 {
+			sb.top = max(sb.top, sb.values[k][i]+sb.halves[k][i])
+		}
 	}
+	if len(groups) > maxColumnCells {
+		return starvationRows(groups, names, lk, sb, title, caption)
+	}
+	p := lk.newPlot()
+	lk.title(p, title)
+	p.Y.Label.Text = "starvation (s)"
+	p.Y.Tick.Marker = tidyTicks{}
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = nil // lines through the names would part a cell's bars
+	p.Add(grid)
 	// Two bars fill about 60-70% of each cell's slot of the plot width.
 	plotWidth := minPlotWidth - vg.Inch
 	if lk.paper {
@@ -180,50 +194,137 @@ func starvationBars(groups []Group, names []string, lk look) (figure, error) {
 		}
 	}
 	w := min(vg.Points(24), 0.3*plotWidth/vg.Length(len(groups)))
-	top := 1e-9
-	for k, series := range []struct {
-		name string
-		v    plotter.Values
-	}{{"mean", means}, {"p95", p95s}} {
-		b, err := plotter.NewBarChart(series.v, w)
-		if err != nil {
-			return figure{}, err
-		}
-		b.Color, b.LineStyle = lk.bar(k)
-		b.Offset = vg.Length(2*k-1) * w / 2
-		p.Add(b)
-		p.Legend.Add(series.name, b)
-		for i, v := range series.v {
-			top = max(top, v+halves[k][i])
-		}
-		if agg {
-			p.Add(&ciBars{values: series.v, half: halves[k], offset: b.Offset, capWidth: w / 3, lineWidth: lk.lineWidth() * 2 / 3})
-		}
-	}
-	if agg {
-		p.Legend.Add("95% CI over seeds", &ciBars{capWidth: vg.Points(4), lineWidth: lk.lineWidth() * 2 / 3})
+	if err := sb.add(p, lk, agg, w, false, 0, len(groups)); err != nil {
+		return figure{}, err
 	}
 	p.NominalX(names...)
 	// Room for the outer bars of the first and last cell, and above the tallest.
 	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
-	p.Y.Max = 1.05 * top
-	if top < 1e-6 { // nobody starved: a 0-1 s axis rather than ticks all labelled 0
-		p.Y.Max = 1
-	}
-	// Names slant when they would collide, and stand upright when there are
-	// so many that slanted ones would overlap their neighbours.
-	switch {
-	case len(groups) > 8:
-		p.X.Tick.Label.Rotation = math.Pi / 2
-		p.X.Tick.Label.XAlign = draw.XRight
-		p.X.Tick.Label.YAlign = draw.YCenter
-	case len(groups) > 4 || agg && len(groups) > 2 || lk.paper && len(groups) > 2:
+	p.Y.Min, p.Y.Max = 0, headroom(sb.top)
+	// Names slant when they would collide.
+	if len(groups) > 4 || agg && len(groups) > 2 || lk.paper && len(groups) > 2 {
 		p.X.Tick.Label.Rotation = math.Pi / 6
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
 	l, legendTop := takeLegend(p)
 	return figure{name: StarvationFigure, caption: caption, height: lk.height(1), legend: l, top: legendTop, draw: p.Draw}, nil
+}
+
+// maxColumnCells is the most cells the starvation figure draws as columns.
+const maxColumnCells = 8
+
+// starvationData are the bars of the starvation figure: per series (0 = mean,
+// 1 = p95) the value of each cell and the half-width of its interval, and the
+// tallest bar with its interval.
+type starvationData struct {
+	values [2]plotter.Values
+	halves [2][]float64
+	top    float64
+}
+
+// add draws the bars of cells lo..hi-1 of sb into p, w thick, with their error
+// bars when agg, and their legend entries. Horizontal bars lie in reverse order
+// (the first cell on top) with the mean above the p95.
+func (sb starvationData) add(p *plot.Plot, lk look, agg bool, w vg.Length, horizontal bool, lo, hi int) error {
+	for k, name := range []string{"mean", "p95"} {
+		v := slices.Clone(sb.values[k][lo:hi])
+		half := slices.Clone(sb.halves[k][lo:hi])
+		if horizontal {
+			slices.Reverse(v)
+			slices.Reverse(half)
+		}
+		b, err := plotter.NewBarChart(v, w)
+		if err != nil {
+			return err
+		}
+		b.Horizontal = horizontal
+		b.Color, b.LineStyle = lk.bar(k)
+		b.Offset = vg.Length(2*k-1) * w / 2
+		if horizontal {
+			b.Offset = -b.Offset
+		}
+		p.Add(b)
+		p.Legend.Add(name, b)
+		if agg {
+			p.Add(&ciBars{values: v, half: half, offset: b.Offset, capWidth: w / 3, lineWidth: lk.lineWidth() * 2 / 3, horizontal: horizontal})
+		}
+	}
+	if agg {
+		p.Legend.Add("95% CI over seeds", &ciBars{capWidth: vg.Points(4), lineWidth: lk.lineWidth() * 2 / 3})
+	}
+	return nil
+}
+
+// headroom is the top of a value axis whose tallest bar is top: at least 8%
+// above it, rounded up to the next tidy tick so that the axis ends on a
+// label; 1 when nothing is above zero (a 0-1 s axis rather than ticks all
+// labelled 0).
+func headroom(top float64) float64 {
+	if top < 1e-6 {
+		return 1
+	}
+	step, _ := tickStep(1.08 * top / tidyTarget)
+	return roundTo(math.Ceil(1.08*top/step-1e-9)*step, step)
+}
+
+// starvationRows draws the starvation figure of more than maxColumnCells cells
+// as horizontal bars, a cell a line named at its left, the first on top. The
+// figure grows a line per cell; in the paper style, cells beyond what a page
+// holds (paperMaxHeight) go to further panels sharing the value axis, each
+// with its legend, which paginate puts on pages of their own.
+func starvationRows(groups []Group, names []string, lk look, sb starvationData, title, caption string) (figure, error) {
+	agg := Aggregated(groups)
+	// pitch is the height of one cell's line; overhead the rest of a panel
+	// (title, value axis and its label, padding).
+	pitch, overhead := vg.Points(16), vg.Points(70)
+	if lk.paper {
+		pitch, overhead = vg.Points(9), vg.Points(36)
+	}
+	per := len(groups)
+	if lk.paper {
+		per = max(1, int((lk.paperMaxHeight()-overhead)/pitch))
+	}
+	chunks := facets(len(groups), per)
+	f := figure{name: StarvationFigure, caption: caption}
+	if len(chunks) > 1 {
+		f.caption += fmt.Sprintf(" %d cells in %d panels sharing the value axis.", len(groups), len(chunks))
+	}
+	for ci, chunk := range chunks {
+		lo, hi := chunk[0], chunk[len(chunk)-1]+1
+		p := lk.newPlot()
+		if ci == 0 {
+			lk.title(p, title)
+		}
+		p.X.Label.Text = "starvation (s)"
+		grid := plotter.NewGrid()
+		grid.Horizontal.Color = nil // lines through the names would part a cell's bars
+		p.Add(grid)
+		if err := sb.add(p, lk, agg, 0.35*pitch, true, lo, hi); err != nil {
+			return figure{}, err
+		}
+		rev := slices.Clone(names[lo:hi])
+		slices.Reverse(rev)
+		p.NominalY(rev...)
+		p.Y.Min, p.Y.Max = -0.5, float64(hi-lo)-0.5
+		p.X.Min, p.X.Max = 0, headroom(sb.top)
+		l, legendTop := takeLegend(p)
+		h := max(vg.Length(hi-lo)*pitch+overhead, lk.height(1))
+		if lk.paper && len(chunks) > 1 {
+			h = vg.Length(hi-lo)*pitch + overhead
+		}
+		drawPlot := func(c draw.Canvas) {
+			c = draw.Crop(c, vg.Points(2), 0, 0, 0) // the names off the left edge
+			fitXTicks(p, tidyTicks{}, c)
+			p.Draw(c)
+		}
+		f.rows = append(f.rows, figure{height: h, legend: l, top: legendTop, draw: drawPlot})
+	}
+	if len(f.rows) == 1 {
+		r := f.rows[0]
+		f.height, f.legend, f.top, f.draw, f.rows = r.height, r.legend, r.top, r.draw, nil
+	}
+	return f, nil
 }
 
 func zeroNaN(v float64) float64 {
@@ -234,13 +335,15 @@ func zeroNaN(v float64) float64 {
 }
 
 // ciBars draws error bars of half-width half[i] around values[i] at x = i, moved
-// by offset on the canvas (to sit on a bar of a grouped bar chart).
+// by offset on the canvas (to sit on a bar of a grouped bar chart); with
+// horizontal set, around values[i] along x at y = i.
 type ciBars struct {
-	values    plotter.Values
-	half      []float64
-	offset    vg.Length
-	capWidth  vg.Length
-	lineWidth vg.Length
+	values     plotter.Values
+	half       []float64
+	offset     vg.Length
+	capWidth   vg.Length
+	lineWidth  vg.Length
+	horizontal bool
 }
 
 // Plot implements plot.Plotter.
@@ -249,6 +352,14 @@ func (e *ciBars) Plot(c draw.Canvas, p *plot.Plot) {
 	ls := draw.LineStyle{Color: color.Black, Width: e.lineWidth}
 	for i, v := range e.values {
 		if e.half[i] <= 0 {
+			continue
+		}
+		if e.horizontal {
+			y := trY(float64(i)) + e.offset
+			lo, hi := trX(max(0, v-e.half[i])), trX(v+e.half[i])
+			c.StrokeLine2(ls, lo, y, hi, y)
+			c.StrokeLine2(ls, lo, y-e.capWidth/2, lo, y+e.capWidth/2)
+			c.StrokeLine2(ls, hi, y-e.capWidth/2, hi, y+e.capWidth/2)
 			continue
 		}
 		x := trX(float64(i)) + e.offset
@@ -261,10 +372,14 @@ func (e *ciBars) Plot(c draw.Canvas, p *plot.Plot) {
 
 // DataRange implements plot.DataRanger: the bars' tops with their intervals.
 func (e *ciBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	var top float64
 	for i, v := range e.values {
-		ymax = max(ymax, v+e.half[i])
+		top = max(top, v+e.half[i])
 	}
-	return 0, float64(max(0, len(e.values)-1)), 0, ymax
+	if e.horizontal {
+		return 0, top, 0, float64(max(0, len(e.values)-1))
+	}
+	return 0, float64(max(0, len(e.values)-1)), 0, top
 }
 
 // Thumbnail implements plot.Thumbnailer: an error bar with caps.
@@ -384,8 +499,10 @@ func runningTasks(groups []Group, names []string, lk look) (figure, error) {
 		drawPanels := func(c draw.Canvas) {
 			tiles := plot.Align([][]*plot.Plot{{panels[0]}, {panels[1]}},
 				draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(8), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2)}, c)
-			panels[0].Draw(tiles[0][0])
-			panels[1].Draw(tiles[1][0])
+			for k, p := range panels {
+				fitXTicks(p, tidyTicks{}, tiles[k][0])
+				p.Draw(tiles[k][0])
+			}
 		}
 		h := lk.height(2)
 		if len(chunks) > 1 {

@@ -111,10 +111,14 @@ func (lk look) perPanel() int {
 }
 
 // facetHeight is the height of one row of small multiples with the given
-// number of stacked panels; the first row also holds the title.
+// number of stacked panels; the first row also holds the title. In the paper
+// style three rows of one panel, or two of two, fill a page (paperMaxHeight).
 func (lk look) facetHeight(panels int, first bool) vg.Length {
 	h := lk.height(panels) * 3 / 4
-	if first && !lk.paper {
+	if lk.paper {
+		return min(h, lk.paperMaxHeight()/vg.Length(max(1, 4-panels)))
+	}
+	if first {
 		h += vg.Points(16)
 	}
 	return h
@@ -136,6 +140,9 @@ var paperFont = font.Font{Typeface: "Liberation", Variant: "Serif"}
 func (lk look) newPlot() *plot.Plot {
 	p := plot.New()
 	if !lk.paper {
+		// gonum spaces legend entries by their height above the baseline,
+		// so that descenders touch the next entry's capitals.
+		p.Legend.Padding = vg.Points(2)
 		return p
 	}
 	p.Title.TextStyle.Font = font.From(paperFont, 9)

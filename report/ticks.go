@@ -1,10 +1,15 @@
 package report
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // tidyTicks label about five to eight round values (1, 2, 2.5 or 5 times a
@@ -112,4 +117,55 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 // formatPow10 formats m·10^e without floating-point noise.
 func formatPow10(m, e int) string {
 	return strconv.FormatFloat(float64(m)*math.Pow10(e), 'f', max(0, -e), 64)
+}
+
+// fitXTicks sets p's x ticks to those of marker over the axis range, with the
+// labels that would come closer than half a digit's width to a neighbour
+// dropped (their ticks stay, unlabelled): on a narrow log axis "1000" and
+// "2000" no longer run together as "10002000". Labels are kept roundest first
+// (labelRank), so that powers of ten win over 2s and 5s. Call it with the
+// canvas p is about to be drawn into, before p.Draw.
+func fitXTicks(p *plot.Plot, marker plot.Ticker, c draw.Canvas) {
+	p.X.Tick.Marker = marker
+	ticks := marker.Ticks(p.X.Min, p.X.Max)
+	da := p.DataCanvas(c)
+	type label struct {
+		i      int
+		lo, hi vg.Length
+	}
+	var labels []label
+	for i, t := range ticks {
+		if t.Label == "" || t.Value < p.X.Min || t.Value > p.X.Max {
+			continue
+		}
+		x := da.X(p.X.Norm(t.Value))
+		half := p.X.Tick.Label.Width(t.Label) / 2
+		labels = append(labels, label{i, x - half, x + half})
+	}
+	slices.SortStableFunc(labels, func(a, b label) int {
+		return cmp.Compare(labelRank(ticks[a.i].Label), labelRank(ticks[b.i].Label))
+	})
+	gap := p.X.Tick.Label.Width("0") / 2
+	var kept []label
+	out := slices.Clone(ticks)
+	for _, l := range labels {
+		if slices.ContainsFunc(kept, func(k label) bool { return l.lo < k.hi+gap && k.lo < l.hi+gap }) {
+			out[l.i].Label = ""
+			continue
+		}
+		kept = append(kept, l)
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(out)
+}
+
+// labelRank orders tick labels by roundness: fewer significant digits first
+// ("0", "1000", "5000" before "2500"), then by leading digit 1, 5, 2, then the
+// others.
+func labelRank(label string) int {
+	digits := strings.Trim(strings.NewReplacer("-", "", ".", "").Replace(label), "0")
+	if digits == "" {
+		return 0
+	}
+	lead := strings.IndexByte("152346789", digits[0])
+	return len(digits)*10 + lead
 }
