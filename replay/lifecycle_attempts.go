@@ -22,6 +22,11 @@ import (
 // before its job's submit).
 const attemptSkewMs = 10 * 60 * 1000
 
+// ErrAttemptJobMissing is the error of a trace with an attempt whose job is
+// not in the trace (the attempt names a job id no job has). It matches
+// trace.ErrBadInput.
+var ErrAttemptJobMissing = fmt.Errorf("%w: an attempt's job is not in the trace", trace.ErrBadInput)
+
 // retryKey names a task across the trace (folded traces repeat task ids under
 // renamed jobs).
 func retryKey(jobID, taskID string) string { return jobID + "\x00" + taskID }
@@ -29,8 +34,9 @@ func retryKey(jobID, taskID string) string { return jobID + "\x00" + taskID }
 // traceRetries checks tr's attempts and returns, per task with retries, the
 // summed duration in µs of its failed and killed attempts that ended before
 // its successful attempt started, each plus task_startup. It refuses an
-// attempt outside its job's lifetime (by more than attemptSkewMs) and a map
-// or reduce of a successful job with attempts but none successful.
+// attempt whose job is not in tr (ErrAttemptJobMissing), an attempt outside
+// its job's lifetime (by more than attemptSkewMs) and a map or reduce of a
+// successful job with attempts but none successful.
 func traceRetries(tr *trace.Trace, hw *Hardware) (map[string]int64, error) {
 	if len(tr.Attempts) == 0 {
 		return nil, nil
@@ -43,7 +49,10 @@ func traceRetries(tr *trace.Trace, hw *Hardware) (map[string]int64, error) {
 	succ := map[string]span{}
 	for i := range tr.Attempts {
 		a := &tr.Attempts[i]
-		j := jobs[a.JobID]
+		j, ok := jobs[a.JobID]
+		if !ok {
+			return nil, fmt.Errorf("attempt %s of task %s names job %s: %w", a.AttemptID, a.TaskID, a.JobID, ErrAttemptJobMissing)
+		}
 		if a.StartMs >= 0 && a.StartMs < j.SubmitMs-attemptSkewMs || a.FinishMs >= 0 && j.FinishMs >= 0 && a.FinishMs > j.FinishMs+attemptSkewMs {
 			return nil, fmt.Errorf("attempt %s of job %s runs %d..%d ms, outside the job's lifetime %d..%d ms (by more than %d s of clock skew)",
 				a.AttemptID, a.JobID, a.StartMs, a.FinishMs, j.SubmitMs, j.FinishMs, attemptSkewMs/1000)

@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -228,6 +229,22 @@ func TestLifecycleBadAttempts(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestLifecycleAttemptWithoutJob: an attempt whose job is not in the trace is
+// refused with replay.ErrAttemptJobMissing, not a panic.
+func TestLifecycleAttemptWithoutJob(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	tr := retryTrace(0, true)
+	tr.Attempts[0].JobID = "job_missing"
+	_, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+	if !errors.Is(err, replay.ErrAttemptJobMissing) || !errors.Is(err, trace.ErrBadInput) {
+		t.Fatalf("err = %v, want replay.ErrAttemptJobMissing (a trace.ErrBadInput)", err)
+	}
+	if want := "job_missing"; !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want it to name %q", err, want)
 	}
 }
 
