@@ -27,6 +27,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/internal/cli"
 	"github.com/tracereplay/tracereplay/internal/sigexit"
 	"github.com/tracereplay/tracereplay/internal/version"
 	"github.com/tracereplay/tracereplay/trace"
@@ -65,7 +66,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return status
 	}
 	if err := fs.Parse(args); err != nil {
-		return fail(exitUsage, "%v; valid flags:\n%s%s", err, fs.FlagUsages(), usageHint())
+		fmt.Fprint(stderr, cli.BadUsage("ingest", "ingest", err))
+		return exitUsage
 	}
 	if *help {
 		fmt.Fprint(stdout, usage(fs))
@@ -108,7 +110,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return fail(statusOf(err), "--topology: %v", err)
 		}
 	}
-	opt := trace.ReadOptions{Strict: *strict, Warnings: stderr}
+	warnings := newWarnWriter(stderr)
+	defer warnings.flush()
+	opt := trace.ReadOptions{Strict: *strict, Warnings: warnings}
 	var parts []*trace.Trace
 	var f trace.Format
 	var trees treeTotals

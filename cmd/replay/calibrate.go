@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/internal/cli"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -37,7 +38,7 @@ func runCalibrate(_ context.Context, args []string, stdin io.Reader, stdout, std
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(stderr, "replay calibrate: %v\n", err)
+		fmt.Fprint(stderr, cli.BadUsage("replay calibrate", "replay calibrate", err))
 		return 2
 	}
 	fail := func(code int, format string, a ...any) int {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/internal/cli"
 	"github.com/tracereplay/tracereplay/internal/sigexit"
 	"github.com/tracereplay/tracereplay/internal/summary"
 	"github.com/tracereplay/tracereplay/internal/version"
@@ -90,7 +91,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(stderr, "replay: %v (see replay --help)\n", err)
+		fmt.Fprint(stderr, cli.BadUsage("replay", "replay", err))
 		return 2
 	}
 	if *showVersion {

@@ -113,7 +113,7 @@ func TestBadUsage(t *testing.T) {
 		{[]string{"--trace", badTrace, "--out", out}, "bad.tsv:2:"},
 		{[]string{"--trace", filepath.Join(dir, "missing")}, "no such file"},
 		{[]string{"--experiment", filepath.Join(dir, "missing.toml")}, "no such file"},
-		{[]string{"--no-such-flag"}, "unknown flag"},
+		{[]string{"--no-such-flag"}, "replay: bad usage: unknown flag --no-such-flag (see replay --help)\n"},
 		{[]string{"extra"}, "unexpected argument"},
 	}
 	for _, c := range cases {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/internal/cli"
 	"github.com/tracereplay/tracereplay/report"
 )
 
@@ -55,8 +56,7 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	allowUntested := fs.Bool("allow-untested", false, "let a change beyond a limit pass when it cannot be tested (one seed on a side)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		log.Error("bad usage: " + err.Error())
-		fmt.Fprint(stderr, compareUsage(fs))
+		fmt.Fprint(stderr, cli.BadUsage("report", "report compare", err))
 		return exitUsage
 	}
 	if *help {

@@ -152,7 +152,7 @@ func TestCompareErrors(t *testing.T) {
 			"only in the candidate: policy=srpt hw=fb-600 trace=sample"}},
 		{"different traces", []string{"--baseline", base, "--candidate", short}, 2, []string{"cell policy=fifo hw=fb-600 trace=sample: seed 1: different traces: 10 jobs in the baseline"}},
 		{"markdown not writable", []string{"--baseline", base, "--candidate", base, "--markdown", filepath.Join(notDir, "x.md")}, 1, []string{"cannot write the Markdown summary"}},
-		{"unknown flag", []string{"--base", base}, 2, []string{"unknown flag: --base"}},
+		{"unknown flag", []string{"--base", base}, 2, []string{"report: bad usage: unknown flag --base (see report compare --help)\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

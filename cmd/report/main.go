@@ -65,9 +65,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return runSummary(ctx, args, stdout, stderr)
 }
 
-// newLogger logs to w one plain line per record, "report: [LEVEL: ]message
-// key=value..." (no level for information and errors, as ingest and replay
-// print theirs), without timestamps so that diagnostics are reproducible.
+// newLogger logs to w one plain line per record, "report: [warning: ]message"
+// (no level for information and errors, as ingest and replay print theirs;
+// attributes, which the command does not use, follow as key=value), without
+// timestamps so that diagnostics are reproducible.
 func newLogger(w io.Writer) *slog.Logger {
 	return slog.New(&lineHandler{w: w})
 }
@@ -84,8 +85,13 @@ func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
 	var b strings.Builder
 	b.WriteString("report: ")
 	// Errors read as ingest's and replay's do, "report: what went wrong";
-	// warnings and debug lines say their level.
-	if r.Level != slog.LevelInfo && r.Level != slog.LevelError {
+	// warnings say so as theirs do, "report: warning: ...", and debug lines
+	// say their level.
+	switch r.Level {
+	case slog.LevelInfo, slog.LevelError:
+	case slog.LevelWarn:
+		b.WriteString("warning: ")
+	default:
 		b.WriteString(strings.ToLower(r.Level.String()) + ": ")
 	}
 	b.WriteString(r.Message)

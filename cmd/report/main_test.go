@@ -273,7 +273,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"no arguments", nil, 2, []string{"want one RESULTS_DIR, got 0", "Usage: report"}},
 		{"two directories", []string{root, root}, 2, []string{"got 2 arguments"}},
-		{"unknown flag", []string{"--colour", root}, 2, []string{"unknown flag: --colour"}},
+		{"unknown flag", []string{"--colour", root}, 2, []string{"report: bad usage: unknown flag --colour (see report --help)\n"}},
 		{"bad format", []string{"--format", "gif", root}, 2, []string{`--format "gif"`}},
 		{"missing results", []string{filepath.Join(root, "nope")}, 2, []string{"report: cannot read results", "nope", "no such directory"}},
 		{"empty results", []string{t.TempDir()}, 2, []string{"no run directory"}},
@@ -323,5 +323,46 @@ func TestPresetHPFSP(t *testing.T) {
 	csv, _ := os.ReadFile(filepath.Join(out, "hpfsp.csv"))
 	if !strings.HasPrefix(string(csv), "policy,trace,seeds,mean_flowtime_s,ci95_half_width\n") {
 		t.Errorf("hpfsp.csv header: %q", csv)
+	}
+}
+
+// TestUnknownFlag: every subcommand answers an unknown flag with the one line
+// ingest and replay print, and exit status 2.
+func TestUnknownFlag(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--x", "dir"}, "report: bad usage: unknown flag --x (see report --help)\n"},
+		{[]string{"summary", "--x", "dir"}, "report: bad usage: unknown flag --x (see report --help)\n"},
+		{[]string{"compare", "--x"}, "report: bad usage: unknown flag --x (see report compare --help)\n"},
+		{[]string{"validate", "--x", "dir"}, "report: bad usage: unknown flag --x (see report validate --help)\n"},
+	} {
+		code, stdout, stderr := runCmd(tt.args...)
+		if code != 2 || stdout != "" || stderr != tt.want {
+			t.Errorf("report %v: exit %d, stdout %q, stderr %q; want exit 2, stderr %q", tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+}
+
+// TestIdleWarning: the idle-cluster warning goes to stderr as replay prints
+// it, "report: warning: ...", not into the table on stdout.
+func TestIdleWarning(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "policy=fifo")
+	writeRun(t, dir, "fifo", 1, 3, 1)
+	sum, _ := json.Marshal(replay.RunSummary{Policy: "fifo", Seed: 1, Jobs: 3, Trace: "t", Hardware: "hw", MapUtilisation: 0.0001})
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(root)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "report: warning: map-slot utilisation is 0.01% at most (trace t, hardware hw), below 1%"; !strings.HasPrefix(stderr, want) {
+		t.Errorf("stderr %q, want it to start %q", stderr, want)
+	}
+	if strings.Contains(stdout, "warning") {
+		t.Errorf("warning on stdout:\n%s", stdout)
 	}
 }

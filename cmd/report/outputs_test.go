@@ -45,7 +45,7 @@ func TestArrowOutput(t *testing.T) {
 	checkGolden(t, "stdout_preset.golden", []byte(stdout))
 	for _, name := range []string{"summary.arrow", "jobs.arrow", "hpfsp.arrow"} {
 		p := filepath.Join(out, name)
-		if !strings.Contains(stderr, "wrote path="+p) {
+		if !strings.Contains(stderr, "report: wrote "+p+"\n") {
 			t.Errorf("stderr does not report %s", p)
 		}
 		f, err := os.Open(p)

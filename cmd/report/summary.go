@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/internal/cli"
 	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/internal/summary"
 	"github.com/tracereplay/tracereplay/internal/version"
@@ -65,8 +67,7 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	help := fs.BoolP("help", "h", false, "show this help")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
-		log.Error(err.Error() + " (see report --help)")
-		fmt.Fprint(stderr, usage(fs))
+		fmt.Fprint(stderr, cli.BadUsage("report", "report", err))
 		return exitUsage
 	}
 	if *help {
@@ -172,13 +173,13 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		paths = append(paths, c.html)
 	}
 	for _, p := range paths {
-		log.Info("wrote", "path", p)
+		log.Info("wrote " + p)
 	}
 	if err := table.WriteText(stdout); err != nil {
 		log.Error("cannot write the table: " + err.Error())
 		return exitFail
 	}
-	if err := writeSetting(stdout, runs); err != nil {
+	if err := writeSetting(stdout, log, runs); err != nil {
 		log.Error("cannot write the table: " + err.Error())
 		return exitFail
 	}
@@ -230,32 +231,43 @@ func filterPolicies(runs []report.Run, names []string) ([]report.Run, error) {
 
 // settingLines returns the line saying what the runs replayed (trace,
 // hardware, seeds, slot utilisation) and the lines under it: the policies with
-// identical results and any idle-cluster warning.
+// identical results and any idle-cluster warning ("warning: ...").
 func settingLines(runs []report.Run) (string, []string) {
+	setting, notes, warnings := settingParts(runs)
+	return setting, append(notes, warnings...)
+}
+
+// settingParts returns settingLines's setting line, its notes and its
+// warnings apart.
+func settingParts(runs []report.Run) (setting string, notes, warnings []string) {
 	_, sims := report.SplitAllocStudies(runs)
 	sr := report.SummaryRuns(sims)
 	if len(sr) == 0 {
-		return "", nil
+		return "", nil, nil
 	}
-	var notes []string
 	if same := summary.Identical(sr); len(same) > 0 {
 		notes = append(notes, "Identical results: "+strings.Join(same, "; "))
 	}
-	notes = append(notes, summary.Warnings(sr)...)
-	return summary.Setting(sr), notes
+	return summary.Setting(sr), notes, summary.Warnings(sr)
 }
 
-// writeSetting prints settingLines under the summary table.
-func writeSetting(w io.Writer, runs []report.Run) error {
-	setting, notes := settingLines(runs)
-	if setting == "" && len(notes) == 0 {
-		return nil
+// writeSetting prints the setting line and the notes under the summary table,
+// and logs the warnings ("report: warning: ...", on stderr, as replay prints
+// them).
+func writeSetting(w io.Writer, log *slog.Logger, runs []report.Run) error {
+	setting, notes, warnings := settingParts(runs)
+	if setting != "" || len(notes) > 0 {
+		var b strings.Builder
+		b.WriteString("\n" + setting + "\n")
+		for _, n := range notes {
+			b.WriteString(n + "\n")
+		}
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
 	}
-	var b strings.Builder
-	b.WriteString("\n" + setting + "\n")
-	for _, n := range notes {
-		b.WriteString(n + "\n")
+	for _, s := range warnings {
+		log.Warn(strings.TrimPrefix(s, "warning: "))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/tracereplay/tracereplay/internal/cli"
 	"github.com/tracereplay/tracereplay/report"
 )
 
@@ -58,8 +59,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	maxMedian := fs.String("max-median-error", "", "exit 1 when a policy's median flowtime error is above `X` (0.1 or 10%)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	if err := fs.Parse(args); err != nil {
-		log.Error("bad usage: " + err.Error())
-		fmt.Fprint(stderr, validateUsage(fs))
+		fmt.Fprint(stderr, cli.BadUsage("report", "report validate", err))
 		return exitUsage
 	}
 	if *help {
@@ -132,7 +132,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return exitFail
 		}
 		for _, p := range paths {
-			log.Info("wrote", "path", p)
+			log.Info("wrote " + p)
 		}
 	}
 	for i, t := range tables {
