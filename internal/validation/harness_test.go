@@ -8,9 +8,10 @@
 //	VALIDATION_OUT=dir go test ./internal/validation -run TestValidationHarness -v
 //
 // VALIDATION_OUT also writes validate_errors.md and validate_runs.md there;
-// VALIDATION_MAX_MEDIAN=0.1 (or 10%) fails the test when the pooled median
-// flowtime error is above it, for CI; VALIDATION_LIFECYCLE=off replays with
-// lifecycle = false, for comparison with the engine without the job lifecycle.
+// VALIDATION_MAX_MEDIAN=0.1 (or 10%) and VALIDATION_MAX_P90=0.3 (or 30%) fail
+// the test when the pooled median or p90 flowtime error is above them, for CI;
+// VALIDATION_LIFECYCLE=off replays with lifecycle = false, for comparison with
+// the engine without the job lifecycle.
 // The traces are read from testdata/traces, unmodified copies of the files of
 // ../shared/traces it scores (testdata/traces/README.md names their origin), or
 // from $TRACEREPLAY_TRACES.
@@ -285,17 +286,24 @@ func TestValidationHarness(t *testing.T) {
 		v.Rows = append(v.Rows, report.PoolRows(fmt.Sprintf("all (pooled, %d runs)", len(pairs)), rows))
 	}
 	pooled := v.Rows[len(v.Rows)-1]
-	if lim := os.Getenv("VALIDATION_MAX_MEDIAN"); lim != "" {
-		f, err := strconv.ParseFloat(strings.TrimSuffix(lim, "%"), 64)
-		if err != nil {
-			t.Fatalf("VALIDATION_MAX_MEDIAN=%q: %v", lim, err)
+	for _, b := range []struct {
+		env, what string
+		got       float64
+	}{
+		{"VALIDATION_MAX_MEDIAN", "median", pooled.Errors[0].Median},
+		{"VALIDATION_MAX_P90", "p90", pooled.Errors[0].P90},
+	} {
+		lim := os.Getenv(b.env)
+		if lim == "" {
+			continue
 		}
-		if strings.HasSuffix(lim, "%") {
-			f /= 100
+		f, err := parseBound(lim)
+		if err != nil {
+			t.Fatalf("%s=%q: %v", b.env, lim, err)
 		}
 		defer func() {
-			if m := pooled.Errors[0].Median; !(m <= f) {
-				t.Errorf("%s: median flowtime error %.1f%% > %.1f%%", pooled.Name, 100*m, 100*f)
+			if !(b.got <= f) {
+				t.Errorf("%s: %s flowtime error %.1f%% > %.1f%% (%s)", pooled.Name, b.what, 100*b.got, 100*f, b.env)
 			}
 		}()
 	}
@@ -312,6 +320,18 @@ func TestValidationHarness(t *testing.T) {
 			}
 		}
 	}
+}
+
+// parseBound reads a bound given as a fraction (0.1) or a percentage (10%).
+func parseBound(s string) (float64, error) {
+	f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil {
+		return 0, err
+	}
+	if strings.HasSuffix(s, "%") {
+		f /= 100
+	}
+	return f, nil
 }
 
 // shortName names a trace in the tables: its file name, a .jhist by its job id.
