@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 )
@@ -29,6 +30,26 @@ const (
 	// format gives only bytes (SWIM), since replay turns them into map splits:
 	// one pebibyte.
 	MaxJobBytes = 1 << 50
+	// MaxRecordBytes bounds one JSON value of a Rumen or SLS file (a Rumen
+	// job object or topology, an SLS job or rack object): encoding/json holds
+	// a whole value in memory before decoding it. The largest job objects of
+	// the Rumen traces at hand are under 0.5 MB (400 tasks); 64 MiB holds
+	// some 50,000 tasks.
+	MaxRecordBytes = 64 << 20
+	// MaxRecordItems bounds the array elements and object members of one
+	// such JSON value: decoded into Go structures, an element can cost 300
+	// bytes or more (an empty object "{}," in a task list is a whole task),
+	// so it is the item count, not the byte count, that bounds the memory a
+	// record takes. Real Rumen jobs have about 40 items per task, one per
+	// 20-30 bytes of JSON: 2,000,000 items are some 50,000 tasks.
+	MaxRecordItems = 2_000_000
+)
+
+// maxRecordBytes and maxRecordItems are MaxRecordBytes and MaxRecordItems,
+// lowered by tests.
+var (
+	maxRecordBytes int64 = MaxRecordBytes
+	maxRecordItems int64 = MaxRecordItems
 )
 
 // errInputTooLarge is the cause of every "input longer than MaxInputBytes" error.
@@ -66,6 +87,99 @@ func (c *capReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// recordLimitError is a JSON value over MaxRecordBytes or MaxRecordItems. Its
+// message names the limit; the readers add the file, record and byte offset.
+type recordLimitError struct{ msg string }
+
+func (e *recordLimitError) Error() string        { return e.msg }
+func (e *recordLimitError) Is(target error) bool { return target == ErrBadInput }
+
+// recordReader is the input of a json.Decoder that reads one top-level value
+// at a time (jsonRecords): it fails, instead of reading on, when the decoder
+// asks for more than maxRecordBytes bytes past the start of the value being
+// decoded, so that encoding/json never buffers more than that.
+type recordReader struct {
+	r     io.Reader
+	n     int64 // bytes handed to the decoder
+	start int64 // offset of the value being decoded
+	max   int64
+}
+
+func (c *recordReader) Read(p []byte) (int, error) {
+	left := c.start + c.max - c.n
+	if left <= 0 {
+		// one byte more tells "exactly max" from "longer"
+		var b [1]byte
+		n, err := c.r.Read(b[:])
+		if n > 0 {
+			return 0, &recordLimitError{fmt.Sprintf("JSON value longer than the limit of %d bytes per record", c.max)}
+		}
+		return 0, err
+	}
+	if int64(len(p)) > left {
+		p = p[:left]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// jsonRecords decodes a stream of top-level JSON values, each bounded by
+// maxRecordBytes and maxRecordItems.
+type jsonRecords struct {
+	rr  *recordReader
+	dec *json.Decoder
+}
+
+// newJSONRecords reads r, itself bounded by MaxInputBytes.
+func newJSONRecords(r io.Reader) *jsonRecords {
+	rr := &recordReader{r: newCapReader(r, MaxInputBytes), max: maxRecordBytes}
+	return &jsonRecords{rr: rr, dec: json.NewDecoder(rr)}
+}
+
+// offset is the byte offset of the end of the last value decoded.
+func (j *jsonRecords) offset() int64 { return j.dec.InputOffset() }
+
+// next decodes the next value into v: io.EOF at the end of the input; a
+// *recordLimitError for a value over a limit (reading cannot go on past it);
+// json's errors otherwise.
+func (j *jsonRecords) next(v any) error {
+	j.rr.start = j.dec.InputOffset()
+	var raw json.RawMessage
+	if err := j.dec.Decode(&raw); err != nil {
+		return err
+	}
+	if n := jsonItems(raw); n > maxRecordItems {
+		return &recordLimitError{fmt.Sprintf("JSON value of more than %d array elements and object members (the limit per record)", maxRecordItems)}
+	}
+	return json.Unmarshal(raw, v)
+}
+
+// jsonItems counts, outside strings, the commas and opening brackets of a JSON
+// value: about its array elements and object members.
+func jsonItems(b []byte) int64 {
+	var n int64
+	in, esc := false, false
+	for _, c := range b {
+		switch {
+		case esc:
+			esc = false
+		case in:
+			switch c {
+			case '\\':
+				esc = true
+			case '"':
+				in = false
+			}
+		case c == '"':
+			in = true
+		case c == ',' || c == '[' || c == '{':
+			n++
+		}
+	}
+	return n
 }
 
 // countingReader counts the bytes read through it.

@@ -450,3 +450,109 @@ func TestErrorPositions(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// TestRecordLimit (items 9 and 7): encoding/json buffers a whole JSON value,
+// so a Rumen or SLS file holding one huge object (a 9.9 MB .json.gz with a
+// 768 MB job object was a fatal out of memory) is refused past
+// MaxRecordBytes bytes or MaxRecordItems items of one value, with the file,
+// record and byte offset; in a tree the file is skipped and named. The limits
+// are lowered here so that the test stays small.
+func TestRecordLimit(t *testing.T) {
+	defer func(b, n int64) { maxRecordBytes, maxRecordItems = b, n }(maxRecordBytes, maxRecordItems)
+	maxRecordBytes, maxRecordItems = 1<<20, 1000
+	long := strings.Repeat("abcdefghij", 200<<10) // 2 MB
+	okRumen := `{"jobID":"job_1_1","submitTime":1,"outcome":"SUCCESS"}` + "\n"
+	okSLS := `{"job.start.ms":1,"job.queue.name":"q","job.tasks":[{"container.duration.ms":5}]}` + "\n"
+	tasks := func(n int) string { return strings.TrimSuffix(strings.Repeat("{},", n), ",") }
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return b.Bytes()
+	}
+	bigRumen := okRumen + `{"jobID":"job_1_2","submitTime":1,"outcome":"SUCCESS","jobName":"` + long + `"}`
+	bigSLS := okSLS + `{"job.start.ms":1,"job.tasks":[{"container.duration.ms":5}],"job.queue.name":"` + long + `"}`
+	for _, tc := range []struct {
+		name, format string
+		in           []byte
+		want         string
+	}{
+		{"r.json", "rumen", []byte(bigRumen), `r.json: record 2 at byte 54: job object refused: JSON value longer than the limit of 1048576 bytes per record`},
+		{"r.json.gz", "auto", gz(bigRumen), `r.json.gz: record 2 at byte 54: job object refused: JSON value longer than the limit of 1048576 bytes`},
+		{"r.json", "rumen", []byte(okRumen + `{"jobID":"job_1_2","mapTasks":[` + tasks(1001) + `]}`),
+			`r.json: record 2 at byte 54: job object refused: JSON value of more than 1000 array elements and object members`},
+		{"s.json", "sls", []byte(bigSLS), `s.json: record 2 at byte 81: job object refused: JSON value longer than the limit of 1048576 bytes per record`},
+		{"s.json.gz", "auto", gz(bigSLS), `s.json.gz: record 2 at byte 81: job object refused: JSON value longer than the limit`},
+		{"s.json", "sls", []byte(okSLS + `{"job.start.ms":1,"job.queue.name":"q","job.tasks":[` + tasks(1001) + `]}`),
+			`s.json: record 2 at byte 81: job object refused: JSON value of more than 1000 array elements`},
+	} {
+		for _, strict := range []bool{false, true} {
+			var err error
+			d, alloc := measure(func() {
+				_, _, err = ReadInput(tc.name, bytes.NewReader(tc.in), tc.format, ReadOptions{Strict: strict})
+			})
+			if err == nil || !errors.Is(err, ErrBadInput) || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("%s (%d bytes, strict %v): error %v, want %q", tc.name, len(tc.in), strict, err, tc.want)
+			}
+			// the value is not read past the limit: a few times 1 MB, not
+			// the whole 2 MB value decoded into a string
+			if alloc > 8<<20 || d > 5*time.Second {
+				t.Errorf("%s: refused after %v and %d MB allocated", tc.name, d, alloc>>20)
+			}
+		}
+	}
+	// a value just under the limits is read
+	under := `{"jobID":"job_1_1","submitTime":1,"outcome":"SUCCESS","jobName":"` + long[:1<<20-100] + `"}` +
+		`{"jobID":"job_1_2","submitTime":1,"outcome":"SUCCESS","mapTasks":[` + tasks(490) + `]}`
+	if _, err := ReadRumen("r.json", strings.NewReader(under), HistoryOptions{}); err != nil && !strings.Contains(err.Error(), "without a taskID") {
+		t.Errorf("values under the limits: %v", err)
+	}
+	if tr, err := ReadRumen("r.json", strings.NewReader(under[:strings.Index(under, "}")+1]), HistoryOptions{}); err != nil || len(tr.Jobs[0].Name) != 1<<20-100 {
+		t.Errorf("value under the byte limit: %v", err)
+	}
+	// topologies and node files are single values under the same limits
+	if _, err := ReadRumenTopology("t.json", strings.NewReader(`{"name":"`+long+`","children":[]}`)); err == nil ||
+		!strings.HasPrefix(err.Error(), "t.json: byte 0: topology refused: JSON value longer than the limit") {
+		t.Errorf("topology: %v", err)
+	}
+	if _, err := ReadSLSNodes("n.json", strings.NewReader(`{"rack":"r","nodes":[{"node":"a"}]} {"rack":"`+long+`","nodes":[]}`)); err == nil ||
+		!strings.HasPrefix(err.Error(), "n.json: record 2 at byte 35: rack object refused: JSON value longer than the limit") {
+		t.Errorf("node file: %v", err)
+	}
+
+	// in a tree the files are skipped and named; the good one is read
+	root := t.TempDir()
+	for name, b := range map[string][]byte{"a.json": []byte(okRumen), "b-rumen.json.gz": gz(bigRumen), "c-sls.json.gz": gz(bigSLS)} {
+		if err := os.WriteFile(filepath.Join(root, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, sum, err := ReadTree(context.Background(), root, TreeOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Jobs) != 1 {
+		t.Errorf("%d jobs, want a.json's", len(tr.Jobs))
+	}
+	skipped := sum.Skipped()
+	if len(skipped) != 2 {
+		t.Errorf("skipped %v, want the two files over the limit", skipped)
+	}
+	for _, f := range skipped {
+		if f.Err == nil || !strings.Contains(f.Err.Error(), f.Path+": record 2 at byte") || !strings.Contains(f.Err.Error(), "longer than the limit of 1048576 bytes") {
+			t.Errorf("skipped %s: %v", f.Path, f.Err)
+		}
+	}
+}
+
+// TestJSONItems: the item count skips strings, escaped quotes included.
+func TestJSONItems(t *testing.T) {
+	for in, want := range map[string]int64{
+		`{}`: 1, `[]`: 1, `{"a":1,"b":[1,2,3]}`: 5, `{"a,{[":"\",{["}`: 1, `"\\",,`: 2,
+	} {
+		if got := jsonItems([]byte(in)); got != want {
+			t.Errorf("jsonItems(%s) = %d, want %d", in, got, want)
+		}
+	}
+}

@@ -100,14 +100,17 @@ func ReadRumen(name string, r io.Reader, opt HistoryOptions) (*Trace, error) {
 
 func readRumen(name string, r io.Reader, strict bool) (fileResult, error) {
 	diag := newDiagSink(name, strict)
-	dec := json.NewDecoder(bufio.NewReaderSize(newCapReader(r, MaxInputBytes), 64<<10))
+	dec := newJSONRecords(bufio.NewReaderSize(r, 64<<10))
 	var jobs []jobOut
 	for record := int64(1); ; record++ {
-		offset := dec.InputOffset()
+		offset := dec.offset()
 		var rj rumenJob
-		err := dec.Decode(&rj)
+		err := dec.next(&rj)
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if rl := (*recordLimitError)(nil); errors.As(err, &rl) {
+			return fileResult{}, Diagnostic{File: name, Record: record, Offset: offset, Msg: "job object refused"}.parseError(err)
 		}
 		if err != nil && isReadFailure(err) {
 			return fileResult{}, readErrorOr(Diagnostic{File: name, Record: record, Offset: offset}, err)
@@ -326,9 +329,12 @@ const maxTopologyDepth = 64
 // deeper trees are joined with '/'). Escaped dots are unescaped.
 func ReadRumenTopology(name string, r io.Reader) (map[string]string, error) {
 	var root rumenTopoNode
-	dec := json.NewDecoder(bufio.NewReader(newCapReader(r, MaxInputBytes)))
-	if err := dec.Decode(&root); err != nil {
-		return nil, readErrorOr(Diagnostic{File: name, Offset: dec.InputOffset(),
+	dec := newJSONRecords(bufio.NewReader(r))
+	if err := dec.next(&root); err != nil {
+		if rl := (*recordLimitError)(nil); errors.As(err, &rl) {
+			return nil, Diagnostic{File: name, Offset: 0, Msg: "topology refused"}.parseError(err)
+		}
+		return nil, readErrorOr(Diagnostic{File: name, Offset: dec.offset(),
 			Msg: "not a Rumen topology"}, err)
 	}
 	m := map[string]string{}

@@ -100,15 +100,18 @@ func ReadSLS(name string, r io.Reader, opt HistoryOptions) (*Trace, error) {
 // readSLS reads an SLS job file instantiating at most maxTasks containers.
 func readSLS(name string, r io.Reader, strict bool, maxTasks int) (fileResult, error) {
 	diag := newDiagSink(name, strict)
-	dec := json.NewDecoder(bufio.NewReader(newCapReader(r, MaxInputBytes)))
+	dec := newJSONRecords(bufio.NewReader(r))
 	var jobs []jobOut
 	total := 0
 	for record := int64(1); ; record++ {
-		offset := dec.InputOffset()
+		offset := dec.offset()
 		var sj slsJob
-		err := dec.Decode(&sj)
+		err := dec.next(&sj)
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if rl := (*recordLimitError)(nil); errors.As(err, &rl) {
+			return fileResult{}, Diagnostic{File: name, Record: record, Offset: offset, Msg: "job object refused"}.parseError(err)
 		}
 		if err != nil && isReadFailure(err) {
 			return fileResult{}, readErrorOr(Diagnostic{File: name, Record: record, Offset: offset}, err)
@@ -275,14 +278,17 @@ type slsRack struct {
 // ReadSLSNodes reads an SLS node file (concatenated {"rack": …, "nodes": […]}
 // objects) into a host → rack map; empty node entries are skipped.
 func ReadSLSNodes(name string, r io.Reader) (map[string]string, error) {
-	dec := json.NewDecoder(bufio.NewReader(newCapReader(r, MaxInputBytes)))
+	dec := newJSONRecords(bufio.NewReader(r))
 	m := map[string]string{}
 	for record := int64(1); ; record++ {
-		offset := dec.InputOffset()
+		offset := dec.offset()
 		var rk slsRack
-		err := dec.Decode(&rk)
+		err := dec.next(&rk)
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if rl := (*recordLimitError)(nil); errors.As(err, &rl) {
+			return nil, Diagnostic{File: name, Record: record, Offset: offset, Msg: "rack object refused"}.parseError(err)
 		}
 		if err != nil {
 			return nil, readErrorOr(Diagnostic{File: name, Record: record, Offset: offset,
