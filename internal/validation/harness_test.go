@@ -11,8 +11,12 @@
 // VALIDATION_MAX_MEDIAN=0.1 (or 10%) and VALIDATION_MAX_P90=0.3 (or 30%) fail
 // the test when the pooled median or p90 flowtime error is above them, for CI;
 // VALIDATION_LIFECYCLE=off replays with lifecycle = false, for comparison with
-// the engine without the job lifecycle; VALIDATION_EXCLUDED=score also scores
-// the excluded candidates (harnessExcluded) found in the traces directory, and
+// the engine without the job lifecycle; VALIDATION_MODEL=default replays every
+// trace with replay.DefaultHardware() (lifecycle on) instead of the other
+// fold's calibration, and VALIDATION_MODEL=same with the calibration of the
+// trace's own fold, to show how much the score depends on the calibration;
+// VALIDATION_EXCLUDED=score also scores the excluded candidates
+// (harnessExcluded) found in the traces directory, and
 // VALIDATION_EXCLUDED=NAME,... those of these file names (the committed copies
 // hold none of them: use TRACEREPLAY_TRACES=../../../shared/traces).
 // The traces are read from testdata/traces, unmodified copies of the files of
@@ -275,10 +279,24 @@ func TestValidationHarness(t *testing.T) {
 	}
 	models := map[string]replay.Hardware{}
 	for _, f := range []string{"A", "B"} {
-		other := map[string]string{"A": "B", "B": "A"}[f]
-		hw, toml := calibrated(t, folds[other], other)
-		models[f] = hw
-		fmt.Printf("== fold %s is scored with the model calibrated on fold %s:\n%s\n", f, other, toml)
+		switch m := os.Getenv("VALIDATION_MODEL"); m {
+		case "", "fold":
+			other := map[string]string{"A": "B", "B": "A"}[f]
+			hw, toml := calibrated(t, folds[other], other)
+			models[f] = hw
+			fmt.Printf("== fold %s is scored with the model calibrated on fold %s:\n%s\n", f, other, toml)
+		case "same":
+			hw, toml := calibrated(t, folds[f], f)
+			models[f] = hw
+			fmt.Printf("== fold %s is scored with the model calibrated on fold %s itself (VALIDATION_MODEL=same):\n%s\n", f, f, toml)
+		case "default":
+			hw := replay.DefaultHardware()
+			hw.Lifecycle = true
+			models[f] = hw
+			fmt.Printf("== fold %s is scored with replay.DefaultHardware() and lifecycle = true (VALIDATION_MODEL=default)\n", f)
+		default:
+			t.Fatalf("VALIDATION_MODEL=%q: want fold, same or default", m)
+		}
 	}
 	var pairs []report.ValidationPair
 	scored := map[string]string{} // job set -> the trace scored for it
