@@ -13,6 +13,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
+
+	statusline "github.com/tracereplay/tracereplay/internal/progress"
 )
 
 // TreeOptions controls ReadTree.
@@ -20,8 +23,9 @@ type TreeOptions struct {
 	HistoryOptions
 	// Workers is how many files are read at once; 0 means GOMAXPROCS.
 	Workers int
-	// Progress, when not nil, receives a line each time another 5% of the files
-	// has been read, and a last line at the end.
+	// Progress, when not nil, is a terminal on which a status line is kept up
+	// to date while the files are read (files read, share, elapsed time, rate,
+	// ETA, jobs, skipped files), replaced at the end by a summary line.
 	Progress io.Writer
 	// Only, when not empty, restricts the traces read to one kind (KindJhist,
 	// KindHadoop1, KindRumen or KindSLS); configurations and topologies are
@@ -424,30 +428,42 @@ func learnTopology(given map[string]string, files []map[string]string, outs []jo
 	return m, diags
 }
 
-// progress writes progress lines at every 5% of the files.
+// progress keeps a status line up to date on a terminal while the files are
+// read (progress.Line: files read, share, elapsed time, rate, ETA, then jobs
+// and skipped files), and replaces it at the end by a summary line.
 type progress struct {
-	w     io.Writer
+	term  *statusline.Terminal
 	total int
-	step  int // last 5% step written
+	start time.Time
+	now   func() time.Time
 }
 
-func newProgress(w io.Writer, total int) *progress { return &progress{w: w, total: total} }
+func newProgress(w io.Writer, total int) *progress {
+	p := &progress{total: total, now: time.Now}
+	if w != nil {
+		p.term = statusline.NewTerminal(w)
+	}
+	p.start = p.now()
+	return p
+}
+
+// line is the status line after done files.
+func (p *progress) line(now time.Time, done int, jobs, skipped int64) string {
+	return statusline.Line("ingest", "files", done, p.total, float64(done), now.Sub(p.start)) +
+		fmt.Sprintf(" · %d jobs, %d skipped", jobs, skipped)
+}
 
 func (p *progress) update(done int, jobs, skipped int64) {
-	if p.w == nil || p.total == 0 {
+	if p.term == nil || p.total == 0 {
 		return
 	}
-	step := done * 20 / p.total
-	if step == p.step || done == p.total {
-		return
-	}
-	p.step = step
-	fmt.Fprintf(p.w, "ingest: %d/%d files (%d%%), %d jobs, %d skipped\n", done, p.total, done*100/p.total, jobs, skipped)
+	now := p.now()
+	p.term.Show(now, p.line(now, done, jobs, skipped), done == p.total)
 }
 
 func (p *progress) finish(done int, jobs, skipped int64) {
-	if p.w == nil {
+	if p.term == nil {
 		return
 	}
-	fmt.Fprintf(p.w, "ingest: %d/%d files read, %d jobs, %d skipped\n", done, p.total, jobs, skipped)
+	p.term.End(fmt.Sprintf("ingest: %d/%d files read, %d jobs, %d skipped in %s", done, p.total, jobs, skipped, statusline.Clock(p.now().Sub(p.start))))
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	statusline "github.com/tracereplay/tracereplay/internal/progress"
 )
 
 // progress reports the work done on stderr. On a terminal it keeps one line up
@@ -68,33 +70,18 @@ func (p *progress) print(force bool) {
 	p.shown = true
 }
 
-// line is the terminal status line at time now.
+// line is the terminal status line at time now (progress.Line, which ingest
+// prints too).
 func (p *progress) line(now time.Time) string {
 	share := float64(p.done)
 	for _, f := range p.partial {
 		share += f
 	}
-	frac := share / float64(max(p.n, 1))
-	elapsed := now.Sub(p.start)
-	s := fmt.Sprintf("replay: %d/%d runs · %.0f%% · %s elapsed", p.done, p.n, 100*frac, clock(elapsed))
-	if elapsed >= time.Second && share > 0 {
-		s += fmt.Sprintf(" · %.2f runs/s", share/elapsed.Seconds())
-		if frac < 1 {
-			left := time.Duration(float64(elapsed) * (1 - frac) / frac)
-			s += " · ETA " + clock(left)
-		}
-	}
-	return s
+	return statusline.Line("replay", "runs", p.done, p.n, share, now.Sub(p.start))
 }
 
 // clock formats a duration as m:ss, or h:mm:ss from an hour.
-func clock(d time.Duration) string {
-	t := int64(d.Round(time.Second) / time.Second)
-	if t >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", t/3600, t/60%60, t%60)
-	}
-	return fmt.Sprintf("%d:%02d", t/60, t%60)
-}
+func clock(d time.Duration) string { return statusline.Clock(d) }
 
 // finish ends the terminal line, or prints the one-line summary elsewhere.
 func (p *progress) finish() {
