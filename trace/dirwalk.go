@@ -178,7 +178,9 @@ func ReadTree(ctx context.Context, root string, opt TreeOptions) (*Trace, *TreeS
 	topo, topoDiags := learnTopology(opt.Topology, topoFiles, outs)
 	diags = append(diags, topoDiags...)
 	tr := assemble(outs, topo, func(d Diagnostic) {
-		d.File = root
+		if d.File == "" { // not about one job of one file
+			d.File = root
+		}
 		diags = append(diags, d)
 	})
 	if opt.Strict {

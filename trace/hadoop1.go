@@ -206,13 +206,14 @@ type h1Part struct {
 	records   int64
 	accs      map[string]*jobAcc
 	order     []*jobAcc
-	sawJob    map[string]bool // jobs that have a Job record
-	sawSubmit map[string]bool // jobs whose submit time a record gives
+	sawJob    map[string]bool    // jobs that have a Job record
+	sawSubmit map[string]bool    // jobs whose submit time a record gives
+	first     map[*jobAcc]jobPos // each job's first record
 }
 
 func newH1Part(name string, diag *diagSink) *h1Part {
 	return &h1Part{name: name, diag: diag, version: -1, accs: map[string]*jobAcc{},
-		sawJob: map[string]bool{}, sawSubmit: map[string]bool{}}
+		sawJob: map[string]bool{}, sawSubmit: map[string]bool{}, first: map[*jobAcc]jobPos{}}
 }
 
 // line adds one physical line to the pending logical record.
@@ -264,22 +265,23 @@ func (p *h1Part) end() error {
 func (p *h1Part) jobs(serialBase int) ([]jobOut, error) {
 	out := make([]jobOut, 0, len(p.order))
 	for i, j := range p.order {
+		pos := p.first[j]
 		if !p.sawJob[j.job.ID] {
-			p.diag.note(0, 0, -1, "job %s: task records but no Job record: its submit time, name, user and queue are unknown", j.job.ID)
+			p.diag.note(pos.line, pos.record, pos.offset, "job %s: task records but no Job record: its submit time, name, user and queue are unknown", j.job.ID)
 		}
-		job, tasks, attempts := j.finish(p.diag)
+		job, tasks, attempts := j.finishAt(p.diag, pos)
 		if !p.sawSubmit[job.ID] {
 			// not 0: assemble then uses the launch or first task start, or
 			// drops the job, and says so
 			job.SubmitMs = Unknown
 		}
 		if err := checkTimes(&job, tasks); err != nil {
-			if serr := p.diag.skip(0, 0, -1, fmt.Errorf("%w; the job is skipped", err)); serr != nil {
+			if serr := p.diag.skip(pos.line, pos.record, pos.offset, fmt.Errorf("%w; the job is skipped", err)); serr != nil {
 				return nil, serr
 			}
 			continue
 		}
-		out = append(out, jobOut{job: job, tasks: tasks, attempts: attempts, serial: int64(serialBase + i)})
+		out = append(out, jobOut{job: job, tasks: tasks, attempts: attempts, serial: int64(serialBase + i), src: p.diag.file, pos: pos})
 	}
 	return out, nil
 }
@@ -326,6 +328,7 @@ func (p *h1Part) job(id string) *jobAcc {
 	j := newJobAcc(id)
 	p.accs[id] = j
 	p.order = append(p.order, j)
+	p.first[j] = jobPos{line: p.recLine, record: p.records, offset: -1}
 	return j
 }
 

@@ -408,7 +408,7 @@ func TestHadoop1BadInput(t *testing.T) {
 		{"no job", "Meta VERSION=\"1\" .\n", "no Job record"},
 		{"ends inside a record", "Meta VERSION=\"1\" .\nJob JOBID=\"job_1_1\" SUBMIT_TIME=\"5\" .\nTask TASKID=\"task_1_1_m_000000\" ERROR=\"abc\n", ""},
 		{"bad time", "Meta VERSION=\"1\" .\nJob JOBID=\"job_1_1\" SUBMIT_TIME=\"5x\" .\n",
-			"h: no job left: job job_1_1 has no submit, launch or task start time; dropped (the first problem of the file: h:2: record 2: Job record: SUBMIT_TIME: \"5x\" is not an integer)"},
+			"h: no job left: h:2: record 2: job job_1_1 has no submit, launch or task start time; dropped (the first problem of the file: h:2: record 2: Job record: SUBMIT_TIME: \"5x\" is not an integer)"},
 		{"bad time, tasks", "Meta VERSION=\"1\" .\nJob JOBID=\"job_1_1\" SUBMIT_TIME=\"5x\" .\nTask TASKID=\"task_1_1_m_0\" TASK_TYPE=\"MAP\" START_TIME=\"6\" .\n", ""},
 	}
 	for _, tc := range tests {

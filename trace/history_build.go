@@ -18,6 +18,21 @@ type jobOut struct {
 	file     int   // index of the source file in the caller's (sorted) file list
 	serial   int64 // position of the job within its file
 	conf     Conf  // companion configuration, applied by assemble
+	src      string
+	pos      jobPos // where in src the job's first record is
+}
+
+// jobPos is where a job's first record is in its file, for the diagnostics
+// about the job as a whole: a line (line-based formats) or a byte offset, and
+// the record number; zero line and record, and offset -1, when not known.
+type jobPos struct{ line, record, offset int64 }
+
+// noPos is an unknown position.
+var noPos = jobPos{offset: -1}
+
+// diagAt returns a diagnostic at the job's place.
+func (o *jobOut) diagAt(msg string) Diagnostic {
+	return Diagnostic{File: o.src, Line: o.pos.line, Record: o.pos.record, Offset: o.pos.offset, Msg: msg}
 }
 
 // finish turns an accumulated job into its trace form: the job, its tasks (maps,
@@ -25,6 +40,12 @@ type jobOut struct {
 // attempt of those tasks. Task records win over the job's summary counts of
 // maps and reduces, and every disagreement is noted.
 func (j *jobAcc) finish(diag *diagSink) (Job, []Task, []Attempt) {
+	return j.finishAt(diag, noPos)
+}
+
+// finishAt is finish for a job whose first record is at pos: its diagnostics
+// carry that place.
+func (j *jobAcc) finishAt(diag *diagSink, pos jobPos) (Job, []Task, []Attempt) {
 	job := j.job
 	if j.ended {
 		job.Status = normStatus(j.endStatusRaw)
@@ -34,7 +55,7 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task, []Attempt) {
 	} else {
 		job.Status = StatusIncomplete
 		job.FinishMs = Unknown
-		diag.note(0, 0, -1, "job %s: history has no job-end record; kept as %s", job.ID, StatusIncomplete)
+		diag.note(pos.line, pos.record, pos.offset, "job %s: history has no job-end record; kept as %s", job.ID, StatusIncomplete)
 	}
 	if j.queueFinal != "" {
 		job.Queue = j.queueFinal
@@ -42,7 +63,7 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task, []Attempt) {
 	if job.SubmitMs <= 0 && j.submitAlt > 0 {
 		job.SubmitMs = j.submitAlt
 	} else if j.submitAlt > 0 && j.submitAlt != job.SubmitMs {
-		diag.note(0, 0, -1, "job %s: submit time %d disagrees with the job-info-change record's %d; the submit record wins",
+		diag.note(pos.line, pos.record, pos.offset, "job %s: submit time %d disagrees with the job-info-change record's %d; the submit record wins",
 			job.ID, job.SubmitMs, j.submitAlt)
 	}
 
@@ -73,13 +94,13 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task, []Attempt) {
 		}
 	}
 	if len(open) > 0 && j.ended {
-		diag.note(0, 0, -1, "job %s: %d tasks have no end record (%s); their status is left empty",
+		diag.note(pos.line, pos.record, pos.offset, "job %s: %d tasks have no end record (%s); their status is left empty",
 			job.ID, len(open), listSome(open, 3))
 	}
 	if unknownKind > 0 {
-		diag.note(0, 0, -1, "job %s: %d tasks have no record naming their type; typed by their id", job.ID, unknownKind)
+		diag.note(pos.line, pos.record, pos.offset, "job %s: %d tasks have no record naming their type; typed by their id", job.ID, unknownKind)
 	}
-	tasks = uniqueIndexes(job.ID, tasks, diag)
+	tasks = uniqueIndexes(job.ID, tasks, diag, pos)
 
 	var maps, reduces int32
 	for i := range tasks {
@@ -98,10 +119,10 @@ func (j *jobAcc) finish(diag *diagSink) (Job, []Task, []Attempt) {
 	}
 	job.NumMaps, job.NumReduces = maps, reduces
 	if j.declaredMaps >= 0 && j.declaredMaps != maps {
-		diag.note(0, 0, -1, "job %s: history declares %d maps but has %d map task records; the records win", job.ID, j.declaredMaps, maps)
+		diag.note(pos.line, pos.record, pos.offset, "job %s: history declares %d maps but has %d map task records; the records win", job.ID, j.declaredMaps, maps)
 	}
 	if j.declaredReduces >= 0 && j.declaredReduces != reduces {
-		diag.note(0, 0, -1, "job %s: history declares %d reduces but has %d reduce task records; the records win", job.ID, j.declaredReduces, reduces)
+		diag.note(pos.line, pos.record, pos.offset, "job %s: history declares %d reduces but has %d reduce task records; the records win", job.ID, j.declaredReduces, reduces)
 	}
 	job.InputBytes, job.ShuffleBytes, job.OutputBytes = jobBytes(tasks, mapOnly, j.counters)
 	return job, tasks, attempts
@@ -157,7 +178,7 @@ func (t *taskAcc) appendAttempts(out []Attempt, jobID string, kind taskKind, hos
 // uniqueIndexes sorts a job's tasks by type and index and makes (type, index)
 // unique: tasks whose id carries no index get the next free ones, in record
 // order; a second task with the index of another is dropped. Both are reported.
-func uniqueIndexes(jobID string, tasks []Task, diag *diagSink) []Task {
+func uniqueIndexes(jobID string, tasks []Task, diag *diagSink, pos jobPos) []Task {
 	var next [NumTaskTypes]int32
 	for _, t := range tasks {
 		if t.Index >= next[t.Type] {
@@ -173,7 +194,7 @@ func uniqueIndexes(jobID string, tasks []Task, diag *diagSink) []Task {
 		}
 	}
 	if renumbered > 0 {
-		diag.note(0, 0, -1, "job %s: %d task ids end in no task number; numbered after the others", jobID, renumbered)
+		diag.note(pos.line, pos.record, pos.offset, "job %s: %d task ids end in no task number; numbered after the others", jobID, renumbered)
 	}
 	slices.SortStableFunc(tasks, func(a, b Task) int {
 		return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
@@ -181,7 +202,7 @@ func uniqueIndexes(jobID string, tasks []Task, diag *diagSink) []Task {
 	out := tasks[:0]
 	for i, t := range tasks {
 		if i > 0 && t.Type == tasks[i-1].Type && t.Index == tasks[i-1].Index {
-			diag.note(0, 0, -1, "job %s: tasks %s and %s are both %s %d; the second is dropped",
+			diag.note(pos.line, pos.record, pos.offset, "job %s: tasks %s and %s are both %s %d; the second is dropped",
 				jobID, tasks[i-1].TaskID, t.TaskID, t.Type, t.Index)
 			continue
 		}
@@ -411,6 +432,11 @@ func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Tra
 			diag(Diagnostic{Offset: -1, Msg: fmt.Sprintf(format, args...)})
 		}
 	}
+	reportJob := func(o *jobOut, format string, args ...any) {
+		if diag != nil {
+			diag(o.diagAt(fmt.Sprintf(format, args...)))
+		}
+	}
 	kept := outs[:0]
 	for _, o := range outs {
 		if o.job.SubmitMs < 0 {
@@ -421,10 +447,10 @@ func assemble(outs []jobOut, topo map[string]string, diag func(Diagnostic)) *Tra
 				}
 			}
 			if start < 0 {
-				report("job %s has no submit, launch or task start time; dropped", o.job.ID)
+				reportJob(&o, "job %s has no submit, launch or task start time; dropped", o.job.ID)
 				continue
 			}
-			report("job %s has no submit time; its launch or first task start (%d) is used", o.job.ID, start)
+			reportJob(&o, "job %s has no submit time; its launch or first task start (%d) is used", o.job.ID, start)
 			o.job.SubmitMs = start
 		}
 		kept = append(kept, o)

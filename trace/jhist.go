@@ -77,7 +77,11 @@ func (res fileResult) trace(opt HistoryOptions, format, name string) (*Trace, er
 		// every job was dropped (none has a time): say why
 		msg := "no job left"
 		if len(diags) > len(res.diags) {
-			msg += ": " + diags[len(res.diags)].Msg
+			if d := diags[len(res.diags)]; d.Line > 0 || d.Record > 0 || d.Offset >= 0 {
+				msg += ": " + d.String() // with the job's place
+			} else {
+				msg += ": " + d.Msg
+			}
 		}
 		if len(res.diags) > 0 {
 			msg += " (the first problem of the file: " + res.diags[0].String() + ")"

@@ -289,37 +289,78 @@ func TestTimesLimit(t *testing.T) {
 	}
 }
 
-// TestStrictFailsOnWarnings (item 11): --strict fails on a Hadoop 1 job known
-// only from task records, on incomplete jobs and on every inconsistency the
-// readers warn about; without it they are named warnings.
+// TestStrictFailsOnWarnings (items 11 and 12): --strict fails on a Hadoop 1
+// job known only from task records, on incomplete jobs and on every
+// inconsistency the readers warn about; without it they are named warnings.
+// Either way they carry the place of the job's first record: FILE:LINE for
+// Hadoop 1, the record and its byte offset for Rumen and SLS.
 func TestStrictFailsOnWarnings(t *testing.T) {
 	noJob := "Meta VERSION=\"1\" .\nTask TASKID=\"task_1_1_m_0\" TASK_TYPE=\"MAP\" START_TIME=\"5\" .\n" +
 		"Task TASKID=\"task_1_1_m_0\" TASK_TYPE=\"MAP\" TASK_STATUS=\"SUCCESS\" FINISH_TIME=\"9\" .\n"
-	incomplete := "Meta VERSION=\"1\" .\nJob JOBID=\"job_1_1\" SUBMIT_TIME=\"5\" .\n"
+	incomplete := "Meta VERSION=\"1\" .\n\nJob JOBID=\"job_1_1\" SUBMIT_TIME=\"5\" .\n"
 	declares := "Meta VERSION=\"1\" .\nJob JOBID=\"job_1_1\" SUBMIT_TIME=\"5\" TOTAL_MAPS=\"7\" .\n" +
 		"Task TASKID=\"task_1_1_m_0\" TASK_TYPE=\"MAP\" START_TIME=\"6\" .\n" +
 		"Task TASKID=\"task_1_1_m_0\" TASK_TYPE=\"MAP\" TASK_STATUS=\"SUCCESS\" FINISH_TIME=\"9\" .\n" +
 		"Job JOBID=\"job_1_1\" FINISH_TIME=\"10\" JOB_STATUS=\"SUCCESS\" .\n"
-	for _, tc := range []struct{ in, want string }{
-		{noJob, "job job_1_1: task records but no Job record"},
-		{incomplete, "job job_1_1: history has no job-end record"},
-		{declares, "history declares 7 maps but has 1 map task records"},
+	rumenJob := `{"jobID":"job_1_0","submitTime":1,"outcome":"SUCCESS"}` + "\n"
+	for _, tc := range []struct {
+		name string
+		read func(string, io.Reader, HistoryOptions) (*Trace, error)
+		in   string
+		want string // the whole diagnostic, from the file name on
+		jobs int
+	}{
+		{"h.log", ReadHadoop1, noJob, "h.log:2: record 2: job job_1_1: task records but no Job record", 1},
+		{"h.log", ReadHadoop1, incomplete, "h.log:3: record 2: job job_1_1: history has no job-end record", 1},
+		{"h.log", ReadHadoop1, declares, "h.log:2: record 2: job job_1_1: history declares 7 maps but has 1 map task records", 1},
+		{"h.log", ReadHadoop1, strings.Replace(declares, "Job JOBID=\"job_1_1\" FINISH", "Task TASKID=\"task_1_1_m_1\" TASK_TYPE=\"MAP\" START_TIME=\"6\" .\nJob JOBID=\"job_1_1\" FINISH", 1),
+			"h.log:2: record 2: job job_1_1: 1 tasks have no end record", 1},
+		{"r.json", ReadRumen, rumenJob + `{"jobID":"job_1_1","submitTime":1,"outcome":"SUCCESS","totalMaps":3}`,
+			"r.json: record 2 at byte 54: job job_1_1: history declares 3 maps but has 0 map task records", 2},
+		{"r.json", ReadRumen, rumenJob + `{"jobID":"job_1_1","submitTime":1}`,
+			"r.json: record 2 at byte 54: job job_1_1: history has no job-end record", 2},
+		{"r.json", ReadRumen, rumenJob + `{"jobID":"job_1_1","outcome":"SUCCESS","mapTasks":[{"taskID":"task_1_1_m_0","taskStatus":"SUCCESS","startTime":4,"finishTime":9}]}`,
+			"r.json: record 2 at byte 54: job job_1_1 has no submit time; its launch or first task start (4) is used", 2},
+		{"r.json", ReadRumen, rumenJob + `{"jobID":"job_1_1","outcome":"SUCCESS"}`,
+			"r.json: record 2 at byte 54: job job_1_1 has no submit, launch or task start time; dropped", 1},
 	} {
-		_, err := ReadHadoop1("h.log", strings.NewReader(tc.in), HistoryOptions{Strict: true})
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "h.log:") {
-			t.Errorf("strict: error %v, want %q", err, tc.want)
+		// Strict fails on the job's first warning, at the same place
+		place := tc.want[:strings.Index(tc.want, "job job_1_1")+len("job job_1_1")]
+		_, err := tc.read(tc.name, strings.NewReader(tc.in), HistoryOptions{Strict: true})
+		if err == nil || !strings.HasPrefix(err.Error(), place) {
+			t.Errorf("strict: error %v, want %q", err, place)
 		}
 		var ds []Diagnostic
-		tr, err := ReadHadoop1("h.log", strings.NewReader(tc.in), collect(&ds))
-		if err != nil || len(tr.Jobs) != 1 || !hasDiag(ds, tc.want) {
+		tr, err := tc.read(tc.name, strings.NewReader(tc.in), collect(&ds))
+		found := false
+		for _, d := range ds {
+			found = found || strings.HasPrefix(d.String(), tc.want)
+		}
+		if err != nil || len(tr.Jobs) != tc.jobs || !found {
 			t.Errorf("lax: %v, diagnostics %v; want a warning %q", err, ds, tc.want)
 		}
 	}
-	// a job with no time at all is dropped by assemble: an error under Strict
-	in := `{"jobID":"job_1_1","outcome":"SUCCESS"}`
-	if _, err := ReadRumen("r.json", strings.NewReader(in), HistoryOptions{Strict: true}); err == nil ||
-		!strings.Contains(err.Error(), "has no submit, launch or task start time") {
-		t.Errorf("rumen job without times, strict: %v", err)
+	// a file whose only job is dropped says where the job is
+	_, err := ReadRumen("r.json", strings.NewReader(`{"jobID":"job_1_1","outcome":"SUCCESS"}`), HistoryOptions{})
+	if err == nil || !strings.HasPrefix(err.Error(), "r.json: no job left: r.json: record 1 at byte 0: job job_1_1 has no submit, launch or task start time") {
+		t.Errorf("rumen job without times: %v", err)
+	}
+	// in a tree, a job's diagnostics name its file, not the tree
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "h.log"), []byte(noJob), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ds []Diagnostic
+	if _, _, err := ReadTree(context.Background(), root, TreeOptions{HistoryOptions: collect(&ds)}); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(root, "h.log") + ":2: record 2: job job_1_1 has no submit time"
+	found := false
+	for _, d := range ds {
+		found = found || strings.HasPrefix(d.String(), want)
+	}
+	if !found {
+		t.Errorf("tree diagnostics %v, want %q", ds, want)
 	}
 }
 

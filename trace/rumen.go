@@ -139,14 +139,15 @@ func readRumen(name string, r io.Reader, strict bool) (fileResult, error) {
 			}
 			continue
 		}
-		job, tasks, attempts := acc.finish(diag)
+		pos := jobPos{record: record, offset: offset}
+		job, tasks, attempts := acc.finishAt(diag, pos)
 		if err := checkTimes(&job, tasks); err != nil {
 			if serr := diag.skip(0, record, offset, fmt.Errorf("job object skipped: %w", err)); serr != nil {
 				return fileResult{}, serr
 			}
 			continue
 		}
-		jobs = append(jobs, jobOut{job: job, tasks: tasks, attempts: attempts, serial: record, conf: conf})
+		jobs = append(jobs, jobOut{job: job, tasks: tasks, attempts: attempts, serial: record, conf: conf, src: name, pos: pos})
 	}
 	if len(jobs) == 0 {
 		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "no job objects in the Rumen trace" + diag.whyNone()}.parseError(nil)

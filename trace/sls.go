@@ -141,6 +141,9 @@ func readSLS(name string, r io.Reader, strict bool, maxTasks int) (fileResult, e
 			continue
 		}
 		total += n
+		for i := range outs {
+			outs[i].src, outs[i].pos = name, jobPos{record: record, offset: offset}
+		}
 		jobs = append(jobs, outs...)
 	}
 	if len(jobs) == 0 {
