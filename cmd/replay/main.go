@@ -21,7 +21,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -127,16 +126,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 0
 }
 
-// job is one cell to run: a policy on a workload.
-type job struct {
-	cell     replay.Cell
-	workload *replay.Workload
-	traceSrc string
-	trace    *trace.Trace // what the run replayed, for its identity (publish.go)
-	res      *replay.Result
-	err      error
-}
-
 func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr io.Writer) error {
 	start := time.Now()
 	inputs := map[string]string{}
@@ -173,43 +162,24 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 		}
 	}
 
-	traces := map[string]*trace.Trace{}
-	var jobs []*job
-	for _, cl := range cells {
-		tr, key, err := loadTrace(cl, c, stdin, traces, inputs)
-		if err != nil {
-			return err
-		}
-		if skip, err := prepareCell(c, &cl, tr, key); err != nil || skip { // tracemode.go
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		hw := cl.Hardware
-		topo := replay.NewTopology(&hw, cl.Seed)
-		w, err := replay.NewWorkload(tr, &hw, topo, cl.Seed, replay.WorkloadOptions{IncludeIncomplete: c.incomplete})
-		if err != nil {
-			return usageError{fmt.Errorf("trace %s: %w", key, err)}
-		}
-		cl.Hardware = hw
-		jobs = append(jobs, &job{cell: cl, workload: w, traceSrc: key, trace: tr})
+	jobs, err := prepareJobs(c, cells, stdin, inputs) // cells.go
+	if err != nil {
+		return err
 	}
 
 	prog := newProgress(stderr, len(jobs))
 	// With --out, each run streams its results into a temporary directory
 	// beside it (buildResults), so that memory does not grow with the tasks and
-	// samples written.
+	// samples written, and completes them there when it ends, so that memory
+	// does not grow with the cells either (cells.go).
 	runs := func(tmp string) error {
-		runAll(ctx, jobs, c, prog, tmp)
+		err := runAll(ctx, jobs, c, prog, tmp)
 		prog.finish()
-		if err := ctx.Err(); err != nil {
+		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted; nothing written")
 		}
-		for _, j := range jobs {
-			if j.err != nil {
-				return fmt.Errorf("%s: %w", j.cell.Dir, j.err)
-			}
+		if err != nil {
+			return err
 		}
 		if tmp == "" {
 			return nil
@@ -226,12 +196,7 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 	{
 		runs := make([]summary.Run, len(jobs))
 		for i, j := range jobs {
-			labels := map[string]string{}
-			for _, l := range j.cell.Labels {
-				labels[l[0]] = l[1]
-			}
-			runs[i] = summary.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: j.res.Summary, Jobs: j.res.Jobs,
-				Cluster: summary.ClusterSize(&j.cell.Hardware)}
+			runs[i] = j.run
 		}
 		if err := printSummary(stdout, stderr, runs, c.quiet); err != nil {
 			return err
@@ -392,61 +357,4 @@ func hashFile(inputs map[string]string, path string) error {
 	sum := sha256.Sum256(b)
 	inputs[path] = hex.EncodeToString(sum[:])
 	return nil
-}
-
-// runAll runs the jobs on c.parallel goroutines, one run each at a time; with
-// out set, each run streams its results into its directory under out.
-func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out string) {
-	next := make(chan *job)
-	var wg sync.WaitGroup
-	for range min(c.parallel, len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				p, err := newPolicy(j.cell.Policy)
-				if err != nil {
-					j.err = err
-					continue
-				}
-				opt := replay.Options{
-					Seed: j.cell.Seed, RecordTasks: c.tasks, Timeline: !c.noTimeline, CheckInvariants: c.check,
-					TraceName: j.traceSrc, HardwareName: j.cell.HWName,
-					Workload: replay.WorkloadOptions{IncludeIncomplete: c.incomplete},
-					Progress: func(done, total int) { prog.jobs(j.cell.Dir, done, total) },
-					Context:  ctx,
-				}
-				if c.alone {
-					opt.Alone = func() (replay.Policy, error) { return policy.New(j.cell.Policy) }
-				}
-				if out != "" {
-					if opt.Out, err = replay.NewRunWriter(filepath.Join(out, j.cell.Dir)); err != nil {
-						j.err = err
-						continue
-					}
-				}
-				j.res, j.err = runCell(j.cell, j.workload, p, opt)
-				if j.err != nil && opt.Out != nil {
-					opt.Out.Abort()
-				}
-				if j.res != nil {
-					j.res.Summary.Params = map[string]string{}
-					for _, l := range j.cell.Labels {
-						if l[0] != "policy" {
-							j.res.Summary.Params[l[0]] = l[1]
-						}
-					}
-				}
-				prog.runDone(j.cell.Dir)
-			}
-		}()
-	}
-	for _, j := range jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- j
-	}
-	close(next)
-	wg.Wait()
 }

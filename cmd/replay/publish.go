@@ -9,12 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"time"
 
 	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/trace"
 )
 
 // resultsOwner marks the directories replay writes with --out.
@@ -60,54 +58,20 @@ func writeManifest(dir string, m *replay.Manifest) error {
 	return safeout.WriteFile(filepath.Join(dir, replay.ManifestFile), append(b, '\n'))
 }
 
-// fillRuns writes the runs' results and the manifest into tmp; it stops when
-// ctx is done.
+// fillRuns writes the manifest into tmp, which holds the runs' results
+// (finishCell); it stops when ctx is done.
 func fillRuns(ctx context.Context, tmp string, c *config, jobs []*job, inputs map[string]string, start time.Time) error {
 	m := replay.Manifest{Tool: "tracereplay " + replay.Version, GoVersion: runtime.Version(), Args: os.Args[1:],
 		Inputs: inputs, Experiment: c.experiment}
 	if c.experiment == "" {
 		m.Seed = c.seed
 	}
-	ids := map[*trace.Trace]string{} // trace identities, each hashed once
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	for _, j := range jobs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		hw, _ := json.Marshal(j.cell.Hardware)
-		meta := map[string]string{
-			"tracereplay.tool":     "tracereplay " + replay.Version,
-			"tracereplay.policy":   j.cell.Policy,
-			"tracereplay.seed":     strconv.FormatUint(j.cell.Seed, 10),
-			"tracereplay.trace":    j.traceSrc,
-			"tracereplay.hardware": string(hw),
-		}
-		if err := replay.WriteRun(filepath.Join(tmp, j.cell.Dir), j.res, meta); err != nil {
-			return err
-		}
-		sec := j.res.Wall.Seconds()
-		m.Runs = append(m.Runs, replay.ManifestRun{Dir: filepath.ToSlash(j.cell.Dir), Policy: j.cell.Policy, Trace: j.traceSrc,
-			Hardware: j.cell.Hardware, Seed: j.cell.Seed, Jobs: j.res.Summary.Jobs, Events: j.res.Summary.Events,
-			WallSec: sec, EventsPerSec: float64(j.res.Summary.Events) / max(sec, 1e-9),
-			TraceSHA256: traceID(j, ids), HardwareSHA256: replay.HardwareSHA256(j.cell.Hardware)})
+		m.Runs = append(m.Runs, j.manifest)
 	}
 	m.WallSec = time.Since(start).Seconds()
 	return writeManifest(tmp, &m)
-}
-
-// traceID is the identity of the trace job j replayed: its generator and
-// parameters for a generated trace (each seed draws another trace of the same
-// cell), else the hash of its content (replay.TraceSHA256), cached in ids.
-func traceID(j *job, ids map[*trace.Trace]string) string {
-	if g := j.cell.Trace.Generator; g != "" {
-		return replay.GeneratorSHA256(g, j.cell.Trace.Params)
-	}
-	if j.trace == nil {
-		return ""
-	}
-	id, ok := ids[j.trace]
-	if !ok {
-		id = replay.TraceSHA256(j.trace)
-		ids[j.trace] = id
-	}
-	return id
 }

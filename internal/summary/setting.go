@@ -1,6 +1,8 @@
 package summary
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -188,7 +190,7 @@ func IdenticalSets(runs []Run) [][]Run {
 		set := []Run{a}
 		for j := i + 1; j < len(sorted); j++ {
 			b := sorted[j]
-			if !used[j] && sameLabels(a, b, keys) && sameJobs(a.Jobs, b.Jobs) {
+			if !used[j] && sameLabels(a, b, keys) && sameRunJobs(a, b) {
 				set = append(set, b)
 				used[j] = true
 			}
@@ -198,6 +200,31 @@ func IdenticalSets(runs []Run) [][]Run {
 		}
 	}
 	return sets
+}
+
+// sameRunJobs is sameJobs on two runs, by their digests when both dropped
+// their job rows (Run.Stats).
+func sameRunJobs(a, b Run) bool {
+	if a.Stats != nil && b.Stats != nil {
+		return a.JobsDigest != "" && a.JobsDigest == b.JobsDigest
+	}
+	return sameJobs(a.Jobs, b.Jobs)
+}
+
+// Digest identifies a run's job rows apart from the policy name: two runs
+// have the same digest when sameJobs holds for them (up to SHA-256
+// collisions; floats are compared by their shortest decimal form). It is ""
+// for no jobs, which sameJobs never matches.
+func Digest(jobs []replay.JobResult) string {
+	if len(jobs) == 0 {
+		return ""
+	}
+	h := sha256.New()
+	for _, j := range jobs {
+		j.Policy = ""
+		fmt.Fprintf(h, "%#v\n", j)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // sameJobs reports whether two runs' jobs are equal except for the policy name.

@@ -29,8 +29,22 @@ type Run struct {
 	Policy  string
 	Summary replay.RunSummary
 	Jobs    []replay.JobResult
+	// Stats and JobsDigest, when Stats is set, stand for Jobs: the run's
+	// statistics (Compute) and its job rows' digest (Digest), kept by a caller
+	// that drops the rows once a run is written, so that memory does not grow
+	// with the number of runs (replay --experiment).
+	Stats      *Stats
+	JobsDigest string
 	// Cluster describes the hardware's size (ClusterSize), "" when unknown.
 	Cluster string
+}
+
+// stats returns the run's statistics: r.Stats, else computed from its jobs.
+func (r Run) stats() Stats {
+	if r.Stats != nil {
+		return *r.Stats
+	}
+	return Compute(r.Jobs)
 }
 
 // ClusterSize describes a cluster for the setting line: racks, nodes and slots,
@@ -219,7 +233,7 @@ func perRunTable(groups [][]Run) *table.Table {
 	stats := make([]Stats, len(sorted))
 	unfinished := false
 	for i, r := range sorted {
-		stats[i] = Compute(r.Jobs)
+		stats[i] = r.stats()
 		unfinished = unfinished || stats[i].Unfinished > 0
 	}
 	keys := varyingLabels(sorted)
@@ -265,7 +279,7 @@ func aggregatedTable(groups [][]Run) *table.Table {
 	for i, g := range groups {
 		reps[i] = g[0]
 		for _, r := range g {
-			s := Compute(r.Jobs)
+			s := r.stats()
 			stats[i] = append(stats[i], s)
 			unfinished = unfinished || s.Unfinished > 0
 		}

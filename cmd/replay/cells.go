@@ -1,0 +1,293 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/tracereplay/tracereplay/internal/summary"
+	"github.com/tracereplay/tracereplay/policy"
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/samples"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// Cells stream: every cell is checked before any runs (its trace loaded, its
+// workload built and dropped), then each is run, its results written into the
+// temporary results directory and dropped as soon as it is done. What a cell
+// keeps until the end is its summary.Run (statistics and a digest of its job
+// rows, no rows) and its manifest entry, a few KB, so that memory does not grow
+// with the number of cells: only with the runs under way (--parallel).
+//
+// Traces from a file are loaded once and kept; a generated trace (one per
+// generator, parameters and seed) is generated again when its cells run and
+// dropped after them, so that an experiment of many seeds does not hold every
+// seed's trace.
+
+// job is one cell to run: a policy on a trace.
+type job struct {
+	cell     replay.Cell
+	traceSrc string       // the trace's key (traceKey)
+	trace    *trace.Trace // what the run replays; nil for a generated trace until its cell runs
+	// What is kept of a finished cell (finishCell).
+	run      summary.Run
+	manifest replay.ManifestRun
+	err      error
+}
+
+// traceKey names the trace a cell replays, as loadTrace caches it.
+func traceKey(cl replay.Cell) string {
+	t := cl.Trace
+	switch {
+	case t.Generator != "":
+		pb, _ := json.Marshal(t.Params)
+		return fmt.Sprintf("%s%s@%d", t.Generator, pb, cl.Seed)
+	case t.Path == "":
+		return samples.SampleTraceName
+	}
+	return t.Path
+}
+
+// prepareJobs checks every cell before anything runs, in the order runAll runs
+// them (runOrder): its trace loads, its policy and trace mode apply
+// (prepareCell) and its workload builds (the workload is dropped; runAll builds
+// it again). It returns the jobs in cell order; cells that prepareCell skips
+// are left out.
+func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[string]string) ([]*job, error) {
+	traces := map[string]*trace.Trace{}
+	checked := map[string]bool{} // trace key and hardware whose workload built
+	jobs := make([]*job, len(cells))
+	order := runOrder(cells)
+	for n, i := range order {
+		cl := cells[i]
+		tr, key, err := loadTrace(cl, c, stdin, traces, inputs)
+		if err != nil {
+			return nil, err
+		}
+		if skip, err := prepareCell(c, &cl, tr, key); err != nil || skip { // tracemode.go
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		hb, _ := json.Marshal(cl.Hardware)
+		if ck := key + "\x00" + string(hb); !checked[ck] {
+			if _, err := newWorkload(c, cl, tr, key); err != nil {
+				return nil, err
+			}
+			checked[ck] = true
+		}
+		j := &job{cell: cl, traceSrc: key, trace: tr}
+		if cl.Trace.Generator != "" {
+			j.trace = nil
+			if n+1 == len(order) || traceKey(cells[order[n+1]]) != key {
+				delete(traces, key) // the last cell of this trace in run order
+			}
+		}
+		jobs[i] = j
+	}
+	return slices.DeleteFunc(jobs, func(j *job) bool { return j == nil }), nil
+}
+
+// runOrder is the order in which cells run: cell order, except that the cells
+// of one trace run one after the other (in the order of the trace's first
+// cell), so that a generated trace is needed for a short while only.
+func runOrder(cells []replay.Cell) []int {
+	first := map[string]int{}
+	order := make([]int, len(cells))
+	for i, cl := range cells {
+		order[i] = i
+		if _, ok := first[traceKey(cl)]; !ok {
+			first[traceKey(cl)] = i
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return first[traceKey(cells[a])] - first[traceKey(cells[b])] })
+	return order
+}
+
+// newWorkload builds the workload of cell cl on trace tr.
+func newWorkload(c *config, cl replay.Cell, tr *trace.Trace, key string) (*replay.Workload, error) {
+	hw := cl.Hardware
+	topo := replay.NewTopology(&hw, cl.Seed)
+	w, err := replay.NewWorkload(tr, &hw, topo, cl.Seed, replay.WorkloadOptions{IncludeIncomplete: c.incomplete})
+	if err != nil {
+		return nil, usageError{fmt.Errorf("trace %s: %w", key, err)}
+	}
+	return w, nil
+}
+
+// cellDone, when set (tests), is called after each cell's results are written
+// and dropped.
+var cellDone func()
+
+// runAll runs the jobs on c.parallel goroutines, one run each at a time, in the
+// order of runOrder; with out set, each run streams its results into its
+// directory under out and completes them there (finishCell) before the next.
+// It stops at the first failed cell and returns its error.
+func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan *job)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error // the first cell to fail; the others were then cancelled
+	fail := func(j *job) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first == nil {
+			first = fmt.Errorf("%s: %w", j.cell.Dir, j.err)
+		}
+		cancel()
+	}
+	ids := &traceIDs{m: map[*trace.Trace]string{}}
+	for range min(c.parallel, len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				j.err = runJob(ctx, j, c, prog, out, ids)
+				j.trace = nil
+				if j.err != nil {
+					fail(j)
+				}
+				prog.runDone(j.cell.Dir)
+				if cellDone != nil {
+					cellDone()
+				}
+			}
+		}()
+	}
+	cells := make([]replay.Cell, len(jobs))
+	for i, j := range jobs {
+		cells[i] = j.cell
+	}
+	var gen *trace.Trace // the generated trace of the cells being handed out
+	var genKey string
+	for _, i := range runOrder(cells) {
+		if ctx.Err() != nil {
+			break
+		}
+		j := jobs[i]
+		if j.trace == nil {
+			if j.traceSrc != genKey {
+				gen, genKey = nil, j.traceSrc
+				tr, err := trace.Generate(j.cell.Trace.Generator, trace.GenParams(j.cell.Trace.Params), j.cell.Seed)
+				if err != nil {
+					j.err = usageError{err}
+					fail(j)
+					break
+				}
+				gen = tr
+			}
+			j.trace = gen
+		}
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	return first
+}
+
+// runJob runs one cell and keeps only its summary (finishCell).
+func runJob(ctx context.Context, j *job, c *config, prog *progress, out string, ids *traceIDs) error {
+	p, err := newPolicy(j.cell.Policy)
+	if err != nil {
+		return err
+	}
+	w, err := newWorkload(c, j.cell, j.trace, j.traceSrc)
+	if err != nil {
+		return err
+	}
+	opt := replay.Options{
+		Seed: j.cell.Seed, RecordTasks: c.tasks, Timeline: !c.noTimeline, CheckInvariants: c.check,
+		TraceName: j.traceSrc, HardwareName: j.cell.HWName,
+		Workload: replay.WorkloadOptions{IncludeIncomplete: c.incomplete},
+		Progress: func(done, total int) { prog.jobs(j.cell.Dir, done, total) },
+		Context:  ctx,
+	}
+	if c.alone {
+		opt.Alone = func() (replay.Policy, error) { return policy.New(j.cell.Policy) }
+	}
+	if out != "" {
+		if opt.Out, err = replay.NewRunWriter(filepath.Join(out, j.cell.Dir)); err != nil {
+			return err
+		}
+	}
+	res, err := runCell(j.cell, w, p, opt)
+	if err != nil {
+		if opt.Out != nil {
+			opt.Out.Abort()
+		}
+		return err
+	}
+	res.Summary.Params = map[string]string{}
+	for _, l := range j.cell.Labels {
+		if l[0] != "policy" {
+			res.Summary.Params[l[0]] = l[1]
+		}
+	}
+	return finishCell(j, res, out, ids)
+}
+
+// finishCell writes a finished cell's results into its directory under out
+// (when out is set) and keeps what the summary table and the manifest need.
+func finishCell(j *job, res *replay.Result, out string, ids *traceIDs) error {
+	if out != "" {
+		hw, _ := json.Marshal(j.cell.Hardware)
+		meta := map[string]string{
+			"tracereplay.tool":     "tracereplay " + replay.Version,
+			"tracereplay.policy":   j.cell.Policy,
+			"tracereplay.seed":     strconv.FormatUint(j.cell.Seed, 10),
+			"tracereplay.trace":    j.traceSrc,
+			"tracereplay.hardware": string(hw),
+		}
+		if err := replay.WriteRun(filepath.Join(out, j.cell.Dir), res, meta); err != nil {
+			return err
+		}
+		sec := res.Wall.Seconds()
+		j.manifest = replay.ManifestRun{Dir: filepath.ToSlash(j.cell.Dir), Policy: j.cell.Policy, Trace: j.traceSrc,
+			Hardware: j.cell.Hardware, Seed: j.cell.Seed, Jobs: res.Summary.Jobs, Events: res.Summary.Events,
+			WallSec: sec, EventsPerSec: float64(res.Summary.Events) / max(sec, 1e-9),
+			TraceSHA256: ids.of(j), HardwareSHA256: replay.HardwareSHA256(j.cell.Hardware)}
+	}
+	labels := map[string]string{}
+	for _, l := range j.cell.Labels {
+		labels[l[0]] = l[1]
+	}
+	st := summary.Compute(res.Jobs)
+	j.run = summary.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: res.Summary,
+		Stats: &st, JobsDigest: summary.Digest(res.Jobs), Cluster: summary.ClusterSize(&j.cell.Hardware)}
+	return nil
+}
+
+// traceIDs are the identities of the traces replayed (traceID), each hashed
+// once.
+type traceIDs struct {
+	mu sync.Mutex
+	m  map[*trace.Trace]string
+}
+
+// of is the identity of the trace job j replays: its generator and parameters
+// for a generated trace (each seed draws another trace of the same cell), else
+// the hash of its content (replay.TraceSHA256).
+func (ids *traceIDs) of(j *job) string {
+	if g := j.cell.Trace.Generator; g != "" {
+		return replay.GeneratorSHA256(g, j.cell.Trace.Params)
+	}
+	if j.trace == nil {
+		return ""
+	}
+	ids.mu.Lock()
+	defer ids.mu.Unlock()
+	id, ok := ids.m[j.trace]
+	if !ok {
+		id = replay.TraceSHA256(j.trace)
+		ids.m[j.trace] = id
+	}
+	return id
+}
