@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -132,5 +133,71 @@ func TestSynthesisLimit(t *testing.T) {
 	j.Status, j.SubmitMs, j.InputBytes = trace.StatusSucceeded, 0, (MaxSynthTasksPerJob-1)*128<<20
 	if _, err := NewWorkload(&trace.Trace{Jobs: []trace.Job{j}}, &hw, topo, 1, WorkloadOptions{}); err != nil {
 		t.Errorf("a job at the limit: %v", err)
+	}
+}
+
+// TestTasksPerHourLimit: a few lines of SWIM whose jobs arrive together with
+// 2^20 maps each (the audit's six.tsv replayed in 1.17 GB and 21 s) are refused
+// by NewWorkload with ErrTooManyTasks before any task is built; the same jobs
+// an hour apart, or under a raised limit, are accepted, and so is FB-2010 on
+// fb-600 (in 128 and in 64 MB blocks) under the defaults.
+func TestTasksPerHourLimit(t *testing.T) {
+	hw := DefaultHardware()
+	topo := NewTopology(&hw, 1)
+	jobs := func(n int, gapMs int64) *trace.Trace {
+		tr := &trace.Trace{}
+		for i := range n {
+			j := trace.NewJob(fmt.Sprintf("job%d", i))
+			j.Status, j.SubmitMs = trace.StatusSucceeded, 10_000+int64(i)*gapMs
+			j.InputBytes, j.ShuffleBytes, j.OutputBytes = (MaxSynthTasksPerJob-2)*128<<20, 100, 100
+			tr.Jobs = append(tr.Jobs, j)
+		}
+		return tr
+	}
+	start := time.Now()
+	_, err := NewWorkload(jobs(6, 1000), &hw, topo, 1, WorkloadOptions{})
+	if !errors.Is(err, ErrTooManyTasks) || !strings.Contains(err.Error(), "more than the limit of 2097152 an hour") ||
+		!strings.Contains(err.Error(), "--max-tasks-per-hour") {
+		t.Errorf("six jobs of 2^20 maps a second apart: %v, want ErrTooManyTasks naming --max-tasks-per-hour", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("refused after %v", d)
+	}
+	if _, err := NewWorkload(jobs(2, 1000), &hw, topo, 1, WorkloadOptions{}); err != nil {
+		t.Errorf("two jobs of 2^20 tasks, at the limit: %v", err)
+	}
+	if _, err := NewWorkload(jobs(6, 3_600_000), &hw, topo, 1, WorkloadOptions{}); err != nil {
+		t.Errorf("six jobs an hour apart: %v", err)
+	}
+	if _, err := NewWorkload(jobs(6, 1000), &hw, topo, 1, WorkloadOptions{MaxTasksPerHour: 7 << 20}); err != nil {
+		t.Errorf("six jobs under a raised limit: %v", err)
+	}
+	_, err = NewWorkload(jobs(6, 3_600_000), &hw, topo, 1, WorkloadOptions{MaxTasks: 5 << 20})
+	if !errors.Is(err, ErrTooManyTasks) || !strings.Contains(err.Error(), "for a trace (replay --max-tasks raises it)") {
+		t.Errorf("six jobs an hour apart over --max-tasks: %v", err)
+	}
+
+	if testing.Short() {
+		return
+	}
+	path := filepath.Join("..", "..", "shared", "traces", "swim", "FB-2010_samples_24_times_1hr_0.tsv")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("FB-2010 not available: %v", err)
+	}
+	defer f.Close()
+	tr, _, err := trace.ReadInput(path, f, "auto", trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := LoadHardware(filepath.Join("..", "samples", "hardware", "fb-600.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, block := range []int{128, 64} {
+		fb.BlockSizeMB = block
+		if _, err := NewWorkload(tr, &fb, NewTopology(&fb, 1), 1, WorkloadOptions{}); err != nil {
+			t.Errorf("FB-2010 on fb-600 in %d MB blocks under the default limits: %v", block, err)
+		}
 	}
 }

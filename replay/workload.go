@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -49,7 +50,34 @@ type Workload struct {
 type WorkloadOptions struct {
 	// IncludeIncomplete replays jobs whose history ended without a finish event.
 	IncludeIncomplete bool
+	// MaxTasksPerHour and MaxTasks raise or lower the limits on the tasks
+	// replayed (DefaultMaxTasksPerHour, DefaultMaxTasks when 0).
+	MaxTasksPerHour, MaxTasks int64
 }
+
+// Limits on the tasks of a replayed trace, checked by NewWorkload before any
+// task is built. A run materialises a job's tasks when the job arrives and
+// holds them until it finishes, about 175 bytes a task, so its memory is set
+// by the tasks of the jobs present at once: 1 job of 2^20 maps replays in
+// 270 MB, 2 in 440 MB, 6 in 1.17 GB. Which jobs are present at once depends
+// on the schedule; what arrives within an hour is known before the run, and on
+// any cluster on which an hour's jobs are not done within the hour it is all
+// present at once.
+const (
+	// DefaultMaxTasksPerHour bounds the tasks (maps, reduces, setup and
+	// cleanup) of the jobs submitted within any hour of the trace: about
+	// 460 MB of tasks if all are present at once. FB-2010, the largest shared
+	// trace, submits at most 737,843 within an hour.
+	DefaultMaxTasksPerHour = 1 << 21
+	// DefaultMaxTasks bounds the tasks of the whole trace, and with them the
+	// run's time: twice FB-2010's 16.5 million in 64 MB blocks (8.53 million
+	// in 128 MB blocks).
+	DefaultMaxTasks = 1 << 25
+)
+
+// ErrTooManyTasks is the error of a trace over MaxTasksPerHour or MaxTasks
+// (replay --max-tasks-per-hour, --max-tasks raise them).
+var ErrTooManyTasks = errors.New("too many tasks")
 
 // NewWorkload prepares tr for replay. Jobs must be sorted by submit time (trace
 // readers guarantee it); a job whose tasks are listed is replayed with exactly
@@ -100,6 +128,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		}
 	}
 	var first int64
+	var tasks []int64 // of each replayed job
 	for i := range tr.Jobs {
 		j := &tr.Jobs[i]
 		if j.Status == trace.StatusIncomplete && !opt.IncludeIncomplete {
@@ -110,16 +139,23 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		} else if j.SubmitMs < tr.Jobs[w.jobs[len(w.jobs)-1]].SubmitMs {
 			return nil, fmt.Errorf("job %s is submitted before the job listed ahead of it: the trace is not sorted", j.ID)
 		}
+		n := int64(w.taskRange[i][1]-w.taskRange[i][0]) + int64(w.lcRange[i][1]-w.lcRange[i][0])
 		if w.taskRange[i] == [2]int{0, 0} {
-			if err := w.checkSynthSize(j); err != nil {
+			maps, reduces, err := w.checkSynthSize(j)
+			if err != nil {
 				return nil, err
 			}
+			n = maps + reduces
 		}
+		tasks = append(tasks, n)
 		w.jobs = append(w.jobs, i)
 		w.submitUs = append(w.submitUs, (j.SubmitMs-first)*1000)
 	}
 	if len(w.jobs) == 0 {
 		return nil, fmt.Errorf("the trace has no job to replay")
+	}
+	if err := w.checkTasks(tasks, opt); err != nil {
+		return nil, err
 	}
 	if hw.Lifecycle && hw.TaskTimes != "model" {
 		w.upUs = clusterUpUs(tr, first, hw)
@@ -132,26 +168,61 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 // of a few digits could otherwise ask for billions of tasks.
 const MaxSynthTasksPerJob = 1 << 20
 
+// checkTasks refuses, before any task is built, a trace whose jobs submitted
+// within an hour, or all of them, have more tasks than the limits
+// (opt.MaxTasksPerHour, opt.MaxTasks). tasks holds each replayed job's tasks.
+func (w *Workload) checkTasks(tasks []int64, opt WorkloadOptions) error {
+	perHour, total := opt.MaxTasksPerHour, opt.MaxTasks
+	if perHour <= 0 {
+		perHour = DefaultMaxTasksPerHour
+	}
+	if total <= 0 {
+		total = DefaultMaxTasks
+	}
+	const hourUs = 3600 * 1_000_000
+	var sum, all int64 // tasks of jobs lo..k, of jobs 0..k
+	lo := 0
+	for k, n := range tasks {
+		sum += n
+		all += n
+		for w.submitUs[k]-w.submitUs[lo] >= hourUs {
+			sum -= tasks[lo]
+			lo++
+		}
+		if sum > perHour {
+			a, b := &w.Trace.Jobs[w.jobs[lo]], &w.Trace.Jobs[w.jobs[k]]
+			return fmt.Errorf("%w: the %d jobs submitted within an hour from job %s (%d s) to job %s (%d s) have %d tasks, more than the limit of %d an hour (a run holds about 175 bytes a task of the jobs present at once; replay --max-tasks-per-hour raises it)",
+				ErrTooManyTasks, k-lo+1, a.ID, a.SubmitMs/1000, b.ID, b.SubmitMs/1000, sum, perHour)
+		}
+		if all > total {
+			return fmt.Errorf("%w: the first %d jobs, to job %s, have %d tasks, more than the limit of %d for a trace (replay --max-tasks raises it)",
+				ErrTooManyTasks, k+1, w.Trace.Jobs[w.jobs[k]].ID, all, total)
+		}
+	}
+	return nil
+}
+
 // checkSynthSize refuses, before anything is built, a job whose synthesized
-// tasks would exceed MaxSynthTasksPerJob.
-func (w *Workload) checkSynthSize(j *trace.Job) error {
+// tasks would exceed MaxSynthTasksPerJob; it returns the maps and reduces
+// replay synthesizes for the job.
+func (w *Workload) checkSynthSize(j *trace.Job) (maps, reduces int64, err error) {
 	block := int64(w.hw.BlockSizeMB) * mib
-	maps := int64(j.NumMaps)
+	maps = int64(j.NumMaps)
 	if j.InputBytes >= 0 || j.NumMaps <= 0 {
 		maps = max(j.InputBytes, 0)/block + 1
 	}
 	if maps > MaxSynthTasksPerJob {
-		return fmt.Errorf("job %s: %d input bytes in blocks of %d MB make %d maps, more than the limit of %d per job",
+		return 0, 0, fmt.Errorf("job %s: %d input bytes in blocks of %d MB make %d maps, more than the limit of %d per job",
 			j.ID, j.InputBytes, w.hw.BlockSizeMB, maps, MaxSynthTasksPerJob)
 	}
-	reduces := int64(j.NumReduces)
+	reduces = int64(j.NumReduces)
 	if reduces < 0 {
 		reduces = trace.SynthReduces(max(j.ShuffleBytes, 0), j.OutputBytes, w.hw.ReduceMBPerTask*mib, w.maxReduces())
 	}
 	if reduces > MaxSynthTasksPerJob {
-		return fmt.Errorf("job %s: %d reduces, more than the limit of %d per job", j.ID, reduces, MaxSynthTasksPerJob)
+		return 0, 0, fmt.Errorf("job %s: %d reduces, more than the limit of %d per job", j.ID, reduces, MaxSynthTasksPerJob)
 	}
-	return nil
+	return maps, reduces, nil
 }
 
 // Len is the number of replayed jobs.

@@ -114,11 +114,16 @@ func runOrder(cells []replay.Cell) []int {
 func newWorkload(c *config, cl replay.Cell, tr *trace.Trace, key string) (*replay.Workload, error) {
 	hw := cl.Hardware
 	topo := replay.NewTopology(&hw, cl.Seed)
-	w, err := replay.NewWorkload(tr, &hw, topo, cl.Seed, replay.WorkloadOptions{IncludeIncomplete: c.incomplete})
+	w, err := replay.NewWorkload(tr, &hw, topo, cl.Seed, workloadOptions(c))
 	if err != nil {
 		return nil, usageError{fmt.Errorf("trace %s: %w", key, err)}
 	}
 	return w, nil
+}
+
+// workloadOptions are the command's choices of jobs and limits on tasks.
+func workloadOptions(c *config) replay.WorkloadOptions {
+	return replay.WorkloadOptions{IncludeIncomplete: c.incomplete, MaxTasksPerHour: c.maxTasksPerHour, MaxTasks: c.maxTasks}
 }
 
 // cellDone, when set (tests), is called after each cell's results are written
@@ -206,7 +211,7 @@ func runJob(ctx context.Context, j *job, c *config, prog *progress, out string, 
 	opt := replay.Options{
 		Seed: j.cell.Seed, RecordTasks: c.tasks, Timeline: !c.noTimeline, CheckInvariants: c.check,
 		TraceName: j.traceSrc, HardwareName: j.cell.HWName,
-		Workload: replay.WorkloadOptions{IncludeIncomplete: c.incomplete},
+		Workload: workloadOptions(c),
 		Progress: func(done, total int) { prog.jobs(j.cell.Dir, done, total) },
 		Context:  ctx,
 	}

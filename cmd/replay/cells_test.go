@@ -70,3 +70,26 @@ func TestExperimentMemoryFlat(t *testing.T) {
 		t.Errorf("the live heap grows with the cells done: %.2f MB after cell 10, %.2f MB after cell %d", float64(live[9])/1e6, float64(live[n-1])/1e6, n)
 	}
 }
+
+// TestTooManyTasksExit: six SWIM lines whose jobs arrive a second apart with
+// 2^20 maps each (1.17 GB and 21 s before) exit 2 at once, saying how to raise
+// the limit.
+func TestTooManyTasksExit(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&b, "job%d\t%d\t10\t140737219919872\t100\t100\n", i, 10+i)
+	}
+	tr := filepath.Join(dir, "six.tsv")
+	if err := os.WriteFile(tr, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd("--trace", tr, "--policy", "fifo", "--quiet")
+	if code != 2 || !strings.Contains(stderr, "too many tasks") || !strings.Contains(stderr, "--max-tasks-per-hour raises it") {
+		t.Errorf("exit %d, stderr %q: want 2 and the limit named", code, stderr)
+	}
+	code, _, stderr = runCmd("--trace", tr, "--policy", "fifo", "--quiet", "--max-tasks", "1000")
+	if code != 2 || !strings.Contains(stderr, "more than the limit of 1000 for a trace") {
+		t.Errorf("--max-tasks 1000: exit %d, stderr %q", code, stderr)
+	}
+}

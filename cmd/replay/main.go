@@ -59,6 +59,7 @@ type config struct {
 	alone                                      bool
 	noTimeline                                 bool // an experiment turned timeline sampling off
 	parallel                                   int
+	maxTasksPerHour, maxTasks                  int64     // replay.WorkloadOptions
 	tm                                         traceMode // tracemode.go
 }
 
@@ -82,6 +83,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.BoolVar(&c.check, "check-invariants", false, "verify the simulator's invariants at every event (slower)")
 	fs.BoolVar(&c.incomplete, "include-incomplete", false, "also replay jobs whose history has no finish event")
 	fs.BoolVar(&c.alone, "alone", false, "also replay every job alone, for slowdown against its flowtime alone (H-PFSP)")
+	fs.Int64Var(&c.maxTasksPerHour, "max-tasks-per-hour", replay.DefaultMaxTasksPerHour, "refuse a trace whose jobs submitted within an hour have more tasks than `N` (a run holds about 175 bytes a task of the jobs present at once)")
+	fs.Int64Var(&c.maxTasks, "max-tasks", replay.DefaultMaxTasks, "refuse a trace of more than `N` tasks")
 	fs.IntVar(&c.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once (each run is single-threaded)")
 	fs.BoolVar(&c.quiet, "quiet", false, "print no summary table")
 	showVersion := fs.Bool("version", false, "print the version and exit")
