@@ -373,14 +373,14 @@ func TestGeneratorLimits(t *testing.T) {
 		p    GenParams
 		want string
 	}{
-		{"synthetic", GenParams{"jobs": int64(1e6), "maps_mean": 1e6}, "jobs × (maps + reduces) give about 1e+12 tasks, more than the limit of 2000000"},
+		{"synthetic", GenParams{"jobs": int64(1e6), "maps_mean": 1e6}, "jobs × (maps + reduces) give about 1e+12 tasks, more than the limit of 800000"},
 		{"synthetic", GenParams{"jobs": int64(3), "maps": "list", "maps_values": []any{int64(1), int64(1e6)}, "reduces_mean": 1e6}, "give about 6e+06 tasks"},
 		{"synthetic", GenParams{"jobs": int64(2000), "maps": "normal", "maps_mean": 1, "maps_sd": 1e6}, "give about 2e+09 tasks"},
 		{"synthetic", GenParams{"jobs": int64(100000), "maps_mean": 1, "interarrival_s": 1e9, "arrival": "fixed"}, "the parameters give a time outside"},
 		{"synthetic", GenParams{"jobs": int64(10), "interarrival_s": 1e300}, "interarrival_s = 1e+300: want a number in [0, 1e+09]"},
 		{"synthetic", GenParams{"jobs": int64(10), "map_time_mean_s": 1e300}, "map_time_mean_s = 1e+300: want a number in [0, 1e+09]"},
-		{"coupling-grep", GenParams{"jobs": int64(100000), "maps": int64(100000)}, "more than the limit of 2000000"},
-		{"coupling-batches", GenParams{"batches": int64(100000), "per_batch": int64(100000)}, "more than the limit of 2000000"},
+		{"coupling-grep", GenParams{"jobs": int64(100000), "maps": int64(100000)}, "more than the limit of 800000"},
+		{"coupling-batches", GenParams{"batches": int64(100000), "per_batch": int64(100000)}, "more than the limit of 800000"},
 		{"hybsmrp", GenParams{"maps": int64(1e6), "block_mb": int64(1 << 20)}, "want at most 1073741824 MB of input per job"},
 	} {
 		var err error
