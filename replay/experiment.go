@@ -169,9 +169,13 @@ func (e *Experiment) sweepPoints() ([]sweepPoint, error) {
 	return points, nil
 }
 
-// MaxCells bounds the cells of one experiment. replay holds every cell's
-// workload and results in memory until it writes them, so a larger spec is
-// refused before any trace is loaded; split it into several experiments.
+// MaxCells bounds the cells of one experiment; a larger spec is refused before
+// any trace is loaded (split it into several experiments). Memory does not set
+// it: replay streams the cells, writing each cell's results and dropping them
+// when it ends, and keeps about 1 KB a cell (its statistics and manifest entry)
+// for the summary table and the manifest. It guards against a mistyped spec
+// (2,000 seeds instead of 20): every cell is a whole run and a directory of
+// results.
 const MaxCells = 5000
 
 // CellCount returns the number of cells the spec expands into: traces ×
@@ -196,7 +200,7 @@ func (e *Experiment) CellCount() (int, error) {
 			continue
 		}
 		if n > MaxCells/f.n { // n*f.n > MaxCells, without overflow
-			return 0, fmt.Errorf("experiment %s: %s expand into more than %d cells (the limit, since every cell is kept in memory): split the experiment",
+			return 0, fmt.Errorf("experiment %s: %s expand into more than %d cells (the limit on the runs of one experiment): split the experiment",
 				e.Name, describeFactors(e), MaxCells)
 		}
 		n *= f.n
