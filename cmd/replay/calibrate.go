@@ -21,15 +21,15 @@ import (
 // writes a commented hardware TOML file. Exit status 2 for bad usage or a
 // trace without a schedule (nothing is written), 1 when the file cannot be
 // written.
-func runCalibrate(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("replay calibrate", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	tracePath := fs.String("trace", "", "trace `DIR` written by ingest, or a raw job-history file (- for stdin)")
-	format := fs.String("format", "auto", "format of a raw --trace file: auto or "+strings.Join(trace.FormatNames(), ", "))
+	tracePath := fs.String("trace", "", "trace `PATH`: a directory written by ingest, a directory of raw job histories (.jhist, Hadoop 1 logs, Rumen, SLS, with their confs, read as ingest reads it), a raw history file, or - for stdin")
+	format := fs.String("format", "auto", "format of a raw --trace file, or the one kind of history read from a raw directory: auto or "+strings.Join(trace.FormatNames(), ", "))
 	out := fs.String("out", "", "write the hardware model to `FILE` (- for stdout)")
 	hwPath := fs.String("hardware", "", "base hardware model `FILE` whose disk rate is subtracted from task times (default: the built-in defaults)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: replay calibrate --trace DIR --out hw.toml [--hardware BASE.toml]\n\n"+
+		fmt.Fprintf(stderr, "Usage: replay calibrate --trace PATH --out hw.toml [--hardware BASE.toml]\n\n"+
 			"Fits the hardware model (slots per node, task start-up, map and reduce compute rates, shuffle\n"+
 			"rate and fetch latency, job initialisation time) to the schedule a job history recorded and\n"+
 			"writes a hardware TOML file that says how each value was fitted and from how many samples.\n\nFlags:\n%s", fs.FlagUsages())
@@ -58,7 +58,7 @@ func runCalibrate(_ context.Context, args []string, stdin io.Reader, stdout, std
 			return fail(2, "%v", err)
 		}
 	}
-	tr, err := readCalibrationTrace(*tracePath, *format, stdin)
+	tr, err := readCalibrationTrace(ctx, *tracePath, *format, stdin, stderr)
 	if err != nil {
 		return fail(2, "trace %s: %v", *tracePath, err)
 	}
@@ -88,9 +88,10 @@ func runCalibrate(_ context.Context, args []string, stdin io.Reader, stdout, std
 	return 0
 }
 
-// readCalibrationTrace reads an ingested trace directory, a raw trace file or
-// stdin.
-func readCalibrationTrace(path, format string, stdin io.Reader) (*trace.Trace, error) {
+// readCalibrationTrace reads an ingested trace directory (one holding
+// jobs.parquet), a directory of raw job histories (as ingest reads one:
+// trace.ReadTree, skipped files named on stderr), a raw trace file or stdin.
+func readCalibrationTrace(ctx context.Context, path, format string, stdin io.Reader, stderr io.Writer) (*trace.Trace, error) {
 	if path == "-" {
 		tr, _, err := trace.ReadInput("-", stdin, format, trace.ReadOptions{})
 		return tr, err
@@ -100,7 +101,10 @@ func readCalibrationTrace(path, format string, stdin io.Reader) (*trace.Trace, e
 		return nil, err
 	}
 	if st.IsDir() {
-		return trace.Read(path)
+		if _, err := os.Stat(filepath.Join(path, trace.JobsFile)); err == nil {
+			return trace.Read(path)
+		}
+		return readCalibrationTree(ctx, path, format, stderr)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -109,4 +113,43 @@ func readCalibrationTrace(path, format string, stdin io.Reader) (*trace.Trace, e
 	defer f.Close()
 	tr, _, err := trace.ReadInput(path, f, format, trace.ReadOptions{})
 	return tr, err
+}
+
+// readCalibrationTree reads a directory of raw job histories and their confs.
+// --format other than auto keeps one kind of history; a directory without
+// any history is bad input.
+func readCalibrationTree(ctx context.Context, dir, format string, stderr io.Writer) (*trace.Trace, error) {
+	var opt trace.TreeOptions
+	if format != "auto" {
+		switch k := trace.FileKind(format); k {
+		case trace.KindJhist, trace.KindHadoop1, trace.KindRumen, trace.KindSLS:
+			opt.Only = k
+		default:
+			return nil, fmt.Errorf("%w: --format %s reads files, not directories (a directory holds jhist, hadoop1, rumen or sls histories)", trace.ErrBadInput, format)
+		}
+	}
+	tr, sum, err := trace.ReadTree(ctx, dir, opt)
+	if err != nil {
+		return nil, err
+	}
+	histories := 0
+	for _, f := range sum.Files {
+		switch {
+		case f.Err != nil:
+			fmt.Fprintf(stderr, "replay calibrate: skipped: %v\n", f.Err)
+		case f.Kind != trace.KindNotATrace && f.Kind != trace.KindConf && f.Kind != trace.KindTopology:
+			histories++
+		}
+	}
+	if histories == 0 {
+		return nil, fmt.Errorf("%w: no job histories found (.jhist, Hadoop 1 logs, Rumen or SLS files)", trace.ErrBadInput)
+	}
+	return tr, nil
+}
+
+// withCalibrateUsage adds the calibrate subcommand under the first line
+// (Usage: replay [flags]) of replay's --help.
+func withCalibrateUsage(help string) string {
+	first, rest, _ := strings.Cut(help, "\n")
+	return first + "\n       replay calibrate --trace PATH --out hw.toml   (fit a hardware model to a recorded schedule: replay calibrate --help)\n" + rest
 }

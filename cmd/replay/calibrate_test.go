@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
 )
 
 // sharedTraces is ../shared/traces beside the repository root, or
@@ -43,9 +46,50 @@ func TestCalibrateWritesLoadableModel(t *testing.T) {
 	}
 }
 
+// rawHadoop1Dir is a directory of raw Hadoop 1 JobTracker history logs and
+// their confs, as a cluster leaves them (two jobs; committed for the
+// validation harness).
+const rawHadoop1Dir = "../../internal/validation/testdata/traces/hadoop1/apache-hadoop-branch-1-rumen-testdata/counters-format-test-logs"
+
+// TestCalibrateRawDirectory: calibrate reads a directory of raw job histories
+// as ingest does (trace.ReadTree), and fits the same model as from the trace
+// ingest writes from it.
+func TestCalibrateRawDirectory(t *testing.T) {
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "raw.toml")
+	code, _, stderr := runCmd("calibrate", "--trace", rawHadoop1Dir, "--out", raw)
+	if code != 0 {
+		t.Fatalf("raw directory: exit %d: %s", code, stderr)
+	}
+	tr, _, err := trace.ReadTree(context.Background(), rawHadoop1Dir, trace.TreeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ingested := filepath.Join(dir, "ingested")
+	if err := trace.Write(ingested, tr); err != nil {
+		t.Fatal(err)
+	}
+	fromIngested := filepath.Join(dir, "ingested.toml")
+	if code, _, stderr := runCmd("calibrate", "--trace", ingested, "--out", fromIngested); code != 0 {
+		t.Fatalf("ingested directory: exit %d: %s", code, stderr)
+	}
+	a, errA := replay.LoadHardware(raw)
+	b, errB := replay.LoadHardware(fromIngested)
+	if errA != nil || errB != nil {
+		t.Fatalf("load: %v, %v", errA, errB)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("the raw directory and its ingested trace give different models:\n%+v\n%+v", a, b)
+	}
+}
+
 func TestCalibrateBadInput(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "hw.toml")
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	swim := filepath.Join(dir, "swim.tsv")
 	if err := os.WriteFile(swim, []byte("job0\t49\t0\t1000\t500\t100\njob1\t60\t11\t2000\t0\t10\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -58,6 +102,8 @@ func TestCalibrateBadInput(t *testing.T) {
 		{"no schedule", []string{"--trace", swim, "--format", "swim", "--out", out}, "records no schedule"},
 		{"no out", []string{"--trace", swim}, "--trace and --out are both required"},
 		{"missing trace", []string{"--trace", filepath.Join(dir, "nope"), "--out", out}, "no such file"},
+		{"directory without histories", []string{"--trace", empty, "--out", out}, "no job histories found"},
+		{"directory, file format", []string{"--trace", empty, "--format", "swim", "--out", out}, "--format swim reads files, not directories"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCmd(append([]string{"calibrate"}, tc.args...)...)

@@ -88,7 +88,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.IntVar(&c.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once (each run is single-threaded)")
 	fs.BoolVar(&c.quiet, "quiet", false, "print no summary table")
 	showVersion := fs.Bool("version", false, "print the version and exit")
-	fs.Usage = func() { fmt.Fprint(stderr, usage(fs)) }
+	fs.Usage = func() { fmt.Fprint(stderr, withCalibrateUsage(usage(fs))) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0
