@@ -106,6 +106,8 @@ type jobLife struct {
 	// trace mode (a YARN job's submit → JOB_INITED, a Hadoop 1 job's submit
 	// → LAUNCH_TIME), replayed in place of the init workers.
 	obsInitUs int64
+	// spec is what speculation keeps of the job (lifecycle_faults.go).
+	spec jobSpec
 }
 
 // Lifecycle task kinds in events and the invariant checker.
@@ -123,6 +125,7 @@ type lcSim struct {
 	pollScheduled bool
 	setupWait     []*Job // in job order
 	cleanupWait   []*Job
+	spec          specSim // speculation's scratch state (lifecycle_faults.go)
 }
 
 // validateLifecycle checks the lifecycle keys.

@@ -104,6 +104,12 @@ func (c *specCand) progress() float64 {
 
 // pickSpeculative returns the candidate the speculation mode picks, or -1.
 func pickSpeculative(mode string, cands []specCand) int {
+	return pickSpeculativeBuf(mode, cands, nil)
+}
+
+// pickSpeculativeBuf is pickSpeculative with a scratch buffer for LATE's
+// rates, reused between calls when buf is not nil.
+func pickSpeculativeBuf(mode string, cands []specCand, buf *[]float64) int {
 	switch mode {
 	case "hadoop":
 		for i := range cands {
@@ -116,13 +122,19 @@ func pickSpeculative(mode string, cands []specCand) int {
 		if len(cands) == 0 {
 			return -1
 		}
-		rates := make([]float64, len(cands))
-		for i := range cands {
-			rates[i] = 1 / float64(max(cands[i].durationUs, 1))
+		var b []float64
+		if buf != nil {
+			b = (*buf)[:0]
 		}
-		sorted := slices.Clone(rates)
-		slices.Sort(sorted)
-		threshold := sorted[int(lateSlowTaskThreshold*float64(len(sorted)))]
+		for i := range cands {
+			b = append(b, 1/float64(max(cands[i].durationUs, 1)))
+		}
+		rates := b[:len(cands)]
+		b = append(b, rates...)
+		threshold := kthSmallest(b[len(cands):], int(lateSlowTaskThreshold*float64(len(cands))))
+		if buf != nil {
+			*buf = b
+		}
 		best, bestLeft := -1, int64(-1)
 		for i := range cands {
 			if rates[i] > threshold {
@@ -137,40 +149,165 @@ func pickSpeculative(mode string, cands []specCand) int {
 	return -1
 }
 
+// kthSmallest returns the k-th smallest value of a (0-based: what a sorted
+// copy holds at index k), reordering a: Hoare's selection, O(len(a)) on
+// average, where sorting was O(n log n).
+func kthSmallest(a []float64, k int) float64 {
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		p := a[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for a[i] < p {
+				i++
+			}
+			for a[j] > p {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return a[k]
+		}
+	}
+	return a[k]
+}
+
+// jobSpec is what speculation keeps of a job: once the job has no pending
+// map its running maps can only finish (no map of it is launched again), so
+// they are listed once, in index order, and the list is pruned as they end.
+// A heartbeat then looks at the job's running maps, not at all its maps.
+type jobSpec struct {
+	running []int32 // the running maps, in index order, once listed
+	listed  bool
+}
+
+// specSim is speculation's state in the simulator: scratch buffers reused
+// by every heartbeat, and the cluster's map slots for LATE's cap.
+type specSim struct {
+	cands     []specCand
+	rates     []float64
+	mapSlots  int
+	slotsDone bool
+}
+
+// specRunning returns job j's running maps, in index order, when j has no
+// pending map (nil otherwise).
+func (j *Job) specRunning() []int32 {
+	if j.PendingMaps > 0 || j.RunningMaps == 0 {
+		return nil
+	}
+	sp := &j.life.spec
+	if !sp.listed {
+		sp.listed = true
+		sp.running = make([]int32, 0, j.RunningMaps)
+		for i := range j.Maps {
+			if j.Maps[i].State == Running {
+				sp.running = append(sp.running, int32(i))
+			}
+		}
+	} else if int32(len(sp.running)) != j.RunningMaps {
+		sp.running = slices.DeleteFunc(sp.running, func(i int32) bool { return j.Maps[i].State != Running })
+	}
+	return sp.running
+}
+
+// specAvgEps bounds the difference between a job's average map progress
+// summed in two orders (done maps first, or in index order): below 1e-9
+// for up to 10^6 maps; a candidate this close to Hadoop's threshold gets the
+// average summed in index order, as it always was.
+const specAvgEps = 1e-6
+
+// jobAvgProgress is job j's average map progress summed in index order
+// (finished maps count 1).
+func (s *Sim) jobAvgProgress(j *Job) float64 {
+	var sum float64
+	for i := range j.Maps {
+		m := &j.Maps[i]
+		switch m.State {
+		case Done:
+			sum++
+		case Running:
+			c := specCand{elapsedUs: s.now - m.LaunchUs, durationUs: m.FinishUs - m.LaunchUs}
+			sum += c.progress()
+		}
+	}
+	return sum / float64(len(j.Maps))
+}
+
 // speculate gives node n, which has a free map slot after its heartbeat, a
-// speculative copy of a running map, if the speculation mode picks one.
+// speculative copy of a running map, if the speculation mode picks one. Its
+// cost is in the running maps of the jobs with no pending map, not in all
+// their maps: Hadoop's candidates are the maps past its lag, its job average
+// is computed only for a job with such a candidate, from the finished count
+// and the running maps' progress, and summed over all the maps in index order
+// (as the full scan did) only for a candidate within specAvgEps of the
+// threshold, so the choices are those of the full scan.
 func (s *Sim) speculate(n int32) {
 	if s.nodes[n].freeMap <= 0 {
 		return
 	}
-	if s.hw.Speculation == "late" && float64(s.specRunning+1) > lateSpeculativeCap*float64(s.hw.TotalMapSlots()) {
+	sp := &s.lc.spec
+	if !sp.slotsDone {
+		sp.mapSlots, sp.slotsDone = s.hw.TotalMapSlots(), true
+	}
+	if s.hw.Speculation == "late" && float64(s.specRunning+1) > lateSpeculativeCap*float64(sp.mapSlots) {
 		return
 	}
-	var cands []specCand
+	hadoop := s.hw.Speculation == "hadoop"
+	cands := sp.cands[:0]
 	for _, j := range s.active {
-		if j.PendingMaps > 0 || j.RunningMaps == 0 {
+		running := j.specRunning()
+		if len(running) == 0 {
 			continue
 		}
-		var sum float64
 		start := len(cands)
-		for i := range j.Maps {
+		for _, i := range running {
 			m := &j.Maps[i]
-			switch {
-			case m.State == Done:
-				sum++
-			case m.State == Running:
-				c := specCand{job: j.Index, task: int32(i), elapsedUs: s.now - m.LaunchUs, durationUs: m.FinishUs - m.LaunchUs}
-				sum += c.progress()
-				if m.specNode < 0 && m.Node != n {
-					cands = append(cands, c)
-				}
+			if m.specNode >= 0 || m.Node == n {
+				continue
+			}
+			// Hadoop speculates no map younger than its lag: leaving those out
+			// of the candidates changes no choice.
+			if hadoop && s.now-m.LaunchUs <= hadoopSpeculativeLagUs {
+				continue
+			}
+			cands = append(cands, specCand{job: j.Index, task: i, elapsedUs: s.now - m.LaunchUs, durationUs: m.FinishUs - m.LaunchUs})
+		}
+		if !hadoop || start == len(cands) {
+			continue
+		}
+		// The job's average progress, over its finished maps and every running
+		// one (with a copy or not, on node n or not).
+		sum := float64(j.FinishedMaps)
+		for _, i := range running {
+			m := &j.Maps[i]
+			c := specCand{elapsedUs: s.now - m.LaunchUs, durationUs: m.FinishUs - m.LaunchUs}
+			sum += c.progress()
+		}
+		avg := sum / float64(len(j.Maps))
+		for k := start; k < len(cands); k++ {
+			c := &cands[k]
+			if c.elapsedUs > hadoopSpeculativeLagUs && math.Abs(c.progress()-(avg-hadoopSpeculativeGap)) <= specAvgEps {
+				avg = s.jobAvgProgress(j)
+				break
 			}
 		}
 		for k := start; k < len(cands); k++ {
-			cands[k].jobAvg = sum / float64(len(j.Maps))
+			cands[k].jobAvg = avg
 		}
 	}
-	k := pickSpeculative(s.hw.Speculation, cands)
+	sp.cands = cands
+	k := pickSpeculativeBuf(s.hw.Speculation, cands, &sp.rates)
 	if k < 0 {
 		return
 	}

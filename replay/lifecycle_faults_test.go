@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,6 +49,27 @@ func TestPickSpeculative(t *testing.T) {
 	}
 	if got := pickSpeculative("hadoop", young); got != -1 {
 		t.Errorf("hadoop picks %d after 50 s, want none", got)
+	}
+}
+
+// TestKthSmallest: the selection LATE's threshold uses gives what a sorted
+// copy holds at index k, ties and repeated values included.
+func TestKthSmallest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n <= 60; n++ {
+		for range 20 {
+			a := make([]float64, n)
+			for i := range a {
+				a[i] = float64(rng.IntN(max(n/3, 1)))
+			}
+			sorted := slices.Clone(a)
+			slices.Sort(sorted)
+			for k := range n {
+				if got := kthSmallest(slices.Clone(a), k); got != sorted[k] {
+					t.Fatalf("kthSmallest(%v, %d) = %v, want %v", a, k, got, sorted[k])
+				}
+			}
+		}
 	}
 }
 
