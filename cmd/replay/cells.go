@@ -236,12 +236,13 @@ func runJob(ctx context.Context, j *job, c *config, prog *progress, out string, 
 			res.Summary.Params[l[0]] = l[1]
 		}
 	}
-	return finishCell(j, res, out, ids)
+	return finishCell(j, res, out, c.quiet, ids)
 }
 
 // finishCell writes a finished cell's results into its directory under out
-// (when out is set) and keeps what the summary table and the manifest need.
-func finishCell(j *job, res *replay.Result, out string, ids *traceIDs) error {
+// (when out is set) and keeps what the summary table (unless quiet) and the
+// manifest need.
+func finishCell(j *job, res *replay.Result, out string, quiet bool, ids *traceIDs) error {
 	if out != "" {
 		hw, _ := json.Marshal(j.cell.Hardware)
 		meta := map[string]string{
@@ -264,9 +265,12 @@ func finishCell(j *job, res *replay.Result, out string, ids *traceIDs) error {
 	for _, l := range j.cell.Labels {
 		labels[l[0]] = l[1]
 	}
-	st := summary.Compute(res.Jobs)
 	j.run = summary.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: res.Summary,
-		Stats: &st, JobsDigest: summary.Digest(res.Jobs), Cluster: summary.ClusterSize(&j.cell.Hardware)}
+		Stats: &summary.Stats{}, Cluster: summary.ClusterSize(&j.cell.Hardware)}
+	if !quiet { // the table and the identical runs are printed
+		*j.run.Stats = summary.Compute(res.Jobs)
+		j.run.JobsDigest = summary.Digest(res.Jobs)
+	}
 	return nil
 }
 
