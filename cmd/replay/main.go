@@ -215,6 +215,7 @@ func plainCells(c *config, inputs map[string]string) ([]replay.Cell, error) {
 	hwName := samples.SampleHardwareName
 	if c.hwPath == "" {
 		hw, err = replay.ParseHardware(samples.SampleHardware)
+		hashBytes(inputs, hwName+" (embedded)", samples.SampleHardware)
 	} else {
 		hwName = c.hwPath
 		hw, err = replay.LoadHardware(c.hwPath)
@@ -312,6 +313,9 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 	case t.Path == "":
 		key = samples.SampleTraceName
 		tr, _, err = trace.ReadInput(key, bytes.NewReader(samples.SampleTrace), "auto", trace.ReadOptions{})
+		if err == nil {
+			hashBytes(inputs, key+" (embedded)", samples.SampleTrace)
+		}
 	case t.Path == "-":
 		tr, _, err = trace.ReadInput("-", stdin, t.Format, trace.ReadOptions{})
 	default:
@@ -357,7 +361,14 @@ func hashFile(inputs map[string]string, path string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	sum := sha256.Sum256(b)
-	inputs[path] = hex.EncodeToString(sum[:])
+	hashBytes(inputs, path, b)
 	return nil
+}
+
+// hashBytes records the SHA-256 of an input's bytes under name; the embedded
+// sample trace and hardware model are recorded as "NAME (embedded)", so the
+// manifest of a run on them still names what it read.
+func hashBytes(inputs map[string]string, name string, b []byte) {
+	sum := sha256.Sum256(b)
+	inputs[name] = hex.EncodeToString(sum[:])
 }
