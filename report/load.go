@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -13,9 +12,15 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/tracereplay/tracereplay/internal/pqbounds"
 	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/replay"
 )
+
+// ErrParquetBounds is the error (wrapped with the reason) of a results file
+// whose footer or pages claim more than its size can hold (pqbounds.Check):
+// it is refused before parquet-go allocates from the claims.
+var ErrParquetBounds = pqbounds.ErrBounds
 
 // PolicyLabel is the label key that names a run's scheduling policy.
 const PolicyLabel = "policy"
@@ -228,12 +233,12 @@ func decodeParquet[T any](path string, r io.ReaderAt, size int64) (rows []T, err
 			rows, err = nil, fmt.Errorf("read results %s: corrupt Parquet file: %v", path, p)
 		}
 	}()
-	if err := checkFooter(r, size); err != nil {
+	if err := pqbounds.CheckFooter(r, size); err != nil {
 		return nil, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
 	}
 	// parquet-go allocates from the sizes and counts the file claims before it
 	// reads what backs them; refuse claims the file's size cannot back.
-	if err := checkParquet(r, size); err != nil {
+	if err := pqbounds.Check(r, size); err != nil {
 		return nil, fmt.Errorf("read results %s: corrupt Parquet file: %w", path, err)
 	}
 	// small buffers and no page index or bloom filters: results files are small and
@@ -273,31 +278,6 @@ func decodeParquet[T any](path string, r io.ReaderAt, size int64) (rows []T, err
 		return nil, fmt.Errorf("read results %s: %d rows, but the footer announces %d", path, len(rows), total)
 	}
 	return rows, nil
-}
-
-// checkFooter checks the magic bytes, and the footer length against the file
-// size before parquet-go allocates a buffer of the length the file claims (up
-// to 4 GiB).
-func checkFooter(r io.ReaderAt, size int64) error {
-	const magic = 4
-	if size < 2*magic+4 {
-		return fmt.Errorf("%d bytes, too short", size)
-	}
-	var head [magic]byte
-	if _, err := r.ReadAt(head[:], 0); err != nil {
-		return err
-	}
-	var tail [8]byte
-	if _, err := r.ReadAt(tail[:], size-8); err != nil {
-		return err
-	}
-	if string(head[:]) != "PAR1" || string(tail[4:]) != "PAR1" {
-		return fmt.Errorf("magic bytes %q and %q, want PAR1 (encrypted files are not read)", head[:], tail[4:])
-	}
-	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-2*magic-4 {
-		return fmt.Errorf("footer of %d bytes in a file of %d bytes", n, size)
-	}
-	return nil
 }
 
 // checkJobs rejects job rows that would make the statistics meaningless.

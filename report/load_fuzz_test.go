@@ -18,6 +18,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
 )
 
 // seedParquet returns rows as small Parquet files, one per writer setting the
@@ -199,7 +200,7 @@ func TestDecodeParquetBounds(t *testing.T) {
 		b := binary.LittleEndian.AppendUint32(nil, 0xFD2FB528)
 		b = append(b, 0x00, 0x50) // no content size, window 2^(10+10)
 		for i := 0; i < n; i++ {
-			h := uint32(zstdMaxBlock)<<3 | 1<<1
+			h := uint32(128<<10)<<3 | 1<<1 // a zstd block of Block_Maximum_Size (RFC 8878)
 			if i == n-1 {
 				h |= 1
 			}
@@ -267,6 +268,21 @@ func TestDecodeParquetBounds(t *testing.T) {
 			}
 			if n := after.TotalAlloc - before.TotalAlloc; n > 4<<20 {
 				t.Errorf("allocated %d bytes for a file of %d", n, len(tt.file))
+			}
+			// The trace reader refuses the same claims before parquet-go
+			// sees them (the bounds are checked before the schema).
+			path := filepath.Join(t.TempDir(), "jobs.parquet")
+			if err := os.WriteFile(path, tt.file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&before)
+			_, _, err = trace.ReadParquetFile[trace.Job](path)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, ErrParquetBounds) || !strings.Contains(err.Error(), path) {
+				t.Errorf("trace reader: error %v, want ErrParquetBounds naming the file", err)
+			}
+			if n := after.TotalAlloc - before.TotalAlloc; n > 4<<20 {
+				t.Errorf("trace reader: allocated %d bytes for a file of %d", n, len(tt.file))
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/tracereplay/tracereplay/internal/pqbounds"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -52,7 +53,7 @@ func parquetMeta(path, key string) (v string, ok bool, err error) {
 			v, ok, err = "", false, fmt.Errorf("read results %s: corrupt Parquet file: %v", path, p)
 		}
 	}()
-	if err := checkFooter(f, st.Size()); err != nil {
+	if err := pqbounds.Check(f, st.Size()); err != nil {
 		return "", false, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
 	}
 	pf, err := parquet.OpenFile(f, st.Size())

@@ -12,6 +12,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
+	"github.com/tracereplay/tracereplay/internal/pqbounds"
 	"github.com/tracereplay/tracereplay/internal/safeout"
 )
 
@@ -100,6 +101,11 @@ func ReadParquetFile[T any](path string) (rows []T, meta map[string]string, err 
 			rows, meta, err = nil, nil, fmt.Errorf("%s: corrupt Parquet file: %v", path, r)
 		}
 	}()
+	// parquet-go allocates from the sizes and counts a file claims before it
+	// reads what backs them: refuse claims the file's size cannot back.
+	if err := pqbounds.Check(f, st.Size()); err != nil {
+		return nil, nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)
+	}
 	pf, err := parquet.OpenFile(f, st.Size())
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)

@@ -1,4 +1,10 @@
-package report
+// Package pqbounds checks a Parquet file's claims (row counts, page and
+// uncompressed sizes, thrift lists, level and index runs) against the file's
+// size before parquet-go decodes it: parquet-go allocates from such claims
+// before it reads the data behind them, so a few hostile bytes could make it
+// ask for gigabytes. The results reader (report) and the trace reader (trace)
+// call Check first.
+package pqbounds
 
 import (
 	"encoding/binary"
@@ -12,14 +18,14 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
-// ErrParquetBounds is the error (wrapped with the reason) of a results file
+// ErrBounds is the error (wrapped with the reason) of a Parquet file
 // whose footer or pages claim more than its size can hold: more rows, values,
 // uncompressed bytes or list items than the limits below allow. parquet-go
 // allocates from such claims before it reads the data behind them, so
 // checkParquet refuses them first.
-var ErrParquetBounds = errors.New("claim beyond the file's size")
+var ErrBounds = errors.New("claim beyond the file's size")
 
-// Limits of the results reader, relative to the file's size in bytes. The
+// Limits of the readers, relative to the file's size in bytes. The
 // results replay writes hold at most 0.4 rows and 9 uncompressed bytes per
 // byte of file (a 1,000,000-row timeline: 0.36 and 8.7; jobs.parquet of the
 // FB-2009 trace: 0.02 and 3.3), so the limits leave a margin of ten and more;
@@ -39,7 +45,7 @@ const (
 )
 
 func boundsErr(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrParquetBounds}, args...)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrBounds}, args...)...)
 }
 
 // leafInfo is what the page checks need of a leaf column.
@@ -49,7 +55,7 @@ type leafInfo struct {
 	maxRep, maxDef int
 }
 
-// checkParquet checks a Parquet file of size bytes before parquet-go decodes
+// Check checks a Parquet file of size bytes before parquet-go decodes
 // it: the footer's thrift lists and strings fit in the footer, the row count is
 // within the limits and agrees with the row groups and column chunks, every
 // chunk lies inside the file, and every page of every chunk has a header that
@@ -57,10 +63,12 @@ type leafInfo struct {
 // expand beyond the page's uncompressed size, and level and index runs that
 // stay within the page's value count. A file that passes cannot make
 // parquet-go allocate more than a bounded multiple of its size. Errors wrap
-// ErrParquetBounds when a claim exceeds the file.
-//
-// The caller has checked the magic bytes and the footer length (checkFooter).
-func checkParquet(r io.ReaderAt, size int64) error {
+// ErrBounds when a claim exceeds the file. It first checks the magic bytes
+// and the footer length (CheckFooter).
+func Check(r io.ReaderAt, size int64) error {
+	if err := CheckFooter(r, size); err != nil {
+		return fmt.Errorf("not a Parquet file: %w", err)
+	}
 	var tail [8]byte
 	if _, err := r.ReadAt(tail[:], size-8); err != nil {
 		return err
@@ -699,4 +707,28 @@ func checkThriftElem(b []byte, typ byte, depth int) (int, error) {
 		}
 	}
 	return checkThriftValue(b, typ, depth)
+}
+
+// CheckFooter checks a Parquet file's magic bytes and footer length (an
+// encrypted file, with PARE magic, is not read).
+func CheckFooter(r io.ReaderAt, size int64) error {
+	const magic = 4
+	if size < 2*magic+4 {
+		return fmt.Errorf("%d bytes, too short", size)
+	}
+	var head [magic]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return err
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if string(head[:]) != "PAR1" || string(tail[4:]) != "PAR1" {
+		return fmt.Errorf("magic bytes %q and %q, want PAR1 (encrypted files are not read)", head[:], tail[4:])
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-2*magic-4 {
+		return fmt.Errorf("footer of %d bytes in a file of %d bytes", n, size)
+	}
+	return nil
 }
