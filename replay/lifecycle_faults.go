@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -189,6 +190,14 @@ func kthSmallest(a []float64, k int) float64 {
 type jobSpec struct {
 	running []int32 // the running maps, in index order, once listed
 	listed  bool
+	// LATE's index (lifecycle_late.go): the index node of each of running
+	// (-1: not in it, the map has a copy), the nodes of the maps pruned from
+	// running since, to be taken out, and the job's place in s.active order.
+	ids     []int32
+	gone    []int32
+	indexed bool
+	key     int64
+	keyed   bool
 }
 
 // specSim is speculation's state in the simulator: scratch buffers reused
@@ -198,6 +207,7 @@ type specSim struct {
 	rates     []float64
 	mapSlots  int
 	slotsDone bool
+	late      lateIndex // lifecycle_late.go
 }
 
 // specRunning returns job j's running maps, in index order, when j has no
@@ -216,9 +226,29 @@ func (j *Job) specRunning() []int32 {
 			}
 		}
 	} else if int32(len(sp.running)) != j.RunningMaps {
-		sp.running = slices.DeleteFunc(sp.running, func(i int32) bool { return j.Maps[i].State != Running })
+		j.specPrune()
 	}
 	return sp.running
+}
+
+// specPrune drops the maps that ended from j's running list, and from LATE's
+// index ids (their index nodes go to gone).
+func (j *Job) specPrune() {
+	sp := &j.life.spec
+	if sp.ids == nil {
+		sp.running = slices.DeleteFunc(sp.running, func(i int32) bool { return j.Maps[i].State != Running })
+		return
+	}
+	k := 0
+	for x, i := range sp.running {
+		if j.Maps[i].State == Running {
+			sp.running[k], sp.ids[k] = i, sp.ids[x]
+			k++
+		} else if sp.ids[x] >= 0 {
+			sp.gone = append(sp.gone, sp.ids[x])
+		}
+	}
+	sp.running, sp.ids = sp.running[:k], sp.ids[:k]
 }
 
 // specAvgEps bounds the difference between a job's average map progress
@@ -244,25 +274,11 @@ func (s *Sim) jobAvgProgress(j *Job) float64 {
 	return sum / float64(len(j.Maps))
 }
 
-// speculate gives node n, which has a free map slot after its heartbeat, a
-// speculative copy of a running map, if the speculation mode picks one. Its
-// cost is in the running maps of the jobs with no pending map, not in all
-// their maps: Hadoop's candidates are the maps past its lag, its job average
-// is computed only for a job with such a candidate, from the finished count
-// and the running maps' progress, and summed over all the maps in index order
-// (as the full scan did) only for a candidate within specAvgEps of the
-// threshold, so the choices are those of the full scan.
-func (s *Sim) speculate(n int32) {
-	if s.nodes[n].freeMap <= 0 {
-		return
-	}
+// scanPick returns the running map the speculation mode picks for a copy on
+// node n, from a scan of the running maps of the jobs with no pending map
+// (nil if none).
+func (s *Sim) scanPick(n int32) (*Job, int32) {
 	sp := &s.lc.spec
-	if !sp.slotsDone {
-		sp.mapSlots, sp.slotsDone = s.hw.TotalMapSlots(), true
-	}
-	if s.hw.Speculation == "late" && float64(s.specRunning+1) > lateSpeculativeCap*float64(sp.mapSlots) {
-		return
-	}
 	hadoop := s.hw.Speculation == "hadoop"
 	cands := sp.cands[:0]
 	for _, j := range s.active {
@@ -309,10 +325,63 @@ func (s *Sim) speculate(n int32) {
 	sp.cands = cands
 	k := pickSpeculativeBuf(s.hw.Speculation, cands, &sp.rates)
 	if k < 0 {
+		return nil, 0
+	}
+	return s.jobs[cands[k].job], cands[k].task
+}
+
+// specName names a pick in the invariant checker's message.
+func specName(j *Job, i int32) string {
+	if j == nil {
+		return "none"
+	}
+	return fmt.Sprintf("map %d of job %s", i, j.Trace.ID)
+}
+
+// speculate gives node n, which has a free map slot after its heartbeat, a
+// speculative copy of a running map, if the speculation mode picks one.
+//
+// "hadoop" scans the running maps of the jobs with no pending map, not all
+// their maps: its candidates are the maps past its lag, its job average is
+// computed only for a job with such a candidate, from the finished count and
+// the running maps' progress, and summed over all the maps in index order (as
+// a scan of every map did) only for a candidate within specAvgEps of the
+// threshold, so the choices are those of that scan. Its cost per heartbeat is
+// in those running maps: its test moves with time.
+//
+// "late" picks from an index of the candidates (lifecycle_late.go), rebuilt
+// only when they changed, in O(log n) per heartbeat otherwise; its choices
+// are those of the scan (checked against it with the invariant checker on).
+func (s *Sim) speculate(n int32) {
+	if s.nodes[n].freeMap <= 0 {
 		return
 	}
-	j := s.jobs[cands[k].job]
-	i := cands[k].task
+	sp := &s.lc.spec
+	if !sp.slotsDone {
+		sp.mapSlots, sp.slotsDone = s.hw.TotalMapSlots(), true
+	}
+	if s.hw.Speculation == "late" && float64(s.specRunning+1) > lateSpeculativeCap*float64(sp.mapSlots) {
+		return
+	}
+	var j *Job
+	var i int32
+	if s.hw.Speculation == "late" {
+		j, i = s.latePick(n)
+		if s.chk != nil {
+			// The invariant checker also runs the scan LATE's index stands for.
+			if sj, si := s.scanPick(n); sj != j || j != nil && si != i {
+				panic(fmt.Sprintf("speculation on node %d at %d µs: LATE's index picks %v, the scan %v", n, s.now, specName(j, i), specName(sj, si)))
+			}
+		}
+	} else {
+		j, i = s.scanPick(n)
+	}
+	if j == nil {
+		return
+	}
+	if s.hw.Speculation == "late" {
+		s.lateCopied(j, i) // the map leaves the candidates
+	}
 	m := &j.Maps[i]
 	d, _, _ := s.mapCost(j, i, n)
 	d -= m.retryUs // the copy runs without the original's straggler factor and failures
