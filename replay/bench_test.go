@@ -133,6 +133,7 @@ func benchReplay(b *testing.B, tr *trace.Trace, hw replay.Hardware, policies []s
 			b.ReportMetric(sec*1e9/float64(events), "ns/event")
 			b.ReportMetric(float64(events)/float64(tasks), "events/task")
 			b.ReportMetric(float64(tasks)/float64(b.N), "tasks/op")
+			b.ReportMetric(float64(events)/float64(b.N), "events/op")
 			b.ReportMetric(peakMB, "peak-heap-MB")
 		})
 	}
@@ -153,4 +154,32 @@ func BenchmarkReplay(b *testing.B) {
 		tr := sharedTrace(b, "FB-2010_samples_24_times_1hr_0.tsv")
 		benchReplay(b, tr, loadHardware(b, "fb-3000.toml"), policy.All())
 	})
+}
+
+// BenchmarkReplayLifecycle replays the two SWIM Facebook traces (FB-2009 on
+// fb-600, FB-2010 on fb-3000) through fifo with the job lifecycle off
+// (the models as bundled), on (lifecycle = true: init workers, setup and
+// cleanup tasks, completions reported at the next heartbeat), and on with
+// Hadoop's and LATE's speculative execution (speculation = "hadoop", "late").
+// FB-2010 rows take tens of CPU seconds each: run them one at a time, e.g.
+//
+//	go test ./replay -run '^$' -bench 'ReplayLifecycle/FB-2010/on$' -benchtime 1x
+func BenchmarkReplayLifecycle(b *testing.B) {
+	for _, c := range []struct{ name, file, hw string }{
+		{"FB-2009", "FB-2009_samples_24_times_1hr_0.tsv", "fb-600.toml"},
+		{"FB-2010", "FB-2010_samples_24_times_1hr_0.tsv", "fb-3000.toml"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			tr := sharedTrace(b, c.file)
+			for _, v := range []struct {
+				name      string
+				lifecycle bool
+				spec      string
+			}{{"off", false, "none"}, {"on", true, "none"}, {"on-hadoop", true, "hadoop"}, {"on-late", true, "late"}} {
+				hw := loadHardware(b, c.hw)
+				hw.Lifecycle, hw.Speculation = v.lifecycle, v.spec
+				b.Run(v.name, func(b *testing.B) { benchReplay(b, tr, hw, []string{"fifo"}) })
+			}
+		})
+	}
 }
