@@ -234,6 +234,7 @@ func checkChunk(r io.ReaderAt, dataEnd int64, cm *format.ColumnMetaData, filePat
 			if h.V.NumValues < 0 || int64(h.V.NumValues) > 8*u+8 {
 				return boundsErr("dictionary page %d claims %d values in %d bytes", page, h.V.NumValues, u)
 			}
+			//lint:ignore SA1019 files written by Parquet 1.0 writers still use PLAIN_DICTIONARY; it must be read
 			if h.V.Encoding != format.Plain && h.V.Encoding != format.PlainDictionary {
 				return fmt.Errorf("dictionary page %d: encoding %s", page, h.V.Encoding)
 			}
@@ -336,6 +337,7 @@ func checkValues(b []byte, enc format.Encoding, leaf leafInfo, nv int, dict bool
 	switch enc {
 	case format.Plain, format.ByteStreamSplit: // decoded size bounded by the data
 		return nil
+	//lint:ignore SA1019 files written by Parquet 1.0 writers still use PLAIN_DICTIONARY; it must be read
 	case format.RLEDictionary, format.PlainDictionary:
 		if !dict {
 			return errors.New("dictionary-encoded values without a dictionary page")
