@@ -157,6 +157,9 @@ func parquetKeyValues(path string) (kv map[string]string, err error) {
 			kv, err = nil, fmt.Errorf("%s: corrupt Parquet file: %v", path, r)
 		}
 	}()
+	if err := pqbounds.Check(f, st.Size()); err != nil {
+		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)
+	}
 	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)
