@@ -9,8 +9,6 @@ import (
 	"runtime/metrics"
 	"strings"
 	"testing"
-
-	"github.com/tracereplay/tracereplay/samples"
 )
 
 // liveHeap collects twice (the second empties sync.Pool caches) and returns
@@ -23,7 +21,7 @@ func liveHeap() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// TestExperimentMemoryFlat runs an experiment of 40 cells (the bundled sample,
+// TestExperimentMemoryFlat runs an experiment of 40 cells (the 50-job sample,
 // fifo, one seed per cell, one run at a time, --out, timeline on) and measures
 // the live heap between cells (cellDone): it must not grow with the cells done,
 // since each cell's results are written and dropped when it ends. Keeping every
@@ -31,8 +29,8 @@ func liveHeap() uint64 {
 // grows it by about 0.8 MB a cell (8.5 to 31.5 MB from cell 10 to 40).
 func TestExperimentMemoryFlat(t *testing.T) {
 	dir := t.TempDir()
-	tr := filepath.Join(dir, "sample.tsv")
-	if err := os.WriteFile(tr, samples.SampleTrace, 0o644); err != nil {
+	tr, err := filepath.Abs(first50)
+	if err != nil {
 		t.Fatal(err)
 	}
 	const n = 40

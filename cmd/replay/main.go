@@ -70,7 +70,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var c config
-	fs.StringVar(&c.tracePath, "trace", "", "trace `DIR` written by ingest, or a raw trace file (- for stdin); default: the bundled 50-job FB-2009 sample")
+	fs.StringVar(&c.tracePath, "trace", "", "trace `DIR` written by ingest, or a raw trace file (- for stdin); default: the bundled whole FB-2009 day (samples/traces/fb2009-day.tsv, 5,894 jobs)")
 	fs.StringVar(&c.format, "format", "auto", "format of a raw --trace file: auto or "+strings.Join(trace.FormatNames(), ", "))
 	fs.StringVar(&c.hwPath, "hardware", "", "hardware model `FILE` (TOML); default: the bundled samples/hardware/fb-600.toml")
 	fs.StringArrayVar(&c.set, "set", nil, "override a hardware key, `KEY=VALUE` (repeatable), e.g. --set replication=2")

@@ -55,6 +55,11 @@ func TestScripts(t *testing.T) {
 	})
 }
 
+// first50 is the 50-job sample (the first 47 minutes of FB-2009): tests that
+// need a quick run pass it with --trace, since `replay` with no --trace replays
+// the embedded whole day (5,894 jobs, several CPU-seconds a policy set).
+const first50 = "../../samples/traces/fb2009-first50.tsv"
+
 func runCmd(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
 	code = run(context.Background(), args, strings.NewReader(""), &o, &e)
@@ -80,8 +85,29 @@ func checkGolden(t *testing.T, name, out string) {
 }
 
 // TestDefaultRunGolden: `replay` with no arguments replays the embedded sample
-// through every policy and prints the summary table, identically every time.
+// (the whole FB-2009 day) through every policy and prints the summary table,
+// identically every time and whatever --parallel. The day costs about 7
+// CPU-seconds a run, so -short replays it through fifo alone and checks fifo's
+// row against the golden table, and checks --parallel on the 50-job sample.
 func TestDefaultRunGolden(t *testing.T) {
+	if testing.Short() {
+		code, out, errOut := runCmd("--policy", "fifo")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", "default.golden"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, w := policyRow(out, "fifo"), policyRow(string(want), "fifo"); got == "" || got != w {
+			t.Errorf("fifo on the default trace: row %q, want %q as in testdata/default.golden", got, w)
+		}
+		_, p2, _ := runCmd("--trace", first50, "--parallel", "2")
+		if _, p1, _ := runCmd("--trace", first50, "--parallel", "1"); p1 != p2 || p1 == "" {
+			t.Error("the table of the 50-job sample depends on --parallel")
+		}
+		return
+	}
 	code, out, errOut := runCmd("--parallel", "2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -90,6 +116,17 @@ func TestDefaultRunGolden(t *testing.T) {
 	if _, out2, _ := runCmd("--parallel", "1"); out2 != out {
 		t.Error("the table depends on --parallel")
 	}
+}
+
+// policyRow returns the fields of policy's row in a summary table, one space
+// apart (the table's column widths depend on its other rows), or "".
+func policyRow(table, policy string) string {
+	for _, line := range strings.Split(table, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == policy {
+			return strings.Join(f, " ")
+		}
+	}
+	return ""
 }
 
 // TestBadUsage: bad flags, policies, hardware keys and inputs exit 2 with a
@@ -132,7 +169,7 @@ func TestBadUsage(t *testing.T) {
 func TestOutRefusesForeignDirectory(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "thesis.tex"), []byte("precious"), 0o644)
-	code, _, errOut := runCmd("--policy", "fifo", "--out", dir, "--quiet")
+	code, _, errOut := runCmd("--trace", first50, "--policy", "fifo", "--out", dir, "--quiet")
 	if code != 2 || !strings.Contains(errOut, "not a results directory") {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}

@@ -39,7 +39,7 @@ func TestOutIssueFakeManifest(t *testing.T) {
 	os.MkdirAll(filepath.Join(d, "src"), 0o755)
 	os.WriteFile(filepath.Join(d, "manifest.json"), []byte("{\"manifest_version\":3}\n"), 0o644)
 	os.WriteFile(filepath.Join(d, "src", "app.js"), []byte("code\n"), 0o644)
-	code, _, errOut := runCmd("--trace", "../../samples/traces/fb2009-first50.tsv", "--policy", "fifo", "--out", d, "--quiet")
+	code, _, errOut := runCmd("--trace", first50, "--policy", "fifo", "--out", d, "--quiet")
 	if code != 2 || !strings.Contains(errOut, d) || !strings.Contains(errOut, "--force") {
 		t.Fatalf("exit %d, stderr %q; want exit 2 naming %s and --force", code, errOut, d)
 	}
@@ -50,7 +50,7 @@ func TestOutIssueFakeManifest(t *testing.T) {
 		t.Errorf("d holds %v", got)
 	}
 	// --force replaces it: the user asked for it.
-	if code, _, errOut := runCmd("--trace", "../../samples/traces/fb2009-first50.tsv", "--policy", "fifo", "--out", d, "--quiet", "--force"); code != 0 {
+	if code, _, errOut := runCmd("--trace", first50, "--policy", "fifo", "--out", d, "--quiet", "--force"); code != 0 {
 		t.Fatalf("--force: exit %d: %s", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(d, "src")); !errors.Is(err, os.ErrNotExist) {
@@ -62,10 +62,10 @@ func TestOutIssueFakeManifest(t *testing.T) {
 // is never deleted by a rerun; results replay wrote are replaced.
 func TestOutUserFileInResults(t *testing.T) {
 	d := filepath.Join(t.TempDir(), "runs")
-	if code, _, errOut := runCmd("--policy", "fifo,fair", "--out", d, "--quiet"); code != 0 {
+	if code, _, errOut := runCmd("--trace", first50, "--policy", "fifo,fair", "--out", d, "--quiet"); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if code, _, errOut := runCmd("--policy", "fifo", "--out", d, "--quiet"); code != 0 {
+	if code, _, errOut := runCmd("--trace", first50, "--policy", "fifo", "--out", d, "--quiet"); code != 0 {
 		t.Fatalf("rerun over own results: exit %d: %s", code, errOut)
 	}
 	if got := entries(t, d); !slices.Equal(got, []string{safeout.MarkerFile, "manifest.json", "policy=fifo"}) {
@@ -73,7 +73,7 @@ func TestOutUserFileInResults(t *testing.T) {
 	}
 	notes := filepath.Join(d, "policy=fifo", "notes.txt")
 	os.WriteFile(notes, []byte("mine"), 0o644)
-	code, _, errOut := runCmd("--policy", "fifo", "--out", d, "--quiet")
+	code, _, errOut := runCmd("--trace", first50, "--policy", "fifo", "--out", d, "--quiet")
 	if code != 2 || !strings.Contains(errOut, "policy=fifo/notes.txt") || !strings.Contains(errOut, "--force") {
 		t.Fatalf("exit %d, stderr %q; want exit 2 naming policy=fifo/notes.txt", code, errOut)
 	}
@@ -92,7 +92,7 @@ func TestOutLocked(t *testing.T) {
 	}
 	defer other.Close()
 	start := time.Now()
-	code, _, errOut := runCmd("--policy", "fifo", "--out", d, "--quiet")
+	code, _, errOut := runCmd("--trace", first50, "--policy", "fifo", "--out", d, "--quiet")
 	if code != 2 || !strings.Contains(errOut, "another run is writing it") || !strings.Contains(errOut, d) {
 		t.Fatalf("exit %d, stderr %q; want exit 2 saying another run is writing %s", code, errOut, d)
 	}
@@ -111,7 +111,7 @@ func TestOutLocked(t *testing.T) {
 func TestOutRecoversInterrupted(t *testing.T) {
 	parent := t.TempDir()
 	d := filepath.Join(parent, "runs")
-	if code, _, errOut := runCmd("--policy", "fifo", "--out", d, "--quiet"); code != 0 {
+	if code, _, errOut := runCmd("--trace", first50, "--policy", "fifo", "--out", d, "--quiet"); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	// The crash: old results aside, new ones half-built, target missing.
@@ -120,7 +120,7 @@ func TestOutRecoversInterrupted(t *testing.T) {
 	// A user file in the old results makes the next run refuse: the old
 	// results must then be back in place, not lost.
 	os.WriteFile(filepath.Join(parent, ".runs.old-123", "mine.txt"), []byte("mine"), 0o644)
-	code, _, errOut := runCmd("--policy", "fair", "--out", d, "--quiet")
+	code, _, errOut := runCmd("--trace", first50, "--policy", "fair", "--out", d, "--quiet")
 	if code != 2 || !strings.Contains(errOut, "restored") || !strings.Contains(errOut, "mine.txt") {
 		t.Fatalf("exit %d, stderr %q; want a note on the restore and a refusal naming mine.txt", code, errOut)
 	}
@@ -147,7 +147,7 @@ func TestSignalStopsRun(t *testing.T) {
 		t.Run(c.sig.String(), func(t *testing.T) {
 			parent := t.TempDir()
 			d := filepath.Join(parent, "runs")
-			if out, err := exec.Command(bin, "--policy", "fifo", "--out", d, "--quiet").CombinedOutput(); err != nil {
+			if out, err := exec.Command(bin, "--trace", first50, "--policy", "fifo", "--out", d, "--quiet").CombinedOutput(); err != nil {
 				t.Fatalf("first run: %v\n%s", err, out)
 			}
 			before := entries(t, d)

@@ -8,11 +8,11 @@ import (
 	"testing"
 )
 
-// TestIdleWarning: the bundled demo prints what it replayed and, on stderr, that
-// the cluster was idle when its map-slot utilisation stays below 1%; --quiet
-// drops the summary but not the warning.
+// TestIdleWarning: replay prints what it replayed and, on stderr, that the
+// cluster was idle when its map-slot utilisation stays below 1% (the 50-job
+// sample on 40 racks); --quiet drops the summary but not the warning.
 func TestIdleWarning(t *testing.T) {
-	code, out, errOut := runCmd("--policy", "fifo,fair", "--set", "racks=40")
+	code, out, errOut := runCmd("--trace", first50, "--policy", "fifo,fair", "--set", "racks=40")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -22,7 +22,7 @@ func TestIdleWarning(t *testing.T) {
 	if !strings.Contains(errOut, "replay: warning: map-slot utilisation is ") || !strings.Contains(errOut, "policies cannot differ on an idle cluster") {
 		t.Errorf("no idle warning on stderr: %q", errOut)
 	}
-	code, out, errOut = runCmd("--policy", "fifo", "--set", "racks=40", "--quiet")
+	code, out, errOut = runCmd("--trace", first50, "--policy", "fifo", "--set", "racks=40", "--quiet")
 	if code != 0 || out != "" || !strings.Contains(errOut, "idle cluster") {
 		t.Errorf("--quiet: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -32,7 +32,7 @@ func TestIdleWarning(t *testing.T) {
 // included (they were written private through a temporary file).
 func TestResultFileModes(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "res")
-	if code, _, errOut := runCmd("--policy", "fifo", "--quiet", "--out", out); code != 0 {
+	if code, _, errOut := runCmd("--trace", first50, "--policy", "fifo", "--quiet", "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
