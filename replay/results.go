@@ -66,7 +66,8 @@ type TaskResult struct {
 }
 
 // TimelineSample is the number of running tasks of one job at one sampled instant;
-// JobIndex -1 is the whole cluster. Only jobs with a running task are listed.
+// JobIndex -1 is the whole cluster (null in timeline.parquet, TimelineRow). Only
+// jobs with a running task are listed.
 type TimelineSample struct {
 	Policy         string `parquet:"policy"`
 	TimeUs         int64  `parquet:"time_us"`

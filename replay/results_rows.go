@@ -144,3 +144,37 @@ func (row *TaskRow) Result() TaskResult {
 		LaunchUs: val(row.LaunchUs), ShuffleEndUs: val(row.ShuffleEndUs), FinishUs: val(row.FinishUs),
 		InputBytes: val(row.InputBytes)}
 }
+
+// TimelineRow is a TimelineSample as stored in timeline.parquet: the
+// whole-cluster rows (JobIndex -1 in Go) have a null job_index, so that no
+// aggregate over the column counts a sentinel.
+type TimelineRow struct {
+	Policy         string `parquet:"policy"`
+	TimeUs         int64  `parquet:"time_us"`
+	JobIndex       *int32 `parquet:"job_index,optional"`
+	RunningMaps    int32  `parquet:"running_maps"`
+	RunningReduces int32  `parquet:"running_reduces"`
+}
+
+// Row returns t as stored. The row points into t: keep t unchanged while the
+// row is in use.
+func (t *TimelineSample) Row() TimelineRow {
+	return TimelineRow{Policy: t.Policy, TimeUs: t.TimeUs, JobIndex: opt(&t.JobIndex),
+		RunningMaps: t.RunningMaps, RunningReduces: t.RunningReduces}
+}
+
+// Sample returns the row as a TimelineSample: a null job_index (or the -1 of
+// files written before it was null) is the whole cluster, -1.
+func (r *TimelineRow) Sample() TimelineSample {
+	return TimelineSample{Policy: r.Policy, TimeUs: r.TimeUs, JobIndex: val(r.JobIndex),
+		RunningMaps: r.RunningMaps, RunningReduces: r.RunningReduces}
+}
+
+// TimelineSamples converts rows read from timeline.parquet.
+func TimelineSamples(rows []TimelineRow) []TimelineSample {
+	out := make([]TimelineSample, len(rows))
+	for i := range rows {
+		out[i] = rows[i].Sample()
+	}
+	return out
+}

@@ -26,9 +26,30 @@ func TestResultRowsNulls(t *testing.T) {
 		{Policy: "p", Type: "MAP", Node: 0, LaunchUs: 0, ShuffleEndUs: Unset, FinishUs: 5, InputBytes: 0},
 		{Policy: "p", Type: "REDUCE", Node: Unset, LaunchUs: Unset, ShuffleEndUs: 4, FinishUs: Unset, InputBytes: Unset},
 	}
+	timeline := []TimelineSample{
+		{Policy: "p", TimeUs: 0, JobIndex: -1, RunningMaps: 1},
+		{Policy: "p", TimeUs: 0, JobIndex: 0, RunningMaps: 1},
+	}
 	dir := t.TempDir()
-	if err := WriteRun(dir, &Result{Jobs: jobs, Tasks: tasks}, nil); err != nil {
+	if err := WriteRun(dir, &Result{Jobs: jobs, Tasks: tasks, Timeline: timeline}, nil); err != nil {
 		t.Fatal(err)
+	}
+	tlrows, _, err := trace.ReadParquetFile[TimelineRow](filepath.Join(dir, TimelineFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tlrows) != 2 || tlrows[0].JobIndex != nil || tlrows[1].JobIndex == nil || *tlrows[1].JobIndex != 0 {
+		t.Errorf("timeline rows stored as %+v: want the whole cluster's job_index null, job 0's 0", tlrows)
+	}
+	if got := TimelineSamples(tlrows); !slices.Equal(got, timeline) {
+		t.Errorf("timeline read back %+v, want %+v", got, timeline)
+	}
+	oldTL := filepath.Join(dir, "old-timeline.parquet")
+	if err := trace.WriteParquetFile(oldTL, timeline, nil); err != nil {
+		t.Fatal(err)
+	}
+	if orows, err := parquet.ReadFile[TimelineRow](oldTL); err != nil || !slices.Equal(TimelineSamples(orows), timeline) {
+		t.Errorf("old-format timeline (job_index -1) read back %+v, %v; want %+v", orows, err, timeline)
 	}
 	jrows, _, err := trace.ReadParquetFile[JobRow](filepath.Join(dir, JobsFile))
 	if err != nil {
@@ -117,7 +138,7 @@ func TestStreamedRunWrittenOnce(t *testing.T) {
 	if err := WriteRun(dir, res, nil); err == nil {
 		t.Error("a second WriteRun of a streamed run: no error")
 	}
-	if tl, _, err := trace.ReadParquetFile[TimelineSample](filepath.Join(dir, TimelineFile)); err != nil || len(tl) == 0 {
+	if tl, _, err := trace.ReadParquetFile[TimelineRow](filepath.Join(dir, TimelineFile)); err != nil || len(tl) == 0 {
 		t.Errorf("timeline.parquet after the refused second write: %d rows, %v", len(tl), err)
 	}
 }

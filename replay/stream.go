@@ -25,7 +25,7 @@ type RunWriter struct {
 	dir      string
 	policy   string // the run's policy name, copied into every row
 	tasks    stream[TaskResult, TaskRow]
-	timeline stream[TimelineSample, TimelineSample]
+	timeline stream[TimelineSample, TimelineRow]
 	nodeNet  stream[NodeNetSample, NodeNetSample]
 	err      error // the first write error; later rows are dropped
 	done     bool  // finish ran
@@ -38,8 +38,8 @@ func NewRunWriter(dir string) (*RunWriter, error) {
 	}
 	w := &RunWriter{dir: dir}
 	w.tasks = stream[TaskResult, TaskRow]{path: filepath.Join(dir, TasksFile), conv: (*TaskResult).Row}
-	w.timeline = stream[TimelineSample, TimelineSample]{path: filepath.Join(dir, TimelineFile),
-		conv: identity[TimelineSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us"}}}
+	w.timeline = stream[TimelineSample, TimelineRow]{path: filepath.Join(dir, TimelineFile),
+		conv: (*TimelineSample).Row, opt: trace.ParquetOptions{SortedBy: []string{"time_us"}}}
 	w.nodeNet = stream[NodeNetSample, NodeNetSample]{path: filepath.Join(dir, NodeNetFile),
 		conv: identity[NodeNetSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us", "node"}}}
 	return w, nil

@@ -170,9 +170,13 @@ func LoadRun(dir string) (Run, error) {
 		return Run{}, err
 	}
 	r.Jobs = replay.JobResults(jobs)
-	if r.Timeline, err = readParquet[replay.TimelineSample](filepath.Join(dir, replay.TimelineFile)); err != nil {
+	// The whole cluster's rows have a null job_index (-1 in files written
+	// before it was null); both read back as -1.
+	tl, err := readParquet[replay.TimelineRow](filepath.Join(dir, replay.TimelineFile))
+	if err != nil {
 		return Run{}, err
 	}
+	r.Timeline = replay.TimelineSamples(tl)
 	// run.json has the policy's exact name; the path segment may have '/'
 	// replaced by '_'.
 	r.Policy = r.Summary.Policy

@@ -107,13 +107,14 @@ check "$run" \
 	--expect map_localities=NODE_LOCAL \
 	--fact alone_avg="SELECT coalesce(avg(alone_us)::VARCHAR, 'null') FROM jobs" \
 	--expect jobs.minus1=none --expect tasks.minus1=none --expect nodes.minus1=none \
-	--expect timeline.minus1=job_index \
+	--expect timeline.minus1=none --expect timeline.job_index.repetition=OPTIONAL \
+	--fact cluster_rows="SELECT count(*) > 0 FROM timeline WHERE job_index IS NULL" --expect cluster_rows=true \
 	--expect jobs.alone_us.repetition=OPTIONAL --expect jobs.alone_us.nulls=50 --expect alone_avg=null \
 	--expect jobs.first_reduce_launch_us.repetition=OPTIONAL \
 	--expect jobs.observed_flowtime_us.nulls=50 --expect jobs.finish_us.nulls=0 \
 	--expect tasks.shuffle_end_us.repetition=OPTIONAL --expect tasks.node.nulls=0
-# Sentinels: unknown times are nulls (avg() skips them); the only -1 left in the
-# results is the timeline's job_index of the whole-cluster rows, a key.
+# Sentinels: unknown times are nulls (avg() skips them), and so is the
+# timeline's job_index of the whole-cluster rows: no -1 is left in the results.
 maps=$(check "$run" --fact m="SELECT count(*) FROM tasks WHERE type = 'MAP'" | sed -n 's/^fact m = //p')
 noreduce=$(check "$run" --fact n="SELECT count(*) FROM jobs WHERE reduces = 0" | sed -n 's/^fact n = //p')
 check "$run" --expect tasks.shuffle_end_us.nulls="$maps" --expect jobs.first_reduce_launch_us.nulls="$noreduce" >/dev/null
