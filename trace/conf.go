@@ -145,7 +145,8 @@ var confKeys = struct {
 	input:       []string{"mapreduce.input.fileinputformat.inputdir", "mapred.input.dir"},
 	mapSlots:    []string{"mapred.tasktracker.map.tasks.maximum"}, // Hadoop 1 only: YARN has no slots
 	reduceSlots: []string{"mapred.tasktracker.reduce.tasks.maximum"},
-	scheduler:   []string{"mapred.jobtracker.taskScheduler", "yarn.resourcemanager.scheduler.class"},
+	// the JobTracker's key first, the ResourceManager's second (Conf.scheduler)
+	scheduler: []string{"mapred.jobtracker.taskScheduler", "yarn.resourcemanager.scheduler.class"},
 }
 
 // get returns the first of the keys that is set to a non-empty value.
@@ -202,6 +203,21 @@ func (c Conf) applyTo(j *Job) {
 		j.ConfReduceSlots = c.memoryMB(confKeys.reduceSlots)
 	}
 	if j.Scheduler == "" {
-		j.Scheduler = c.get(confKeys.scheduler)
+		j.Scheduler = c.scheduler()
 	}
+}
+
+// scheduler is the scheduler class the conf names. A job that ran on YARN
+// (mapreduce.framework.name = yarn) was scheduled by the ResourceManager's
+// scheduler: its yarn.resourcemanager.scheduler.class wins over a JobTracker
+// key the conf may still carry from Hadoop 1 settings. Otherwise (Hadoop 1, or
+// a conf that does not say) the JobTracker's taskScheduler comes first, as a
+// Hadoop 1 cluster knows no yarn.* key.
+func (c Conf) scheduler() string {
+	if strings.EqualFold(strings.TrimSpace(c["mapreduce.framework.name"]), "yarn") {
+		if v := c.get(confKeys.scheduler[1:]); v != "" {
+			return v
+		}
+	}
+	return c.get(confKeys.scheduler)
 }

@@ -115,6 +115,15 @@ func TestLifecycleFacts(t *testing.T) {
 		if j.ConfMapSlots != Unknown || j.Scheduler != "Fifo" {
 			t.Errorf("job %+v", j)
 		}
+		// A job that ran on YARN was scheduled by the ResourceManager, whatever
+		// JobTracker setting its conf still carries.
+		j = NewJob("job_1_3")
+		Conf{"mapreduce.framework.name": "yarn",
+			"mapred.jobtracker.taskScheduler":      "org.apache.hadoop.mapred.JobQueueTaskScheduler",
+			"yarn.resourcemanager.scheduler.class": "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler"}.applyTo(&j)
+		if !strings.HasSuffix(j.Scheduler, ".CapacityScheduler") {
+			t.Errorf("YARN job's scheduler %q, want the ResourceManager's CapacityScheduler", j.Scheduler)
+		}
 	})
 }
 
