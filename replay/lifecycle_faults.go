@@ -203,11 +203,10 @@ type jobSpec struct {
 // specSim is speculation's state in the simulator: scratch buffers reused
 // by every heartbeat, and the cluster's map slots for LATE's cap.
 type specSim struct {
-	cands     []specCand
-	rates     []float64
-	mapSlots  int
-	slotsDone bool
-	late      lateIndex // lifecycle_late.go
+	cands    []specCand
+	rates    []float64
+	mapSlots int       // 0 until the first speculation asks (a valid model has map slots)
+	late     lateIndex // lifecycle_late.go
 }
 
 // specRunning returns job j's running maps, in index order, when j has no
@@ -357,8 +356,8 @@ func (s *Sim) speculate(n int32) {
 		return
 	}
 	sp := &s.lc.spec
-	if !sp.slotsDone {
-		sp.mapSlots, sp.slotsDone = s.hw.TotalMapSlots(), true
+	if sp.mapSlots == 0 {
+		sp.mapSlots = s.hw.TotalMapSlots()
 	}
 	if s.hw.Speculation == "late" && float64(s.specRunning+1) > lateSpeculativeCap*float64(sp.mapSlots) {
 		return
@@ -370,7 +369,7 @@ func (s *Sim) speculate(n int32) {
 		if s.chk != nil {
 			// The invariant checker also runs the scan LATE's index stands for.
 			if sj, si := s.scanPick(n); sj != j || j != nil && si != i {
-				panic(fmt.Sprintf("speculation on node %d at %d µs: LATE's index picks %v, the scan %v", n, s.now, specName(j, i), specName(sj, si)))
+				s.chk.fail("speculation on node %d: LATE's index picks %v, the scan %v", n, specName(j, i), specName(sj, si))
 			}
 		}
 	} else {

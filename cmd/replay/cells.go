@@ -126,9 +126,9 @@ func workloadOptions(c *config) replay.WorkloadOptions {
 	return replay.WorkloadOptions{IncludeIncomplete: c.incomplete, MaxTasksPerHour: c.maxTasksPerHour, MaxTasks: c.maxTasks}
 }
 
-// cellDone, when set (tests), is called after each cell's results are written
-// and dropped.
-var cellDone func()
+// cellDoneKey is the context key of a func() that runAll calls after each
+// cell's results are written and dropped (tests measure memory there).
+type cellDoneKey struct{}
 
 // runAll runs the jobs on c.parallel goroutines, one run each at a time, in the
 // order of runOrder; with out set, each run streams its results into its
@@ -150,6 +150,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out str
 		cancel()
 	}
 	ids := &traceIDs{m: map[*trace.Trace]string{}}
+	cellDone, _ := ctx.Value(cellDoneKey{}).(func())
 	for range min(c.parallel, len(jobs)) {
 		wg.Add(1)
 		go func() {

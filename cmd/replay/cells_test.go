@@ -23,7 +23,7 @@ func liveHeap() uint64 {
 
 // TestExperimentMemoryFlat runs an experiment of 40 cells (the 50-job sample,
 // fifo, one seed per cell, one run at a time, --out, timeline on) and measures
-// the live heap between cells (cellDone): it must not grow with the cells done,
+// the live heap between cells (cellDoneKey): it must not grow with the cells done,
 // since each cell's results are written and dropped when it ends. Keeping every
 // cell's results and their open Parquet writers until the end, as replay did,
 // grows it by about 0.8 MB a cell (8.5 to 31.5 MB from cell 10 to 40).
@@ -45,11 +45,10 @@ func TestExperimentMemoryFlat(t *testing.T) {
 		t.Fatal(err)
 	}
 	var live []uint64
-	cellDone = func() { live = append(live, liveHeap()) }
-	defer func() { cellDone = nil }()
+	ctx := context.WithValue(context.Background(), cellDoneKey{}, func() { live = append(live, liveHeap()) })
 	out := filepath.Join(dir, "out")
 	var stderr strings.Builder
-	code := run(context.Background(), []string{"--experiment", spec, "--out", out, "--quiet", "--parallel", "1"},
+	code := run(ctx, []string{"--experiment", spec, "--out", out, "--quiet", "--parallel", "1"},
 		strings.NewReader(""), &strings.Builder{}, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
