@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tracereplay/tracereplay/internal/progress"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -61,7 +62,7 @@ func readTree(ctx context.Context, dir, format string, workers int, opt trace.Re
 	}
 	warn := trace.NewWarningPrinter(opt.Warnings)
 	topt.Warn = warn.Warn
-	if isTerminal(stderr) {
+	if progress.IsTerminal(stderr) {
 		topt.Progress = stderr
 	}
 	t, sum, err := trace.ReadTree(ctx, dir, topt)
@@ -106,14 +107,4 @@ func readTopology(name string) (map[string]string, error) {
 	}
 	defer fh.Close()
 	return trace.ReadTopology(name, fh)
-}
-
-// isTerminal reports whether w is a terminal (progress lines are for people).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

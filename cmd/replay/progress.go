@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
@@ -22,19 +21,14 @@ type progress struct {
 	n, done int
 	partial map[string]float64 // run -> fraction of its jobs finished
 	start   time.Time
-	last    time.Time
-	shown   bool
+	term    *statusline.Terminal
 	now     func() time.Time
 }
 
 func newProgress(w io.Writer, n int) *progress {
-	p := &progress{w: w, n: n, partial: map[string]float64{}, now: time.Now}
+	p := &progress{w: w, n: n, partial: map[string]float64{}, now: time.Now,
+		on: statusline.IsTerminal(w), term: statusline.NewTerminal(w)}
 	p.start = p.now()
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.on = true
-		}
-	}
 	return p
 }
 
@@ -62,12 +56,7 @@ func (p *progress) runDone(run string) {
 
 func (p *progress) print(force bool) {
 	now := p.now()
-	if !force && now.Sub(p.last) < 200*time.Millisecond {
-		return
-	}
-	p.last = now
-	fmt.Fprintf(p.w, "\r%s\033[K", p.line(now))
-	p.shown = true
+	p.term.Show(now, p.line(now), force)
 }
 
 // line is the terminal status line at time now (progress.Line, which ingest
@@ -88,9 +77,7 @@ func (p *progress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.on {
-		if p.shown {
-			fmt.Fprintln(p.w)
-		}
+		p.term.End("")
 		return
 	}
 	if p.n > 0 {

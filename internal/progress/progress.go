@@ -6,6 +6,7 @@ package progress
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -83,4 +84,15 @@ func (t *Terminal) End(final string) {
 		fmt.Fprintln(t.w)
 	}
 	t.shown = false
+}
+
+// IsTerminal reports whether w is a terminal: progress lines are for people,
+// logs and pipes get a summary instead.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -1,6 +1,9 @@
 package progress
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -40,5 +43,21 @@ func TestTerminal(t *testing.T) {
 	term.End("done")
 	if got, want := b.String(), "\ra\033[K\rc\033[K\rd\033[K\rdone\033[K\n"; got != want {
 		t.Errorf("wrote %q, want %q", got, want)
+	}
+}
+
+// TestIsTerminal: a buffer and a regular file are not terminals (the progress
+// line is left out of logs and pipes).
+func TestIsTerminal(t *testing.T) {
+	if IsTerminal(&bytes.Buffer{}) {
+		t.Error("a bytes.Buffer is a terminal")
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if IsTerminal(f) {
+		t.Error("a regular file is a terminal")
 	}
 }
