@@ -215,7 +215,7 @@ func (c Conf) applyTo(j *Job) {
 // Hadoop 1 cluster knows no yarn.* key.
 func (c Conf) scheduler() string {
 	if strings.EqualFold(strings.TrimSpace(c["mapreduce.framework.name"]), "yarn") {
-		if v := c.get(confKeys.scheduler[1:]); v != "" {
+		if v := strings.TrimSpace(c["yarn.resourcemanager.scheduler.class"]); v != "" {
 			return v
 		}
 	}
