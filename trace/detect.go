@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -28,7 +29,10 @@ type ReadOptions struct {
 // *ParseError values.
 type ReaderFunc func(name string, r io.Reader, opt ReadOptions) (*Trace, error)
 
-// Format is one input format cmd/ingest can read.
+// Format is one kind of file the readers recognise: an input format cmd/ingest
+// reads (Read is set), or a file only a directory walk (ReadTree) uses or
+// ignores, such as a job configuration or a topology. One table (formatTable)
+// holds them all; adding a format is its reader file and one entry there.
 type Format struct {
 	Name        string // name for --format
 	Description string // one line for --help
@@ -36,30 +40,151 @@ type Format struct {
 	// (with any .gz suffix removed; "-" for stdin) and its first bytes after
 	// decompression (up to HeadSize, fewer for short files).
 	Detect func(name string, head []byte) bool
-	Read   ReaderFunc
+	// Read reads one file of this format given to ingest by name; nil for kinds
+	// that are met only in a tree.
+	Read ReaderFunc
 	// FileLocalIDs says job ids (and paths) are only unique within one file, as
 	// SWIM's job0, job1, … are: merging several files then qualifies them.
 	FileLocalIDs bool
+	// Kind is what ReadTree counts a file of this format as; KindNotATrace
+	// files are ignored with Ignored as the reason.
+	Kind    FileKind
+	Ignored string
+	// Files names the files of a history format in messages (".jhist",
+	// "Hadoop 1 logs"); empty for the other kinds.
+	Files string
+	// walk reads one file of this format in a tree; nil for ignored kinds.
+	walk func(path string, in io.Reader, w walkFile) (fileResult, error)
+}
+
+// walkFile is what a tree reader gets besides the file's path and content.
+type walkFile struct {
+	base   string // the file name without directory and .gz suffix
+	head   []byte // the first bytes, as detection saw them
+	strict bool
+	cache  *codecCache
 }
 
 // HeadSize is how many leading bytes of an input format detection looks at.
 const HeadSize = 4096
 
-// Formats returns the table of known input formats in detection order: the
-// first whose Detect accepts an input is used. Adding a format is one entry here.
-func Formats() []Format {
+// formatTable is every kind of file the readers recognise, in detection order:
+// the first entry whose Detect accepts a file decides what it is. Topologies
+// come before Rumen traces (both are JSON objects), SLS node files and SYNTH
+// specs before SLS job files; SWIM, job configurations and the JSON formats
+// cannot be mistaken for one another.
+func formatTable() []Format {
 	return []Format{
 		{Name: "swim", Description: "SWIM / Facebook workload TSV (6, 8 or 9 TAB-separated fields per job)",
-			Detect: detectSWIM, Read: ReadSWIM, FileLocalIDs: true},
+			Detect: detectSWIM, Read: ReadSWIM, FileLocalIDs: true,
+			Kind: KindNotATrace, Ignored: "SWIM workload (its job ids are local to the file: give the file itself to ingest)"},
 		{Name: FormatJhist, Description: "MapReduce JobHistory .jhist, Hadoop 0.21-3.x (Avro-Json or Avro-Binary)",
-			Detect: DetectJhist, Read: readJhistFormat},
+			Detect: DetectJhist, Read: readJhistFormat, Kind: KindJhist, Files: ".jhist",
+			walk: func(path string, in io.Reader, w walkFile) (fileResult, error) {
+				return readJhist(path, in, w.strict, w.cache)
+			}},
 		{Name: FormatHadoop1, Description: "Hadoop 0.20/1.x JobTracker history log or \\f!!FILE= bundle",
-			Detect: DetectHadoop1, Read: readHadoop1Format},
+			Detect: DetectHadoop1, Read: readHadoop1Format, Kind: KindHadoop1, Files: "Hadoop 1 logs",
+			walk: func(path string, in io.Reader, w walkFile) (fileResult, error) {
+				return readHadoop1(path, in, w.strict)
+			}},
+		{Name: "rumen-topology", Description: "Rumen topology (fills missing racks of a tree)",
+			Detect: DetectRumenTopology, Kind: KindTopology, walk: walkTopology},
 		{Name: FormatRumen, Description: "Rumen JSON job trace",
-			Detect: DetectRumen, Read: readRumenFormat},
+			Detect: DetectRumen, Read: readRumenFormat, Kind: KindRumen, Files: "Rumen",
+			walk: func(path string, in io.Reader, w walkFile) (fileResult, error) {
+				return readRumen(path, in, w.strict)
+			}},
+		{Name: "sls-nodes", Description: "Hadoop SLS node file (fills missing racks of a tree)",
+			Detect: DetectSLSNodes, Kind: KindTopology, walk: walkTopology},
+		{Name: "sls-synth", Description: "Hadoop SLS SYNTH workload spec",
+			Detect: DetectSLSSynth, Kind: KindNotATrace, Ignored: "SLS SYNTH workload spec (distributions, not a trace)"},
 		{Name: FormatSLS, Description: "Hadoop SLS native job file",
-			Detect: DetectSLS, Read: readSLSFormat},
+			Detect: DetectSLS, Read: readSLSFormat, Kind: KindSLS, Files: "SLS",
+			walk: func(path string, in io.Reader, w walkFile) (fileResult, error) {
+				return readSLS(path, in, w.strict, maxSLSTasksPerFile)
+			}},
+		{Name: "conf", Description: "a job's _conf.xml (pairs with its history in a tree)",
+			Detect: detectConf, Kind: KindConf,
+			walk: func(path string, in io.Reader, _ walkFile) (fileResult, error) {
+				c, err := ReadConf(path, in)
+				return fileResult{conf: c}, err
+			}},
 	}
+}
+
+// walkTopology reads a topology file of a tree: an SLS node file when it looks
+// like one, else a Rumen topology.
+func walkTopology(path string, in io.Reader, w walkFile) (res fileResult, err error) {
+	if DetectSLSNodes(w.base, w.head) {
+		res.topo, err = ReadSLSNodes(path, in)
+	} else {
+		res.topo, err = ReadRumenTopology(path, in)
+	}
+	return res, err
+}
+
+// Formats returns the input formats cmd/ingest reads (the entries of the
+// format table with a reader) in detection order: the first whose Detect
+// accepts an input is used.
+func Formats() []Format {
+	var fs []Format
+	for _, f := range formatTable() {
+		if f.Read != nil {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// HistoryKinds returns the kinds of job history a tree walk reads, in table
+// order.
+func HistoryKinds() []FileKind {
+	var ks []FileKind
+	for _, f := range formatTable() {
+		if f.Kind.IsHistory() {
+			ks = append(ks, f.Kind)
+		}
+	}
+	return ks
+}
+
+// HistoryKind returns the kind of history --format name keeps when a
+// directory is walked; ok is false when name is not one.
+func HistoryKind(name string) (k FileKind, ok bool) {
+	k = FileKind(name)
+	return k, slices.Contains(HistoryKinds(), k)
+}
+
+// DirFormatError is the message for a --format that a directory walk does not
+// read: "--format swim reads files, not directories (a directory holds jhist,
+// hadoop1, rumen or sls histories)".
+func DirFormatError(format string) string {
+	var names []string
+	for _, k := range HistoryKinds() {
+		names = append(names, string(k))
+	}
+	return fmt.Sprintf("--format %s reads files, not directories (a directory holds %s histories)", format, orList(names))
+}
+
+// NoHistoriesMsg is the message for a directory without any job history:
+// "no job histories found (.jhist, Hadoop 1 logs, Rumen or SLS files)".
+func NoHistoriesMsg() string {
+	var names []string
+	for _, f := range formatTable() {
+		if f.Kind.IsHistory() {
+			names = append(names, f.Files)
+		}
+	}
+	return fmt.Sprintf("no job histories found (%s files)", orList(names))
+}
+
+// orList joins "a, b, c or d".
+func orList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // FormatNames returns the names of the known formats in table order.

@@ -47,6 +47,12 @@ const (
 	KindNotATrace FileKind = ""         // ignored
 )
 
+// IsHistory reports whether k is a kind of job history (not a configuration,
+// a topology or an ignored file).
+func (k FileKind) IsHistory() bool {
+	return k != KindConf && k != KindTopology && k != KindNotATrace
+}
+
 // TreeFile is one file of a tree and what became of it.
 type TreeFile struct {
 	Path string
@@ -83,29 +89,6 @@ func (s *TreeSummary) Skipped() []TreeFile {
 		}
 	}
 	return out
-}
-
-// treeFormat is one file kind ReadTree recognises, in detection order.
-type treeFormat struct {
-	kind   FileKind
-	detect func(name string, head []byte) bool
-	note   string // for kinds that are recognised only to be ignored
-}
-
-// treeFormats is the detection order: topology before Rumen traces (both are
-// JSON objects), SLS node files and SYNTH specs before SLS job files.
-func treeFormats() []treeFormat {
-	return []treeFormat{
-		{kind: KindJhist, detect: DetectJhist},
-		{kind: KindHadoop1, detect: DetectHadoop1},
-		{kind: KindTopology, detect: DetectRumenTopology},
-		{kind: KindRumen, detect: DetectRumen},
-		{kind: KindTopology, detect: DetectSLSNodes},
-		{kind: KindNotATrace, detect: DetectSLSSynth, note: "SLS SYNTH workload spec (distributions, not a trace)"},
-		{kind: KindSLS, detect: DetectSLS},
-		{kind: KindConf, detect: detectConf},
-		{kind: KindNotATrace, detect: detectSWIM, note: "SWIM workload (its job ids are local to the file: give the file itself to ingest)"},
-	}
 }
 
 // detectConf accepts an XML document whose first element is <configuration>.
@@ -300,9 +283,9 @@ func readTreeFile(path string, strict bool, only FileKind, cache *codecCache) (o
 		return fileOutcome{err: err}
 	}
 	base := strings.TrimSuffix(filepath.Base(path), ".gz")
-	var tf *treeFormat
-	for _, c := range treeFormats() {
-		if c.detect(base, head) {
+	var tf *Format
+	for _, c := range formatTable() {
+		if c.Detect(base, head) {
 			tf = &c
 			break
 		}
@@ -310,27 +293,12 @@ func readTreeFile(path string, strict bool, only FileKind, cache *codecCache) (o
 	if tf == nil {
 		return fileOutcome{note: "not a job history, trace, topology or job configuration"}
 	}
-	o = fileOutcome{kind: tf.kind, note: tf.note}
-	if only != "" && tf.kind != only && tf.kind != KindConf && tf.kind != KindTopology && tf.kind != KindNotATrace {
-		return fileOutcome{note: fmt.Sprintf("%s, not %s", tf.kind, only)}
+	o = fileOutcome{kind: tf.Kind, note: tf.Ignored}
+	if only != "" && tf.Kind.IsHistory() && tf.Kind != only {
+		return fileOutcome{note: fmt.Sprintf("%s, not %s", tf.Kind, only)}
 	}
-	switch tf.kind {
-	case KindJhist:
-		o.res, o.err = readJhist(path, in, strict, cache)
-	case KindHadoop1:
-		o.res, o.err = readHadoop1(path, in, strict)
-	case KindRumen:
-		o.res, o.err = readRumen(path, in, strict)
-	case KindSLS:
-		o.res, o.err = readSLS(path, in, strict, maxSLSTasksPerFile)
-	case KindConf:
-		o.res.conf, o.err = ReadConf(path, in)
-	case KindTopology:
-		if DetectSLSNodes(base, head) {
-			o.res.topo, o.err = ReadSLSNodes(path, in)
-		} else {
-			o.res.topo, o.err = ReadRumenTopology(path, in)
-		}
+	if tf.walk != nil {
+		o.res, o.err = tf.walk(path, in, walkFile{base: base, head: head, strict: strict, cache: cache})
 	}
 	return o
 }

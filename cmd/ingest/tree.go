@@ -21,7 +21,7 @@ type treeTotals struct {
 
 // kindOrder is the order of file kinds in the summary.
 func kindOrder() []trace.FileKind {
-	return []trace.FileKind{trace.KindJhist, trace.KindHadoop1, trace.KindRumen, trace.KindSLS, trace.KindConf, trace.KindTopology}
+	return append(trace.HistoryKinds(), trace.KindConf, trace.KindTopology)
 }
 
 // String renders "12 read (jhist 5, conf 5, topology 2), 1 skipped, 3 ignored".
@@ -52,13 +52,11 @@ func readTree(ctx context.Context, dir, format string, workers int, opt trace.Re
 	topt := trace.TreeOptions{Workers: workers}
 	topt.Strict = opt.Strict
 	if format != "auto" {
-		switch k := trace.FileKind(format); k {
-		case trace.KindJhist, trace.KindHadoop1, trace.KindRumen, trace.KindSLS:
-			topt.Only = k
-		default:
-			return nil, trace.Format{}, &trace.ParseError{File: dir, Msg: fmt.Sprintf(
-				"--format %s reads files, not directories (a directory holds jhist, hadoop1, rumen or sls histories)", format)}
+		k, ok := trace.HistoryKind(format)
+		if !ok {
+			return nil, trace.Format{}, &trace.ParseError{File: dir, Msg: trace.DirFormatError(format)}
 		}
+		topt.Only = k
 	}
 	warn := trace.NewWarningPrinter(opt.Warnings)
 	topt.Warn = warn.Warn
@@ -85,12 +83,12 @@ func readTree(ctx context.Context, dir, format string, workers int, opt trace.Re
 		default:
 			tt.read[f.Kind]++
 		}
-		if f.Kind != trace.KindNotATrace && f.Kind != trace.KindConf && f.Kind != trace.KindTopology {
+		if f.Kind.IsHistory() {
 			traces++
 		}
 	}
 	if traces == 0 {
-		msg := "no job histories found (.jhist, Hadoop 1 logs, Rumen or SLS files)"
+		msg := trace.NoHistoriesMsg()
 		if topt.Only != "" {
 			msg = fmt.Sprintf("no %s files found (--format %s leaves the other kinds out)", topt.Only, topt.Only)
 		}

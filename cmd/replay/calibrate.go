@@ -121,12 +121,11 @@ func readCalibrationTrace(ctx context.Context, path, format string, stdin io.Rea
 func readCalibrationTree(ctx context.Context, dir, format string, stderr io.Writer) (*trace.Trace, error) {
 	var opt trace.TreeOptions
 	if format != "auto" {
-		switch k := trace.FileKind(format); k {
-		case trace.KindJhist, trace.KindHadoop1, trace.KindRumen, trace.KindSLS:
-			opt.Only = k
-		default:
-			return nil, fmt.Errorf("%w: --format %s reads files, not directories (a directory holds jhist, hadoop1, rumen or sls histories)", trace.ErrBadInput, format)
+		k, ok := trace.HistoryKind(format)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s", trace.ErrBadInput, trace.DirFormatError(format))
 		}
+		opt.Only = k
 	}
 	tr, sum, err := trace.ReadTree(ctx, dir, opt)
 	if err != nil {
@@ -137,12 +136,12 @@ func readCalibrationTree(ctx context.Context, dir, format string, stderr io.Writ
 		switch {
 		case f.Err != nil:
 			fmt.Fprintf(stderr, "replay calibrate: skipped: %v\n", f.Err)
-		case f.Kind != trace.KindNotATrace && f.Kind != trace.KindConf && f.Kind != trace.KindTopology:
+		case f.Kind.IsHistory():
 			histories++
 		}
 	}
 	if histories == 0 {
-		return nil, fmt.Errorf("%w: no job histories found (.jhist, Hadoop 1 logs, Rumen or SLS files)", trace.ErrBadInput)
+		return nil, fmt.Errorf("%w: %s", trace.ErrBadInput, trace.NoHistoriesMsg())
 	}
 	return tr, nil
 }
