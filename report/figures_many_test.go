@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/font"
+
+	"github.com/tracereplay/tracereplay/internal/golden"
 )
 
 // manyRuns returns n runs of distinct policies with different results: 60 jobs
@@ -128,13 +130,11 @@ func TestFiguresManySeries(t *testing.T) {
 			}
 		}
 	}
-	golden := filepath.Join("testdata", "figures_many.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	goldenPath := filepath.Join("testdata", "figures_many.golden")
+	if golden.Update() {
+		golden.Write(t, goldenPath, []byte(got.String()))
 	}
-	want, err := os.ReadFile(golden)
+	want, err := os.ReadFile(goldenPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,13 @@
 package report
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/golden"
 	"github.com/tracereplay/tracereplay/replay"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const sec = 1_000_000 // µs
 
@@ -90,18 +87,5 @@ func writeRunDir(t testing.TB, dir string, r Run) {
 // checkGolden compares got with testdata/name, rewriting it under -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from golden file (go test -update rewrites it)\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }

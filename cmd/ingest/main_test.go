@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,10 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/golden"
 	"github.com/tracereplay/tracereplay/trace"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 const sample = "../../samples/traces/fb2009-first50.tsv"
 
@@ -101,19 +99,7 @@ func TestCLI(t *testing.T) {
 			got := fmt.Sprintf("$ ingest %s\nexit: %d\n-- stdout --\n%s-- stderr --\n%s",
 				strings.Join(c.args, " "), code, stdout.String(), stderr.String())
 			got = strings.ReplaceAll(got, out, "OUT")
-			golden := filepath.Join("testdata", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./cmd/ingest -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)
-			}
+			golden.Check(t, filepath.Join("testdata", c.name+".golden"), []byte(got))
 			_, statErr := os.Stat(out)
 			if exists := statErr == nil; exists != c.wantOut {
 				t.Errorf("output directory exists = %v, want %v", exists, c.wantOut)

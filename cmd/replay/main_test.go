@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/tracereplay/tracereplay/internal/golden"
+)
 
 // binDir holds ingest and report, built once for the end-to-end scripts.
 var binDir string
@@ -69,19 +68,7 @@ func runCmd(args ...string) (code int, stdout, stderr string) {
 // checkGolden compares out with testdata/name, rewriting it under -update.
 func checkGolden(t *testing.T, name, out string) {
 	t.Helper()
-	golden := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out != string(want) {
-		t.Errorf("output differs from %s (rerun with -update if the change is intended):\n%s", golden, out)
-	}
+	golden.Check(t, filepath.Join("testdata", name), []byte(out))
 }
 
 // TestDefaultRunGolden: `replay` with no arguments replays the embedded sample

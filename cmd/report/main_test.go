@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"image/png"
 	"os"
@@ -14,10 +13,9 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/tracereplay/tracereplay/internal/golden"
 	"github.com/tracereplay/tracereplay/replay"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 const sec = 1_000_000
 
@@ -82,23 +80,7 @@ func runCmd(args ...string) (code int, stdout, stderr string) {
 
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 func TestSummaryStdout(t *testing.T) {
