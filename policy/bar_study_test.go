@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -17,7 +18,7 @@ import (
 func TestTable4Claims(t *testing.T) {
 	e := loadExperiment(t, filepath.Join("..", "samples", "experiments", "bar_table4.toml"))
 	seeds := 4
-	if testing.Short() {
+	if testgate.IsFast() {
 		seeds = 2
 	}
 	res, err := replay.RunAllocStudy(e.AllocStudy, e.Policies, e.Seeds[:seeds], NewAllocator, 0)

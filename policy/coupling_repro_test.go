@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -28,9 +29,7 @@ func (k cpKey) String() string { return k.policy + " " + k.trace + " " + k.hw }
 // groups the results by key, seeds in spec order.
 func cpRunExperiment(t *testing.T, name string) ([]cpKey, map[cpKey][]*replay.Result) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("reproduction runs take seconds; run without -short")
-	}
+	testgate.Require(t, testgate.Full, "reproduction runs take seconds")
 	e := loadExperiment(t, filepath.Join("..", "samples", "experiments", name+".toml"))
 	cells := experimentCells(t, e)
 	res := replayCells(t, cells, func(c replay.Cell) replay.Options {

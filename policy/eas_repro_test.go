@@ -2,13 +2,13 @@ package policy
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -30,12 +30,11 @@ var easMetrics = []easMetric{
 // invariants checked) and checks the properties the paper's setting guarantees:
 // EAS and the strict baselines run every map node-local, the total map and reduce
 // input is the workload's, and no policy launches a reduce before its job's maps
-// are done. With EAS_REPRO=1 it prints Figs. 3-7 as Markdown tables (mean ± 95%
-// confidence half-width over seeds), the numbers of docs/repro/eas.md.
+// are done. At level repro (TRACEREPLAY_TESTS=repro, internal/testgate) it
+// prints Figs. 3-7 as Markdown tables (mean ± 95% confidence half-width over
+// seeds), the numbers of docs/repro/eas.md.
 func TestEASExperiment(t *testing.T) {
-	if testing.Short() {
-		t.Skip("350 runs; skipped with -short")
-	}
+	testgate.Require(t, testgate.Full, "350 runs")
 	e := loadExperiment(t, "../samples/experiments/eas.toml")
 	cells := experimentCells(t, e)
 	type key struct {
@@ -72,7 +71,7 @@ func TestEASExperiment(t *testing.T) {
 			vals[k][m] = append(vals[k][m], em.get(s))
 		}
 	}
-	if os.Getenv("EAS_REPRO") == "" {
+	if !testgate.Enabled(testgate.Repro) {
 		return
 	}
 	// Fig. 4 is normalised to [0, 1] by the largest mean of the figure.

@@ -1,10 +1,8 @@
-//go:build repro
-
 // The H-PFSP reproduction: runs samples/experiments/hpfsp*.toml through
 // replay.Run (cmd/replay --experiment does the same once it exists) and prints
 // the tables of docs/repro/hpfsp.md. It takes a few minutes on 2 cores:
 //
-//	go test -tags repro -run TestHPFSPReproduction -v -timeout 30m ./policy
+//	TRACEREPLAY_TESTS=repro go test -run TestHPFSPReproduction -v -timeout 30m ./policy
 //
 // HPFSP_SPECS=fig4,fig5 limits it to some specs; HPFSP_OUT=DIR also writes every
 // run's results to DIR/<experiment>/<cell>, for cmd/report --preset hpfsp.
@@ -20,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -232,6 +231,7 @@ func hpfspPerJobTable(t *testing.T, name, keyName string, rs []hpfspCell, jobKey
 }
 
 func TestHPFSPReproduction(t *testing.T) {
+	testgate.Require(t, testgate.Repro, "a few minutes on 2 cores")
 	specs, err := filepath.Glob("../samples/experiments/hpfsp*.toml")
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
 var hybSeeds = flag.Int("hybsmrp.seeds", 2, "seeds per cell in TestHybSMRPExperiments; 0 runs every seed of the specs")
@@ -127,9 +129,7 @@ func hybGain(cells []hybCell, traceName, hw, base, policy string, metric func(hy
 // and checks the paper's central claim that the runs reproduce: HybSMRP's
 // data-locality rate is above FIFO's at every job size.
 func TestHybSMRPExperiments(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs hundreds of simulations")
-	}
+	testgate.Require(t, testgate.Full, "runs hundreds of simulations")
 	loc := func(c hybCell) float64 { return 100 * c.locality }
 	flow := func(c hybCell) float64 { return c.meanFlowS }
 	load := runHybSpec(t, "../samples/experiments/hybsmrp.toml")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -177,7 +178,7 @@ func TestTasksPerHourLimit(t *testing.T) {
 		t.Errorf("six jobs an hour apart over --max-tasks: %v", err)
 	}
 
-	if testing.Short() {
+	if !testgate.Enabled(testgate.Full) {
 		return
 	}
 	path := filepath.Join("..", "..", "shared", "traces", "swim", "FB-2010_samples_24_times_1hr_0.tsv")

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -61,9 +62,7 @@ func liveHeap() uint64 {
 // (Once, in a CI run of the whole module under load, the 2,000-job peak came
 // out 29% above the 1,000-job one; run alone, the two differ by about 1%.)
 func TestPeakHeapFlat(t *testing.T) {
-	if testing.Short() {
-		t.Skip("replays 6,000 jobs")
-	}
+	testgate.Require(t, testgate.Full, "replays 6,000 jobs")
 	if os.Getenv("TRACEREPLAY_PEAKHEAP_CHILD") != "1" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestPeakHeapFlat$", "-test.v", "-test.count=1")
 		cmd.Env = append(os.Environ(), "TRACEREPLAY_PEAKHEAP_CHILD=1")

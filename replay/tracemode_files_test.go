@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -25,7 +26,7 @@ func historyInputs(t *testing.T) []string {
 	for _, sub := range []string{"jhist", "hadoop1", "rumen", "sls"} {
 		roots = append(roots, filepath.Join("..", "trace", "testdata", sub))
 		shared := filepath.Join("..", "..", "shared", "traces", sub)
-		if _, err := os.Stat(shared); err == nil && !testing.Short() {
+		if _, err := os.Stat(shared); err == nil && testgate.Enabled(testgate.Full) {
 			roots = append(roots, shared)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/font"
 
 	"github.com/tracereplay/tracereplay/internal/golden"
+	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
 // manyRuns returns n runs of distinct policies with different results: 60 jobs
@@ -80,9 +81,7 @@ func dHash(t *testing.T, data []byte) (uint64, image.Rectangle) {
 // further pages (NAME_partK). Rerun with -update after an intended change, and
 // look at the PNGs written into the directory FIGDIR names.
 func TestFiguresManySeries(t *testing.T) {
-	if testing.Short() {
-		t.Skip("renders 18 figures")
-	}
+	testgate.Require(t, testgate.Full, "renders 18 figures")
 	var got strings.Builder
 	for _, n := range []int{1, 10, 40} {
 		runs := manyRuns(n)

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
 // TestGeneratedAtLimitMemory (issue 10, item 6c): a trace generated at
@@ -14,9 +16,7 @@ import (
 // sampled every 5 ms). At the former limit of 2,000,000 tasks ingest peaked at
 // 1.7-2.05 GB.
 func TestGeneratedAtLimitMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates and writes 800,000 tasks (about 5 s and 800 MB)")
-	}
+	testgate.Require(t, testgate.Full, "generates and writes 800,000 tasks (about 5 s and 800 MB)")
 	runtime.GC()
 	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 	var peak uint64

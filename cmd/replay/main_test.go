@@ -12,6 +12,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tracereplay/tracereplay/internal/golden"
+	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
 // binDir holds ingest and report, built once for the end-to-end scripts.
@@ -77,7 +78,7 @@ func checkGolden(t *testing.T, name, out string) {
 // CPU-seconds a run, so -short replays it through fifo alone and checks fifo's
 // row against the golden table, and checks --parallel on the 50-job sample.
 func TestDefaultRunGolden(t *testing.T) {
-	if testing.Short() {
+	if testgate.IsFast() {
 		code, out, errOut := runCmd("--policy", "fifo")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
 // checkMaxMin checks the definition of max-min fairness, independently of how
@@ -198,7 +200,7 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly bool) {
 
 func TestRandomOpsInvariants(t *testing.T) {
 	seeds := 200
-	if testing.Short() {
+	if testgate.IsFast() {
 		seeds = 40
 	}
 	for s := range seeds {

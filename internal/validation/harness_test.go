@@ -34,6 +34,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
@@ -240,9 +241,7 @@ func replayPair(tr *trace.Trace, base replay.Hardware, pol, name string) (report
 }
 
 func TestValidationHarness(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow: replays every shared trace that records a schedule")
-	}
+	testgate.Require(t, testgate.Full, "replays every shared trace that records a schedule")
 	dir := sharedTraces(t)
 	type input struct {
 		harnessTrace
