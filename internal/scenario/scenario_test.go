@@ -19,7 +19,7 @@ import (
 )
 
 // dir holds the scenario files.
-const dir = "../../testdata/schedules"
+const dir = "testdata/schedules"
 
 // A scenario file is, in order:
 //
