@@ -6,8 +6,9 @@
 // key: on a local directory by one rename, so that a cell is either absent or
 // complete; in a bucket by uploading its files with the file named last
 // (cell.json) uploaded after all the others, so that a cell whose last file is
-// present is complete and one without it (a killed upload) is not taken as
-// done.
+// present is complete and one without it is not taken as done. A bucket has no
+// rename: an upload killed half-way leaves some of the cell's objects without
+// its last file, until the cell is redone.
 package store
 
 import (
