@@ -16,8 +16,12 @@ import (
 // deploy/slurm: a 3-shard array and its afterok merge give the results of
 // replay --experiment on one machine, byte for byte; a shard run again skips
 // every cell; a shard killed (SIGKILL) mid-run and run again gives the same
-// results. It skips without sbatch, except with CI=true.
+// results. It skips without sbatch, except with CI=true (and with -short,
+// except with CI=true).
 func TestSlurmSweep(t *testing.T) {
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("-short: starts a Slurm cluster (30 s)")
+	}
 	for _, b := range []string{"sbatch", "slurmctld", "slurmd", "munged"} {
 		if _, err := exec.LookPath(b); err != nil {
 			if os.Getenv("CI") == "true" {
