@@ -4,6 +4,7 @@
 //	ingest --out DIR [--force] [--format auto|swim|jhist|hadoop1|rumen|sls] [--strict]
 //	       [--topology FILE] [--workers N] FILE|DIR...
 //	ingest --out DIR --generate NAME [--param key=value]... [--seed N]
+//	ingest shard --shard K/N --out WORK TREE; ingest merge --shards N --out DIR WORK   (shard.go)
 //
 // FILE "-" is standard input; gzip-compressed inputs are recognised by their
 // first bytes. A DIR is walked for job histories (.jhist with their _conf.xml,
@@ -48,6 +49,14 @@ const (
 
 // run is the whole command, testable: it returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "shard" || args[0] == "merge") {
+		if _, err := os.Stat(args[0]); err != nil { // not an input of that name
+			if args[0] == "shard" {
+				return runShard(ctx, args[1:], stdin, stdout, stderr) // shard.go
+			}
+			return runMergeShards(ctx, args[1:], stdout, stderr)
+		}
+	}
 	fs := pflag.NewFlagSet("ingest", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	out := fs.String("out", "", "output trace directory (created, or replaced if ingest wrote it)")

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/tracereplay/tracereplay/internal/summary"
 	"github.com/tracereplay/tracereplay/policy"
@@ -201,6 +202,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out str
 
 // runJob runs one cell and keeps only its summary (finishCell).
 func runJob(ctx context.Context, j *job, c *config, prog *progress, out string, ids *traceIDs) error {
+	started := time.Now()
 	p, err := newPolicy(j.cell.Policy)
 	if err != nil {
 		return err
@@ -240,7 +242,13 @@ func runJob(ctx context.Context, j *job, c *config, prog *progress, out string, 
 			res.Summary.Params[l[0]] = l[1]
 		}
 	}
-	return finishCell(j, res, out, c.quiet, ids)
+	if err := finishCell(j, res, out, c.quiet, ids); err != nil {
+		return err
+	}
+	if c.afterCell != nil && out != "" {
+		return c.afterCell(j, filepath.Join(out, j.cell.Dir), started)
+	}
+	return nil
 }
 
 // finishCell writes a finished cell's results into its directory under out

@@ -61,11 +61,20 @@ type config struct {
 	parallel                                   int
 	maxTasksPerHour, maxTasks                  int64     // replay.WorkloadOptions
 	tm                                         traceMode // tracemode.go
+	// afterCell, when set, is called with each cell's results directory
+	// once they are complete (sweep.go publishes the cell).
+	afterCell func(j *job, dir string, started time.Time) error
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "calibrate" {
 		return runCalibrate(ctx, args[1:], stdin, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "sweep" {
+		return runSweep(ctx, args[1:], stdin, stdout, stderr) // sweep.go
+	}
+	if len(args) > 0 && args[0] == "merge" {
+		return runMerge(ctx, args[1:], stdout, stderr) // sweep.go
 	}
 	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -88,7 +97,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.IntVar(&c.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once (each run is single-threaded)")
 	fs.BoolVar(&c.quiet, "quiet", false, "print no summary table")
 	showVersion := fs.Bool("version", false, "print the version and exit")
-	fs.Usage = func() { fmt.Fprint(stderr, withCalibrateUsage(usage(fs))) }
+	fs.Usage = func() { fmt.Fprint(stderr, withSweepUsage(withCalibrateUsage(usage(fs)))) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0

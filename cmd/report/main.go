@@ -55,6 +55,12 @@ func subcommands() []subcommand {
 // run is main without the process: it parses args, writes data to stdout and
 // diagnostics to stderr, and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	args, cleanup, err := localInputs(ctx, args) // urls.go: results given as URLs, copied here
+	if err != nil {
+		fmt.Fprintf(stderr, "report: %v\n", err)
+		return exitUsage
+	}
+	defer cleanup()
 	if len(args) > 0 {
 		for _, sc := range subcommands() {
 			if args[0] == sc.name {
