@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -137,38 +138,13 @@ func (st *AllocStudy) instance(sys AllocSystem, c AllocCase, seed uint64) (*Allo
 	return p, p.Validate()
 }
 
-// AllocRow is one algorithm's allocation of one instance of a study.
-type AllocRow struct {
-	Case        string `parquet:"case"`
-	System      string `parquet:"system"`
-	Servers     int32  `parquet:"servers"`
-	Tasks       int32  `parquet:"tasks"`
-	QUs         int64  `parquet:"q_us"`
-	WUs         int64  `parquet:"w_us"`
-	CLocUs      int64  `parquet:"c_loc_us"`
-	Seed        uint64 `parquet:"seed"`
-	Algorithm   string `parquet:"algorithm"`
-	MakespanUs  int64  `parquet:"makespan_us"`
-	LocalTasks  int32  `parquet:"local_tasks"`
-	RemoteTasks int32  `parquet:"remote_tasks"`
-	// Locality is the data locality ratio DR of Table IV: local tasks / tasks.
-	Locality float64 `parquet:"locality"`
-	// Ratio is this makespan over the makespan of the study's first algorithm
-	// on the same instance (MR of Table IV when that algorithm is BAR).
-	Ratio float64 `parquet:"ratio"`
-}
+// AllocRow is one algorithm's allocation of one instance of a study
+// (results.AllocRow).
+type AllocRow = results.AllocRow
 
-// AllocTiming is how long one algorithm took on one instance (Fig. 9). Wall time
-// is not deterministic, so these rows go to their own file.
-type AllocTiming struct {
-	Case      string `parquet:"case"`
-	System    string `parquet:"system"`
-	Servers   int32  `parquet:"servers"`
-	Tasks     int32  `parquet:"tasks"`
-	Seed      uint64 `parquet:"seed"`
-	Algorithm string `parquet:"algorithm"`
-	WallNs    int64  `parquet:"wall_ns"`
-}
+// AllocTiming is how long one algorithm took on one instance
+// (results.AllocTiming).
+type AllocTiming = results.AllocTiming
 
 // AllocStudyResult holds a study's rows in spec order: case, system, seed,
 // algorithm.
@@ -329,10 +305,10 @@ type AllocSummary struct {
 	MakespanUs              float64 // mean makespan
 }
 
-// Files of a study's results directory.
+// Files of a study's results directory (internal/results).
 const (
-	AllocFile       = "alloc.parquet"        // AllocRow, deterministic
-	AllocTimingFile = "alloc_timing.parquet" // AllocTiming, wall times
+	AllocFile       = results.AllocFile
+	AllocTimingFile = results.AllocTimingFile
 )
 
 // WriteAllocStudy writes a study's rows into dir (created if needed) as

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // AllocResults are the results of one static allocation study (BAR §V), the
@@ -17,8 +17,8 @@ import (
 // alloc.parquet (one row per case, system, seed and algorithm) and, when the
 // study was timed, alloc_timing.parquet.
 type AllocResults struct {
-	Rows   []replay.AllocRow
-	Timing []replay.AllocTiming // nil when the study was not timed
+	Rows   []results.AllocRow
+	Timing []results.AllocTiming // nil when the study was not timed
 }
 
 // LoadAllocStudy reads the allocation study in dir. The Run it returns has Dir,
@@ -29,8 +29,8 @@ func LoadAllocStudy(dir string) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	path := filepath.Join(dir, replay.AllocFile)
-	rows, err := readParquet[replay.AllocRow](path)
+	path := filepath.Join(dir, results.AllocFile)
+	rows, err := results.ReadParquet[results.AllocRow](path)
 	if err != nil {
 		return Run{}, err
 	}
@@ -38,10 +38,10 @@ func LoadAllocStudy(dir string) (Run, error) {
 		return Run{}, err
 	}
 	res := &AllocResults{Rows: rows}
-	tpath := filepath.Join(dir, replay.AllocTimingFile)
+	tpath := filepath.Join(dir, results.AllocTimingFile)
 	switch _, err := os.Stat(tpath); {
 	case err == nil:
-		if res.Timing, err = readParquet[replay.AllocTiming](tpath); err != nil {
+		if res.Timing, err = results.ReadParquet[results.AllocTiming](tpath); err != nil {
 			return Run{}, err
 		}
 		for i, t := range res.Timing {
@@ -57,7 +57,7 @@ func LoadAllocStudy(dir string) (Run, error) {
 }
 
 // checkAllocRows rejects rows whose statistics would be meaningless.
-func checkAllocRows(path string, rows []replay.AllocRow) error {
+func checkAllocRows(path string, rows []results.AllocRow) error {
 	if len(rows) == 0 {
 		return fmt.Errorf("read results %s: no rows", path)
 	}

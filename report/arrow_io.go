@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/version"
 )
 
 // Arrow file names written by WriteArrowTables.
@@ -21,7 +21,7 @@ const (
 
 // arrowMetadata is the schema metadata of every Arrow file report writes.
 func arrowMetadata() arrow.Metadata {
-	return arrow.NewMetadata([]string{"tracereplay.tool"}, []string{"tracereplay report " + replay.Version})
+	return arrow.NewMetadata([]string{"tracereplay.tool"}, []string{"tracereplay report " + version.Version})
 }
 
 // TableRecord returns t as one Arrow record with the columns of its CSV form

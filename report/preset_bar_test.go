@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // t975df1 is the 0.975 quantile of Student's t with one degree of freedom.
@@ -78,13 +78,13 @@ func TestBARTable4Figures(t *testing.T) {
 }
 
 // timingRows gives algorithm k on n tasks a wall time of (k+1)·n·seed µs.
-func timingRows(cases []string, tasks []int32, algs []string, seeds int) []replay.AllocTiming {
-	var out []replay.AllocTiming
+func timingRows(cases []string, tasks []int32, algs []string, seeds int) []results.AllocTiming {
+	var out []results.AllocTiming
 	for _, c := range cases {
 		for _, n := range tasks {
 			for seed := 1; seed <= seeds; seed++ {
 				for k, a := range algs {
-					out = append(out, replay.AllocTiming{Case: c, System: fmt.Sprint(n), Servers: 2000, Tasks: n, Seed: uint64(seed),
+					out = append(out, results.AllocTiming{Case: c, System: fmt.Sprint(n), Servers: 2000, Tasks: n, Seed: uint64(seed),
 						Algorithm: a, WallNs: int64(k+1) * int64(n) * int64(seed) * 1000})
 				}
 			}

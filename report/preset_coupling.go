@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // The coupling preset draws the results of samples/experiments/coupling-*.toml in
@@ -66,7 +66,7 @@ type cpGroup struct {
 	runs     []Run
 	policies []string // Fair first, then compareSeries order
 	fixed    bool     // the same jobs in every run
-	jobs     []replay.JobResult
+	jobs     []results.Job
 	reduces  bool // some job has reduces
 }
 
@@ -182,8 +182,8 @@ func allPolicies(groups []*cpGroup) []string {
 }
 
 // sameJobs reports whether two runs replayed the same jobs.
-func sameJobs(a, b []replay.JobResult) bool {
-	return slices.EqualFunc(a, b, func(x, y replay.JobResult) bool {
+func sameJobs(a, b []results.Job) bool {
+	return slices.EqualFunc(a, b, func(x, y results.Job) bool {
 		return x.JobIndex == y.JobIndex && x.Name == y.Name && x.Maps == y.Maps && x.Reduces == y.Reduces && x.SubmitUs == y.SubmitUs
 	})
 }
@@ -192,23 +192,23 @@ func sameJobs(a, b []replay.JobResult) bool {
 func minutes(us int64) float64 { return float64(us) / 60e6 }
 
 // cpJobValue is one per-job metric: its value in a run, NaN for none.
-type cpJobValue func(j *replay.JobResult) float64
+type cpJobValue func(j *results.Job) float64
 
-func cpProcessing(j *replay.JobResult) float64 {
-	if j.FinishUs == replay.Unset {
+func cpProcessing(j *results.Job) float64 {
+	if j.FinishUs == results.Unset {
 		return math.NaN()
 	}
 	return minutes(j.FlowtimeUs)
 }
 
-func cpStarvation(j *replay.JobResult) float64 {
+func cpStarvation(j *results.Job) float64 {
 	if j.Reduces == 0 {
 		return math.NaN()
 	}
 	return minutes(j.StarvationUs)
 }
 
-func cpLocalMaps(j *replay.JobResult) float64 { return float64(j.MapsNodeLocal) }
+func cpLocalMaps(j *results.Job) float64 { return float64(j.MapsNodeLocal) }
 
 // perJob returns f of job k in each run, NaNs left out.
 func perJob(runs []Run, k int, f cpJobValue) []float64 {

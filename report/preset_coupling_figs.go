@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // The coupling preset's figure builders; see the package comment in
@@ -200,8 +200,8 @@ func cpSpansFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 		var means xCIErrors
 		var ends plotter.XYs
 		for k, j := range g.jobs {
-			fin := perJob(runs, k, func(j *replay.JobResult) float64 {
-				if j.FinishUs == replay.Unset {
+			fin := perJob(runs, k, func(j *results.Job) float64 {
+				if j.FinishUs == results.Unset {
 					return math.NaN()
 				}
 				return minutes(j.FinishUs)

@@ -9,16 +9,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/parquet-go/parquet-go"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/tracereplay/tracereplay/internal/pqbounds"
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/replay"
 )
-
-// hardwareMetaKey is the Parquet key/value metadata entry in which cmd/replay
-// records a run's hardware model (JSON).
-const hardwareMetaKey = "tracereplay.hardware"
 
 // runHardware returns the hardware model run r recorded in its jobs.parquet
 // metadata; ok is false for a run built in memory or one that recorded none.
@@ -26,42 +21,15 @@ func runHardware(r Run) (hw replay.Hardware, ok bool, err error) {
 	if r.Dir == "" {
 		return hw, false, nil
 	}
-	path := filepath.Join(r.Dir, replay.JobsFile)
-	v, ok, err := parquetMeta(path, hardwareMetaKey)
+	path := filepath.Join(r.Dir, results.JobsFile)
+	v, ok, err := results.ParquetMeta(path, results.HardwareMetaKey)
 	if err != nil || !ok {
 		return hw, false, err
 	}
 	if err := json.Unmarshal([]byte(v), &hw); err != nil {
-		return hw, false, fmt.Errorf("read results %s: metadata %s: %w", path, hardwareMetaKey, err)
+		return hw, false, fmt.Errorf("read results %s: metadata %s: %w", path, results.HardwareMetaKey, err)
 	}
 	return hw, true, nil
-}
-
-// parquetMeta returns the key/value metadata entry key of the Parquet file path.
-func parquetMeta(path, key string) (v string, ok bool, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", false, fmt.Errorf("read results: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", false, fmt.Errorf("read results %s: %w", path, err)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			v, ok, err = "", false, fmt.Errorf("read results %s: corrupt Parquet file: %v", path, p)
-		}
-	}()
-	if err := pqbounds.Check(f, st.Size()); err != nil {
-		return "", false, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return "", false, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
-	}
-	v, ok = pf.Lookup(key)
-	return v, ok, nil
 }
 
 // step returns the timeline sampling interval of g's runs in microseconds: the
@@ -205,15 +173,15 @@ func loadGroupNet(g *cpGroup) (*cpGroupNet, error) {
 		if r.Dir == "" {
 			return nil, nil
 		}
-		path := filepath.Join(r.Dir, replay.NodeNetFile)
+		path := filepath.Join(r.Dir, results.NodeNetFile)
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		samples, err := readParquet[replay.NodeNetSample](path)
+		samples, err := results.ReadParquet[results.NodeNetSample](path)
 		if err != nil {
 			return nil, err
 		}
-		nodes, err := readParquet[replay.NodeResult](filepath.Join(r.Dir, replay.NodesFile))
+		nodes, err := results.ReadParquet[results.NodeResult](filepath.Join(r.Dir, results.NodesFile))
 		if err != nil {
 			return nil, err
 		}

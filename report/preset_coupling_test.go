@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -30,7 +31,7 @@ func cpRun(policy, trace string, seed int, jobs []cpJob) Run {
 	r := Run{Labels: map[string]string{PolicyLabel: policy, "trace": trace, "hw": "hw", "seed": fmt.Sprint(seed)}, Policy: policy}
 	var last int64
 	for i, j := range jobs {
-		r.Jobs = append(r.Jobs, replay.JobResult{Policy: policy, JobIndex: int32(i), JobID: fmt.Sprintf("job_%02d", i+1), Name: j.name,
+		r.Jobs = append(r.Jobs, results.Job{Policy: policy, JobIndex: int32(i), JobID: fmt.Sprintf("job_%02d", i+1), Name: j.name,
 			Maps: j.maps, Reduces: j.reduces, SubmitUs: j.submit * sec, FinishUs: (j.submit + j.flow) * sec, FlowtimeUs: j.flow * sec,
 			StarvationUs: j.starv * sec, MapsNodeLocal: int32(j.local)})
 		last = max(last, j.submit+j.flow)
@@ -39,13 +40,13 @@ func cpRun(policy, trace string, seed int, jobs []cpJob) Run {
 		var total int32
 		for i, j := range jobs {
 			if ts >= j.submit && ts < j.submit+j.flow {
-				r.Timeline = append(r.Timeline, replay.TimelineSample{Policy: policy, TimeUs: ts * sec, JobIndex: int32(i), RunningMaps: j.timelineRunning})
+				r.Timeline = append(r.Timeline, results.TimelineSample{Policy: policy, TimeUs: ts * sec, JobIndex: int32(i), RunningMaps: j.timelineRunning})
 				total += j.timelineRunning
 			}
 		}
-		r.Timeline = append(r.Timeline, replay.TimelineSample{Policy: policy, TimeUs: ts * sec, JobIndex: -1, RunningMaps: total})
+		r.Timeline = append(r.Timeline, results.TimelineSample{Policy: policy, TimeUs: ts * sec, JobIndex: -1, RunningMaps: total})
 	}
-	r.Summary = replay.RunSummary{Policy: policy, Jobs: len(jobs), MakespanUs: last * sec}
+	r.Summary = results.RunSummary{Policy: policy, Jobs: len(jobs), MakespanUs: last * sec}
 	return r
 }
 
@@ -246,13 +247,13 @@ func TestCouplingFiguresDeterministic(t *testing.T) {
 // TestCouplingNodeFilesErrors: the network and hardware read from a run's
 // directory are checked, and errors name the file.
 func TestCouplingNodeFilesErrors(t *testing.T) {
-	write := func(t *testing.T, net []replay.NodeNetSample, meta map[string]string) []Run {
+	write := func(t *testing.T, net []results.NodeNetSample, meta map[string]string) []Run {
 		root := t.TempDir()
 		var runs []Run
 		for _, r := range twoJobRuns() {
 			r.Dir = filepath.Join(root, "policy="+r.Policy, "seed="+r.Labels["seed"])
 			res := &replay.Result{Jobs: r.Jobs, Timeline: r.Timeline, Summary: r.Summary, NodeNet: net,
-				Nodes: []replay.NodeResult{{Policy: r.Policy, Node: 0, NetInBytes: 5e9}}}
+				Nodes: []results.NodeResult{{Policy: r.Policy, Node: 0, NetInBytes: 5e9}}}
 			if err := replay.WriteRun(r.Dir, res, meta); err != nil {
 				t.Fatal(err)
 			}
@@ -263,7 +264,7 @@ func TestCouplingNodeFilesErrors(t *testing.T) {
 	// Good files: the network figure appears and the notes give the busiest
 	// node's mean over the makespan (under Coupling 1 MB over the 12 intervals of
 	// 120 s) and the total (5 GB).
-	runs := write(t, []replay.NodeNetSample{{TimeUs: 10 * sec, Node: 0, InBytes: 1e6, OutBytes: 2e5}}, nil)
+	runs := write(t, []results.NodeNetSample{{TimeUs: 10 * sec, Node: 0, InBytes: 1e6, OutBytes: 2e5}}, nil)
 	paths, err := WriteCouplingFigures(runs, t.TempDir(), "svg")
 	if err != nil || len(paths) != 4 || filepath.Base(paths[3]) != "coupling_network.svg" {
 		t.Fatalf("figures %v, %v", paths, err)
@@ -271,15 +272,15 @@ func TestCouplingNodeFilesErrors(t *testing.T) {
 	if notes := strings.Join(CouplingTable(runs).Notes, "\n"); !strings.Contains(notes, "Coupling 0.1 ± 0.0 MB, 5.0 ± 0.0 GB") {
 		t.Errorf("notes lack the network:\n%s", notes)
 	}
-	runs = write(t, []replay.NodeNetSample{{TimeUs: 10 * sec, Node: 0, InBytes: -1}}, nil)
-	if _, err := WriteCouplingFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), replay.NodeNetFile) || !strings.Contains(err.Error(), "row 0") {
+	runs = write(t, []results.NodeNetSample{{TimeUs: 10 * sec, Node: 0, InBytes: -1}}, nil)
+	if _, err := WriteCouplingFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), results.NodeNetFile) || !strings.Contains(err.Error(), "row 0") {
 		t.Errorf("negative bytes: %v", err)
 	}
 	if notes := strings.Join(CouplingTable(runs).Notes, "\n"); !strings.Contains(notes, "network: read results") {
 		t.Errorf("notes do not report the bad file:\n%s", notes)
 	}
-	runs = write(t, nil, map[string]string{hardwareMetaKey: "{not json"})
-	if _, err := WriteCouplingFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), hardwareMetaKey) {
+	runs = write(t, nil, map[string]string{results.HardwareMetaKey: "{not json"})
+	if _, err := WriteCouplingFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), results.HardwareMetaKey) {
 		t.Errorf("bad hardware metadata: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -61,7 +62,7 @@ func runSpec(t *testing.T, path, out string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := map[string]string{hardwareMetaKey: string(hwJSON)}
+		m := map[string]string{results.HardwareMetaKey: string(hwJSON)}
 		for k, v := range meta {
 			m[k] = v
 		}

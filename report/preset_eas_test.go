@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // gridHalf returns the 95% half-width of n values (2 or 3) with sample standard
@@ -28,9 +28,9 @@ func gridHalf(n int, sd float64) float64 {
 func easRun(policy, repl, seed string, v float64) Run {
 	return Run{Labels: map[string]string{PolicyLabel: policy, "trace": "table1", "hw": "eas", "replication": repl, "seed": seed},
 		Policy: policy,
-		Summary: replay.RunSummary{Policy: policy, MapLocality: v / 100, LoadBalanceSum: v, MapMachineThroughput: v,
+		Summary: results.RunSummary{Policy: policy, MapLocality: v / 100, LoadBalanceSum: v, MapMachineThroughput: v,
 			ReduceMachineThroughput: v, TotalFlowtimeUs: int64(v * 1e6)},
-		Jobs: []replay.JobResult{{Policy: policy, FlowtimeUs: 1, FinishUs: 1}}}
+		Jobs: []results.Job{{Policy: policy, FlowtimeUs: 1, FinishUs: 1}}}
 }
 
 // easRuns: hfs-s, fifo-be, eas and an unknown policy (given in that order),

@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // The hpfsp preset draws the results of samples/experiments/hpfsp-*.toml in the
@@ -369,7 +369,7 @@ func jobGroups(r Run) []int {
 
 // groupMeans returns, per series and job group, one value per run: the mean over
 // the run's jobs in that group of f.
-func groupMeans(runs []Run, groups func(Run) []int, f func(*replay.JobResult) float64) []hpfspPoint {
+func groupMeans(runs []Run, groups func(Run) []int, f func(*results.Job) float64) []hpfspPoint {
 	var pts []hpfspPoint
 	for _, r := range runs {
 		s, _ := r.Label(PolicyLabel)
@@ -413,7 +413,7 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 	if !varied {
 		return figure{}, false, nil
 	}
-	pts := groupMeans(runs, jobGroups, func(j *replay.JobResult) float64 { return Seconds(j.FlowtimeUs) })
+	pts := groupMeans(runs, jobGroups, func(j *results.Job) float64 { return Seconds(j.FlowtimeUs) })
 	var xs []float64
 	var series []string
 	for _, q := range pts {
@@ -493,7 +493,7 @@ func hpfspProfile(runs []Run) (figure, bool, error) {
 	p.X.Label.Text = "arrival quintile"
 	p.Y.Label.Text = "mean slowdown"
 	p.Add(plotter.NewGrid())
-	if err := addCILines(p, groupMeans(runs, quintile, func(j *replay.JobResult) float64 { return j.Slowdown })); err != nil {
+	if err := addCILines(p, groupMeans(runs, quintile, func(j *results.Job) float64 { return j.Slowdown })); err != nil {
 		return figure{}, false, err
 	}
 	l, top := takeLegend(p)

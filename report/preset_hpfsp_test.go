@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // hpfspRun builds a run of n jobs whose slowdowns (and flowtimes in seconds)
@@ -18,7 +18,7 @@ import (
 func hpfspRun(labels map[string]string, n int, base float64, alone bool, maps ...int32) Run {
 	r := Run{Labels: labels, Policy: labels[PolicyLabel]}
 	for i := range n {
-		j := replay.JobResult{JobIndex: int32(i), Maps: 1, SubmitUs: int64(i), AloneUs: replay.Unset}
+		j := results.Job{JobIndex: int32(i), Maps: 1, SubmitUs: int64(i), AloneUs: results.Unset}
 		if len(maps) > 0 {
 			j.Maps = maps[i%len(maps)]
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // hybRun is a run of a HybSMRP spec: the generator's app in run.json as
@@ -18,10 +18,10 @@ import (
 func hybRun(policy, traceName, app, maps, seed string, loc float64, flows ...int64) Run {
 	r := Run{Labels: map[string]string{PolicyLabel: policy, "trace": traceName, "hw": "hybsmrp", "trace.maps": maps, "seed": seed},
 		Policy: policy,
-		Summary: replay.RunSummary{Policy: policy, MapLocality: loc / 100,
+		Summary: results.RunSummary{Policy: policy, MapLocality: loc / 100,
 			Trace: fmt.Sprintf(`hybsmrp{"app":%q,"jobs":%d,"maps":%s}@%s`, app, len(flows), maps, seed)}}
 	for i, f := range flows {
-		r.Jobs = append(r.Jobs, replay.JobResult{Policy: policy, JobIndex: int32(i), FlowtimeUs: f * sec, FinishUs: f * sec})
+		r.Jobs = append(r.Jobs, results.Job{Policy: policy, JobIndex: int32(i), FlowtimeUs: f * sec, FinishUs: f * sec})
 	}
 	return r
 }
@@ -133,7 +133,7 @@ func TestHybApp(t *testing.T) {
 		{`runs/fb.jhist`, "fb", "fb"},
 		{`hybsmrp{"app":`, "y", "y"},
 	} {
-		r := Run{Labels: map[string]string{"trace": tt.label}, Summary: replay.RunSummary{Trace: tt.trace}}
+		r := Run{Labels: map[string]string{"trace": tt.label}, Summary: results.RunSummary{Trace: tt.trace}}
 		if got := hybApp(r); got != tt.want {
 			t.Errorf("hybApp(%q) = %q, want %q", tt.trace, got, tt.want)
 		}
@@ -180,7 +180,7 @@ func FuzzHybApp(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r := Run{Labels: map[string]string{"trace": "label"}, Summary: replay.RunSummary{Trace: s}}
+		r := Run{Labels: map[string]string{"trace": "label"}, Summary: results.RunSummary{Trace: s}}
 		got := hybApp(r)
 		// JSON decoding turns escapes and invalid UTF-8 into other text: then
 		// the app is not a substring of the field

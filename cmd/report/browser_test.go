@@ -92,7 +92,7 @@ func elementRE(tag, id string) *regexp.Regexp {
 // error, no resource the Content Security Policy had to block).
 func TestHTMLReportInBrowser(t *testing.T) {
 	bin := requireChromium(t)
-	root := results(t)
+	root := resultsTree(t)
 	page := filepath.Join(t.TempDir(), "report.html")
 	if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -239,7 +239,7 @@ func runChromium(t *testing.T, bin, page string, flags ...string) string {
 // PDF print are made (kept in $REPORT_SHOTS when set, for a person to look at).
 func TestHTMLReportFits(t *testing.T) {
 	bin := requireChromium(t)
-	root := results(t)
+	root := resultsTree(t)
 	page := filepath.Join(t.TempDir(), "report.html")
 	if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

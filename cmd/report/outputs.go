@@ -10,8 +10,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/internal/safeout"
-	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
 )
 
@@ -154,7 +154,7 @@ func arrowFiles(runs []report.Run, pre *preset) filler {
 // manifest, the summary (and preset) table and every figure as inline SVG in the
 // chosen style. A preset's figures are rendered into a scratch directory and
 // read back.
-func writeHTML(path, source string, m *replay.Manifest, mjson []byte, table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset) error {
+func writeHTML(path, source string, m *results.RunManifest, mjson []byte, table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset) error {
 	fig.Format = "svg"
 	figs, err := report.RenderFigures(runs, fig)
 	if err != nil {

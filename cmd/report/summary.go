@@ -13,10 +13,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tracereplay/tracereplay/internal/cli"
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/internal/summary"
 	"github.com/tracereplay/tracereplay/internal/version"
-	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
 )
 
@@ -125,10 +125,10 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return exitUsage
 		}
 	}
-	var manifest *replay.Manifest
+	var manifest *results.RunManifest
 	var manifestJSON []byte
 	if c.html != "" {
-		if manifest, manifestJSON, err = report.ReadManifest(c.results); err != nil {
+		if manifest, manifestJSON, err = results.ReadManifest(c.results); err != nil {
 			log.Error("cannot read results: " + err.Error())
 			return exitUsage
 		}
