@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/allocstudy"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -245,8 +246,11 @@ cases = [{ name = "a", q = "10s", w = "40s" }]
 	var files [2][]byte
 	for i := range files {
 		out := filepath.Join(dir, fmt.Sprint("out", i))
-		res, err := RunAllocExperiment(e, out, testAllocators, 0, map[string]string{"seed": "1"})
+		res, err := RunAllocStudy(e.AllocStudy, e.Policies, e.Seeds, testAllocators, 0)
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := allocstudy.Write(out, res, map[string]string{"seed": "1"}); err != nil {
 			t.Fatal(err)
 		}
 		if files[i], err = os.ReadFile(filepath.Join(out, AllocFile)); err != nil {

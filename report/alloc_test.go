@@ -11,8 +11,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/tracereplay/tracereplay/internal/allocstudy"
 	"github.com/tracereplay/tracereplay/internal/results"
-	"github.com/tracereplay/tracereplay/replay"
 )
 
 // allocRows builds the rows of a study: for each case, system and seed, the
@@ -41,7 +41,7 @@ func allocRows(cases, systems, algs []string, seeds int) []results.AllocRow {
 // writeStudy writes rows (and timing) as cmd/replay does.
 func writeStudy(t *testing.T, dir string, rows []results.AllocRow, timing []results.AllocTiming) {
 	t.Helper()
-	if err := replay.WriteAllocStudy(dir, &replay.AllocStudyResult{Rows: rows, Timing: timing}, map[string]string{"tool": "report-test"}); err != nil {
+	if err := allocstudy.Write(dir, &allocstudy.Result{Rows: rows, Timing: timing}, map[string]string{"tool": "report-test"}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/allocstudy"
 	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
@@ -30,7 +31,11 @@ func runSpec(t *testing.T, path, out string) {
 	}
 	meta := map[string]string{"tracereplay.tool": "report-e2e-test"}
 	if e.AllocStudy != nil {
-		if _, err := replay.RunAllocExperiment(e, out, policy.NewAllocator, 1, meta); err != nil {
+		res, err := replay.RunAllocStudy(e.AllocStudy, e.Policies, e.Seeds, policy.NewAllocator, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := allocstudy.Write(out, res, meta); err != nil {
 			t.Fatal(err)
 		}
 		return
