@@ -44,19 +44,19 @@ var barPaperTable4 = map[[4]int]map[string][2]float64{
 }
 
 // barPaper looks a cell up in the paper's Table IV (BAR must be the reference).
-func barPaper(c *allocCell) (float64, float64, bool) {
-	if c.qUs%1e6 != 0 || c.wUs%1e6 != 0 {
+func barPaper(c *AllocCell) (float64, float64, bool) {
+	if c.QUs%1e6 != 0 || c.WUs%1e6 != 0 {
 		return 0, 0, false
 	}
-	v, ok := barPaperTable4[[4]int{int(c.qUs / 1e6), int(c.wUs / 1e6), int(c.servers), int(c.tasks)}][c.alg]
+	v, ok := barPaperTable4[[4]int{int(c.QUs / 1e6), int(c.WUs / 1e6), int(c.Servers), int(c.Tasks)}][c.Alg]
 	return v[0], v[1], ok
 }
 
 // BARTable4Table is the bar-table4 preset's table (see the package comment
 // above).
 func BARTable4Table(runs []Run) *Table {
-	t := allocTable(runs, "BAR (Jin et al. 2011) Table IV: makespan ratio MR and data locality DR, mean over seeds with 95% CIs", barPaper)
-	if algs := allocAlgorithms(allocCells(runs)); len(algs) > 0 && algs[0] != "bar" {
+	t := AllocTable(runs, "BAR (Jin et al. 2011) Table IV: makespan ratio MR and data locality DR, mean over seeds with 95% CIs", barPaper)
+	if algs := AllocAlgorithms(AllocCells(runs)); len(algs) > 0 && algs[0] != "bar" {
 		t.Notes = append(t.Notes, "The paper's MR is relative to BAR; this study's reference is "+algs[0]+", so its ratios are not the paper's.")
 	}
 	t.Notes = append(t.Notes, "Paper columns: Table IV for the same q, W, servers and tasks (E1 100×300, E2 2000×100, E3 2000×15000; (a) q=10 W=40, (b) q=1 W=1000, (c) q=10 W=1000).")
@@ -66,11 +66,11 @@ func BARTable4Table(runs []Run) *Table {
 // WriteBARTable4Figures draws bar_table4_CASE for every case of the studies
 // among runs and returns the paths written.
 func WriteBARTable4Figures(runs []Run, dir, format string) ([]string, error) {
-	cells := allocCells(runs)
+	cells := AllocCells(runs)
 	if len(cells) == 0 {
 		return nil, fmt.Errorf("bar-table4: no allocation study (%s) among the results", "alloc.parquet")
 	}
-	var figs []figure
+	var figs []Figure
 	for _, cs := range allocCases(cells) {
 		f, err := barTable4Figure(cells, cs)
 		if err != nil {
@@ -78,14 +78,14 @@ func WriteBARTable4Figures(runs []Run, dir, format string) ([]string, error) {
 		}
 		figs = append(figs, f)
 	}
-	return writeFigureSet(dir, format, figs)
+	return WriteFigureSet(dir, format, figs)
 }
 
 // allocCases lists the study and case pairs of cells in order.
-func allocCases(cells []*allocCell) [][2]string {
+func allocCases(cells []*AllocCell) [][2]string {
 	var out [][2]string
 	for _, c := range cells {
-		if k := [2]string{c.study, c.cs}; !slices.Contains(out, k) {
+		if k := [2]string{c.Study, c.Case}; !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}
@@ -94,61 +94,61 @@ func allocCases(cells []*allocCell) [][2]string {
 
 // casePrefix is the file-name prefix of a study's case: the case alone when
 // one study was loaded.
-func casePrefix(cells []*allocCell, cs [2]string) string {
+func casePrefix(cells []*AllocCell, cs [2]string) string {
 	studies := map[string]bool{}
 	for _, c := range cells {
-		studies[c.study] = true
+		studies[c.Study] = true
 	}
 	if len(studies) > 1 {
-		return fileSlug(cs[0]) + "_" + fileSlug(cs[1])
+		return FileSlug(cs[0]) + "_" + FileSlug(cs[1])
 	}
-	return fileSlug(cs[1])
+	return FileSlug(cs[1])
 }
 
-func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
+func barTable4Figure(cells []*AllocCell, cs [2]string) (Figure, error) {
 	var systems []string
-	var mine []*allocCell
+	var mine []*AllocCell
 	for _, c := range cells {
-		if c.study == cs[0] && c.cs == cs[1] {
+		if c.Study == cs[0] && c.Case == cs[1] {
 			mine = append(mine, c)
-			if !slices.Contains(systems, c.system) {
-				systems = append(systems, c.system)
+			if !slices.Contains(systems, c.System) {
+				systems = append(systems, c.System)
 			}
 		}
 	}
-	algs := allocAlgorithms(mine)
+	algs := AllocAlgorithms(mine)
 	mr, dr := plot.New(), plot.New()
-	q, w := Seconds(mine[0].qUs), Seconds(mine[0].wUs)
+	q, w := Seconds(mine[0].QUs), Seconds(mine[0].WUs)
 	mr.Title.Text = fmt.Sprintf("Table IV (%s): q = %g s, W = %g s; mean over seeds, 95%% CI", cs[1], q, w)
 	mr.Y.Label.Text = "makespan ratio MR (to " + algs[0] + ", log)"
 	mr.Y.Scale = plot.LogScale{}
-	mr.Y.Tick.Marker = logTicks{}
+	mr.Y.Tick.Marker = LogTicks{}
 	dr.Y.Label.Text = "data locality DR (%)"
-	dr.Y.Tick.Marker = tidyTicks{}
+	dr.Y.Tick.Marker = TidyTicks{}
 	dr.Y.Min, dr.Y.Max = 0, 105
 	dr.X.Label.Text = "system (servers × tasks)"
 	lo, hi := math.Inf(1), math.Inf(-1)
 	step := 0.8 / float64(len(algs))
 	paperShown := false
 	for i, alg := range algs {
-		col, _ := style(i)
-		var emr, edr ciErrors
+		col, _ := SeriesStyle(i)
+		var emr, edr CIErrors
 		var pmr, pdr plotter.XYs
 		for k, sys := range systems {
-			idx := slices.IndexFunc(mine, func(c *allocCell) bool { return c.system == sys && c.alg == alg })
+			idx := slices.IndexFunc(mine, func(c *AllocCell) bool { return c.System == sys && c.Alg == alg })
 			if idx < 0 {
 				continue
 			}
 			c := mine[idx]
 			x := float64(k) + step*(float64(i)-float64(len(algs)-1)/2)
-			m, h := MeanCI95(c.ratio)
-			h = zeroNaN(h)
+			m, h := MeanCI95(c.Ratio)
+			h = ZeroNaN(h)
 			emr.XYs = append(emr.XYs, plotter.XY{X: x, Y: m})
-			emr.half = append(emr.half, h)
-			lo, hi = min(lo, clampLog(m-h, m/2)), max(hi, m+h)
-			m, h = MeanCI95(c.loc)
+			emr.Half = append(emr.Half, h)
+			lo, hi = min(lo, ClampLog(m-h, m/2)), max(hi, m+h)
+			m, h = MeanCI95(c.Loc)
 			edr.XYs = append(edr.XYs, plotter.XY{X: x, Y: m})
-			edr.half = append(edr.half, zeroNaN(h))
+			edr.Half = append(edr.Half, ZeroNaN(h))
 			if pm, pd, ok := barPaper(c); ok {
 				pmr = append(pmr, plotter.XY{X: x, Y: pm})
 				pdr = append(pdr, plotter.XY{X: x, Y: pd})
@@ -157,7 +157,7 @@ func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
 		}
 		for _, panel := range []struct {
 			p     *plot.Plot
-			e     ciErrors
+			e     CIErrors
 			paper plotter.XYs
 		}{{mr, emr, pmr}, {dr, edr, pdr}} {
 			if len(panel.e.XYs) == 0 {
@@ -165,12 +165,12 @@ func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
 			}
 			sc, err := plotter.NewScatter(panel.e.XYs)
 			if err != nil {
-				return figure{}, err
+				return Figure{}, err
 			}
 			sc.GlyphStyle = draw.GlyphStyle{Color: col, Shape: draw.CircleGlyph{}, Radius: vg.Points(2.5)}
 			eb, err := plotter.NewYErrorBars(logSafe{panel.e, panel.p == mr})
 			if err != nil {
-				return figure{}, err
+				return Figure{}, err
 			}
 			eb.LineStyle.Color = col
 			eb.LineStyle.Width = vg.Points(1.2)
@@ -179,7 +179,7 @@ func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
 			if len(panel.paper) > 0 {
 				ring, err := plotter.NewScatter(panel.paper)
 				if err != nil {
-					return figure{}, err
+					return Figure{}, err
 				}
 				ring.GlyphStyle = draw.GlyphStyle{Color: col, Shape: draw.RingGlyph{}, Radius: vg.Points(4.5)}
 				panel.p.Add(ring)
@@ -193,7 +193,7 @@ func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
 	if paperShown {
 		ring, err := plotter.NewScatter(plotter.XYs{{}})
 		if err != nil {
-			return figure{}, err
+			return Figure{}, err
 		}
 		ring.GlyphStyle = draw.GlyphStyle{Color: plotter.DefaultLineStyle.Color, Shape: draw.RingGlyph{}, Radius: vg.Points(4.5)}
 		mr.Legend.Add("paper (ring)", ring)
@@ -204,27 +204,27 @@ func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
 		names := make([]string, len(systems))
 		for k, s := range systems {
 			names[k] = s
-			if idx := slices.IndexFunc(mine, func(c *allocCell) bool { return c.system == s }); idx >= 0 {
-				names[k] = fmt.Sprintf("%s (%d × %d)", s, mine[idx].servers, mine[idx].tasks)
+			if idx := slices.IndexFunc(mine, func(c *AllocCell) bool { return c.System == s }); idx >= 0 {
+				names[k] = fmt.Sprintf("%s (%d × %d)", s, mine[idx].Servers, mine[idx].Tasks)
 			}
 		}
 		p.NominalX(names...)
 		p.X.Min, p.X.Max = -0.5, float64(len(systems))-0.5
 	}
-	return stackFigure("bar_table4_"+casePrefix(cells, cs), []*plot.Plot{mr, dr}, 2.6*vg.Inch), nil
+	return StackFigure("bar_table4_"+casePrefix(cells, cs), []*plot.Plot{mr, dr}, 2.6*vg.Inch), nil
 }
 
 // logSafe keeps error bars on a log axis above zero.
 type logSafe struct {
-	ciErrors
+	CIErrors
 	log bool
 }
 
 func (l logSafe) YError(i int) (float64, float64) {
-	lo, hi := l.ciErrors.YError(i)
+	lo, hi := l.CIErrors.YError(i)
 	if l.log {
 		_, y := l.XY(i)
-		lo = min(lo, y-clampLog(y-lo, y/2))
+		lo = min(lo, y-ClampLog(y-lo, y/2))
 	}
 	return lo, hi
 }
@@ -244,7 +244,7 @@ func barTimings(runs []Run) []*barTiming {
 			continue
 		}
 		for _, t := range r.Alloc.Timing {
-			s := studyName(r)
+			s := StudyName(r)
 			i := slices.IndexFunc(out, func(b *barTiming) bool {
 				return b.study == s && b.cs == t.Case && b.alg == t.Algorithm && b.tasks == t.Tasks
 			})
@@ -287,8 +287,8 @@ func BARFig9Table(runs []Run) *Table {
 	}
 	t.Columns = append(t.Columns, Column{Header: "case", Name: "case"}, Column{Header: "tasks", Name: "tasks", Align: AlignRight})
 	for _, a := range algs {
-		t.Columns = append(t.Columns, Column{Header: a + "\n(ms)", Name: columnSlug(a) + "_ms", Align: AlignRight},
-			Column{Header: "±", Name: columnSlug(a) + "_ms_ci95", Align: AlignRight})
+		t.Columns = append(t.Columns, Column{Header: a + "\n(ms)", Name: ColumnSlug(a) + "_ms", Align: AlignRight},
+			Column{Header: "±", Name: ColumnSlug(a) + "_ms_ci95", Align: AlignRight})
 	}
 	type rowKey struct {
 		study, cs string
@@ -351,7 +351,7 @@ func WriteBARFig9Figures(runs []Run, dir, format string) ([]string, error) {
 	if len(ts) == 0 {
 		return nil, fmt.Errorf("bar-fig9: no timed allocation study (alloc_timing.parquet) among the results")
 	}
-	var figs []figure
+	var figs []Figure
 	var cases [][2]string
 	for _, b := range ts {
 		if k := [2]string{b.study, b.cs}; !slices.Contains(cases, k) {
@@ -369,10 +369,10 @@ func WriteBARFig9Figures(runs []Run, dir, format string) ([]string, error) {
 		}
 		figs = append(figs, f)
 	}
-	return writeFigureSet(dir, format, figs)
+	return WriteFigureSet(dir, format, figs)
 }
 
-func barFig9Figure(all []*barTiming, cs [2]string, multi bool) (figure, error) {
+func barFig9Figure(all []*barTiming, cs [2]string, multi bool) (Figure, error) {
 	var ts []*barTiming
 	for _, b := range all {
 		if b.study == cs[0] && b.cs == cs[1] {
@@ -385,7 +385,7 @@ func barFig9Figure(all []*barTiming, cs [2]string, multi bool) (figure, error) {
 	p.X.Label.Text = "tasks (log scale)"
 	p.Y.Label.Text = "computation time (ms, log scale)"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.Y.Tick.Marker = logTicks{}
+	p.Y.Tick.Marker = LogTicks{}
 	var tasks []int32
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, b := range ts {
@@ -401,30 +401,30 @@ func barFig9Figure(all []*barTiming, cs [2]string, multi bool) (figure, error) {
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Add(plotter.NewGrid())
 	for i, alg := range algs {
-		var e ciErrors
+		var e CIErrors
 		for _, b := range ts {
 			if b.alg != alg {
 				continue
 			}
 			m, h := MeanCI95(b.ms)
-			m = clampLog(m, 1e-3)
+			m = ClampLog(m, 1e-3)
 			e.XYs = append(e.XYs, plotter.XY{X: float64(b.tasks), Y: m})
-			e.half = append(e.half, zeroNaN(h))
-			lo, hi = min(lo, clampLog(m-zeroNaN(h), m/2)), max(hi, m+zeroNaN(h))
+			e.Half = append(e.Half, ZeroNaN(h))
+			lo, hi = min(lo, ClampLog(m-ZeroNaN(h), m/2)), max(hi, m+ZeroNaN(h))
 		}
 		if len(e.XYs) == 0 {
 			continue
 		}
-		col, dash := style(i)
+		col, dash := SeriesStyle(i)
 		l, sc, err := plotter.NewLinePoints(e.XYs)
 		if err != nil {
-			return figure{}, err
+			return Figure{}, err
 		}
 		l.LineStyle = draw.LineStyle{Color: col, Dashes: dash, Width: vg.Points(1.5)}
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Shape: draw.CircleGlyph{}, Radius: vg.Points(2)}
 		eb, err := plotter.NewYErrorBars(logSafe{e, true})
 		if err != nil {
-			return figure{}, err
+			return Figure{}, err
 		}
 		eb.LineStyle.Color = col
 		p.Add(l, sc, eb)
@@ -439,10 +439,10 @@ func barFig9Figure(all []*barTiming, cs [2]string, multi bool) (figure, error) {
 			p.Y.Min, p.Y.Max = p.Y.Min/2, p.Y.Max*2
 		}
 	}
-	name := "bar_fig9_" + fileSlug(cs[1])
+	name := "bar_fig9_" + FileSlug(cs[1])
 	if multi {
-		name = "bar_fig9_" + fileSlug(cs[0]) + "_" + fileSlug(cs[1])
+		name = "bar_fig9_" + FileSlug(cs[0]) + "_" + FileSlug(cs[1])
 	}
-	l, top := sideLegend(p)
-	return figure{name: name, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, nil
+	l, top := SideLegend(p)
+	return Figure{Name: name, Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}, nil
 }

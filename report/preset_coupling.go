@@ -91,7 +91,7 @@ func cpPolicyOrder(a, b string) int {
 		}
 		return 1
 	}
-	return compareSeries(a, b)
+	return CompareSeries(a, b)
 }
 
 // couplingGroups splits the simulation runs among runs into workloads, in
@@ -124,7 +124,7 @@ func couplingGroups(runs []Run) []*cpGroup {
 		key := strings.Join(id, "\x00")
 		g, ok := index[key]
 		if !ok {
-			g = &cpGroup{title: groupTitle(r, keys), short: strings.Join(short, " "), slug: fileSlug(strings.Join(short, "_"))}
+			g = &cpGroup{title: groupTitle(r, keys), short: strings.Join(short, " "), slug: FileSlug(strings.Join(short, "_"))}
 			index[key] = g
 			groups = append(groups, g)
 		}
@@ -261,7 +261,7 @@ func CouplingTable(runs []Run) *Table {
 	}
 	policies := allPolicies(groups)
 	anyReduces := slices.ContainsFunc(groups, func(g *cpGroup) bool { return g.reduces })
-	display := policyDisplay(policies)
+	display := PolicyDisplay(policies)
 	metrics := []cpMetric{{"T (min)", "t_min", cpProcessing, 2}}
 	what := "processing time T"
 	if anyReduces {
@@ -280,8 +280,8 @@ func CouplingTable(runs []Run) *Table {
 		Column{Header: "maps", Name: "maps", Align: AlignRight}, Column{Header: "reduces", Name: "reduces", Align: AlignRight})
 	for _, p := range policies {
 		for _, m := range metrics {
-			t.Columns = append(t.Columns, Column{Header: strings.Replace(display[p], " ", "\n", 1) + "\n" + m.header, Name: columnSlug(display[p]) + "_" + m.name, Align: AlignRight},
-				Column{Header: "±", Name: columnSlug(display[p]) + "_" + m.name + "_ci95", Align: AlignRight})
+			t.Columns = append(t.Columns, Column{Header: strings.Replace(display[p], " ", "\n", 1) + "\n" + m.header, Name: ColumnSlug(display[p]) + "_" + m.name, Align: AlignRight},
+				Column{Header: "±", Name: ColumnSlug(display[p]) + "_" + m.name + "_ci95", Align: AlignRight})
 		}
 	}
 	for _, g := range groups {
@@ -461,17 +461,17 @@ func WriteCouplingFigures(runs []Run, dir, format string) ([]string, error) {
 	if len(groups) == 0 {
 		return nil, fmt.Errorf("coupling figures: no simulation runs")
 	}
-	var figs []figure
-	add := func(f []figure, err error) error {
+	var figs []Figure
+	add := func(f []Figure, err error) error {
 		figs = append(figs, f...)
 		return err
 	}
-	display := policyDisplay(allPolicies(groups))
+	display := PolicyDisplay(allPolicies(groups))
 	if singleJobSet(groups) {
 		if err := add(cpProcessingFigure(groups, display)); err != nil {
 			return nil, err
 		}
-		return writeFigureSet(dir, format, figs)
+		return WriteFigureSet(dir, format, figs)
 	}
 	for _, g := range groups {
 		n := len(g.jobs)
@@ -498,7 +498,7 @@ func WriteCouplingFigures(runs []Run, dir, format string) ([]string, error) {
 			return nil, fmt.Errorf("coupling figures, %s: %w", g.title, err)
 		}
 	}
-	return writeFigureSet(dir, format, figs)
+	return WriteFigureSet(dir, format, figs)
 }
 
 // figName is a figure's file name: coupling_FORM, the workload and the parts.
@@ -508,7 +508,7 @@ func (g *cpGroup) figName(form string, parts ...string) string {
 		name += "_" + g.slug
 	}
 	for _, p := range parts {
-		name += "_" + fileSlug(p)
+		name += "_" + FileSlug(p)
 	}
 	return name
 }

@@ -76,23 +76,23 @@ func (g *cpGroup) gridLen(step int64) int {
 
 // bandOf returns the mean over runs, with its 95% half-width, of dense series
 // (one per run, all of length n) at x = i·xScale.
-func bandOf(series [][]float64, n int, xScale float64) meanBand {
-	var b meanBand
+func bandOf(series [][]float64, n int, xScale float64) MeanBand {
+	var b MeanBand
 	vals := make([]float64, len(series))
 	for i := range n {
 		for k, s := range series {
 			vals[k] = s[i]
 		}
 		m, h := MeanCI95(vals)
-		b.xy = append(b.xy, plotter.XY{X: float64(i) * xScale, Y: m})
-		b.half = append(b.half, h)
+		b.XY = append(b.XY, plotter.XY{X: float64(i) * xScale, Y: m})
+		b.Half = append(b.Half, h)
 	}
 	return b
 }
 
 // runningBands returns, for policy p of g, the running maps and reduces of each
 // job (by job index) on the grid of n intervals of step µs, x in minutes.
-func (g *cpGroup) runningBands(p string, step int64, n int) (maps, reduces []meanBand) {
+func (g *cpGroup) runningBands(p string, step int64, n int) (maps, reduces []MeanBand) {
 	runs := g.byPolicy(p)
 	nj := len(g.jobs)
 	dm := make([][][]float64, nj) // job, run, interval

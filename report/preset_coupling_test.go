@@ -179,7 +179,7 @@ func TestPolicyDisplay(t *testing.T) {
 		{[]string{"coupling:beta=0.1", "Coupling:beta=0.1"}, []string{"coupling:beta=0.1", "Coupling:beta=0.1"}},
 	}
 	for _, tt := range tests {
-		d := policyDisplay(tt.in)
+		d := PolicyDisplay(tt.in)
 		for i, p := range tt.in {
 			if d[p] != tt.want[i] {
 				t.Errorf("policyDisplay(%q)[%q] = %q, want %q", tt.in, p, d[p], tt.want[i])
@@ -187,7 +187,7 @@ func TestPolicyDisplay(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{"Coupling β=0.1": "coupling_beta0.1", "table4 coupling-set-a": "table4_coupling-set-a", "a/b": "a_b"} {
-		if got := fileSlug(in); got != want {
+		if got := FileSlug(in); got != want {
 			t.Errorf("fileSlug(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -206,7 +206,7 @@ func TestDenseTicks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var labels []string
-		for _, tk := range (denseTicks{}).Ticks(tt.lo, tt.hi) {
+		for _, tk := range (DenseTicks{}).Ticks(tt.lo, tt.hi) {
 			if tk.Label != "" {
 				labels = append(labels, tk.Label)
 			}
@@ -222,7 +222,7 @@ func TestDenseTicks(t *testing.T) {
 
 func TestBandOf(t *testing.T) {
 	b := bandOf([][]float64{{0, 2, 4}, {0, 4, 4}}, 3, 0.5)
-	if b.xy[1].X != 0.5 || b.xy[1].Y != 3 || b.xy[2].Y != 4 || b.half[2] != 0 || math.Abs(b.half[1]-t975df1) > 1e-9 {
+	if b.XY[1].X != 0.5 || b.XY[1].Y != 3 || b.XY[2].Y != 4 || b.Half[2] != 0 || math.Abs(b.Half[1]-t975df1) > 1e-9 {
 		t.Errorf("band %+v", b)
 	}
 }

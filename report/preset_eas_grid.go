@@ -183,7 +183,7 @@ func (p *gridPreset) build(runs []Run) *grid {
 	varying := VaryingLabels(sorted)
 	if slices.ContainsFunc(sorted, func(r Run) bool { _, ok := r.Labels[p.xLabel]; return ok }) {
 		g.xLabel = p.xLabel
-	} else if i := slices.IndexFunc(varying, func(k string) bool { return !slices.Contains(hpfspFixedLabels, k) }); i >= 0 {
+	} else if i := slices.IndexFunc(varying, func(k string) bool { return !slices.Contains(FixedLabels, k) }); i >= 0 {
 		g.xLabel = varying[i]
 	}
 	for _, k := range varying {
@@ -238,7 +238,7 @@ func (p *gridPreset) build(runs []Run) *grid {
 	}
 	slices.SortFunc(g.series, p.compareSeries)
 	for _, b := range g.blocks {
-		slices.SortFunc(b.xs, compareLabelValues)
+		slices.SortFunc(b.xs, CompareLabelValues)
 		slices.SortFunc(b.series, p.compareSeries)
 		if b.metric.normalise {
 			normaliseBlock(b)
@@ -257,10 +257,10 @@ func (p *gridPreset) build(runs []Run) *grid {
 			}
 			return -1
 		}
-		if c := compareLabelValues(a.paper, b.paper); c != 0 {
+		if c := CompareLabelValues(a.paper, b.paper); c != 0 {
 			return c
 		}
-		return slices.CompareFunc(a.context, b.context, compareLabelValues)
+		return slices.CompareFunc(a.context, b.context, CompareLabelValues)
 	})
 	return g
 }
@@ -414,7 +414,7 @@ func (b *gridBlock) completeSeeds(series []string) []string {
 			}
 		}
 	}
-	slices.SortFunc(out, compareLabelValues)
+	slices.SortFunc(out, CompareLabelValues)
 	return out
 }
 

@@ -19,12 +19,12 @@ import (
 // values on the x axis, one series per policy with the 95% interval over seeds.
 
 // gridFigure draws one block of a grid.
-type gridFigure func(p *gridPreset, g *grid, b *gridBlock) (figure, error)
+type gridFigure func(p *gridPreset, g *grid, b *gridBlock) (Figure, error)
 
 // writeFigures draws every block of the grid of runs into dir with draw and
 // returns the paths written, in block order.
 func (p *gridPreset) writeFigures(runs []Run, dir, format string, draw gridFigure) ([]string, error) {
-	if err := checkFigureFormat(format); err != nil {
+	if err := CheckFigureFormat(format); err != nil {
 		return nil, err
 	}
 	if len(runs) == 0 {
@@ -37,8 +37,8 @@ func (p *gridPreset) writeFigures(runs []Run, dir, format string, draw gridFigur
 		if err != nil {
 			return paths, fmt.Errorf("%s figure %s: %w", p.name, p.fileName(b), err)
 		}
-		f.name = p.fileName(b)
-		path, err := writeFigure(dir, format, f)
+		f.Name = p.fileName(b)
+		path, err := WriteFigure(dir, format, f)
 		if err != nil {
 			return paths, err
 		}
@@ -81,14 +81,14 @@ func (p *gridPreset) newGridPlot(g *grid, b *gridBlock) *plot.Plot {
 	for _, c := range b.cells {
 		seeds = max(seeds, len(c.vals))
 	}
-	pl.Title.Text = fmt.Sprintf("%s: mean of %d seed%s, 95%% CI", title, seeds, plural(seeds))
+	pl.Title.Text = fmt.Sprintf("%s: mean of %d seed%s, 95%% CI", title, seeds, Plural(seeds))
 	pl.X.Label.Text = p.xHeader
 	if g.xLabel != "" && g.xLabel != p.xLabel {
 		pl.X.Label.Text = g.xLabel
 	}
 	pl.Y.Label.Text = b.metric.title
 	pl.Y.Min = 0
-	pl.Y.Tick.Marker = tidyTicks{}
+	pl.Y.Tick.Marker = TidyTicks{}
 	pl.Add(plotter.NewGrid())
 	return pl
 }
@@ -96,13 +96,13 @@ func (p *gridPreset) newGridPlot(g *grid, b *gridBlock) *plot.Plot {
 // barFigure draws b as grouped bars, as the EAS paper's figures: a group per x
 // value, a bar per policy with its 95% interval as a black whisker. A policy
 // keeps its colour in every figure (styleIndex).
-func barFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
+func barFigure(p *gridPreset, g *grid, b *gridBlock) (Figure, error) {
 	pl := p.newGridPlot(g, b)
 	const groupWidth = 0.8
 	w := groupWidth / float64(len(b.series))
 	for i, s := range b.series {
 		var rings []plotter.XYer
-		var e ciErrors
+		var e CIErrors
 		for k, x := range b.xs {
 			c := b.cell(x, s)
 			if c == nil {
@@ -115,18 +115,18 @@ func barFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
 			left := float64(k) - groupWidth/2 + w*float64(i)
 			rings = append(rings, plotter.XYs{{X: left, Y: 0}, {X: left + w, Y: 0}, {X: left + w, Y: m}, {X: left, Y: m}})
 			e.XYs = append(e.XYs, plotter.XY{X: left + w/2, Y: m})
-			e.half = append(e.half, h)
+			e.Half = append(e.Half, h)
 		}
 		poly, err := plotter.NewPolygon(rings...)
 		if err != nil {
-			return figure{}, err
+			return Figure{}, err
 		}
-		poly.Color, _ = style(p.styleIndex(g, s))
+		poly.Color, _ = SeriesStyle(p.styleIndex(g, s))
 		poly.LineStyle.Color = color.White
 		poly.LineStyle.Width = vg.Points(0.5)
 		eb, err := plotter.NewYErrorBars(e)
 		if err != nil {
-			return figure{}, err
+			return Figure{}, err
 		}
 		eb.LineStyle.Color = color.Black
 		eb.LineStyle.Width = vg.Points(1)
@@ -137,8 +137,8 @@ func barFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
 	pl.NominalX(b.xs...)
 	pl.X.Min, pl.X.Max = -0.5, float64(len(b.xs))-0.5
 	pl.Y.Max = max(pl.Y.Max*1.05, 1e-9)
-	l, top := takeLegend(pl)
-	return figure{height: 4 * vg.Inch, legend: l, top: top, draw: pl.Draw}, nil
+	l, top := TakeLegend(pl)
+	return Figure{Height: 4 * vg.Inch, Legend: l, Top: top, Draw: pl.Draw}, nil
 }
 
 // lineFigure draws b as one line per policy with 95% error bars against the x
@@ -146,7 +146,7 @@ func barFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
 // its own colour, dash pattern and glyph, and is shifted sideways by a small
 // fraction of the spacing of the x values, so that policies with equal values
 // stay visible side by side instead of hiding each other.
-func lineFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
+func lineFigure(p *gridPreset, g *grid, b *gridBlock) (Figure, error) {
 	pl := p.newGridPlot(g, b)
 	xs := make([]float64, len(b.xs))
 	numeric := true
@@ -172,7 +172,7 @@ func lineFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
 	}
 	for i, s := range b.series {
 		shift := spacing * 0.06 * (float64(i) - float64(len(b.series)-1)/2)
-		var e ciErrors
+		var e CIErrors
 		for k, x := range b.xs {
 			c := b.cell(x, s)
 			if c == nil {
@@ -183,19 +183,19 @@ func lineFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
 				h = 0
 			}
 			e.XYs = append(e.XYs, plotter.XY{X: xs[k] + shift, Y: m})
-			e.half = append(e.half, h)
+			e.Half = append(e.Half, h)
 		}
 		j := p.styleIndex(g, s)
-		col, _ := style(j)
+		col, _ := SeriesStyle(j)
 		l, sc, err := plotter.NewLinePoints(e.XYs)
 		if err != nil {
-			return figure{}, err
+			return Figure{}, err
 		}
 		l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.5), Dashes: plotutil.Dashes(j)}
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: plotutil.Shape(j)}
 		eb, err := plotter.NewYErrorBars(e)
 		if err != nil {
-			return figure{}, err
+			return Figure{}, err
 		}
 		eb.LineStyle.Color = col
 		eb.CapWidth = vg.Points(4)
@@ -211,6 +211,6 @@ func lineFigure(p *gridPreset, g *grid, b *gridBlock) (figure, error) {
 		pl.X.Min, pl.X.Max = xs[0]-spacing/2, xs[len(xs)-1]+spacing/2
 	}
 	pl.Y.Max = max(pl.Y.Max*1.05, 1e-9)
-	l, top := takeLegend(pl)
-	return figure{height: 4 * vg.Inch, legend: l, top: top, draw: pl.Draw}, nil
+	l, top := TakeLegend(pl)
+	return Figure{Height: 4 * vg.Inch, Legend: l, Top: top, Draw: pl.Draw}, nil
 }

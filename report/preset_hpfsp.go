@@ -38,9 +38,6 @@ const (
 	HPFSPProfileFigure = "hpfsp_profile"
 )
 
-// Labels that are coordinates of a run but not of a point.
-var hpfspFixedLabels = []string{PolicyLabel, "trace", "hw", "seed"}
-
 // hpfspPoint gathers one series' values at one x: one value per seed.
 type hpfspPoint struct {
 	series string
@@ -69,49 +66,6 @@ func aloneMeasured(runs []Run) bool {
 	return len(runs) > 0
 }
 
-// fairLimit returns the fair-limit parameter of an hpfsp policy name and the name
-// without it.
-func fairLimit(policy string) (float64, string, bool) {
-	name, args, _ := strings.Cut(policy, ":")
-	var rest []string
-	x, found := 0.0, false
-	for _, kv := range strings.Split(args, ",") {
-		if v, ok := strings.CutPrefix(kv, "fair-limit="); ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				x, found = f, true
-				continue
-			}
-		}
-		if kv != "" {
-			rest = append(rest, kv)
-		}
-	}
-	if len(rest) > 0 {
-		name += ":" + strings.Join(rest, ",")
-	}
-	return x, name, found
-}
-
-// compareSeries orders series names by policy family, then numerically by
-// fair-limit (hpfsp:fair-limit=2 before hpfsp:fair-limit=10).
-func compareSeries(a, b string) int {
-	xa, na, oka := fairLimit(a)
-	xb, nb, okb := fairLimit(b)
-	if c := strings.Compare(na, nb); c != 0 {
-		return c
-	}
-	if oka != okb {
-		if okb {
-			return -1
-		}
-		return 1
-	}
-	if c := cmp.Compare(xa, xb); c != 0 {
-		return c
-	}
-	return strings.Compare(a, b)
-}
-
 // hpfspAxisOf picks the x axis of hpfsp_mean for runs (see the constants' doc).
 func hpfspAxisOf(runs []Run) hpfspAxis {
 	varying := VaryingLabels(runs)
@@ -128,7 +82,7 @@ func hpfspAxisOf(runs []Run) hpfspAxis {
 	join := func(a, b string) string { return strings.TrimSpace(a + " " + b) }
 	policy := func(r Run) string { p, _ := r.Label(PolicyLabel); return p }
 	for _, k := range varying {
-		if slices.Contains(hpfspFixedLabels, k) {
+		if slices.Contains(FixedLabels, k) {
 			continue
 		}
 		return hpfspAxis{label: k, xOf: func(r Run) (float64, bool) {
@@ -143,17 +97,17 @@ func hpfspAxisOf(runs []Run) hpfspAxis {
 		if t, _ := r.Label("trace"); !slices.Contains(traces, t) {
 			traces = append(traces, t)
 		}
-		if x, _, ok := fairLimit(policy(r)); ok && !slices.Contains(limits, x) {
+		if x, _, ok := FairLimit(policy(r)); ok && !slices.Contains(limits, x) {
 			limits = append(limits, x)
 		}
 	}
-	slices.SortFunc(traces, compareLabelValues)
+	slices.SortFunc(traces, CompareLabelValues)
 	if len(limits) > 0 && len(limits) >= len(traces) {
 		return hpfspAxis{label: "FAIR_LIMIT", xOf: func(r Run) (float64, bool) {
-			x, _, ok := fairLimit(policy(r))
+			x, _, ok := FairLimit(policy(r))
 			return x, ok
 		}, series: func(r Run) string {
-			_, name, _ := fairLimit(policy(r))
+			_, name, _ := FairLimit(policy(r))
 			return join(name, extra(r, ""))
 		}}
 	}
@@ -197,7 +151,7 @@ func hpfspPoints(runs []Run, series func(Run) string, xOf func(Run) (float64, bo
 		pts[k].vals = append(pts[k].vals, value(r))
 	}
 	slices.SortStableFunc(pts, func(a, b hpfspPoint) int {
-		if c := compareSeries(a.series, b.series); c != 0 {
+		if c := CompareSeries(a.series, b.series); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.x, b.x)
@@ -239,11 +193,11 @@ func HPFSPTable(runs []Run) *Table {
 // WriteHPFSPFigures draws the hpfsp preset's figures into dir and returns the
 // paths written (see HPFSPMeanFigure).
 func WriteHPFSPFigures(runs []Run, dir, format string) ([]string, error) {
-	sorted, err := sortedForFigures(runs, format, "hpfsp figures")
+	sorted, err := SortedForFigures(runs, format, "hpfsp figures")
 	if err != nil {
 		return nil, err
 	}
-	figs := []func([]Run) (figure, bool, error){hpfspMean, hpfspBySize, hpfspProfile}
+	figs := []func([]Run) (Figure, bool, error){hpfspMean, hpfspBySize, hpfspProfile}
 	var paths []string
 	for _, build := range figs {
 		f, ok, err := build(sorted)
@@ -253,7 +207,7 @@ func WriteHPFSPFigures(runs []Run, dir, format string) ([]string, error) {
 		if !ok {
 			continue
 		}
-		path, err := writeFigure(dir, format, f)
+		path, err := WriteFigure(dir, format, f)
 		if err != nil {
 			return paths, err
 		}
@@ -261,14 +215,6 @@ func WriteHPFSPFigures(runs []Run, dir, format string) ([]string, error) {
 	}
 	return paths, nil
 }
-
-// ciErrors are the half-widths of 95% intervals, for plotter.YErrorBars.
-type ciErrors struct {
-	plotter.XYs
-	half []float64
-}
-
-func (c ciErrors) YError(i int) (float64, float64) { return c.half[i], c.half[i] }
 
 // addCILines draws one line with 95% error bars per series of pts; points with x
 // NaN (series without the parameter) become horizontal lines with a band.
@@ -285,9 +231,9 @@ func addCILines(p *plot.Plot, pts []hpfspPoint) error {
 			order = append(order, q.series)
 		}
 	}
-	slices.SortFunc(order, compareSeries)
+	slices.SortFunc(order, CompareSeries)
 	for i, s := range order {
-		var e ciErrors
+		var e CIErrors
 		for _, q := range pts {
 			if q.series != s {
 				continue
@@ -298,13 +244,13 @@ func addCILines(p *plot.Plot, pts []hpfspPoint) error {
 			}
 			if math.IsNaN(q.x) { // a reference level across the axis
 				e.XYs = append(e.XYs, plotter.XY{X: lo, Y: m}, plotter.XY{X: hi, Y: m})
-				e.half = append(e.half, h, h)
+				e.Half = append(e.Half, h, h)
 				continue
 			}
 			e.XYs = append(e.XYs, plotter.XY{X: q.x, Y: m})
-			e.half = append(e.half, h)
+			e.Half = append(e.Half, h)
 		}
-		col, dash := style(i)
+		col, dash := SeriesStyle(i)
 		l, sc, err := plotter.NewLinePoints(e.XYs)
 		if err != nil {
 			return err
@@ -322,7 +268,7 @@ func addCILines(p *plot.Plot, pts []hpfspPoint) error {
 	return nil
 }
 
-func hpfspMean(runs []Run) (figure, bool, error) {
+func hpfspMean(runs []Run) (Figure, bool, error) {
 	ax := hpfspAxisOf(runs)
 	value, metric := hpfspMetric(runs)
 	p := plot.New()
@@ -331,7 +277,7 @@ func hpfspMean(runs []Run) (figure, bool, error) {
 	p.Y.Label.Text = metric
 	p.Add(plotter.NewGrid())
 	if err := addCILines(p, hpfspPoints(runs, ax.series, ax.xOf, value)); err != nil {
-		return figure{}, false, err
+		return Figure{}, false, err
 	}
 	if ax.ticks != nil {
 		var t []plot.Tick
@@ -341,8 +287,8 @@ func hpfspMean(runs []Run) (figure, bool, error) {
 		p.X.Tick.Marker = plot.ConstantTicks(t)
 		p.X.Min, p.X.Max = -0.5, float64(len(ax.ticks))-0.5
 	}
-	l, top := takeLegend(p)
-	return figure{name: HPFSPMeanFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, true, nil
+	l, top := TakeLegend(p)
+	return Figure{Name: HPFSPMeanFigure, Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}, true, nil
 }
 
 // jobGroups returns a key per job of r: its number of maps, or its size quintile
@@ -397,7 +343,7 @@ func groupMeans(runs []Run, groups func(Run) []int, f func(*results.Job) float64
 	return pts
 }
 
-func hpfspBySize(runs []Run) (figure, bool, error) {
+func hpfspBySize(runs []Run) (Figure, bool, error) {
 	varied, quintiles := false, false
 	for _, r := range runs {
 		g := jobGroups(r)
@@ -411,7 +357,7 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 		quintiles = quintiles || len(distinct) > 10
 	}
 	if !varied {
-		return figure{}, false, nil
+		return Figure{}, false, nil
 	}
 	pts := groupMeans(runs, jobGroups, func(j *results.Job) float64 { return Seconds(j.FlowtimeUs) })
 	var xs []float64
@@ -425,7 +371,7 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 		}
 	}
 	slices.Sort(xs)
-	slices.SortFunc(series, compareSeries)
+	slices.SortFunc(series, CompareSeries)
 	p := plot.New()
 	p.Title.Text = "H-PFSP: flowtime by job size, 95% CI"
 	p.X.Label.Text = "job size (maps)"
@@ -438,7 +384,7 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 	// slot.
 	step := 0.8 / float64(len(series))
 	for i, s := range series {
-		var e ciErrors
+		var e CIErrors
 		for k, x := range xs {
 			idx := slices.IndexFunc(pts, func(q hpfspPoint) bool { return q.series == s && q.x == x })
 			if idx < 0 {
@@ -449,19 +395,19 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 				h = 0
 			}
 			e.XYs = append(e.XYs, plotter.XY{X: float64(k) + step*(float64(i)-float64(len(series)-1)/2), Y: m})
-			e.half = append(e.half, h)
+			e.Half = append(e.Half, h)
 		}
 		sc, err := plotter.NewScatter(e.XYs)
 		if err != nil {
-			return figure{}, false, err
+			return Figure{}, false, err
 		}
-		col, _ := style(i)
+		col, _ := SeriesStyle(i)
 		sc.GlyphStyle.Color = col
 		sc.GlyphStyle.Shape = draw.BoxGlyph{}
 		sc.GlyphStyle.Radius = vg.Points(3)
 		eb, err := plotter.NewYErrorBars(e)
 		if err != nil {
-			return figure{}, false, err
+			return Figure{}, false, err
 		}
 		eb.LineStyle.Color = col
 		p.Add(sc, eb)
@@ -473,13 +419,13 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 	}
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(len(xs))-0.5
-	l, top := takeLegend(p)
-	return figure{name: HPFSPSizeFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, true, nil
+	l, top := TakeLegend(p)
+	return Figure{Name: HPFSPSizeFigure, Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}, true, nil
 }
 
-func hpfspProfile(runs []Run) (figure, bool, error) {
+func hpfspProfile(runs []Run) (Figure, bool, error) {
 	if !aloneMeasured(runs) {
-		return figure{}, false, nil
+		return Figure{}, false, nil
 	}
 	quintile := func(r Run) []int {
 		g := make([]int, len(r.Jobs))
@@ -494,8 +440,8 @@ func hpfspProfile(runs []Run) (figure, bool, error) {
 	p.Y.Label.Text = "mean slowdown"
 	p.Add(plotter.NewGrid())
 	if err := addCILines(p, groupMeans(runs, quintile, func(j *results.Job) float64 { return j.Slowdown })); err != nil {
-		return figure{}, false, err
+		return Figure{}, false, err
 	}
-	l, top := takeLegend(p)
-	return figure{name: HPFSPProfileFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, true, nil
+	l, top := TakeLegend(p)
+	return Figure{Name: HPFSPProfileFigure, Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}, true, nil
 }
