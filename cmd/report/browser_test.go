@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset/hpfsp"
 )
 
 // chromiumNames are the browser binaries the browser test looks for, in order;
@@ -120,7 +121,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 			t.Errorf("table %s: %d body rows, want %d", id, got, rows)
 		}
 	}
-	figures := []string{report.FlowtimeCDFFigure, report.StarvationFigure, report.RunningTasksFigure, report.HPFSPMeanFigure}
+	figures := []string{report.FlowtimeCDFFigure, report.StarvationFigure, report.RunningTasksFigure, hpfsp.MeanFigure}
 	for _, name := range figures {
 		m := elementRE("figure", report.HTMLFigureID(name)).FindStringSubmatch(dom)
 		if m == nil {

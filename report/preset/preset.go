@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset/hpfsp"
 )
 
 // Preset is the paper-specific output --preset NAME adds to the summary: a
@@ -25,7 +26,7 @@ type Preset struct {
 // All lists the presets, sorted by name.
 func All() []Preset {
 	p := []Preset{
-		{"hpfsp", report.HPFSPTable, report.WriteHPFSPFigures},
+		{"hpfsp", hpfsp.Table, hpfsp.WriteFigures},
 		{"eas", report.EASTable, report.WriteEASFigures},
 		{"hybsmrp", report.HybSMRPTable, report.WriteHybSMRPFigures},
 		{"bar-table4", report.BARTable4Table, report.WriteBARTable4Figures},
