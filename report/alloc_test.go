@@ -13,30 +13,8 @@ import (
 
 	"github.com/tracereplay/tracereplay/internal/allocstudy"
 	"github.com/tracereplay/tracereplay/internal/results"
+	"github.com/tracereplay/tracereplay/internal/results/resultstest"
 )
-
-// allocRows builds the rows of a study: for each case, system and seed, the
-// algorithms' makespans base·(k+1)+seed seconds and localities (90−10k)%.
-func allocRows(cases, systems, algs []string, seeds int) []results.AllocRow {
-	var rows []results.AllocRow
-	for _, c := range cases {
-		for si, s := range systems {
-			for seed := 1; seed <= seeds; seed++ {
-				ref := int64(0)
-				for k, a := range algs {
-					ms := int64(10*(si+1)*(k+1)+seed) * sec
-					if k == 0 {
-						ref = ms
-					}
-					rows = append(rows, results.AllocRow{Case: c, System: s, Servers: 100, Tasks: 300, QUs: 10 * sec, WUs: 40 * sec,
-						CLocUs: 20 * sec, Seed: uint64(seed), Algorithm: a, MakespanUs: ms, LocalTasks: int32(270 - 30*k),
-						RemoteTasks: int32(30 + 30*k), Locality: float64(90-10*k) / 100, Ratio: float64(ms) / float64(ref)})
-				}
-			}
-		}
-	}
-	return rows
-}
 
 // writeStudy writes rows (and timing) as cmd/replay does.
 func writeStudy(t *testing.T, dir string, rows []results.AllocRow, timing []results.AllocTiming) {
@@ -48,7 +26,7 @@ func writeStudy(t *testing.T, dir string, rows []results.AllocRow, timing []resu
 
 func TestLoadAllocStudyAndSummary(t *testing.T) {
 	root := t.TempDir()
-	rows := allocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 2)
+	rows := resultstest.AllocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 2)
 	timing := []results.AllocTiming{{Case: "a", System: "E1", Servers: 100, Tasks: 300, Seed: 1, Algorithm: "bar", WallNs: 2e6}}
 	writeStudy(t, filepath.Join(root, "study"), rows, timing)
 	runs, err := Load(root)
@@ -93,7 +71,7 @@ func TestLoadAllocStudyAndSummary(t *testing.T) {
 }
 
 func TestLoadAllocStudyErrors(t *testing.T) {
-	good := allocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 1)
+	good := resultstest.AllocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 1)
 	bad := func(f func(r *results.AllocRow)) []results.AllocRow {
 		rows := append([]results.AllocRow(nil), good...)
 		f(&rows[1])
@@ -156,7 +134,7 @@ func TestLoadAllocStudyErrors(t *testing.T) {
 // error, never a panic. checkParquet bounds what parquet-go may allocate
 // (TestDecodeParquetBounds measures it), so executions stay cheap.
 func FuzzDecodeAllocRows(f *testing.F) {
-	for _, b := range seedParquet(f, allocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 1)) {
+	for _, b := range seedParquet(f, resultstest.AllocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 1)) {
 		f.Add(b)
 	}
 	f.Add([]byte("PAR1"))

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/results"
+	"github.com/tracereplay/tracereplay/internal/results/resultstest"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -72,8 +73,8 @@ func TestCouplingTableHandWorked(t *testing.T) {
 	// Fair, job 1: T = 1 and 3 min (mean 2, half-width t·√2/√2 = t), S = 0.5 and
 	// 1.5 (mean 1, half t/2). Job 2: T = 2 and 4. All jobs: per-run means
 	// 1.5 and 3.5, S over jobs with reduces 0.5 and 1.5. Coupling: all 1 min.
-	h := fmt.Sprintf("%.2f", t975df1)
-	h2 := fmt.Sprintf("%.2f", t975df1/2)
+	h := fmt.Sprintf("%.2f", resultstest.T975DF1)
+	h2 := fmt.Sprintf("%.2f", resultstest.T975DF1/2)
 	want := []string{
 		"1|big|0.00|10|2|2.00|" + h + "|1.00|" + h2 + "|1.00|0.00|0.00|0.00",
 		"2|small|1.00|5|0|3.00|" + h + "|-|-|1.00|0.00|-|-",
@@ -111,10 +112,10 @@ func TestCouplingTableMapOnlyAndVaryingJobs(t *testing.T) {
 	}
 	got := rowLines(tb)
 	want := []string{
-		"maponly on hw|1|g|0.00|10|0|1.00|0.00|7.0|" + fmt.Sprintf("%.1f", t975df1),
+		"maponly on hw|1|g|0.00|10|0|1.00|0.00|7.0|" + fmt.Sprintf("%.1f", resultstest.T975DF1),
 		"maponly on hw|2|h|0.08|4|0|1.00|0.00|4.0|0.0",
-		"maponly on hw|all|all 2 jobs (mean)|-|-|-|1.00|0.00|5.5|" + fmt.Sprintf("%.1f", t975df1/2),
-		"mixed on hw|all|all jobs (mean; jobs differ by seed)|-|-|-|1.50|" + fmt.Sprintf("%.2f", t975df1/2) + "|3.0|0.0",
+		"maponly on hw|all|all 2 jobs (mean)|-|-|-|1.00|0.00|5.5|" + fmt.Sprintf("%.1f", resultstest.T975DF1/2),
+		"mixed on hw|all|all jobs (mean; jobs differ by seed)|-|-|-|1.50|" + fmt.Sprintf("%.2f", resultstest.T975DF1/2) + "|3.0|0.0",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -222,7 +223,7 @@ func TestDenseTicks(t *testing.T) {
 
 func TestBandOf(t *testing.T) {
 	b := bandOf([][]float64{{0, 2, 4}, {0, 4, 4}}, 3, 0.5)
-	if b.XY[1].X != 0.5 || b.XY[1].Y != 3 || b.XY[2].Y != 4 || b.Half[2] != 0 || math.Abs(b.Half[1]-t975df1) > 1e-9 {
+	if b.XY[1].X != 0.5 || b.XY[1].Y != 3 || b.XY[2].Y != 4 || b.Half[2] != 0 || math.Abs(b.Half[1]-resultstest.T975DF1) > 1e-9 {
 		t.Errorf("band %+v", b)
 	}
 }
@@ -283,4 +284,17 @@ func TestCouplingNodeFilesErrors(t *testing.T) {
 	if _, err := WriteCouplingFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), results.HardwareMetaKey) {
 		t.Errorf("bad hardware metadata: %v", err)
 	}
+}
+
+// rowLines returns each row of tb as its cells' texts joined by '|'.
+func rowLines(tb *Table) []string {
+	var out []string
+	for _, r := range tb.Rows {
+		var cells []string
+		for _, c := range r {
+			cells = append(cells, c.Text)
+		}
+		out = append(out, strings.Join(cells, "|"))
+	}
+	return out
 }

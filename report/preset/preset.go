@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset/bar"
 	"github.com/tracereplay/tracereplay/report/preset/hpfsp"
 )
 
@@ -29,8 +30,8 @@ func All() []Preset {
 		{"hpfsp", hpfsp.Table, hpfsp.WriteFigures},
 		{"eas", report.EASTable, report.WriteEASFigures},
 		{"hybsmrp", report.HybSMRPTable, report.WriteHybSMRPFigures},
-		{"bar-table4", report.BARTable4Table, report.WriteBARTable4Figures},
-		{"bar-fig9", report.BARFig9Table, report.WriteBARFig9Figures},
+		{"bar-table4", bar.Table4, bar.WriteTable4Figures},
+		{"bar-fig9", bar.Fig9Table, bar.WriteFig9Figures},
 		{"coupling", report.CouplingTable, report.WriteCouplingFigures},
 	}
 	slices.SortFunc(p, func(a, b Preset) int { return strings.Compare(a.Name, b.Name) })
