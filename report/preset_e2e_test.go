@@ -14,6 +14,7 @@ import (
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
 	"github.com/tracereplay/tracereplay/report/preset/bar"
+	"github.com/tracereplay/tracereplay/report/preset/coupling"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -91,13 +92,13 @@ func TestPresetsEndToEnd(t *testing.T) {
 		want    []string // figure files
 		timed   bool     // mask the table's decimals
 	}{
-		{"coupling-twojobs", report.CouplingTable, report.WriteCouplingFigures, []string{"coupling_running_fair", "coupling_running_coupling", "coupling_spans", "coupling_network"}, false},
-		{"coupling-grep", report.CouplingTable, report.WriteCouplingFigures, []string{"coupling_running_fair", "coupling_running_coupling", "coupling_spans", "coupling_network"}, false},
-		{"coupling-single", report.CouplingTable, report.WriteCouplingFigures, []string{"coupling_processing"}, false},
-		{"coupling-wordcount", report.CouplingTable, report.WriteCouplingFigures, []string{"coupling_maps", "coupling_network"}, false},
-		{"coupling-table3", report.CouplingTable, report.WriteCouplingFigures, []string{"coupling_maps", "coupling_spans", "coupling_local_maps", "coupling_network"}, false},
-		{"coupling-table4", report.CouplingTable, report.WriteCouplingFigures, []string{"coupling_spans", "coupling_network"}, false},
-		{"coupling-batches", report.CouplingTable, report.WriteCouplingFigures, []string{"coupling_network", "coupling_cdf"}, false},
+		{"coupling-twojobs", coupling.Table, coupling.WriteFigures, []string{"coupling_running_fair", "coupling_running_coupling", "coupling_spans", "coupling_network"}, false},
+		{"coupling-grep", coupling.Table, coupling.WriteFigures, []string{"coupling_running_fair", "coupling_running_coupling", "coupling_spans", "coupling_network"}, false},
+		{"coupling-single", coupling.Table, coupling.WriteFigures, []string{"coupling_processing"}, false},
+		{"coupling-wordcount", coupling.Table, coupling.WriteFigures, []string{"coupling_maps", "coupling_network"}, false},
+		{"coupling-table3", coupling.Table, coupling.WriteFigures, []string{"coupling_maps", "coupling_spans", "coupling_local_maps", "coupling_network"}, false},
+		{"coupling-table4", coupling.Table, coupling.WriteFigures, []string{"coupling_spans", "coupling_network"}, false},
+		{"coupling-batches", coupling.Table, coupling.WriteFigures, []string{"coupling_network", "coupling_cdf"}, false},
 		{"bar-table4", bar.Table4, bar.WriteTable4Figures, []string{"bar_table4_a", "bar_table4_b"}, false},
 		{"bar-fig9", bar.Fig9Table, bar.WriteFig9Figures, []string{"bar_fig9_a"}, true},
 	}

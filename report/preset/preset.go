@@ -10,6 +10,7 @@ import (
 
 	"github.com/tracereplay/tracereplay/report"
 	"github.com/tracereplay/tracereplay/report/preset/bar"
+	"github.com/tracereplay/tracereplay/report/preset/coupling"
 	"github.com/tracereplay/tracereplay/report/preset/hpfsp"
 )
 
@@ -32,7 +33,7 @@ func All() []Preset {
 		{"hybsmrp", report.HybSMRPTable, report.WriteHybSMRPFigures},
 		{"bar-table4", bar.Table4, bar.WriteTable4Figures},
 		{"bar-fig9", bar.Fig9Table, bar.WriteFig9Figures},
-		{"coupling", report.CouplingTable, report.WriteCouplingFigures},
+		{"coupling", coupling.Table, coupling.WriteFigures},
 	}
 	slices.SortFunc(p, func(a, b Preset) int { return strings.Compare(a.Name, b.Name) })
 	return p

@@ -1,4 +1,4 @@
-package report
+package coupling
 
 import (
 	"encoding/json"
@@ -13,11 +13,13 @@ import (
 
 	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/replay"
+
+	"github.com/tracereplay/tracereplay/report"
 )
 
 // runHardware returns the hardware model run r recorded in its jobs.parquet
 // metadata; ok is false for a run built in memory or one that recorded none.
-func runHardware(r Run) (hw replay.Hardware, ok bool, err error) {
+func runHardware(r report.Run) (hw replay.Hardware, ok bool, err error) {
 	if r.Dir == "" {
 		return hw, false, nil
 	}
@@ -76,14 +78,14 @@ func (g *cpGroup) gridLen(step int64) int {
 
 // bandOf returns the mean over runs, with its 95% half-width, of dense series
 // (one per run, all of length n) at x = i·xScale.
-func bandOf(series [][]float64, n int, xScale float64) MeanBand {
-	var b MeanBand
+func bandOf(series [][]float64, n int, xScale float64) report.MeanBand {
+	var b report.MeanBand
 	vals := make([]float64, len(series))
 	for i := range n {
 		for k, s := range series {
 			vals[k] = s[i]
 		}
-		m, h := MeanCI95(vals)
+		m, h := report.MeanCI95(vals)
 		b.XY = append(b.XY, plotter.XY{X: float64(i) * xScale, Y: m})
 		b.Half = append(b.Half, h)
 	}
@@ -92,7 +94,7 @@ func bandOf(series [][]float64, n int, xScale float64) MeanBand {
 
 // runningBands returns, for policy p of g, the running maps and reduces of each
 // job (by job index) on the grid of n intervals of step µs, x in minutes.
-func (g *cpGroup) runningBands(p string, step int64, n int) (maps, reduces []MeanBand) {
+func (g *cpGroup) runningBands(p string, step int64, n int) (maps, reduces []report.MeanBand) {
 	runs := g.byPolicy(p)
 	nj := len(g.jobs)
 	dm := make([][][]float64, nj) // job, run, interval
