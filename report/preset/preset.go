@@ -11,7 +11,9 @@ import (
 	"github.com/tracereplay/tracereplay/report"
 	"github.com/tracereplay/tracereplay/report/preset/bar"
 	"github.com/tracereplay/tracereplay/report/preset/coupling"
+	"github.com/tracereplay/tracereplay/report/preset/eas"
 	"github.com/tracereplay/tracereplay/report/preset/hpfsp"
+	"github.com/tracereplay/tracereplay/report/preset/hybsmrp"
 )
 
 // Preset is the paper-specific output --preset NAME adds to the summary: a
@@ -29,8 +31,8 @@ type Preset struct {
 func All() []Preset {
 	p := []Preset{
 		{"hpfsp", hpfsp.Table, hpfsp.WriteFigures},
-		{"eas", report.EASTable, report.WriteEASFigures},
-		{"hybsmrp", report.HybSMRPTable, report.WriteHybSMRPFigures},
+		{"eas", eas.Table, eas.WriteFigures},
+		{"hybsmrp", hybsmrp.Table, hybsmrp.WriteFigures},
 		{"bar-table4", bar.Table4, bar.WriteTable4Figures},
 		{"bar-fig9", bar.Fig9Table, bar.WriteFig9Figures},
 		{"coupling", coupling.Table, coupling.WriteFigures},
