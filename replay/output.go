@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/tracereplay/tracereplay/internal/results"
-	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/internal/version"
 )
 
@@ -56,7 +55,3 @@ func WriteRun(dir string, res *Result, meta map[string]string) error {
 	}
 	return err
 }
-
-// WriteFileAtomic writes b to path through a temporary file in the same directory,
-// fsync and a rename (safeout.WriteFile), so readers never see a partial file.
-func WriteFileAtomic(path string, b []byte) error { return safeout.WriteFile(path, b) }

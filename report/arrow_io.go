@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/internal/version"
 )
 
@@ -90,7 +91,7 @@ func TableRecord(t *Table, mem memory.Allocator) arrow.Record {
 // uncompressed, which every Arrow reader accepts), through a temporary file in
 // the same directory renamed into place. Equal records give equal bytes.
 func WriteArrowFile(path string, rec arrow.Record) error {
-	return writeTempRename(path, func(f *os.File) error {
+	return safeout.WriteFileFunc(path, func(f *os.File) error {
 		w, err := ipc.NewFileWriter(f, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(memory.DefaultAllocator))
 		if err != nil {
 			return err

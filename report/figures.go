@@ -15,6 +15,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/tracereplay/tracereplay/internal/safeout"
 )
 
 // FigureFormats are the formats WriteFigures accepts.
@@ -94,7 +96,7 @@ func WriteFiguresWith(runs []Run, dir string, o FigureOptions) ([]string, error)
 			continue
 		}
 		path := filepath.Join(dir, f.Name+"."+o.Format)
-		if err := writeBytesAtomic(path, f.Data); err != nil {
+		if err := safeout.WriteFile(path, f.Data); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
@@ -186,7 +188,7 @@ func WriteFigureFiles(figs []RenderedFigure, dir, format string) ([]string, erro
 			continue
 		}
 		path := filepath.Join(dir, f.Name+"."+format)
-		if err := writeBytesAtomic(path, f.Data); err != nil {
+		if err := safeout.WriteFile(path, f.Data); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
@@ -236,7 +238,7 @@ func WriteFigure(dir, format string, f Figure) (string, error) {
 		return "", fmt.Errorf("figure %s: %w", f.Name, err)
 	}
 	path := filepath.Join(dir, f.Name+"."+format)
-	if err := writeBytesAtomic(path, data); err != nil {
+	if err := safeout.WriteFile(path, data); err != nil {
 		return "", err
 	}
 	return path, nil

@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/tracereplay/tracereplay/internal/safeout"
 )
 
 // Validation figure names (without extension).
@@ -63,7 +65,7 @@ func (v *Validation) WriteFigures(dir string, o FigureOptions) ([]string, error)
 	var paths []string
 	for _, f := range figs {
 		path := filepath.Join(dir, f.Name+"."+o.Format)
-		if err := writeBytesAtomic(path, f.Data); err != nil {
+		if err := safeout.WriteFile(path, f.Data); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
