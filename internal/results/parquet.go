@@ -6,9 +6,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/tracereplay/tracereplay/internal/pqbounds"
+	"github.com/tracereplay/tracereplay/internal/pqfile"
 )
 
 // ErrParquetBounds is the error (wrapped with the reason) of a results file
@@ -35,55 +34,12 @@ func ReadParquet[T any](path string) (rows []T, err error) {
 
 // DecodeParquet reads every row of the Parquet file r of size bytes into T, as
 // ReadParquet does; path names the file in errors.
-func DecodeParquet[T any](path string, r io.ReaderAt, size int64) (rows []T, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			rows, err = nil, fmt.Errorf("read results %s: corrupt Parquet file: %v", path, p)
-		}
-	}()
-	if err := pqbounds.CheckFooter(r, size); err != nil {
-		return nil, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
-	}
-	// parquet-go allocates from the sizes and counts the file claims before it
-	// reads what backs them; refuse claims the file's size cannot back.
-	if err := pqbounds.Check(r, size); err != nil {
-		return nil, fmt.Errorf("read results %s: corrupt Parquet file: %w", path, err)
-	}
+func DecodeParquet[T any](path string, r io.ReaderAt, size int64) ([]T, error) {
 	// small buffers and no page index or bloom filters: results files are small and
 	// read whole, and a corrupt file must cost little
-	pf, err := parquet.OpenFile(r, size, parquet.ReadBufferSize(int(min(size, 1<<20))),
-		parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	rows, _, err := pqfile.Read[T](r, size, pqfile.Options{CheckFooter: true, Small: true, Columns: pqfile.SameNames})
 	if err != nil {
-		return nil, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
-	}
-	want := parquet.SchemaOf(new(T))
-	for _, col := range want.Fields() {
-		if _, ok := pf.Schema().Lookup(col.Name()); !ok {
-			return nil, fmt.Errorf("read results %s: column %q missing (expected the %s schema)", path, col.Name(), want.Name())
-		}
-	}
-	rd := parquet.NewGenericReader[T](pf)
-	defer rd.Close()
-	// Read in chunks rather than trusting the footer's row count for one
-	// allocation, and stop at that count: on a corrupt file the reader may go on
-	// producing rows.
-	total := pf.NumRows()
-	buf := make([]T, min(total, 1024))
-	for int64(len(rows)) < total {
-		n, err := rd.Read(buf[:min(int64(len(buf)), total-int64(len(rows)))])
-		rows = append(rows, buf[:n]...)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read results %s: row %d: %w", path, len(rows), err)
-		}
-		if n == 0 {
-			return nil, fmt.Errorf("read results %s: row %d: reader made no progress", path, len(rows))
-		}
-	}
-	if int64(len(rows)) != total {
-		return nil, fmt.Errorf("read results %s: %d rows, but the footer announces %d", path, len(rows), total)
+		return nil, readError(path, err)
 	}
 	return rows, nil
 }
@@ -99,18 +55,37 @@ func ParquetMeta(path, key string) (v string, ok bool, err error) {
 	if err != nil {
 		return "", false, fmt.Errorf("read results %s: %w", path, err)
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			v, ok, err = "", false, fmt.Errorf("read results %s: corrupt Parquet file: %v", path, p)
-		}
-	}()
-	if err := pqbounds.Check(f, st.Size()); err != nil {
-		return "", false, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
+	pf, err := pqfile.OpenFile(f, st.Size(), pqfile.Options{})
 	if err != nil {
-		return "", false, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
+		var e *pqfile.Error
+		if errors.As(err, &e) && e.Stage == pqfile.Bounds {
+			return "", false, fmt.Errorf("read results %s: not a Parquet file: %w", path, e.Err)
+		}
+		return "", false, readError(path, err)
 	}
 	v, ok = pf.Lookup(key)
 	return v, ok, nil
+}
+
+// readError words an error of package pqfile for a results file.
+func readError(path string, err error) error {
+	var e *pqfile.Error
+	if !errors.As(err, &e) {
+		return fmt.Errorf("read results %s: %w", path, err)
+	}
+	switch e.Stage {
+	case pqfile.Footer, pqfile.Open:
+		return fmt.Errorf("read results %s: not a Parquet file: %w", path, e.Err)
+	case pqfile.Bounds:
+		// parquet-go allocates from the sizes and counts the file claims before
+		// it reads what backs them; claims the file's size cannot back are refused.
+		return fmt.Errorf("read results %s: corrupt Parquet file: %w", path, e.Err)
+	case pqfile.Panic:
+		return fmt.Errorf("read results %s: corrupt Parquet file: %v", path, e.Err)
+	case pqfile.Rows:
+		return fmt.Errorf("read results %s: row %d: %w", path, e.Row, e.Err)
+	case pqfile.Count:
+		return fmt.Errorf("read results %s: %d rows, but the footer announces %d", path, e.Row, e.Want)
+	}
+	return fmt.Errorf("read results %s: %w", path, e.Err)
 }
