@@ -11,20 +11,8 @@ import (
 
 	"github.com/tracereplay/tracereplay/internal/results/resultstest"
 	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset/presettest"
 )
-
-// rowLines returns the text of a table's rows, cells joined by '|'.
-func rowLines(tb *report.Table) []string {
-	var out []string
-	for _, r := range tb.Rows {
-		var cells []string
-		for _, c := range r {
-			cells = append(cells, c.Text)
-		}
-		out = append(out, strings.Join(cells, "|"))
-	}
-	return out
-}
 
 func TestBARTable4Table(t *testing.T) {
 	// Case a (q = 10 s, W = 40 s) on 100 servers and 300 tasks is Table IV(a)'s E1.
@@ -41,7 +29,7 @@ func TestBARTable4Table(t *testing.T) {
 		fmt.Sprintf("a|E1|100|300|hds|2|%.2f|%.2f|80.0|0.0|21.5|6.4|3.84|91.4", (r1+r2)/2, half),
 		fmt.Sprintf("a|E1|100|300|mine|2|%.2f|%.2f|70.0|0.0|31.5|6.4|-|-", (m1+m2)/2, mhalf),
 	}
-	got := rowLines(tb)
+	got := presettest.RowLines(tb)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -54,7 +42,7 @@ func TestBARTable4Table(t *testing.T) {
 	other[0].QUs = 3 * resultstest.Sec
 	runs = append(runs, report.Run{Dir: "other", Alloc: &report.AllocResults{Rows: other}})
 	tb = Table4(runs)
-	if got := rowLines(tb); tb.Columns[0].Name != "study" || got[len(got)-1] != "other|z|E1|100|300|bar|1|1.00|-|90.0|-|11.0|-|-|-" {
+	if got := presettest.RowLines(tb); tb.Columns[0].Name != "study" || got[len(got)-1] != "other|z|E1|100|300|bar|1|1.00|-|90.0|-|11.0|-|-|-" {
 		t.Errorf("with a second study: columns %v, last row %q", tb.Columns[0], got[len(got)-1])
 	}
 	if tb := Table4(nil); len(tb.Rows) != 0 || !strings.Contains(strings.Join(tb.Notes, " "), "No allocation study") {
@@ -106,7 +94,7 @@ func TestBARFig9Table(t *testing.T) {
 		"a|100|0.15|" + h(0.1, 0.2) + "|0.30|" + h(0.2, 0.4),
 		"a|200|0.30|" + h(0.2, 0.4) + "|0.60|" + h(0.4, 0.8),
 	}
-	if got := rowLines(tb); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := presettest.RowLines(tb); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows %q, want %q", got, want)
 	}
 	notes := strings.Join(tb.Notes, "\n")

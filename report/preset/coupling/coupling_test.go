@@ -15,6 +15,7 @@ import (
 	"github.com/tracereplay/tracereplay/replay"
 
 	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset/presettest"
 )
 
 const cpFair = "fair:node-delay=15s,rack-delay=15s"
@@ -82,7 +83,7 @@ func TestCouplingTableHandWorked(t *testing.T) {
 		"2|small|1.00|5|0|3.00|" + h + "|-|-|1.00|0.00|-|-",
 		"all|all 2 jobs (mean)|-|-|-|2.50|" + h + "|1.00|" + h2 + "|1.00|0.00|0.00|0.00",
 	}
-	if got := rowLines(tb); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := presettest.RowLines(tb); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	var headers []string
@@ -112,7 +113,7 @@ func TestCouplingTableMapOnlyAndVaryingJobs(t *testing.T) {
 	if tb.Columns[0].Name != "workload" || !slices.ContainsFunc(tb.Columns, func(c report.Column) bool { return c.Name == "fair_local_maps" }) {
 		t.Fatalf("columns %v", tb.Columns)
 	}
-	got := rowLines(tb)
+	got := presettest.RowLines(tb)
 	want := []string{
 		"maponly on hw|1|g|0.00|10|0|1.00|0.00|7.0|" + fmt.Sprintf("%.1f", resultstest.T975DF1),
 		"maponly on hw|2|h|0.08|4|0|1.00|0.00|4.0|0.0",
@@ -286,17 +287,4 @@ func TestCouplingNodeFilesErrors(t *testing.T) {
 	if _, err := WriteFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), results.HardwareMetaKey) {
 		t.Errorf("bad hardware metadata: %v", err)
 	}
-}
-
-// rowLines returns each row of tb as its cells' texts joined by '|'.
-func rowLines(tb *report.Table) []string {
-	var out []string
-	for _, r := range tb.Rows {
-		var cells []string
-		for _, c := range r {
-			cells = append(cells, c.Text)
-		}
-		out = append(out, strings.Join(cells, "|"))
-	}
-	return out
 }

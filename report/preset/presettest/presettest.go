@@ -3,6 +3,7 @@ package presettest
 
 import (
 	"math"
+	"strings"
 
 	"github.com/tracereplay/tracereplay/report"
 )
@@ -28,4 +29,13 @@ func Half95(n int, sd float64) float64 {
 		t = 4.302652729911275
 	}
 	return t * sd / math.Sqrt(float64(n))
+}
+
+// RowLines returns each row of tb as its cells' texts joined by '|'.
+func RowLines(tb *report.Table) []string {
+	var out []string
+	for _, r := range RowTexts(tb) {
+		out = append(out, strings.Join(r, "|"))
+	}
+	return out
 }
