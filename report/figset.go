@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Plot helpers shared by the coupling and BAR presets.
+// Plot helpers shared by the paper presets (report/preset/...).
 
 // WriteFigureSet renders figs into dir in format and returns the paths written.
 func WriteFigureSet(dir, format string, figs []Figure) ([]string, error) {
