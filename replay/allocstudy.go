@@ -2,16 +2,10 @@ package replay
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"runtime"
-	"slices"
-	"sync"
-	"time"
 
-	"github.com/tracereplay/tracereplay/trace"
+	"github.com/tracereplay/tracereplay/internal/allocstudy"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // AllocStudy is a static allocation study (BAR §V): for every case (network
@@ -34,12 +28,8 @@ type AllocStudy struct {
 	Timing bool `toml:"timing"`
 }
 
-// AllocSystem is one computational system of Table III.
-type AllocSystem struct {
-	Name    string `toml:"name"`
-	Servers int    `toml:"servers"`
-	Tasks   int    `toml:"tasks"`
-}
+// AllocSystem is one computational system of Table III (allocstudy.System).
+type AllocSystem = allocstudy.System
 
 // AllocCase is one setting of the network factor q (C_rem(r) = C_loc + q·r) and
 // the workload bound W.
@@ -53,7 +43,7 @@ type AllocCase struct {
 const (
 	streamAllocPlacement = 16
 	streamAllocLoads     = 17
-	streamAllocAlgorithm = 18
+	// 18 is the algorithms' stream (internal/allocstudy).
 )
 
 // check fills in defaults and validates the study.
@@ -137,236 +127,47 @@ func (st *AllocStudy) instance(sys AllocSystem, c AllocCase, seed uint64) (*Allo
 	return p, p.Validate()
 }
 
-// AllocRow is one algorithm's allocation of one instance of a study.
-type AllocRow struct {
-	Case        string `parquet:"case"`
-	System      string `parquet:"system"`
-	Servers     int32  `parquet:"servers"`
-	Tasks       int32  `parquet:"tasks"`
-	QUs         int64  `parquet:"q_us"`
-	WUs         int64  `parquet:"w_us"`
-	CLocUs      int64  `parquet:"c_loc_us"`
-	Seed        uint64 `parquet:"seed"`
-	Algorithm   string `parquet:"algorithm"`
-	MakespanUs  int64  `parquet:"makespan_us"`
-	LocalTasks  int32  `parquet:"local_tasks"`
-	RemoteTasks int32  `parquet:"remote_tasks"`
-	// Locality is the data locality ratio DR of Table IV: local tasks / tasks.
-	Locality float64 `parquet:"locality"`
-	// Ratio is this makespan over the makespan of the study's first algorithm
-	// on the same instance (MR of Table IV when that algorithm is BAR).
-	Ratio float64 `parquet:"ratio"`
-}
+// AllocRow is one algorithm's allocation of one instance of a study
+// (results.AllocRow).
+type AllocRow = results.AllocRow
 
-// AllocTiming is how long one algorithm took on one instance (Fig. 9). Wall time
-// is not deterministic, so these rows go to their own file.
-type AllocTiming struct {
-	Case      string `parquet:"case"`
-	System    string `parquet:"system"`
-	Servers   int32  `parquet:"servers"`
-	Tasks     int32  `parquet:"tasks"`
-	Seed      uint64 `parquet:"seed"`
-	Algorithm string `parquet:"algorithm"`
-	WallNs    int64  `parquet:"wall_ns"`
-}
+// AllocTiming is how long one algorithm took on one instance
+// (results.AllocTiming).
+type AllocTiming = results.AllocTiming
 
 // AllocStudyResult holds a study's rows in spec order: case, system, seed,
-// algorithm.
-type AllocStudyResult struct {
-	Rows   []AllocRow
-	Timing []AllocTiming // only when the study asks for timing
-}
+// algorithm (allocstudy.Result).
+type AllocStudyResult = allocstudy.Result
 
-// RunAllocStudy runs every algorithm on every instance of the study. newAlloc
-// builds an algorithm from its name; each worker builds its own, so algorithms
-// may keep working memory. workers ≤ 0 means one per CPU; timing studies should
-// use one, so that algorithms do not share the CPU with each other.
+// RunAllocStudy runs every algorithm on every instance of the study
+// (allocstudy.Run), the instances built by st.Instance. newAlloc builds an
+// algorithm from its name; each worker builds its own, so algorithms may keep
+// working memory. workers ≤ 0 means one per CPU; timing studies should use
+// one, so that algorithms do not share the CPU with each other.
 func RunAllocStudy(st *AllocStudy, algorithms []string, seeds []uint64, newAlloc func(string) (Allocator, error), workers int) (*AllocStudyResult, error) {
 	if err := st.check(); err != nil {
 		return nil, err
 	}
-	if len(algorithms) == 0 || len(seeds) == 0 {
-		return nil, fmt.Errorf("alloc_study: needs at least one algorithm and one seed")
+	cases := make([]allocstudy.Case, len(st.Cases))
+	for i, c := range st.Cases {
+		cases[i] = allocstudy.Case{Name: c.Name, QUs: int64(c.Q), WUs: int64(c.W)}
 	}
-	type inst struct {
-		c    AllocCase
-		sys  AllocSystem
-		seed uint64
-	}
-	var insts []inst
-	for _, c := range st.Cases {
-		for _, sys := range st.Systems {
-			for _, seed := range seeds {
-				insts = append(insts, inst{c, sys, seed})
-			}
-		}
-	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(insts))
-	na := len(algorithms)
-	res := &AllocStudyResult{Rows: make([]AllocRow, len(insts)*na)}
-	if st.Timing {
-		res.Timing = make([]AllocTiming, len(insts)*na)
-	}
-	errs := make([]error, len(insts))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			algs := make([]Allocator, na)
-			var bad error
-			for k, name := range algorithms {
-				if algs[k], bad = newAlloc(name); bad != nil {
-					break
-				}
-			}
-			var finish []int64
-			for i := range next {
-				if bad != nil {
-					errs[i] = bad
-					continue
-				}
-				in := insts[i]
-				errs[i] = st.runInstance(in.c, in.sys, in.seed, algorithms, algs, res, i*na, &finish)
-			}
-		}()
-	}
-	for i := range insts {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
+	study := &allocstudy.Study{Cases: cases, Systems: st.Systems, CLocUs: int64(st.CLoc), Timing: st.Timing,
+		Instance: func(sys AllocSystem, c allocstudy.Case, seed uint64) (*AllocProblem, error) {
+			return st.instance(sys, AllocCase{Name: c.Name, Q: Duration(c.QUs), W: Duration(c.WUs)}, seed)
+		}}
+	return allocstudy.Run(study, algorithms, seeds, newAlloc, workers)
 }
 
-// runInstance allocates one instance with every algorithm, filling rows from at.
-func (st *AllocStudy) runInstance(c AllocCase, sys AllocSystem, seed uint64, names []string, algs []Allocator, res *AllocStudyResult, at int, finish *[]int64) error {
-	p, err := st.instance(sys, c, seed)
-	if err != nil {
-		return err
-	}
-	for k, a := range algs {
-		h := fnv.New64a()
-		fmt.Fprintf(h, "%s\x00%s\x00%s", c.Name, sys.Name, names[k])
-		rng := rand.New(rand.NewPCG(seed, streamAllocAlgorithm<<56^h.Sum64()>>8))
-		start := time.Now()
-		alloc, err := a.Allocate(p, rng)
-		wall := time.Since(start)
-		if err != nil {
-			return fmt.Errorf("alloc_study: %s on %s, case %s, seed %d: %w", names[k], sys.Name, c.Name, seed, err)
-		}
-		if len(*finish) < p.Servers {
-			*finish = make([]int64, p.Servers)
-		}
-		o, err := p.Evaluate(alloc, *finish)
-		if err != nil {
-			return fmt.Errorf("alloc_study: %s on %s, case %s, seed %d: %w", names[k], sys.Name, c.Name, seed, err)
-		}
-		res.Rows[at+k] = AllocRow{Case: c.Name, System: sys.Name, Servers: int32(sys.Servers), Tasks: int32(sys.Tasks),
-			QUs: int64(c.Q), WUs: int64(c.W), CLocUs: int64(st.CLoc), Seed: seed, Algorithm: names[k],
-			MakespanUs: o.Makespan, LocalTasks: int32(o.Local), RemoteTasks: int32(o.Remote),
-			Locality: float64(o.Local) / float64(sys.Tasks)}
-		if res.Timing != nil {
-			res.Timing[at+k] = AllocTiming{Case: c.Name, System: sys.Name, Servers: int32(sys.Servers), Tasks: int32(sys.Tasks),
-				Seed: seed, Algorithm: names[k], WallNs: wall.Nanoseconds()}
-		}
-	}
-	ref := res.Rows[at].MakespanUs
-	for k := range algs {
-		r := &res.Rows[at+k]
-		if ref > 0 {
-			r.Ratio = float64(r.MakespanUs) / float64(ref)
-		}
-	}
-	return nil
-}
+// SummariseAlloc aggregates study rows per case, system and algorithm
+// (allocstudy.Summarise).
+func SummariseAlloc(rows []AllocRow) []AllocSummary { return allocstudy.Summarise(rows) }
 
-// SummariseAlloc aggregates study rows per case, system and algorithm, in first
-// appearance order: the mean makespan ratio and mean locality over seeds, as
-// Table IV reports them.
-func SummariseAlloc(rows []AllocRow) []AllocSummary {
-	var out []AllocSummary
-	idx := map[[3]string]int{}
-	for _, r := range rows {
-		k := [3]string{r.Case, r.System, r.Algorithm}
-		i, ok := idx[k]
-		if !ok {
-			i = len(out)
-			idx[k] = i
-			out = append(out, AllocSummary{Case: r.Case, System: r.System, Algorithm: r.Algorithm})
-		}
-		s := &out[i]
-		s.Seeds++
-		s.Ratio += r.Ratio
-		s.Locality += r.Locality
-		s.MakespanUs += float64(r.MakespanUs)
-	}
-	for i := range out {
-		n := float64(out[i].Seeds)
-		out[i].Ratio /= n
-		out[i].Locality /= n
-		out[i].MakespanUs /= n
-	}
-	return slices.Clip(out)
-}
+// AllocSummary is one cell of Table IV (allocstudy.Summary).
+type AllocSummary = allocstudy.Summary
 
-// AllocSummary is one cell of Table IV: an algorithm on a system under a case,
-// averaged over seeds.
-type AllocSummary struct {
-	Case, System, Algorithm string
-	Seeds                   int
-	Ratio                   float64 // mean of per-seed makespan ratios
-	Locality                float64 // mean data locality ratio
-	MakespanUs              float64 // mean makespan
-}
-
-// Files of a study's results directory.
+// Files of a study's results directory (internal/results).
 const (
-	AllocFile       = "alloc.parquet"        // AllocRow, deterministic
-	AllocTimingFile = "alloc_timing.parquet" // AllocTiming, wall times
+	AllocFile       = results.AllocFile
+	AllocTimingFile = results.AllocTimingFile
 )
-
-// WriteAllocStudy writes a study's rows into dir (created if needed) as
-// alloc.parquet and, when timed, alloc_timing.parquet, with meta as key/value
-// metadata. Each file is written atomically; the same rows give byte-identical
-// alloc.parquet files (wall times differ from run to run by nature).
-func WriteAllocStudy(dir string, res *AllocStudyResult, meta map[string]string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write allocation study: %w", err)
-	}
-	if err := trace.WriteParquetFile(filepath.Join(dir, AllocFile), res.Rows, meta); err != nil {
-		return err
-	}
-	if res.Timing != nil {
-		return trace.WriteParquetFile(filepath.Join(dir, AllocTimingFile), res.Timing, meta)
-	}
-	return nil
-}
-
-// RunAllocExperiment runs the allocation study of an experiment spec — its
-// policies as the allocators, its seeds — and writes the results into out
-// (WriteAllocStudy). A timed study runs one instance at a time, so that wall
-// times are not inflated by sharing the CPU; otherwise workers ≤ 0 means one per
-// CPU.
-func RunAllocExperiment(e *Experiment, out string, newAlloc func(string) (Allocator, error), workers int, meta map[string]string) (*AllocStudyResult, error) {
-	if e.AllocStudy == nil {
-		return nil, fmt.Errorf("experiment %s has no alloc_study", e.Name)
-	}
-	if e.AllocStudy.Timing {
-		workers = 1
-	}
-	res, err := RunAllocStudy(e.AllocStudy, e.Policies, e.Seeds, newAlloc, workers)
-	if err != nil {
-		return nil, fmt.Errorf("experiment %s: %w", e.Name, err)
-	}
-	return res, WriteAllocStudy(out, res, meta)
-}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -64,57 +65,7 @@ func HardwareSHA256(hw Hardware) string {
 	if err != nil {
 		return ""
 	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return ""
-	}
-	c, err := json.Marshal(dropZero(v))
-	if err != nil {
-		return ""
-	}
-	h := sha256.New()
-	h.Write(c)
-	return sum(h)
-}
-
-// dropZero removes zero values from decoded JSON, recursively.
-func dropZero(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			e = dropZero(e)
-			if isZero(e) {
-				delete(x, k)
-			} else {
-				x[k] = e
-			}
-		}
-		return x
-	case []any:
-		for i := range x {
-			x[i] = dropZero(x[i])
-		}
-		return x
-	}
-	return v
-}
-
-func isZero(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case bool:
-		return !x
-	case float64:
-		return x == 0
-	case string:
-		return x == ""
-	case []any:
-		return len(x) == 0
-	case map[string]any:
-		return len(x) == 0
-	}
-	return false
+	return results.HardwareJSON(b).SHA256()
 }
 
 func sum(h hash.Hash) string { return "sha256:" + hex.EncodeToString(h.Sum(nil)) }

@@ -17,26 +17,7 @@ import (
 // shuffle has no per-node sources, so its bytes appear only in
 // RunSummary.NetworkBytes.
 
-// NodeResult is one node's totals in one run.
-type NodeResult struct {
-	Policy      string `parquet:"policy"`
-	Node        int32  `parquet:"node"`
-	Host        string `parquet:"host"`
-	Rack        string `parquet:"rack"`
-	NetInBytes  int64  `parquet:"net_in_bytes"`
-	NetOutBytes int64  `parquet:"net_out_bytes"`
-}
-
-// NodeNetSample is the network bytes one node received and sent during the
-// timeline interval [TimeUs, TimeUs + timeline_sample). Only intervals in which
-// the node moved data are listed.
-type NodeNetSample struct {
-	Policy   string `parquet:"policy"`
-	TimeUs   int64  `parquet:"time_us"`
-	Node     int32  `parquet:"node"`
-	InBytes  int64  `parquet:"in_bytes"`
-	OutBytes int64  `parquet:"out_bytes"`
-}
+// The rows, NodeResult and NodeNetSample, are in internal/results.
 
 // netAcct accumulates per-node network bytes, in total and per interval.
 //

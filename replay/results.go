@@ -1,132 +1,67 @@
 package replay
 
-// The results dataset of one run (one policy on one trace, hardware model and seed)
-// is a directory holding jobs.parquet (JobResult rows), timeline.parquet
-// (TimelineSample rows) and, when asked for, tasks.parquet (TaskResult rows), plus
-// run.json (RunSummary). cmd/replay writes one such directory per run under
-// OUT/policy=NAME/ (experiments add hw=…/seed=… levels) and OUT/manifest.json.
-// All times are integer microseconds of simulated time, counted from the submit
-// time of the trace's first job.
+import "github.com/tracereplay/tracereplay/internal/results"
 
-// JobResult is one job's outcome in one run. Times are Unset (-1) when the event
-// did not happen (a map-only job has no reduce launch).
-type JobResult struct {
-	Policy   string `parquet:"policy"`
-	JobIndex int32  `parquet:"job_index"` // position in the trace's submit order
-	JobID    string `parquet:"job_id"`
-	Name     string `parquet:"name"`
-	User     string `parquet:"user"`
-	Queue    string `parquet:"queue"`
-	Maps     int32  `parquet:"maps"`
-	Reduces  int32  `parquet:"reduces"`
+// The results schema (the rows of a run's Parquet files, run.json and
+// manifest.json) is package internal/results, which the report reads without
+// linking the simulator. These aliases keep the engine's names for its types.
 
-	SubmitUs            int64 `parquet:"submit_us"`
-	FirstLaunchUs       int64 `parquet:"first_launch_us"`
-	LastMapEndUs        int64 `parquet:"last_map_end_us"`
-	FirstReduceLaunchUs int64 `parquet:"first_reduce_launch_us"`
-	LastReduceLaunchUs  int64 `parquet:"last_reduce_launch_us"`
-	FinishUs            int64 `parquet:"finish_us"`
+// JobResult is one job's outcome in one run (results.Job).
+type JobResult = results.Job
 
-	FlowtimeUs   int64   `parquet:"flowtime_us"`   // finish - submit (EAS §3.4)
-	IdealUs      int64   `parquet:"ideal_us"`      // lower bound: the job alone on the cluster, no heartbeat latency, every map local
-	AloneUs      int64   `parquet:"alone_us"`      // flowtime replayed alone (Options.Alone), else Unset
-	WaitingUs    int64   `parquet:"waiting_us"`    // first launch - submit
-	StarvationUs int64   `parquet:"starvation_us"` // Coupling §III-C; 0 when no reduce launched after the last map ended
-	Slowdown     float64 `parquet:"slowdown"`      // flowtime / alone (H-PFSP §IV-B) when measured, else flowtime / ideal
+// TaskResult is one task's outcome in one run (results.Task).
+type TaskResult = results.Task
 
-	MapsNodeLocal int32 `parquet:"maps_node_local"`
-	MapsRackLocal int32 `parquet:"maps_rack_local"`
-	MapsOffRack   int32 `parquet:"maps_off_rack"`
-	// ReducesLate counts the reduces launched after the last map ended, the set
-	// StarvationUs averages over.
-	ReducesLate int32 `parquet:"reduces_late"`
+// TimelineSample is the number of running tasks of one job at one sampled
+// instant (results.TimelineSample).
+type TimelineSample = results.TimelineSample
 
-	InputBytes   int64 `parquet:"input_bytes"`
-	ShuffleBytes int64 `parquet:"shuffle_bytes"`
-	OutputBytes  int64 `parquet:"output_bytes"`
-	// ObservedFlowtimeUs is the flowtime the trace itself recorded, -1 if unknown.
-	ObservedFlowtimeUs int64 `parquet:"observed_flowtime_us"`
-}
+// RunSummary holds the run-level metrics of one run, run.json
+// (results.RunSummary).
+type RunSummary = results.RunSummary
 
-// TaskResult is one task's outcome in one run.
-type TaskResult struct {
-	Policy       string `parquet:"policy"`
-	JobIndex     int32  `parquet:"job_index"`
-	JobID        string `parquet:"job_id"`
-	Type         string `parquet:"type"` // MAP or REDUCE
-	Index        int32  `parquet:"index"`
-	Node         int32  `parquet:"node"`
-	Host         string `parquet:"host"`
-	Rack         string `parquet:"rack"`
-	Locality     string `parquet:"locality"` // NODE_LOCAL, RACK_LOCAL, OFF_SWITCH; empty for reduces
-	LaunchUs     int64  `parquet:"launch_us"`
-	ShuffleEndUs int64  `parquet:"shuffle_end_us"` // reduces only, else -1
-	FinishUs     int64  `parquet:"finish_us"`
-	InputBytes   int64  `parquet:"input_bytes"`
-}
+// JobRow is a JobResult as stored in jobs.parquet (results.JobRow).
+type JobRow = results.JobRow
 
-// TimelineSample is the number of running tasks of one job at one sampled instant;
-// JobIndex -1 is the whole cluster (null in timeline.parquet, TimelineRow). Only
-// jobs with a running task are listed.
-type TimelineSample struct {
-	Policy         string `parquet:"policy"`
-	TimeUs         int64  `parquet:"time_us"`
-	JobIndex       int32  `parquet:"job_index"`
-	RunningMaps    int32  `parquet:"running_maps"`
-	RunningReduces int32  `parquet:"running_reduces"`
-}
+// TaskRow is a TaskResult as stored in tasks.parquet (results.TaskRow).
+type TaskRow = results.TaskRow
+
+// TimelineRow is a TimelineSample as stored in timeline.parquet
+// (results.TimelineRow).
+type TimelineRow = results.TimelineRow
+
+// NodeResult is one node's totals in one run (results.NodeResult).
+type NodeResult = results.NodeResult
+
+// NodeNetSample is one node's network bytes in one timeline interval
+// (results.NodeNetSample).
+type NodeNetSample = results.NodeNetSample
+
+// Manifest is OUT/manifest.json with each run's hardware model
+// (results.Manifest).
+type Manifest = results.Manifest[Hardware]
+
+// ManifestRun is one run of a Manifest (results.ManifestRun).
+type ManifestRun = results.ManifestRun[Hardware]
 
 // Unset marks a result time that did not happen.
-const Unset = -1
+const Unset = results.Unset
 
-// RunSummary holds the run-level metrics of one run, written as run.json beside the
-// run's Parquet files and into the manifest.
-type RunSummary struct {
-	Policy   string `json:"policy"`
-	Trace    string `json:"trace"`
-	Hardware string `json:"hardware"`
-	Seed     uint64 `json:"seed"`
-	// Params are the experiment parameters of this cell (sweep values), if any.
-	Params map[string]string `json:"params,omitempty"`
+// JobResults converts stored rows back to JobResults (results.Jobs).
+func JobResults(rows []JobRow) []JobResult { return results.Jobs(rows) }
 
-	Jobs       int   `json:"jobs"`
-	Maps       int64 `json:"maps"`
-	Reduces    int64 `json:"reduces"`
-	MakespanUs int64 `json:"makespan_us"` // last finish - first submit
+// TimelineSamples converts rows read from timeline.parquet
+// (results.TimelineSamples).
+func TimelineSamples(rows []TimelineRow) []TimelineSample { return results.TimelineSamples(rows) }
 
-	TotalFlowtimeUs int64 `json:"total_flowtime_us"`
-	// MapLocality is the fraction of maps that ran node-local (EAS eq. 6, LM/TM).
-	MapLocality  float64 `json:"map_locality"`
-	RackLocality float64 `json:"rack_locality"`
-	// MapThroughput and ReduceThroughput are tasks finished per second of makespan
-	// on map and reduce slots (EAS eqs. 1-4 in the aggregate).
-	MapThroughput    float64 `json:"map_throughput"`
-	ReduceThroughput float64 `json:"reduce_throughput"`
-	// LoadBalanceSum is EAS §5.4 as the paper states it: Σ_t LB^t, LB^t being the
-	// standard deviation in MB, over the map machines, of the un-processed input
-	// of the unfinished maps on each machine, taken at every N_m-th launched map:
-	// running maps on (or, when remote, reading from) the machine, their progress
-	// linear in time; maps a plan-based policy holds queued there; and, for other
-	// policies, each pending map's input shared equally among its replica
-	// holders. The paper then normalises the values of a figure to [0, 1].
-	LoadBalanceSum float64 `json:"load_balance_sum"`
-	// MapMachineThroughput and ReduceMachineThroughput are EAS eqs. 3 and 4 in
-	// MB/s: the sum over map (reduce) machines of the input bytes of the maps
-	// (shuffle bytes of the reduces) each ran divided by the end of its last such
-	// task, counted from the first submission (eqs. 1 and 2).
-	MapMachineThroughput    float64 `json:"map_machine_throughput"`
-	ReduceMachineThroughput float64 `json:"reduce_machine_throughput"`
-	// Utilisation is busy slot time over available slot time during the makespan.
-	MapUtilisation    float64 `json:"map_utilisation"`
-	ReduceUtilisation float64 `json:"reduce_utilisation"`
-	// JainFairness is Jain's index over the jobs' slowdowns.
-	JainFairness float64 `json:"jain_fairness"`
-	// NetworkBytes is the bytes moved across the network (remote map input and
-	// shuffle fetched from other nodes).
-	NetworkBytes int64 `json:"network_bytes"`
+// ReadSummary reads a run's run.json (results.ReadSummary).
+func ReadSummary(dir string) (RunSummary, error) { return results.ReadSummary(dir) }
 
-	// Events is the number of simulator events processed; deterministic. Wall
-	// time and events per second go to the manifest only, so that run.json stays
-	// byte-identical across runs.
-	Events int64 `json:"events"`
+// RackCount is the number of racks in the cluster: its layout's when derived
+// from a trace, else Racks.
+func (h *Hardware) RackCount() int {
+	if h.Layout != nil {
+		return len(h.Layout)
+	}
+	return h.Racks
 }

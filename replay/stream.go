@@ -10,6 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -100,7 +101,7 @@ func (w *RunWriter) finish(res *Result, meta map[string]string) error {
 	if err != nil {
 		return fmt.Errorf("write results: %w", err)
 	}
-	return WriteFileAtomic(filepath.Join(w.dir, SummaryFile), append(b, '\n'))
+	return safeout.WriteFile(filepath.Join(w.dir, SummaryFile), append(b, '\n'))
 }
 
 // Abort removes the temporary files of the streams still open; the run
@@ -125,7 +126,7 @@ type stream[T, R any] struct {
 	// (tests, to see memory bounded on small runs).
 	rowGroup int
 
-	tmp  *os.File
+	tmp  *safeout.TempFile
 	pw   *parquet.GenericWriter[R]
 	buf  []T
 	rows []R
@@ -147,15 +148,14 @@ func (s *stream[T, R]) add(t *T) error {
 // flush writes the buffered rows.
 func (s *stream[T, R]) flush() error {
 	if s.tmp == nil {
-		dir, base := filepath.Split(s.path)
-		f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+		t, err := safeout.CreateTemp(s.path)
 		if err != nil {
-			return fmt.Errorf("write %s: %w", s.path, err)
+			return err
 		}
-		s.tmp = f
+		s.tmp = t
 		opt := s.opt
 		opt.MaxRowsPerRowGroup = s.rowGroup
-		s.pw = trace.NewParquetWriter[R](f, nil, opt)
+		s.pw = trace.NewParquetWriter[R](t.File(), nil, opt)
 	}
 	if len(s.buf) == 0 {
 		return nil
@@ -189,27 +189,15 @@ func (s *stream[T, R]) close(meta map[string]string, always bool) error {
 	if err := s.pw.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", s.path, err)
 	}
-	if err := s.tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", s.path, err)
-	}
-	if err := s.tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", s.path, err)
-	}
-	if err := os.Chmod(s.tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", s.path, err)
-	}
-	if err := os.Rename(s.tmp.Name(), s.path); err != nil {
-		return fmt.Errorf("write %s: %w", s.path, err)
-	}
+	err := s.tmp.Commit() // removes the temporary file on an error
 	s.tmp, s.pw = nil, nil
-	return nil
+	return err
 }
 
 // abort removes the stream's temporary file, if any.
 func (s *stream[T, R]) abort() {
 	if s.tmp != nil {
-		s.tmp.Close()
-		os.Remove(s.tmp.Name())
+		s.tmp.Abort()
 		s.tmp, s.pw = nil, nil
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // AllocResults are the results of one static allocation study (BAR §V), the
@@ -17,8 +17,8 @@ import (
 // alloc.parquet (one row per case, system, seed and algorithm) and, when the
 // study was timed, alloc_timing.parquet.
 type AllocResults struct {
-	Rows   []replay.AllocRow
-	Timing []replay.AllocTiming // nil when the study was not timed
+	Rows   []results.AllocRow
+	Timing []results.AllocTiming // nil when the study was not timed
 }
 
 // LoadAllocStudy reads the allocation study in dir. The Run it returns has Dir,
@@ -29,8 +29,8 @@ func LoadAllocStudy(dir string) (Run, error) {
 	if err != nil {
 		return Run{}, err
 	}
-	path := filepath.Join(dir, replay.AllocFile)
-	rows, err := readParquet[replay.AllocRow](path)
+	path := filepath.Join(dir, results.AllocFile)
+	rows, err := results.ReadParquet[results.AllocRow](path)
 	if err != nil {
 		return Run{}, err
 	}
@@ -38,10 +38,10 @@ func LoadAllocStudy(dir string) (Run, error) {
 		return Run{}, err
 	}
 	res := &AllocResults{Rows: rows}
-	tpath := filepath.Join(dir, replay.AllocTimingFile)
+	tpath := filepath.Join(dir, results.AllocTimingFile)
 	switch _, err := os.Stat(tpath); {
 	case err == nil:
-		if res.Timing, err = readParquet[replay.AllocTiming](tpath); err != nil {
+		if res.Timing, err = results.ReadParquet[results.AllocTiming](tpath); err != nil {
 			return Run{}, err
 		}
 		for i, t := range res.Timing {
@@ -57,7 +57,7 @@ func LoadAllocStudy(dir string) (Run, error) {
 }
 
 // checkAllocRows rejects rows whose statistics would be meaningless.
-func checkAllocRows(path string, rows []replay.AllocRow) error {
+func checkAllocRows(path string, rows []results.AllocRow) error {
 	if len(rows) == 0 {
 		return fmt.Errorf("read results %s: no rows", path)
 	}
@@ -91,61 +91,61 @@ func SplitAllocStudies(runs []Run) (studies, sims []Run) {
 	return studies, sims
 }
 
-// allocKey is one cell of a study table: an algorithm on a system under a case.
-type allocKey struct {
-	study, cs, system, alg string
+// AllocKey is one cell of a study table: an algorithm on a system under a case.
+type AllocKey struct {
+	Study, Case, System, Alg string
 }
 
-// allocCell gathers one cell's per-seed values.
-type allocCell struct {
-	allocKey
-	servers, tasks int32
-	qUs, wUs       int64
-	ratio, loc     []float64 // locality in percent
-	makespan       []float64 // seconds
+// AllocCell gathers one cell's per-seed values.
+type AllocCell struct {
+	AllocKey
+	Servers, Tasks int32
+	QUs, WUs       int64
+	Ratio, Loc     []float64 // locality in percent
+	Makespan       []float64 // seconds
 }
 
-// studyName names a study run: the base name of its directory, "" in memory.
-func studyName(r Run) string {
+// StudyName names a study run: the base name of its directory, "" in memory.
+func StudyName(r Run) string {
 	if r.Dir == "" {
 		return ""
 	}
 	return filepath.Base(filepath.Clean(r.Dir))
 }
 
-// allocCells groups the rows of the studies among runs by study, case, system
+// AllocCells groups the rows of the studies among runs by study, case, system
 // and algorithm, in the order the rows first appear (the spec's order: case,
 // system, then algorithm).
-func allocCells(runs []Run) []*allocCell {
-	var cells []*allocCell
-	idx := map[allocKey]int{}
+func AllocCells(runs []Run) []*AllocCell {
+	var cells []*AllocCell
+	idx := map[AllocKey]int{}
 	for _, r := range runs {
 		if r.Alloc == nil {
 			continue
 		}
 		for _, row := range r.Alloc.Rows {
-			k := allocKey{studyName(r), row.Case, row.System, row.Algorithm}
+			k := AllocKey{StudyName(r), row.Case, row.System, row.Algorithm}
 			i, ok := idx[k]
 			if !ok {
 				i = len(cells)
 				idx[k] = i
-				cells = append(cells, &allocCell{allocKey: k, servers: row.Servers, tasks: row.Tasks, qUs: row.QUs, wUs: row.WUs})
+				cells = append(cells, &AllocCell{AllocKey: k, Servers: row.Servers, Tasks: row.Tasks, QUs: row.QUs, WUs: row.WUs})
 			}
 			c := cells[i]
-			c.ratio = append(c.ratio, row.Ratio)
-			c.loc = append(c.loc, 100*row.Locality)
-			c.makespan = append(c.makespan, Seconds(row.MakespanUs))
+			c.Ratio = append(c.Ratio, row.Ratio)
+			c.Loc = append(c.Loc, 100*row.Locality)
+			c.Makespan = append(c.Makespan, Seconds(row.MakespanUs))
 		}
 	}
 	return cells
 }
 
-// allocAlgorithms lists the algorithms of cells in their first appearance order.
-func allocAlgorithms(cells []*allocCell) []string {
+// AllocAlgorithms lists the algorithms of cells in their first appearance order.
+func AllocAlgorithms(cells []*AllocCell) []string {
 	var algs []string
 	for _, c := range cells {
-		if !slices.Contains(algs, c.alg) {
-			algs = append(algs, c.alg)
+		if !slices.Contains(algs, c.Alg) {
+			algs = append(algs, c.Alg)
 		}
 	}
 	return algs
@@ -157,20 +157,20 @@ func allocAlgorithms(cells []*allocCell) []string {
 // prints it in place of the per-run summary when the results are allocation
 // studies only.
 func AllocSummaryTable(runs []Run) *Table {
-	return allocTable(runs, "Allocation study: means over seeds with 95% CIs", nil)
+	return AllocTable(runs, "Allocation study: means over seeds with 95% CIs", nil)
 }
 
 // allocPaper returns the paper's makespan ratio and locality (percent) for a
 // cell, ok false when the paper has no such cell.
-type allocPaper func(c *allocCell) (mr, dr float64, ok bool)
+type allocPaper func(c *AllocCell) (mr, dr float64, ok bool)
 
-// allocTable lists the cells of the studies among runs; with paper, two more
+// AllocTable lists the cells of the studies among runs; with paper, two more
 // columns give the paper's values where it has them.
-func allocTable(runs []Run, title string, paper allocPaper) *Table {
-	cells := allocCells(runs)
+func AllocTable(runs []Run, title string, paper allocPaper) *Table {
+	cells := AllocCells(runs)
 	studies := map[string]bool{}
 	for _, c := range cells {
-		studies[c.study] = true
+		studies[c.Study] = true
 	}
 	t := &Table{Title: title}
 	if len(studies) > 1 {
@@ -193,12 +193,12 @@ func allocTable(runs []Run, title string, paper allocPaper) *Table {
 	for _, c := range cells {
 		var row []Cell
 		if len(studies) > 1 {
-			row = append(row, Str(c.study))
+			row = append(row, Str(c.Study))
 		}
-		mr, mrh := MeanCI95(c.ratio)
-		dr, drh := MeanCI95(c.loc)
-		ms, msh := MeanCI95(c.makespan)
-		row = append(row, Str(c.cs), Str(c.system), Int(int(c.servers)), Int(int(c.tasks)), Str(c.alg), Int(len(c.ratio)),
+		mr, mrh := MeanCI95(c.Ratio)
+		dr, drh := MeanCI95(c.Loc)
+		ms, msh := MeanCI95(c.Makespan)
+		row = append(row, Str(c.Case), Str(c.System), Int(int(c.Servers)), Int(int(c.Tasks)), Str(c.Alg), Int(len(c.Ratio)),
 			Float(mr, 2), Float(mrh, 2), Float(dr, 1), Float(drh, 1), Float(ms, 1), Float(msh, 1))
 		if paper != nil {
 			pmr, pdr, ok := paper(c)
@@ -214,7 +214,7 @@ func allocTable(runs []Run, title string, paper allocPaper) *Table {
 		return t
 	}
 	t.Notes = append(t.Notes,
-		fmt.Sprintf("Makespan ratio is an algorithm's makespan over %s's on the same instance (the study's first algorithm), averaged over seeds; locality is local tasks over tasks.", allocAlgorithms(cells)[0]),
+		fmt.Sprintf("Makespan ratio is an algorithm's makespan over %s's on the same instance (the study's first algorithm), averaged over seeds; locality is local tasks over tasks.", AllocAlgorithms(cells)[0]),
 		"± is the half-width of the 95% confidence interval over seeds (Student's t); - when there is one seed.")
 	return t
 }

@@ -11,44 +11,23 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/allocstudy"
+	"github.com/tracereplay/tracereplay/internal/results"
+	"github.com/tracereplay/tracereplay/internal/results/resultstest"
 )
 
-// allocRows builds the rows of a study: for each case, system and seed, the
-// algorithms' makespans base·(k+1)+seed seconds and localities (90−10k)%.
-func allocRows(cases, systems, algs []string, seeds int) []replay.AllocRow {
-	var rows []replay.AllocRow
-	for _, c := range cases {
-		for si, s := range systems {
-			for seed := 1; seed <= seeds; seed++ {
-				ref := int64(0)
-				for k, a := range algs {
-					ms := int64(10*(si+1)*(k+1)+seed) * sec
-					if k == 0 {
-						ref = ms
-					}
-					rows = append(rows, replay.AllocRow{Case: c, System: s, Servers: 100, Tasks: 300, QUs: 10 * sec, WUs: 40 * sec,
-						CLocUs: 20 * sec, Seed: uint64(seed), Algorithm: a, MakespanUs: ms, LocalTasks: int32(270 - 30*k),
-						RemoteTasks: int32(30 + 30*k), Locality: float64(90-10*k) / 100, Ratio: float64(ms) / float64(ref)})
-				}
-			}
-		}
-	}
-	return rows
-}
-
 // writeStudy writes rows (and timing) as cmd/replay does.
-func writeStudy(t *testing.T, dir string, rows []replay.AllocRow, timing []replay.AllocTiming) {
+func writeStudy(t *testing.T, dir string, rows []results.AllocRow, timing []results.AllocTiming) {
 	t.Helper()
-	if err := replay.WriteAllocStudy(dir, &replay.AllocStudyResult{Rows: rows, Timing: timing}, map[string]string{"tool": "report-test"}); err != nil {
+	if err := allocstudy.Write(dir, &allocstudy.Result{Rows: rows, Timing: timing}, map[string]string{"tool": "report-test"}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestLoadAllocStudyAndSummary(t *testing.T) {
 	root := t.TempDir()
-	rows := allocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 2)
-	timing := []replay.AllocTiming{{Case: "a", System: "E1", Servers: 100, Tasks: 300, Seed: 1, Algorithm: "bar", WallNs: 2e6}}
+	rows := resultstest.AllocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 2)
+	timing := []results.AllocTiming{{Case: "a", System: "E1", Servers: 100, Tasks: 300, Seed: 1, Algorithm: "bar", WallNs: 2e6}}
 	writeStudy(t, filepath.Join(root, "study"), rows, timing)
 	runs, err := Load(root)
 	if err != nil {
@@ -92,9 +71,9 @@ func TestLoadAllocStudyAndSummary(t *testing.T) {
 }
 
 func TestLoadAllocStudyErrors(t *testing.T) {
-	good := allocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 1)
-	bad := func(f func(r *replay.AllocRow)) []replay.AllocRow {
-		rows := append([]replay.AllocRow(nil), good...)
+	good := resultstest.AllocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 1)
+	bad := func(f func(r *results.AllocRow)) []results.AllocRow {
+		rows := append([]results.AllocRow(nil), good...)
 		f(&rows[1])
 		return rows
 	}
@@ -103,36 +82,36 @@ func TestLoadAllocStudyErrors(t *testing.T) {
 		setup func(t *testing.T, dir string)
 		want  []string
 	}{
-		{"no rows", func(t *testing.T, dir string) { writeStudy(t, dir, []replay.AllocRow{}, nil) }, []string{replay.AllocFile, "no rows"}},
+		{"no rows", func(t *testing.T, dir string) { writeStudy(t, dir, []results.AllocRow{}, nil) }, []string{results.AllocFile, "no rows"}},
 		{"locality above 1", func(t *testing.T, dir string) {
-			writeStudy(t, dir, bad(func(r *replay.AllocRow) { r.Locality = 1.5 }), nil)
-		}, []string{replay.AllocFile, "row 1", "locality"}},
+			writeStudy(t, dir, bad(func(r *results.AllocRow) { r.Locality = 1.5 }), nil)
+		}, []string{results.AllocFile, "row 1", "locality"}},
 		{"NaN ratio", func(t *testing.T, dir string) {
-			writeStudy(t, dir, bad(func(r *replay.AllocRow) { r.Ratio = math.NaN() }), nil)
+			writeStudy(t, dir, bad(func(r *results.AllocRow) { r.Ratio = math.NaN() }), nil)
 		}, []string{"row 1", "column ratio"}},
 		{"negative makespan", func(t *testing.T, dir string) {
-			writeStudy(t, dir, bad(func(r *replay.AllocRow) { r.MakespanUs = -1 }), nil)
+			writeStudy(t, dir, bad(func(r *results.AllocRow) { r.MakespanUs = -1 }), nil)
 		}, []string{"row 1", "makespan_us"}},
 		{"no algorithm", func(t *testing.T, dir string) {
-			writeStudy(t, dir, bad(func(r *replay.AllocRow) { r.Algorithm = "" }), nil)
+			writeStudy(t, dir, bad(func(r *results.AllocRow) { r.Algorithm = "" }), nil)
 		}, []string{"row 1", "empty name"}},
 		{"no servers", func(t *testing.T, dir string) {
-			writeStudy(t, dir, bad(func(r *replay.AllocRow) { r.Servers = 0 }), nil)
+			writeStudy(t, dir, bad(func(r *results.AllocRow) { r.Servers = 0 }), nil)
 		}, []string{"row 1", "servers/tasks"}},
 		{"negative wall time", func(t *testing.T, dir string) {
-			writeStudy(t, dir, good, []replay.AllocTiming{{Case: "a", System: "E1", Tasks: 3, Algorithm: "bar", WallNs: -1}})
-		}, []string{replay.AllocTimingFile, "row 0", "wall_ns"}},
+			writeStudy(t, dir, good, []results.AllocTiming{{Case: "a", System: "E1", Tasks: 3, Algorithm: "bar", WallNs: -1}})
+		}, []string{results.AllocTimingFile, "row 0", "wall_ns"}},
 		{"not parquet", func(t *testing.T, dir string) {
 			writeStudy(t, dir, good, nil)
-			os.WriteFile(filepath.Join(dir, replay.AllocFile), []byte("case,system\na,E1\n"), 0o644)
-		}, []string{replay.AllocFile, "not a Parquet file"}},
+			os.WriteFile(filepath.Join(dir, results.AllocFile), []byte("case,system\na,E1\n"), 0o644)
+		}, []string{results.AllocFile, "not a Parquet file"}},
 		{"other schema", func(t *testing.T, dir string) {
 			os.MkdirAll(dir, 0o755)
 			type other struct {
 				Case string `parquet:"case"`
 			}
-			parquet.WriteFile(filepath.Join(dir, replay.AllocFile), []other{{"a"}})
-		}, []string{replay.AllocFile, `column "system" missing`}},
+			parquet.WriteFile(filepath.Join(dir, results.AllocFile), []other{{"a"}})
+		}, []string{results.AllocFile, `column "system" missing`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,12 +134,12 @@ func TestLoadAllocStudyErrors(t *testing.T) {
 // error, never a panic. checkParquet bounds what parquet-go may allocate
 // (TestDecodeParquetBounds measures it), so executions stay cheap.
 func FuzzDecodeAllocRows(f *testing.F) {
-	for _, b := range seedParquet(f, allocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 1)) {
+	for _, b := range seedParquet(f, resultstest.AllocRows([]string{"a"}, []string{"E1"}, []string{"bar", "hds"}, 1)) {
 		f.Add(b)
 	}
 	f.Add([]byte("PAR1"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rows, err := decodeParquet[replay.AllocRow]("alloc.parquet", bytes.NewReader(data), int64(len(data)))
+		rows, err := results.DecodeParquet[results.AllocRow]("alloc.parquet", bytes.NewReader(data), int64(len(data)))
 		if err == nil {
 			_ = checkAllocRows("alloc.parquet", rows)
 		}

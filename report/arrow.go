@@ -9,21 +9,21 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
-// jobColumn is one field of replay.JobResult as an Arrow column.
+// jobColumn is one field of results.Job as an Arrow column.
 type jobColumn struct {
 	name  string // the field's Parquet column name
-	index int    // field index in replay.JobResult
+	index int    // field index in results.Job
 	typ   arrow.DataType
 }
 
-// jobColumns lists the columns of replay.JobResult in declaration order, named as
+// jobColumns lists the columns of results.Job in declaration order, named as
 // in Parquet, so that the Arrow table and the Parquet file agree without a second
 // list to keep in sync. The policy column is left out: it is the policy label.
 func jobColumns() []jobColumn {
-	t := reflect.TypeFor[replay.JobResult]()
+	t := reflect.TypeFor[results.Job]()
 	cols := make([]jobColumn, 0, t.NumField())
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -64,7 +64,7 @@ func LabelKeys(runs []Run) []string {
 
 // JobsRecord returns one Arrow record holding every job of every run: first one
 // string column per label key (see LabelKeys; null where a run lacks the label),
-// then the columns of replay.JobResult under their Parquet names, without policy,
+// then the columns of results.Job under their Parquet names, without policy,
 // which is the policy label. A label whose key clashes with a job column is named
 // "label_KEY". Rows follow the order of runs, then of each run's jobs. The caller
 // must Release the record.

@@ -10,7 +10,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/safeout"
+	"github.com/tracereplay/tracereplay/internal/version"
 )
 
 // Arrow file names written by WriteArrowTables.
@@ -21,7 +22,7 @@ const (
 
 // arrowMetadata is the schema metadata of every Arrow file report writes.
 func arrowMetadata() arrow.Metadata {
-	return arrow.NewMetadata([]string{"tracereplay.tool"}, []string{"tracereplay report " + replay.Version})
+	return arrow.NewMetadata([]string{"tracereplay.tool"}, []string{"tracereplay report " + version.Version})
 }
 
 // TableRecord returns t as one Arrow record with the columns of its CSV form
@@ -90,7 +91,7 @@ func TableRecord(t *Table, mem memory.Allocator) arrow.Record {
 // uncompressed, which every Arrow reader accepts), through a temporary file in
 // the same directory renamed into place. Equal records give equal bytes.
 func WriteArrowFile(path string, rec arrow.Record) error {
-	return writeTempRename(path, func(f *os.File) error {
+	return safeout.WriteFileFunc(path, func(f *os.File) error {
 		w, err := ipc.NewFileWriter(f, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(memory.DefaultAllocator))
 		if err != nil {
 			return err

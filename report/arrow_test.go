@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 func TestJobsRecord(t *testing.T) {
@@ -24,7 +24,7 @@ func TestJobsRecord(t *testing.T) {
 	}
 	// policy, label_maps (clashes with the maps column), seed, then every
 	// JobResult field but policy.
-	wantCols := 3 + reflect.TypeFor[replay.JobResult]().NumField() - 1
+	wantCols := 3 + reflect.TypeFor[results.Job]().NumField() - 1
 	if int(rec.NumCols()) != wantCols {
 		t.Fatalf("NumCols = %d, want %d", rec.NumCols(), wantCols)
 	}
@@ -49,7 +49,7 @@ func TestJobsRecord(t *testing.T) {
 	for i, want := range []struct {
 		policy, seed string
 		seedNull     bool
-		job          replay.JobResult
+		job          results.Job
 	}{
 		{"fair", "1", false, a.Jobs[0]}, {"fair", "1", false, a.Jobs[1]}, {"fair", "1", false, a.Jobs[2]},
 		{"fifo", "", true, b.Jobs[0]}, {"fifo", "", true, b.Jobs[1]},

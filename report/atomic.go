@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/tracereplay/tracereplay/internal/safeout"
 )
@@ -20,12 +19,3 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	}
 	return safeout.WriteFile(path, buf.Bytes())
 }
-
-// writeTempRename writes path atomically with fill (which may seek, as Arrow's
-// file writer does); see safeout.WriteFileFunc.
-func writeTempRename(path string, fill func(*os.File) error) error {
-	return safeout.WriteFileFunc(path, fill)
-}
-
-// writeBytesAtomic writes data to path atomically (safeout.WriteFile).
-func writeBytesAtomic(path string, data []byte) error { return safeout.WriteFile(path, data) }

@@ -283,7 +283,7 @@ func labelValues(gs []Group, k string) []string {
 			out = append(out, v)
 		}
 	}
-	slices.SortFunc(out, compareLabelValues)
+	slices.SortFunc(out, CompareLabelValues)
 	return out
 }
 

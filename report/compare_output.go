@@ -175,16 +175,16 @@ func (c *Comparison) untestedFailures() int { return c.Failures() - c.Regression
 // headline is the one-line verdict.
 func (c *Comparison) headline() string {
 	n, u, checks := c.Regressions(), c.untestedFailures(), c.Checks()
-	over := fmt.Sprintf("%d check%s over %d cell%s", checks, plural(checks), len(c.Cells), plural(len(c.Cells)))
+	over := fmt.Sprintf("%d check%s over %d cell%s", checks, Plural(checks), len(c.Cells), Plural(len(c.Cells)))
 	switch {
 	case checks == 0:
-		return fmt.Sprintf("report compare: %d cell%s, no thresholds", len(c.Cells), plural(len(c.Cells)))
+		return fmt.Sprintf("report compare: %d cell%s, no thresholds", len(c.Cells), Plural(len(c.Cells)))
 	case n == 0 && u == 0:
 		return "report compare: no regression in " + over
 	case u == 0:
-		return fmt.Sprintf("report compare: %d regression%s in %s", n, plural(n), over)
+		return fmt.Sprintf("report compare: %d regression%s in %s", n, Plural(n), over)
 	}
-	return fmt.Sprintf("report compare: %d regression%s and %d untested change%s beyond a limit in %s", n, plural(n), u, plural(u), over)
+	return fmt.Sprintf("report compare: %d regression%s and %d untested change%s beyond a limit in %s", n, Plural(n), u, Plural(u), over)
 }
 
 // failures describes each failed check in one line.

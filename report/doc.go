@@ -1,6 +1,10 @@
 // Package report reads the results datasets that cmd/replay writes, computes
 // per-run statistics, and renders them as tables (text, Markdown, CSV) and figures
-// (PNG, SVG, PDF via gonum/plot). It imports replay for the results schema only.
+// (PNG, SVG, PDF via gonum/plot). It reads results through their schema,
+// internal/results, and does not link the simulator. The paper presets (report
+// --preset) are packages of their own under report/preset, which build on the
+// figure and series helpers exported here (Figure, SeriesStyle, MeanBand,
+// WriteFigureSet, ...).
 //
 // A results tree holds one directory per run; a run directory is any directory that
 // contains jobs.parquet. Its labels are the key=value segments of its path (Hive

@@ -15,6 +15,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/tracereplay/tracereplay/internal/safeout"
 )
 
 // FigureFormats are the formats WriteFigures accepts.
@@ -31,7 +33,7 @@ const (
 // more than figureWidth-minPlotWidth; PNGs have pngDPI pixels per inch.
 const (
 	figureWidth  = 6 * vg.Inch
-	minPlotWidth = 4.4 * vg.Inch
+	MinPlotWidth = 4.4 * vg.Inch
 	legendGap    = 3 * vg.Millimeter
 	pngDPI       = 150
 )
@@ -43,22 +45,22 @@ const (
 	paperDPI       = 300
 )
 
-// figure is one figure: plots drawn by draw into the canvas left of a legend.
-type figure struct {
-	name string
-	// caption says what the figure shows, for the HTML report.
-	caption string
-	height  vg.Length
-	legend  plot.Legend
-	// top is the legend's distance from the top edge (the title's height), so
+// Figure is one figure: plots drawn by draw into the canvas left of a legend.
+type Figure struct {
+	Name string
+	// Caption says what the figure shows, for the HTML report.
+	Caption string
+	Height  vg.Length
+	Legend  plot.Legend
+	// Top is the legend's distance from the top edge (the title's height), so
 	// that it starts level with the data area.
-	top  vg.Length
-	draw func(draw.Canvas)
-	// skip, when set, says why the figure has no data and is not drawn.
-	skip string
-	// rows, when set, are small multiples stacked from the top, each with its
+	Top  vg.Length
+	Draw func(draw.Canvas)
+	// Skip, when set, says why the figure has no data and is not drawn.
+	Skip string
+	// Rows, when set, are small multiples stacked from the top, each with its
 	// own height, legend and drawing; height, legend, top and draw are unused.
-	rows []figure
+	Rows []Figure
 }
 
 // RenderedFigure is one encoded figure.
@@ -94,7 +96,7 @@ func WriteFiguresWith(runs []Run, dir string, o FigureOptions) ([]string, error)
 			continue
 		}
 		path := filepath.Join(dir, f.Name+"."+o.Format)
-		if err := writeBytesAtomic(path, f.Data); err != nil {
+		if err := safeout.WriteFile(path, f.Data); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
@@ -132,7 +134,7 @@ func WriteFiguresWith(runs []Run, dir string, o FigureOptions) ([]string, error)
 // take more than 40% of its width). PDF output carries a fixed creation date so
 // that equal inputs give equal bytes.
 func RenderFigures(runs []Run, o FigureOptions) ([]RenderedFigure, error) {
-	if err := checkFigureFormat(o.Format); err != nil {
+	if err := CheckFigureFormat(o.Format); err != nil {
 		return nil, err
 	}
 	if studies, sims := SplitAllocStudies(runs); len(studies) > 0 {
@@ -157,21 +159,21 @@ func RenderFigures(runs []Run, o FigureOptions) ([]RenderedFigure, error) {
 	}
 	groups, names = mergeIdentical(groups, names)
 	var out []RenderedFigure
-	for _, build := range []func([]Group, []string, look) (figure, error){flowtimeCDF, starvationBars, runningTasks} {
+	for _, build := range []func([]Group, []string, look) (Figure, error){flowtimeCDF, starvationBars, runningTasks} {
 		f, err := build(groups, names, lk)
 		if err != nil {
 			return nil, fmt.Errorf("figure: %w", err)
 		}
-		if f.skip != "" {
-			out = append(out, RenderedFigure{Name: f.name, Skipped: f.skip})
+		if f.Skip != "" {
+			out = append(out, RenderedFigure{Name: f.Name, Skipped: f.Skip})
 			continue
 		}
 		for _, page := range paginate(f, lk) {
 			data, err := renderWith(o.Format, page, lk)
 			if err != nil {
-				return nil, fmt.Errorf("figure %s: %w", page.name, err)
+				return nil, fmt.Errorf("figure %s: %w", page.Name, err)
 			}
-			out = append(out, RenderedFigure{Name: page.name, Caption: page.caption, Data: data})
+			out = append(out, RenderedFigure{Name: page.Name, Caption: page.Caption, Data: data})
 		}
 	}
 	return out, nil
@@ -186,7 +188,7 @@ func WriteFigureFiles(figs []RenderedFigure, dir, format string) ([]string, erro
 			continue
 		}
 		path := filepath.Join(dir, f.Name+"."+format)
-		if err := writeBytesAtomic(path, f.Data); err != nil {
+		if err := safeout.WriteFile(path, f.Data); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
@@ -206,10 +208,10 @@ func SkippedFigures(figs []RenderedFigure) []string {
 	return out
 }
 
-// sortedForFigures checks the figure format and that there are runs (what names the
+// SortedForFigures checks the figure format and that there are runs (what names the
 // figures in the error), and returns a copy of runs in SortRuns order.
-func sortedForFigures(runs []Run, format, what string) ([]Run, error) {
-	if err := checkFigureFormat(format); err != nil {
+func SortedForFigures(runs []Run, format, what string) ([]Run, error) {
+	if err := CheckFigureFormat(format); err != nil {
 		return nil, err
 	}
 	if len(runs) == 0 {
@@ -220,23 +222,23 @@ func sortedForFigures(runs []Run, format, what string) ([]Run, error) {
 	return sorted, nil
 }
 
-// checkFigureFormat reports a format not in FigureFormats.
-func checkFigureFormat(format string) error {
+// CheckFigureFormat reports a format not in FigureFormats.
+func CheckFigureFormat(format string) error {
 	if !slices.Contains(FigureFormats, format) {
 		return fmt.Errorf("figure format %q: want one of png, svg, pdf", format)
 	}
 	return nil
 }
 
-// writeFigure renders f in format (screen style) and writes it atomically to
+// WriteFigure renders f in format (screen style) and writes it atomically to
 // dir/<name>.<format>, whose path it returns.
-func writeFigure(dir, format string, f figure) (string, error) {
+func WriteFigure(dir, format string, f Figure) (string, error) {
 	data, err := render(format, f)
 	if err != nil {
-		return "", fmt.Errorf("figure %s: %w", f.name, err)
+		return "", fmt.Errorf("figure %s: %w", f.Name, err)
 	}
-	path := filepath.Join(dir, f.name+"."+format)
-	if err := writeBytesAtomic(path, data); err != nil {
+	path := filepath.Join(dir, f.Name+"."+format)
+	if err := safeout.WriteFile(path, data); err != nil {
 		return "", err
 	}
 	return path, nil
@@ -244,7 +246,7 @@ func writeFigure(dir, format string, f figure) (string, error) {
 
 // render lays f out in the screen style on a canvas of the given format and
 // returns the encoded file.
-func render(format string, f figure) ([]byte, error) { return renderWith(format, f, screenLook) }
+func render(format string, f Figure) ([]byte, error) { return renderWith(format, f, screenLook) }
 
 // paperMaxHeight is the tallest a paper figure gets: 1.5 times the width of a
 // column, or 8 in for a two-column figure (a page's text block less its
@@ -258,7 +260,7 @@ func (lk look) paperMaxHeight() vg.Length {
 
 // layout is where renderWith puts the rows of a figure.
 type layout struct {
-	rows []figure
+	rows []Figure
 	// w and h are the canvas size, dpi the PNG resolution.
 	w, h vg.Length
 	dpi  int
@@ -272,19 +274,19 @@ type layout struct {
 // layoutOf lays f out in style lk: a screen figure is figureWidth wide, or
 // wider when its legend needs more than figureWidth-minPlotWidth, and taller
 // when its legend is taller than the plot, so that no entry is clipped; a paper
-// figure has its column width and puts a legend wider than 40% of it below the
+// Figure has its column width and puts a legend wider than 40% of it below the
 // plot. A figure with rows (small multiples) stacks them, each with its own
 // legend.
-func layoutOf(f figure, lk look) layout {
-	ly := layout{rows: f.rows}
+func layoutOf(f Figure, lk look) layout {
+	ly := layout{rows: f.Rows}
 	if len(ly.rows) == 0 {
-		ly.rows = []figure{f}
+		ly.rows = []Figure{f}
 	}
 	var lw vg.Length
 	for _, r := range ly.rows {
-		lw = max(lw, legendWidth(r.legend))
+		lw = max(lw, legendWidth(r.Legend))
 	}
-	ly.w, ly.dpi = max(figureWidth, minPlotWidth+lw+2*legendGap), pngDPI
+	ly.w, ly.dpi = max(figureWidth, MinPlotWidth+lw+2*legendGap), pngDPI
 	if lk.paper {
 		ly.w, ly.dpi = oneColumnWidth, paperDPI
 		if lk.width == TwoColumn {
@@ -298,14 +300,14 @@ func layoutOf(f figure, lk look) layout {
 	ly.heights = make([]vg.Length, len(ly.rows))
 	ly.lhs = make([]vg.Length, len(ly.rows))
 	for i, r := range ly.rows {
-		ly.heights[i] = r.height
-		lh := legendHeight(r.legend)
+		ly.heights[i] = r.Height
+		lh := legendHeight(r.Legend)
 		switch {
 		case below && lh > 0:
 			ly.lhs[i] = lh
 			ly.heights[i] += lh + 2*legendGap
-		case lh > 0 && r.top+lh+legendGap > ly.heights[i]:
-			ly.heights[i] = r.top + lh + legendGap // a tall legend never clips
+		case lh > 0 && r.Top+lh+legendGap > ly.heights[i]:
+			ly.heights[i] = r.Top + lh + legendGap // a tall legend never clips
 		}
 		ly.h += ly.heights[i]
 	}
@@ -317,14 +319,14 @@ func layoutOf(f figure, lk look) layout {
 // the limit: the first page keeps f's name, page k is NAME_partK, and each
 // caption says which part it is. Screen figures, figures that fit and figures
 // of a single row are returned whole.
-func paginate(f figure, lk look) []figure {
-	if !lk.paper || len(f.rows) < 2 {
-		return []figure{f}
+func paginate(f Figure, lk look) []Figure {
+	if !lk.paper || len(f.Rows) < 2 {
+		return []Figure{f}
 	}
 	ly := layoutOf(f, lk)
 	limit := lk.paperMaxHeight() + vg.Points(0.01)
 	if ly.h <= limit {
-		return []figure{f}
+		return []Figure{f}
 	}
 	// per is the most rows that fit on a page; rows of equal height (small
 	// multiples) then spread evenly over the pages.
@@ -336,26 +338,26 @@ func paginate(f figure, lk look) []figure {
 		sum += h
 		per++
 	}
-	chunks := pageSplit(len(f.rows), per)
+	chunks := pageSplit(len(f.Rows), per)
 	for _, c := range chunks {
 		var h vg.Length
 		for _, i := range c {
 			h += ly.heights[i]
 		}
 		if h > limit && len(c) > 1 {
-			chunks = pageSplit(len(f.rows), 1) // rows of unequal height: one a page
+			chunks = pageSplit(len(f.Rows), 1) // rows of unequal height: one a page
 			break
 		}
 	}
-	pages := make([]figure, len(chunks))
+	pages := make([]Figure, len(chunks))
 	for k, c := range chunks {
-		p := figure{name: f.name, caption: f.caption, rows: make([]figure, 0, len(c))}
+		p := Figure{Name: f.Name, Caption: f.Caption, Rows: make([]Figure, 0, len(c))}
 		if k > 0 {
-			p.name = fmt.Sprintf("%s_part%d", f.name, k+1)
+			p.Name = fmt.Sprintf("%s_part%d", f.Name, k+1)
 		}
-		p.caption += fmt.Sprintf(" Part %d of %d.", k+1, len(chunks))
+		p.Caption += fmt.Sprintf(" Part %d of %d.", k+1, len(chunks))
 		for _, i := range c {
-			p.rows = append(p.rows, f.rows[i])
+			p.Rows = append(p.Rows, f.Rows[i])
 		}
 		pages[k] = p
 	}
@@ -378,7 +380,7 @@ func pageSplit(n, per int) [][]int {
 
 // renderWith lays f out in style lk (layoutOf) on a canvas of the given
 // format and returns the encoded file.
-func renderWith(format string, f figure, lk look) ([]byte, error) {
+func renderWith(format string, f Figure, lk look) ([]byte, error) {
 	ly := layoutOf(f, lk)
 	w, h, lw := ly.w, ly.h, ly.lw
 	var c vg.CanvasWriterTo
@@ -399,21 +401,21 @@ func renderWith(format string, f figure, lk look) ([]byte, error) {
 		rh := ly.heights[i]
 		switch lh := ly.lhs[i]; {
 		case lh > 0: // below the plot, a gap above and below
-			l := r.legend
+			l := r.Legend
 			l.Top, l.Left = true, true
 			l.XOffs, l.YOffs = 0, 0
 			l.Draw(draw.Crop(dc, legendGap, 0, legendGap, -(rh - lh - legendGap)))
 			dc = draw.Crop(dc, 0, 0, lh+2*legendGap, 0)
 		case lw > 0:
-			if legendWidth(r.legend) > 0 {
-				l := r.legend
+			if legendWidth(r.Legend) > 0 {
+				l := r.Legend
 				l.Top, l.Left = true, true
 				l.XOffs, l.YOffs = 0, 0
-				l.Draw(draw.Crop(dc, w-lw-legendGap, -legendGap, 0, -r.top))
+				l.Draw(draw.Crop(dc, w-lw-legendGap, -legendGap, 0, -r.Top))
 			}
 			dc = draw.Crop(dc, 0, -(lw + 2*legendGap), 0, 0)
 		}
-		r.draw(dc)
+		r.Draw(dc)
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
@@ -445,9 +447,9 @@ func legendWidth(l plot.Legend) vg.Length {
 	return 0
 }
 
-// takeLegend moves p's legend out of the plot, for render to draw beside it, and
+// TakeLegend moves p's legend out of the plot, for render to draw beside it, and
 // returns it with the height of p's title.
-func takeLegend(p *plot.Plot) (plot.Legend, vg.Length) {
+func TakeLegend(p *plot.Plot) (plot.Legend, vg.Length) {
 	l := p.Legend
 	p.Legend = plot.NewLegend()
 	return l, p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
@@ -476,9 +478,9 @@ var screenColors = []color.Color{
 	color.Black,
 }
 
-// style returns the colour and dash pattern of series i: the seven
+// SeriesStyle returns the colour and dash pattern of series i: the seven
 // screenColors, then the same colours with the next dash pattern.
-func style(i int) (color.Color, []vg.Length) {
+func SeriesStyle(i int) (color.Color, []vg.Length) {
 	n := len(screenColors)
 	return screenColors[i%n], plotutil.DefaultDashes[(i/n)%len(plotutil.DefaultDashes)]
 }

@@ -13,7 +13,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // figureRuns are three policies with flowtimes spread over two decades.
@@ -225,7 +225,7 @@ func TestTimeUnit(t *testing.T) {
 }
 
 func TestClusterSeriesFillsIdleGaps(t *testing.T) {
-	tl := []replay.TimelineSample{
+	tl := []results.TimelineSample{
 		// Out of order, with a per-job row to ignore; sampling every 10 s,
 		// stopped between 20 s and 55 s.
 		{TimeUs: 10 * sec, JobIndex: -1, RunningMaps: 4, RunningReduces: 1},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/golden"
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -22,17 +23,17 @@ type jobSpec struct {
 // makeRun builds a run whose statistics are easy to work out by hand.
 func makeRun(labels map[string]string, specs []jobSpec) Run {
 	policy := labels[PolicyLabel]
-	r := Run{Labels: labels, Policy: policy, Summary: replay.RunSummary{Policy: policy, Jobs: len(specs)}}
+	r := Run{Labels: labels, Policy: policy, Summary: results.RunSummary{Policy: policy, Jobs: len(specs)}}
 	var lastFinish int64
 	for i, s := range specs {
-		j := replay.JobResult{
+		j := results.Job{
 			Policy: policy, JobIndex: int32(i), JobID: fmt.Sprintf("job_%03d", i), Name: "j", User: "u", Queue: "default",
 			Maps: s.node + s.rack + s.of, Reduces: s.reduces,
 			SubmitUs: s.submit * sec, FirstLaunchUs: s.submit * sec,
-			LastMapEndUs: replay.Unset, FirstReduceLaunchUs: replay.Unset, LastReduceLaunchUs: replay.Unset,
-			FinishUs: replay.Unset, FlowtimeUs: replay.Unset,
+			LastMapEndUs: results.Unset, FirstReduceLaunchUs: results.Unset, LastReduceLaunchUs: results.Unset,
+			FinishUs: results.Unset, FlowtimeUs: results.Unset,
 			StarvationUs: s.starv * sec, MapsNodeLocal: s.node, MapsRackLocal: s.rack, MapsOffRack: s.of,
-			ObservedFlowtimeUs: replay.Unset,
+			ObservedFlowtimeUs: results.Unset,
 		}
 		if s.flow >= 0 {
 			j.FinishUs = (s.submit + s.flow) * sec
@@ -51,8 +52,8 @@ func makeRun(labels map[string]string, specs []jobSpec) Run {
 			m = int32(max(0, 40-(t-lastFinish/2/sec)))
 		}
 		r.Timeline = append(r.Timeline,
-			replay.TimelineSample{Policy: policy, TimeUs: t * sec, JobIndex: -1, RunningMaps: m, RunningReduces: int32(t / 10 % 7)},
-			replay.TimelineSample{Policy: policy, TimeUs: t * sec, JobIndex: 0, RunningMaps: m / 2})
+			results.TimelineSample{Policy: policy, TimeUs: t * sec, JobIndex: -1, RunningMaps: m, RunningReduces: int32(t / 10 % 7)},
+			results.TimelineSample{Policy: policy, TimeUs: t * sec, JobIndex: 0, RunningMaps: m / 2})
 	}
 	return r
 }

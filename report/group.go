@@ -101,7 +101,7 @@ func compareRunLabels(a, b Run, keys []string) int {
 			}
 			return 1
 		}
-		if c := compareLabelValues(va, vb); c != 0 {
+		if c := CompareLabelValues(va, vb); c != 0 {
 			return c
 		}
 	}
@@ -110,5 +110,5 @@ func compareRunLabels(a, b Run, keys []string) int {
 
 // seedsText describes n seeds for legends and notes: "1 seed", "5 seeds".
 func seedsText(n int) string {
-	return strconv.Itoa(n) + " seed" + plural(n)
+	return strconv.Itoa(n) + " seed" + Plural(n)
 }

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // HTMLReport is the content of a self-contained HTML report (WriteHTML).
@@ -18,7 +18,7 @@ type HTMLReport struct {
 	// Source names the results, e.g. the directory given on the command line.
 	Source string
 	// Manifest and ManifestJSON are the results' manifest.json, nil when none.
-	Manifest     *replay.Manifest
+	Manifest     *results.RunManifest
 	ManifestJSON []byte
 	// Runs is the number of runs reported.
 	Runs int
@@ -100,7 +100,7 @@ func WriteHTML(w io.Writer, r HTMLReport) error {
 type htmlView struct {
 	Source       string
 	Runs         int
-	Manifest     *replay.Manifest
+	Manifest     *results.RunManifest
 	Command      string
 	Inputs       [][2]string
 	ManifestJSON string

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 func htmlReport(t *testing.T) ([]byte, HTMLReport) {
@@ -18,9 +18,9 @@ func htmlReport(t *testing.T) ([]byte, HTMLReport) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &replay.Manifest{Tool: "tracereplay 0.1.0", GoVersion: "go1.26", Args: []string{"--experiment", "x y.toml", "--out", "o"},
+	m := &results.RunManifest{Tool: "tracereplay 0.1.0", GoVersion: "go1.26", Args: []string{"--experiment", "x y.toml", "--out", "o"},
 		Experiment: "x y.toml", Inputs: map[string]string{"b.tsv": "bb", "a.toml": "aa"}, WallSec: 1.5,
-		Runs: []replay.ManifestRun{{Dir: "policy=fifo/seed=1", Policy: "fifo", Jobs: 40, Events: 100, WallSec: 0.1, EventsPerSec: 1000}}}
+		Runs: []results.ManifestRun[results.HardwareJSON]{{Dir: "policy=fifo/seed=1", Policy: "fifo", Jobs: 40, Events: 100, WallSec: 0.1, EventsPerSec: 1000}}}
 	hostile := &Table{Title: "<script>alert(1)</script>", Columns: []Column{{Header: "a&b", Name: "a"}}}
 	hostile.AddRow(Str("<img src=x onerror=alert(1)>"))
 	r := HTMLReport{Source: "runs/x", Manifest: m, ManifestJSON: []byte(`{"tool": "<b>"}`), Runs: len(runs),

@@ -10,7 +10,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // A run's identity is its trace content, hardware model and policy spec
@@ -24,21 +24,21 @@ import (
 // manifest inside root that cannot be read is an error; one above root is
 // skipped.
 func attachIdentity(root string, runs []Run) error {
-	manifests := map[string]*replay.Manifest{} // by directory; nil: none there
-	load := func(dir string) (*replay.Manifest, error) {
+	manifests := map[string]*results.RunManifest{} // by directory; nil: none there
+	load := func(dir string) (*results.RunManifest, error) {
 		if m, ok := manifests[dir]; ok {
 			return m, nil
 		}
-		var m *replay.Manifest
-		b, err := os.ReadFile(filepath.Join(dir, replay.ManifestFile))
+		var m *results.RunManifest
+		b, err := os.ReadFile(filepath.Join(dir, results.ManifestFile))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			return nil, err
 		default:
-			m = new(replay.Manifest)
+			m = new(results.RunManifest)
 			if err := json.Unmarshal(b, m); err != nil {
-				return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, replay.ManifestFile), err)
+				return nil, fmt.Errorf("read %s: %w", filepath.Join(dir, results.ManifestFile), err)
 			}
 		}
 		manifests[dir] = m
@@ -69,7 +69,7 @@ func attachIdentity(root string, runs []Run) error {
 			if mr := findRun(m, d, dir); mr != nil {
 				r.TraceID, r.HardwareID = mr.TraceSHA256, mr.HardwareSHA256
 				if r.HardwareID == "" { // manifests before identities: the model is there
-					r.HardwareID = replay.HardwareSHA256(mr.Hardware)
+					r.HardwareID = mr.Hardware.SHA256()
 				}
 				break
 			}
@@ -82,7 +82,7 @@ func attachIdentity(root string, runs []Run) error {
 }
 
 // findRun returns the run of m (in directory mdir) whose directory is dir.
-func findRun(m *replay.Manifest, mdir, dir string) *replay.ManifestRun {
+func findRun(m *results.RunManifest, mdir, dir string) *results.ManifestRun[results.HardwareJSON] {
 	if m == nil {
 		return nil
 	}

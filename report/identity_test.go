@@ -7,21 +7,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // writeResults writes runs under root/out as cmd/replay does, with a manifest
 // giving each run its trace and hardware identity.
 func writeResults(t *testing.T, root, out string, runs map[string]Run, traceID, hwID string) {
 	t.Helper()
-	m := replay.Manifest{}
+	m := results.RunManifest{}
 	for dir, r := range runs {
 		writeRunDir(t, filepath.Join(root, out, dir), r)
-		m.Runs = append(m.Runs, replay.ManifestRun{Dir: dir, Policy: r.Policy, Seed: r.Summary.Seed,
+		m.Runs = append(m.Runs, results.ManifestRun[results.HardwareJSON]{Dir: dir, Policy: r.Policy, Seed: r.Summary.Seed,
 			TraceSHA256: traceID, HardwareSHA256: hwID})
 	}
 	b, _ := json.Marshal(m)
-	if err := os.WriteFile(filepath.Join(root, out, replay.ManifestFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, out, results.ManifestFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -3,24 +3,20 @@ package report
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/parquet-go/parquet-go"
-
-	"github.com/tracereplay/tracereplay/internal/pqbounds"
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/internal/safeout"
-	"github.com/tracereplay/tracereplay/replay"
 )
 
 // ErrParquetBounds is the error (wrapped with the reason) of a results file
-// whose footer or pages claim more than its size can hold (pqbounds.Check):
-// it is refused before parquet-go allocates from the claims.
-var ErrParquetBounds = pqbounds.ErrBounds
+// whose footer or pages claim more than its size can hold
+// (results.ErrParquetBounds).
+var ErrParquetBounds = results.ErrParquetBounds
 
 // PolicyLabel is the label key that names a run's scheduling policy.
 const PolicyLabel = "policy"
@@ -36,9 +32,9 @@ type Run struct {
 	Labels map[string]string
 	// Policy is the scheduling policy's name.
 	Policy   string
-	Summary  replay.RunSummary
-	Jobs     []replay.JobResult
-	Timeline []replay.TimelineSample
+	Summary  results.RunSummary
+	Jobs     []results.Job
+	Timeline []results.TimelineSample
 	// Alloc is set for an allocation study directory (alloc.parquet), which
 	// has no policy, summary, jobs or timeline; see LoadAllocStudy.
 	Alloc *AllocResults
@@ -115,10 +111,10 @@ func Load(root string) ([]Run, error) {
 			}
 			return nil
 		}
-		if d.Name() == replay.JobsFile && !studies[filepath.Dir(path)] {
+		if d.Name() == results.JobsFile && !studies[filepath.Dir(path)] {
 			dirs = append(dirs, filepath.Dir(path))
 		}
-		if d.Name() == replay.AllocFile { // sorts before jobs.parquet
+		if d.Name() == results.AllocFile { // sorts before jobs.parquet
 			dirs = append(dirs, filepath.Dir(path))
 			studies[filepath.Dir(path)] = true
 		}
@@ -128,7 +124,7 @@ func Load(root string) ([]Run, error) {
 		return nil, fmt.Errorf("results %s: %w", root, err)
 	}
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("results %s: no run directory (none holds %s or %s)", root, replay.JobsFile, replay.AllocFile)
+		return nil, fmt.Errorf("results %s: no run directory (none holds %s or %s)", root, results.JobsFile, results.AllocFile)
 	}
 	runs := make([]Run, 0, len(dirs))
 	for _, dir := range dirs {
@@ -160,23 +156,23 @@ func LoadRun(dir string) (Run, error) {
 		return Run{}, err
 	}
 	r := Run{Dir: dir, Labels: labels}
-	if r.Summary, err = replay.ReadSummary(dir); err != nil {
+	if r.Summary, err = results.ReadSummary(dir); err != nil {
 		return Run{}, err
 	}
 	// Unknown times are nulls in the file (-1 in files written before they
-	// were); both read back as replay.Unset.
-	jobs, err := readParquet[replay.JobRow](filepath.Join(dir, replay.JobsFile))
+	// were); both read back as results.Unset.
+	jobs, err := results.ReadParquet[results.JobRow](filepath.Join(dir, results.JobsFile))
 	if err != nil {
 		return Run{}, err
 	}
-	r.Jobs = replay.JobResults(jobs)
+	r.Jobs = results.Jobs(jobs)
 	// The whole cluster's rows have a null job_index (-1 in files written
 	// before it was null); both read back as -1.
-	tl, err := readParquet[replay.TimelineRow](filepath.Join(dir, replay.TimelineFile))
+	tl, err := results.ReadParquet[results.TimelineRow](filepath.Join(dir, results.TimelineFile))
 	if err != nil {
 		return Run{}, err
 	}
-	r.Timeline = replay.TimelineSamples(tl)
+	r.Timeline = results.TimelineSamples(tl)
 	// run.json has the policy's exact name; the path segment may have '/'
 	// replaced by '_'.
 	r.Policy = r.Summary.Policy
@@ -184,10 +180,10 @@ func LoadRun(dir string) (Run, error) {
 		r.Policy = labels[PolicyLabel]
 	}
 	if r.Policy == "" {
-		return Run{}, fmt.Errorf("run %s: no policy: neither a %s=NAME path segment nor a policy in %s", dir, PolicyLabel, replay.SummaryFile)
+		return Run{}, fmt.Errorf("run %s: no policy: neither a %s=NAME path segment nor a policy in %s", dir, PolicyLabel, results.SummaryFile)
 	}
 	r.Labels[PolicyLabel] = r.Policy
-	if err := checkJobs(filepath.Join(dir, replay.JobsFile), r.Jobs); err != nil {
+	if err := checkJobs(filepath.Join(dir, results.JobsFile), r.Jobs); err != nil {
 		return Run{}, err
 	}
 	return r, nil
@@ -214,84 +210,14 @@ func PathLabels(path string) (map[string]string, error) {
 	return labels, nil
 }
 
-// readParquet reads every row of a Parquet file into T. parquet-go matches columns
-// by name; a column that T expects but the file lacks is an error, so a results
-// file from another schema is not silently read as zeros. parquet-go can panic on
-// a corrupt file; that panic becomes an error naming the file.
-func readParquet[T any](path string) (rows []T, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read results: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read results %s: %w", path, err)
-	}
-	return decodeParquet[T](path, f, st.Size())
-}
-
-func decodeParquet[T any](path string, r io.ReaderAt, size int64) (rows []T, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			rows, err = nil, fmt.Errorf("read results %s: corrupt Parquet file: %v", path, p)
-		}
-	}()
-	if err := pqbounds.CheckFooter(r, size); err != nil {
-		return nil, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
-	}
-	// parquet-go allocates from the sizes and counts the file claims before it
-	// reads what backs them; refuse claims the file's size cannot back.
-	if err := pqbounds.Check(r, size); err != nil {
-		return nil, fmt.Errorf("read results %s: corrupt Parquet file: %w", path, err)
-	}
-	// small buffers and no page index or bloom filters: results files are small and
-	// read whole, and a corrupt file must cost little
-	pf, err := parquet.OpenFile(r, size, parquet.ReadBufferSize(int(min(size, 1<<20))),
-		parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return nil, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
-	}
-	want := parquet.SchemaOf(new(T))
-	for _, col := range want.Fields() {
-		if _, ok := pf.Schema().Lookup(col.Name()); !ok {
-			return nil, fmt.Errorf("read results %s: column %q missing (expected the %s schema)", path, col.Name(), want.Name())
-		}
-	}
-	rd := parquet.NewGenericReader[T](pf)
-	defer rd.Close()
-	// Read in chunks rather than trusting the footer's row count for one
-	// allocation, and stop at that count: on a corrupt file the reader may go on
-	// producing rows.
-	total := pf.NumRows()
-	buf := make([]T, min(total, 1024))
-	for int64(len(rows)) < total {
-		n, err := rd.Read(buf[:min(int64(len(buf)), total-int64(len(rows)))])
-		rows = append(rows, buf[:n]...)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read results %s: row %d: %w", path, len(rows), err)
-		}
-		if n == 0 {
-			return nil, fmt.Errorf("read results %s: row %d: reader made no progress", path, len(rows))
-		}
-	}
-	if int64(len(rows)) != total {
-		return nil, fmt.Errorf("read results %s: %d rows, but the footer announces %d", path, len(rows), total)
-	}
-	return rows, nil
-}
-
 // checkJobs rejects job rows that would make the statistics meaningless.
-func checkJobs(path string, jobs []replay.JobResult) error {
+func checkJobs(path string, jobs []results.Job) error {
 	if len(jobs) == 0 {
 		return fmt.Errorf("read results %s: no job rows", path)
 	}
 	for i, j := range jobs {
 		switch {
-		case j.FinishUs != replay.Unset && j.FlowtimeUs < 0:
+		case j.FinishUs != results.Unset && j.FlowtimeUs < 0:
 			return fmt.Errorf("read results %s: row %d (job %q): column flowtime_us: negative flowtime %d for a finished job", path, i, j.JobID, j.FlowtimeUs)
 		case j.StarvationUs < 0:
 			return fmt.Errorf("read results %s: row %d (job %q): column starvation_us: negative starvation %d", path, i, j.JobID, j.StarvationUs)

@@ -17,7 +17,7 @@ import (
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -47,8 +47,8 @@ func seedParquet[T any](tb testing.TB, rows []T) [][]byte {
 }
 
 // jobRows returns n job rows as replay stores them.
-func jobRows(n int) []replay.JobRow {
-	var rows []replay.JobRow
+func jobRows(n int) []results.JobRow {
+	var rows []results.JobRow
 	for _, j := range seqRun(map[string]string{"policy": "x"}, n, 1).Jobs {
 		rows = append(rows, j.Row())
 	}
@@ -61,8 +61,8 @@ func jobRows(n int) []replay.JobRow {
 // policy and jobs that pass checkJobs.
 func FuzzLoadRun(f *testing.F) {
 	jobs := seedParquet(f, jobRows(2))
-	timeline := seedParquet(f, []replay.TimelineSample{{Policy: "fifo", TimeUs: 1, RunningMaps: 2}})
-	summary, err := json.Marshal(replay.RunSummary{Policy: "fifo", Trace: "t"})
+	timeline := seedParquet(f, []results.TimelineSample{{Policy: "fifo", TimeUs: 1, RunningMaps: 2}})
+	summary, err := json.Marshal(results.RunSummary{Policy: "fifo", Trace: "t"})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func FuzzLoadRun(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, summary, jobs, timeline []byte) {
-		for name, b := range map[string][]byte{replay.SummaryFile: summary, replay.JobsFile: jobs, replay.TimelineFile: timeline} {
+		for name, b := range map[string][]byte{results.SummaryFile: summary, results.JobsFile: jobs, results.TimelineFile: timeline} {
 			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +182,7 @@ func TestDecodeParquetBounds(t *testing.T) {
 	// what parquet-go writes with the settings of seedParquet reads back whole
 	want := jobRows(3)
 	for i, b := range seedParquet(t, want) {
-		got, err := decodeParquet[replay.JobRow]("jobs.parquet", bytes.NewReader(b), int64(len(b)))
+		got, err := results.DecodeParquet[results.JobRow]("jobs.parquet", bytes.NewReader(b), int64(len(b)))
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("writer setting %d: %v, %v; want %v", i, got, err, want)
 		}
@@ -190,7 +190,7 @@ func TestDecodeParquetBounds(t *testing.T) {
 
 	plain := binary.LittleEndian.AppendUint64(nil, 42)
 	valid := craftParquet(t, format.Uncompressed, 1, craftPage{dataPage(format.Plain, 1, 8, 8), plain})
-	rows, err := decodeParquet[craftRow]("v.parquet", bytes.NewReader(valid), int64(len(valid)))
+	rows, err := results.DecodeParquet[craftRow]("v.parquet", bytes.NewReader(valid), int64(len(valid)))
 	if err != nil || len(rows) != 1 || rows[0].V != 42 {
 		t.Fatalf("crafted valid file: %v, %v", rows, err)
 	}
@@ -258,9 +258,9 @@ func TestDecodeParquetBounds(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			var err error
 			if tt.text {
-				_, err = decodeParquet[craftText]("v.parquet", bytes.NewReader(tt.file), int64(len(tt.file)))
+				_, err = results.DecodeParquet[craftText]("v.parquet", bytes.NewReader(tt.file), int64(len(tt.file)))
 			} else {
-				_, err = decodeParquet[craftRow]("v.parquet", bytes.NewReader(tt.file), int64(len(tt.file)))
+				_, err = results.DecodeParquet[craftRow]("v.parquet", bytes.NewReader(tt.file), int64(len(tt.file)))
 			}
 			runtime.ReadMemStats(&after)
 			if !errors.Is(err, ErrParquetBounds) || !strings.Contains(err.Error(), "v.parquet") {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 func TestLoadRoundTrip(t *testing.T) {
@@ -128,45 +128,45 @@ func TestLoadErrors(t *testing.T) {
 			os.Remove(root)
 			os.WriteFile(root, nil, 0o644)
 		}, []string{"not a directory"}},
-		{"no runs", func(t *testing.T, root string) {}, []string{"no run directory", replay.JobsFile}},
+		{"no runs", func(t *testing.T, root string) {}, []string{"no run directory", results.JobsFile}},
 		{"missing timeline", func(t *testing.T, root string) {
 			writeRunDir(t, filepath.Join(root, "policy=fair"), good)
-			os.Remove(filepath.Join(root, "policy=fair", replay.TimelineFile))
-		}, []string{replay.TimelineFile, "no such file"}},
+			os.Remove(filepath.Join(root, "policy=fair", results.TimelineFile))
+		}, []string{results.TimelineFile, "no such file"}},
 		{"missing run.json", func(t *testing.T, root string) {
 			writeRunDir(t, filepath.Join(root, "policy=fair"), good)
-			os.Remove(filepath.Join(root, "policy=fair", replay.SummaryFile))
-		}, []string{replay.SummaryFile, "no such file"}},
+			os.Remove(filepath.Join(root, "policy=fair", results.SummaryFile))
+		}, []string{results.SummaryFile, "no such file"}},
 		{"bad run.json", func(t *testing.T, root string) {
 			writeRunDir(t, filepath.Join(root, "policy=fair"), good)
-			os.WriteFile(filepath.Join(root, "policy=fair", replay.SummaryFile), []byte(`{"jobs": "many"}`), 0o644)
-		}, []string{replay.SummaryFile, "jobs"}},
+			os.WriteFile(filepath.Join(root, "policy=fair", results.SummaryFile), []byte(`{"jobs": "many"}`), 0o644)
+		}, []string{results.SummaryFile, "jobs"}},
 		{"not parquet", func(t *testing.T, root string) {
 			writeRunDir(t, filepath.Join(root, "policy=fair"), good)
-			os.WriteFile(filepath.Join(root, "policy=fair", replay.JobsFile), []byte("job_id,flowtime\n1,2\n"), 0o644)
-		}, []string{replay.JobsFile, "not a Parquet file"}},
+			os.WriteFile(filepath.Join(root, "policy=fair", results.JobsFile), []byte("job_id,flowtime\n1,2\n"), 0o644)
+		}, []string{results.JobsFile, "not a Parquet file"}},
 		{"truncated parquet", func(t *testing.T, root string) {
 			writeRunDir(t, filepath.Join(root, "policy=fair"), good)
-			p := filepath.Join(root, "policy=fair", replay.TimelineFile)
+			p := filepath.Join(root, "policy=fair", results.TimelineFile)
 			data, _ := os.ReadFile(p)
 			os.WriteFile(p, data[:len(data)/2], 0o644)
-		}, []string{replay.TimelineFile}},
+		}, []string{results.TimelineFile}},
 		{"other schema", func(t *testing.T, root string) {
 			writeRunDir(t, filepath.Join(root, "policy=fair"), good)
 			type other struct {
 				Policy string `parquet:"policy"`
 				JobID  string `parquet:"job_id"`
 			}
-			parquet.WriteFile(filepath.Join(root, "policy=fair", replay.JobsFile), []other{{"fair", "j"}})
-		}, []string{replay.JobsFile, `column "job_index" missing`}},
+			parquet.WriteFile(filepath.Join(root, "policy=fair", results.JobsFile), []other{{"fair", "j"}})
+		}, []string{results.JobsFile, `column "job_index" missing`}},
 		{"no job rows", func(t *testing.T, root string) {
 			writeRunDir(t, filepath.Join(root, "policy=fair"), Run{Summary: good.Summary})
-		}, []string{replay.JobsFile, "no job rows"}},
+		}, []string{results.JobsFile, "no job rows"}},
 		{"negative flowtime", func(t *testing.T, root string) {
 			bad := seqRun(map[string]string{"policy": "fair"}, 3, 1)
 			bad.Jobs[1].FlowtimeUs = -5
 			writeRunDir(t, filepath.Join(root, "policy=fair"), bad)
-		}, []string{replay.JobsFile, "row 1", "job_001", "flowtime_us"}},
+		}, []string{results.JobsFile, "row 1", "job_001", "flowtime_us"}},
 		{"no policy anywhere", func(t *testing.T, root string) {
 			bad := seqRun(map[string]string{}, 3, 1)
 			writeRunDir(t, filepath.Join(root, "run"), bad)
@@ -205,7 +205,7 @@ func FuzzDecodeJobs(f *testing.F) {
 	f.Add([]byte("PAR1PAR1"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, err := decodeParquet[replay.JobRow]("jobs.parquet", bytes.NewReader(data), int64(len(data)))
+		_, err := results.DecodeParquet[results.JobRow]("jobs.parquet", bytes.NewReader(data), int64(len(data)))
 		if err != nil && !strings.Contains(err.Error(), "jobs.parquet") {
 			t.Errorf("error does not name the file: %v", err)
 		}

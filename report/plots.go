@@ -16,7 +16,7 @@ import (
 // the jobs of a cell's seeds are pooled. More cells than one panel holds
 // (look.perPanel) are drawn as small multiples sharing the x range, each panel
 // showing its cells in colour over the others in light grey.
-func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
+func flowtimeCDF(groups []Group, names []string, lk look) (Figure, error) {
 	agg := Aggregated(groups)
 	title := "Job flowtime CDF"
 	ylabel := "fraction of jobs"
@@ -57,7 +57,7 @@ func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
 		lo, hi = min(lo, pts[0].X), max(hi, pts[len(pts)-1].X)
 	}
 	if math.IsInf(lo, 1) {
-		return figure{name: FlowtimeCDFFigure, skip: "no finished job with a positive flowtime"}, nil
+		return Figure{Name: FlowtimeCDFFigure, Skip: "no finished job with a positive flowtime"}, nil
 	}
 	// A margin of 10% on each side; at least a factor of 4 so that the axis
 	// gets ticks to label.
@@ -67,9 +67,9 @@ func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
 		xmin, xmax = xmin/g, xmax*g
 	}
 	chunks := facets(len(groups), lk.perPanel())
-	f := figure{name: FlowtimeCDFFigure, caption: caption}
+	f := Figure{Name: FlowtimeCDFFigure, Caption: caption}
 	if len(chunks) > 1 {
-		f.caption += fmt.Sprintf(" %d cells in %d panels; each panel draws its cells in colour over the others in grey.", len(groups), len(chunks))
+		f.Caption += fmt.Sprintf(" %d cells in %d panels; each panel draws its cells in colour over the others in grey.", len(groups), len(chunks))
 	}
 	for ci, chunk := range chunks {
 		p := lk.newPlot()
@@ -79,7 +79,7 @@ func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
 		p.Y.Label.Text = ylabel
 		p.X.Label.Text = "flowtime (s, log scale)"
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = logTicks{}
+		p.X.Tick.Marker = LogTicks{}
 		p.Y.Min, p.Y.Max = 0, 1
 		p.X.Min, p.X.Max = xmin, xmax
 		p.Add(plotter.NewGrid())
@@ -87,7 +87,7 @@ func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
 			for i, pts := range curves {
 				if len(pts) > 0 && !slices.Contains(chunk, i) {
 					if _, err := addLine(p, pts, plotter.PostStep, lk.contextLine()); err != nil {
-						return figure{}, err
+						return Figure{}, err
 					}
 				}
 			}
@@ -98,25 +98,25 @@ func flowtimeCDF(groups []Group, names []string, lk look) (figure, error) {
 			}
 			thumbs, err := lk.addSeries(p, k, curves[i], plotter.PostStep, true)
 			if err != nil {
-				return figure{}, err
+				return Figure{}, err
 			}
 			p.Legend.Add(names[i], thumbs...)
 		}
 		p.X.Min, p.X.Max = xmin, xmax
-		l, top := takeLegend(p)
+		l, top := TakeLegend(p)
 		h := lk.height(1)
 		if len(chunks) > 1 {
 			h = lk.facetHeight(1, ci == 0)
 		}
 		drawPlot := func(c draw.Canvas) {
-			fitXTicks(p, logTicks{}, c)
+			fitXTicks(p, LogTicks{}, c)
 			p.Draw(c)
 		}
-		f.rows = append(f.rows, figure{height: h, legend: l, top: top, draw: drawPlot})
+		f.Rows = append(f.Rows, Figure{Height: h, Legend: l, Top: top, Draw: drawPlot})
 	}
-	if len(f.rows) == 1 {
-		r := f.rows[0]
-		f.height, f.legend, f.top, f.draw, f.rows = r.height, r.legend, r.top, r.draw, nil
+	if len(f.Rows) == 1 {
+		r := f.Rows[0]
+		f.Height, f.Legend, f.Top, f.Draw, f.Rows = r.Height, r.Legend, r.Top, r.Draw, nil
 	}
 	return f, nil
 }
@@ -145,11 +145,11 @@ func thinSteps(pts plotter.XYs, limit int) plotter.XYs {
 // maxColumnCells cells stand as columns named below them; more lie as rows
 // named left of them (starvationRows), one name a line, so that names never
 // collide however many cells there are.
-func starvationBars(groups []Group, names []string, lk look) (figure, error) {
+func starvationBars(groups []Group, names []string, lk look) (Figure, error) {
 	if !slices.ContainsFunc(groups, func(g Group) bool {
 		return slices.ContainsFunc(g.Runs, func(r Run) bool { return len(Starvations(r.Jobs)) > 0 })
 	}) {
-		return figure{name: StarvationFigure, skip: "no job has reduces"}, nil
+		return Figure{Name: StarvationFigure, Skip: "no job has reduces"}, nil
 	}
 	agg := Aggregated(groups)
 	title := "Reduce starvation (jobs with reduces)"
@@ -165,12 +165,12 @@ func starvationBars(groups []Group, names []string, lk look) (figure, error) {
 		var ms, ps []float64
 		for _, r := range g.Runs {
 			s := ComputeStats(r)
-			ms, ps = append(ms, zeroNaN(s.StarvationMean)), append(ps, zeroNaN(s.StarvationP95))
+			ms, ps = append(ms, ZeroNaN(s.StarvationMean)), append(ps, ZeroNaN(s.StarvationP95))
 		}
 		var hm, hp float64
 		sb.values[0][i], hm = MeanCI95(ms)
 		sb.values[1][i], hp = MeanCI95(ps)
-		sb.halves[0][i], sb.halves[1][i] = zeroNaN(hm), zeroNaN(hp)
+		sb.halves[0][i], sb.halves[1][i] = ZeroNaN(hm), ZeroNaN(hp)
 		for k := range 2 {
 			sb.top = max(sb.top, sb.values[k][i]+sb.halves[k][i])
 		}
@@ -181,12 +181,12 @@ func starvationBars(groups []Group, names []string, lk look) (figure, error) {
 	p := lk.newPlot()
 	lk.title(p, title)
 	p.Y.Label.Text = "starvation (s)"
-	p.Y.Tick.Marker = tidyTicks{}
+	p.Y.Tick.Marker = TidyTicks{}
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = nil // lines through the names would part a cell's bars
 	p.Add(grid)
 	// Two bars fill about 60-70% of each cell's slot of the plot width.
-	plotWidth := minPlotWidth - vg.Inch
+	plotWidth := MinPlotWidth - vg.Inch
 	if lk.paper {
 		plotWidth = 0.6 * oneColumnWidth
 		if lk.width == TwoColumn {
@@ -195,7 +195,7 @@ func starvationBars(groups []Group, names []string, lk look) (figure, error) {
 	}
 	w := min(vg.Points(24), 0.3*plotWidth/vg.Length(len(groups)))
 	if err := sb.add(p, lk, agg, w, false, 0, len(groups)); err != nil {
-		return figure{}, err
+		return Figure{}, err
 	}
 	p.NominalX(names...)
 	// Room for the outer bars of the first and last cell, and above the tallest.
@@ -207,8 +207,8 @@ func starvationBars(groups []Group, names []string, lk look) (figure, error) {
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
 	}
-	l, legendTop := takeLegend(p)
-	return figure{name: StarvationFigure, caption: caption, height: lk.height(1), legend: l, top: legendTop, draw: p.Draw}, nil
+	l, legendTop := TakeLegend(p)
+	return Figure{Name: StarvationFigure, Caption: caption, Height: lk.height(1), Legend: l, Top: legendTop, Draw: p.Draw}, nil
 }
 
 // maxColumnCells is the most cells the starvation figure draws as columns.
@@ -270,10 +270,10 @@ func headroom(top float64) float64 {
 
 // starvationRows draws the starvation figure of more than maxColumnCells cells
 // as horizontal bars, a cell a line named at its left, the first on top. The
-// figure grows a line per cell; in the paper style, cells beyond what a page
+// Figure grows a line per cell; in the paper style, cells beyond what a page
 // holds (paperMaxHeight) go to further panels sharing the value axis, each
 // with its legend, which paginate puts on pages of their own.
-func starvationRows(groups []Group, names []string, lk look, sb starvationData, title, caption string) (figure, error) {
+func starvationRows(groups []Group, names []string, lk look, sb starvationData, title, caption string) (Figure, error) {
 	agg := Aggregated(groups)
 	// pitch is the height of one cell's line; overhead the rest of a panel
 	// (title, value axis and its label, padding).
@@ -286,9 +286,9 @@ func starvationRows(groups []Group, names []string, lk look, sb starvationData, 
 		per = max(1, int((lk.paperMaxHeight()-overhead)/pitch))
 	}
 	chunks := facets(len(groups), per)
-	f := figure{name: StarvationFigure, caption: caption}
+	f := Figure{Name: StarvationFigure, Caption: caption}
 	if len(chunks) > 1 {
-		f.caption += fmt.Sprintf(" %d cells in %d panels sharing the value axis.", len(groups), len(chunks))
+		f.Caption += fmt.Sprintf(" %d cells in %d panels sharing the value axis.", len(groups), len(chunks))
 	}
 	for ci, chunk := range chunks {
 		lo, hi := chunk[0], chunk[len(chunk)-1]+1
@@ -301,33 +301,33 @@ func starvationRows(groups []Group, names []string, lk look, sb starvationData, 
 		grid.Horizontal.Color = nil // lines through the names would part a cell's bars
 		p.Add(grid)
 		if err := sb.add(p, lk, agg, 0.35*pitch, true, lo, hi); err != nil {
-			return figure{}, err
+			return Figure{}, err
 		}
 		rev := slices.Clone(names[lo:hi])
 		slices.Reverse(rev)
 		p.NominalY(rev...)
 		p.Y.Min, p.Y.Max = -0.5, float64(hi-lo)-0.5
 		p.X.Min, p.X.Max = 0, headroom(sb.top)
-		l, legendTop := takeLegend(p)
+		l, legendTop := TakeLegend(p)
 		h := max(vg.Length(hi-lo)*pitch+overhead, lk.height(1))
 		if lk.paper && len(chunks) > 1 {
 			h = vg.Length(hi-lo)*pitch + overhead
 		}
 		drawPlot := func(c draw.Canvas) {
 			c = draw.Crop(c, vg.Points(2), 0, 0, 0) // the names off the left edge
-			fitXTicks(p, tidyTicks{}, c)
+			fitXTicks(p, TidyTicks{}, c)
 			p.Draw(c)
 		}
-		f.rows = append(f.rows, figure{height: h, legend: l, top: legendTop, draw: drawPlot})
+		f.Rows = append(f.Rows, Figure{Height: h, Legend: l, Top: legendTop, Draw: drawPlot})
 	}
-	if len(f.rows) == 1 {
-		r := f.rows[0]
-		f.height, f.legend, f.top, f.draw, f.rows = r.height, r.legend, r.top, r.draw, nil
+	if len(f.Rows) == 1 {
+		r := f.Rows[0]
+		f.Height, f.Legend, f.Top, f.Draw, f.Rows = r.Height, r.Legend, r.Top, r.Draw, nil
 	}
 	return f, nil
 }
 
-func zeroNaN(v float64) float64 {
+func ZeroNaN(v float64) float64 {
 	if math.IsNaN(v) {
 		return 0
 	}
@@ -395,7 +395,7 @@ func (e *ciBars) Thumbnail(c *draw.Canvas) {
 // whole cluster over simulated time; over several seeds, the mean over seeds
 // with a 95% confidence band. More cells than one panel holds are drawn as
 // small multiples (a pair of panels per chunk of cells) sharing both axes.
-func runningTasks(groups []Group, names []string, lk look) (figure, error) {
+func runningTasks(groups []Group, names []string, lk look) (Figure, error) {
 	agg := Aggregated(groups)
 	var maxUs int64
 	samples := 0
@@ -410,7 +410,7 @@ func runningTasks(groups []Group, names []string, lk look) (figure, error) {
 		}
 	}
 	if samples == 0 {
-		return figure{name: RunningTasksFigure, skip: "no timeline (the runs were made with timeline sampling off)"}, nil
+		return Figure{Name: RunningTasksFigure, Skip: "no timeline (the runs were made with timeline sampling off)"}, nil
 	}
 	unit, div := timeUnit(maxUs)
 	title := "Running tasks in the cluster"
@@ -444,9 +444,9 @@ func runningTasks(groups []Group, names []string, lk look) (figure, error) {
 		}
 	}
 	chunks := facets(len(groups), lk.perPanel())
-	f := figure{name: RunningTasksFigure, caption: caption}
+	f := Figure{Name: RunningTasksFigure, Caption: caption}
 	if len(chunks) > 1 {
-		f.caption += fmt.Sprintf(" %d cells in %d pairs of panels sharing both axes.", len(groups), len(chunks))
+		f.Caption += fmt.Sprintf(" %d cells in %d pairs of panels sharing both axes.", len(groups), len(chunks))
 	}
 	for ci, chunk := range chunks {
 		panels := [2]*plot.Plot{lk.newPlot(), lk.newPlot()}
@@ -458,8 +458,8 @@ func runningTasks(groups []Group, names []string, lk look) (figure, error) {
 		panels[1].X.Label.Text = "simulated time (" + unit + ")"
 		for k, p := range panels {
 			p.Add(plotter.NewGrid())
-			p.X.Tick.Marker = tidyTicks{}
-			p.Y.Tick.Marker = tidyTicks{}
+			p.X.Tick.Marker = TidyTicks{}
+			p.Y.Tick.Marker = TidyTicks{}
 			p.X.Min, p.X.Max = 0, max(xmaxAll, 1e-9)
 			// Headroom so that peaks do not touch the frame.
 			p.Y.Min, p.Y.Max = 0, max(1, 1.08*ymax[k])
@@ -472,7 +472,7 @@ func runningTasks(groups []Group, names []string, lk look) (figure, error) {
 				if len(bands[i][k]) > 0 {
 					poly, err := plotter.NewPolygon(bands[i][k])
 					if err != nil {
-						return figure{}, err
+						return Figure{}, err
 					}
 					poly.Color = lk.bandColor(pos)
 					poly.LineStyle.Width = 0
@@ -480,7 +480,7 @@ func runningTasks(groups []Group, names []string, lk look) (figure, error) {
 				}
 				thumbs, err := lk.addSeries(panels[k], pos, pts, plotter.NoStep, false)
 				if err != nil {
-					return figure{}, err
+					return Figure{}, err
 				}
 				if k == 0 {
 					panels[k].Legend.Add(names[i], thumbs...)
@@ -495,12 +495,12 @@ func runningTasks(groups []Group, names []string, lk look) (figure, error) {
 			p.X.Min, p.X.Max = 0, max(xmaxAll, 1e-9)
 			p.Y.Min, p.Y.Max = 0, max(1, 1.08*ymax[k])
 		}
-		l, top := takeLegend(panels[0])
+		l, top := TakeLegend(panels[0])
 		drawPanels := func(c draw.Canvas) {
 			tiles := plot.Align([][]*plot.Plot{{panels[0]}, {panels[1]}},
 				draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(8), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2)}, c)
 			for k, p := range panels {
-				fitXTicks(p, tidyTicks{}, tiles[k][0])
+				fitXTicks(p, TidyTicks{}, tiles[k][0])
 				p.Draw(tiles[k][0])
 			}
 		}
@@ -508,11 +508,11 @@ func runningTasks(groups []Group, names []string, lk look) (figure, error) {
 		if len(chunks) > 1 {
 			h = lk.facetHeight(2, ci == 0)
 		}
-		f.rows = append(f.rows, figure{height: h, legend: l, top: top + vg.Points(2), draw: drawPanels})
+		f.Rows = append(f.Rows, Figure{Height: h, Legend: l, Top: top + vg.Points(2), Draw: drawPanels})
 	}
-	if len(f.rows) == 1 {
-		r := f.rows[0]
-		f.height, f.legend, f.top, f.draw, f.rows = r.height, r.legend, r.top, r.draw, nil
+	if len(f.Rows) == 1 {
+		r := f.Rows[0]
+		f.Height, f.Legend, f.Top, f.Draw, f.Rows = r.Height, r.Legend, r.Top, r.Draw, nil
 	}
 	return f, nil
 }
@@ -551,7 +551,7 @@ func meanSeries(runs []Run, div, xmax float64) (mean, band [2]plotter.XYs) {
 		var lower plotter.XYs
 		for k, x := range grid {
 			m, h := MeanCI95(vals[p][k])
-			h = zeroNaN(h)
+			h = ZeroNaN(h)
 			mean[p] = append(mean[p], plotter.XY{X: x, Y: m})
 			band[p] = append(band[p], plotter.XY{X: x, Y: m + h})
 			lower = append(lower, plotter.XY{X: x, Y: max(0, m-h)})

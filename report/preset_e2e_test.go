@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -8,15 +8,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/allocstudy"
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset/bar"
+	"github.com/tracereplay/tracereplay/report/preset/coupling"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
 // End-to-end tests of the coupling and BAR presets: each small spec in
 // testdata/e2e runs through replay's experiment API (one seed, invariants
 // checked), its results are written as cmd/replay writes them and read back
-// with Load, and the preset's table must match its golden file
+// with report.Load, and the preset's table must match its golden file
 // (testdata/e2e_NAME.golden; go test -update rewrites them) and its figures must
 // be the expected set.
 
@@ -29,7 +34,11 @@ func runSpec(t *testing.T, path, out string) {
 	}
 	meta := map[string]string{"tracereplay.tool": "report-e2e-test"}
 	if e.AllocStudy != nil {
-		if _, err := replay.RunAllocExperiment(e, out, policy.NewAllocator, 1, meta); err != nil {
+		res, err := replay.RunAllocStudy(e.AllocStudy, e.Policies, e.Seeds, policy.NewAllocator, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := allocstudy.Write(out, res, meta); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -61,7 +70,7 @@ func runSpec(t *testing.T, path, out string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := map[string]string{hardwareMetaKey: string(hwJSON)}
+		m := map[string]string{results.HardwareMetaKey: string(hwJSON)}
 		for k, v := range meta {
 			m[k] = v
 		}
@@ -78,27 +87,27 @@ var decimals = regexp.MustCompile(`\b[0-9]+\.[0-9]+`)
 func TestPresetsEndToEnd(t *testing.T) {
 	tests := []struct {
 		spec    string
-		table   func([]Run) *Table
-		figures func([]Run, string, string) ([]string, error)
+		table   func([]report.Run) *report.Table
+		figures func([]report.Run, string, string) ([]string, error)
 		want    []string // figure files
 		timed   bool     // mask the table's decimals
 	}{
-		{"coupling-twojobs", CouplingTable, WriteCouplingFigures, []string{"coupling_running_fair", "coupling_running_coupling", "coupling_spans", "coupling_network"}, false},
-		{"coupling-grep", CouplingTable, WriteCouplingFigures, []string{"coupling_running_fair", "coupling_running_coupling", "coupling_spans", "coupling_network"}, false},
-		{"coupling-single", CouplingTable, WriteCouplingFigures, []string{"coupling_processing"}, false},
-		{"coupling-wordcount", CouplingTable, WriteCouplingFigures, []string{"coupling_maps", "coupling_network"}, false},
-		{"coupling-table3", CouplingTable, WriteCouplingFigures, []string{"coupling_maps", "coupling_spans", "coupling_local_maps", "coupling_network"}, false},
-		{"coupling-table4", CouplingTable, WriteCouplingFigures, []string{"coupling_spans", "coupling_network"}, false},
-		{"coupling-batches", CouplingTable, WriteCouplingFigures, []string{"coupling_network", "coupling_cdf"}, false},
-		{"bar-table4", BARTable4Table, WriteBARTable4Figures, []string{"bar_table4_a", "bar_table4_b"}, false},
-		{"bar-fig9", BARFig9Table, WriteBARFig9Figures, []string{"bar_fig9_a"}, true},
+		{"coupling-twojobs", coupling.Table, coupling.WriteFigures, []string{"coupling_running_fair", "coupling_running_coupling", "coupling_spans", "coupling_network"}, false},
+		{"coupling-grep", coupling.Table, coupling.WriteFigures, []string{"coupling_running_fair", "coupling_running_coupling", "coupling_spans", "coupling_network"}, false},
+		{"coupling-single", coupling.Table, coupling.WriteFigures, []string{"coupling_processing"}, false},
+		{"coupling-wordcount", coupling.Table, coupling.WriteFigures, []string{"coupling_maps", "coupling_network"}, false},
+		{"coupling-table3", coupling.Table, coupling.WriteFigures, []string{"coupling_maps", "coupling_spans", "coupling_local_maps", "coupling_network"}, false},
+		{"coupling-table4", coupling.Table, coupling.WriteFigures, []string{"coupling_spans", "coupling_network"}, false},
+		{"coupling-batches", coupling.Table, coupling.WriteFigures, []string{"coupling_network", "coupling_cdf"}, false},
+		{"bar-table4", bar.Table4, bar.WriteTable4Figures, []string{"bar_table4_a", "bar_table4_b"}, false},
+		{"bar-fig9", bar.Fig9Table, bar.WriteFig9Figures, []string{"bar_fig9_a"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
 			t.Parallel()
 			out := filepath.Join(t.TempDir(), "runs")
 			runSpec(t, filepath.Join("testdata", "e2e", tt.spec+".toml"), out)
-			runs, err := Load(out)
+			runs, err := report.Load(out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +129,7 @@ func TestPresetsEndToEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := b.String()
-			checkGolden(t, "e2e_"+tt.spec+".golden", []byte(got))
+			report.CheckGolden(t, "e2e_"+tt.spec+".golden", []byte(got))
 			dir := t.TempDir()
 			paths, err := tt.figures(runs, dir, "png")
 			if err != nil {
@@ -134,7 +143,7 @@ func TestPresetsEndToEnd(t *testing.T) {
 				t.Errorf("figures %v, want %v", names, tt.want)
 			}
 			// The summary that report prints beside the preset works too.
-			if tb := SummaryTable(runs); len(tb.Rows) == 0 {
+			if tb := report.SummaryTable(runs); len(tb.Rows) == 0 {
 				t.Error("empty summary table")
 			}
 		})

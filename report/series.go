@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // maxLinePoints bounds the points drawn per timeline line; longer series are
@@ -54,14 +54,14 @@ func addLine(p *plot.Plot, pts plotter.XYs, step plotter.StepKind, ls draw.LineS
 // so a longer gap is idle time: both series drop to zero one interval after the
 // sample before the gap and stay there until the sample after it, and they drop
 // to zero one interval after the last sample, when the last job had finished.
-func clusterSeries(tl []replay.TimelineSample, div float64) (maps, reduces plotter.XYs) {
-	var rows []replay.TimelineSample
+func clusterSeries(tl []results.TimelineSample, div float64) (maps, reduces plotter.XYs) {
+	var rows []results.TimelineSample
 	for _, s := range tl {
 		if s.JobIndex == -1 {
 			rows = append(rows, s)
 		}
 	}
-	slices.SortStableFunc(rows, func(a, b replay.TimelineSample) int {
+	slices.SortStableFunc(rows, func(a, b results.TimelineSample) int {
 		return cmp.Compare(a.TimeUs, b.TimeUs)
 	})
 	var interval int64

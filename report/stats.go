@@ -1,8 +1,8 @@
 package report
 
 import (
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/internal/summary"
-	"github.com/tracereplay/tracereplay/replay"
 )
 
 // usPerSecond converts the results' microseconds to seconds.
@@ -27,11 +27,11 @@ func ComputeStats(r Run) RunStats { return summary.Compute(r.Jobs) }
 
 // Flowtimes returns the flowtimes in seconds of the finished jobs, sorted
 // increasingly (summary.Flowtimes).
-func Flowtimes(jobs []replay.JobResult) []float64 { return summary.Flowtimes(jobs) }
+func Flowtimes(jobs []results.Job) []float64 { return summary.Flowtimes(jobs) }
 
 // Starvations returns the starvation times in seconds of the jobs that have
 // reduces, sorted increasingly (summary.Starvations).
-func Starvations(jobs []replay.JobResult) []float64 { return summary.Starvations(jobs) }
+func Starvations(jobs []results.Job) []float64 { return summary.Starvations(jobs) }
 
 // MeanCI95 returns the mean of x and the half-width of its 95% confidence
 // interval (summary.MeanCI95: Student's t with n−1 degrees of freedom; NaN for

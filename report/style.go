@@ -224,7 +224,7 @@ type seriesStyle struct {
 
 func (lk look) series(i int) seriesStyle {
 	if !lk.paper {
-		col, dash := style(i)
+		col, dash := SeriesStyle(i)
 		return seriesStyle{line: draw.LineStyle{Color: col, Dashes: dash, Width: lk.lineWidth()}}
 	}
 	col := paperColors[i%len(paperColors)]
@@ -284,7 +284,7 @@ func (lk look) addSeries(p *plot.Plot, i int, pts plotter.XYs, step plotter.Step
 // 1 = p95): the screen colours, or a light and a dark grey outlined in black.
 func (lk look) bar(k int) (color.Color, draw.LineStyle) {
 	if !lk.paper {
-		c, _ := style(k)
+		c, _ := SeriesStyle(k)
 		return c, draw.LineStyle{}
 	}
 	fills := []color.Color{color.Gray{Y: 0xdd}, color.Gray{Y: 0x55}}

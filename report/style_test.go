@@ -10,7 +10,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // seedRuns are figureRuns replicated over two seeds, the second a little slower.
@@ -206,8 +206,8 @@ func TestSampleAt(t *testing.T) {
 }
 
 // timelineRow is a cluster-wide timeline sample at ts seconds.
-func timelineRow(ts int64, maps int32) replay.TimelineSample {
-	return replay.TimelineSample{TimeUs: ts * sec, JobIndex: -1, RunningMaps: maps}
+func timelineRow(ts int64, maps int32) results.TimelineSample {
+	return results.TimelineSample{TimeUs: ts * sec, JobIndex: -1, RunningMaps: maps}
 }
 
 // TestStarvationAxisWhenNobodyStarves: all-zero starvation gets a 0-1 s axis,

@@ -23,7 +23,7 @@ func SortRuns(runs []Run) {
 	})
 }
 
-func compareLabelValues(a, b string) int {
+func CompareLabelValues(a, b string) int {
 	fa, erra := strconv.ParseFloat(a, 64)
 	fb, errb := strconv.ParseFloat(b, 64)
 	if erra == nil && errb == nil && fa != fb {
@@ -88,7 +88,7 @@ func SummaryRuns(runs []Run) []summary.Run {
 	return out
 }
 
-func plural(n int) string {
+func Plural(n int) string {
 	if n == 1 {
 		return ""
 	}

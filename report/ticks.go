@@ -12,17 +12,17 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// tidyTicks label about five to eight round values (1, 2, 2.5 or 5 times a
+// TidyTicks label about five to eight round values (1, 2, 2.5 or 5 times a
 // power of ten apart) with unlabelled minor ticks between them, written without trailing
 // zeros ("2500", not "2500.00"; "0.5" and "1", not "0.5" and "1.0"). gonum's
 // default asks for three and often labels only two or three.
-type tidyTicks struct{}
+type TidyTicks struct{}
 
 // tidyTarget is the number of labelled ticks tidyTicks aims at.
 const tidyTarget = 6
 
 // Ticks implements plot.Ticker.
-func (tidyTicks) Ticks(lo, hi float64) []plot.Tick {
+func (TidyTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
 	}
@@ -69,18 +69,18 @@ func roundTo(v, step float64) float64 {
 	return r
 }
 
-// logTicks marks every integer multiple of each power of ten on a log axis and
+// LogTicks marks every integer multiple of each power of ten on a log axis and
 // labels the sparsest of these mantissa sets that gives at least four labels:
 // 1; 1, 2 and 5; 1, 2, 3 and 5; every mantissa. When fewer than two
 // marks would be labelled even so (a very narrow axis), it falls back to
 // tidyTicks.
-type logTicks struct{}
+type LogTicks struct{}
 
 // logLabelSets are the mantissas logTicks labels, sparsest first.
 var logLabelSets = [][]int{{1}, {1, 2, 5}, {1, 2, 3, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}}
 
 // Ticks implements plot.Ticker; lo must be positive.
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+func (LogTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ticks []plot.Tick
 	for _, set := range logLabelSets {
 		labelled := map[int]bool{}
@@ -111,7 +111,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			return ticks
 		}
 	}
-	return tidyTicks{}.Ticks(lo, hi)
+	return TidyTicks{}.Ticks(lo, hi)
 }
 
 // formatPow10 formats m·10^e without floating-point noise.

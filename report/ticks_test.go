@@ -31,7 +31,7 @@ func TestLogTicks(t *testing.T) {
 		{1100, 1900, "1200 1400 1600 1800"}, // no 1-2-5 mark inside: linear ticks
 	}
 	for _, tt := range tests {
-		ticks := logTicks{}.Ticks(tt.lo, tt.hi)
+		ticks := LogTicks{}.Ticks(tt.lo, tt.hi)
 		if got := labels(ticks); got != tt.want {
 			t.Errorf("logTicks(%v, %v) labels %q, want %q", tt.lo, tt.hi, got, tt.want)
 		}
@@ -56,7 +56,7 @@ func TestTidyTicks(t *testing.T) {
 		{2781.3, 2782.5, "2781.4 2781.6 2781.8 2782 2782.2 2782.4"},
 	}
 	for _, tt := range tests {
-		if got := labels(tidyTicks{}.Ticks(tt.lo, tt.hi)); got != tt.want {
+		if got := labels(TidyTicks{}.Ticks(tt.lo, tt.hi)); got != tt.want {
 			t.Errorf("tidyTicks(%v, %v) labels %q, want %q", tt.lo, tt.hi, got, tt.want)
 		}
 	}

@@ -5,11 +5,11 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // A validation sets each simulated run beside the run of policy "observed"
-// (replay.ObservedPolicy) that replayed the same trace: the schedule the trace
+// (results.ObservedPolicy) that replayed the same trace: the schedule the trace
 // recorded. Jobs are matched by job_id; only jobs that finished in both runs
 // are compared.
 
@@ -33,25 +33,25 @@ var ValidationQuantities = []string{"flowtime", "wait", "map phase", "reduce pha
 //   - wait: first task launch − submit (wait to the first task);
 //   - map phase: last map finish − first launch, for jobs with maps;
 //   - reduce phase: finish − first reduce launch, for jobs with reduces.
-func jobQuantity(q string, j *replay.JobResult) (int64, bool) {
-	if j.FinishUs == replay.Unset || j.FlowtimeUs < 0 {
+func jobQuantity(q string, j *results.Job) (int64, bool) {
+	if j.FinishUs == results.Unset || j.FlowtimeUs < 0 {
 		return 0, false
 	}
 	switch q {
 	case "flowtime":
 		return j.FlowtimeUs, true
 	case "wait":
-		if j.FirstLaunchUs == replay.Unset {
+		if j.FirstLaunchUs == results.Unset {
 			return 0, false
 		}
 		return j.FirstLaunchUs - j.SubmitUs, true
 	case "map phase":
-		if j.Maps == 0 || j.FirstLaunchUs == replay.Unset || j.LastMapEndUs == replay.Unset {
+		if j.Maps == 0 || j.FirstLaunchUs == results.Unset || j.LastMapEndUs == results.Unset {
 			return 0, false
 		}
 		return j.LastMapEndUs - j.FirstLaunchUs, true
 	case "reduce phase":
-		if j.Reduces == 0 || j.FirstReduceLaunchUs == replay.Unset {
+		if j.Reduces == 0 || j.FirstReduceLaunchUs == results.Unset {
 			return 0, false
 		}
 		return j.FinishUs - j.FirstReduceLaunchUs, true
@@ -144,7 +144,7 @@ func PairRuns(source string, runs []Run) ([]ValidationPair, error) {
 	_, sims := SplitAllocStudies(runs)
 	var obs, sim []Run
 	for _, r := range sims {
-		if r.Policy == replay.ObservedPolicy {
+		if r.Policy == results.ObservedPolicy {
 			obs = append(obs, r)
 		} else {
 			sim = append(sim, r)
@@ -156,9 +156,9 @@ func PairRuns(source string, runs []Run) ([]ValidationPair, error) {
 	}
 	switch {
 	case len(obs) == 0:
-		return nil, fmt.Errorf("%s: no %q run to validate against (replay a trace that records a schedule with --policy observed,...)", where, replay.ObservedPolicy)
+		return nil, fmt.Errorf("%s: no %q run to validate against (replay a trace that records a schedule with --policy observed,...)", where, results.ObservedPolicy)
 	case len(sim) == 0:
-		return nil, fmt.Errorf("%s: no simulated run beside %q", where, replay.ObservedPolicy)
+		return nil, fmt.Errorf("%s: no simulated run beside %q", where, results.ObservedPolicy)
 	}
 	SortRuns(sim)
 	keys := withoutSeed(LabelKeys(sims))
@@ -173,10 +173,10 @@ func PairRuns(source string, runs []Run) ([]ValidationPair, error) {
 			}
 		}
 		if partner == nil {
-			return nil, fmt.Errorf("%s: run %s (%s): no %q run with the same labels", where, RunName(s, names), s.Dir, replay.ObservedPolicy)
+			return nil, fmt.Errorf("%s: run %s (%s): no %q run with the same labels", where, RunName(s, names), s.Dir, results.ObservedPolicy)
 		}
 		if partner.Summary.Trace != "" && s.Summary.Trace != "" && partner.Summary.Trace != s.Summary.Trace {
-			return nil, fmt.Errorf("%s: run %s replayed trace %s, the %q run %s", where, RunName(s, names), s.Summary.Trace, replay.ObservedPolicy, partner.Summary.Trace)
+			return nil, fmt.Errorf("%s: run %s replayed trace %s, the %q run %s", where, RunName(s, names), s.Summary.Trace, results.ObservedPolicy, partner.Summary.Trace)
 		}
 		name := RunName(s, names)
 		if source != "" {
@@ -206,17 +206,17 @@ func sameLabelsBut(a, b Run, keys []string) bool {
 // ValidatePair scores one pair. It fails when no job finished in both runs.
 func ValidatePair(p ValidationPair) (ValidationRow, error) {
 	row := ValidationRow{Name: p.Name, Policy: p.Sim.Policy, Pairs: 1, signed: make([][]float64, len(ValidationQuantities))}
-	obs := make(map[string]*replay.JobResult, len(p.Observed.Jobs))
+	obs := make(map[string]*results.Job, len(p.Observed.Jobs))
 	for i := range p.Observed.Jobs {
 		j := &p.Observed.Jobs[i]
-		if j.FinishUs != replay.Unset {
+		if j.FinishUs != results.Unset {
 			obs[j.JobID] = j
 		}
 	}
 	seen := map[string]bool{}
 	for i := range p.Sim.Jobs {
 		s := &p.Sim.Jobs[i]
-		if s.FinishUs == replay.Unset {
+		if s.FinishUs == results.Unset {
 			continue
 		}
 		o, ok := obs[s.JobID]
@@ -234,7 +234,7 @@ func ValidatePair(p ValidationPair) (ValidationRow, error) {
 			}
 		}
 		row.Flow = append(row.Flow, FlowPoint{Obs: Seconds(o.FlowtimeUs), Sim: Seconds(s.FlowtimeUs)})
-		for k, j := range []*replay.JobResult{o, s} {
+		for k, j := range []*results.Job{o, s} {
 			loc := &row.locObs
 			if k == 1 {
 				loc = &row.locSim
@@ -250,7 +250,7 @@ func ValidatePair(p ValidationPair) (ValidationRow, error) {
 	}
 	row.ObsOnly = len(obs) - len(seen)
 	if row.Matched == 0 {
-		return ValidationRow{}, fmt.Errorf("validate %s: no job finished in both the simulated run (%s) and the %q run (%s); jobs are matched by job_id", p.Name, p.Sim.Dir, replay.ObservedPolicy, p.Observed.Dir)
+		return ValidationRow{}, fmt.Errorf("validate %s: no job finished in both the simulated run (%s) and the %q run (%s); jobs are matched by job_id", p.Name, p.Sim.Dir, results.ObservedPolicy, p.Observed.Dir)
 	}
 	row.makespanObs, row.makespanSim = p.Observed.Summary.MakespanUs, p.Sim.Summary.MakespanUs
 	if row.makespanObs > 0 && row.makespanSim > 0 {
@@ -324,7 +324,7 @@ type Validation struct {
 // Validate scores pairs (PairRuns) and pools them.
 func Validate(pairs []ValidationPair) (*Validation, error) {
 	if len(pairs) == 0 {
-		return nil, fmt.Errorf("validate: no simulated run paired with an %q run", replay.ObservedPolicy)
+		return nil, fmt.Errorf("validate: no simulated run paired with an %q run", results.ObservedPolicy)
 	}
 	v := &Validation{}
 	byPolicy := map[string][]ValidationRow{}

@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/tracereplay/tracereplay/internal/safeout"
 )
 
 // Validation figure names (without extension).
@@ -34,22 +36,22 @@ func (v *Validation) figureRows() []ValidationRow {
 //     error (sim − obs)/obs in percent, one line per policy; left of 0 is
 //     underestimated.
 func (v *Validation) RenderFigures(o FigureOptions) ([]RenderedFigure, error) {
-	if err := checkFigureFormat(o.Format); err != nil {
+	if err := CheckFigureFormat(o.Format); err != nil {
 		return nil, err
 	}
 	lk := lookOf(o)
 	rows := v.figureRows()
 	var out []RenderedFigure
-	for _, build := range []func([]ValidationRow, look) (figure, error){flowScatter, errorCDF} {
+	for _, build := range []func([]ValidationRow, look) (Figure, error){flowScatter, errorCDF} {
 		f, err := build(rows, lk)
 		if err != nil {
 			return nil, fmt.Errorf("figure: %w", err)
 		}
 		data, err := renderWith(o.Format, f, lk)
 		if err != nil {
-			return nil, fmt.Errorf("figure %s: %w", f.name, err)
+			return nil, fmt.Errorf("figure %s: %w", f.Name, err)
 		}
-		out = append(out, RenderedFigure{Name: f.name, Caption: f.caption, Data: data})
+		out = append(out, RenderedFigure{Name: f.Name, Caption: f.Caption, Data: data})
 	}
 	return out, nil
 }
@@ -63,7 +65,7 @@ func (v *Validation) WriteFigures(dir string, o FigureOptions) ([]string, error)
 	var paths []string
 	for _, f := range figs {
 		path := filepath.Join(dir, f.Name+"."+o.Format)
-		if err := writeBytesAtomic(path, f.Data); err != nil {
+		if err := safeout.WriteFile(path, f.Data); err != nil {
 			return paths, err
 		}
 		paths = append(paths, path)
@@ -72,13 +74,13 @@ func (v *Validation) WriteFigures(dir string, o FigureOptions) ([]string, error)
 }
 
 // flowScatter is simulated against observed flowtime, log axes, y = x.
-func flowScatter(rows []ValidationRow, lk look) (figure, error) {
+func flowScatter(rows []ValidationRow, lk look) (Figure, error) {
 	p := lk.newPlot()
 	lk.title(p, "Simulated vs observed job flowtime")
 	p.X.Label.Text = "observed flowtime (s, log scale)"
 	p.Y.Label.Text = "simulated flowtime (s, log scale)"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = logTicks{}, logTicks{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = LogTicks{}, LogTicks{}
 	p.Add(plotter.NewGrid())
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range rows {
@@ -98,7 +100,7 @@ func flowScatter(rows []ValidationRow, lk look) (figure, error) {
 	}
 	diag, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
 	if err != nil {
-		return figure{}, err
+		return Figure{}, err
 	}
 	diag.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x80}, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}
 	p.Add(diag)
@@ -115,7 +117,7 @@ func flowScatter(rows []ValidationRow, lk look) (figure, error) {
 		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
-			return figure{}, err
+			return Figure{}, err
 		}
 		st := lk.series(i)
 		sc.GlyphStyle = draw.GlyphStyle{Color: st.line.Color, Shape: draw.CircleGlyph{}, Radius: vg.Points(2)}
@@ -126,18 +128,18 @@ func flowScatter(rows []ValidationRow, lk look) (figure, error) {
 		p.Legend.Add(r.Name, sc)
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
-	l, top := takeLegend(p)
+	l, top := TakeLegend(p)
 	caption := "Simulated against observed flowtime of each job finished in both runs, log axes; points on the dashed line y = x are exact, below it the simulation is too short."
-	return figure{name: ValidationScatterFigure, caption: caption, height: lk.height(1), legend: l, top: top, draw: p.Draw}, nil
+	return Figure{Name: ValidationScatterFigure, Caption: caption, Height: lk.height(1), Legend: l, Top: top, Draw: p.Draw}, nil
 }
 
 // errorCDF is the empirical CDF of the signed relative flowtime error.
-func errorCDF(rows []ValidationRow, lk look) (figure, error) {
+func errorCDF(rows []ValidationRow, lk look) (Figure, error) {
 	p := lk.newPlot()
 	lk.title(p, "Flowtime error CDF")
 	p.X.Label.Text = "(simulated - observed) / observed flowtime (%)"
 	p.Y.Label.Text = "fraction of jobs"
-	p.X.Tick.Marker = tidyTicks{}
+	p.X.Tick.Marker = TidyTicks{}
 	p.Y.Min, p.Y.Max = 0, 1
 	p.Add(plotter.NewGrid())
 	for i, r := range rows {
@@ -156,11 +158,11 @@ func errorCDF(rows []ValidationRow, lk look) (figure, error) {
 		pts = thinSteps(pts, maxLinePoints)
 		thumbs, err := lk.addSeries(p, i, pts, plotter.PostStep, false)
 		if err != nil {
-			return figure{}, err
+			return Figure{}, err
 		}
 		p.Legend.Add(r.Name, thumbs...)
 	}
-	l, top := takeLegend(p)
+	l, top := TakeLegend(p)
 	caption := "Empirical CDF of the signed relative flowtime error per job; left of 0 the simulation is too short, right of it too long; steep around 0 is accurate."
-	return figure{name: ValidationErrorCDFigure, caption: caption, height: lk.height(1), legend: l, top: top, draw: p.Draw}, nil
+	return Figure{Name: ValidationErrorCDFigure, Caption: caption, Height: lk.height(1), Legend: l, Top: top, Draw: p.Draw}, nil
 }

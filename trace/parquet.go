@@ -7,22 +7,17 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 
-	"github.com/tracereplay/tracereplay/internal/pqbounds"
+	"github.com/tracereplay/tracereplay/internal/pqfile"
 	"github.com/tracereplay/tracereplay/internal/safeout"
 )
 
 // MaxRowsPerRowGroup bounds the rows of one Parquet row group written by
 // WriteParquetFile, so that readers can process big files a row group at a time.
 const MaxRowsPerRowGroup = 1 << 20
-
-// readChunk is how many rows ReadParquetFile decodes at a time; allocation grows
-// with the rows actually decoded, never with the row count a file claims.
-const readChunk = 4096
 
 // ParquetOptions are optional settings of WriteParquetFile.
 type ParquetOptions struct {
@@ -95,54 +90,16 @@ func ReadParquetFile[T any](path string) (rows []T, meta map[string]string, err 
 	if err != nil {
 		return nil, nil, err
 	}
-	defer func() {
-		// parquet-go can panic on some corrupt inputs; a bad file is bad input.
-		if r := recover(); r != nil {
-			rows, meta, err = nil, nil, fmt.Errorf("%s: corrupt Parquet file: %v", path, r)
-		}
-	}()
-	// parquet-go allocates from the sizes and counts a file claims before it
-	// reads what backs them: refuse claims the file's size cannot back.
-	if err := pqbounds.Check(f, st.Size()); err != nil {
-		return nil, nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
+	rows, meta, err = pqfile.Read[T](f, st.Size(), pqfile.Options{Columns: pqfile.SameLeaves})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)
-	}
-	want := parquet.SchemaOf(new(T))
-	if err := checkSchema(want, pf.Schema()); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	meta = make(map[string]string, len(pf.Metadata().KeyValueMetadata))
-	for _, kv := range pf.Metadata().KeyValueMetadata {
-		meta[kv.Key] = kv.Value
-	}
-	r := parquet.NewGenericReader[T](pf)
-	defer r.Close()
-	buf := make([]T, readChunk)
-	for {
-		n, err := r.Read(buf)
-		rows = append(rows, buf[:n]...)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: row %d: %w", path, len(rows), err)
-		}
-		if n == 0 {
-			return nil, nil, fmt.Errorf("%s: row %d: reader made no progress", path, len(rows))
-		}
-	}
-	if int64(len(rows)) != pf.NumRows() {
-		return nil, nil, fmt.Errorf("%s: read %d rows, footer says %d", path, len(rows), pf.NumRows())
+		return nil, nil, parquetError(path, err)
 	}
 	return rows, meta, nil
 }
 
 // parquetKeyValues returns the key/value metadata of the Parquet file at path,
 // reading only its footer.
-func parquetKeyValues(path string) (kv map[string]string, err error) {
+func parquetKeyValues(path string) (map[string]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -152,41 +109,34 @@ func parquetKeyValues(path string) (kv map[string]string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			kv, err = nil, fmt.Errorf("%s: corrupt Parquet file: %v", path, r)
-		}
-	}()
-	if err := pqbounds.Check(f, st.Size()); err != nil {
-		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := pqfile.OpenFile(f, st.Size(), pqfile.Options{Small: true})
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)
+		return nil, parquetError(path, err)
 	}
-	kv = make(map[string]string, len(pf.Metadata().KeyValueMetadata))
+	kv := make(map[string]string, len(pf.Metadata().KeyValueMetadata))
 	for _, x := range pf.Metadata().KeyValueMetadata {
 		kv[x.Key] = x.Value
 	}
 	return kv, nil
 }
 
-// checkSchema reports the first leaf column of want that got is missing or has
-// with another physical type or nesting.
-func checkSchema(want, got *parquet.Schema) error {
-	for _, path := range want.Columns() {
-		w, _ := want.Lookup(path...)
-		g, ok := got.Lookup(path...)
-		name := strings.Join(path, ".")
-		switch {
-		case !ok:
-			return fmt.Errorf("column %s is missing", name)
-		case w.Node.Type().Kind() != g.Node.Type().Kind():
-			return fmt.Errorf("column %s has type %s, want %s", name, g.Node.Type(), w.Node.Type())
-		case w.MaxRepetitionLevel != g.MaxRepetitionLevel || w.MaxDefinitionLevel != g.MaxDefinitionLevel:
-			return fmt.Errorf("column %s has repetition/definition levels %d/%d, want %d/%d (optional or list where not expected)",
-				name, g.MaxRepetitionLevel, g.MaxDefinitionLevel, w.MaxRepetitionLevel, w.MaxDefinitionLevel)
-		}
+// parquetError words an error of package pqfile for a trace file.
+func parquetError(path string, err error) error {
+	var e *pqfile.Error
+	if !errors.As(err, &e) {
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	return nil
+	switch e.Stage {
+	case pqfile.Footer, pqfile.Bounds, pqfile.Open:
+		// parquet-go allocates from the sizes and counts a file claims before it
+		// reads what backs them: claims the file's size cannot back are refused.
+		return fmt.Errorf("%s: not a readable Parquet file: %w", path, e.Err)
+	case pqfile.Panic:
+		return fmt.Errorf("%s: corrupt Parquet file: %v", path, e.Err)
+	case pqfile.Rows:
+		return fmt.Errorf("%s: row %d: %w", path, e.Row, e.Err)
+	case pqfile.Count:
+		return fmt.Errorf("%s: read %d rows, footer says %d", path, e.Row, e.Want)
+	}
+	return fmt.Errorf("%s: %w", path, e.Err)
 }

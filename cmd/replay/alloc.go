@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tracereplay/tracereplay/internal/allocstudy"
 	"github.com/tracereplay/tracereplay/internal/table"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
@@ -38,7 +39,7 @@ func allocStudy(c *config, e *replay.Experiment, stdout io.Writer, start time.Ti
 			return err
 		}
 		err := buildResults(c, func(tmp string) error {
-			if err := replay.WriteAllocStudy(tmp, res, meta); err != nil {
+			if err := allocstudy.Write(tmp, res, meta); err != nil {
 				return err
 			}
 			return writeManifest(tmp, &replay.Manifest{Tool: "tracereplay " + replay.Version, GoVersion: runtime.Version(),

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tracereplay/tracereplay/internal/cli"
+	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -81,7 +82,7 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if err := cal.WriteTOML(&b, *tracePath); err != nil {
 		return fail(1, "%v", err)
 	}
-	if err := replay.WriteFileAtomic(*out, []byte(b.String())); err != nil {
+	if err := safeout.WriteFile(*out, []byte(b.String())); err != nil {
 		return fail(1, "%v", err)
 	}
 	fmt.Fprintf(stderr, "replay calibrate: wrote %s (%d values from %d jobs, %d tasks)\n", *out, len(cal.Values), cal.Jobs, cal.Tasks)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset/hpfsp"
 )
 
 // chromiumNames are the browser binaries the browser test looks for, in order;
@@ -89,7 +90,7 @@ func elementRE(tag, id string) *regexp.Regexp {
 // error, no resource the Content Security Policy had to block).
 func TestHTMLReportInBrowser(t *testing.T) {
 	bin := requireChromium(t)
-	root := results(t)
+	root := resultsTree(t)
 	page := filepath.Join(t.TempDir(), "report.html")
 	if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -117,7 +118,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 			t.Errorf("table %s: %d body rows, want %d", id, got, rows)
 		}
 	}
-	figures := []string{report.FlowtimeCDFFigure, report.StarvationFigure, report.RunningTasksFigure, report.HPFSPMeanFigure}
+	figures := []string{report.FlowtimeCDFFigure, report.StarvationFigure, report.RunningTasksFigure, hpfsp.MeanFigure}
 	for _, name := range figures {
 		m := elementRE("figure", report.HTMLFigureID(name)).FindStringSubmatch(dom)
 		if m == nil {
@@ -236,7 +237,7 @@ func runChromium(t *testing.T, bin, page string, flags ...string) string {
 // PDF print are made (kept in $REPORT_SHOTS when set, for a person to look at).
 func TestHTMLReportFits(t *testing.T) {
 	bin := requireChromium(t)
-	root := results(t)
+	root := resultsTree(t)
 	page := filepath.Join(t.TempDir(), "report.html")
 	if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

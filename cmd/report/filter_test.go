@@ -8,7 +8,7 @@ import (
 // TestPolicyFilter: --policy keeps the named policies' runs and rejects a name
 // with no run, listing the policies there are.
 func TestPolicyFilter(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	code, out, errs := runCmd("--policy", "fair", root)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

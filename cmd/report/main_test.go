@@ -59,8 +59,8 @@ func writeRun(t *testing.T, dir, policy string, seed uint64, n int, scale int64)
 	}
 }
 
-// results builds a results tree of two policies and two seeds.
-func results(t *testing.T) string {
+// resultsTree builds a results tree of two policies and two seeds.
+func resultsTree(t *testing.T) string {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "manifest.json"), []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 }
 
 func TestSummaryStdout(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	for _, args := range [][]string{{root}, {"summary", root}} {
 		code, out, errs := runCmd(args...)
 		if code != 0 {
@@ -98,7 +98,7 @@ func TestSummaryStdout(t *testing.T) {
 }
 
 func TestSummaryOut(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	for _, format := range []string{"png", "svg", "pdf"} {
 		t.Run(format, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "a", "b") // parents are created too
@@ -153,7 +153,7 @@ func TestSummaryOut(t *testing.T) {
 // refuses (exit 2, naming the file and --force) one holding anything else;
 // --force replaces it.
 func TestSummaryOutExistingDirectory(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	out := filepath.Join(t.TempDir(), "out")
 	if err := os.Mkdir(out, 0o755); err != nil {
 		t.Fatal(err)
@@ -197,7 +197,7 @@ func TestSummaryOutExistingDirectory(t *testing.T) {
 
 // TestSummaryOutAndArrowSameDirectory: --out and --arrow may name one directory.
 func TestSummaryOutAndArrowSameDirectory(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	out := filepath.Join(t.TempDir(), "out")
 	if code, _, stderr := runCmd("--out", out, "--arrow", out, "--format", "svg", root); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -210,7 +210,7 @@ func TestSummaryOutAndArrowSameDirectory(t *testing.T) {
 }
 
 func TestSummaryDeterministic(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	a, b := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
 	for _, d := range []string{a, b} {
 		if code, _, stderr := runCmd("--out", d, "--format", "pdf", root); code != 0 {
@@ -237,7 +237,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	corrupt := t.TempDir()
 	writeRun(t, filepath.Join(corrupt, "policy=x"), "x", 1, 3, 1)
 	if err := os.WriteFile(filepath.Join(corrupt, "policy=x", "jobs.parquet"), []byte("not parquet at all"), 0o644); err != nil {
@@ -288,7 +288,7 @@ func TestErrors(t *testing.T) {
 // TestPresetHPFSP: --preset hpfsp prints the preset's table after the summary
 // and writes hpfsp.md, hpfsp.csv and its figures beside the summary's.
 func TestPresetHPFSP(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	out := filepath.Join(t.TempDir(), "rep")
 	code, stdout, stderr := runCmd("--preset", "hpfsp", "--out", out, "--format", "svg", root)
 	if code != 0 {

@@ -10,9 +10,10 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/internal/safeout"
-	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset"
 )
 
 // reportOwner marks the directories report writes with --out and --arrow.
@@ -92,7 +93,7 @@ func (o *outDirs) publish(dir string, fills ...filler) ([]string, error) {
 // outputFiles writes the summary as Markdown, CSV and LaTeX and the figures
 // into a directory; a preset adds its table and figures. For each figure not
 // written for want of data it appends why to *skipped.
-func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset, skipped *[]string) filler {
+func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset.Preset, skipped *[]string) filler {
 	return func(tmp string) ([]string, error) {
 		files := []string{filepath.Join(tmp, "summary.md"), filepath.Join(tmp, "summary.csv"), filepath.Join(tmp, "summary.tex")}
 		for i, write := range []func(io.Writer) error{table.WriteMarkdown, table.WriteCSV, table.WriteLaTeX} {
@@ -111,15 +112,15 @@ func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOption
 		}
 		files = append(files, figs...)
 		if pre != nil {
-			t := pre.table(runs)
-			md, csv := filepath.Join(tmp, pre.name+".md"), filepath.Join(tmp, pre.name+".csv")
+			t := pre.Table(runs)
+			md, csv := filepath.Join(tmp, pre.Name+".md"), filepath.Join(tmp, pre.Name+".csv")
 			if err := report.WriteFileAtomic(md, t.WriteMarkdown); err != nil {
 				return nil, err
 			}
 			if err := report.WriteFileAtomic(csv, t.WriteCSV); err != nil {
 				return nil, err
 			}
-			figs, err := pre.figures(runs, tmp, fig.Format)
+			figs, err := pre.Figures(runs, tmp, fig.Format)
 			if err != nil {
 				return nil, err
 			}
@@ -131,16 +132,16 @@ func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOption
 
 // arrowFiles writes summary.arrow and jobs.arrow (and NAME.arrow, the preset's
 // table) into a directory.
-func arrowFiles(runs []report.Run, pre *preset) filler {
+func arrowFiles(runs []report.Run, pre *preset.Preset) filler {
 	return func(tmp string) ([]string, error) {
 		files, err := report.WriteArrowTables(runs, tmp)
 		if err != nil {
 			return nil, err
 		}
 		if pre != nil {
-			rec := report.TableRecord(pre.table(runs), memory.DefaultAllocator)
+			rec := report.TableRecord(pre.Table(runs), memory.DefaultAllocator)
 			defer rec.Release()
-			p := filepath.Join(tmp, pre.name+".arrow")
+			p := filepath.Join(tmp, pre.Name+".arrow")
 			if err := report.WriteArrowFile(p, rec); err != nil {
 				return nil, err
 			}
@@ -154,7 +155,7 @@ func arrowFiles(runs []report.Run, pre *preset) filler {
 // manifest, the summary (and preset) table and every figure as inline SVG in the
 // chosen style. A preset's figures are rendered into a scratch directory and
 // read back.
-func writeHTML(path, source string, m *replay.Manifest, mjson []byte, table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset) error {
+func writeHTML(path, source string, m *results.RunManifest, mjson []byte, table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset.Preset) error {
 	fig.Format = "svg"
 	figs, err := report.RenderFigures(runs, fig)
 	if err != nil {
@@ -164,13 +165,13 @@ func writeHTML(path, source string, m *replay.Manifest, mjson []byte, table *rep
 		Tables: []report.HTMLTable{{Key: "summary", Table: table}}, Figures: figs}
 	rep.Setting, rep.Notes = settingLines(runs)
 	if pre != nil {
-		rep.Tables = append(rep.Tables, report.HTMLTable{Key: pre.name, Table: pre.table(runs)})
+		rep.Tables = append(rep.Tables, report.HTMLTable{Key: pre.Name, Table: pre.Table(runs)})
 		scratch, err := os.MkdirTemp("", "report-preset-*")
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(scratch)
-		paths, err := pre.figures(runs, scratch, "svg")
+		paths, err := pre.Figures(runs, scratch, "svg")
 		if err != nil {
 			return err
 		}
@@ -180,7 +181,7 @@ func writeHTML(path, source string, m *replay.Manifest, mjson []byte, table *rep
 				return err
 			}
 			name := filepath.Base(p[:len(p)-len(filepath.Ext(p))])
-			rep.Figures = append(rep.Figures, report.RenderedFigure{Name: name, Caption: "Preset " + pre.name + ": see docs/report.md.", Data: data})
+			rep.Figures = append(rep.Figures, report.RenderedFigure{Name: name, Caption: "Preset " + pre.Name + ": see docs/report.md.", Data: data})
 		}
 	}
 	if dir := filepath.Dir(path); dir != "" {

@@ -12,7 +12,7 @@ import (
 )
 
 func TestPaperStyleFigures(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	for _, tt := range []struct {
 		width string
 		px    int
@@ -36,7 +36,7 @@ func TestPaperStyleFigures(t *testing.T) {
 }
 
 func TestArrowOutput(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	out := filepath.Join(t.TempDir(), "nb")
 	code, stdout, stderr := runCmd("--arrow", out, "--preset", "hpfsp", root)
 	if code != 0 {
@@ -69,7 +69,7 @@ func TestArrowOutput(t *testing.T) {
 }
 
 func TestHTMLOutput(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	page := filepath.Join(t.TempDir(), "sub", "report.html")
 	code, stdout, stderr := runCmd("--html", page, "--style", "paper", root)
 	if code != 0 {

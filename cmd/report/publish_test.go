@@ -12,7 +12,7 @@ import (
 // TestSummaryOutLocked: while another report writes --out, a second one fails at
 // once with exit 2 and leaves nothing behind.
 func TestSummaryOutLocked(t *testing.T) {
-	root := results(t)
+	root := resultsTree(t)
 	out := filepath.Join(t.TempDir(), "rep")
 	held, err := safeout.Open(out, reportOwner, safeout.Options{})
 	if err != nil {

@@ -13,11 +13,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tracereplay/tracereplay/internal/cli"
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/internal/summary"
 	"github.com/tracereplay/tracereplay/internal/version"
-	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset"
 )
 
 func usage(fs *pflag.FlagSet) string {
@@ -47,7 +48,7 @@ type summaryConfig struct {
 	results, out, html, arrow string
 	force                     bool
 	fig                       report.FigureOptions
-	pre                       *preset
+	pre                       *preset.Preset
 }
 
 func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -62,7 +63,7 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	widthName := fs.String("width", "one", "paper figure `width`: one (a 3.5 in column) or two (7 in, both columns)")
 	fs.StringVar(&c.html, "html", "", "write a self-contained HTML report to `FILE`")
 	fs.StringVar(&c.arrow, "arrow", "", "write summary.arrow and jobs.arrow (Arrow IPC, Feather v2) to `DIR`")
-	presetName := fs.String("preset", "", "add a paper's tables and figures: "+strings.Join(presetNames(), ", "))
+	presetName := fs.String("preset", "", "add a paper's tables and figures: "+strings.Join(preset.Names(), ", "))
 	policies := fs.StringSlice("policy", nil, "report only these policies, `NAME,...` (a name matches its runs with any parameters)")
 	help := fs.BoolP("help", "h", false, "show this help")
 	showVersion := fs.Bool("version", false, "print the version and exit")
@@ -100,8 +101,8 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	c.fig = report.FigureOptions{Format: *format, Style: style, Width: width}
 	var ok bool
-	if c.pre, ok = lookupPreset(*presetName); !ok {
-		log.Error(fmt.Sprintf("--preset %q: want one of %s", *presetName, strings.Join(presetNames(), ", ")))
+	if c.pre, ok = preset.Lookup(*presetName); !ok {
+		log.Error(fmt.Sprintf("--preset %q: want one of %s", *presetName, strings.Join(preset.Names(), ", ")))
 		return exitUsage
 	}
 
@@ -125,10 +126,10 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return exitUsage
 		}
 	}
-	var manifest *replay.Manifest
+	var manifest *results.RunManifest
 	var manifestJSON []byte
 	if c.html != "" {
-		if manifest, manifestJSON, err = report.ReadManifest(c.results); err != nil {
+		if manifest, manifestJSON, err = results.ReadManifest(c.results); err != nil {
 			log.Error("cannot read results: " + err.Error())
 			return exitUsage
 		}
@@ -190,7 +191,7 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if c.pre != nil {
 		fmt.Fprintln(stdout)
-		if err := c.pre.table(runs).WriteText(stdout); err != nil {
+		if err := c.pre.Table(runs).WriteText(stdout); err != nil {
 			log.Error("cannot write the table: " + err.Error())
 			return exitFail
 		}

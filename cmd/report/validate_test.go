@@ -10,7 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // vjob is a hand-made job for the validation fixture; times in seconds, -1 for
@@ -25,7 +25,7 @@ type vjob struct {
 
 func us(s int64) int64 {
 	if s < 0 {
-		return replay.Unset
+		return results.Unset
 	}
 	return s * sec
 }
@@ -37,26 +37,26 @@ func writeValidateRun(t *testing.T, dir, policy string, js []vjob) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	var jobs []replay.JobResult
+	var jobs []results.Job
 	var first, last int64 = 1 << 62, 0
 	for i, v := range js {
-		jobs = append(jobs, replay.JobResult{
+		jobs = append(jobs, results.Job{
 			Policy: policy, JobIndex: int32(i), JobID: v.id, Maps: v.maps, Reduces: v.reduces,
 			SubmitUs: us(v.submit), FirstLaunchUs: us(v.first), LastMapEndUs: us(v.lastMap),
 			FirstReduceLaunchUs: us(v.redLaunch), LastReduceLaunchUs: us(v.redLaunch),
 			FinishUs: us(v.fin), FlowtimeUs: us(v.fin - v.submit), StarvationUs: us(v.starv),
 			MapsNodeLocal: v.node, MapsRackLocal: v.rack, MapsOffRack: v.maps - v.node - v.rack,
-			ObservedFlowtimeUs: replay.Unset,
+			ObservedFlowtimeUs: results.Unset,
 		})
 		first, last = min(first, us(v.submit)), max(last, us(v.fin))
 	}
 	if err := parquet.WriteFile(filepath.Join(dir, "jobs.parquet"), jobs); err != nil {
 		t.Fatal(err)
 	}
-	if err := parquet.WriteFile(filepath.Join(dir, "timeline.parquet"), []replay.TimelineSample{{Policy: policy, JobIndex: -1}}); err != nil {
+	if err := parquet.WriteFile(filepath.Join(dir, "timeline.parquet"), []results.TimelineSample{{Policy: policy, JobIndex: -1}}); err != nil {
 		t.Fatal(err)
 	}
-	sum, _ := json.Marshal(replay.RunSummary{Policy: policy, Trace: "t", Seed: 1, Jobs: len(js), MakespanUs: last - first})
+	sum, _ := json.Marshal(results.RunSummary{Policy: policy, Trace: "t", Seed: 1, Jobs: len(js), MakespanUs: last - first})
 	if err := os.WriteFile(filepath.Join(dir, "run.json"), sum, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -22,40 +22,72 @@ func WriteFile(path string, data []byte) error {
 // lets fill write it (fill may seek), syncs it, gives it FileMode and renames it
 // over path, then syncs the directory. On any error the temporary file is
 // removed and path is left as it was. Errors name path.
-func WriteFileFunc(path string, fill func(*os.File) error) (err error) {
+func WriteFileFunc(path string, fill func(*os.File) error) error {
+	t, err := CreateTemp(path)
+	if err != nil {
+		return err
+	}
+	if err := fill(t.File()); err != nil {
+		t.Abort()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return t.Commit()
+}
+
+// TempFile is a file being written atomically to its path, for writers that
+// fill it over time (a results stream) rather than in one call (WriteFileFunc):
+// a hidden temporary file .BASE.tmp-* in the path's directory until Commit puts
+// it in place, or Abort removes it.
+type TempFile struct {
+	path, dir string
+	f         *os.File
+}
+
+// CreateTemp creates the temporary file of path. Errors name path.
+func CreateTemp(path string) (*TempFile, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
+	return &TempFile{path: path, dir: dir, f: f}, nil
+}
+
+// File is the temporary file to write.
+func (t *TempFile) File() *os.File { return t.f }
+
+// Commit syncs the temporary file, gives it FileMode and renames it over the
+// path, then syncs the directory. On an error the temporary file is removed and
+// the path is left as it was.
+func (t *TempFile) Commit() (err error) {
 	defer func() {
 		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
+			t.Abort()
+			err = fmt.Errorf("write %s: %w", t.path, err)
 		}
 	}()
-	if err = fill(f); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err = t.f.Sync(); err != nil {
+		return err
 	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err = t.f.Chmod(FileMode); err != nil {
+		return err
 	}
-	if err = f.Chmod(FileMode); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err = t.f.Close(); err != nil {
+		return err
 	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err = os.Rename(t.f.Name(), t.path); err != nil {
+		return err
 	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = syncDir(dir); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return syncDir(t.dir)
+}
+
+// Abort closes and removes the temporary file.
+func (t *TempFile) Abort() {
+	t.f.Close()
+	os.Remove(t.f.Name())
 }
 
 // syncDir fsyncs a directory so that a rename in it is durable. File systems

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // IdleUtilisation is the map-slot utilisation below which Warnings calls a
@@ -139,7 +139,7 @@ func Warnings(runs []Run) []string {
 	most := map[key]float64{}
 	var order []key
 	for _, r := range runs {
-		if r.Policy == replay.ObservedPolicy {
+		if r.Policy == results.ObservedPolicy {
 			continue
 		}
 		k := key{r.Summary.Trace, r.Summary.Hardware}
@@ -215,7 +215,7 @@ func sameRunJobs(a, b Run) bool {
 // have the same digest when sameJobs holds for them (up to SHA-256
 // collisions; floats are compared by their shortest decimal form). It is ""
 // for no jobs, which sameJobs never matches.
-func Digest(jobs []replay.JobResult) string {
+func Digest(jobs []results.Job) string {
 	if len(jobs) == 0 {
 		return ""
 	}
@@ -228,7 +228,7 @@ func Digest(jobs []replay.JobResult) string {
 }
 
 // sameJobs reports whether two runs' jobs are equal except for the policy name.
-func sameJobs(a, b []replay.JobResult) bool {
+func sameJobs(a, b []results.Job) bool {
 	if len(a) != len(b) || len(a) == 0 {
 		return false
 	}

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 func settingRun(policy, trace, hw string, seed uint64, mapU, redU float64, finish ...int64) Run {
 	r := Run{Policy: policy, Labels: map[string]string{"policy": policy},
-		Summary: replay.RunSummary{Trace: trace, Hardware: hw, Seed: seed, Jobs: len(finish), MapUtilisation: mapU, ReduceUtilisation: redU}}
+		Summary: results.RunSummary{Trace: trace, Hardware: hw, Seed: seed, Jobs: len(finish), MapUtilisation: mapU, ReduceUtilisation: redU}}
 	for i, f := range finish {
-		r.Jobs = append(r.Jobs, replay.JobResult{Policy: policy, JobIndex: int32(i), FinishUs: f, FlowtimeUs: f})
+		r.Jobs = append(r.Jobs, results.Job{Policy: policy, JobIndex: int32(i), FinishUs: f, FlowtimeUs: f})
 	}
 	return r
 }
@@ -47,7 +47,7 @@ func TestWarnings(t *testing.T) {
 	runs := []Run{
 		settingRun("fifo", "idle", "hw", 1, 0.0034, 0, 5),
 		settingRun("fair", "idle", "hw", 1, 0.0099, 0, 5),
-		settingRun(replay.ObservedPolicy, "busy", "hw", 1, 0.001, 0, 5), // observed does not count
+		settingRun(results.ObservedPolicy, "busy", "hw", 1, 0.001, 0, 5), // observed does not count
 		settingRun("fifo", "busy", "hw", 1, 0.01, 0, 5),
 	}
 	got := Warnings(runs)

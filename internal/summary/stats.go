@@ -7,7 +7,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // usPerSecond converts the results' microseconds to seconds.
@@ -97,13 +97,13 @@ type Stats struct {
 	// Makespan is the last job finish minus the first job submit.
 	Makespan float64
 
-	// SlowdownMean is the mean slowdown (replay.JobResult.Slowdown: flowtime
+	// SlowdownMean is the mean slowdown (results.Job.Slowdown: flowtime
 	// over flowtime alone, or over the ideal) of the finished jobs that have one.
 	SlowdownMean float64
 }
 
 // Compute returns the summary statistics of one run's jobs.
-func Compute(jobs []replay.JobResult) Stats {
+func Compute(jobs []results.Job) Stats {
 	s := Stats{Jobs: len(jobs)}
 	flow := Flowtimes(jobs)
 	s.Unfinished = len(jobs) - len(flow)
@@ -114,7 +114,7 @@ func Compute(jobs []replay.JobResult) Stats {
 
 	var slow []float64
 	for _, j := range jobs {
-		if j.FinishUs != replay.Unset && j.Slowdown > 0 {
+		if j.FinishUs != results.Unset && j.Slowdown > 0 {
 			slow = append(slow, j.Slowdown)
 		}
 	}
@@ -139,7 +139,7 @@ func Compute(jobs []replay.JobResult) Stats {
 	first, last := int64(math.MaxInt64), int64(math.MinInt64)
 	for _, j := range jobs {
 		first = min(first, j.SubmitUs)
-		if j.FinishUs != replay.Unset {
+		if j.FinishUs != results.Unset {
 			last = max(last, j.FinishUs)
 		}
 	}
@@ -158,10 +158,10 @@ func percent(part, whole int64) float64 {
 
 // Flowtimes returns the flowtimes in seconds of the finished jobs, sorted
 // increasingly.
-func Flowtimes(jobs []replay.JobResult) []float64 {
+func Flowtimes(jobs []results.Job) []float64 {
 	out := make([]float64, 0, len(jobs))
 	for _, j := range jobs {
-		if j.FinishUs != replay.Unset {
+		if j.FinishUs != results.Unset {
 			out = append(out, Seconds(j.FlowtimeUs))
 		}
 	}
@@ -171,7 +171,7 @@ func Flowtimes(jobs []replay.JobResult) []float64 {
 
 // Starvations returns the starvation times in seconds of the jobs that have
 // reduces (see Stats), sorted increasingly.
-func Starvations(jobs []replay.JobResult) []float64 {
+func Starvations(jobs []results.Job) []float64 {
 	out := make([]float64, 0, len(jobs))
 	for _, j := range jobs {
 		if j.Reduces > 0 {

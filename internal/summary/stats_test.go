@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 // TestT975Table checks every stored quantile against gonum bit for bit.
@@ -91,10 +91,10 @@ func sortFloats(x []float64) {
 
 // TestComputeHandWorked checks the statistics of three jobs computed by hand.
 func TestComputeHandWorked(t *testing.T) {
-	jobs := []replay.JobResult{
+	jobs := []results.Job{
 		{SubmitUs: 0, FinishUs: 10e6, FlowtimeUs: 10e6, Reduces: 1, StarvationUs: 2e6, MapsNodeLocal: 3, MapsRackLocal: 1},
 		{SubmitUs: 5e6, FinishUs: 35e6, FlowtimeUs: 30e6, MapsOffRack: 4},
-		{SubmitUs: 6e6, FinishUs: replay.Unset, Reduces: 2},
+		{SubmitUs: 6e6, FinishUs: results.Unset, Reduces: 2},
 	}
 	s := Compute(jobs)
 	if s.Jobs != 3 || s.Unfinished != 1 || s.FlowtimeMean != 20 || s.FlowtimeP50 != 10 || s.FlowtimeP99 != 30 {

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/internal/table"
-	"github.com/tracereplay/tracereplay/replay"
 )
 
 // PolicyLabel is the label key that names a run's scheduling policy.
@@ -27,8 +27,8 @@ type Run struct {
 	Dir     string
 	Labels  map[string]string
 	Policy  string
-	Summary replay.RunSummary
-	Jobs    []replay.JobResult
+	Summary results.RunSummary
+	Jobs    []results.Job
 	// Stats and JobsDigest, when Stats is set, stand for Jobs: the run's
 	// statistics (Compute) and its job rows' digest (Digest), kept by a caller
 	// that drops the rows once a run is written, so that memory does not grow
@@ -47,13 +47,18 @@ func (r Run) stats() Stats {
 	return Compute(r.Jobs)
 }
 
+// Cluster is what ClusterSize needs of a hardware model (*replay.Hardware).
+type Cluster interface {
+	RackCount() int
+	Nodes() int
+	TotalMapSlots() int
+	TotalReduceSlots() int
+}
+
 // ClusterSize describes a cluster for the setting line: racks, nodes and slots,
 // e.g. "2 racks, 20 nodes, 40 map + 20 reduce slots".
-func ClusterSize(h *replay.Hardware) string {
-	racks := h.Racks
-	if h.Layout != nil {
-		racks = len(h.Layout)
-	}
+func ClusterSize(h Cluster) string {
+	racks := h.RackCount()
 	return fmt.Sprintf("%d rack%s, %d node%s, %d map + %d reduce slots",
 		racks, plural(racks), h.Nodes(), plural(h.Nodes()), h.TotalMapSlots(), h.TotalReduceSlots())
 }

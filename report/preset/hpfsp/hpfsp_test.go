@@ -1,4 +1,4 @@
-package report
+package hpfsp
 
 import (
 	"bytes"
@@ -9,16 +9,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
+	"github.com/tracereplay/tracereplay/report"
 )
 
 // hpfspRun builds a run of n jobs whose slowdowns (and flowtimes in seconds)
 // are base, base+1, ...; alone says whether the jobs were replayed alone; maps
 // gives job i maps[i % len(maps)] maps.
-func hpfspRun(labels map[string]string, n int, base float64, alone bool, maps ...int32) Run {
-	r := Run{Labels: labels, Policy: labels[PolicyLabel]}
+func hpfspRun(labels map[string]string, n int, base float64, alone bool, maps ...int32) report.Run {
+	r := report.Run{Labels: labels, Policy: labels[report.PolicyLabel]}
 	for i := range n {
-		j := replay.JobResult{JobIndex: int32(i), Maps: 1, SubmitUs: int64(i), AloneUs: replay.Unset}
+		j := results.Job{JobIndex: int32(i), Maps: 1, SubmitUs: int64(i), AloneUs: results.Unset}
 		if len(maps) > 0 {
 			j.Maps = maps[i%len(maps)]
 		}
@@ -35,11 +36,11 @@ func hpfspRun(labels map[string]string, n int, base float64, alone bool, maps ..
 
 // fig4Runs: Fair and H-PFSP with fair-limit 0 and 5, three seeds, jobs alone.
 // Per run the mean slowdown of jobs base..base+3 is base+1.5.
-func fig4Runs() []Run {
-	var runs []Run
+func fig4Runs() []report.Run {
+	var runs []report.Run
 	for s, seed := range []string{"1", "2", "3"} {
 		for p, pol := range []string{"fair", "hpfsp:fair-limit=0", "hpfsp:fair-limit=5,alpha=0.9"} {
-			runs = append(runs, hpfspRun(map[string]string{PolicyLabel: pol, "trace": "sim50", "seed": seed},
+			runs = append(runs, hpfspRun(map[string]string{report.PolicyLabel: pol, "trace": "sim50", "seed": seed},
 				4, float64(10*p+s), true))
 		}
 	}
@@ -47,7 +48,7 @@ func fig4Runs() []Run {
 }
 
 func TestHPFSPTableFairLimitAxis(t *testing.T) {
-	tb := HPFSPTable(fig4Runs())
+	tb := Table(fig4Runs())
 	// Per policy the three seeds give base 1.5, 2.5, 3.5 (+10 per policy): mean
 	// 2.5 (+10p), sd 1, 95% half-width t(0.975, 2)/sqrt(3) = 4.302653/1.732051.
 	half := fmt.Sprintf("%.3f", 4.302652729911275/math.Sqrt(3))
@@ -72,13 +73,13 @@ func TestHPFSPTableFairLimitAxis(t *testing.T) {
 
 func TestHPFSPTableSweepAndTraceAxes(t *testing.T) {
 	// Fig. 2: trace.jobs swept, no alone runs: mean flowtime against jobs.
-	var runs []Run
+	var runs []report.Run
 	for _, jobs := range []string{"10", "2"} {
 		for _, seed := range []string{"1", "2"} {
-			runs = append(runs, hpfspRun(map[string]string{PolicyLabel: "fair", "trace": "wc", "trace.jobs": jobs, "seed": seed}, 3, 5, false))
+			runs = append(runs, hpfspRun(map[string]string{report.PolicyLabel: "fair", "trace": "wc", "trace.jobs": jobs, "seed": seed}, 3, 5, false))
 		}
 	}
-	tb := HPFSPTable(runs)
+	tb := Table(runs)
 	if tb.Columns[1].Header != "trace.jobs" || tb.Columns[3].Header != "mean flowtime (s)" || len(tb.Rows) != 2 {
 		t.Fatalf("columns %v, %d rows", tb.Columns, len(tb.Rows))
 	}
@@ -88,9 +89,9 @@ func TestHPFSPTableSweepAndTraceAxes(t *testing.T) {
 	// Fig. 3(a): one trace per size: categories in natural order.
 	runs = nil
 	for _, tr := range []string{"terasort-2g", "terasort-10g", "terasort-1g"} {
-		runs = append(runs, hpfspRun(map[string]string{PolicyLabel: "fair", "trace": tr, "seed": "1"}, 2, 1, false))
+		runs = append(runs, hpfspRun(map[string]string{report.PolicyLabel: "fair", "trace": tr, "seed": "1"}, 2, 1, false))
 	}
-	tb = HPFSPTable(runs)
+	tb = Table(runs)
 	var got []string
 	for _, r := range tb.Rows {
 		got = append(got, r[1].Text)
@@ -102,11 +103,11 @@ func TestHPFSPTableSweepAndTraceAxes(t *testing.T) {
 
 func TestHPFSPFigures(t *testing.T) {
 	dir := t.TempDir()
-	paths, err := WriteHPFSPFigures(fig4Runs(), dir, "svg")
+	paths, err := WriteFigures(fig4Runs(), dir, "svg")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{HPFSPMeanFigure + ".svg", HPFSPProfileFigure + ".svg"} // one size: no size figure
+	want := []string{MeanFigure + ".svg", ProfileFigure + ".svg"} // one size: no size figure
 	if len(paths) != len(want) {
 		t.Fatalf("wrote %v, want %v", paths, want)
 	}
@@ -120,22 +121,22 @@ func TestHPFSPFigures(t *testing.T) {
 		}
 	}
 	// Fig. 3(b): jobs of five sizes in each run: the size figure, no profile.
-	var runs []Run
+	var runs []report.Run
 	for _, pol := range []string{"fair", "hpfsp:fair-limit=2"} {
 		for _, seed := range []string{"1", "2"} {
-			runs = append(runs, hpfspRun(map[string]string{PolicyLabel: pol, "trace": "mixed", "seed": seed}, 5, 1, false, 16, 32, 48, 64, 80))
+			runs = append(runs, hpfspRun(map[string]string{report.PolicyLabel: pol, "trace": "mixed", "seed": seed}, 5, 1, false, 16, 32, 48, 64, 80))
 		}
 	}
-	paths, err = WriteHPFSPFigures(runs, dir, "png")
+	paths, err = WriteFigures(runs, dir, "png")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(paths) != 2 || filepath.Base(paths[1]) != HPFSPSizeFigure+".png" {
+	if len(paths) != 2 || filepath.Base(paths[1]) != SizeFigure+".png" {
 		t.Errorf("wrote %v, want the mean and by-size figures", paths)
 	}
 	// Same runs, same bytes.
 	again := t.TempDir()
-	if _, err := WriteHPFSPFigures(runs, again, "png"); err != nil {
+	if _, err := WriteFigures(runs, again, "png"); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range paths {
@@ -145,16 +146,16 @@ func TestHPFSPFigures(t *testing.T) {
 			t.Errorf("%s differs between two renderings", filepath.Base(p))
 		}
 	}
-	if _, err := WriteHPFSPFigures(nil, dir, "png"); err == nil {
+	if _, err := WriteFigures(nil, dir, "png"); err == nil {
 		t.Error("no runs: no error")
 	}
-	if _, err := WriteHPFSPFigures(runs, dir, "gif"); err == nil {
+	if _, err := WriteFigures(runs, dir, "gif"); err == nil {
 		t.Error("gif: no error")
 	}
 }
 
 func TestJobGroupsQuintiles(t *testing.T) {
-	r := hpfspRun(map[string]string{PolicyLabel: "x"}, 20, 1, false, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
+	r := hpfspRun(map[string]string{report.PolicyLabel: "x"}, 20, 1, false, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
 	g := jobGroups(r)
 	for i, want := range []int{1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5} {
 		if g[i] != want {

@@ -1,4 +1,8 @@
-package report
+// Package coupling is the report preset of Tan, Meng and Zhang, Coupling Task
+// Progress for MapReduce Resource-Aware Scheduling (INFOCOM 2013): the table and
+// figures of report --preset coupling, drawn from the results of
+// samples/experiments/coupling-*.toml.
+package coupling
 
 import (
 	"fmt"
@@ -7,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
+
+	"github.com/tracereplay/tracereplay/report"
 )
 
 // The coupling preset draws the results of samples/experiments/coupling-*.toml in
@@ -46,7 +52,7 @@ import (
 //     50 jobs: the empirical CDF of job processing time, the mean over seeds of
 //     each seed's CDF with a pointwise 95% band.
 //
-// _W names the workload when there are several. The table (CouplingTable) has one
+// _W names the workload when there are several. The table (Table) has one
 // row per job of each fixed workload of at most 50 jobs (Tables III and IV: ID,
 // name, submit time, maps, reduces) and a row for the mean over all jobs, with,
 // per policy, the processing time T, the starvation time S (§III-C, when some job
@@ -63,16 +69,16 @@ type cpGroup struct {
 	title    string // trace on hardware, other labels
 	short    string // the values of the labels that tell workloads apart
 	slug     string // file-name part, "" when there is one workload
-	runs     []Run
+	runs     []report.Run
 	policies []string // Fair first, then compareSeries order
 	fixed    bool     // the same jobs in every run
-	jobs     []replay.JobResult
+	jobs     []results.Job
 	reduces  bool // some job has reduces
 }
 
 // byPolicy returns the group's runs of policy p, in seed order.
-func (g *cpGroup) byPolicy(p string) []Run {
-	var out []Run
+func (g *cpGroup) byPolicy(p string) []report.Run {
+	var out []report.Run
 	for _, r := range g.runs {
 		if r.Policy == p {
 			out = append(out, r)
@@ -91,25 +97,25 @@ func cpPolicyOrder(a, b string) int {
 		}
 		return 1
 	}
-	return compareSeries(a, b)
+	return report.CompareSeries(a, b)
 }
 
 // couplingGroups splits the simulation runs among runs into workloads, in
 // SortRuns order.
-func couplingGroups(runs []Run) []*cpGroup {
-	_, sims := SplitAllocStudies(runs)
+func couplingGroups(runs []report.Run) []*cpGroup {
+	_, sims := report.SplitAllocStudies(runs)
 	if len(sims) == 0 {
 		return nil
 	}
 	sorted := slices.Clone(sims)
-	SortRuns(sorted)
+	report.SortRuns(sorted)
 	var keys []string
-	for _, k := range LabelKeys(sorted) {
-		if k != PolicyLabel && k != "seed" {
+	for _, k := range report.LabelKeys(sorted) {
+		if k != report.PolicyLabel && k != "seed" {
 			keys = append(keys, k)
 		}
 	}
-	varying := VaryingLabels(sorted)
+	varying := report.VaryingLabels(sorted)
 	var groups []*cpGroup
 	index := map[string]*cpGroup{}
 	for _, r := range sorted {
@@ -124,7 +130,7 @@ func couplingGroups(runs []Run) []*cpGroup {
 		key := strings.Join(id, "\x00")
 		g, ok := index[key]
 		if !ok {
-			g = &cpGroup{title: groupTitle(r, keys), short: strings.Join(short, " "), slug: fileSlug(strings.Join(short, "_"))}
+			g = &cpGroup{title: groupTitle(r, keys), short: strings.Join(short, " "), slug: report.FileSlug(strings.Join(short, "_"))}
 			index[key] = g
 			groups = append(groups, g)
 		}
@@ -151,7 +157,7 @@ func couplingGroups(runs []Run) []*cpGroup {
 }
 
 // groupTitle names a workload: "TRACE on HW", then the other labels as k=v.
-func groupTitle(r Run, keys []string) string {
+func groupTitle(r report.Run, keys []string) string {
 	var parts []string
 	if v, ok := r.Label("trace"); ok {
 		parts = append(parts, v)
@@ -182,8 +188,8 @@ func allPolicies(groups []*cpGroup) []string {
 }
 
 // sameJobs reports whether two runs replayed the same jobs.
-func sameJobs(a, b []replay.JobResult) bool {
-	return slices.EqualFunc(a, b, func(x, y replay.JobResult) bool {
+func sameJobs(a, b []results.Job) bool {
+	return slices.EqualFunc(a, b, func(x, y results.Job) bool {
 		return x.JobIndex == y.JobIndex && x.Name == y.Name && x.Maps == y.Maps && x.Reduces == y.Reduces && x.SubmitUs == y.SubmitUs
 	})
 }
@@ -192,26 +198,26 @@ func sameJobs(a, b []replay.JobResult) bool {
 func minutes(us int64) float64 { return float64(us) / 60e6 }
 
 // cpJobValue is one per-job metric: its value in a run, NaN for none.
-type cpJobValue func(j *replay.JobResult) float64
+type cpJobValue func(j *results.Job) float64
 
-func cpProcessing(j *replay.JobResult) float64 {
-	if j.FinishUs == replay.Unset {
+func cpProcessing(j *results.Job) float64 {
+	if j.FinishUs == results.Unset {
 		return math.NaN()
 	}
 	return minutes(j.FlowtimeUs)
 }
 
-func cpStarvation(j *replay.JobResult) float64 {
+func cpStarvation(j *results.Job) float64 {
 	if j.Reduces == 0 {
 		return math.NaN()
 	}
 	return minutes(j.StarvationUs)
 }
 
-func cpLocalMaps(j *replay.JobResult) float64 { return float64(j.MapsNodeLocal) }
+func cpLocalMaps(j *results.Job) float64 { return float64(j.MapsNodeLocal) }
 
 // perJob returns f of job k in each run, NaNs left out.
-func perJob(runs []Run, k int, f cpJobValue) []float64 {
+func perJob(runs []report.Run, k int, f cpJobValue) []float64 {
 	var v []float64
 	for _, r := range runs {
 		if k < len(r.Jobs) {
@@ -225,7 +231,7 @@ func perJob(runs []Run, k int, f cpJobValue) []float64 {
 
 // perRunMean returns, per run, the mean of f over its jobs (NaNs left out);
 // runs where every job is NaN are left out.
-func perRunMean(runs []Run, f cpJobValue) []float64 {
+func perRunMean(runs []report.Run, f cpJobValue) []float64 {
 	var v []float64
 	for _, r := range runs {
 		var s float64
@@ -250,10 +256,10 @@ type cpMetric struct {
 	prec         int
 }
 
-// CouplingTable is the coupling preset's table (see the package comment above).
-func CouplingTable(runs []Run) *Table {
+// Table is the coupling preset's table (see the package comment above).
+func Table(runs []report.Run) *report.Table {
 	groups := couplingGroups(runs)
-	t := &Table{}
+	t := &report.Table{}
 	if len(groups) == 0 {
 		t.Title = "Coupling (Tan et al. 2013)"
 		t.Notes = []string{"No simulation runs among the results."}
@@ -261,7 +267,7 @@ func CouplingTable(runs []Run) *Table {
 	}
 	policies := allPolicies(groups)
 	anyReduces := slices.ContainsFunc(groups, func(g *cpGroup) bool { return g.reduces })
-	display := policyDisplay(policies)
+	display := report.PolicyDisplay(policies)
 	metrics := []cpMetric{{"T (min)", "t_min", cpProcessing, 2}}
 	what := "processing time T"
 	if anyReduces {
@@ -273,34 +279,34 @@ func CouplingTable(runs []Run) *Table {
 	}
 	t.Title = "Coupling (Tan et al. 2013): per-job " + what + ", mean over seeds with 95% CIs"
 	if len(groups) > 1 {
-		t.Columns = append(t.Columns, Column{Header: "workload", Name: "workload"})
+		t.Columns = append(t.Columns, report.Column{Header: "workload", Name: "workload"})
 	}
-	t.Columns = append(t.Columns, Column{Header: "job", Name: "job", Align: AlignRight}, Column{Header: "name", Name: "name"},
-		Column{Header: "submit\n(min)", Name: "submit_min", Align: AlignRight},
-		Column{Header: "maps", Name: "maps", Align: AlignRight}, Column{Header: "reduces", Name: "reduces", Align: AlignRight})
+	t.Columns = append(t.Columns, report.Column{Header: "job", Name: "job", Align: report.AlignRight}, report.Column{Header: "name", Name: "name"},
+		report.Column{Header: "submit\n(min)", Name: "submit_min", Align: report.AlignRight},
+		report.Column{Header: "maps", Name: "maps", Align: report.AlignRight}, report.Column{Header: "reduces", Name: "reduces", Align: report.AlignRight})
 	for _, p := range policies {
 		for _, m := range metrics {
-			t.Columns = append(t.Columns, Column{Header: strings.Replace(display[p], " ", "\n", 1) + "\n" + m.header, Name: columnSlug(display[p]) + "_" + m.name, Align: AlignRight},
-				Column{Header: "±", Name: columnSlug(display[p]) + "_" + m.name + "_ci95", Align: AlignRight})
+			t.Columns = append(t.Columns, report.Column{Header: strings.Replace(display[p], " ", "\n", 1) + "\n" + m.header, Name: report.ColumnSlug(display[p]) + "_" + m.name, Align: report.AlignRight},
+				report.Column{Header: "±", Name: report.ColumnSlug(display[p]) + "_" + m.name + "_ci95", Align: report.AlignRight})
 		}
 	}
 	for _, g := range groups {
-		lead := func() []Cell {
+		lead := func() []report.Cell {
 			if len(groups) > 1 {
-				return []Cell{Str(g.title)}
+				return []report.Cell{report.Str(g.title)}
 			}
 			return nil
 		}
-		values := func(stat func(runs []Run, m cpMetric) []float64) []Cell {
-			var cells []Cell
+		values := func(stat func(runs []report.Run, m cpMetric) []float64) []report.Cell {
+			var cells []report.Cell
 			for _, p := range policies {
 				rp := g.byPolicy(p)
 				for _, m := range metrics {
 					mean, half := math.NaN(), math.NaN()
 					if v := stat(rp, m); len(v) > 0 {
-						mean, half = MeanCI95(v)
+						mean, half = report.MeanCI95(v)
 					}
-					cells = append(cells, Float(mean, m.prec), Float(half, m.prec))
+					cells = append(cells, report.Float(mean, m.prec), report.Float(half, m.prec))
 				}
 			}
 			return cells
@@ -308,8 +314,8 @@ func CouplingTable(runs []Run) *Table {
 		listed := g.fixed && len(g.jobs) <= couplingMaxTableJobs
 		if listed {
 			for k, j := range g.jobs {
-				row := append(lead(), Int(k+1), Str(j.Name), Float(minutes(j.SubmitUs), 2), Int(int(j.Maps)), Int(int(j.Reduces)))
-				t.AddRow(append(row, values(func(rp []Run, m cpMetric) []float64 { return perJob(rp, k, m.f) })...)...)
+				row := append(lead(), report.Int(k+1), report.Str(j.Name), report.Float(minutes(j.SubmitUs), 2), report.Int(int(j.Maps)), report.Int(int(j.Reduces)))
+				t.AddRow(append(row, values(func(rp []report.Run, m cpMetric) []float64 { return perJob(rp, k, m.f) })...)...)
 			}
 		}
 		if !listed || len(g.jobs) > 1 {
@@ -318,8 +324,8 @@ func CouplingTable(runs []Run) *Table {
 			if !g.fixed {
 				name = "all jobs (mean; jobs differ by seed)"
 			}
-			row := append(lead(), Str("all"), Str(name), Float(math.NaN(), 2), Float(math.NaN(), 0), Float(math.NaN(), 0))
-			t.AddRow(append(row, values(func(rp []Run, m cpMetric) []float64 { return perRunMean(rp, m.f) })...)...)
+			row := append(lead(), report.Str("all"), report.Str(name), report.Float(math.NaN(), 2), report.Float(math.NaN(), 0), report.Float(math.NaN(), 0))
+			t.AddRow(append(row, values(func(rp []report.Run, m cpMetric) []float64 { return perRunMean(rp, m.f) })...)...)
 		}
 	}
 	defs := "T is a job's processing time (finish − submit), "
@@ -355,7 +361,7 @@ func couplingNotes(g *cpGroup, display map[string]string, single bool) []string 
 	var base float64
 	for i, p := range g.policies {
 		v := perRunMean(g.byPolicy(p), cpProcessing)
-		m, h := MeanCI95(v)
+		m, h := report.MeanCI95(v)
 		s := display[p] + " " + withCI(m, h, 2) + " min"
 		if single && len(v) > 0 {
 			s += fmt.Sprintf(" [%.2f, %.2f]", slices.Min(v), slices.Max(v))
@@ -378,7 +384,7 @@ func couplingNotes(g *cpGroup, display map[string]string, single bool) []string 
 	if g.fixed && len(g.jobs) <= couplingMaxPlotJobs && (!g.reduces || len(g.jobs) == 1) {
 		parts = parts[:0]
 		for _, p := range g.policies {
-			m, h := MeanCI95(perRunValue(g.byPolicy(p), meanRunningMaps))
+			m, h := report.MeanCI95(perRunValue(g.byPolicy(p), meanRunningMaps))
 			parts = append(parts, display[p]+" "+withCI(m, h, 1))
 		}
 		notes = append(notes, fmt.Sprintf("%s: running maps in the cluster, mean over the samples with a map running: %s.", g.title, strings.Join(parts, "; ")))
@@ -396,7 +402,7 @@ func couplingNotes(g *cpGroup, display map[string]string, single bool) []string 
 			}
 			slices.Sort(all)
 			parts = append(parts, fmt.Sprintf("%s %.2f, %.2f, %.2f, %.2f (max %.1f)", display[p],
-				Percentile(all, 0.25), Percentile(all, 0.5), Percentile(all, 0.75), Percentile(all, 0.9), Percentile(all, 1)))
+				report.Percentile(all, 0.25), report.Percentile(all, 0.5), report.Percentile(all, 0.75), report.Percentile(all, 0.9), report.Percentile(all, 1)))
 		}
 		notes = append(notes, fmt.Sprintf("%s: processing-time quartiles and 90th percentile over all seeds' jobs (min): %s.", g.title, strings.Join(parts, "; ")))
 	}
@@ -408,8 +414,8 @@ func couplingNotes(g *cpGroup, display map[string]string, single bool) []string 
 				peak = append(peak, n.meanPeakMB())
 				total = append(total, n.totalGB())
 			}
-			pm, ph := MeanCI95(peak)
-			tm, th := MeanCI95(total)
+			pm, ph := report.MeanCI95(peak)
+			tm, th := report.MeanCI95(total)
 			parts = append(parts, fmt.Sprintf("%s %s MB, %s GB", display[p], withCI(pm, ph, 1), withCI(tm, th, 1)))
 		}
 		notes = append(notes, fmt.Sprintf("%s: network (Fig. 14), the busiest node's bytes per %s interval averaged over the makespan, and the total moved between nodes: %s.",
@@ -430,7 +436,7 @@ func withCI(m, h float64, prec int) string {
 }
 
 // perRunValue returns f of each run.
-func perRunValue(runs []Run, f func(Run) float64) []float64 {
+func perRunValue(runs []report.Run, f func(report.Run) float64) []float64 {
 	v := make([]float64, len(runs))
 	for i, r := range runs {
 		v[i] = f(r)
@@ -440,7 +446,7 @@ func perRunValue(runs []Run, f func(Run) float64) []float64 {
 
 // meanRunningMaps is the cluster's mean number of running maps over the
 // timeline samples at which some map ran.
-func meanRunningMaps(r Run) float64 {
+func meanRunningMaps(r report.Run) float64 {
 	var s, n float64
 	for _, x := range r.Timeline {
 		if x.JobIndex == -1 && x.RunningMaps > 0 {
@@ -454,24 +460,24 @@ func meanRunningMaps(r Run) float64 {
 	return s / n
 }
 
-// WriteCouplingFigures draws the coupling preset's figures (see the package
+// WriteFigures draws the coupling preset's figures (see the package
 // comment above) into dir and returns the paths written.
-func WriteCouplingFigures(runs []Run, dir, format string) ([]string, error) {
+func WriteFigures(runs []report.Run, dir, format string) ([]string, error) {
 	groups := couplingGroups(runs)
 	if len(groups) == 0 {
 		return nil, fmt.Errorf("coupling figures: no simulation runs")
 	}
-	var figs []figure
-	add := func(f []figure, err error) error {
+	var figs []report.Figure
+	add := func(f []report.Figure, err error) error {
 		figs = append(figs, f...)
 		return err
 	}
-	display := policyDisplay(allPolicies(groups))
+	display := report.PolicyDisplay(allPolicies(groups))
 	if singleJobSet(groups) {
 		if err := add(cpProcessingFigure(groups, display)); err != nil {
 			return nil, err
 		}
-		return writeFigureSet(dir, format, figs)
+		return report.WriteFigureSet(dir, format, figs)
 	}
 	for _, g := range groups {
 		n := len(g.jobs)
@@ -498,7 +504,7 @@ func WriteCouplingFigures(runs []Run, dir, format string) ([]string, error) {
 			return nil, fmt.Errorf("coupling figures, %s: %w", g.title, err)
 		}
 	}
-	return writeFigureSet(dir, format, figs)
+	return report.WriteFigureSet(dir, format, figs)
 }
 
 // figName is a figure's file name: coupling_FORM, the workload and the parts.
@@ -508,7 +514,7 @@ func (g *cpGroup) figName(form string, parts ...string) string {
 		name += "_" + g.slug
 	}
 	for _, p := range parts {
-		name += "_" + fileSlug(p)
+		name += "_" + report.FileSlug(p)
 	}
 	return name
 }

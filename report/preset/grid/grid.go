@@ -1,4 +1,8 @@
-package report
+// Package grid is the form the eas and hybsmrp presets share: a grid of
+// metrics against an x axis (replication factor, number of tasks), one column
+// per policy, each cell the values of the seeds' runs, rendered as a table and
+// as bar or line figures.
+package grid
 
 import (
 	"cmp"
@@ -6,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tracereplay/tracereplay/report"
 )
 
 // A grid is the form of the eas and hybsmrp presets' outputs (and of those
@@ -15,42 +21,42 @@ import (
 // column per policy, each cell the values of the seeds' runs. This file holds the
 // part both presets share: building the grid and rendering it as a table.
 
-// gridSeries names a policy as its paper does.
-type gridSeries struct{ policy, display string }
+// Series names a policy as its paper does.
+type Series struct{ Policy, Display string }
 
-// gridMetric is one quantity a preset reports.
-type gridMetric struct {
-	id    string // short name, used in figure file names
-	short string // short name with unit, in the table
-	title string // what it is, with unit: a figure's y axis
-	prec  int    // decimals in the table
-	value func(Run) float64
+// Metric is one quantity a preset reports.
+type Metric struct {
+	ID    string // short name, used in figure file names
+	Short string // short name with unit, in the table
+	Title string // what it is, with unit: a figure's y axis
+	Prec  int    // decimals in the table
+	Value func(report.Run) float64
 	// paper names the paper's figure or table that shows the metric for r
 	// ("Fig. 3", "Table 4"), or "" when the paper has none.
-	paper func(r Run) string
+	Paper func(r report.Run) string
 	// applies, when set, says which runs have the metric.
-	applies func(Run) bool
+	Applies func(report.Run) bool
 	// normalise divides every value of a block by the largest mean of the block
 	// (EAS Fig. 4: "we normalize final load balance value to [0,1]").
-	normalise bool
+	Normalise bool
 	// relGain makes gain rows relative: (Σ base − Σ column)/Σ base over the rows,
 	// in percent; without it they are differences of the rows' mean.
-	relGain bool
+	RelGain bool
 }
 
-// gridPreset describes a preset whose table and figures are grids.
-type gridPreset struct {
-	name      string // file name prefix of the figures
-	label     string // the paper's name of its policy, in figure titles
-	title     string // the table's title
-	what      string // header of the column naming the figure or table
-	xLabel    string // the label the paper puts on the x axis
-	xHeader   string // its header in the table and figures
-	series    []gridSeries
-	metrics   []gridMetric
-	summaries bool // add rows "average" and "vs BASE" for each base in bases
-	bases     []string
-	notes     []string
+// Preset describes a preset whose table and figures are grids.
+type Preset struct {
+	Name      string // file name prefix of the figures
+	Label     string // the paper's name of its policy, in figure titles
+	Title     string // the table's title
+	What      string // header of the column naming the figure or table
+	XLabel    string // the label the paper puts on the x axis
+	XHeader   string // its header in the table and figures
+	Series    []Series
+	Metrics   []Metric
+	Summaries bool // add rows "average" and "vs BASE" for each base in bases
+	Bases     []string
+	Notes     []string
 }
 
 // seedValues are the values of one grid cell, one per seed.
@@ -72,7 +78,7 @@ func (v *seedValues) value(s string) (float64, bool) {
 
 // gridBlock is one reproduced figure or table: a metric on one context.
 type gridBlock struct {
-	metric  *gridMetric
+	metric  *Metric
 	paper   string
 	context []string // label=value, in label order
 	xs      []string // sorted, numerically where possible
@@ -95,7 +101,7 @@ type grid struct {
 }
 
 // runSeed is the seed of r: its label, else its summary's.
-func runSeed(r Run) string {
+func runSeed(r report.Run) string {
 	if s, ok := r.Label("seed"); ok {
 		return s
 	}
@@ -104,16 +110,16 @@ func runSeed(r Run) string {
 
 // display returns the paper's name of a policy; a known policy with parameters
 // is its name followed by them ("EAS threshold=3"); others are left as they are.
-func (p *gridPreset) display(policy string) string {
-	for _, s := range p.series {
-		if s.policy == policy {
-			return s.display
+func (p *Preset) display(policy string) string {
+	for _, s := range p.Series {
+		if s.Policy == policy {
+			return s.Display
 		}
 	}
 	base, args, _ := strings.Cut(policy, ":")
-	for _, s := range p.series {
-		if s.policy == base {
-			return s.display + " " + strings.ReplaceAll(args, ",", " ")
+	for _, s := range p.Series {
+		if s.Policy == base {
+			return s.Display + " " + strings.ReplaceAll(args, ",", " ")
 		}
 	}
 	return policy
@@ -122,15 +128,15 @@ func (p *gridPreset) display(policy string) string {
 // compareSeries orders policies as the paper lists them, a known policy with
 // parameters after it, others after all of them; ties in natural order
 // (threshold=3 before threshold=10).
-func (p *gridPreset) compareSeries(a, b string) int {
+func (p *Preset) compareSeries(a, b string) int {
 	rank := func(s string) int {
 		base, _, _ := strings.Cut(s, ":")
 		for _, name := range []string{s, base} {
-			if i := slices.IndexFunc(p.series, func(g gridSeries) bool { return g.policy == name }); i >= 0 {
+			if i := slices.IndexFunc(p.Series, func(g Series) bool { return g.Policy == name }); i >= 0 {
 				return i
 			}
 		}
-		return len(p.series)
+		return len(p.Series)
 	}
 	if c := cmp.Compare(rank(a), rank(b)); c != 0 {
 		return c
@@ -173,25 +179,25 @@ func digitPrefix(s string) int {
 }
 
 // build groups runs into the grid's blocks.
-func (p *gridPreset) build(runs []Run) *grid {
+func (p *Preset) build(runs []report.Run) *grid {
 	g := &grid{}
 	if len(runs) == 0 {
 		return g
 	}
 	sorted := slices.Clone(runs)
-	SortRuns(sorted)
-	varying := VaryingLabels(sorted)
-	if slices.ContainsFunc(sorted, func(r Run) bool { _, ok := r.Labels[p.xLabel]; return ok }) {
-		g.xLabel = p.xLabel
-	} else if i := slices.IndexFunc(varying, func(k string) bool { return !slices.Contains(hpfspFixedLabels, k) }); i >= 0 {
+	report.SortRuns(sorted)
+	varying := report.VaryingLabels(sorted)
+	if slices.ContainsFunc(sorted, func(r report.Run) bool { _, ok := r.Labels[p.XLabel]; return ok }) {
+		g.xLabel = p.XLabel
+	} else if i := slices.IndexFunc(varying, func(k string) bool { return !slices.Contains(report.FixedLabels, k) }); i >= 0 {
 		g.xLabel = varying[i]
 	}
 	for _, k := range varying {
-		if k != PolicyLabel && k != "seed" && k != g.xLabel {
+		if k != report.PolicyLabel && k != "seed" && k != g.xLabel {
 			g.ctxLabels = append(g.ctxLabels, k)
 		}
 	}
-	find := func(m *gridMetric, paper string, ctx []string) *gridBlock {
+	find := func(m *Metric, paper string, ctx []string) *gridBlock {
 		for _, b := range g.blocks {
 			if b.metric == m && b.paper == paper && slices.Equal(b.context, ctx) {
 				return b
@@ -202,7 +208,7 @@ func (p *gridPreset) build(runs []Run) *grid {
 		return b
 	}
 	for _, r := range sorted {
-		pol, _ := r.Label(PolicyLabel)
+		pol, _ := r.Label(report.PolicyLabel)
 		if !slices.Contains(g.series, pol) {
 			g.series = append(g.series, pol)
 		}
@@ -215,12 +221,12 @@ func (p *gridPreset) build(runs []Run) *grid {
 			v, _ := r.Label(k)
 			ctx = append(ctx, k+"="+v)
 		}
-		for i := range p.metrics {
-			m := &p.metrics[i]
-			if m.applies != nil && !m.applies(r) {
+		for i := range p.Metrics {
+			m := &p.Metrics[i]
+			if m.Applies != nil && !m.Applies(r) {
 				continue
 			}
-			b := find(m, m.paper(r), ctx)
+			b := find(m, m.Paper(r), ctx)
 			if !slices.Contains(b.xs, x) {
 				b.xs = append(b.xs, x)
 			}
@@ -233,19 +239,19 @@ func (p *gridPreset) build(runs []Run) *grid {
 				b.cells[[2]string{x, pol}] = c
 			}
 			c.seeds = append(c.seeds, runSeed(r))
-			c.vals = append(c.vals, m.value(r))
+			c.vals = append(c.vals, m.Value(r))
 		}
 	}
 	slices.SortFunc(g.series, p.compareSeries)
 	for _, b := range g.blocks {
-		slices.SortFunc(b.xs, compareLabelValues)
+		slices.SortFunc(b.xs, report.CompareLabelValues)
 		slices.SortFunc(b.series, p.compareSeries)
-		if b.metric.normalise {
+		if b.metric.Normalise {
 			normaliseBlock(b)
 		}
 	}
-	metricIndex := func(m *gridMetric) int {
-		return slices.IndexFunc(p.metrics, func(q gridMetric) bool { return q.id == m.id })
+	metricIndex := func(m *Metric) int {
+		return slices.IndexFunc(p.Metrics, func(q Metric) bool { return q.ID == m.ID })
 	}
 	slices.SortStableFunc(g.blocks, func(a, b *gridBlock) int {
 		if c := cmp.Compare(metricIndex(a.metric), metricIndex(b.metric)); c != 0 {
@@ -257,10 +263,10 @@ func (p *gridPreset) build(runs []Run) *grid {
 			}
 			return -1
 		}
-		if c := compareLabelValues(a.paper, b.paper); c != 0 {
+		if c := report.CompareLabelValues(a.paper, b.paper); c != 0 {
 			return c
 		}
-		return slices.CompareFunc(a.context, b.context, compareLabelValues)
+		return slices.CompareFunc(a.context, b.context, report.CompareLabelValues)
 	})
 	return g
 }
@@ -269,7 +275,7 @@ func (p *gridPreset) build(runs []Run) *grid {
 func normaliseBlock(b *gridBlock) {
 	top := 0.0
 	for _, c := range b.cells {
-		top = max(top, Mean(c.vals))
+		top = max(top, report.Mean(c.vals))
 	}
 	if top <= 0 {
 		return
@@ -285,19 +291,19 @@ func normaliseBlock(b *gridBlock) {
 // locality (%)".
 func (b *gridBlock) name() string {
 	if b.paper == "" {
-		return b.metric.short
+		return b.metric.Short
 	}
-	return b.paper + " " + b.metric.short
+	return b.paper + " " + b.metric.Short
 }
 
 // fileName is the block's figure file name without extension, e.g.
 // eas_fig3_locality or hybsmrp_table6_completion_wordcount.
-func (p *gridPreset) fileName(b *gridBlock) string {
-	parts := []string{p.name}
+func (p *Preset) fileName(b *gridBlock) string {
+	parts := []string{p.Name}
 	if b.paper != "" {
 		parts = append(parts, strings.ReplaceAll(b.paper, ".", ""))
 	}
-	parts = append(parts, b.metric.id)
+	parts = append(parts, b.metric.ID)
 	for _, kv := range b.context {
 		_, v, _ := strings.Cut(kv, "=")
 		parts = append(parts, v)
@@ -329,37 +335,37 @@ func csvName(s string) string {
 	return strings.TrimSuffix(b.String(), "_")
 }
 
-// table renders the grid of runs: a row per block and x value (plus the summary
+// Table renders the grid of runs: a row per block and x value (plus the summary
 // rows), a mean and a 95% half-width column per policy.
-func (p *gridPreset) table(runs []Run) *Table {
+func (p *Preset) Table(runs []report.Run) *report.Table {
 	g := p.build(runs)
-	t := &Table{Title: p.title, Notes: p.notes}
-	t.Columns = append(t.Columns, Column{Header: p.what, Name: csvName(p.what)})
+	t := &report.Table{Title: p.Title, Notes: p.Notes}
+	t.Columns = append(t.Columns, report.Column{Header: p.What, Name: csvName(p.What)})
 	for _, k := range g.ctxLabels {
-		t.Columns = append(t.Columns, Column{Header: k, Name: csvName(k)})
+		t.Columns = append(t.Columns, report.Column{Header: k, Name: csvName(k)})
 	}
 	xHeader, xName := g.xLabel, csvName(g.xLabel)
-	if g.xLabel == "" || g.xLabel == p.xLabel {
-		xHeader, xName = p.xHeader, csvName(p.xLabel)
+	if g.xLabel == "" || g.xLabel == p.XLabel {
+		xHeader, xName = p.XHeader, csvName(p.XLabel)
 	}
-	t.Columns = append(t.Columns, Column{Header: xHeader, Name: xName, Align: AlignRight},
-		Column{Header: "seeds", Name: "seeds", Align: AlignRight})
+	t.Columns = append(t.Columns, report.Column{Header: xHeader, Name: xName, Align: report.AlignRight},
+		report.Column{Header: "seeds", Name: "seeds", Align: report.AlignRight})
 	for _, s := range g.series {
 		t.Columns = append(t.Columns,
-			Column{Header: p.display(s), Name: csvName(s), Align: AlignRight},
-			Column{Header: "±", Name: csvName(s) + "_ci95", Align: AlignRight})
+			report.Column{Header: p.display(s), Name: csvName(s), Align: report.AlignRight},
+			report.Column{Header: "±", Name: csvName(s) + "_ci95", Align: report.AlignRight})
 	}
 	for _, b := range g.blocks {
 		row := func(x string, seeds int, cell func(s string) (float64, float64)) {
-			cells := []Cell{Str(b.name())}
+			cells := []report.Cell{report.Str(b.name())}
 			for _, kv := range b.context {
 				_, v, _ := strings.Cut(kv, "=")
-				cells = append(cells, Str(v))
+				cells = append(cells, report.Str(v))
 			}
-			cells = append(cells, Str(x), Int(seeds))
+			cells = append(cells, report.Str(x), report.Int(seeds))
 			for _, s := range g.series {
 				m, h := cell(s)
-				cells = append(cells, Float(m, b.metric.prec), Float(h, b.metric.prec))
+				cells = append(cells, report.Float(m, b.metric.Prec), report.Float(h, b.metric.Prec))
 			}
 			t.AddRow(cells...)
 		}
@@ -375,17 +381,17 @@ func (p *gridPreset) table(runs []Run) *Table {
 				if c == nil {
 					return math.NaN(), math.NaN()
 				}
-				return MeanCI95(c.vals)
+				return report.MeanCI95(c.vals)
 			})
 		}
-		if !p.summaries {
+		if !p.Summaries {
 			continue
 		}
 		seeds := b.completeSeeds(g.series)
 		row("average", len(seeds), func(s string) (float64, float64) {
 			return b.summary(seeds, s, "")
 		})
-		for _, base := range p.bases {
+		for _, base := range p.Bases {
 			if !slices.Contains(b.series, base) || len(b.series) < 2 {
 				continue
 			}
@@ -414,7 +420,7 @@ func (b *gridBlock) completeSeeds(series []string) []string {
 			}
 		}
 	}
-	slices.SortFunc(out, compareLabelValues)
+	slices.SortFunc(out, report.CompareLabelValues)
 	return out
 }
 
@@ -454,7 +460,7 @@ func (b *gridBlock) summary(seeds []string, s, base string) (float64, float64) {
 		switch {
 		case base == "":
 			per = append(per, sum/n)
-		case b.metric.relGain:
+		case b.metric.RelGain:
 			per = append(per, 100*(sumBase-sum)/sumBase)
 		default:
 			per = append(per, (sum-sumBase)/n)
@@ -463,5 +469,5 @@ func (b *gridBlock) summary(seeds []string, s, base string) (float64, float64) {
 	if len(per) == 0 {
 		return math.NaN(), math.NaN()
 	}
-	return MeanCI95(per)
+	return report.MeanCI95(per)
 }

@@ -13,16 +13,16 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Plot helpers shared by the coupling and BAR presets.
+// Plot helpers shared by the paper presets (report/preset/...).
 
-// writeFigureSet renders figs into dir in format and returns the paths written.
-func writeFigureSet(dir, format string, figs []figure) ([]string, error) {
-	if err := checkFigureFormat(format); err != nil {
+// WriteFigureSet renders figs into dir in format and returns the paths written.
+func WriteFigureSet(dir, format string, figs []Figure) ([]string, error) {
+	if err := CheckFigureFormat(format); err != nil {
 		return nil, err
 	}
 	var paths []string
 	for _, f := range figs {
-		path, err := writeFigure(dir, format, f)
+		path, err := WriteFigure(dir, format, f)
 		if err != nil {
 			return paths, err
 		}
@@ -31,14 +31,14 @@ func writeFigureSet(dir, format string, figs []figure) ([]string, error) {
 	return paths, nil
 }
 
-// stackFigure lays panels out top to bottom, sharing the legend of the first
+// StackFigure lays panels out top to bottom, sharing the legend of the first
 // panel that has one, panelHeight each.
-func stackFigure(name string, panels []*plot.Plot, panelHeight vg.Length) figure {
+func StackFigure(name string, panels []*plot.Plot, panelHeight vg.Length) Figure {
 	var legend plot.Legend
 	var top vg.Length
 	found := false
 	for _, p := range panels {
-		l, t := takeLegend(p)
+		l, t := TakeLegend(p)
 		if !found && legendWidth(l) > 0 {
 			legend, top, found = l, t, true
 		}
@@ -58,13 +58,13 @@ func stackFigure(name string, panels []*plot.Plot, panelHeight vg.Length) figure
 			p.Draw(tiles[i][0])
 		}
 	}
-	return figure{name: name, height: panelHeight * vg.Length(len(panels)), legend: legend, top: top + vg.Points(2), draw: drawPanels}
+	return Figure{Name: name, Height: panelHeight * vg.Length(len(panels)), Legend: legend, Top: top + vg.Points(2), Draw: drawPanels}
 }
 
-// sideLegend takes p's legend for render to draw beside the plot, with room
+// SideLegend takes p's legend for render to draw beside the plot, with room
 // between its entries.
-func sideLegend(p *plot.Plot) (plot.Legend, vg.Length) {
-	l, top := takeLegend(p)
+func SideLegend(p *plot.Plot) (plot.Legend, vg.Length) {
+	l, top := TakeLegend(p)
 	l.Padding = vg.Points(2)
 	return l, top
 }
@@ -73,32 +73,32 @@ func sideLegend(p *plot.Plot) (plot.Legend, vg.Length) {
 const bandAlpha = 0x38
 
 // translucent returns c with alpha bandAlpha.
-func translucent(c color.Color) color.Color { return withAlpha(c, bandAlpha) }
+func translucent(c color.Color) color.Color { return WithAlpha(c, bandAlpha) }
 
-// withAlpha returns the opaque colour c with alpha a.
-func withAlpha(c color.Color, a uint8) color.Color {
+// WithAlpha returns the opaque colour c with alpha a.
+func WithAlpha(c color.Color, a uint8) color.Color {
 	r, g, b, _ := c.RGBA()
 	// Premultiplied: scale the channels by the new alpha.
 	k := uint32(a)
 	return color.RGBA{R: uint8((r >> 8) * k / 0xff), G: uint8((g >> 8) * k / 0xff), B: uint8((b >> 8) * k / 0xff), A: a}
 }
 
-// meanBand is a mean line with the half-widths of its 95% interval at each x.
-type meanBand struct {
-	xy   plotter.XYs
-	half []float64 // NaN where the interval is undefined (one seed)
+// MeanBand is a mean line with the half-widths of its 95% interval at each x.
+type MeanBand struct {
+	XY   plotter.XYs
+	Half []float64 // NaN where the interval is undefined (one seed)
 }
 
-// addMeanBand draws m as a line of style (col, dash) over a translucent band of
+// AddMeanBand draws m as a line of style (col, dash) over a translucent band of
 // mean ± half, kept within [floor, ceil] (counts cannot be negative, a
 // probability not above 1), and returns the line for a legend.
-func addMeanBand(p *plot.Plot, m meanBand, col color.Color, dash []vg.Length, width vg.Length, floor, ceil float64) (*plotter.Line, error) {
-	if len(m.xy) == 0 {
+func AddMeanBand(p *plot.Plot, m MeanBand, col color.Color, dash []vg.Length, width vg.Length, floor, ceil float64) (*plotter.Line, error) {
+	if len(m.XY) == 0 {
 		return nil, nil
 	}
 	var upper, lower plotter.XYs
-	for i, q := range m.xy {
-		h := m.half[i]
+	for i, q := range m.XY {
+		h := m.Half[i]
 		if math.IsNaN(h) {
 			h = 0
 		}
@@ -121,14 +121,14 @@ func addMeanBand(p *plot.Plot, m meanBand, col color.Color, dash []vg.Length, wi
 		poly.LineStyle.Width = 0
 		p.Add(poly)
 	}
-	return addLine(p, m.xy, plotter.NoStep, draw.LineStyle{Color: col, Dashes: dash, Width: width})
+	return addLine(p, m.XY, plotter.NoStep, draw.LineStyle{Color: col, Dashes: dash, Width: width})
 }
 
-// policyDisplay names policies as the papers do: the registry name
+// PolicyDisplay names policies as the papers do: the registry name
 // capitalised, its parameters after it ("Coupling β=0.1"); Fair's node and rack
 // delays are left out when they are the same for every Fair policy shown.
 // When two policies would get the same name, both keep their full names.
-func policyDisplay(policies []string) map[string]string {
+func PolicyDisplay(policies []string) map[string]string {
 	fairArgs := map[string]bool{}
 	for _, p := range policies {
 		if name, args, _ := strings.Cut(p, ":"); name == "fair" {
@@ -157,9 +157,9 @@ func policyDisplay(policies []string) map[string]string {
 	return out
 }
 
-// fileSlug turns s into a file-name part: lower case letters, digits, '.', '-'
+// FileSlug turns s into a file-name part: lower case letters, digits, '.', '-'
 // and '_' kept, β spelt out, anything else a '_'.
-func fileSlug(s string) string {
+func FileSlug(s string) string {
 	s = strings.ReplaceAll(strings.ToLower(s), "β", "beta")
 	var b strings.Builder
 	for _, r := range s {
@@ -174,27 +174,27 @@ func fileSlug(s string) string {
 	return strings.Trim(b.String(), "_")
 }
 
-// columnSlug turns s into a CSV column-name part: snake case.
-func columnSlug(s string) string {
-	return strings.NewReplacer("-", "_", ".", "_").Replace(fileSlug(s))
+// ColumnSlug turns s into a CSV column-name part: snake case.
+func ColumnSlug(s string) string {
+	return strings.NewReplacer("-", "_", ".", "_").Replace(FileSlug(s))
 }
 
-// clampLog keeps values drawn on a log axis positive.
-func clampLog(v, floor float64) float64 {
+// ClampLog keeps values drawn on a log axis positive.
+func ClampLog(v, floor float64) float64 {
 	if !(v > floor) {
 		return floor
 	}
 	return v
 }
 
-// denseTicks labels a linear axis every 1, 2 or 5 times a power of ten, so that
+// DenseTicks labels a linear axis every 1, 2 or 5 times a power of ten, so that
 // at most 9 steps span the axis, with an unlabelled tick halfway.
-type denseTicks struct{}
+type DenseTicks struct{}
 
 // Ticks implements plot.Ticker.
-func (denseTicks) Ticks(lo, hi float64) []plot.Tick {
+func (DenseTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
-		return tidyTicks{}.Ticks(lo, hi)
+		return TidyTicks{}.Ticks(lo, hi)
 	}
 	step, digits := niceStep(hi - lo)
 	var ticks []plot.Tick
@@ -224,3 +224,11 @@ func niceStep(span float64) (float64, int) {
 		e++
 	}
 }
+
+// CIErrors are the half-widths of 95% intervals, for plotter.YErrorBars.
+type CIErrors struct {
+	plotter.XYs
+	Half []float64
+}
+
+func (c CIErrors) YError(i int) (float64, float64) { return c.Half[i], c.Half[i] }

@@ -1,4 +1,7 @@
-package report
+// Package hpfsp is the report preset of Li et al., H-PFSP (TrustCom 2013):
+// the table and figures (Figs. 2-5) of report --preset hpfsp, drawn from the
+// results of samples/experiments/hpfsp-*.toml.
+package hpfsp
 
 import (
 	"cmp"
@@ -13,7 +16,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
+	"github.com/tracereplay/tracereplay/report"
 )
 
 // The hpfsp preset draws the results of samples/experiments/hpfsp-*.toml in the
@@ -33,13 +37,10 @@ import (
 //   - hpfsp_profile: mean slowdown by arrival quintile, one line per policy (the
 //     slowdown profile of Figs. 4-5); only when the runs replayed jobs alone.
 const (
-	HPFSPMeanFigure    = "hpfsp_mean"
-	HPFSPSizeFigure    = "hpfsp_by_size"
-	HPFSPProfileFigure = "hpfsp_profile"
+	MeanFigure    = "hpfsp_mean"
+	SizeFigure    = "hpfsp_by_size"
+	ProfileFigure = "hpfsp_profile"
 )
-
-// Labels that are coordinates of a run but not of a point.
-var hpfspFixedLabels = []string{PolicyLabel, "trace", "hw", "seed"}
 
 // hpfspPoint gathers one series' values at one x: one value per seed.
 type hpfspPoint struct {
@@ -52,13 +53,13 @@ type hpfspPoint struct {
 type hpfspAxis struct {
 	label  string
 	ticks  []string // category names when the axis is categorical
-	xOf    func(Run) (float64, bool)
-	series func(Run) string
+	xOf    func(report.Run) (float64, bool)
+	series func(report.Run) string
 }
 
 // aloneMeasured reports whether every job of every run has a flowtime alone
 // (positive: Unset is -1, and results written before the column existed read 0).
-func aloneMeasured(runs []Run) bool {
+func aloneMeasured(runs []report.Run) bool {
 	for _, r := range runs {
 		for _, j := range r.Jobs {
 			if j.AloneUs <= 0 {
@@ -69,56 +70,13 @@ func aloneMeasured(runs []Run) bool {
 	return len(runs) > 0
 }
 
-// fairLimit returns the fair-limit parameter of an hpfsp policy name and the name
-// without it.
-func fairLimit(policy string) (float64, string, bool) {
-	name, args, _ := strings.Cut(policy, ":")
-	var rest []string
-	x, found := 0.0, false
-	for _, kv := range strings.Split(args, ",") {
-		if v, ok := strings.CutPrefix(kv, "fair-limit="); ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				x, found = f, true
-				continue
-			}
-		}
-		if kv != "" {
-			rest = append(rest, kv)
-		}
-	}
-	if len(rest) > 0 {
-		name += ":" + strings.Join(rest, ",")
-	}
-	return x, name, found
-}
-
-// compareSeries orders series names by policy family, then numerically by
-// fair-limit (hpfsp:fair-limit=2 before hpfsp:fair-limit=10).
-func compareSeries(a, b string) int {
-	xa, na, oka := fairLimit(a)
-	xb, nb, okb := fairLimit(b)
-	if c := strings.Compare(na, nb); c != 0 {
-		return c
-	}
-	if oka != okb {
-		if okb {
-			return -1
-		}
-		return 1
-	}
-	if c := cmp.Compare(xa, xb); c != 0 {
-		return c
-	}
-	return strings.Compare(a, b)
-}
-
 // hpfspAxisOf picks the x axis of hpfsp_mean for runs (see the constants' doc).
-func hpfspAxisOf(runs []Run) hpfspAxis {
-	varying := VaryingLabels(runs)
-	extra := func(r Run, skip string) string {
+func hpfspAxisOf(runs []report.Run) hpfspAxis {
+	varying := report.VaryingLabels(runs)
+	extra := func(r report.Run, skip string) string {
 		var parts []string
 		for _, k := range varying {
-			if k != PolicyLabel && k != "seed" && k != skip {
+			if k != report.PolicyLabel && k != "seed" && k != skip {
 				v, _ := r.Label(k)
 				parts = append(parts, k+"="+v)
 			}
@@ -126,16 +84,16 @@ func hpfspAxisOf(runs []Run) hpfspAxis {
 		return strings.Join(parts, " ")
 	}
 	join := func(a, b string) string { return strings.TrimSpace(a + " " + b) }
-	policy := func(r Run) string { p, _ := r.Label(PolicyLabel); return p }
+	policy := func(r report.Run) string { p, _ := r.Label(report.PolicyLabel); return p }
 	for _, k := range varying {
-		if slices.Contains(hpfspFixedLabels, k) {
+		if slices.Contains(report.FixedLabels, k) {
 			continue
 		}
-		return hpfspAxis{label: k, xOf: func(r Run) (float64, bool) {
+		return hpfspAxis{label: k, xOf: func(r report.Run) (float64, bool) {
 			v, _ := r.Label(k)
 			f, err := strconv.ParseFloat(v, 64)
 			return f, err == nil
-		}, series: func(r Run) string { return join(policy(r), extra(r, k)) }}
+		}, series: func(r report.Run) string { return join(policy(r), extra(r, k)) }}
 	}
 	var traces []string
 	var limits []float64
@@ -143,30 +101,30 @@ func hpfspAxisOf(runs []Run) hpfspAxis {
 		if t, _ := r.Label("trace"); !slices.Contains(traces, t) {
 			traces = append(traces, t)
 		}
-		if x, _, ok := fairLimit(policy(r)); ok && !slices.Contains(limits, x) {
+		if x, _, ok := report.FairLimit(policy(r)); ok && !slices.Contains(limits, x) {
 			limits = append(limits, x)
 		}
 	}
-	slices.SortFunc(traces, compareLabelValues)
+	slices.SortFunc(traces, report.CompareLabelValues)
 	if len(limits) > 0 && len(limits) >= len(traces) {
-		return hpfspAxis{label: "FAIR_LIMIT", xOf: func(r Run) (float64, bool) {
-			x, _, ok := fairLimit(policy(r))
+		return hpfspAxis{label: "FAIR_LIMIT", xOf: func(r report.Run) (float64, bool) {
+			x, _, ok := report.FairLimit(policy(r))
 			return x, ok
-		}, series: func(r Run) string {
-			_, name, _ := fairLimit(policy(r))
+		}, series: func(r report.Run) string {
+			_, name, _ := report.FairLimit(policy(r))
 			return join(name, extra(r, ""))
 		}}
 	}
-	return hpfspAxis{label: "trace", ticks: traces, xOf: func(r Run) (float64, bool) {
+	return hpfspAxis{label: "trace", ticks: traces, xOf: func(r report.Run) (float64, bool) {
 		t, _ := r.Label("trace")
 		return float64(slices.Index(traces, t)), true
-	}, series: func(r Run) string { return join(policy(r), extra(r, "trace")) }}
+	}, series: func(r report.Run) string { return join(policy(r), extra(r, "trace")) }}
 }
 
 // hpfspMetric is the per-run value of hpfsp_mean and its axis title.
-func hpfspMetric(runs []Run) (func(Run) float64, string) {
+func hpfspMetric(runs []report.Run) (func(report.Run) float64, string) {
 	if aloneMeasured(runs) {
-		return func(r Run) float64 {
+		return func(r report.Run) float64 {
 			var s float64
 			for _, j := range r.Jobs {
 				s += j.Slowdown
@@ -174,12 +132,12 @@ func hpfspMetric(runs []Run) (func(Run) float64, string) {
 			return s / float64(len(r.Jobs))
 		}, "mean slowdown (flowtime / alone)"
 	}
-	return func(r Run) float64 { return Mean(Flowtimes(r.Jobs)) }, "mean flowtime (s)"
+	return func(r report.Run) float64 { return report.Mean(report.Flowtimes(r.Jobs)) }, "mean flowtime (s)"
 }
 
 // hpfspPoints groups one value per run into points by series and x; runs that
 // have no x (Fair on a fair-limit axis) get x = NaN.
-func hpfspPoints(runs []Run, series func(Run) string, xOf func(Run) (float64, bool), value func(Run) float64) []hpfspPoint {
+func hpfspPoints(runs []report.Run, series func(report.Run) string, xOf func(report.Run) (float64, bool), value func(report.Run) float64) []hpfspPoint {
 	var pts []hpfspPoint
 	for _, r := range runs {
 		s := series(r)
@@ -197,7 +155,7 @@ func hpfspPoints(runs []Run, series func(Run) string, xOf func(Run) (float64, bo
 		pts[k].vals = append(pts[k].vals, value(r))
 	}
 	slices.SortStableFunc(pts, func(a, b hpfspPoint) int {
-		if c := compareSeries(a.series, b.series); c != 0 {
+		if c := report.CompareSeries(a.series, b.series); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.x, b.x)
@@ -205,21 +163,21 @@ func hpfspPoints(runs []Run, series func(Run) string, xOf func(Run) (float64, bo
 	return pts
 }
 
-// HPFSPTable lists the points of hpfsp_mean: series, x, seeds, mean and 95% CI.
-func HPFSPTable(runs []Run) *Table {
+// Table lists the points of hpfsp_mean: series, x, seeds, mean and 95% CI.
+func Table(runs []report.Run) *report.Table {
 	ax := hpfspAxisOf(runs)
 	value, metric := hpfspMetric(runs)
 	csvName := "mean_flowtime_s"
 	if strings.HasPrefix(metric, "mean slowdown") {
 		csvName = "mean_slowdown"
 	}
-	t := &Table{
+	t := &report.Table{
 		Title: "H-PFSP (Li et al. 2013): " + metric + " against " + ax.label,
-		Columns: []Column{{Header: "policy", Name: "policy"},
+		Columns: []report.Column{{Header: "policy", Name: "policy"},
 			{Header: ax.label, Name: strings.ToLower(strings.NewReplacer(".", "_", "-", "_").Replace(ax.label))},
-			{Header: "seeds", Name: "seeds", Align: AlignRight},
-			{Header: metric, Name: csvName, Align: AlignRight},
-			{Header: "95% CI ±", Name: "ci95_half_width", Align: AlignRight}},
+			{Header: "seeds", Name: "seeds", Align: report.AlignRight},
+			{Header: metric, Name: csvName, Align: report.AlignRight},
+			{Header: "95% CI ±", Name: "ci95_half_width", Align: report.AlignRight}},
 		Notes: []string{"Each point is the mean over seeds of a run's mean; the interval is Student's t at 95% over the seeds."},
 	}
 	for _, p := range hpfspPoints(runs, ax.series, ax.xOf, value) {
@@ -230,20 +188,20 @@ func HPFSPTable(runs []Run) *Table {
 		case !math.IsNaN(p.x):
 			x = strconv.FormatFloat(p.x, 'g', -1, 64)
 		}
-		m, h := MeanCI95(p.vals)
-		t.AddRow(Str(p.series), Str(x), Int(len(p.vals)), Float(m, 3), Float(h, 3))
+		m, h := report.MeanCI95(p.vals)
+		t.AddRow(report.Str(p.series), report.Str(x), report.Int(len(p.vals)), report.Float(m, 3), report.Float(h, 3))
 	}
 	return t
 }
 
-// WriteHPFSPFigures draws the hpfsp preset's figures into dir and returns the
-// paths written (see HPFSPMeanFigure).
-func WriteHPFSPFigures(runs []Run, dir, format string) ([]string, error) {
-	sorted, err := sortedForFigures(runs, format, "hpfsp figures")
+// WriteFigures draws the hpfsp preset's figures into dir and returns the
+// paths written (see MeanFigure).
+func WriteFigures(runs []report.Run, dir, format string) ([]string, error) {
+	sorted, err := report.SortedForFigures(runs, format, "hpfsp figures")
 	if err != nil {
 		return nil, err
 	}
-	figs := []func([]Run) (figure, bool, error){hpfspMean, hpfspBySize, hpfspProfile}
+	figs := []func([]report.Run) (report.Figure, bool, error){hpfspMean, hpfspBySize, hpfspProfile}
 	var paths []string
 	for _, build := range figs {
 		f, ok, err := build(sorted)
@@ -253,7 +211,7 @@ func WriteHPFSPFigures(runs []Run, dir, format string) ([]string, error) {
 		if !ok {
 			continue
 		}
-		path, err := writeFigure(dir, format, f)
+		path, err := report.WriteFigure(dir, format, f)
 		if err != nil {
 			return paths, err
 		}
@@ -261,14 +219,6 @@ func WriteHPFSPFigures(runs []Run, dir, format string) ([]string, error) {
 	}
 	return paths, nil
 }
-
-// ciErrors are the half-widths of 95% intervals, for plotter.YErrorBars.
-type ciErrors struct {
-	plotter.XYs
-	half []float64
-}
-
-func (c ciErrors) YError(i int) (float64, float64) { return c.half[i], c.half[i] }
 
 // addCILines draws one line with 95% error bars per series of pts; points with x
 // NaN (series without the parameter) become horizontal lines with a band.
@@ -285,26 +235,26 @@ func addCILines(p *plot.Plot, pts []hpfspPoint) error {
 			order = append(order, q.series)
 		}
 	}
-	slices.SortFunc(order, compareSeries)
+	slices.SortFunc(order, report.CompareSeries)
 	for i, s := range order {
-		var e ciErrors
+		var e report.CIErrors
 		for _, q := range pts {
 			if q.series != s {
 				continue
 			}
-			m, h := MeanCI95(q.vals)
+			m, h := report.MeanCI95(q.vals)
 			if math.IsNaN(h) {
 				h = 0
 			}
 			if math.IsNaN(q.x) { // a reference level across the axis
 				e.XYs = append(e.XYs, plotter.XY{X: lo, Y: m}, plotter.XY{X: hi, Y: m})
-				e.half = append(e.half, h, h)
+				e.Half = append(e.Half, h, h)
 				continue
 			}
 			e.XYs = append(e.XYs, plotter.XY{X: q.x, Y: m})
-			e.half = append(e.half, h)
+			e.Half = append(e.Half, h)
 		}
-		col, dash := style(i)
+		col, dash := report.SeriesStyle(i)
 		l, sc, err := plotter.NewLinePoints(e.XYs)
 		if err != nil {
 			return err
@@ -322,7 +272,7 @@ func addCILines(p *plot.Plot, pts []hpfspPoint) error {
 	return nil
 }
 
-func hpfspMean(runs []Run) (figure, bool, error) {
+func hpfspMean(runs []report.Run) (report.Figure, bool, error) {
 	ax := hpfspAxisOf(runs)
 	value, metric := hpfspMetric(runs)
 	p := plot.New()
@@ -331,7 +281,7 @@ func hpfspMean(runs []Run) (figure, bool, error) {
 	p.Y.Label.Text = metric
 	p.Add(plotter.NewGrid())
 	if err := addCILines(p, hpfspPoints(runs, ax.series, ax.xOf, value)); err != nil {
-		return figure{}, false, err
+		return report.Figure{}, false, err
 	}
 	if ax.ticks != nil {
 		var t []plot.Tick
@@ -341,13 +291,13 @@ func hpfspMean(runs []Run) (figure, bool, error) {
 		p.X.Tick.Marker = plot.ConstantTicks(t)
 		p.X.Min, p.X.Max = -0.5, float64(len(ax.ticks))-0.5
 	}
-	l, top := takeLegend(p)
-	return figure{name: HPFSPMeanFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, true, nil
+	l, top := report.TakeLegend(p)
+	return report.Figure{Name: MeanFigure, Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}, true, nil
 }
 
 // jobGroups returns a key per job of r: its number of maps, or its size quintile
 // (1-5) when the run has more than ten sizes.
-func jobGroups(r Run) []int {
+func jobGroups(r report.Run) []int {
 	sizes := make([]int32, len(r.Jobs))
 	for i, j := range r.Jobs {
 		sizes[i] = j.Maps
@@ -369,10 +319,10 @@ func jobGroups(r Run) []int {
 
 // groupMeans returns, per series and job group, one value per run: the mean over
 // the run's jobs in that group of f.
-func groupMeans(runs []Run, groups func(Run) []int, f func(*replay.JobResult) float64) []hpfspPoint {
+func groupMeans(runs []report.Run, groups func(report.Run) []int, f func(*results.Job) float64) []hpfspPoint {
 	var pts []hpfspPoint
 	for _, r := range runs {
-		s, _ := r.Label(PolicyLabel)
+		s, _ := r.Label(report.PolicyLabel)
 		g := groups(r)
 		sum, n := map[int]float64{}, map[int]int{}
 		for i := range r.Jobs {
@@ -397,7 +347,7 @@ func groupMeans(runs []Run, groups func(Run) []int, f func(*replay.JobResult) fl
 	return pts
 }
 
-func hpfspBySize(runs []Run) (figure, bool, error) {
+func hpfspBySize(runs []report.Run) (report.Figure, bool, error) {
 	varied, quintiles := false, false
 	for _, r := range runs {
 		g := jobGroups(r)
@@ -411,9 +361,9 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 		quintiles = quintiles || len(distinct) > 10
 	}
 	if !varied {
-		return figure{}, false, nil
+		return report.Figure{}, false, nil
 	}
-	pts := groupMeans(runs, jobGroups, func(j *replay.JobResult) float64 { return Seconds(j.FlowtimeUs) })
+	pts := groupMeans(runs, jobGroups, func(j *results.Job) float64 { return report.Seconds(j.FlowtimeUs) })
 	var xs []float64
 	var series []string
 	for _, q := range pts {
@@ -425,7 +375,7 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 		}
 	}
 	slices.Sort(xs)
-	slices.SortFunc(series, compareSeries)
+	slices.SortFunc(series, report.CompareSeries)
 	p := plot.New()
 	p.Title.Text = "H-PFSP: flowtime by job size, 95% CI"
 	p.X.Label.Text = "job size (maps)"
@@ -438,30 +388,30 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 	// slot.
 	step := 0.8 / float64(len(series))
 	for i, s := range series {
-		var e ciErrors
+		var e report.CIErrors
 		for k, x := range xs {
 			idx := slices.IndexFunc(pts, func(q hpfspPoint) bool { return q.series == s && q.x == x })
 			if idx < 0 {
 				continue
 			}
-			m, h := MeanCI95(pts[idx].vals)
+			m, h := report.MeanCI95(pts[idx].vals)
 			if math.IsNaN(h) {
 				h = 0
 			}
 			e.XYs = append(e.XYs, plotter.XY{X: float64(k) + step*(float64(i)-float64(len(series)-1)/2), Y: m})
-			e.half = append(e.half, h)
+			e.Half = append(e.Half, h)
 		}
 		sc, err := plotter.NewScatter(e.XYs)
 		if err != nil {
-			return figure{}, false, err
+			return report.Figure{}, false, err
 		}
-		col, _ := style(i)
+		col, _ := report.SeriesStyle(i)
 		sc.GlyphStyle.Color = col
 		sc.GlyphStyle.Shape = draw.BoxGlyph{}
 		sc.GlyphStyle.Radius = vg.Points(3)
 		eb, err := plotter.NewYErrorBars(e)
 		if err != nil {
-			return figure{}, false, err
+			return report.Figure{}, false, err
 		}
 		eb.LineStyle.Color = col
 		p.Add(sc, eb)
@@ -473,15 +423,15 @@ func hpfspBySize(runs []Run) (figure, bool, error) {
 	}
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(len(xs))-0.5
-	l, top := takeLegend(p)
-	return figure{name: HPFSPSizeFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, true, nil
+	l, top := report.TakeLegend(p)
+	return report.Figure{Name: SizeFigure, Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}, true, nil
 }
 
-func hpfspProfile(runs []Run) (figure, bool, error) {
+func hpfspProfile(runs []report.Run) (report.Figure, bool, error) {
 	if !aloneMeasured(runs) {
-		return figure{}, false, nil
+		return report.Figure{}, false, nil
 	}
-	quintile := func(r Run) []int {
+	quintile := func(r report.Run) []int {
 		g := make([]int, len(r.Jobs))
 		for i, j := range r.Jobs {
 			g[i] = 1 + 5*int(j.JobIndex)/len(r.Jobs)
@@ -493,9 +443,9 @@ func hpfspProfile(runs []Run) (figure, bool, error) {
 	p.X.Label.Text = "arrival quintile"
 	p.Y.Label.Text = "mean slowdown"
 	p.Add(plotter.NewGrid())
-	if err := addCILines(p, groupMeans(runs, quintile, func(j *replay.JobResult) float64 { return j.Slowdown })); err != nil {
-		return figure{}, false, err
+	if err := addCILines(p, groupMeans(runs, quintile, func(j *results.Job) float64 { return j.Slowdown })); err != nil {
+		return report.Figure{}, false, err
 	}
-	l, top := takeLegend(p)
-	return figure{name: HPFSPProfileFigure, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, true, nil
+	l, top := report.TakeLegend(p)
+	return report.Figure{Name: ProfileFigure, Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}, true, nil
 }

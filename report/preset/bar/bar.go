@@ -1,4 +1,8 @@
-package report
+// Package bar is the report presets of Jin et al., BAR (CCGrid 2011): the
+// tables and figures of report --preset bar-table4 (Table IV) and bar-fig9
+// (Fig. 9), drawn from the allocation studies of
+// samples/experiments/bar_table4.toml and bar_fig9.toml.
+package bar
 
 import (
 	"cmp"
@@ -11,6 +15,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/tracereplay/tracereplay/report"
 )
 
 // The bar-table4 and bar-fig9 presets draw the allocation studies of
@@ -44,33 +50,33 @@ var barPaperTable4 = map[[4]int]map[string][2]float64{
 }
 
 // barPaper looks a cell up in the paper's Table IV (BAR must be the reference).
-func barPaper(c *allocCell) (float64, float64, bool) {
-	if c.qUs%1e6 != 0 || c.wUs%1e6 != 0 {
+func barPaper(c *report.AllocCell) (float64, float64, bool) {
+	if c.QUs%1e6 != 0 || c.WUs%1e6 != 0 {
 		return 0, 0, false
 	}
-	v, ok := barPaperTable4[[4]int{int(c.qUs / 1e6), int(c.wUs / 1e6), int(c.servers), int(c.tasks)}][c.alg]
+	v, ok := barPaperTable4[[4]int{int(c.QUs / 1e6), int(c.WUs / 1e6), int(c.Servers), int(c.Tasks)}][c.Alg]
 	return v[0], v[1], ok
 }
 
-// BARTable4Table is the bar-table4 preset's table (see the package comment
+// Table4 is the bar-table4 preset's table (see the package comment
 // above).
-func BARTable4Table(runs []Run) *Table {
-	t := allocTable(runs, "BAR (Jin et al. 2011) Table IV: makespan ratio MR and data locality DR, mean over seeds with 95% CIs", barPaper)
-	if algs := allocAlgorithms(allocCells(runs)); len(algs) > 0 && algs[0] != "bar" {
+func Table4(runs []report.Run) *report.Table {
+	t := report.AllocTable(runs, "BAR (Jin et al. 2011) Table IV: makespan ratio MR and data locality DR, mean over seeds with 95% CIs", barPaper)
+	if algs := report.AllocAlgorithms(report.AllocCells(runs)); len(algs) > 0 && algs[0] != "bar" {
 		t.Notes = append(t.Notes, "The paper's MR is relative to BAR; this study's reference is "+algs[0]+", so its ratios are not the paper's.")
 	}
 	t.Notes = append(t.Notes, "Paper columns: Table IV for the same q, W, servers and tasks (E1 100×300, E2 2000×100, E3 2000×15000; (a) q=10 W=40, (b) q=1 W=1000, (c) q=10 W=1000).")
 	return t
 }
 
-// WriteBARTable4Figures draws bar_table4_CASE for every case of the studies
+// WriteTable4Figures draws bar_table4_CASE for every case of the studies
 // among runs and returns the paths written.
-func WriteBARTable4Figures(runs []Run, dir, format string) ([]string, error) {
-	cells := allocCells(runs)
+func WriteTable4Figures(runs []report.Run, dir, format string) ([]string, error) {
+	cells := report.AllocCells(runs)
 	if len(cells) == 0 {
 		return nil, fmt.Errorf("bar-table4: no allocation study (%s) among the results", "alloc.parquet")
 	}
-	var figs []figure
+	var figs []report.Figure
 	for _, cs := range allocCases(cells) {
 		f, err := barTable4Figure(cells, cs)
 		if err != nil {
@@ -78,14 +84,14 @@ func WriteBARTable4Figures(runs []Run, dir, format string) ([]string, error) {
 		}
 		figs = append(figs, f)
 	}
-	return writeFigureSet(dir, format, figs)
+	return report.WriteFigureSet(dir, format, figs)
 }
 
 // allocCases lists the study and case pairs of cells in order.
-func allocCases(cells []*allocCell) [][2]string {
+func allocCases(cells []*report.AllocCell) [][2]string {
 	var out [][2]string
 	for _, c := range cells {
-		if k := [2]string{c.study, c.cs}; !slices.Contains(out, k) {
+		if k := [2]string{c.Study, c.Case}; !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}
@@ -94,61 +100,61 @@ func allocCases(cells []*allocCell) [][2]string {
 
 // casePrefix is the file-name prefix of a study's case: the case alone when
 // one study was loaded.
-func casePrefix(cells []*allocCell, cs [2]string) string {
+func casePrefix(cells []*report.AllocCell, cs [2]string) string {
 	studies := map[string]bool{}
 	for _, c := range cells {
-		studies[c.study] = true
+		studies[c.Study] = true
 	}
 	if len(studies) > 1 {
-		return fileSlug(cs[0]) + "_" + fileSlug(cs[1])
+		return report.FileSlug(cs[0]) + "_" + report.FileSlug(cs[1])
 	}
-	return fileSlug(cs[1])
+	return report.FileSlug(cs[1])
 }
 
-func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
+func barTable4Figure(cells []*report.AllocCell, cs [2]string) (report.Figure, error) {
 	var systems []string
-	var mine []*allocCell
+	var mine []*report.AllocCell
 	for _, c := range cells {
-		if c.study == cs[0] && c.cs == cs[1] {
+		if c.Study == cs[0] && c.Case == cs[1] {
 			mine = append(mine, c)
-			if !slices.Contains(systems, c.system) {
-				systems = append(systems, c.system)
+			if !slices.Contains(systems, c.System) {
+				systems = append(systems, c.System)
 			}
 		}
 	}
-	algs := allocAlgorithms(mine)
+	algs := report.AllocAlgorithms(mine)
 	mr, dr := plot.New(), plot.New()
-	q, w := Seconds(mine[0].qUs), Seconds(mine[0].wUs)
+	q, w := report.Seconds(mine[0].QUs), report.Seconds(mine[0].WUs)
 	mr.Title.Text = fmt.Sprintf("Table IV (%s): q = %g s, W = %g s; mean over seeds, 95%% CI", cs[1], q, w)
 	mr.Y.Label.Text = "makespan ratio MR (to " + algs[0] + ", log)"
 	mr.Y.Scale = plot.LogScale{}
-	mr.Y.Tick.Marker = logTicks{}
+	mr.Y.Tick.Marker = report.LogTicks{}
 	dr.Y.Label.Text = "data locality DR (%)"
-	dr.Y.Tick.Marker = tidyTicks{}
+	dr.Y.Tick.Marker = report.TidyTicks{}
 	dr.Y.Min, dr.Y.Max = 0, 105
 	dr.X.Label.Text = "system (servers × tasks)"
 	lo, hi := math.Inf(1), math.Inf(-1)
 	step := 0.8 / float64(len(algs))
 	paperShown := false
 	for i, alg := range algs {
-		col, _ := style(i)
-		var emr, edr ciErrors
+		col, _ := report.SeriesStyle(i)
+		var emr, edr report.CIErrors
 		var pmr, pdr plotter.XYs
 		for k, sys := range systems {
-			idx := slices.IndexFunc(mine, func(c *allocCell) bool { return c.system == sys && c.alg == alg })
+			idx := slices.IndexFunc(mine, func(c *report.AllocCell) bool { return c.System == sys && c.Alg == alg })
 			if idx < 0 {
 				continue
 			}
 			c := mine[idx]
 			x := float64(k) + step*(float64(i)-float64(len(algs)-1)/2)
-			m, h := MeanCI95(c.ratio)
-			h = zeroNaN(h)
+			m, h := report.MeanCI95(c.Ratio)
+			h = report.ZeroNaN(h)
 			emr.XYs = append(emr.XYs, plotter.XY{X: x, Y: m})
-			emr.half = append(emr.half, h)
-			lo, hi = min(lo, clampLog(m-h, m/2)), max(hi, m+h)
-			m, h = MeanCI95(c.loc)
+			emr.Half = append(emr.Half, h)
+			lo, hi = min(lo, report.ClampLog(m-h, m/2)), max(hi, m+h)
+			m, h = report.MeanCI95(c.Loc)
 			edr.XYs = append(edr.XYs, plotter.XY{X: x, Y: m})
-			edr.half = append(edr.half, zeroNaN(h))
+			edr.Half = append(edr.Half, report.ZeroNaN(h))
 			if pm, pd, ok := barPaper(c); ok {
 				pmr = append(pmr, plotter.XY{X: x, Y: pm})
 				pdr = append(pdr, plotter.XY{X: x, Y: pd})
@@ -157,7 +163,7 @@ func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
 		}
 		for _, panel := range []struct {
 			p     *plot.Plot
-			e     ciErrors
+			e     report.CIErrors
 			paper plotter.XYs
 		}{{mr, emr, pmr}, {dr, edr, pdr}} {
 			if len(panel.e.XYs) == 0 {
@@ -165,12 +171,12 @@ func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
 			}
 			sc, err := plotter.NewScatter(panel.e.XYs)
 			if err != nil {
-				return figure{}, err
+				return report.Figure{}, err
 			}
 			sc.GlyphStyle = draw.GlyphStyle{Color: col, Shape: draw.CircleGlyph{}, Radius: vg.Points(2.5)}
 			eb, err := plotter.NewYErrorBars(logSafe{panel.e, panel.p == mr})
 			if err != nil {
-				return figure{}, err
+				return report.Figure{}, err
 			}
 			eb.LineStyle.Color = col
 			eb.LineStyle.Width = vg.Points(1.2)
@@ -179,7 +185,7 @@ func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
 			if len(panel.paper) > 0 {
 				ring, err := plotter.NewScatter(panel.paper)
 				if err != nil {
-					return figure{}, err
+					return report.Figure{}, err
 				}
 				ring.GlyphStyle = draw.GlyphStyle{Color: col, Shape: draw.RingGlyph{}, Radius: vg.Points(4.5)}
 				panel.p.Add(ring)
@@ -193,7 +199,7 @@ func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
 	if paperShown {
 		ring, err := plotter.NewScatter(plotter.XYs{{}})
 		if err != nil {
-			return figure{}, err
+			return report.Figure{}, err
 		}
 		ring.GlyphStyle = draw.GlyphStyle{Color: plotter.DefaultLineStyle.Color, Shape: draw.RingGlyph{}, Radius: vg.Points(4.5)}
 		mr.Legend.Add("paper (ring)", ring)
@@ -204,27 +210,27 @@ func barTable4Figure(cells []*allocCell, cs [2]string) (figure, error) {
 		names := make([]string, len(systems))
 		for k, s := range systems {
 			names[k] = s
-			if idx := slices.IndexFunc(mine, func(c *allocCell) bool { return c.system == s }); idx >= 0 {
-				names[k] = fmt.Sprintf("%s (%d × %d)", s, mine[idx].servers, mine[idx].tasks)
+			if idx := slices.IndexFunc(mine, func(c *report.AllocCell) bool { return c.System == s }); idx >= 0 {
+				names[k] = fmt.Sprintf("%s (%d × %d)", s, mine[idx].Servers, mine[idx].Tasks)
 			}
 		}
 		p.NominalX(names...)
 		p.X.Min, p.X.Max = -0.5, float64(len(systems))-0.5
 	}
-	return stackFigure("bar_table4_"+casePrefix(cells, cs), []*plot.Plot{mr, dr}, 2.6*vg.Inch), nil
+	return report.StackFigure("bar_table4_"+casePrefix(cells, cs), []*plot.Plot{mr, dr}, 2.6*vg.Inch), nil
 }
 
 // logSafe keeps error bars on a log axis above zero.
 type logSafe struct {
-	ciErrors
+	report.CIErrors
 	log bool
 }
 
 func (l logSafe) YError(i int) (float64, float64) {
-	lo, hi := l.ciErrors.YError(i)
+	lo, hi := l.CIErrors.YError(i)
 	if l.log {
 		_, y := l.XY(i)
-		lo = min(lo, y-clampLog(y-lo, y/2))
+		lo = min(lo, y-report.ClampLog(y-lo, y/2))
 	}
 	return lo, hi
 }
@@ -237,14 +243,14 @@ type barTiming struct {
 }
 
 // barTimings groups the timing rows of the studies among runs in order.
-func barTimings(runs []Run) []*barTiming {
+func barTimings(runs []report.Run) []*barTiming {
 	var out []*barTiming
 	for _, r := range runs {
 		if r.Alloc == nil {
 			continue
 		}
 		for _, t := range r.Alloc.Timing {
-			s := studyName(r)
+			s := report.StudyName(r)
 			i := slices.IndexFunc(out, func(b *barTiming) bool {
 				return b.study == s && b.cs == t.Case && b.alg == t.Algorithm && b.tasks == t.Tasks
 			})
@@ -272,23 +278,23 @@ func timingAlgorithms(ts []*barTiming) []string {
 	return algs
 }
 
-// BARFig9Table is the bar-fig9 preset's table: per case and task count, each
+// Fig9Table is the bar-fig9 preset's table: per case and task count, each
 // algorithm's mean computation time in ms with its 95% half-width.
-func BARFig9Table(runs []Run) *Table {
+func Fig9Table(runs []report.Run) *report.Table {
 	ts := barTimings(runs)
 	algs := timingAlgorithms(ts)
-	t := &Table{Title: "BAR (Jin et al. 2011) Fig. 9: computation time (ms), mean over seeds with 95% CIs"}
+	t := &report.Table{Title: "BAR (Jin et al. 2011) Fig. 9: computation time (ms), mean over seeds with 95% CIs"}
 	studies := map[string]bool{}
 	for _, b := range ts {
 		studies[b.study] = true
 	}
 	if len(studies) > 1 {
-		t.Columns = append(t.Columns, Column{Header: "study", Name: "study"})
+		t.Columns = append(t.Columns, report.Column{Header: "study", Name: "study"})
 	}
-	t.Columns = append(t.Columns, Column{Header: "case", Name: "case"}, Column{Header: "tasks", Name: "tasks", Align: AlignRight})
+	t.Columns = append(t.Columns, report.Column{Header: "case", Name: "case"}, report.Column{Header: "tasks", Name: "tasks", Align: report.AlignRight})
 	for _, a := range algs {
-		t.Columns = append(t.Columns, Column{Header: a + "\n(ms)", Name: columnSlug(a) + "_ms", Align: AlignRight},
-			Column{Header: "±", Name: columnSlug(a) + "_ms_ci95", Align: AlignRight})
+		t.Columns = append(t.Columns, report.Column{Header: a + "\n(ms)", Name: report.ColumnSlug(a) + "_ms", Align: report.AlignRight},
+			report.Column{Header: "±", Name: report.ColumnSlug(a) + "_ms_ci95", Align: report.AlignRight})
 	}
 	type rowKey struct {
 		study, cs string
@@ -301,19 +307,19 @@ func BARFig9Table(runs []Run) *Table {
 		}
 	}
 	for _, k := range keys {
-		var row []Cell
+		var row []report.Cell
 		if len(studies) > 1 {
-			row = append(row, Str(k.study))
+			row = append(row, report.Str(k.study))
 		}
-		row = append(row, Str(k.cs), Int(int(k.tasks)))
+		row = append(row, report.Str(k.cs), report.Int(int(k.tasks)))
 		for _, a := range algs {
 			m, h := math.NaN(), math.NaN()
 			if i := slices.IndexFunc(ts, func(b *barTiming) bool {
 				return b.study == k.study && b.cs == k.cs && b.tasks == k.tasks && b.alg == a
 			}); i >= 0 {
-				m, h = MeanCI95(ts[i].ms)
+				m, h = report.MeanCI95(ts[i].ms)
 			}
-			row = append(row, Float(m, 2), Float(h, 2))
+			row = append(row, report.Float(m, 2), report.Float(h, 2))
 		}
 		t.AddRow(row...)
 	}
@@ -333,7 +339,7 @@ func BARFig9Table(runs []Run) *Table {
 			if j < 0 {
 				return math.NaN()
 			}
-			return Mean(ts[j].ms)
+			return report.Mean(ts[j].ms)
 		}
 		if r := mean("bar") / mean("hds"); !math.IsNaN(r) {
 			t.Notes = append(t.Notes, fmt.Sprintf("Case %s, %d tasks: BAR/HDS time ratio %.2f (BAR %.2f ms, HDS %.2f ms; the paper's at 12,800 tasks: 9.1 s / 5.5 s = 1.65).",
@@ -344,14 +350,14 @@ func BARFig9Table(runs []Run) *Table {
 	return t
 }
 
-// WriteBARFig9Figures draws bar_fig9_CASE for every case of the timed studies
+// WriteFig9Figures draws bar_fig9_CASE for every case of the timed studies
 // among runs and returns the paths written.
-func WriteBARFig9Figures(runs []Run, dir, format string) ([]string, error) {
+func WriteFig9Figures(runs []report.Run, dir, format string) ([]string, error) {
 	ts := barTimings(runs)
 	if len(ts) == 0 {
 		return nil, fmt.Errorf("bar-fig9: no timed allocation study (alloc_timing.parquet) among the results")
 	}
-	var figs []figure
+	var figs []report.Figure
 	var cases [][2]string
 	for _, b := range ts {
 		if k := [2]string{b.study, b.cs}; !slices.Contains(cases, k) {
@@ -369,10 +375,10 @@ func WriteBARFig9Figures(runs []Run, dir, format string) ([]string, error) {
 		}
 		figs = append(figs, f)
 	}
-	return writeFigureSet(dir, format, figs)
+	return report.WriteFigureSet(dir, format, figs)
 }
 
-func barFig9Figure(all []*barTiming, cs [2]string, multi bool) (figure, error) {
+func barFig9Figure(all []*barTiming, cs [2]string, multi bool) (report.Figure, error) {
 	var ts []*barTiming
 	for _, b := range all {
 		if b.study == cs[0] && b.cs == cs[1] {
@@ -385,7 +391,7 @@ func barFig9Figure(all []*barTiming, cs [2]string, multi bool) (figure, error) {
 	p.X.Label.Text = "tasks (log scale)"
 	p.Y.Label.Text = "computation time (ms, log scale)"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.Y.Tick.Marker = logTicks{}
+	p.Y.Tick.Marker = report.LogTicks{}
 	var tasks []int32
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, b := range ts {
@@ -401,30 +407,30 @@ func barFig9Figure(all []*barTiming, cs [2]string, multi bool) (figure, error) {
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Add(plotter.NewGrid())
 	for i, alg := range algs {
-		var e ciErrors
+		var e report.CIErrors
 		for _, b := range ts {
 			if b.alg != alg {
 				continue
 			}
-			m, h := MeanCI95(b.ms)
-			m = clampLog(m, 1e-3)
+			m, h := report.MeanCI95(b.ms)
+			m = report.ClampLog(m, 1e-3)
 			e.XYs = append(e.XYs, plotter.XY{X: float64(b.tasks), Y: m})
-			e.half = append(e.half, zeroNaN(h))
-			lo, hi = min(lo, clampLog(m-zeroNaN(h), m/2)), max(hi, m+zeroNaN(h))
+			e.Half = append(e.Half, report.ZeroNaN(h))
+			lo, hi = min(lo, report.ClampLog(m-report.ZeroNaN(h), m/2)), max(hi, m+report.ZeroNaN(h))
 		}
 		if len(e.XYs) == 0 {
 			continue
 		}
-		col, dash := style(i)
+		col, dash := report.SeriesStyle(i)
 		l, sc, err := plotter.NewLinePoints(e.XYs)
 		if err != nil {
-			return figure{}, err
+			return report.Figure{}, err
 		}
 		l.LineStyle = draw.LineStyle{Color: col, Dashes: dash, Width: vg.Points(1.5)}
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Shape: draw.CircleGlyph{}, Radius: vg.Points(2)}
 		eb, err := plotter.NewYErrorBars(logSafe{e, true})
 		if err != nil {
-			return figure{}, err
+			return report.Figure{}, err
 		}
 		eb.LineStyle.Color = col
 		p.Add(l, sc, eb)
@@ -439,10 +445,10 @@ func barFig9Figure(all []*barTiming, cs [2]string, multi bool) (figure, error) {
 			p.Y.Min, p.Y.Max = p.Y.Min/2, p.Y.Max*2
 		}
 	}
-	name := "bar_fig9_" + fileSlug(cs[1])
+	name := "bar_fig9_" + report.FileSlug(cs[1])
 	if multi {
-		name = "bar_fig9_" + fileSlug(cs[0]) + "_" + fileSlug(cs[1])
+		name = "bar_fig9_" + report.FileSlug(cs[0]) + "_" + report.FileSlug(cs[1])
 	}
-	l, top := sideLegend(p)
-	return figure{name: name, height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}, nil
+	l, top := report.SideLegend(p)
+	return report.Figure{Name: name, Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}, nil
 }

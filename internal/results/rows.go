@@ -1,4 +1,4 @@
-package replay
+package results
 
 // Results as stored in Parquet. In Go a result time or size that is unknown or
 // did not happen is Unset (-1); in jobs.parquet and tasks.parquet it is a null,
@@ -7,7 +7,7 @@ package replay
 // Result convert between the two, and a file written before these columns were
 // nullable (holding -1) reads back the same.
 
-// JobRow is a JobResult as stored in jobs.parquet: the times that may be Unset
+// JobRow is a Job as stored in jobs.parquet: the times that may be Unset
 // and the trace's byte counts (unknown in some traces) are nullable, and so is
 // slowdown, null when 0 (a job's slowdown is at least
 // 1 when it is known: unfinished, or no lower bound to divide by).
@@ -46,7 +46,7 @@ type JobRow struct {
 	ObservedFlowtimeUs *int64 `parquet:"observed_flowtime_us,optional"`
 }
 
-// TaskRow is a TaskResult as stored in tasks.parquet: node, times and input
+// TaskRow is a Task as stored in tasks.parquet: node, times and input
 // bytes are nullable (a map has no shuffle end; an observed trace may not know
 // a task's node, times or bytes).
 type TaskRow struct {
@@ -83,7 +83,7 @@ func val[T int32 | int64](p *T) T {
 
 // Row returns r as stored. The row points into r: keep r unchanged while the
 // row is in use.
-func (r *JobResult) Row() JobRow {
+func (r *Job) Row() JobRow {
 	row := JobRow{
 		Policy: r.Policy, JobIndex: r.JobIndex, JobID: r.JobID, Name: r.Name, User: r.User, Queue: r.Queue,
 		Maps: r.Maps, Reduces: r.Reduces, SubmitUs: r.SubmitUs,
@@ -101,9 +101,9 @@ func (r *JobResult) Row() JobRow {
 	return row
 }
 
-// Result returns the JobResult the row stores, nulls as Unset (slowdown 0).
-func (row *JobRow) Result() JobResult {
-	r := JobResult{
+// Result returns the Job the row stores, nulls as Unset (slowdown 0).
+func (row *JobRow) Result() Job {
+	r := Job{
 		Policy: row.Policy, JobIndex: row.JobIndex, JobID: row.JobID, Name: row.Name, User: row.User,
 		Queue: row.Queue, Maps: row.Maps, Reduces: row.Reduces, SubmitUs: row.SubmitUs,
 		FirstLaunchUs: val(row.FirstLaunchUs), LastMapEndUs: val(row.LastMapEndUs),
@@ -120,9 +120,9 @@ func (row *JobRow) Result() JobResult {
 	return r
 }
 
-// JobResults converts stored rows back to JobResults.
-func JobResults(rows []JobRow) []JobResult {
-	out := make([]JobResult, len(rows))
+// Jobs converts stored rows back to Jobs.
+func Jobs(rows []JobRow) []Job {
+	out := make([]Job, len(rows))
 	for i := range rows {
 		out[i] = rows[i].Result()
 	}
@@ -131,15 +131,15 @@ func JobResults(rows []JobRow) []JobResult {
 
 // Row returns t as stored. The row points into t: keep t unchanged while the
 // row is in use.
-func (t *TaskResult) Row() TaskRow {
+func (t *Task) Row() TaskRow {
 	return TaskRow{Policy: t.Policy, JobIndex: t.JobIndex, JobID: t.JobID, Type: t.Type, Index: t.Index,
 		Node: opt(&t.Node), Host: t.Host, Rack: t.Rack, Locality: t.Locality, LaunchUs: opt(&t.LaunchUs),
 		ShuffleEndUs: opt(&t.ShuffleEndUs), FinishUs: opt(&t.FinishUs), InputBytes: opt(&t.InputBytes)}
 }
 
-// Result returns the TaskResult the row stores, nulls as Unset.
-func (row *TaskRow) Result() TaskResult {
-	return TaskResult{Policy: row.Policy, JobIndex: row.JobIndex, JobID: row.JobID, Type: row.Type,
+// Result returns the Task the row stores, nulls as Unset.
+func (row *TaskRow) Result() Task {
+	return Task{Policy: row.Policy, JobIndex: row.JobIndex, JobID: row.JobID, Type: row.Type,
 		Index: row.Index, Node: val(row.Node), Host: row.Host, Rack: row.Rack, Locality: row.Locality,
 		LaunchUs: val(row.LaunchUs), ShuffleEndUs: val(row.ShuffleEndUs), FinishUs: val(row.FinishUs),
 		InputBytes: val(row.InputBytes)}

@@ -1,4 +1,4 @@
-package report
+package coupling
 
 import (
 	"encoding/json"
@@ -9,59 +9,29 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/parquet-go/parquet-go"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/tracereplay/tracereplay/internal/pqbounds"
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/replay"
-)
 
-// hardwareMetaKey is the Parquet key/value metadata entry in which cmd/replay
-// records a run's hardware model (JSON).
-const hardwareMetaKey = "tracereplay.hardware"
+	"github.com/tracereplay/tracereplay/report"
+)
 
 // runHardware returns the hardware model run r recorded in its jobs.parquet
 // metadata; ok is false for a run built in memory or one that recorded none.
-func runHardware(r Run) (hw replay.Hardware, ok bool, err error) {
+func runHardware(r report.Run) (hw replay.Hardware, ok bool, err error) {
 	if r.Dir == "" {
 		return hw, false, nil
 	}
-	path := filepath.Join(r.Dir, replay.JobsFile)
-	v, ok, err := parquetMeta(path, hardwareMetaKey)
+	path := filepath.Join(r.Dir, results.JobsFile)
+	v, ok, err := results.ParquetMeta(path, results.HardwareMetaKey)
 	if err != nil || !ok {
 		return hw, false, err
 	}
 	if err := json.Unmarshal([]byte(v), &hw); err != nil {
-		return hw, false, fmt.Errorf("read results %s: metadata %s: %w", path, hardwareMetaKey, err)
+		return hw, false, fmt.Errorf("read results %s: metadata %s: %w", path, results.HardwareMetaKey, err)
 	}
 	return hw, true, nil
-}
-
-// parquetMeta returns the key/value metadata entry key of the Parquet file path.
-func parquetMeta(path, key string) (v string, ok bool, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", false, fmt.Errorf("read results: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", false, fmt.Errorf("read results %s: %w", path, err)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			v, ok, err = "", false, fmt.Errorf("read results %s: corrupt Parquet file: %v", path, p)
-		}
-	}()
-	if err := pqbounds.Check(f, st.Size()); err != nil {
-		return "", false, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return "", false, fmt.Errorf("read results %s: not a Parquet file: %w", path, err)
-	}
-	v, ok = pf.Lookup(key)
-	return v, ok, nil
 }
 
 // step returns the timeline sampling interval of g's runs in microseconds: the
@@ -108,23 +78,23 @@ func (g *cpGroup) gridLen(step int64) int {
 
 // bandOf returns the mean over runs, with its 95% half-width, of dense series
 // (one per run, all of length n) at x = i·xScale.
-func bandOf(series [][]float64, n int, xScale float64) meanBand {
-	var b meanBand
+func bandOf(series [][]float64, n int, xScale float64) report.MeanBand {
+	var b report.MeanBand
 	vals := make([]float64, len(series))
 	for i := range n {
 		for k, s := range series {
 			vals[k] = s[i]
 		}
-		m, h := MeanCI95(vals)
-		b.xy = append(b.xy, plotter.XY{X: float64(i) * xScale, Y: m})
-		b.half = append(b.half, h)
+		m, h := report.MeanCI95(vals)
+		b.XY = append(b.XY, plotter.XY{X: float64(i) * xScale, Y: m})
+		b.Half = append(b.Half, h)
 	}
 	return b
 }
 
 // runningBands returns, for policy p of g, the running maps and reduces of each
 // job (by job index) on the grid of n intervals of step µs, x in minutes.
-func (g *cpGroup) runningBands(p string, step int64, n int) (maps, reduces []meanBand) {
+func (g *cpGroup) runningBands(p string, step int64, n int) (maps, reduces []report.MeanBand) {
 	runs := g.byPolicy(p)
 	nj := len(g.jobs)
 	dm := make([][][]float64, nj) // job, run, interval
@@ -205,15 +175,15 @@ func loadGroupNet(g *cpGroup) (*cpGroupNet, error) {
 		if r.Dir == "" {
 			return nil, nil
 		}
-		path := filepath.Join(r.Dir, replay.NodeNetFile)
+		path := filepath.Join(r.Dir, results.NodeNetFile)
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		samples, err := readParquet[replay.NodeNetSample](path)
+		samples, err := results.ReadParquet[results.NodeNetSample](path)
 		if err != nil {
 			return nil, err
 		}
-		nodes, err := readParquet[replay.NodeResult](filepath.Join(r.Dir, replay.NodesFile))
+		nodes, err := results.ReadParquet[results.NodeResult](filepath.Join(r.Dir, results.NodesFile))
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package report
+package coupling
 
 import (
 	"fmt"
@@ -12,11 +12,13 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
+
+	"github.com/tracereplay/tracereplay/report"
 )
 
 // The coupling preset's figure builders; see the package comment in
-// preset_coupling.go for which workloads get which.
+// coupling.go for which workloads get which.
 
 const (
 	cpPanelHeight = 2.6 * vg.Inch
@@ -29,20 +31,20 @@ func timePanel(title, ylabel string) *plot.Plot {
 	p.Title.Text = title
 	p.Y.Label.Text = ylabel
 	p.X.Label.Text = "time (min)"
-	p.X.Tick.Marker = denseTicks{}
-	p.Y.Tick.Marker = denseTicks{}
+	p.X.Tick.Marker = report.DenseTicks{}
+	p.Y.Tick.Marker = report.DenseTicks{}
 	p.X.Min, p.Y.Min = 0, 0
 	p.Add(plotter.NewGrid())
 	return p
 }
 
 // bandMax is the largest upper end of the bands.
-func bandMax(bands ...[]meanBand) float64 {
+func bandMax(bands ...[]report.MeanBand) float64 {
 	hi := 0.0
 	for _, bs := range bands {
 		for _, b := range bs {
-			for i, q := range b.xy {
-				hi = max(hi, q.Y+zeroNaN(b.half[i]))
+			for i, q := range b.XY {
+				hi = max(hi, q.Y+report.ZeroNaN(b.Half[i]))
 			}
 		}
 	}
@@ -58,7 +60,7 @@ func (g *cpGroup) jobLabel(k int) string {
 }
 
 // seedsNote says over how many seeds a policy's runs were averaged.
-func seedsNote(runs []Run) string {
+func seedsNote(runs []report.Run) string {
 	if len(runs) == 1 {
 		return "1 seed"
 	}
@@ -67,29 +69,29 @@ func seedsNote(runs []Run) string {
 
 // cpRunningFigures draws Figs. 1, 2, 5 and 6(b): per policy, running maps and
 // reduces of each job.
-func cpRunningFigures(g *cpGroup, display map[string]string) ([]figure, error) {
+func cpRunningFigures(g *cpGroup, display map[string]string) ([]report.Figure, error) {
 	step, err := g.step()
 	if err != nil {
 		return nil, err
 	}
 	n := g.gridLen(step)
-	maps := make([][]meanBand, len(g.policies))
-	reds := make([][]meanBand, len(g.policies))
+	maps := make([][]report.MeanBand, len(g.policies))
+	reds := make([][]report.MeanBand, len(g.policies))
 	for i, p := range g.policies {
 		maps[i], reds[i] = g.runningBands(p, step, n)
 	}
 	ymaxM, ymaxR := bandMax(maps...), bandMax(reds...)
-	var figs []figure
+	var figs []report.Figure
 	for i, p := range g.policies {
 		top := timePanel(fmt.Sprintf("%s: running tasks per job\n%s (%s)", display[p], g.title, seedsNote(g.byPolicy(p))), "running maps")
 		bottom := timePanel("", "running reduces")
 		for k := range g.jobs {
-			col, dash := style(k)
-			l, err := addMeanBand(top, maps[i][k], col, dash, vg.Points(cpLineWidth), 0, math.Inf(1))
+			col, dash := report.SeriesStyle(k)
+			l, err := report.AddMeanBand(top, maps[i][k], col, dash, vg.Points(cpLineWidth), 0, math.Inf(1))
 			if err != nil {
 				return nil, err
 			}
-			if _, err := addMeanBand(bottom, reds[i][k], col, dash, vg.Points(cpLineWidth), 0, math.Inf(1)); err != nil {
+			if _, err := report.AddMeanBand(bottom, reds[i][k], col, dash, vg.Points(cpLineWidth), 0, math.Inf(1)); err != nil {
 				return nil, err
 			}
 			top.Legend.Add(g.jobLabel(k), l)
@@ -98,14 +100,14 @@ func cpRunningFigures(g *cpGroup, display map[string]string) ([]figure, error) {
 			pp.X.Max = minutes(int64(n) * step)
 		}
 		top.Y.Max, bottom.Y.Max = max(1, 1.05*ymaxM), max(1, 1.05*ymaxR)
-		figs = append(figs, stackFigure(g.figName("running", display[p]), []*plot.Plot{top, bottom}, cpPanelHeight))
+		figs = append(figs, report.StackFigure(g.figName("running", display[p]), []*plot.Plot{top, bottom}, cpPanelHeight))
 	}
 	return figs, nil
 }
 
 // cpMapsFigure draws Figs. 10, 11 and 13(b): running maps of each job, one panel
 // per policy, with the cluster's map slots.
-func cpMapsFigure(g *cpGroup, display map[string]string) ([]figure, error) {
+func cpMapsFigure(g *cpGroup, display map[string]string) ([]report.Figure, error) {
 	step, err := g.step()
 	if err != nil {
 		return nil, err
@@ -115,7 +117,7 @@ func cpMapsFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 		return nil, err
 	}
 	n := g.gridLen(step)
-	bands := make([][]meanBand, len(g.policies))
+	bands := make([][]report.MeanBand, len(g.policies))
 	for i, p := range g.policies {
 		bands[i], _ = g.runningBands(p, step, n)
 	}
@@ -150,8 +152,8 @@ func cpMapsFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 			}
 		}
 		for k := range g.jobs {
-			col, dash := style(k)
-			l, err := addMeanBand(pp, bands[i][k], col, dash, vg.Points(cpLineWidth), 0, math.Inf(1))
+			col, dash := report.SeriesStyle(k)
+			l, err := report.AddMeanBand(pp, bands[i][k], col, dash, vg.Points(cpLineWidth), 0, math.Inf(1))
 			if err != nil {
 				return nil, err
 			}
@@ -161,7 +163,7 @@ func cpMapsFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 		}
 		panels = append(panels, pp)
 	}
-	return []figure{stackFigure(g.figName("maps"), panels, 2.2*vg.Inch)}, nil
+	return []report.Figure{report.StackFigure(g.figName("maps"), panels, 2.2*vg.Inch)}, nil
 }
 
 // vbarGlyph is a short vertical bar, the paper's tick for a minimum, mean or
@@ -182,13 +184,13 @@ type xCIErrors struct {
 func (e xCIErrors) XError(i int) (float64, float64) { return e.half[i], e.half[i] }
 
 // cpSpansFigure draws Figs. 3, 6(a) and 13(a): per job ID, submission to finish.
-func cpSpansFigure(g *cpGroup, display map[string]string) ([]figure, error) {
+func cpSpansFigure(g *cpGroup, display map[string]string) ([]report.Figure, error) {
 	nj := len(g.jobs)
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: job processing times\nline: submission to mean finish; |: min and max; bars: 95%% CI", g.title)
 	p.X.Label.Text = "time (min)"
 	p.Y.Label.Text = "job ID"
-	p.X.Tick.Marker = denseTicks{}
+	p.X.Tick.Marker = report.DenseTicks{}
 	p.X.Min = 0
 	p.Add(plotter.NewGrid())
 	np := len(g.policies)
@@ -196,12 +198,12 @@ func cpSpansFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 	xmax := 0.0
 	for pi, pol := range g.policies {
 		runs := g.byPolicy(pol)
-		col, _ := style(pi)
+		col, _ := report.SeriesStyle(pi)
 		var means xCIErrors
 		var ends plotter.XYs
 		for k, j := range g.jobs {
-			fin := perJob(runs, k, func(j *replay.JobResult) float64 {
-				if j.FinishUs == replay.Unset {
+			fin := perJob(runs, k, func(j *results.Job) float64 {
+				if j.FinishUs == results.Unset {
 					return math.NaN()
 				}
 				return minutes(j.FinishUs)
@@ -210,7 +212,7 @@ func cpSpansFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 				continue
 			}
 			y := float64(k+1) + dy*(float64(pi)-float64(np-1)/2)
-			m, h := MeanCI95(fin)
+			m, h := report.MeanCI95(fin)
 			seg, err := plotter.NewLine(plotter.XYs{{X: minutes(j.SubmitUs), Y: y}, {X: m, Y: y}})
 			if err != nil {
 				return nil, err
@@ -218,9 +220,9 @@ func cpSpansFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 			seg.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.5)}
 			p.Add(seg)
 			means.XYs = append(means.XYs, plotter.XY{X: m, Y: y})
-			means.half = append(means.half, zeroNaN(h))
+			means.half = append(means.half, report.ZeroNaN(h))
 			ends = append(ends, plotter.XY{X: slices.Min(fin), Y: y}, plotter.XY{X: slices.Max(fin), Y: y})
-			xmax = max(xmax, slices.Max(fin), m+zeroNaN(h))
+			xmax = max(xmax, slices.Max(fin), m+report.ZeroNaN(h))
 		}
 		if len(means.XYs) == 0 {
 			continue
@@ -264,41 +266,41 @@ func cpSpansFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 		ticks = append(ticks, t)
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
-	l, top := sideLegend(p)
+	l, top := report.SideLegend(p)
 	height := max(4*vg.Inch, vg.Length(nj)*0.2*vg.Inch+1.8*vg.Inch)
-	return []figure{{name: g.figName("spans"), height: height, legend: l, top: top, draw: p.Draw}}, nil
+	return []report.Figure{{Name: g.figName("spans"), Height: height, Legend: l, Top: top, Draw: p.Draw}}, nil
 }
 
 // cpLocalMapsFigure draws Fig. 15: node-local maps per job ID, grouped bars.
-func cpLocalMapsFigure(g *cpGroup, display map[string]string) ([]figure, error) {
+func cpLocalMapsFigure(g *cpGroup, display map[string]string) ([]report.Figure, error) {
 	nj, np := len(g.jobs), len(g.policies)
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: maps with local data\nmean over seeds, 95%% CI", g.title)
 	p.X.Label.Text = "job ID"
 	p.Y.Label.Text = "node-local maps"
-	p.Y.Tick.Marker = denseTicks{}
+	p.Y.Tick.Marker = report.DenseTicks{}
 	p.Y.Min = 0
 	p.Add(plotter.NewGrid())
 	slot := 0.8 / float64(np)
-	w := min(vg.Points(14), 0.75*(minPlotWidth-vg.Inch)/vg.Length(nj*np))
+	w := min(vg.Points(14), 0.75*(report.MinPlotWidth-vg.Inch)/vg.Length(nj*np))
 	ymax := 0.0
 	for pi, pol := range g.policies {
 		runs := g.byPolicy(pol)
 		shift := slot * (float64(pi) - float64(np-1)/2)
 		vals := make(plotter.Values, nj)
-		var e ciErrors
+		var e report.CIErrors
 		for k := range nj {
-			m, h := MeanCI95(perJob(runs, k, cpLocalMaps))
+			m, h := report.MeanCI95(perJob(runs, k, cpLocalMaps))
 			vals[k] = m
 			e.XYs = append(e.XYs, plotter.XY{X: float64(k) + shift, Y: m})
-			e.half = append(e.half, zeroNaN(h))
-			ymax = max(ymax, m+zeroNaN(h))
+			e.Half = append(e.Half, report.ZeroNaN(h))
+			ymax = max(ymax, m+report.ZeroNaN(h))
 		}
 		b, err := plotter.NewBarChart(vals, w)
 		if err != nil {
 			return nil, err
 		}
-		col, _ := style(pi)
+		col, _ := report.SeriesStyle(pi)
 		b.Color = col
 		b.LineStyle.Width = 0
 		b.XMin = shift
@@ -318,13 +320,13 @@ func cpLocalMapsFigure(g *cpGroup, display map[string]string) ([]figure, error) 
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(nj)-0.5
 	p.Y.Max = max(1, 1.05*ymax)
-	l, top := sideLegend(p)
-	return []figure{{name: g.figName("local_maps"), height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}}, nil
+	l, top := report.SideLegend(p)
+	return []report.Figure{{Name: g.figName("local_maps"), Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}}, nil
 }
 
 // cpNetworkFigure draws Fig. 14: per policy, the busiest node's bytes received
 // and sent per timeline interval.
-func cpNetworkFigure(g *cpGroup, display map[string]string) ([]figure, error) {
+func cpNetworkFigure(g *cpGroup, display map[string]string) ([]report.Figure, error) {
 	net, err := loadGroupNet(g)
 	if err != nil || net == nil {
 		return nil, err
@@ -334,7 +336,7 @@ func cpNetworkFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 		n = max(n, len(r.in)+1)
 	}
 	x := minutes(int64(net.width))
-	bands := make([][]meanBand, len(g.policies))
+	bands := make([][]report.MeanBand, len(g.policies))
 	for i, p := range g.policies {
 		runs := net.byPolicy(p)
 		in, out := make([][]float64, len(runs)), make([][]float64, len(runs))
@@ -344,7 +346,7 @@ func cpNetworkFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 				in[k][j], out[k][j] = r.in[j]/1e6, r.out[j]/1e6
 			}
 		}
-		bands[i] = []meanBand{bandOf(in, n, x), bandOf(out, n, x)}
+		bands[i] = []report.MeanBand{bandOf(in, n, x), bandOf(out, n, x)}
 	}
 	ymax := bandMax(bands...)
 	var panels []*plot.Plot
@@ -357,8 +359,8 @@ func cpNetworkFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 		pp.X.Max = float64(n) * x
 		pp.Y.Max = max(1, 1.05*ymax)
 		for k, name := range []string{"in (largest node)", "out (largest node)"} {
-			col, dash := style(k)
-			l, err := addMeanBand(pp, bands[i][k], col, dash, vg.Points(1), 0, math.Inf(1))
+			col, dash := report.SeriesStyle(k)
+			l, err := report.AddMeanBand(pp, bands[i][k], col, dash, vg.Points(1), 0, math.Inf(1))
 			if err != nil {
 				return nil, err
 			}
@@ -368,7 +370,7 @@ func cpNetworkFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 		}
 		panels = append(panels, pp)
 	}
-	return []figure{stackFigure(g.figName("network"), panels, 2.2*vg.Inch)}, nil
+	return []report.Figure{report.StackFigure(g.figName("network"), panels, 2.2*vg.Inch)}, nil
 }
 
 // rangeErrors are the distances from a mean down to the minimum and up to the
@@ -382,20 +384,20 @@ func (e rangeErrors) YError(i int) (float64, float64) { return e.lo[i], e.hi[i] 
 
 // cpProcessingFigure draws Fig. 12: one job per workload, mean processing time
 // with its 95% interval and its range over seeds.
-func cpProcessingFigure(groups []*cpGroup, display map[string]string) ([]figure, error) {
+func cpProcessingFigure(groups []*cpGroup, display map[string]string) ([]report.Figure, error) {
 	policies := allPolicies(groups)
 	p := plot.New()
 	p.Title.Text = "Single-job processing time\nmean (black dot), 95% CI (thick bar), range over seeds (whiskers)"
 	p.Y.Label.Text = "job processing time (min)"
-	p.Y.Tick.Marker = denseTicks{}
+	p.Y.Tick.Marker = report.DenseTicks{}
 	p.Y.Min = 0
 	p.Add(plotter.NewGrid())
 	np := len(policies)
 	slot := 0.6 / float64(np)
 	ymax := 0.0
 	for pi, pol := range policies {
-		col, _ := style(pi)
-		var e ciErrors
+		col, _ := report.SeriesStyle(pi)
+		var e report.CIErrors
 		var r rangeErrors
 		for gi, g := range groups {
 			v := perJob(g.byPolicy(pol), 0, cpProcessing)
@@ -403,12 +405,12 @@ func cpProcessingFigure(groups []*cpGroup, display map[string]string) ([]figure,
 				continue
 			}
 			x := float64(gi) + slot*(float64(pi)-float64(np-1)/2)
-			m, h := MeanCI95(v)
+			m, h := report.MeanCI95(v)
 			e.XYs = append(e.XYs, plotter.XY{X: x, Y: m})
-			e.half = append(e.half, zeroNaN(h))
+			e.Half = append(e.Half, report.ZeroNaN(h))
 			r.XYs = append(r.XYs, plotter.XY{X: x, Y: m})
 			r.lo, r.hi = append(r.lo, m-slices.Min(v)), append(r.hi, slices.Max(v)-m)
-			ymax = max(ymax, slices.Max(v), m+zeroNaN(h))
+			ymax = max(ymax, slices.Max(v), m+report.ZeroNaN(h))
 		}
 		if len(e.XYs) == 0 {
 			continue
@@ -423,7 +425,7 @@ func cpProcessingFigure(groups []*cpGroup, display map[string]string) ([]figure,
 		if err != nil {
 			return nil, err
 		}
-		ci.LineStyle = draw.LineStyle{Color: withAlpha(col, 0x99), Width: vg.Points(8)}
+		ci.LineStyle = draw.LineStyle{Color: report.WithAlpha(col, 0x99), Width: vg.Points(8)}
 		ci.CapWidth = 0
 		sc, err := plotter.NewScatter(e.XYs)
 		if err != nil {
@@ -435,7 +437,7 @@ func cpProcessingFigure(groups []*cpGroup, display map[string]string) ([]figure,
 		if err != nil {
 			return nil, err
 		}
-		key.GlyphStyle = draw.GlyphStyle{Color: withAlpha(col, 0x99), Shape: draw.BoxGlyph{}, Radius: vg.Points(4)}
+		key.GlyphStyle = draw.GlyphStyle{Color: report.WithAlpha(col, 0x99), Shape: draw.BoxGlyph{}, Radius: vg.Points(4)}
 		p.Legend.Add(display[pol], key)
 	}
 	names := make([]string, len(groups))
@@ -445,13 +447,13 @@ func cpProcessingFigure(groups []*cpGroup, display map[string]string) ([]figure,
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
 	p.Y.Max = max(1, 1.05*ymax)
-	l, top := sideLegend(p)
-	return []figure{{name: "coupling_processing", height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}}, nil
+	l, top := report.SideLegend(p)
+	return []report.Figure{{Name: "coupling_processing", Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}}, nil
 }
 
 // cpCDFFigure draws Fig. 16: the empirical CDF of job processing time, the mean
 // of the seeds' CDFs with a pointwise 95% band.
-func cpCDFFigure(g *cpGroup, display map[string]string) ([]figure, error) {
+func cpCDFFigure(g *cpGroup, display map[string]string) ([]report.Figure, error) {
 	const points = 400
 	tmax := 0.0
 	for _, r := range g.runs {
@@ -468,10 +470,10 @@ func cpCDFFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 	p.Title.Text = fmt.Sprintf("%s: job processing time CDF\nmean of the seeds' CDFs, 95%% band", g.title)
 	p.X.Label.Text = "job processing time (min)"
 	p.Y.Label.Text = "P[T ≤ t]"
-	p.X.Tick.Marker = denseTicks{}
+	p.X.Tick.Marker = report.DenseTicks{}
 	p.X.Min, p.X.Max = 0, tmax*1.02
 	p.Y.Min, p.Y.Max = 0, 1.02
-	p.Y.Tick.Marker = denseTicks{}
+	p.Y.Tick.Marker = report.DenseTicks{}
 	p.Add(plotter.NewGrid())
 	for pi, pol := range g.policies {
 		runs := g.byPolicy(pol)
@@ -496,13 +498,13 @@ func cpCDFFigure(g *cpGroup, display map[string]string) ([]figure, error) {
 				cdfs[k][i] = float64(at) / float64(max(1, len(r.Jobs)))
 			}
 		}
-		col, dash := style(pi)
-		l, err := addMeanBand(p, bandOf(cdfs, points+1, tmax/points), col, dash, vg.Points(1.5), 0, 1)
+		col, dash := report.SeriesStyle(pi)
+		l, err := report.AddMeanBand(p, bandOf(cdfs, points+1, tmax/points), col, dash, vg.Points(1.5), 0, 1)
 		if err != nil {
 			return nil, err
 		}
 		p.Legend.Add(display[pol], l)
 	}
-	l, top := sideLegend(p)
-	return []figure{{name: g.figName("cdf"), height: 4 * vg.Inch, legend: l, top: top, draw: p.Draw}}, nil
+	l, top := report.SideLegend(p)
+	return []report.Figure{{Name: g.figName("cdf"), Height: 4 * vg.Inch, Legend: l, Top: top, Draw: p.Draw}}, nil
 }

@@ -1,4 +1,4 @@
-package report
+package coupling
 
 import (
 	"bytes"
@@ -10,7 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/results"
+	"github.com/tracereplay/tracereplay/internal/results/resultstest"
 	"github.com/tracereplay/tracereplay/replay"
+
+	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset/presettest"
 )
 
 const cpFair = "fair:node-delay=15s,rack-delay=15s"
@@ -26,33 +31,33 @@ type cpJob struct {
 
 // cpRun builds a run of jobs under policy on workload trace, with a timeline
 // sampled every 10 s.
-func cpRun(policy, trace string, seed int, jobs []cpJob) Run {
-	r := Run{Labels: map[string]string{PolicyLabel: policy, "trace": trace, "hw": "hw", "seed": fmt.Sprint(seed)}, Policy: policy}
+func cpRun(policy, trace string, seed int, jobs []cpJob) report.Run {
+	r := report.Run{Labels: map[string]string{report.PolicyLabel: policy, "trace": trace, "hw": "hw", "seed": fmt.Sprint(seed)}, Policy: policy}
 	var last int64
 	for i, j := range jobs {
-		r.Jobs = append(r.Jobs, replay.JobResult{Policy: policy, JobIndex: int32(i), JobID: fmt.Sprintf("job_%02d", i+1), Name: j.name,
-			Maps: j.maps, Reduces: j.reduces, SubmitUs: j.submit * sec, FinishUs: (j.submit + j.flow) * sec, FlowtimeUs: j.flow * sec,
-			StarvationUs: j.starv * sec, MapsNodeLocal: int32(j.local)})
+		r.Jobs = append(r.Jobs, results.Job{Policy: policy, JobIndex: int32(i), JobID: fmt.Sprintf("job_%02d", i+1), Name: j.name,
+			Maps: j.maps, Reduces: j.reduces, SubmitUs: j.submit * resultstest.Sec, FinishUs: (j.submit + j.flow) * resultstest.Sec, FlowtimeUs: j.flow * resultstest.Sec,
+			StarvationUs: j.starv * resultstest.Sec, MapsNodeLocal: int32(j.local)})
 		last = max(last, j.submit+j.flow)
 	}
 	for ts := int64(0); ts <= last; ts += 10 {
 		var total int32
 		for i, j := range jobs {
 			if ts >= j.submit && ts < j.submit+j.flow {
-				r.Timeline = append(r.Timeline, replay.TimelineSample{Policy: policy, TimeUs: ts * sec, JobIndex: int32(i), RunningMaps: j.timelineRunning})
+				r.Timeline = append(r.Timeline, results.TimelineSample{Policy: policy, TimeUs: ts * resultstest.Sec, JobIndex: int32(i), RunningMaps: j.timelineRunning})
 				total += j.timelineRunning
 			}
 		}
-		r.Timeline = append(r.Timeline, replay.TimelineSample{Policy: policy, TimeUs: ts * sec, JobIndex: -1, RunningMaps: total})
+		r.Timeline = append(r.Timeline, results.TimelineSample{Policy: policy, TimeUs: ts * resultstest.Sec, JobIndex: -1, RunningMaps: total})
 	}
-	r.Summary = replay.RunSummary{Policy: policy, Jobs: len(jobs), MakespanUs: last * sec}
+	r.Summary = results.RunSummary{Policy: policy, Jobs: len(jobs), MakespanUs: last * resultstest.Sec}
 	return r
 }
 
 // twoJobRuns: Fair and Coupling, two seeds, a 10-map job with 2 reduces and a
 // map-only 5-map job.
-func twoJobRuns() []Run {
-	var runs []Run
+func twoJobRuns() []report.Run {
+	var runs []report.Run
 	for seed := 1; seed <= 2; seed++ {
 		s := int64(seed)
 		runs = append(runs,
@@ -67,18 +72,18 @@ func twoJobRuns() []Run {
 }
 
 func TestCouplingTableHandWorked(t *testing.T) {
-	tb := CouplingTable(twoJobRuns())
+	tb := Table(twoJobRuns())
 	// Fair, job 1: T = 1 and 3 min (mean 2, half-width t·√2/√2 = t), S = 0.5 and
 	// 1.5 (mean 1, half t/2). Job 2: T = 2 and 4. All jobs: per-run means
 	// 1.5 and 3.5, S over jobs with reduces 0.5 and 1.5. Coupling: all 1 min.
-	h := fmt.Sprintf("%.2f", t975df1)
-	h2 := fmt.Sprintf("%.2f", t975df1/2)
+	h := fmt.Sprintf("%.2f", resultstest.T975DF1)
+	h2 := fmt.Sprintf("%.2f", resultstest.T975DF1/2)
 	want := []string{
 		"1|big|0.00|10|2|2.00|" + h + "|1.00|" + h2 + "|1.00|0.00|0.00|0.00",
 		"2|small|1.00|5|0|3.00|" + h + "|-|-|1.00|0.00|-|-",
 		"all|all 2 jobs (mean)|-|-|-|2.50|" + h + "|1.00|" + h2 + "|1.00|0.00|0.00|0.00",
 	}
-	if got := rowLines(tb); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := presettest.RowLines(tb); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	var headers []string
@@ -97,23 +102,23 @@ func TestCouplingTableHandWorked(t *testing.T) {
 func TestCouplingTableMapOnlyAndVaryingJobs(t *testing.T) {
 	// A map-only workload gets node-local columns; a workload whose jobs differ
 	// by seed gets only its "all" row.
-	var runs []Run
+	var runs []report.Run
 	for seed := 1; seed <= 2; seed++ {
 		s := int64(seed)
 		runs = append(runs,
 			cpRun(cpFair, "maponly", seed, []cpJob{{name: "g", flow: 60, maps: 10, local: 4 + 2*s}, {name: "h", submit: 5, flow: 60, maps: 4, local: 4}}),
 			cpRun(cpFair, "mixed", seed, []cpJob{{name: fmt.Sprint("job", seed), flow: 60 * s, maps: 3, local: 3}}))
 	}
-	tb := CouplingTable(runs)
-	if tb.Columns[0].Name != "workload" || !slices.ContainsFunc(tb.Columns, func(c Column) bool { return c.Name == "fair_local_maps" }) {
+	tb := Table(runs)
+	if tb.Columns[0].Name != "workload" || !slices.ContainsFunc(tb.Columns, func(c report.Column) bool { return c.Name == "fair_local_maps" }) {
 		t.Fatalf("columns %v", tb.Columns)
 	}
-	got := rowLines(tb)
+	got := presettest.RowLines(tb)
 	want := []string{
-		"maponly on hw|1|g|0.00|10|0|1.00|0.00|7.0|" + fmt.Sprintf("%.1f", t975df1),
+		"maponly on hw|1|g|0.00|10|0|1.00|0.00|7.0|" + fmt.Sprintf("%.1f", resultstest.T975DF1),
 		"maponly on hw|2|h|0.08|4|0|1.00|0.00|4.0|0.0",
-		"maponly on hw|all|all 2 jobs (mean)|-|-|-|1.00|0.00|5.5|" + fmt.Sprintf("%.1f", t975df1/2),
-		"mixed on hw|all|all jobs (mean; jobs differ by seed)|-|-|-|1.50|" + fmt.Sprintf("%.2f", t975df1/2) + "|3.0|0.0",
+		"maponly on hw|all|all 2 jobs (mean)|-|-|-|1.00|0.00|5.5|" + fmt.Sprintf("%.1f", resultstest.T975DF1/2),
+		"mixed on hw|all|all jobs (mean; jobs differ by seed)|-|-|-|1.50|" + fmt.Sprintf("%.2f", resultstest.T975DF1/2) + "|3.0|0.0",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -131,7 +136,7 @@ func TestCouplingFigureSets(t *testing.T) {
 	dir := t.TempDir()
 	// Two jobs with reduces: per-policy running tasks and the spans; no network
 	// figure for runs without files.
-	paths, err := WriteCouplingFigures(twoJobRuns(), dir, "svg")
+	paths, err := WriteFigures(twoJobRuns(), dir, "svg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +144,7 @@ func TestCouplingFigureSets(t *testing.T) {
 		t.Errorf("two jobs: %s", got)
 	}
 	// Several single-job workloads: Fig. 12 only.
-	var runs []Run
+	var runs []report.Run
 	for _, tr := range []string{"grep", "sort"} {
 		for seed := 1; seed <= 2; seed++ {
 			for _, p := range []string{cpFair, "coupling"} {
@@ -147,7 +152,7 @@ func TestCouplingFigureSets(t *testing.T) {
 			}
 		}
 	}
-	if paths, err = WriteCouplingFigures(runs, dir, "svg"); err != nil || names(paths) != "coupling_processing.svg" {
+	if paths, err = WriteFigures(runs, dir, "svg"); err != nil || names(paths) != "coupling_processing.svg" {
 		t.Errorf("single jobs: %s, %v", names(paths), err)
 	}
 	// Map-only jobs on two hardware labels, and jobs that differ by seed.
@@ -158,11 +163,11 @@ func TestCouplingFigureSets(t *testing.T) {
 				cpRun(p, "batches", seed, []cpJob{{name: fmt.Sprint(seed), flow: 60, maps: 4, local: 2}}))
 		}
 	}
-	if paths, err = WriteCouplingFigures(runs, dir, "svg"); err != nil ||
+	if paths, err = WriteFigures(runs, dir, "svg"); err != nil ||
 		names(paths) != "coupling_cdf_batches.svg coupling_maps_maponly.svg coupling_spans_maponly.svg coupling_local_maps_maponly.svg" {
 		t.Errorf("map-only and varying: %s, %v", names(paths), err)
 	}
-	if _, err := WriteCouplingFigures(nil, dir, "svg"); err == nil {
+	if _, err := WriteFigures(nil, dir, "svg"); err == nil {
 		t.Error("no runs: no error")
 	}
 }
@@ -178,7 +183,7 @@ func TestPolicyDisplay(t *testing.T) {
 		{[]string{"coupling:beta=0.1", "Coupling:beta=0.1"}, []string{"coupling:beta=0.1", "Coupling:beta=0.1"}},
 	}
 	for _, tt := range tests {
-		d := policyDisplay(tt.in)
+		d := report.PolicyDisplay(tt.in)
 		for i, p := range tt.in {
 			if d[p] != tt.want[i] {
 				t.Errorf("policyDisplay(%q)[%q] = %q, want %q", tt.in, p, d[p], tt.want[i])
@@ -186,7 +191,7 @@ func TestPolicyDisplay(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{"Coupling β=0.1": "coupling_beta0.1", "table4 coupling-set-a": "table4_coupling-set-a", "a/b": "a_b"} {
-		if got := fileSlug(in); got != want {
+		if got := report.FileSlug(in); got != want {
 			t.Errorf("fileSlug(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -205,7 +210,7 @@ func TestDenseTicks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var labels []string
-		for _, tk := range (denseTicks{}).Ticks(tt.lo, tt.hi) {
+		for _, tk := range (report.DenseTicks{}).Ticks(tt.lo, tt.hi) {
 			if tk.Label != "" {
 				labels = append(labels, tk.Label)
 			}
@@ -221,7 +226,7 @@ func TestDenseTicks(t *testing.T) {
 
 func TestBandOf(t *testing.T) {
 	b := bandOf([][]float64{{0, 2, 4}, {0, 4, 4}}, 3, 0.5)
-	if b.xy[1].X != 0.5 || b.xy[1].Y != 3 || b.xy[2].Y != 4 || b.half[2] != 0 || math.Abs(b.half[1]-t975df1) > 1e-9 {
+	if b.XY[1].X != 0.5 || b.XY[1].Y != 3 || b.XY[2].Y != 4 || b.Half[2] != 0 || math.Abs(b.Half[1]-resultstest.T975DF1) > 1e-9 {
 		t.Errorf("band %+v", b)
 	}
 }
@@ -230,7 +235,7 @@ func TestCouplingFiguresDeterministic(t *testing.T) {
 	var files [2][]byte
 	for i := range files {
 		dir := t.TempDir()
-		paths, err := WriteCouplingFigures(twoJobRuns(), dir, "png")
+		paths, err := WriteFigures(twoJobRuns(), dir, "png")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,13 +251,13 @@ func TestCouplingFiguresDeterministic(t *testing.T) {
 // TestCouplingNodeFilesErrors: the network and hardware read from a run's
 // directory are checked, and errors name the file.
 func TestCouplingNodeFilesErrors(t *testing.T) {
-	write := func(t *testing.T, net []replay.NodeNetSample, meta map[string]string) []Run {
+	write := func(t *testing.T, net []results.NodeNetSample, meta map[string]string) []report.Run {
 		root := t.TempDir()
-		var runs []Run
+		var runs []report.Run
 		for _, r := range twoJobRuns() {
 			r.Dir = filepath.Join(root, "policy="+r.Policy, "seed="+r.Labels["seed"])
 			res := &replay.Result{Jobs: r.Jobs, Timeline: r.Timeline, Summary: r.Summary, NodeNet: net,
-				Nodes: []replay.NodeResult{{Policy: r.Policy, Node: 0, NetInBytes: 5e9}}}
+				Nodes: []results.NodeResult{{Policy: r.Policy, Node: 0, NetInBytes: 5e9}}}
 			if err := replay.WriteRun(r.Dir, res, meta); err != nil {
 				t.Fatal(err)
 			}
@@ -263,23 +268,23 @@ func TestCouplingNodeFilesErrors(t *testing.T) {
 	// Good files: the network figure appears and the notes give the busiest
 	// node's mean over the makespan (under Coupling 1 MB over the 12 intervals of
 	// 120 s) and the total (5 GB).
-	runs := write(t, []replay.NodeNetSample{{TimeUs: 10 * sec, Node: 0, InBytes: 1e6, OutBytes: 2e5}}, nil)
-	paths, err := WriteCouplingFigures(runs, t.TempDir(), "svg")
+	runs := write(t, []results.NodeNetSample{{TimeUs: 10 * resultstest.Sec, Node: 0, InBytes: 1e6, OutBytes: 2e5}}, nil)
+	paths, err := WriteFigures(runs, t.TempDir(), "svg")
 	if err != nil || len(paths) != 4 || filepath.Base(paths[3]) != "coupling_network.svg" {
 		t.Fatalf("figures %v, %v", paths, err)
 	}
-	if notes := strings.Join(CouplingTable(runs).Notes, "\n"); !strings.Contains(notes, "Coupling 0.1 ± 0.0 MB, 5.0 ± 0.0 GB") {
+	if notes := strings.Join(Table(runs).Notes, "\n"); !strings.Contains(notes, "Coupling 0.1 ± 0.0 MB, 5.0 ± 0.0 GB") {
 		t.Errorf("notes lack the network:\n%s", notes)
 	}
-	runs = write(t, []replay.NodeNetSample{{TimeUs: 10 * sec, Node: 0, InBytes: -1}}, nil)
-	if _, err := WriteCouplingFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), replay.NodeNetFile) || !strings.Contains(err.Error(), "row 0") {
+	runs = write(t, []results.NodeNetSample{{TimeUs: 10 * resultstest.Sec, Node: 0, InBytes: -1}}, nil)
+	if _, err := WriteFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), results.NodeNetFile) || !strings.Contains(err.Error(), "row 0") {
 		t.Errorf("negative bytes: %v", err)
 	}
-	if notes := strings.Join(CouplingTable(runs).Notes, "\n"); !strings.Contains(notes, "network: read results") {
+	if notes := strings.Join(Table(runs).Notes, "\n"); !strings.Contains(notes, "network: read results") {
 		t.Errorf("notes do not report the bad file:\n%s", notes)
 	}
-	runs = write(t, nil, map[string]string{hardwareMetaKey: "{not json"})
-	if _, err := WriteCouplingFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), hardwareMetaKey) {
+	runs = write(t, nil, map[string]string{results.HardwareMetaKey: "{not json"})
+	if _, err := WriteFigures(runs, t.TempDir(), "svg"); err == nil || !strings.Contains(err.Error(), results.HardwareMetaKey) {
 		t.Errorf("bad hardware metadata: %v", err)
 	}
 }

@@ -1,8 +1,14 @@
-package report
+// Package hybsmrp is the report preset of Gandomi et al., HybSMRP (J. Big Data
+// 2019): the Tables 4-7 of report --preset hybsmrp and their figures, drawn
+// from the results of samples/experiments/hybsmrp*.toml.
+package hybsmrp
 
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset/grid"
 )
 
 // The hybsmrp preset shows the results of samples/experiments/hybsmrp*.toml in
@@ -31,7 +37,7 @@ import (
 
 // hybApp returns the generator's app parameter of r's trace, recorded in
 // run.json as hybsmrp{"app":"wordcount",...}@seed, else its trace label.
-func hybApp(r Run) string {
+func hybApp(r report.Run) string {
 	s := r.Summary.Trace
 	if i, j := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}'); i >= 0 && j > i {
 		var params struct {
@@ -46,9 +52,9 @@ func hybApp(r Run) string {
 }
 
 // hybsmrpPreset describes the hybsmrp preset's grid.
-func hybsmrpPreset() *gridPreset {
-	table := func(wordcount, terasort string) func(Run) string {
-		return func(r Run) string {
+func hybsmrpPreset() *grid.Preset {
+	table := func(wordcount, terasort string) func(report.Run) string {
+		return func(r report.Run) string {
 			switch hybApp(r) {
 			case "wordcount":
 				return wordcount
@@ -58,31 +64,31 @@ func hybsmrpPreset() *gridPreset {
 			return ""
 		}
 	}
-	alone := func(r Run) bool { return len(r.Jobs) == 1 }
-	return &gridPreset{
-		name: "hybsmrp", label: "HybSMRP", what: "table",
-		title:   "HybSMRP (Gandomi et al. 2019), Tables 4-7: mean over seeds and 95% CI against the number of tasks",
-		xLabel:  "trace.maps",
-		xHeader: "number of tasks",
-		series: []gridSeries{{"fifo", "FIFO"}, {"fair", "Fair"}, {"hybsmrp", "HybSMRP"},
-			{"hybsmrp:preset=fcfs", "HybSMRP (FCFS-like)"}, {"hybsmrp:preset=sjf", "HybSMRP (SJF-like)"}},
-		metrics: []gridMetric{
-			{id: "locality", short: "locality (%)", title: "data-locality rate (%)", prec: 1,
-				value:   func(r Run) float64 { return 100 * r.Summary.MapLocality },
-				paper:   table("Table 4", "Table 5"),
-				applies: func(r Run) bool { return !alone(r) }},
-			{id: "completion", short: "completion (s)", title: "mean job completion time (s)", prec: 1, relGain: true,
-				value: func(r Run) float64 { return Mean(Flowtimes(r.Jobs)) },
-				paper: func(r Run) string {
+	alone := func(r report.Run) bool { return len(r.Jobs) == 1 }
+	return &grid.Preset{
+		Name: "hybsmrp", Label: "HybSMRP", What: "table",
+		Title:   "HybSMRP (Gandomi et al. 2019), Tables 4-7: mean over seeds and 95% CI against the number of tasks",
+		XLabel:  "trace.maps",
+		XHeader: "number of tasks",
+		Series: []grid.Series{{Policy: "fifo", Display: "FIFO"}, {Policy: "fair", Display: "Fair"}, {Policy: "hybsmrp", Display: "HybSMRP"},
+			{Policy: "hybsmrp:preset=fcfs", Display: "HybSMRP (FCFS-like)"}, {Policy: "hybsmrp:preset=sjf", Display: "HybSMRP (SJF-like)"}},
+		Metrics: []grid.Metric{
+			{ID: "locality", Short: "locality (%)", Title: "data-locality rate (%)", Prec: 1,
+				Value:   func(r report.Run) float64 { return 100 * r.Summary.MapLocality },
+				Paper:   table("Table 4", "Table 5"),
+				Applies: func(r report.Run) bool { return !alone(r) }},
+			{ID: "completion", Short: "completion (s)", Title: "mean job completion time (s)", Prec: 1, RelGain: true,
+				Value: func(r report.Run) float64 { return report.Mean(report.Flowtimes(r.Jobs)) },
+				Paper: func(r report.Run) string {
 					if !alone(r) {
 						return ""
 					}
 					return table("Table 6", "Table 7")(r)
 				}},
 		},
-		summaries: true,
-		bases:     []string{"fifo", "fair"},
-		notes: []string{
+		Summaries: true,
+		Bases:     []string{"fifo", "fair"},
+		Notes: []string{
 			"Each cell is the mean over seeds of one value per run; ± is the half-width of its 95% confidence interval (Student's t over the seeds; - for a single seed).",
 			"Data-locality rate: node-local maps over all maps of the run, eq. (2). Completion time: finish minus submit, averaged over the run's jobs (Tables 6 and 7: one job alone).",
 			"average: per seed the mean over the rows. vs B: per seed, for locality the average minus B's (points), for completion time (sum of B - sum of the column)/sum of B over the rows in percent, positive when faster than B.",
@@ -90,13 +96,13 @@ func hybsmrpPreset() *gridPreset {
 	}
 }
 
-// HybSMRPTable lists HybSMRP Tables 4-7 and the completion times under load
+// Table lists HybSMRP Tables 4-7 and the completion times under load
 // (see hybsmrpPreset): a row per table and number of tasks, per policy the mean
 // over seeds and the half-width of its 95% confidence interval.
-func HybSMRPTable(runs []Run) *Table { return hybsmrpPreset().table(runs) }
+func Table(runs []report.Run) *report.Table { return hybsmrpPreset().Table(runs) }
 
-// WriteHybSMRPFigures draws each table of the hybsmrp preset as a figure into
+// WriteFigures draws each table of the hybsmrp preset as a figure into
 // dir (see hybsmrpPreset) and returns the paths written.
-func WriteHybSMRPFigures(runs []Run, dir, format string) ([]string, error) {
-	return hybsmrpPreset().writeFigures(runs, dir, format, lineFigure)
+func WriteFigures(runs []report.Run, dir, format string) ([]string, error) {
+	return hybsmrpPreset().WriteFigures(runs, dir, format, grid.Lines)
 }

@@ -1,4 +1,4 @@
-package report
+package hybsmrp
 
 import (
 	"bytes"
@@ -9,19 +9,23 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/internal/results"
+
+	"github.com/tracereplay/tracereplay/internal/results/resultstest"
+	"github.com/tracereplay/tracereplay/report"
+	"github.com/tracereplay/tracereplay/report/preset/presettest"
 )
 
 // hybRun is a run of a HybSMRP spec: the generator's app in run.json as
 // cmd/replay records it, node-local maps loc (in %), and one job per flowtime
 // (seconds).
-func hybRun(policy, traceName, app, maps, seed string, loc float64, flows ...int64) Run {
-	r := Run{Labels: map[string]string{PolicyLabel: policy, "trace": traceName, "hw": "hybsmrp", "trace.maps": maps, "seed": seed},
+func hybRun(policy, traceName, app, maps, seed string, loc float64, flows ...int64) report.Run {
+	r := report.Run{Labels: map[string]string{report.PolicyLabel: policy, "trace": traceName, "hw": "hybsmrp", "trace.maps": maps, "seed": seed},
 		Policy: policy,
-		Summary: replay.RunSummary{Policy: policy, MapLocality: loc / 100,
+		Summary: results.RunSummary{Policy: policy, MapLocality: loc / 100,
 			Trace: fmt.Sprintf(`hybsmrp{"app":%q,"jobs":%d,"maps":%s}@%s`, app, len(flows), maps, seed)}}
 	for i, f := range flows {
-		r.Jobs = append(r.Jobs, replay.JobResult{Policy: policy, JobIndex: int32(i), FlowtimeUs: f * sec, FinishUs: f * sec})
+		r.Jobs = append(r.Jobs, results.Job{Policy: policy, JobIndex: int32(i), FlowtimeUs: f * resultstest.Sec, FinishUs: f * resultstest.Sec})
 	}
 	return r
 }
@@ -34,7 +38,7 @@ func hybRun(policy, traceName, app, maps, seed string, loc float64, flows ...int
 //	fifo     10, 12      20, 24               40, 50     60, 70
 //	hybsmrp   9, 12      18, 24               90, 96     94, 100
 //	fair     11, 13      22, 26               80, 90     90, 100
-func hybLoadRuns() []Run {
+func hybLoadRuns() []report.Run {
 	type cell struct {
 		pol       string
 		flow, loc [2][2]float64 // [maps][seed]
@@ -44,7 +48,7 @@ func hybLoadRuns() []Run {
 		{"hybsmrp", [2][2]float64{{9, 12}, {18, 24}}, [2][2]float64{{90, 96}, {94, 100}}},
 		{"fair", [2][2]float64{{11, 13}, {22, 26}}, [2][2]float64{{80, 90}, {90, 100}}},
 	}
-	var runs []Run
+	var runs []report.Run
 	for _, c := range cells {
 		for m, maps := range []string{"10", "20"} {
 			for s, seed := range []string{"1", "2"} {
@@ -57,7 +61,7 @@ func hybLoadRuns() []Run {
 }
 
 func TestHybSMRPTableUnderLoad(t *testing.T) {
-	tb := HybSMRPTable(hybLoadRuns())
+	tb := Table(hybLoadRuns())
 	var headers []string
 	for _, c := range tb.Columns {
 		headers = append(headers, c.Header)
@@ -68,7 +72,7 @@ func TestHybSMRPTableUnderLoad(t *testing.T) {
 	if tb.Columns[1].Name != "trace_maps" || tb.Columns[7].Name != "hybsmrp" {
 		t.Errorf("CSV names %v", tb.Columns)
 	}
-	h := func(sd float64) string { return fmt.Sprintf("%.1f", gridHalf(2, sd)) }
+	h := func(sd float64) string { return fmt.Sprintf("%.1f", presettest.Half95(2, sd)) }
 	// Columns FIFO, Fair, HybSMRP. Locality, 10 maps: means 45, 85, 93, sd of
 	// two values a, b is |a-b|/√2.
 	sd := func(a, b float64) float64 { return max(a-b, b-a) / 1.4142135623730951 }
@@ -88,7 +92,7 @@ func TestHybSMRPTableUnderLoad(t *testing.T) {
 		{"completion (s)", "vs FIFO", "2", "-", "-", "-9.2", h(sd(-10, -100.0*3/36)), "5.0", h(sd(10, 0))},
 		{"completion (s)", "vs Fair", "2", "8.4", h(sd(100.0*3/33, 100.0*3/39)), "-", "-", "12.9", h(sd(100.0*6/33, 100.0*3/39))},
 	}
-	rows := rowTexts(tb)
+	rows := presettest.RowTexts(tb)
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d:\n%v", len(rows), len(want), rows)
 	}
@@ -102,13 +106,13 @@ func TestHybSMRPTableUnderLoad(t *testing.T) {
 func TestHybSMRPTableAlone(t *testing.T) {
 	// One job per run: Tables 6 and 7 by the generator's app, whatever the trace
 	// is called; no locality block. A trace of another app (mix) has no number.
-	var runs []Run
+	var runs []report.Run
 	for _, tr := range []struct{ name, app string }{{"b", "terasort"}, {"a", "wordcount"}} {
 		for _, pol := range []string{"hybsmrp", "fifo"} {
 			runs = append(runs, hybRun(pol, tr.name, tr.app, "65", "1", 100, 50))
 		}
 	}
-	rows := rowTexts(HybSMRPTable(runs))
+	rows := presettest.RowTexts(Table(runs))
 	var got []string
 	for _, r := range rows {
 		got = append(got, r[0]+" "+r[1]+" "+r[2])
@@ -121,7 +125,7 @@ func TestHybSMRPTableAlone(t *testing.T) {
 		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	mix := hybRun("fifo", "mix", "mix", "10", "1", 50, 1, 2)
-	if rows := rowTexts(HybSMRPTable([]Run{mix})); len(rows) != 4 || rows[0][0] != "locality (%)" || rows[2][0] != "completion (s)" {
+	if rows := presettest.RowTexts(Table([]report.Run{mix})); len(rows) != 4 || rows[0][0] != "locality (%)" || rows[2][0] != "completion (s)" {
 		t.Errorf("mix rows %v", rows)
 	}
 }
@@ -133,7 +137,7 @@ func TestHybApp(t *testing.T) {
 		{`runs/fb.jhist`, "fb", "fb"},
 		{`hybsmrp{"app":`, "y", "y"},
 	} {
-		r := Run{Labels: map[string]string{"trace": tt.label}, Summary: replay.RunSummary{Trace: tt.trace}}
+		r := report.Run{Labels: map[string]string{"trace": tt.label}, Summary: results.RunSummary{Trace: tt.trace}}
 		if got := hybApp(r); got != tt.want {
 			t.Errorf("hybApp(%q) = %q, want %q", tt.trace, got, tt.want)
 		}
@@ -142,7 +146,7 @@ func TestHybApp(t *testing.T) {
 
 func TestHybSMRPFigures(t *testing.T) {
 	dir := t.TempDir()
-	paths, err := WriteHybSMRPFigures(hybLoadRuns(), dir, "svg")
+	paths, err := WriteFigures(hybLoadRuns(), dir, "svg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +172,7 @@ func TestHybSMRPFigures(t *testing.T) {
 			t.Errorf("%s: legend order FIFO %d, Fair %d, HybSMRP %d", filepath.Base(p), fifo, fair, hyb)
 		}
 	}
-	if _, err := WriteHybSMRPFigures(nil, dir, "svg"); err == nil {
+	if _, err := WriteFigures(nil, dir, "svg"); err == nil {
 		t.Error("no runs: no error")
 	}
 }
@@ -180,7 +184,7 @@ func FuzzHybApp(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r := Run{Labels: map[string]string{"trace": "label"}, Summary: replay.RunSummary{Trace: s}}
+		r := report.Run{Labels: map[string]string{"trace": "label"}, Summary: results.RunSummary{Trace: s}}
 		got := hybApp(r)
 		// JSON decoding turns escapes and invalid UTF-8 into other text: then
 		// the app is not a substring of the field

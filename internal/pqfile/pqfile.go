@@ -1,0 +1,187 @@
+// Package pqfile reads Parquet files for trace and the results schema: one
+// reader that checks a file's claims against its size (internal/pqbounds)
+// before parquet-go allocates from them, turns parquet-go's panics on corrupt
+// input into errors, checks the columns the rows need, and decodes the rows in
+// chunks up to the footer's row count. Errors are *Error, whose Stage tells
+// callers which failure it was, so that each can word it for its users.
+package pqfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/tracereplay/tracereplay/internal/pqbounds"
+)
+
+// Stage is where reading a file failed.
+type Stage int
+
+// The stages of reading a file, in order.
+const (
+	// Footer: the file does not end as a Parquet file (Options.CheckFooter).
+	Footer Stage = iota + 1
+	// Bounds: the footer or pages claim more than the file's size holds.
+	Bounds
+	// Open: parquet-go could not open the file.
+	Open
+	// Panic: parquet-go panicked on the file.
+	Panic
+	// Columns: a column the rows need is missing or differs (Options.Columns).
+	Columns
+	// Rows: decoding a row failed.
+	Rows
+	// Count: the rows decoded are fewer than the footer announces.
+	Count
+)
+
+// Error is an error of Read or OpenFile: Err is the cause; for Rows, Row is the
+// number of rows decoded before it; for Count, Row is the rows decoded and
+// Want the footer's row count.
+type Error struct {
+	Stage     Stage
+	Err       error
+	Row, Want int64
+}
+
+// Error returns the cause's message.
+func (e *Error) Error() string {
+	if e.Stage == Count {
+		return fmt.Sprintf("%d rows, footer says %d", e.Row, e.Want)
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Options are the checks and settings of a read.
+type Options struct {
+	// CheckFooter checks the file's footer (pqbounds.CheckFooter) before its
+	// claims.
+	CheckFooter bool
+	// Small reads with small buffers and without page index or bloom filters:
+	// for files read whole, where a corrupt file must cost little.
+	Small bool
+	// Columns, when set, checks the schema the rows need against the file's.
+	Columns func(want, got *parquet.Schema) error
+}
+
+// chunk is how many rows Read decodes at a time; allocation grows with the
+// rows actually decoded, never with the row count a file claims.
+const chunk = 4096
+
+// OpenFile opens the Parquet file r of size bytes once its claims passed the
+// checks of opt.
+func OpenFile(r io.ReaderAt, size int64, opt Options) (pf *parquet.File, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			pf, err = nil, &Error{Stage: Panic, Err: fmt.Errorf("%v", p)}
+		}
+	}()
+	return open(r, size, opt)
+}
+
+func open(r io.ReaderAt, size int64, opt Options) (*parquet.File, error) {
+	if opt.CheckFooter {
+		if err := pqbounds.CheckFooter(r, size); err != nil {
+			return nil, &Error{Stage: Footer, Err: err}
+		}
+	}
+	if err := pqbounds.Check(r, size); err != nil {
+		return nil, &Error{Stage: Bounds, Err: err}
+	}
+	var po []parquet.FileOption
+	if opt.Small {
+		po = append(po, parquet.ReadBufferSize(int(min(size, 1<<20))),
+			parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	}
+	pf, err := parquet.OpenFile(r, size, po...)
+	if err != nil {
+		return nil, &Error{Stage: Open, Err: err}
+	}
+	return pf, nil
+}
+
+// Read reads every row of the Parquet file r of size bytes into T and returns
+// them with the file's key/value metadata.
+func Read[T any](r io.ReaderAt, size int64, opt Options) (rows []T, meta map[string]string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rows, meta, err = nil, nil, &Error{Stage: Panic, Err: fmt.Errorf("%v", p)}
+		}
+	}()
+	pf, err := open(r, size, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opt.Columns != nil {
+		if err := opt.Columns(parquet.SchemaOf(new(T)), pf.Schema()); err != nil {
+			return nil, nil, &Error{Stage: Columns, Err: err}
+		}
+	}
+	meta = make(map[string]string, len(pf.Metadata().KeyValueMetadata))
+	for _, kv := range pf.Metadata().KeyValueMetadata {
+		meta[kv.Key] = kv.Value
+	}
+	rd := parquet.NewGenericReader[T](pf)
+	defer rd.Close()
+	// Read in chunks rather than trusting the footer's row count for one
+	// allocation, and stop at that count: on a corrupt file the reader may go on
+	// producing rows.
+	total := pf.NumRows()
+	buf := make([]T, min(total, chunk))
+	for int64(len(rows)) < total {
+		n, err := rd.Read(buf[:min(int64(len(buf)), total-int64(len(rows)))])
+		rows = append(rows, buf[:n]...)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, &Error{Stage: Rows, Err: err, Row: int64(len(rows))}
+		}
+		if n == 0 {
+			return nil, nil, &Error{Stage: Rows, Err: errors.New("reader made no progress"), Row: int64(len(rows))}
+		}
+	}
+	if int64(len(rows)) != total {
+		return nil, nil, &Error{Stage: Count, Row: int64(len(rows)), Want: total}
+	}
+	return rows, meta, nil
+}
+
+// SameLeaves is an Options.Columns check: every leaf column of want must be in
+// got with the same physical type and nesting (got's other columns are
+// ignored).
+func SameLeaves(want, got *parquet.Schema) error {
+	for _, path := range want.Columns() {
+		w, _ := want.Lookup(path...)
+		g, ok := got.Lookup(path...)
+		name := strings.Join(path, ".")
+		switch {
+		case !ok:
+			return fmt.Errorf("column %s is missing", name)
+		case w.Node.Type().Kind() != g.Node.Type().Kind():
+			return fmt.Errorf("column %s has type %s, want %s", name, g.Node.Type(), w.Node.Type())
+		case w.MaxRepetitionLevel != g.MaxRepetitionLevel || w.MaxDefinitionLevel != g.MaxDefinitionLevel:
+			return fmt.Errorf("column %s has repetition/definition levels %d/%d, want %d/%d (optional or list where not expected)",
+				name, g.MaxRepetitionLevel, g.MaxDefinitionLevel, w.MaxRepetitionLevel, w.MaxDefinitionLevel)
+		}
+	}
+	return nil
+}
+
+// SameNames is an Options.Columns check: every top-level column of want must
+// be in got by name, whatever its type or nesting (so that a column made
+// nullable since a file was written still reads).
+func SameNames(want, got *parquet.Schema) error {
+	for _, col := range want.Fields() {
+		if _, ok := got.Lookup(col.Name()); !ok {
+			return fmt.Errorf("column %q missing (expected the %s schema)", col.Name(), want.Name())
+		}
+	}
+	return nil
+}

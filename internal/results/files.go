@@ -1,0 +1,61 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Result file names inside a run directory.
+const (
+	JobsFile     = "jobs.parquet"
+	TasksFile    = "tasks.parquet"
+	TimelineFile = "timeline.parquet"
+	NodesFile    = "nodes.parquet"    // per-node totals (Node rows)
+	NodeNetFile  = "node_net.parquet" // per-node network bytes per timeline interval (NodeNetSample rows)
+	SummaryFile  = "run.json"
+	ManifestFile = "manifest.json"
+)
+
+// HardwareMetaKey is the Parquet key/value metadata entry in which cmd/replay
+// records a run's hardware model (JSON) in its results files.
+const HardwareMetaKey = "tracereplay.hardware"
+
+// ObservedPolicy is the policy name of the schedule a trace recorded, replayed
+// as a run of its own (replay --policy observed) in the same schema.
+const ObservedPolicy = "observed"
+
+// NodeResult is one node's totals in one run (nodes.parquet).
+type NodeResult struct {
+	Policy      string `parquet:"policy"`
+	Node        int32  `parquet:"node"`
+	Host        string `parquet:"host"`
+	Rack        string `parquet:"rack"`
+	NetInBytes  int64  `parquet:"net_in_bytes"`
+	NetOutBytes int64  `parquet:"net_out_bytes"`
+}
+
+// NodeNetSample is the network bytes one node received and sent during the
+// timeline interval [TimeUs, TimeUs + timeline_sample) (node_net.parquet). Only
+// intervals in which the node moved data are listed.
+type NodeNetSample struct {
+	Policy   string `parquet:"policy"`
+	TimeUs   int64  `parquet:"time_us"`
+	Node     int32  `parquet:"node"`
+	InBytes  int64  `parquet:"in_bytes"`
+	OutBytes int64  `parquet:"out_bytes"`
+}
+
+// ReadSummary reads a run's run.json.
+func ReadSummary(dir string) (RunSummary, error) {
+	var s RunSummary
+	b, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	if err != nil {
+		return s, fmt.Errorf("read run summary: %w", err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("read %s: %w", filepath.Join(dir, SummaryFile), err)
+	}
+	return s, nil
+}
