@@ -161,7 +161,7 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 		tt := &w.Trace.Tasks[x]
 		scheduled = tt.Host != "" && tt.StartMs >= 0
 	}
-	if tj := j.Trace; hw.TaskTimes != "model" && (tj.AMStartMs >= 0 || scheduled) && tj.LaunchMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
+	if tj := j.Trace; hw.TaskTimes != TaskTimesModel && (tj.AMStartMs >= 0 || scheduled) && tj.LaunchMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
 		j.life.obsInitUs = (tj.LaunchMs - tj.SubmitMs) * 1000
 	}
 	if !scheduled {
@@ -184,7 +184,7 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 		switch {
 		case c.tt == nil:
 			c.lt.present = false
-		case hw.TaskTimes != "model" && c.tt.StartMs >= 0 && c.tt.FinishMs >= c.tt.StartMs:
+		case hw.TaskTimes != TaskTimesModel && c.tt.StartMs >= 0 && c.tt.FinishMs >= c.tt.StartMs:
 			c.lt.durUs = (c.tt.FinishMs-c.tt.StartMs)*1000 + int64(hw.TaskStartup)
 		}
 	}
@@ -483,7 +483,7 @@ func lcString(kind int32) string {
 }
 
 // lifecycleKeys are the hardware keys the lifecycle added, in Hardware's
-// field order, for MarshalJSON.
+// field order, for FieldJSON and MarshalJSON.
 type lifecycleKeys struct {
 	Lifecycle           bool
 	JobInitThreads      int
@@ -506,13 +506,15 @@ func lifecycleKeysOf(h *Hardware) lifecycleKeys {
 		h.StragglerAlpha, h.Speculation}
 }
 
-// MarshalJSON writes the model as encoding/json does, except that the
-// lifecycle, failure and speculation keys are left out when they all hold
-// their defaults (lifecycle off): a run that does not use them records the
-// same hardware JSON in its results as before the keys existed, so its files
-// stay byte-identical. Reading the JSON back gives zero values for the left-out
-// keys; DefaultHardware's are the ones that applied.
-func (h Hardware) MarshalJSON() ([]byte, error) {
+// FieldJSON is the model as encoding/json writes it with Go's field names
+// (DiskMBps), except that the lifecycle, failure and speculation keys are left
+// out when they all hold their defaults (lifecycle off): a run that does not
+// use them records the same hardware JSON as before the keys existed. It is a
+// frozen format: HardwareSHA256 hashes it and each run's jobs.parquet records
+// it, so changing it changes every run's identity and results bytes. The
+// manifest writes the TOML keys instead (MarshalJSON); UnmarshalJSON reads
+// either.
+func (h Hardware) FieldJSON() ([]byte, error) {
 	type plain Hardware
 	b, err := json.Marshal(plain(h))
 	if err != nil {

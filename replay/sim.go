@@ -197,7 +197,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		}
 	}
 	s.orderPhases()
-	if s.hw.NetworkModel() == NetworkFlow {
+	if s.hw.Network == NetworkFlow {
 		fn, err := newFlowNet(s.hw, s.topo)
 		if err != nil {
 			return nil, err

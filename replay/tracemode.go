@@ -2,6 +2,7 @@ package replay
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -63,10 +64,8 @@ const (
 
 // validateTraceMode checks the trace-mode keys and a derived cluster's layout.
 func (h *Hardware) validateTraceMode(bad func(string, ...any)) {
-	switch h.TraceLocality {
-	case "factors", "bandwidth":
-	default:
-		bad("trace_locality %q: want factors or bandwidth", h.TraceLocality)
+	if !slices.Contains(LocalityRescaleNames(), string(h.TraceLocality)) {
+		bad("%v", enumError("trace_locality", string(h.TraceLocality), LocalityRescaleNames()))
 	}
 	if !(h.RackLocalFactor >= 1 && h.OffRackFactor >= h.RackLocalFactor && h.OffRackFactor <= 100) {
 		bad("want 1 <= rack_local_factor <= off_rack_factor <= 100 (got %g, %g)", h.RackLocalFactor, h.OffRackFactor)
@@ -101,7 +100,7 @@ func (h *Hardware) linkRate(loc Locality) float64 {
 // (not node-local) with remote maps running, itself included: b over the link
 // rate, or BAR's q·r under network = "bar".
 func (h *Hardware) remoteReadUs(b int64, loc Locality, remote int32) float64 {
-	if h.Network == "bar" {
+	if h.Network == NetworkBAR {
 		return float64(h.BARq) * float64(remote)
 	}
 	return bytesUs(b, h.linkRate(loc))
@@ -125,7 +124,7 @@ func (h *Hardware) observedMap(m *MapTask, tt *trace.Task, obs int64) {
 	case trace.RackLocal:
 		o = RackLocal
 	}
-	if h.TraceLocality == "bandwidth" {
+	if h.TraceLocality == TraceLocalityBandwidth {
 		if o != NodeLocal {
 			m.localUs = max(0, obs-int64(math.Ceil(h.remoteReadUs(m.InputBytes, o, 1))))
 		}
@@ -167,7 +166,7 @@ func (h *Hardware) observedUs(m *MapTask, s Locality) int64 {
 // or -1 when some map's end is not recorded, there are no maps, or the replay
 // does not use it (model times, no lifecycle, the topology shuffle).
 func observedLastMapEnd(hw *Hardware, maps []*trace.Task) int64 {
-	if hw.TaskTimes == "model" || !hw.Lifecycle || hw.Shuffle == "topology" || len(maps) == 0 {
+	if hw.TaskTimes == TaskTimesModel || !hw.Lifecycle || hw.Shuffle == ShuffleTopology || len(maps) == 0 {
 		return -1
 	}
 	last := int64(-1)

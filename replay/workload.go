@@ -121,7 +121,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		w.lcRange[i] = [2]int{m, e}
 		k = e
 	}
-	if hw.Lifecycle && hw.TaskTimes != "model" {
+	if hw.Lifecycle && hw.TaskTimes != TaskTimesModel {
 		var err error
 		if w.retries, err = traceRetries(tr, hw); err != nil {
 			return nil, err
@@ -157,7 +157,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 	if err := w.checkTasks(tasks, opt); err != nil {
 		return nil, err
 	}
-	if hw.Lifecycle && hw.TaskTimes != "model" {
+	if hw.Lifecycle && hw.TaskTimes != TaskTimesModel {
 		w.upUs = clusterUpUs(tr, first, hw)
 	}
 	return w, nil
@@ -270,7 +270,7 @@ func (w *Workload) build(k int) *Job {
 	var mapObs, redObs []int64 // observed durations in µs, -1 unknown
 	var mapTT, redTT []*trace.Task
 	observed := func(tt *trace.Task) int64 {
-		if hw.TaskTimes == "model" || tt.StartMs < 0 || tt.FinishMs < tt.StartMs {
+		if hw.TaskTimes == TaskTimesModel || tt.StartMs < 0 || tt.FinishMs < tt.StartMs {
 			return -1
 		}
 		return (tt.FinishMs - tt.StartMs) * 1000
@@ -339,7 +339,7 @@ func (w *Workload) build(k int) *Job {
 	j.replication = int32(repl)
 	j.replicas = make([]int32, 0, len(mapIn)*repl)
 	j.Maps = make([]MapTask, len(mapIn))
-	rackAware := hw.Placement == "rack-aware"
+	rackAware := hw.Placement == PlacementRackAware
 	if !w.traceReplicas(j, mapTT, len(mapIn), place, rackAware) {
 		for range mapIn {
 			j.replicas = w.topo.placeBlock(place, repl, rackAware, j.replicas)
@@ -407,7 +407,7 @@ func (w *Workload) build(k int) *Job {
 		}
 		r.Node = -1
 		tail := r.tailUs
-		if hw.Shuffle == "topology" || hw.NetworkModel() == NetworkFlow {
+		if hw.Shuffle == ShuffleTopology || hw.Network == NetworkFlow {
 			tail = 0 // the last map's output may lie on the reduce's own node: no copy after it
 		}
 		post := float64(tail + r.workUs)
