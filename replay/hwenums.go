@@ -34,7 +34,7 @@ func parseEnum(key string, b []byte, names []string) (string, error) {
 }
 
 // NetworkName names the network model (the network key): one of the models
-// registered in network_models.go (NetworkModelNames).
+// registered in network.go (NetworkModelNames).
 type NetworkName string
 
 // The network models this package registers.
@@ -99,7 +99,8 @@ func (m *ShuffleModel) UnmarshalText(b []byte) error {
 // MarshalText writes the model's name.
 func (m ShuffleModel) MarshalText() ([]byte, error) { return []byte(m), nil }
 
-// TaskTimeSource is where task durations come from (the task_times key).
+// TaskTimeSource names the task-time model (the task_times key): one of the
+// models registered in tasktimes.go (TaskTimeSourceNames).
 type TaskTimeSource string
 
 const (
@@ -112,11 +113,6 @@ const (
 	// model's otherwise.
 	TaskTimesAuto TaskTimeSource = "auto"
 )
-
-// TaskTimeSourceNames lists the valid values of the task_times key.
-func TaskTimeSourceNames() []string {
-	return []string{string(TaskTimesModel), string(TaskTimesTrace), string(TaskTimesAuto)}
-}
 
 // UnmarshalText reads a task_times key's value; an unknown name is an error.
 func (s *TaskTimeSource) UnmarshalText(b []byte) error {

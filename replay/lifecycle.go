@@ -161,7 +161,7 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 		tt := &w.Trace.Tasks[x]
 		scheduled = tt.Host != "" && tt.StartMs >= 0
 	}
-	if tj := j.Trace; hw.TaskTimes != TaskTimesModel && (tj.AMStartMs >= 0 || scheduled) && tj.LaunchMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
+	if tj := j.Trace; w.times.UsesTrace() && (tj.AMStartMs >= 0 || scheduled) && tj.LaunchMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
 		j.life.obsInitUs = (tj.LaunchMs - tj.SubmitMs) * 1000
 	}
 	if !scheduled {
@@ -184,8 +184,8 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 		switch {
 		case c.tt == nil:
 			c.lt.present = false
-		case hw.TaskTimes != TaskTimesModel && c.tt.StartMs >= 0 && c.tt.FinishMs >= c.tt.StartMs:
-			c.lt.durUs = (c.tt.FinishMs-c.tt.StartMs)*1000 + int64(hw.TaskStartup)
+		case w.times.ObservedUs(c.tt) >= 0:
+			c.lt.durUs = w.times.ObservedUs(c.tt) + int64(hw.TaskStartup)
 		}
 	}
 }

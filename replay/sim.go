@@ -175,8 +175,11 @@ type Sim struct {
 	mm                      machineMetrics
 	net                     netAcct
 	lc                      lcSim
-	specRunning             int      // speculative map copies holding a slot
-	fn                      *flowNet // network = "flow" (network_flow.go); nil otherwise
+	specRunning             int           // speculative map copies holding a slot
+	netm                    NetworkModel  // the network key's model (network.go)
+	fn                      Flows         // netm's transfer network when it re-times transfers; nil otherwise
+	flowErr                 error         // a transfer that failed to start (a bug): stops the run
+	inflight                map[int64]int // transfers of fn under way, by start time (network_retimed.go)
 }
 
 // Run replays w through policy p and returns the results.
@@ -197,17 +200,16 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		}
 	}
 	s.orderPhases()
-	if s.hw.Network == NetworkFlow {
-		fn, err := newFlowNet(s.hw, s.topo)
-		if err != nil {
-			return nil, err
-		}
-		s.fn = fn
+	s.netm = w.net
+	fn, err := s.netm.NewFlows(s.topo)
+	if err != nil {
+		return nil, err
 	}
+	s.fn = fn
 	s.jobs = make([]*Job, w.Len())
 	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline, &s.now, s.addNodeNet)
 	if s.fn != nil {
-		s.net.floor = s.fn.earliestStart
+		s.net.floor = s.earliestStart
 	}
 	s.res.out = opt.Out
 	if opt.CheckInvariants {
@@ -250,7 +252,7 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 || s.fn.active() {
+	for len(s.q) > 0 || s.fn != nil && s.fn.Active() {
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
@@ -366,10 +368,9 @@ func (s *Sim) mapCost(j *Job, i int32, n int32) (int64, Locality, int32) {
 		return m.retryUs + s.hw.observedUs(m, loc), loc, src
 	}
 	if s.fn != nil {
-		return m.retryUs + m.localUs + s.fn.estimateUs(m.InputBytes, src, n), loc, src
+		return m.retryUs + m.localUs + s.fn.EstimateUs(m.InputBytes, src, n), loc, src
 	}
-	// BAR §III: C_rem(r) = C_loc + q·r, r the remote tasks running, this one included.
-	extra := s.hw.remoteReadUs(m.InputBytes, loc, s.runningRemote+1)
+	extra := s.netm.ReadUs(m.InputBytes, loc, s.runningRemote+1)
 	return m.retryUs + m.localUs + int64(math.Ceil(extra)), loc, src
 }
 
@@ -420,7 +421,7 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 		s.chk.launch(j, false, i, n)
 	}
 	if flowRead {
-		s.startMapRead(j, i) // its end schedules the map's (network_flow.go)
+		s.startMapRead(j, i) // its end schedules the map's (network_retimed.go)
 	} else {
 		s.schedule(m.FinishUs, evMapDone, j.Index, i)
 	}
