@@ -389,9 +389,7 @@ func (s *Sim) lcLaunch(j *Job, kind int32, n int32, mapSlot bool) {
 	s.lastChange = s.now
 	t.node, t.mapSlot, t.launchUs = n, mapSlot, s.now
 	t.finishUs = s.reported(n, s.now+t.durUs)
-	if s.chk != nil {
-		s.chk.lcLaunch(j, kind, n, mapSlot)
-	}
+	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: lcTaskKind(kind), Node: n, MapSlot: mapSlot})
 	s.schedule(t.finishUs, evLifecycleDone, j.Index, kind)
 }
 
@@ -410,9 +408,7 @@ func (s *Sim) lcDone(j *Job, kind int32) {
 		s.busyReduceUs += t.finishUs - t.launchUs
 	}
 	s.taskEnded()
-	if s.chk != nil {
-		s.chk.lcFinish(j, kind, t.node, t.mapSlot)
-	}
+	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: lcTaskKind(kind), Node: t.node, MapSlot: t.mapSlot})
 	if kind == lcKindSetup {
 		j.life.phase = lcRunning
 		s.admit(j)
@@ -469,6 +465,14 @@ func (h *Hardware) fetchOverheadUs(n int) int64 {
 	}
 	p := max(h.ParallelCopies, 1)
 	return int64(math.Ceil(float64(n)/float64(p))) * int64(h.ShuffleFetchLatency)
+}
+
+// lcTaskKind is the bus's kind of a lifecycle task kind.
+func lcTaskKind(kind int32) TaskKind {
+	if kind == lcKindCleanup {
+		return TaskCleanup
+	}
+	return TaskSetup
 }
 
 // lcString names a lifecycle task kind in messages.

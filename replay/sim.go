@@ -117,6 +117,9 @@ type Options struct {
 	// rows as they happen instead of the Result (stream.go); WriteRun into
 	// Out's directory then completes the run's files.
 	Out *RunWriter
+	// Observers, if set, listen to the run's events (bus.go) after the
+	// run's own metrics, checker and recorders.
+	Observers []Observer
 }
 
 // Result is everything one run produced.
@@ -166,7 +169,8 @@ type Sim struct {
 	res           Result
 	finished      int
 	sampling      bool
-	chk           *checker
+	chk           *checker // Options.CheckInvariants; also an observer on bus
+	bus           bus
 
 	busyMapUs, busyReduceUs int64
 	netBytes                int64
@@ -212,8 +216,24 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		s.net.floor = s.earliestStart
 	}
 	s.res.out = opt.Out
+	var adjust func(*Job, *JobResult)
+	if s.hw.Lifecycle {
+		adjust = s.lcHistoryTimes
+	}
+	s.bus.register(newJobMetrics(&s.res.Jobs, w.Len(), adjust))
+	s.bus.register(&s.mm)
+	if opt.RecordTasks {
+		s.bus.register(taskRecorder{s: s})
+	}
+	if opt.Timeline {
+		s.bus.register(timelineRecorder{s: s})
+	}
 	if opt.CheckInvariants {
 		s.chk = newChecker(s)
+		s.bus.register(s.chk)
+	}
+	for _, o := range opt.Observers {
+		s.bus.register(o)
 	}
 	for k := range w.Len() {
 		s.schedule(w.submitUs[k], evArrival, int32(k), 0)
@@ -412,13 +432,10 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 			s.net.transfer(src, n, m.InputBytes, s.now, s.now+d)
 		}
 	}
-	s.mm.mapLaunched(j, i)
+	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskMap, Index: i, Node: n, Locality: loc})
 	s.mapsLaunched++
 	if s.dataNodes > 0 && s.mapsLaunched%int64(s.dataNodes) == 0 {
 		s.sampleUnprocessedLoad()
-	}
-	if s.chk != nil {
-		s.chk.launch(j, false, i, n)
 	}
 	if flowRead {
 		s.startMapRead(j, i) // its end schedules the map's (network_retimed.go)
@@ -447,17 +464,9 @@ func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
 	j.PendingReduces--
 	j.RunningReduces++
 	s.taskLaunched(j)
-	if j.firstRed < 0 {
-		j.firstRed = s.now
-	}
-	j.lastRed = s.now
 	s.reduceLaunched(j, i)
-	if s.chk != nil {
-		s.chk.launch(j, true, i, n)
-	}
+	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskReduce, Index: i, Node: n})
 	if j.MapsDone() {
-		j.late++
-		j.lateSumUs += s.now - j.LastMapEndUs
 		s.startReducePhase(j, i)
 	} else {
 		j.waiting = append(j.waiting, i)
@@ -484,7 +493,7 @@ func (s *Sim) startReducePhase(j *Job, i int32) {
 
 func (s *Sim) arrive(k int) {
 	j := s.w.build(k)
-	j.FirstLaunchUs, j.LastMapEndUs, j.firstRed, j.lastRed = -1, -1, -1, -1
+	j.FirstLaunchUs, j.LastMapEndUs = Unset, Unset
 	s.jobs[k] = j
 	if s.hw.Lifecycle {
 		s.lcSubmit(j)
@@ -497,7 +506,7 @@ func (s *Sim) arrive(k int) {
 // the lifecycle when its setup is done.
 func (s *Sim) admit(j *Job) {
 	j.index(s.topo)
-	s.mm.jobArrived(j)
+	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
 	s.active = append(s.active, j)
@@ -687,20 +696,16 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	ns := &s.nodes[m.Node]
 	ns.freeMap++
 	if m.specNode >= 0 {
-		s.specEnded(m)
+		s.specEnded(j, i)
 	}
 	if m.Locality != NodeLocal {
 		s.runningRemote--
 	}
 	s.busyMapUs += m.FinishUs - m.LaunchUs
-	s.mm.mapDone(m)
 	j.RunningMaps--
 	j.FinishedMaps++
 	s.taskEnded()
-	if s.chk != nil {
-		s.chk.finish(j, false, i, m.Node)
-	}
-	s.recordMap(j, i)
+	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskMap, Index: i, Node: m.Node, Locality: m.Locality})
 	s.mapOutput(j, i)
 	wasPending := s.pending
 	s.checkReady(j)
@@ -726,14 +731,10 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 	r.State = Done
 	s.nodes[r.Node].freeReduce++
 	s.busyReduceUs += r.FinishUs - r.LaunchUs
-	s.mm.reduceDone(r)
 	j.RunningReduces--
 	j.FinishedReduces++
 	s.taskEnded()
-	if s.chk != nil {
-		s.chk.finish(j, true, i, r.Node)
-	}
-	s.recordReduce(j, i)
+	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskReduce, Index: i, Node: r.Node})
 	s.pol.TaskFinished(s, j, true, i)
 	if j.FinishedReduces == int32(len(j.Reduces)) {
 		s.finishJob(j)
@@ -747,43 +748,10 @@ func (s *Sim) finishJob(j *Job) {
 		return
 	}
 	j.finished = true
-	tj := j.Trace
-	r := JobResult{
-		JobIndex: j.Index, JobID: tj.ID, Name: tj.Name, User: tj.User, Queue: tj.Queue,
-		Maps: int32(len(j.Maps)), Reduces: int32(len(j.Reduces)),
-		SubmitUs: j.SubmitUs, FirstLaunchUs: j.FirstLaunchUs, LastMapEndUs: j.LastMapEndUs,
-		FirstReduceLaunchUs: j.firstRed, LastReduceLaunchUs: j.lastRed, FinishUs: s.now,
-		FlowtimeUs: s.now - j.SubmitUs, IdealUs: j.IdealUs, WaitingUs: j.FirstLaunchUs - j.SubmitUs,
-		ReducesLate: j.late, InputBytes: tj.InputBytes, ShuffleBytes: tj.ShuffleBytes, OutputBytes: tj.OutputBytes,
-		ObservedFlowtimeUs: Unset, AloneUs: Unset,
-	}
-	if j.late > 0 {
-		r.StarvationUs = j.lateSumUs / int64(j.late)
-	}
-	s.lcHistoryTimes(j, &r)
-	if j.IdealUs > 0 {
-		r.Slowdown = float64(r.FlowtimeUs) / float64(j.IdealUs)
-	}
-	if tj.FinishMs >= 0 && tj.SubmitMs >= 0 && tj.FinishMs >= tj.SubmitMs {
-		r.ObservedFlowtimeUs = (tj.FinishMs - tj.SubmitMs) * 1000
-	}
-	for i := range j.Maps {
-		switch j.Maps[i].Locality {
-		case NodeLocal:
-			r.MapsNodeLocal++
-		case RackLocal:
-			r.MapsRackLocal++
-		default:
-			r.MapsOffRack++
-		}
-	}
-	if s.chk != nil {
-		s.chk.jobDone(j, &r)
-	}
+	s.bus.jobFinished(JobEvent{Time: s.now, Job: j}) // the job's result (metrics_job.go)
 	if !s.hw.Lifecycle {
 		s.pol.JobFinished(s, j) // with the lifecycle: when its work was done (lcWorkDone)
 	}
-	s.res.Jobs = append(s.res.Jobs, r)
 	s.removeActive(j)
 	s.jobs[j.Index] = nil
 	s.finished++
@@ -819,16 +787,7 @@ func (s *Sim) sample() {
 		s.sampling = false
 		return
 	}
-	var tm, tr int32
-	for _, j := range s.active {
-		if j.Running() > 0 {
-			s.addSample(TimelineSample{TimeUs: s.now, JobIndex: j.Index,
-				RunningMaps: j.RunningMaps, RunningReduces: j.RunningReduces})
-			tm += j.RunningMaps
-			tr += j.RunningReduces
-		}
-	}
-	s.addSample(TimelineSample{TimeUs: s.now, JobIndex: -1, RunningMaps: tm, RunningReduces: tr})
+	s.bus.sample(SampleEvent{Time: s.now, Active: s.active})
 	s.schedule(s.now+int64(s.hw.TimelineSample), evSample, 0, 0)
 }
 
