@@ -3,10 +3,12 @@ package replay
 // The observer bus. The engine (Sim) and the observed schedule (Observed)
 // emit the same events as a run goes: a job's tasks become schedulable
 // (JobArrived), a task starts (TaskLaunched) or ends (TaskEnded), a job
-// finishes (JobFinished), and the timeline's sample instants (Sample). What
-// a run measures listens to them: the per-job results (metrics_job.go), the
-// EAS machine metrics (machine_metrics.go), the invariant checker
-// (invariants.go) and the task and timeline recorders (recorders.go). A new
+// finishes (JobFinished), and the timeline's sample instants (Sample); the
+// simulator also emits each network transfer it times (Transfer). What a run
+// measures listens to them: the per-job results (metrics_job.go), the EAS
+// machine metrics (machine_metrics.go), the per-node network accounting
+// (netstats.go), the invariant checker (invariants.go) and the task and
+// timeline recorders (recorders.go). A new
 // per-job metric is computed once, in its observer, for simulated and
 // observed runs alike.
 //
@@ -65,6 +67,18 @@ type SampleEvent struct {
 	Active []*Job
 }
 
+// TransferEvent is a network transfer of Bytes from node Src to node Dst
+// over [Start, End): a remote map's input read, a shuffle fetch under the
+// topology shuffle or a re-timing network model. It is emitted once its end
+// is known: at its start when the network model fixes it, at its end when the
+// model re-times it, so Start may lie before the current time. The uniform
+// shuffle's copies have no per-node source and are not transfers.
+type TransferEvent struct {
+	Src, Dst   int32
+	Bytes      int64
+	Start, End int64
+}
+
 // Observer listens to a run's events. Embed NopObserver to implement only
 // the events of interest.
 type Observer interface {
@@ -73,6 +87,7 @@ type Observer interface {
 	TaskEnded(TaskEvent)
 	JobFinished(JobEvent)
 	Sample(SampleEvent)
+	Transfer(TransferEvent)
 }
 
 // NopObserver ignores every event; embed it in an observer.
@@ -92,6 +107,9 @@ func (NopObserver) JobFinished(JobEvent) {}
 
 // Sample does nothing.
 func (NopObserver) Sample(SampleEvent) {}
+
+// Transfer does nothing.
+func (NopObserver) Transfer(TransferEvent) {}
 
 // bus delivers each event to its observers in the order they registered.
 type bus struct{ obs []Observer }
@@ -125,5 +143,11 @@ func (b *bus) jobFinished(e JobEvent) {
 func (b *bus) sample(e SampleEvent) {
 	for _, o := range b.obs {
 		o.Sample(e)
+	}
+}
+
+func (b *bus) transfer(e TransferEvent) {
+	for _, o := range b.obs {
+		o.Transfer(e)
 	}
 }

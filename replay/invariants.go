@@ -69,6 +69,9 @@ func (c *checker) JobArrived(JobEvent) {}
 // Sample does nothing.
 func (c *checker) Sample(SampleEvent) {}
 
+// Transfer does nothing.
+func (c *checker) Transfer(TransferEvent) {}
+
 func (c *checker) fail(format string, a ...any) {
 	panic(invariantError{fmt.Sprintf("t=%dus: ", c.s.now) + fmt.Sprintf(format, a...)})
 }

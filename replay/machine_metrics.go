@@ -54,6 +54,9 @@ func (mm *machineMetrics) JobFinished(JobEvent) {}
 // (sampleUnprocessedLoad).
 func (mm *machineMetrics) Sample(SampleEvent) {}
 
+// Transfer does nothing.
+func (mm *machineMetrics) Transfer(TransferEvent) {}
+
 func (mm *machineMetrics) init(nodes int, repl int) {
 	mm.pending, mm.repl = make([]int64, nodes), int64(max(repl, 1))
 	mm.mapBytes, mm.mapLastUs = make([]int64, nodes), make([]int64, nodes)

@@ -33,7 +33,7 @@ func (s *Sim) flowStep() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	s.net.transfer(x.Src, x.Dst, x.Bytes, x.Start, at)
+	s.bus.transfer(TransferEvent{Src: x.Src, Dst: x.Dst, Bytes: x.Bytes, Start: x.Start, End: at})
 	if s.inflight[x.Start]--; s.inflight[x.Start] <= 0 {
 		delete(s.inflight, x.Start)
 	}

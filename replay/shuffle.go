@@ -141,7 +141,7 @@ func (s *Sim) fetch(j *Job, r, m int32) {
 	j.out.cursor[r] = end
 	if mp.Node != red.Node && b > 0 {
 		s.netBytes += b
-		s.net.transfer(mp.Node, red.Node, b, start, end)
+		s.bus.transfer(TransferEvent{Src: mp.Node, Dst: red.Node, Bytes: b, Start: start, End: end})
 	}
 }
 

@@ -222,6 +222,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	}
 	s.bus.register(newJobMetrics(&s.res.Jobs, w.Len(), adjust))
 	s.bus.register(&s.mm)
+	s.bus.register(&s.net)
 	if opt.RecordTasks {
 		s.bus.register(taskRecorder{s: s})
 	}
@@ -429,7 +430,7 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 		s.runningRemote++
 		s.netBytes += m.InputBytes
 		if !flowRead {
-			s.net.transfer(src, n, m.InputBytes, s.now, s.now+d)
+			s.bus.transfer(TransferEvent{Src: src, Dst: n, Bytes: m.InputBytes, Start: s.now, End: s.now + d})
 		}
 	}
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskMap, Index: i, Node: n, Locality: loc})
