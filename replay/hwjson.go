@@ -126,14 +126,45 @@ func fieldNames(b []byte, t reflect.Type) ([]byte, error) {
 }
 
 // UnmarshalJSON reads a model written by MarshalJSON (TOML keys) or by
-// FieldJSON (Go field names). Keys left out keep their zero values.
+// FieldJSON (Go field names). Keys left out keep their zero values. The
+// enumerated keys are read as written, not checked against this build's
+// names: results record a model that was valid where it ran, and Validate
+// says what this build makes of it.
 func (h *Hardware) UnmarshalJSON(b []byte) error {
-	nb, err := fieldNames(b, reflect.TypeFor[Hardware]())
+	t := reflect.TypeFor[Hardware]()
+	nb, err := fieldNames(b, t)
 	if err != nil {
 		return fmt.Errorf("hardware model: %w", err)
 	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(nb, &m); err != nil || m == nil {
+		type plain Hardware
+		return json.Unmarshal(nb, (*plain)(h))
+	}
+	enums := map[string]string{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Type.Kind() != reflect.String || f.Type == reflect.TypeFor[string]() {
+			continue
+		}
+		var v string
+		if raw, ok := m[f.Name]; ok && json.Unmarshal(raw, &v) == nil {
+			enums[f.Name] = v
+			delete(m, f.Name)
+		}
+	}
+	if nb, err = json.Marshal(m); err != nil {
+		return fmt.Errorf("hardware model: %w", err)
+	}
 	type plain Hardware
-	return json.Unmarshal(nb, (*plain)(h))
+	if err := json.Unmarshal(nb, (*plain)(h)); err != nil {
+		return err
+	}
+	hv := reflect.ValueOf(h).Elem()
+	for name, v := range enums {
+		hv.FieldByName(name).SetString(v)
+	}
+	return nil
 }
 
 // UnmarshalJSON reads a queue written with its TOML keys or its Go field names.

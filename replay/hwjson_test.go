@@ -90,3 +90,18 @@ func TestHardwareEnumsParse(t *testing.T) {
 		t.Errorf("valid values: %+v, %v", h, err)
 	}
 }
+
+// TestHardwareJSONUnchecked: results written elsewhere read back whatever
+// their enumerated keys hold (an empty or unknown network); Validate judges.
+func TestHardwareJSONUnchecked(t *testing.T) {
+	for _, b := range []string{`{"Name":"x","Network":""}`, `{"name":"x","network":"wormhole","shuffle":"ring"}`} {
+		var h Hardware
+		if err := json.Unmarshal([]byte(b), &h); err != nil || h.Name != "x" {
+			t.Errorf("%s: %+v, %v", b, h, err)
+		}
+	}
+	var h Hardware
+	if err := json.Unmarshal([]byte(`{"network":"wormhole","shuffle":"ring"}`), &h); err != nil || h.Network != "wormhole" || h.Shuffle != "ring" {
+		t.Errorf("enumerated keys: %q %q, %v", h.Network, h.Shuffle, err)
+	}
+}
