@@ -85,12 +85,23 @@ func TestBusSimulated(t *testing.T) {
 }
 
 // TestBusObserved: the observed schedule emits the same events for the
-// hand-made history: two jobs, four maps and three reduces launched and ended.
+// hand-made history: two jobs, four maps and three reduces launched and
+// ended, and a sample per timeline instant.
 func TestBusObserved(t *testing.T) {
 	w := observedWorkload(t, observedHistory(), replay.WorkloadOptions{})
 	c := newCounter()
-	if _, err := replay.Observed(w, replay.Options{Seed: 1, Observers: []replay.Observer{c}}); err != nil {
+	res, err := replay.Observed(w, replay.Options{Seed: 1, Timeline: true, Observers: []replay.Observer{c}})
+	if err != nil {
 		t.Fatal(err)
+	}
+	cluster := 0
+	for _, x := range res.Timeline {
+		if x.JobIndex == -1 {
+			cluster++
+		}
+	}
+	if c.samples == 0 || c.samples != cluster {
+		t.Errorf("%d samples emitted, %d cluster rows", c.samples, cluster)
 	}
 	if c.arrived != 2 || c.finished != 2 || c.launched[replay.TaskMap] != 4 || c.ended[replay.TaskMap] != 4 ||
 		c.launched[replay.TaskReduce] != 3 || c.ended[replay.TaskReduce] != 3 {

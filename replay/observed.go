@@ -59,6 +59,12 @@ func Observed(w *Workload, opt Options) (*Result, error) {
 	}
 	o := &observer{w: w, opt: opt, origin: w.Trace.Jobs[w.jobs[0]].SubmitMs}
 	o.bus.register(newJobMetrics(&o.res.Jobs, w.Len(), nil))
+	if opt.Timeline {
+		o.bus.register(timelineRecorder{add: func(t TimelineSample) {
+			t.Policy = ObservedPolicy
+			o.res.Timeline = append(o.res.Timeline, t)
+		}})
+	}
 	for _, ob := range opt.Observers {
 		o.bus.register(ob)
 	}

@@ -19,10 +19,10 @@ func (t taskRecorder) TaskEnded(e TaskEvent) {
 
 // timelineRecorder records, at each sample instant, the running maps and
 // reduces of every active job with a running task and of the cluster
-// (Options.Timeline).
+// (Options.Timeline), for simulated and observed runs alike; add keeps a row.
 type timelineRecorder struct {
 	NopObserver
-	s *Sim
+	add func(TimelineSample)
 }
 
 // Sample records the instant's rows.
@@ -30,11 +30,11 @@ func (t timelineRecorder) Sample(e SampleEvent) {
 	var tm, tr int32
 	for _, j := range e.Active {
 		if j.Running() > 0 {
-			t.s.addSample(TimelineSample{TimeUs: e.Time, JobIndex: j.Index,
+			t.add(TimelineSample{TimeUs: e.Time, JobIndex: j.Index,
 				RunningMaps: j.RunningMaps, RunningReduces: j.RunningReduces})
 			tm += j.RunningMaps
 			tr += j.RunningReduces
 		}
 	}
-	t.s.addSample(TimelineSample{TimeUs: e.Time, JobIndex: -1, RunningMaps: tm, RunningReduces: tr})
+	t.add(TimelineSample{TimeUs: e.Time, JobIndex: -1, RunningMaps: tm, RunningReduces: tr})
 }

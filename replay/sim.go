@@ -227,7 +227,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		s.bus.register(taskRecorder{s: s})
 	}
 	if opt.Timeline {
-		s.bus.register(timelineRecorder{s: s})
+		s.bus.register(timelineRecorder{add: s.addSample})
 	}
 	if opt.CheckInvariants {
 		s.chk = newChecker(s)
