@@ -111,43 +111,72 @@ func (NopObserver) Sample(SampleEvent) {}
 // Transfer does nothing.
 func (NopObserver) Transfer(TransferEvent) {}
 
-// bus delivers each event to its observers in the order they registered.
-type bus struct{ obs []Observer }
+// eventMask says which events an observer is given.
+type eventMask uint8
 
-func (b *bus) register(o Observer) { b.obs = append(b.obs, o) }
+const (
+	onJobArrived eventMask = 1 << iota
+	onTaskLaunched
+	onTaskEnded
+	onJobFinished
+	onSample
+	onTransfer
+	onAll = onJobArrived | onTaskLaunched | onTaskEnded | onJobFinished | onSample | onTransfer
+)
+
+// bus delivers each event to the observers registered for it, in the order
+// they registered. An observer is called only for the events of its mask, so
+// the events nobody but a NopObserver method would take cost nothing.
+type bus struct {
+	arrived, launched, ended, finished, samples, transfers []Observer
+}
+
+// register adds o for the events of m; an Options.Observers observer is
+// given them all.
+func (b *bus) register(o Observer, m eventMask) {
+	for _, x := range []struct {
+		bit  eventMask
+		list *[]Observer
+	}{{onJobArrived, &b.arrived}, {onTaskLaunched, &b.launched}, {onTaskEnded, &b.ended},
+		{onJobFinished, &b.finished}, {onSample, &b.samples}, {onTransfer, &b.transfers}} {
+		if m&x.bit != 0 {
+			*x.list = append(*x.list, o)
+		}
+	}
+}
 
 func (b *bus) jobArrived(e JobEvent) {
-	for _, o := range b.obs {
+	for _, o := range b.arrived {
 		o.JobArrived(e)
 	}
 }
 
 func (b *bus) taskLaunched(e TaskEvent) {
-	for _, o := range b.obs {
+	for _, o := range b.launched {
 		o.TaskLaunched(e)
 	}
 }
 
 func (b *bus) taskEnded(e TaskEvent) {
-	for _, o := range b.obs {
+	for _, o := range b.ended {
 		o.TaskEnded(e)
 	}
 }
 
 func (b *bus) jobFinished(e JobEvent) {
-	for _, o := range b.obs {
+	for _, o := range b.finished {
 		o.JobFinished(e)
 	}
 }
 
 func (b *bus) sample(e SampleEvent) {
-	for _, o := range b.obs {
+	for _, o := range b.samples {
 		o.Sample(e)
 	}
 }
 
 func (b *bus) transfer(e TransferEvent) {
-	for _, o := range b.obs {
+	for _, o := range b.transfers {
 		o.Transfer(e)
 	}
 }

@@ -19,6 +19,9 @@ type jobMetrics struct {
 	adjust func(j *Job, r *JobResult)
 }
 
+// jobMetricsEvents are the events jobMetrics listens to.
+const jobMetricsEvents = onJobArrived | onTaskLaunched | onJobFinished
+
 func newJobMetrics(jobs *[]JobResult, n int, adjust func(*Job, *JobResult)) *jobMetrics {
 	return &jobMetrics{jobs: jobs, loc: make([][3]int32, n), adjust: adjust}
 }

@@ -58,15 +58,15 @@ func Observed(w *Workload, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("policy %s: the trace records no schedule (no task with a host, a start and a finish)", ObservedPolicy)
 	}
 	o := &observer{w: w, opt: opt, origin: w.Trace.Jobs[w.jobs[0]].SubmitMs}
-	o.bus.register(newJobMetrics(&o.res.Jobs, w.Len(), nil))
+	o.bus.register(newJobMetrics(&o.res.Jobs, w.Len(), nil), jobMetricsEvents)
 	if opt.Timeline {
 		o.bus.register(timelineRecorder{add: func(t TimelineSample) {
 			t.Policy = ObservedPolicy
 			o.res.Timeline = append(o.res.Timeline, t)
-		}})
+		}}, onSample)
 	}
 	for _, ob := range opt.Observers {
-		o.bus.register(ob)
+		o.bus.register(ob, onAll)
 	}
 	for k := range w.Len() {
 		o.job(k)

@@ -220,21 +220,21 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	if s.hw.Lifecycle {
 		adjust = s.lcHistoryTimes
 	}
-	s.bus.register(newJobMetrics(&s.res.Jobs, w.Len(), adjust))
-	s.bus.register(&s.mm)
-	s.bus.register(&s.net)
+	s.bus.register(newJobMetrics(&s.res.Jobs, w.Len(), adjust), jobMetricsEvents)
+	s.bus.register(&s.mm, onJobArrived|onTaskLaunched|onTaskEnded)
+	s.bus.register(&s.net, onTransfer)
 	if opt.RecordTasks {
-		s.bus.register(taskRecorder{s: s})
+		s.bus.register(taskRecorder{s: s}, onTaskEnded)
 	}
 	if opt.Timeline {
-		s.bus.register(timelineRecorder{add: s.addSample})
+		s.bus.register(timelineRecorder{add: s.addSample}, onSample)
 	}
 	if opt.CheckInvariants {
 		s.chk = newChecker(s)
-		s.bus.register(s.chk)
+		s.bus.register(s.chk, onTaskLaunched|onTaskEnded|onJobFinished)
 	}
 	for _, o := range opt.Observers {
-		s.bus.register(o)
+		s.bus.register(o, onAll)
 	}
 	for k := range w.Len() {
 		s.schedule(w.submitUs[k], evArrival, int32(k), 0)
