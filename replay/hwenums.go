@@ -37,20 +37,6 @@ func parseEnum(key string, b []byte, names []string) (string, error) {
 // registered in network.go (NetworkModelNames).
 type NetworkName string
 
-// The network models this package registers.
-const (
-	// NetworkFixed times a remote map read at launch: its bytes at the NIC rate
-	// within a rack, at the rack uplink's per-node share across racks.
-	NetworkFixed NetworkName = "fixed"
-	// NetworkBAR times a remote map read at launch as BAR §III does:
-	// C_rem = C_loc + q·r, r the remote maps running.
-	NetworkBAR NetworkName = "bar"
-	// NetworkFlow makes remote map reads and shuffle fetches flows that share
-	// NICs, rack uplinks and an optional oversubscribed core max-min fairly
-	// (internal/flow); a task's end moves as other transfers start and end.
-	NetworkFlow NetworkName = "flow"
-)
-
 // UnmarshalText reads a network key's value; an unknown name is an error
 // listing the valid ones.
 func (n *NetworkName) UnmarshalText(b []byte) error {
@@ -102,17 +88,6 @@ func (m ShuffleModel) MarshalText() ([]byte, error) { return []byte(m), nil }
 // TaskTimeSource names the task-time model (the task_times key): one of the
 // models registered in tasktimes.go (TaskTimeSourceNames).
 type TaskTimeSource string
-
-const (
-	// TaskTimesModel computes durations from bytes and rates.
-	TaskTimesModel TaskTimeSource = "model"
-	// TaskTimesTrace takes each task's observed duration, rescaled to where the
-	// replay runs it (tracemode.go).
-	TaskTimesTrace TaskTimeSource = "trace"
-	// TaskTimesAuto takes the trace's duration when the task has one and the
-	// model's otherwise.
-	TaskTimesAuto TaskTimeSource = "auto"
-)
 
 // UnmarshalText reads a task_times key's value; an unknown name is an error.
 func (s *TaskTimeSource) UnmarshalText(b []byte) error {

@@ -4,6 +4,10 @@ package replay
 // C_rem = C_loc + q·r, q the hardware model's bar_q and r the maps reading
 // remotely when it launches, itself included.
 
+// NetworkBAR times a remote map read at launch as BAR §III does:
+// C_rem = C_loc + q·r, r the remote maps running.
+const NetworkBAR NetworkName = "bar"
+
 // barNetwork is the BAR model.
 type barNetwork struct{ h *Hardware }
 

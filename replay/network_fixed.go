@@ -4,6 +4,10 @@ package replay
 // takes its bytes at the link rate between the two nodes, the NIC within a
 // rack and the rack uplink's per-node share across racks, whatever else runs.
 
+// NetworkFixed times a remote map read at launch: its bytes at the NIC rate
+// within a rack, at the rack uplink's per-node share across racks.
+const NetworkFixed NetworkName = "fixed"
+
 // fixedNetwork is the fixed model.
 type fixedNetwork struct{ h *Hardware }
 

@@ -31,6 +31,11 @@ import (
 // time as under the other models. Maps whose duration comes from the trace
 // keep it (trace_locality rescales it at the fixed rates).
 
+// NetworkFlow makes remote map reads and shuffle fetches flows that share
+// NICs, rack uplinks and an optional oversubscribed core max-min fairly
+// (internal/flow); a task's end moves as other transfers start and end.
+const NetworkFlow NetworkName = "flow"
+
 // flowNetwork is the flow model; its NewFlows builds a run's flowNet. Its
 // nominal read time is the fixed model's.
 type flowNetwork struct{ fixedNetwork }

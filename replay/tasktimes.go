@@ -20,6 +20,18 @@ type TaskTimeModel interface {
 	UsesTrace() bool
 }
 
+// The task-time models this package registers.
+const (
+	// TaskTimesModel computes durations from bytes and rates.
+	TaskTimesModel TaskTimeSource = "model"
+	// TaskTimesTrace takes each task's observed duration, rescaled to where the
+	// replay runs it (tracemode.go).
+	TaskTimesTrace TaskTimeSource = "trace"
+	// TaskTimesAuto takes the trace's duration when the task has one and the
+	// model's otherwise.
+	TaskTimesAuto TaskTimeSource = "auto"
+)
+
 // taskTimeModel is one entry of the registry: a task_times name and its model.
 type taskTimeModel struct {
 	name TaskTimeSource
