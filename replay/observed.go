@@ -31,7 +31,10 @@ func HasObservedSchedule(tr *trace.Trace) bool {
 // the results schema of Run (policy "observed"), so that every report can set
 // the policies beside what really happened. Nothing is simulated, so the
 // invariants of Options.CheckInvariants do not apply and Options.Alone is
-// ignored. Times count from the first replayed job's submit, as in Run.
+// ignored. Times count from the first replayed job's submit, as in Run. The
+// recorded schedule is emitted on the observer bus as Run emits a simulated
+// one (bus.go; Options.Observers listen too): the per-job results come from
+// the same observer as Run's, the timeline rows from the same recorder.
 //
 //   - Per job: submit, first task start, last map finish (when every map has
 //     one), first and last reduce start, finish and flowtime from the trace's
