@@ -103,7 +103,7 @@ func (st *AllocStudy) Instance(sys AllocSystem, c AllocCase, seed uint64) (*Allo
 func (st *AllocStudy) instance(sys AllocSystem, c AllocCase, seed uint64) (*AllocProblem, error) {
 	hw := DefaultHardware()
 	hw.Racks, hw.NodesPerRack, hw.MapSlots, hw.ReduceSlots = st.Racks, sys.Servers/st.Racks, 1, 1
-	hw.Replication, hw.Placement = st.Replication, st.Placement
+	hw.Replication, hw.Placement = st.Replication, PlacementPolicy(st.Placement)
 	if err := hw.Validate(); err != nil {
 		return nil, fmt.Errorf("alloc_study: system %q: %w", sys.Name, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -75,7 +76,7 @@ type Hardware struct {
 	BlockSizeMB int `toml:"block_size_mb"`
 	Replication int `toml:"replication"`
 	// Placement is "rack-aware" (HDFS default) or "random".
-	Placement string `toml:"placement"`
+	Placement PlacementPolicy `toml:"placement"`
 	// DataNodeFraction is the fraction of map-capable nodes that hold data
 	// (placement skew); 1 spreads data over all of them.
 	DataNodeFraction float64 `toml:"data_node_fraction"`
@@ -90,7 +91,7 @@ type Hardware struct {
 	// Network is the remote-transfer model: "fixed" (NIC within a rack, a share of
 	// the rack uplink across racks), "bar" (C_rem = C_loc + q·r, BAR §III) or
 	// "flow" (max-min fair sharing of NICs, uplinks and the core; network*.go).
-	Network string `toml:"network"`
+	Network NetworkName `toml:"network"`
 	// CoreOversubscription is the core's oversubscription ratio under network =
 	// "flow": the core carries racks × rack uplink / this in all. Unset (0) or 1
 	// is a non-blocking core; an explicit value must be positive.
@@ -102,19 +103,19 @@ type Hardware struct {
 	// every finished map's output from the node the map ran on: free on its own
 	// node, at the NIC rate within a rack, at the rack uplink's per-node share
 	// across racks (see shuffle.go).
-	Shuffle string `toml:"shuffle"`
+	Shuffle ShuffleModel `toml:"shuffle"`
 	// TaskTimes is where task durations come from: "model" computes them from
 	// bytes and rates; "trace" takes each task's observed duration (finish - start
 	// of its successful attempt), rescaled to where the replay runs it by
 	// TraceLocality (tracemode.go); "auto" uses the trace's duration when the
 	// task has one and the model otherwise.
-	TaskTimes string `toml:"task_times"`
+	TaskTimes TaskTimeSource `toml:"task_times"`
 	// TraceLocality is how an observed map duration is rescaled when the replay
 	// runs the map at another distance from its input than the trace did:
 	// "factors" (Mumak/Rumen constant factors RackLocalFactor and OffRackFactor)
 	// or "bandwidth" (the observed transfer removed, the network model's added);
 	// see tracemode.go.
-	TraceLocality string `toml:"trace_locality"`
+	TraceLocality LocalityRescale `toml:"trace_locality"`
 	// RackLocalFactor and OffRackFactor are a map's duration rack-local and
 	// off-rack over its duration node-local, for trace_locality = "factors".
 	RackLocalFactor float64 `toml:"rack_local_factor"`
@@ -164,10 +165,10 @@ func DefaultHardware() Hardware {
 		Name: "default", Racks: 4, NodesPerRack: 20, MapSlots: 2, ReduceSlots: 1,
 		DiskMBps: 100, NICMBps: 125, RackUplinkMBps: 1250, MapComputeMBps: 0, ReduceComputeMBps: 0,
 		TaskStartup: Duration(time.Second / time.Microsecond), Heartbeat: Duration(3 * time.Second / time.Microsecond),
-		OutOfBandHeartbeat: false, HeartbeatJitter: true, BlockSizeMB: 128, Replication: 3, Placement: "rack-aware",
-		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: "fixed", Shuffle: "uniform", TaskTimes: "auto",
+		OutOfBandHeartbeat: false, HeartbeatJitter: true, BlockSizeMB: 128, Replication: 3, Placement: PlacementRackAware,
+		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: NetworkFixed, Shuffle: ShuffleUniform, TaskTimes: TaskTimesAuto,
 		BARq: Duration(time.Second / time.Microsecond), DurationCV: 0.1,
-		TraceLocality: "factors", RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
+		TraceLocality: TraceLocalityFactors, RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
 		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none",
 		// Medians of the setup and cleanup attempts of the 59 jobs of Rumen's
@@ -211,16 +212,40 @@ func ParseHardware(b []byte) (Hardware, error) {
 	return h, h.Validate()
 }
 
-// HardwareKeys lists the TOML keys of a hardware model.
+// HardwareKeys lists the TOML keys of a hardware model, read from Hardware's
+// struct tags: plain keys in field order, then each array of tables with its
+// keys in parentheses, e.g. "queues (name, capacity, max_capacity)".
 func HardwareKeys() []string {
-	return []string{"name", "racks", "nodes_per_rack", "map_slots", "reduce_slots", "map_nodes", "reduce_nodes",
-		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
-		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
-		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "bar_q", "shuffle", "task_times",
-		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
-		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
-		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
-		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "queues (name, capacity, max_capacity)"}
+	var keys, tables []string
+	t := reflect.TypeFor[Hardware]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		k := tomlKey(f)
+		if k == "" {
+			continue
+		}
+		if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
+			var sub []string
+			for j := range f.Type.Elem().NumField() {
+				if sk := tomlKey(f.Type.Elem().Field(j)); sk != "" {
+					sub = append(sub, sk)
+				}
+			}
+			tables = append(tables, k+" ("+strings.Join(sub, ", ")+")")
+			continue
+		}
+		keys = append(keys, k)
+	}
+	return append(keys, tables...)
+}
+
+// tomlKey is the TOML key of a struct field, "" for a field without one.
+func tomlKey(f reflect.StructField) string {
+	k, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+	if k == "-" || !f.IsExported() {
+		return ""
+	}
+	return k
 }
 
 // Limits of a hardware model, checked by Validate before any work that grows
@@ -300,8 +325,8 @@ func (h *Hardware) Validate() error {
 	if h.Replication < 1 || h.Replication > 64 {
 		bad("replication must be in 1..64")
 	}
-	if !slices.Contains([]string{"rack-aware", "random"}, h.Placement) {
-		bad("placement %q: want rack-aware or random", h.Placement)
+	if !slices.Contains(PlacementPolicyNames(), string(h.Placement)) {
+		bad("%v", enumError("placement", string(h.Placement), PlacementPolicyNames()))
 	}
 	if !(h.DataNodeFraction > 0 && h.DataNodeFraction <= 1) {
 		bad("data_node_fraction must be in (0, 1]")
@@ -316,11 +341,11 @@ func (h *Hardware) Validate() error {
 		bad("max_reduces_per_job must not be negative")
 	}
 	h.validateNetwork(bad)
-	if !slices.Contains([]string{"uniform", "topology"}, h.Shuffle) {
-		bad("shuffle %q: want uniform or topology", h.Shuffle)
+	if !slices.Contains(ShuffleModelNames(), string(h.Shuffle)) {
+		bad("%v", enumError("shuffle", string(h.Shuffle), ShuffleModelNames()))
 	}
-	if !slices.Contains([]string{"model", "trace", "auto"}, h.TaskTimes) {
-		bad("task_times %q: want model, trace or auto", h.TaskTimes)
+	if !slices.Contains(TaskTimeSourceNames(), string(h.TaskTimes)) {
+		bad("%v", enumError("task_times", string(h.TaskTimes), TaskTimeSourceNames()))
 	}
 	h.validateTraceMode(bad)
 	if !(h.DurationCV >= 0 && h.DurationCV <= 10) {

@@ -57,11 +57,12 @@ func GeneratorSHA256(generator string, params map[string]any) string {
 }
 
 // HardwareSHA256 is the canonical identity of a hardware model: the SHA-256 of
-// its JSON with keys sorted and zero values (0, "", false, empty lists) left
-// out, so that a field added to Hardware later with a zero default does not
-// change the identity of older models.
+// its JSON (Hardware.FieldJSON, Go field names) with keys sorted and zero
+// values (0, "", false, empty lists) left out, so that a field added to
+// Hardware later with a zero default does not change the identity of older
+// models.
 func HardwareSHA256(hw Hardware) string {
-	b, err := json.Marshal(hw)
+	b, err := hw.FieldJSON()
 	if err != nil {
 		return ""
 	}

@@ -161,7 +161,7 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 		tt := &w.Trace.Tasks[x]
 		scheduled = tt.Host != "" && tt.StartMs >= 0
 	}
-	if tj := j.Trace; hw.TaskTimes != "model" && (tj.AMStartMs >= 0 || scheduled) && tj.LaunchMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
+	if tj := j.Trace; w.times.UsesTrace() && (tj.AMStartMs >= 0 || scheduled) && tj.LaunchMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
 		j.life.obsInitUs = (tj.LaunchMs - tj.SubmitMs) * 1000
 	}
 	if !scheduled {
@@ -184,8 +184,8 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 		switch {
 		case c.tt == nil:
 			c.lt.present = false
-		case hw.TaskTimes != "model" && c.tt.StartMs >= 0 && c.tt.FinishMs >= c.tt.StartMs:
-			c.lt.durUs = (c.tt.FinishMs-c.tt.StartMs)*1000 + int64(hw.TaskStartup)
+		case w.times.ObservedUs(c.tt) >= 0:
+			c.lt.durUs = w.times.ObservedUs(c.tt) + int64(hw.TaskStartup)
 		}
 	}
 }
@@ -389,9 +389,7 @@ func (s *Sim) lcLaunch(j *Job, kind int32, n int32, mapSlot bool) {
 	s.lastChange = s.now
 	t.node, t.mapSlot, t.launchUs = n, mapSlot, s.now
 	t.finishUs = s.reported(n, s.now+t.durUs)
-	if s.chk != nil {
-		s.chk.lcLaunch(j, kind, n, mapSlot)
-	}
+	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: lcTaskKind(kind), Node: n, MapSlot: mapSlot})
 	s.schedule(t.finishUs, evLifecycleDone, j.Index, kind)
 }
 
@@ -410,9 +408,7 @@ func (s *Sim) lcDone(j *Job, kind int32) {
 		s.busyReduceUs += t.finishUs - t.launchUs
 	}
 	s.taskEnded()
-	if s.chk != nil {
-		s.chk.lcFinish(j, kind, t.node, t.mapSlot)
-	}
+	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: lcTaskKind(kind), Node: t.node, MapSlot: t.mapSlot})
 	if kind == lcKindSetup {
 		j.life.phase = lcRunning
 		s.admit(j)
@@ -471,6 +467,14 @@ func (h *Hardware) fetchOverheadUs(n int) int64 {
 	return int64(math.Ceil(float64(n)/float64(p))) * int64(h.ShuffleFetchLatency)
 }
 
+// lcTaskKind is the bus's kind of a lifecycle task kind.
+func lcTaskKind(kind int32) TaskKind {
+	if kind == lcKindCleanup {
+		return TaskCleanup
+	}
+	return TaskSetup
+}
+
 // lcString names a lifecycle task kind in messages.
 func lcString(kind int32) string {
 	if kind == lcKindCleanup {
@@ -483,7 +487,7 @@ func lcString(kind int32) string {
 }
 
 // lifecycleKeys are the hardware keys the lifecycle added, in Hardware's
-// field order, for MarshalJSON.
+// field order, for FieldJSON and MarshalJSON.
 type lifecycleKeys struct {
 	Lifecycle           bool
 	JobInitThreads      int
@@ -506,13 +510,15 @@ func lifecycleKeysOf(h *Hardware) lifecycleKeys {
 		h.StragglerAlpha, h.Speculation}
 }
 
-// MarshalJSON writes the model as encoding/json does, except that the
-// lifecycle, failure and speculation keys are left out when they all hold
-// their defaults (lifecycle off): a run that does not use them records the
-// same hardware JSON in its results as before the keys existed, so its files
-// stay byte-identical. Reading the JSON back gives zero values for the left-out
-// keys; DefaultHardware's are the ones that applied.
-func (h Hardware) MarshalJSON() ([]byte, error) {
+// FieldJSON is the model as encoding/json writes it with Go's field names
+// (DiskMBps), except that the lifecycle, failure and speculation keys are left
+// out when they all hold their defaults (lifecycle off): a run that does not
+// use them records the same hardware JSON as before the keys existed. It is a
+// frozen format: HardwareSHA256 hashes it and each run's jobs.parquet records
+// it, so changing it changes every run's identity and results bytes. The
+// manifest writes the TOML keys instead (MarshalJSON); UnmarshalJSON reads
+// either.
+func (h Hardware) FieldJSON() ([]byte, error) {
 	type plain Hardware
 	b, err := json.Marshal(plain(h))
 	if err != nil {

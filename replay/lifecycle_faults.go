@@ -388,9 +388,7 @@ func (s *Sim) speculate(n int32) {
 	s.running++
 	s.specRunning++
 	m.specNode, m.specLaunchUs = n, s.now
-	if s.chk != nil {
-		s.chk.specLaunch(n)
-	}
+	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskSpeculative, Index: i, Node: n})
 	if f := s.reported(n, s.now+d); f < m.FinishUs {
 		m.FinishUs = f // the copy wins: the map completes then (the original's event is stale)
 		m.endUs = s.now + d
@@ -398,15 +396,14 @@ func (s *Sim) speculate(n int32) {
 	}
 }
 
-// specEnded frees map m's speculative copy's slot when the map completes.
-func (s *Sim) specEnded(m *MapTask) {
+// specEnded frees map i's speculative copy's slot when the map completes.
+func (s *Sim) specEnded(j *Job, i int32) {
+	m := &j.Maps[i]
 	n := m.specNode
 	s.nodes[n].freeMap++
 	s.running--
 	s.specRunning--
 	s.busyMapUs += s.now - m.specLaunchUs
-	if s.chk != nil {
-		s.chk.specEnd(n)
-	}
+	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskSpeculative, Index: i, Node: n})
 	s.slotFreed(n)
 }

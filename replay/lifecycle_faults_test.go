@@ -105,11 +105,11 @@ func TestFaultsUs(t *testing.T) {
 }
 
 // TestHardwareJSONWithoutLifecycle: a model with the lifecycle keys at their
-// defaults marshals without them (results of runs that do not use them keep
+// defaults encodes (FieldJSON, the frozen format) without them (results of runs that do not use them keep
 // their bytes); changing any of them writes them all.
 func TestHardwareJSONWithoutLifecycle(t *testing.T) {
 	h := DefaultHardware()
-	b, err := json.Marshal(h)
+	b, err := h.FieldJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestHardwareJSONWithoutLifecycle(t *testing.T) {
 		t.Errorf("default model JSON has lifecycle keys or lost its end: %s", b)
 	}
 	h.ParallelCopies = 7
-	b, _ = json.Marshal(h)
+	b, _ = h.FieldJSON()
 	if !strings.Contains(string(b), `"Lifecycle":false,"JobInitThreads":1`) || !strings.Contains(string(b), `"ParallelCopies":7`) {
 		t.Errorf("changed model JSON: %s", b)
 	}

@@ -259,7 +259,7 @@ func TestLifecycleObservedInit(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		am, launch int64
-		times      string
+		times      replay.TaskTimeSource
 		first      int64
 	}{
 		{"YARN", 1000, 4200, "trace", 6e6},

@@ -24,6 +24,39 @@ type machineMetrics struct {
 	lbSum float64
 }
 
+// JobArrived, TaskLaunched and TaskEnded make the metrics an observer of the
+// run's bus (bus.go).
+
+// JobArrived counts the job's maps as pending.
+func (mm *machineMetrics) JobArrived(e JobEvent) { mm.jobArrived(e.Job) }
+
+// TaskLaunched moves a map's input from pending to running.
+func (mm *machineMetrics) TaskLaunched(e TaskEvent) {
+	if e.Kind == TaskMap {
+		mm.mapLaunched(e.Job, e.Index)
+	}
+}
+
+// TaskEnded credits a map's or a reduce's input to its machine.
+func (mm *machineMetrics) TaskEnded(e TaskEvent) {
+	switch e.Kind {
+	case TaskMap:
+		mm.mapDone(&e.Job.Maps[e.Index])
+	case TaskReduce:
+		mm.reduceDone(&e.Job.Reduces[e.Index])
+	}
+}
+
+// JobFinished does nothing.
+func (mm *machineMetrics) JobFinished(JobEvent) {}
+
+// Sample does nothing: the load balance is sampled per map launches
+// (sampleUnprocessedLoad).
+func (mm *machineMetrics) Sample(SampleEvent) {}
+
+// Transfer does nothing.
+func (mm *machineMetrics) Transfer(TransferEvent) {}
+
 func (mm *machineMetrics) init(nodes int, repl int) {
 	mm.pending, mm.repl = make([]int64, nodes), int64(max(repl, 1))
 	mm.mapBytes, mm.mapLastUs = make([]int64, nodes), make([]int64, nodes)

@@ -28,6 +28,7 @@ import (
 // node order, and drops them. Memory follows the transfers
 // in flight, not nodes × simulated time.
 type netAcct struct {
+	NopObserver
 	width   int64
 	series  bool
 	in, out []int64 // totals per node
@@ -52,6 +53,10 @@ func newNetAcct(nodes int, width int64, series bool, now *int64, emit func(NodeN
 	}
 	return a
 }
+
+// Transfer makes the accounting an observer of the run's bus (bus.go): it
+// counts each transfer.
+func (a *netAcct) Transfer(e TransferEvent) { a.transfer(e.Src, e.Dst, e.Bytes, e.Start, e.End) }
 
 // transfer counts b bytes moved from u to v over [t0, t1).
 func (a *netAcct) transfer(u, v int32, b int64, t0, t1 int64) {

@@ -2,56 +2,106 @@ package replay
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/BurntSushi/toml"
 )
 
-// NetworkModel is how the simulator times transfers between nodes. It is
-// chosen from the hardware model's network key when the model is parsed and
-// validated (ParseNetworkModel, Hardware.NetworkModel).
-type NetworkModel uint8
+// Network models. The hardware model's network key names one of the models
+// networkModels registers; the name is checked when the TOML is parsed
+// (NetworkName.UnmarshalText) and the model is built from it when a workload
+// or a run needs it (Hardware.NetworkModel). Adding a model is one file with
+// its type and a line in networkModels.
+//
+// The contract of a model's transfer times: a transfer's end is either fixed
+// when it starts, or re-timed.
+//
+//   - A model that fixes it (NewFlows returns nil) is asked ReadUs when a
+//     remote map launches: the map's end is its node-local time plus that, and
+//     its finish event is scheduled at once. Shuffle copies then follow the
+//     shuffle key (shuffle.go) at the links' rates.
+//   - A model that re-times (NewFlows returns a Flows) takes every remote map
+//     read and every shuffle fetch as a transfer whose end it alone knows: the
+//     engine asks Flows.Next for the earliest end, which may move each time
+//     another transfer starts or ends, and schedules the task's finish event
+//     only when its transfers have ended (network_retimed.go). ReadUs is then
+//     the model's nominal time, which trace mode removes from an observed
+//     duration (trace_locality = "bandwidth"); EstimateUs is what policies are
+//     told a read would take.
 
-const (
-	// NetworkFixed times a remote map read at launch: its bytes at the NIC rate
-	// within a rack, at the rack uplink's per-node share across racks.
-	NetworkFixed NetworkModel = iota
-	// NetworkBAR times a remote map read at launch as BAR §III does:
-	// C_rem = C_loc + q·r, r the remote maps running.
-	NetworkBAR
-	// NetworkFlow makes remote map reads and shuffle fetches flows that share
-	// NICs, rack uplinks and an optional oversubscribed core max-min fairly
-	// (internal/flow); a task's end moves as other transfers start and end.
-	NetworkFlow
-)
+// NetworkModel is how a run times transfers between nodes; see above.
+type NetworkModel interface {
+	// ReadUs is the time a map adds to read b bytes of input at distance loc
+	// (not node-local), with remote maps reading remotely, itself included.
+	ReadUs(b int64, loc Locality, remote int32) float64
+	// Retimes reports whether NewFlows returns a transfer network.
+	Retimes() bool
+	// NewFlows builds a run's transfer network on topology t, or returns nil
+	// (an untyped nil) when the model fixes each transfer's end at its start.
+	NewFlows(t *Topology) (Flows, error)
+}
+
+// Flows is a run's network of re-timed transfers.
+type Flows interface {
+	// Start begins transfer x at now; the transfers started at one time join
+	// the network together, at the next call of Next.
+	Start(now int64, x Transfer) error
+	// Next adds the transfers started at now and returns the earliest end of
+	// those under way: its id and time; ok is false when none is under way.
+	Next(now int64) (id int, at int64, ok bool, err error)
+	// End removes transfer id, which Next returned, at its end at.
+	End(id int, at int64) (Transfer, error)
+	// Active reports whether a transfer is under way or about to start.
+	Active() bool
+	// EstimateUs is what policies are told a transfer of b bytes from node
+	// src to node dst started now would take.
+	EstimateUs(b int64, src, dst int32) int64
+}
+
+// Transfer is what a re-timed transfer carries: the input of map Task
+// (FetchOf < 0) or reduce Task's fetch of map FetchOf's output, both of job
+// Job (its workload index), Bytes from node Src to node Dst, started at Start
+// (set by Flows.Start).
+type Transfer struct {
+	Job, Task, FetchOf int32
+	Src, Dst           int32
+	Bytes, Start       int64
+}
+
+// networkModel is one entry of the registry: a network key's name and the
+// model it builds from a hardware model.
+type networkModel struct {
+	name NetworkName
+	new  func(h *Hardware) NetworkModel
+}
+
+// networkModels is the registry of network models, in the order the network
+// key's valid values are listed.
+func networkModels() []networkModel {
+	return []networkModel{
+		{NetworkFixed, newFixedNetwork},
+		{NetworkBAR, newBARNetwork},
+		{NetworkFlow, newFlowNetwork},
+	}
+}
 
 // NetworkModelNames lists the valid values of the network key, in order.
-func NetworkModelNames() []string { return []string{"fixed", "bar", "flow"} }
-
-// String is the model's name as the network key spells it.
-func (m NetworkModel) String() string {
-	if names := NetworkModelNames(); int(m) < len(names) {
-		return names[m]
+func NetworkModelNames() []string {
+	var names []string
+	for _, m := range networkModels() {
+		names = append(names, string(m.name))
 	}
-	return fmt.Sprintf("NetworkModel(%d)", uint8(m))
+	return names
 }
 
-// ParseNetworkModel reads a network key's value; an unknown name is an error
-// listing the valid ones.
-func ParseNetworkModel(name string) (NetworkModel, error) {
-	for i, n := range NetworkModelNames() {
-		if n == name {
-			return NetworkModel(i), nil
+// NetworkModel builds the model the network key names; the fixed model when
+// the key is invalid, which Validate reports.
+func (h *Hardware) NetworkModel() NetworkModel {
+	for _, m := range networkModels() {
+		if m.name == h.Network {
+			return m.new(h)
 		}
 	}
-	return 0, fmt.Errorf("network %q: want one of %s", name, strings.Join(NetworkModelNames(), ", "))
-}
-
-// NetworkModel is the model the network key names; NetworkFixed when the key
-// is invalid, which Validate reports.
-func (h *Hardware) NetworkModel() NetworkModel {
-	m, _ := ParseNetworkModel(h.Network)
-	return m
+	return newFixedNetwork(h)
 }
 
 // coreRatio is the core's oversubscription ratio for the flow model: 1 (a
@@ -65,15 +115,16 @@ func (h *Hardware) coreRatio() float64 {
 
 // validateNetwork checks the network keys.
 func (h *Hardware) validateNetwork(bad func(string, ...any)) {
-	m, err := ParseNetworkModel(h.Network)
-	if err != nil {
+	if _, err := ParseNetworkName(string(h.Network)); err != nil {
 		bad("%v", err)
 	}
 	if c := h.CoreOversubscription; !(c >= 0 && c <= 1e6) {
 		bad("core_oversubscription = %g: want a positive ratio of at most 1e6", c)
 	}
-	if m == NetworkFlow && h.Speculation != "none" {
-		bad("network = \"flow\" does not support speculation %q yet: want speculation = \"none\"", h.Speculation)
+	if h.Speculation != "none" && h.NetworkModel().Retimes() {
+		// speculation compares a copy's end with the original's, which a
+		// re-timed transfer does not know yet
+		bad("network = %q does not support speculation %q yet: want speculation = \"none\"", h.Network, h.Speculation)
 	}
 }
 

@@ -301,9 +301,9 @@ func TestFlowParallelCopies(t *testing.T) {
 // TestNetworkKeys: the network names, and bad values of the network keys.
 func TestNetworkKeys(t *testing.T) {
 	for _, name := range NetworkModelNames() {
-		m, err := ParseNetworkModel(name)
+		m, err := ParseNetworkName(name)
 		if err != nil || m.String() != name {
-			t.Errorf("ParseNetworkModel(%q) = %v, %v", name, m, err)
+			t.Errorf("ParseNetworkName(%q) = %v, %v", name, m, err)
 		}
 	}
 	for _, c := range []struct{ toml, want string }{
@@ -333,10 +333,10 @@ func TestNetworkKeys(t *testing.T) {
 		}
 	}
 	h, err := ParseHardware([]byte("network = \"flow\"\ncore_oversubscription = 4"))
-	if err != nil || h.NetworkModel() != NetworkFlow || h.coreRatio() != 4 {
-		t.Errorf("flow with a 4:1 core: %v, %v, ratio %g", h.NetworkModel(), err, h.coreRatio())
+	if err != nil || h.Network != NetworkFlow || h.coreRatio() != 4 {
+		t.Errorf("flow with a 4:1 core: %v, %v, ratio %g", h.Network, err, h.coreRatio())
 	}
-	if d := DefaultHardware(); d.NetworkModel() != NetworkFixed || d.coreRatio() != 1 {
-		t.Errorf("default: %v, ratio %g", d.NetworkModel(), d.coreRatio())
+	if d := DefaultHardware(); d.Network != NetworkFixed || d.coreRatio() != 1 {
+		t.Errorf("default: %v, ratio %g", d.Network, d.coreRatio())
 	}
 }

@@ -31,7 +31,10 @@ func HasObservedSchedule(tr *trace.Trace) bool {
 // the results schema of Run (policy "observed"), so that every report can set
 // the policies beside what really happened. Nothing is simulated, so the
 // invariants of Options.CheckInvariants do not apply and Options.Alone is
-// ignored. Times count from the first replayed job's submit, as in Run.
+// ignored. Times count from the first replayed job's submit, as in Run. The
+// recorded schedule is emitted on the observer bus as Run emits a simulated
+// one (bus.go; Options.Observers listen too): the per-job results come from
+// the same observer as Run's, the timeline rows from the same recorder.
 //
 //   - Per job: submit, first task start, last map finish (when every map has
 //     one), first and last reduce start, finish and flowtime from the trace's
@@ -58,6 +61,16 @@ func Observed(w *Workload, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("policy %s: the trace records no schedule (no task with a host, a start and a finish)", ObservedPolicy)
 	}
 	o := &observer{w: w, opt: opt, origin: w.Trace.Jobs[w.jobs[0]].SubmitMs}
+	o.bus.register(newJobMetrics(&o.res.Jobs, w.Len(), nil), jobMetricsEvents)
+	if opt.Timeline {
+		o.bus.register(timelineRecorder{add: func(t TimelineSample) {
+			t.Policy = ObservedPolicy
+			o.res.Timeline = append(o.res.Timeline, t)
+		}}, onSample)
+	}
+	for _, ob := range opt.Observers {
+		o.bus.register(ob, onAll)
+	}
 	for k := range w.Len() {
 		o.job(k)
 	}
@@ -86,6 +99,8 @@ type observer struct {
 	hostBytes map[[2]string][2]int64 // (host, MAP or REDUCE) -> input bytes, last finish
 	netBytes  int64
 	known     int64 // maps of known locality
+	bus       bus
+	evs       []obsEvent // a job's task events, reused from job to job
 }
 
 // span is one task's observed run.
@@ -102,94 +117,109 @@ func (o *observer) us(ms int64) int64 {
 	return (ms - o.origin) * 1000
 }
 
+// obsEvent is a task's observed start (launch) or finish, before it is
+// emitted on the bus.
+type obsEvent struct {
+	t      int64
+	launch bool
+	e      TaskEvent
+}
+
+// job plays job k's recorded schedule onto its Job and emits it on the bus as
+// the simulator would (bus.go): its arrival at its submit, its tasks'
+// launches and ends in time order (ends before launches at one instant), its
+// finish at the trace's finish (Unset when there is none). A task's launch
+// is emitted when the trace records its start, its end when it records its
+// finish. The job's result is the one jobMetrics builds for a simulated job.
 func (o *observer) job(k int) {
 	w := o.w
 	tj := &w.Trace.Jobs[w.jobs[k]]
 	tasks := w.Trace.Tasks[w.taskRange[w.jobs[k]][0]:w.taskRange[w.jobs[k]][1]]
 	j := w.build(k)
-	r := JobResult{
-		JobIndex: int32(k), JobID: tj.ID, Name: tj.Name, User: tj.User, Queue: tj.Queue,
-		Maps: int32(len(j.Maps)), Reduces: int32(len(j.Reduces)), SubmitUs: w.submitUs[k],
-		FirstLaunchUs: Unset, LastMapEndUs: Unset, FirstReduceLaunchUs: Unset, LastReduceLaunchUs: Unset,
-		FinishUs: Unset, FlowtimeUs: Unset, IdealUs: j.IdealUs, AloneUs: Unset, WaitingUs: Unset,
-		InputBytes: tj.InputBytes, ShuffleBytes: tj.ShuffleBytes, OutputBytes: tj.OutputBytes,
-		ObservedFlowtimeUs: Unset,
-	}
+	j.FirstLaunchUs, j.LastMapEndUs = Unset, Unset
+	finish := int64(Unset)
 	if tj.FinishMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
-		r.FinishUs = o.us(tj.FinishMs)
-		r.FlowtimeUs = (tj.FinishMs - tj.SubmitMs) * 1000
-		r.ObservedFlowtimeUs = r.FlowtimeUs
+		finish = o.us(tj.FinishMs)
 	}
-	lastMap, mapsDone := int64(math.MinInt64), len(tasks) > 0
-	var mi, ri int
+	o.bus.jobArrived(JobEvent{Time: j.SubmitUs, Job: j})
+	var mi, ri int32
 	var spans []span
-	end := max(r.SubmitUs, r.FinishUs)
+	end := max(j.SubmitUs, finish)
+	evs := o.evs[:0]
 	for i := range tasks {
 		t := &tasks[i]
 		s, f := o.us(t.StartMs), o.us(t.FinishMs)
-		if s != Unset && (r.FirstLaunchUs == Unset || s < r.FirstLaunchUs) {
-			r.FirstLaunchUs = s
-		}
 		if s != Unset && f >= s {
 			spans = append(spans, span{s, f, t.Type == trace.Reduce})
 			end = max(end, f)
 		}
+		e := TaskEvent{Job: j, Kind: TaskReduce, Index: ri, Node: -1, Locality: LocalityUnknown}
+		if n, ok := w.topo.HostNode(t.Host); ok {
+			e.Node = n
+		}
 		if t.Type == trace.Map {
-			if f == Unset {
-				mapsDone = false
+			e.Kind, e.Index = TaskMap, mi
+			switch t.Locality {
+			case trace.NodeLocal:
+				e.Locality = NodeLocal
+			case trace.RackLocal:
+				e.Locality = RackLocal
+			case trace.OffSwitch:
+				e.Locality = OffRack
 			}
-			lastMap = max(lastMap, f)
-			o.mapTask(&r, t, mi, s, f)
+			o.mapTask(j, t, mi, s, f)
 			mi++
-			continue
+		} else {
+			o.reduceTask(j, t, ri, s, f)
+			ri++
 		}
 		if s != Unset {
-			if r.FirstReduceLaunchUs == Unset || s < r.FirstReduceLaunchUs {
-				r.FirstReduceLaunchUs = s
+			evs = append(evs, obsEvent{t: s, launch: true, e: e})
+		}
+		if f != Unset {
+			evs = append(evs, obsEvent{t: f, e: e})
+		}
+	}
+	slices.SortStableFunc(evs, func(a, b obsEvent) int {
+		if c := cmpInt64(a.t, b.t); c != 0 {
+			return c
+		}
+		if a.launch != b.launch {
+			if b.launch {
+				return -1
 			}
-			r.LastReduceLaunchUs = max(r.LastReduceLaunchUs, s)
+			return 1
 		}
-		o.reduceTask(&r, t, ri, s, f)
-		ri++
-	}
-	if mapsDone && mi > 0 {
-		r.LastMapEndUs = lastMap
-		var late int32
-		var sum int64
-		for i := range tasks {
-			if s := o.us(tasks[i].StartMs); tasks[i].Type == trace.Reduce && s != Unset && s >= lastMap {
-				late++
-				sum += s - lastMap
+		return 0
+	})
+	for _, x := range evs {
+		x.e.Time = x.t
+		if x.launch {
+			if j.FirstLaunchUs == Unset || x.t < j.FirstLaunchUs {
+				j.FirstLaunchUs = x.t
+			}
+			o.bus.taskLaunched(x.e)
+			continue
+		}
+		if x.e.Kind == TaskMap {
+			j.FinishedMaps++
+			if j.MapsDone() {
+				j.LastMapEndUs = x.t
 			}
 		}
-		if late > 0 {
-			r.ReducesLate, r.StarvationUs = late, sum/int64(late)
-		}
+		o.bus.taskEnded(x.e)
 	}
-	if r.FirstLaunchUs != Unset {
-		r.WaitingUs = r.FirstLaunchUs - r.SubmitUs
-	}
-	if r.FlowtimeUs > 0 && r.IdealUs > 0 {
-		r.Slowdown = float64(r.FlowtimeUs) / float64(r.IdealUs)
-	}
+	o.evs = evs
+	o.bus.jobFinished(JobEvent{Time: finish, Job: j})
 	o.spans = append(o.spans, spans)
 	o.ends = append(o.ends, end)
-	o.res.Jobs = append(o.res.Jobs, r)
 }
 
-// mapTask counts map i (trace task t, observed start s and finish f) into its
-// job's r and the run's totals, and records its task row. Bytes the trace does
-// not know count 0 in the totals and Unset in the row.
-func (o *observer) mapTask(r *JobResult, t *trace.Task, i int, s, f int64) {
+// mapTask counts map i (trace task t, observed start s and finish f) of job j
+// into the run's totals and records its task row. Bytes the trace does not
+// know count 0 in the totals and Unset in the row.
+func (o *observer) mapTask(j *Job, t *trace.Task, i int32, s, f int64) {
 	in := t.InputBytes
-	switch t.Locality {
-	case trace.NodeLocal:
-		r.MapsNodeLocal++
-	case trace.RackLocal:
-		r.MapsRackLocal++
-	case trace.OffSwitch:
-		r.MapsOffRack++
-	}
 	if t.Locality != "" {
 		o.known++
 		if t.Locality != trace.NodeLocal {
@@ -200,7 +230,7 @@ func (o *observer) mapTask(r *JobResult, t *trace.Task, i int, s, f int64) {
 		o.busyMapUs += f - s
 		o.machine(t.Host, "MAP", in, f)
 	}
-	o.task(r.JobIndex, r.JobID, t, "MAP", int32(i), s, f, Unset, in)
+	o.task(j.Index, j.Trace.ID, t, "MAP", i, s, f, Unset, in)
 }
 
 // machine credits b input bytes and a task end at f to a host (EAS eqs. 1-4).
@@ -217,7 +247,7 @@ func (o *observer) machine(host, typ string, b, f int64) {
 }
 
 // reduceTask counts reduce i into the run's totals and records its task row.
-func (o *observer) reduceTask(r *JobResult, t *trace.Task, i int, s, f int64) {
+func (o *observer) reduceTask(j *Job, t *trace.Task, i int32, s, f int64) {
 	in := t.ShuffleBytes
 	o.netBytes += max(in, 0)
 	if s != Unset && f >= s {
@@ -225,7 +255,7 @@ func (o *observer) reduceTask(r *JobResult, t *trace.Task, i int, s, f int64) {
 		o.machine(t.Host, "REDUCE", in, f)
 	}
 	sh := o.us(t.ShuffleFinishMs)
-	o.task(r.JobIndex, r.JobID, t, "REDUCE", int32(i), s, f, sh, in)
+	o.task(j.Index, j.Trace.ID, t, "REDUCE", i, s, f, sh, in)
 }
 
 func (o *observer) task(k int32, id string, t *trace.Task, typ string, i int32, s, f, sh, in int64) {

@@ -5,11 +5,12 @@ import (
 	"slices"
 )
 
-// timeline samples the observed running tasks as Run's sample events do: at
-// every multiple of timeline_sample from the first arrival (rounded up) while
-// some job is active (submitted, not yet at the end of its activity), a row per
-// active job with a running task and a cluster row; when no job is active,
-// sampling resumes at the next arrival, rounded up. A task runs over [start,
+// timeline emits the observed schedule's sample instants on the bus as Run
+// does (the timeline recorder writes their rows): at every multiple of
+// timeline_sample from the first arrival (rounded up) while some job is
+// active (submitted, not yet at the end of its activity); when no job is
+// active, sampling resumes at the next arrival, rounded up. The jobs of a
+// sample count the tasks running at its instant, a task running over [start,
 // finish).
 func (o *observer) timeline() {
 	step := int64(o.w.hw.TimelineSample)
@@ -32,23 +33,26 @@ func (o *observer) timeline() {
 	})
 	up := func(t int64) int64 { return (t + step - 1) / step * step }
 	submit := o.w.submitUs
-	running := make([][2]int32, len(submit))
-	var active []int32
+	jobs := make([]Job, len(submit)) // what the samples show of each job
+	for k := range jobs {
+		jobs[k].Index = int32(k)
+	}
+	var active []*Job
 	next, e := 0, 0
 	for t := up(submit[0]); ; t += step {
 		for next < len(submit) && submit[next] <= t {
-			active = append(active, int32(next))
+			active = append(active, &jobs[next])
 			next++
 		}
 		for ; e < len(edges) && edges[e].t <= t; e++ {
 			x := edges[e]
 			if x.reduce {
-				running[x.job][1] += x.delta
+				jobs[x.job].RunningReduces += x.delta
 			} else {
-				running[x.job][0] += x.delta
+				jobs[x.job].RunningMaps += x.delta
 			}
 		}
-		active = slices.DeleteFunc(active, func(k int32) bool { return o.ends[k] <= t })
+		active = slices.DeleteFunc(active, func(j *Job) bool { return o.ends[j.Index] <= t })
 		if len(active) == 0 {
 			if next == len(submit) {
 				return
@@ -56,16 +60,6 @@ func (o *observer) timeline() {
 			t = up(submit[next]) - step
 			continue
 		}
-		var tm, tr int32
-		for _, k := range active {
-			if r := running[k]; r[0]+r[1] > 0 {
-				o.res.Timeline = append(o.res.Timeline, TimelineSample{Policy: ObservedPolicy, TimeUs: t, JobIndex: k,
-					RunningMaps: r[0], RunningReduces: r[1]})
-				tm += r[0]
-				tr += r[1]
-			}
-		}
-		o.res.Timeline = append(o.res.Timeline, TimelineSample{Policy: ObservedPolicy, TimeUs: t, JobIndex: -1,
-			RunningMaps: tm, RunningReduces: tr})
+		o.bus.sample(SampleEvent{Time: t, Active: active})
 	}
 }

@@ -59,7 +59,7 @@ func (j *Job) MapOutputBytes(n int32) int64 {
 func (j *Job) MapOutputNodes() []int32 { return j.out.nodes }
 
 // topologyShuffle reports whether reduces fetch map outputs over the topology.
-func (s *Sim) topologyShuffle() bool { return s.hw.Shuffle == "topology" }
+func (s *Sim) topologyShuffle() bool { return s.hw.Shuffle == ShuffleTopology }
 
 // linkRate is the transfer rate in MB/s between two nodes at the given distance:
 // the NIC within a rack, the rack uplink's per-node share across racks.
@@ -141,7 +141,7 @@ func (s *Sim) fetch(j *Job, r, m int32) {
 	j.out.cursor[r] = end
 	if mp.Node != red.Node && b > 0 {
 		s.netBytes += b
-		s.net.transfer(mp.Node, red.Node, b, start, end)
+		s.bus.transfer(TransferEvent{Src: mp.Node, Dst: red.Node, Bytes: b, Start: start, End: end})
 	}
 }
 

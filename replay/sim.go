@@ -117,6 +117,9 @@ type Options struct {
 	// rows as they happen instead of the Result (stream.go); WriteRun into
 	// Out's directory then completes the run's files.
 	Out *RunWriter
+	// Observers, if set, listen to the run's events (bus.go) after the
+	// run's own metrics, checker and recorders.
+	Observers []Observer
 }
 
 // Result is everything one run produced.
@@ -166,7 +169,8 @@ type Sim struct {
 	res           Result
 	finished      int
 	sampling      bool
-	chk           *checker
+	chk           *checker // Options.CheckInvariants; also an observer on bus
+	bus           bus
 
 	busyMapUs, busyReduceUs int64
 	netBytes                int64
@@ -175,8 +179,11 @@ type Sim struct {
 	mm                      machineMetrics
 	net                     netAcct
 	lc                      lcSim
-	specRunning             int      // speculative map copies holding a slot
-	fn                      *flowNet // network = "flow" (network_flow.go); nil otherwise
+	specRunning             int           // speculative map copies holding a slot
+	netm                    NetworkModel  // the network key's model (network.go)
+	fn                      Flows         // netm's transfer network when it re-times transfers; nil otherwise
+	flowErr                 error         // a transfer that failed to start (a bug): stops the run
+	inflight                map[int64]int // transfers of fn under way, by start time (network_retimed.go)
 }
 
 // Run replays w through policy p and returns the results.
@@ -197,21 +204,37 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		}
 	}
 	s.orderPhases()
-	if s.hw.NetworkModel() == NetworkFlow {
-		fn, err := newFlowNet(s.hw, s.topo)
-		if err != nil {
-			return nil, err
-		}
-		s.fn = fn
+	s.netm = w.net
+	fn, err := s.netm.NewFlows(s.topo)
+	if err != nil {
+		return nil, err
 	}
+	s.fn = fn
 	s.jobs = make([]*Job, w.Len())
 	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline, &s.now, s.addNodeNet)
 	if s.fn != nil {
-		s.net.floor = s.fn.earliestStart
+		s.net.floor = s.earliestStart
 	}
 	s.res.out = opt.Out
+	var adjust func(*Job, *JobResult)
+	if s.hw.Lifecycle {
+		adjust = s.lcHistoryTimes
+	}
+	s.bus.register(newJobMetrics(&s.res.Jobs, w.Len(), adjust), jobMetricsEvents)
+	s.bus.register(&s.mm, onJobArrived|onTaskLaunched|onTaskEnded)
+	s.bus.register(&s.net, onTransfer)
+	if opt.RecordTasks {
+		s.bus.register(taskRecorder{s: s}, onTaskEnded)
+	}
+	if opt.Timeline {
+		s.bus.register(timelineRecorder{add: s.addSample}, onSample)
+	}
 	if opt.CheckInvariants {
 		s.chk = newChecker(s)
+		s.bus.register(s.chk, onTaskLaunched|onTaskEnded|onJobFinished)
+	}
+	for _, o := range opt.Observers {
+		s.bus.register(o, onAll)
 	}
 	for k := range w.Len() {
 		s.schedule(w.submitUs[k], evArrival, int32(k), 0)
@@ -250,7 +273,7 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 || s.fn.active() {
+	for len(s.q) > 0 || s.fn != nil && s.fn.Active() {
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
@@ -366,10 +389,9 @@ func (s *Sim) mapCost(j *Job, i int32, n int32) (int64, Locality, int32) {
 		return m.retryUs + s.hw.observedUs(m, loc), loc, src
 	}
 	if s.fn != nil {
-		return m.retryUs + m.localUs + s.fn.estimateUs(m.InputBytes, src, n), loc, src
+		return m.retryUs + m.localUs + s.fn.EstimateUs(m.InputBytes, src, n), loc, src
 	}
-	// BAR §III: C_rem(r) = C_loc + q·r, r the remote tasks running, this one included.
-	extra := s.hw.remoteReadUs(m.InputBytes, loc, s.runningRemote+1)
+	extra := s.netm.ReadUs(m.InputBytes, loc, s.runningRemote+1)
 	return m.retryUs + m.localUs + int64(math.Ceil(extra)), loc, src
 }
 
@@ -408,19 +430,16 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 		s.runningRemote++
 		s.netBytes += m.InputBytes
 		if !flowRead {
-			s.net.transfer(src, n, m.InputBytes, s.now, s.now+d)
+			s.bus.transfer(TransferEvent{Src: src, Dst: n, Bytes: m.InputBytes, Start: s.now, End: s.now + d})
 		}
 	}
-	s.mm.mapLaunched(j, i)
+	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskMap, Index: i, Node: n, Locality: loc})
 	s.mapsLaunched++
 	if s.dataNodes > 0 && s.mapsLaunched%int64(s.dataNodes) == 0 {
 		s.sampleUnprocessedLoad()
 	}
-	if s.chk != nil {
-		s.chk.launch(j, false, i, n)
-	}
 	if flowRead {
-		s.startMapRead(j, i) // its end schedules the map's (network_flow.go)
+		s.startMapRead(j, i) // its end schedules the map's (network_retimed.go)
 	} else {
 		s.schedule(m.FinishUs, evMapDone, j.Index, i)
 	}
@@ -446,17 +465,9 @@ func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
 	j.PendingReduces--
 	j.RunningReduces++
 	s.taskLaunched(j)
-	if j.firstRed < 0 {
-		j.firstRed = s.now
-	}
-	j.lastRed = s.now
 	s.reduceLaunched(j, i)
-	if s.chk != nil {
-		s.chk.launch(j, true, i, n)
-	}
+	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskReduce, Index: i, Node: n})
 	if j.MapsDone() {
-		j.late++
-		j.lateSumUs += s.now - j.LastMapEndUs
 		s.startReducePhase(j, i)
 	} else {
 		j.waiting = append(j.waiting, i)
@@ -483,7 +494,7 @@ func (s *Sim) startReducePhase(j *Job, i int32) {
 
 func (s *Sim) arrive(k int) {
 	j := s.w.build(k)
-	j.FirstLaunchUs, j.LastMapEndUs, j.firstRed, j.lastRed = -1, -1, -1, -1
+	j.FirstLaunchUs, j.LastMapEndUs = Unset, Unset
 	s.jobs[k] = j
 	if s.hw.Lifecycle {
 		s.lcSubmit(j)
@@ -496,7 +507,7 @@ func (s *Sim) arrive(k int) {
 // the lifecycle when its setup is done.
 func (s *Sim) admit(j *Job) {
 	j.index(s.topo)
-	s.mm.jobArrived(j)
+	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
 	s.active = append(s.active, j)
@@ -686,20 +697,16 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	ns := &s.nodes[m.Node]
 	ns.freeMap++
 	if m.specNode >= 0 {
-		s.specEnded(m)
+		s.specEnded(j, i)
 	}
 	if m.Locality != NodeLocal {
 		s.runningRemote--
 	}
 	s.busyMapUs += m.FinishUs - m.LaunchUs
-	s.mm.mapDone(m)
 	j.RunningMaps--
 	j.FinishedMaps++
 	s.taskEnded()
-	if s.chk != nil {
-		s.chk.finish(j, false, i, m.Node)
-	}
-	s.recordMap(j, i)
+	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskMap, Index: i, Node: m.Node, Locality: m.Locality})
 	s.mapOutput(j, i)
 	wasPending := s.pending
 	s.checkReady(j)
@@ -725,14 +732,10 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 	r.State = Done
 	s.nodes[r.Node].freeReduce++
 	s.busyReduceUs += r.FinishUs - r.LaunchUs
-	s.mm.reduceDone(r)
 	j.RunningReduces--
 	j.FinishedReduces++
 	s.taskEnded()
-	if s.chk != nil {
-		s.chk.finish(j, true, i, r.Node)
-	}
-	s.recordReduce(j, i)
+	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskReduce, Index: i, Node: r.Node})
 	s.pol.TaskFinished(s, j, true, i)
 	if j.FinishedReduces == int32(len(j.Reduces)) {
 		s.finishJob(j)
@@ -746,43 +749,10 @@ func (s *Sim) finishJob(j *Job) {
 		return
 	}
 	j.finished = true
-	tj := j.Trace
-	r := JobResult{
-		JobIndex: j.Index, JobID: tj.ID, Name: tj.Name, User: tj.User, Queue: tj.Queue,
-		Maps: int32(len(j.Maps)), Reduces: int32(len(j.Reduces)),
-		SubmitUs: j.SubmitUs, FirstLaunchUs: j.FirstLaunchUs, LastMapEndUs: j.LastMapEndUs,
-		FirstReduceLaunchUs: j.firstRed, LastReduceLaunchUs: j.lastRed, FinishUs: s.now,
-		FlowtimeUs: s.now - j.SubmitUs, IdealUs: j.IdealUs, WaitingUs: j.FirstLaunchUs - j.SubmitUs,
-		ReducesLate: j.late, InputBytes: tj.InputBytes, ShuffleBytes: tj.ShuffleBytes, OutputBytes: tj.OutputBytes,
-		ObservedFlowtimeUs: Unset, AloneUs: Unset,
-	}
-	if j.late > 0 {
-		r.StarvationUs = j.lateSumUs / int64(j.late)
-	}
-	s.lcHistoryTimes(j, &r)
-	if j.IdealUs > 0 {
-		r.Slowdown = float64(r.FlowtimeUs) / float64(j.IdealUs)
-	}
-	if tj.FinishMs >= 0 && tj.SubmitMs >= 0 && tj.FinishMs >= tj.SubmitMs {
-		r.ObservedFlowtimeUs = (tj.FinishMs - tj.SubmitMs) * 1000
-	}
-	for i := range j.Maps {
-		switch j.Maps[i].Locality {
-		case NodeLocal:
-			r.MapsNodeLocal++
-		case RackLocal:
-			r.MapsRackLocal++
-		default:
-			r.MapsOffRack++
-		}
-	}
-	if s.chk != nil {
-		s.chk.jobDone(j, &r)
-	}
+	s.bus.jobFinished(JobEvent{Time: s.now, Job: j}) // the job's result (metrics_job.go)
 	if !s.hw.Lifecycle {
 		s.pol.JobFinished(s, j) // with the lifecycle: when its work was done (lcWorkDone)
 	}
-	s.res.Jobs = append(s.res.Jobs, r)
 	s.removeActive(j)
 	s.jobs[j.Index] = nil
 	s.finished++
@@ -818,16 +788,7 @@ func (s *Sim) sample() {
 		s.sampling = false
 		return
 	}
-	var tm, tr int32
-	for _, j := range s.active {
-		if j.Running() > 0 {
-			s.addSample(TimelineSample{TimeUs: s.now, JobIndex: j.Index,
-				RunningMaps: j.RunningMaps, RunningReduces: j.RunningReduces})
-			tm += j.RunningMaps
-			tr += j.RunningReduces
-		}
-	}
-	s.addSample(TimelineSample{TimeUs: s.now, JobIndex: -1, RunningMaps: tm, RunningReduces: tr})
+	s.bus.sample(SampleEvent{Time: s.now, Active: s.active})
 	s.schedule(s.now+int64(s.hw.TimelineSample), evSample, 0, 0)
 }
 

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -63,10 +64,8 @@ const (
 
 // validateTraceMode checks the trace-mode keys and a derived cluster's layout.
 func (h *Hardware) validateTraceMode(bad func(string, ...any)) {
-	switch h.TraceLocality {
-	case "factors", "bandwidth":
-	default:
-		bad("trace_locality %q: want factors or bandwidth", h.TraceLocality)
+	if !slices.Contains(LocalityRescaleNames(), string(h.TraceLocality)) {
+		bad("%v", enumError("trace_locality", string(h.TraceLocality), LocalityRescaleNames()))
 	}
 	if !(h.RackLocalFactor >= 1 && h.OffRackFactor >= h.RackLocalFactor && h.OffRackFactor <= 100) {
 		bad("want 1 <= rack_local_factor <= off_rack_factor <= 100 (got %g, %g)", h.RackLocalFactor, h.OffRackFactor)
@@ -97,19 +96,10 @@ func (h *Hardware) linkRate(loc Locality) float64 {
 	return rate
 }
 
-// remoteReadUs is the time a map adds to read b bytes of input at distance loc
-// (not node-local) with remote maps running, itself included: b over the link
-// rate, or BAR's q·r under network = "bar".
-func (h *Hardware) remoteReadUs(b int64, loc Locality, remote int32) float64 {
-	if h.Network == "bar" {
-		return float64(h.BARq) * float64(remote)
-	}
-	return bytesUs(b, h.linkRate(loc))
-}
-
 // observedMap sets map m's node-local time and rescaling rule from its trace task
-// tt, whose observed duration is obs µs; m.InputBytes is set.
-func (h *Hardware) observedMap(m *MapTask, tt *trace.Task, obs int64) {
+// tt, whose observed duration is obs µs; m.InputBytes is set. net is the run's
+// network model, whose read time trace_locality = "bandwidth" removes.
+func (h *Hardware) observedMap(m *MapTask, tt *trace.Task, obs int64, net NetworkModel) {
 	m.localUs = obs
 	switch {
 	case tt.Host == "":
@@ -125,9 +115,9 @@ func (h *Hardware) observedMap(m *MapTask, tt *trace.Task, obs int64) {
 	case trace.RackLocal:
 		o = RackLocal
 	}
-	if h.TraceLocality == "bandwidth" {
+	if h.TraceLocality == TraceLocalityBandwidth {
 		if o != NodeLocal {
-			m.localUs = max(0, obs-int64(math.Ceil(h.remoteReadUs(m.InputBytes, o, 1))))
+			m.localUs = max(0, obs-int64(math.Ceil(net.ReadUs(m.InputBytes, o, 1))))
 		}
 		return
 	}
@@ -166,8 +156,8 @@ func (h *Hardware) observedUs(m *MapTask, s Locality) int64 {
 // observedLastMapEnd is the end of the job's last map attempt in the trace (ms),
 // or -1 when some map's end is not recorded, there are no maps, or the replay
 // does not use it (model times, no lifecycle, the topology shuffle).
-func observedLastMapEnd(hw *Hardware, maps []*trace.Task) int64 {
-	if hw.TaskTimes == "model" || !hw.Lifecycle || hw.Shuffle == "topology" || len(maps) == 0 {
+func observedLastMapEnd(hw *Hardware, times TaskTimeModel, maps []*trace.Task) int64 {
+	if !times.UsesTrace() || !hw.Lifecycle || hw.Shuffle == ShuffleTopology || len(maps) == 0 {
 		return -1
 	}
 	last := int64(-1)

@@ -81,7 +81,7 @@ func TestObservedMapRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := &MapTask{InputBytes: 250_000_000}
-		c.hw.observedMap(m, c.tt, c.obs)
+		c.hw.observedMap(m, c.tt, c.obs, c.hw.NetworkModel())
 		if m.obs != c.rule || m.localUs != c.local {
 			t.Errorf("%s: rule %d, node-local %d µs; want rule %d, %d µs", c.name, m.obs, m.localUs, c.rule, c.local)
 		}

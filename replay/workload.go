@@ -44,6 +44,8 @@ type Workload struct {
 	taskRange [][2]int         // per trace job: its maps and reduces in Trace.Tasks
 	lcRange   [][2]int         // per trace job: its setup and cleanup tasks, right after
 	retries   map[string]int64 // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
+	net       NetworkModel     // the network key's model (network.go)
+	times     TaskTimeModel    // the task_times key's model (tasktimes.go)
 }
 
 // WorkloadOptions chooses which jobs of a trace are replayed.
@@ -84,7 +86,7 @@ var ErrTooManyTasks = errors.New("too many tasks")
 // those tasks, one with bytes only gets tasks synthesized from its bytes.
 func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt WorkloadOptions) (*Workload, error) {
 	w := &Workload{Trace: tr, hw: hw, topo: topo, seed: seed, taskRange: make([][2]int, len(tr.Jobs)),
-		lcRange: make([][2]int, len(tr.Jobs))}
+		lcRange: make([][2]int, len(tr.Jobs)), net: hw.NetworkModel(), times: hw.TaskTimeModel()}
 	pos := make(map[string]int, len(tr.Jobs))
 	for i := range tr.Jobs {
 		if _, dup := pos[tr.Jobs[i].ID]; dup {
@@ -121,7 +123,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		w.lcRange[i] = [2]int{m, e}
 		k = e
 	}
-	if hw.Lifecycle && hw.TaskTimes != "model" {
+	if hw.Lifecycle && w.times.UsesTrace() {
 		var err error
 		if w.retries, err = traceRetries(tr, hw); err != nil {
 			return nil, err
@@ -157,7 +159,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 	if err := w.checkTasks(tasks, opt); err != nil {
 		return nil, err
 	}
-	if hw.Lifecycle && hw.TaskTimes != "model" {
+	if hw.Lifecycle && w.times.UsesTrace() {
 		w.upUs = clusterUpUs(tr, first, hw)
 	}
 	return w, nil
@@ -269,12 +271,7 @@ func (w *Workload) build(k int) *Job {
 	var redShuffle, redOut []int64
 	var mapObs, redObs []int64 // observed durations in µs, -1 unknown
 	var mapTT, redTT []*trace.Task
-	observed := func(tt *trace.Task) int64 {
-		if hw.TaskTimes == "model" || tt.StartMs < 0 || tt.FinishMs < tt.StartMs {
-			return -1
-		}
-		return (tt.FinishMs - tt.StartMs) * 1000
-	}
+	observed := w.times.ObservedUs
 	if len(tasks) > 0 {
 		for t := range tasks {
 			tt := &tasks[t]
@@ -339,7 +336,7 @@ func (w *Workload) build(k int) *Job {
 	j.replication = int32(repl)
 	j.replicas = make([]int32, 0, len(mapIn)*repl)
 	j.Maps = make([]MapTask, len(mapIn))
-	rackAware := hw.Placement == "rack-aware"
+	rackAware := hw.Placement == PlacementRackAware
 	if !w.traceReplicas(j, mapTT, len(mapIn), place, rackAware) {
 		for range mapIn {
 			j.replicas = w.topo.placeBlock(place, repl, rackAware, j.replicas)
@@ -360,7 +357,7 @@ func (w *Workload) build(k int) *Job {
 				// task start precedes it by about task_startup in Rumen traces).
 				obs += int64(hw.TaskStartup)
 			}
-			hw.observedMap(m, mapTT[i], obs)
+			hw.observedMap(m, mapTT[i], obs, w.net)
 		}
 		if i < len(mapTT) && w.retries != nil {
 			m.retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
@@ -373,7 +370,7 @@ func (w *Workload) build(k int) *Job {
 		maxMap = max(maxMap, float64(m.localUs))
 	}
 	j.Reduces = make([]ReduceTask, len(redShuffle))
-	lastMapMs := observedLastMapEnd(hw, mapTT)
+	lastMapMs := observedLastMapEnd(hw, w.times, mapTT)
 	var maxRed, sumRed float64
 	nMaps := float64(len(j.Maps))
 	for i := range j.Reduces {
@@ -407,7 +404,7 @@ func (w *Workload) build(k int) *Job {
 		}
 		r.Node = -1
 		tail := r.tailUs
-		if hw.Shuffle == "topology" || hw.NetworkModel() == NetworkFlow {
+		if hw.Shuffle == ShuffleTopology || w.net.Retimes() {
 			tail = 0 // the last map's output may lie on the reduce's own node: no copy after it
 		}
 		post := float64(tail + r.workUs)

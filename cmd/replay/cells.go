@@ -256,7 +256,7 @@ func runJob(ctx context.Context, j *job, c *config, prog *progress, out string, 
 // manifest need.
 func finishCell(j *job, res *replay.Result, out string, quiet bool, ids *traceIDs) error {
 	if out != "" {
-		hw, _ := json.Marshal(j.cell.Hardware)
+		hw, _ := j.cell.Hardware.FieldJSON() // the frozen format report reads back
 		meta := map[string]string{
 			"tracereplay.tool":     "tracereplay " + replay.Version,
 			"tracereplay.policy":   j.cell.Policy,

@@ -1,0 +1,107 @@
+package replay
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestHardwareKeysFromTags: the keys derived from the struct tags are the list
+// that was kept by hand before, in its order.
+func TestHardwareKeysFromTags(t *testing.T) {
+	want := []string{"name", "racks", "nodes_per_rack", "map_slots", "reduce_slots", "map_nodes", "reduce_nodes",
+		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
+		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
+		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "bar_q", "shuffle", "task_times",
+		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
+		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
+		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
+		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "queues (name, capacity, max_capacity)"}
+	if got := HardwareKeys(); !reflect.DeepEqual(got, want) {
+		t.Errorf("HardwareKeys() =\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestHardwareJSON: MarshalJSON writes the TOML keys, FieldJSON the Go field
+// names, and UnmarshalJSON reads both back to the same model.
+func TestHardwareJSON(t *testing.T) {
+	plain := DefaultHardware()
+	full := DefaultHardware()
+	full.Lifecycle, full.Speculation = true, "late"
+	full.Queues = []Queue{{Name: "a", Capacity: 0.5, MaxCapacity: 0.75}, {Name: "b", Capacity: 0.5}}
+	full.Layout = []RackLayout{{Name: "/r1", Hosts: []string{"h1", "h2"}}}
+	for _, h := range []Hardware{plain, full} {
+		keyed, err := json.Marshal(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{`"disk_mb_per_s":100`, `"network":"fixed"`, `"task_startup":"1s"`} {
+			if !strings.Contains(string(keyed), k) {
+				t.Errorf("MarshalJSON %s lacks %s", keyed, k)
+			}
+		}
+		if strings.Contains(string(keyed), "DiskMBps") {
+			t.Errorf("MarshalJSON writes Go field names: %s", keyed)
+		}
+		if got := strings.Contains(string(keyed), `"lifecycle"`); got != h.Lifecycle {
+			t.Errorf("lifecycle keys written = %v, want %v", got, h.Lifecycle)
+		}
+		fields, err := h.FieldJSON()
+		if err != nil || !strings.Contains(string(fields), `"DiskMBps":100`) {
+			t.Errorf("FieldJSON = %s, %v", fields, err)
+		}
+		want := h
+		if !h.Lifecycle { // left-out keys read back as zero values
+			d := Hardware{}
+			want.Lifecycle, want.JobInitThreads, want.JobInitPoll, want.JobInitTime = d.Lifecycle, d.JobInitThreads, d.JobInitPoll, d.JobInitTime
+			want.SetupTask, want.CleanupTask, want.ShuffleFetchLatency, want.ParallelCopies = d.SetupTask, d.CleanupTask, d.ShuffleFetchLatency, d.ParallelCopies
+			want.ReportAtHeartbeat, want.AttemptFailureRate, want.StragglerFraction = d.ReportAtHeartbeat, d.AttemptFailureRate, d.StragglerFraction
+			want.StragglerAlpha, want.Speculation = d.StragglerAlpha, d.Speculation
+		}
+		for name, b := range map[string][]byte{"MarshalJSON": keyed, "FieldJSON": fields} {
+			var back Hardware
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !reflect.DeepEqual(back, want) {
+				t.Errorf("%s round trip:\n got %+v\nwant %+v", name, back, want)
+			}
+		}
+	}
+}
+
+// TestHardwareEnumsParse: an invalid enumerated value is refused when the
+// model is parsed, with the valid names.
+func TestHardwareEnumsParse(t *testing.T) {
+	for toml, want := range map[string]string{
+		`shuffle = "ring"`:         `shuffle "ring": want uniform or topology`,
+		`task_times = "guess"`:     `task_times "guess": want model, trace or auto`,
+		`placement = "striped"`:    `placement "striped": want rack-aware or random`,
+		`trace_locality = "magic"`: `trace_locality "magic": want factors or bandwidth`,
+		`network = "wormhole"`:     `network "wormhole": want one of fixed, bar, flow`,
+	} {
+		if _, err := ParseHardware([]byte(toml)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", toml, err, want)
+		}
+	}
+	h, err := ParseHardware([]byte("shuffle = \"topology\"\ntask_times = \"trace\"\nnetwork = \"flow\""))
+	if err != nil || h.Shuffle != ShuffleTopology || h.TaskTimes != TaskTimesTrace || h.Network != NetworkFlow {
+		t.Errorf("valid values: %+v, %v", h, err)
+	}
+}
+
+// TestHardwareJSONUnchecked: results written elsewhere read back whatever
+// their enumerated keys hold (an empty or unknown network); Validate judges.
+func TestHardwareJSONUnchecked(t *testing.T) {
+	for _, b := range []string{`{"Name":"x","Network":""}`, `{"name":"x","network":"wormhole","shuffle":"ring"}`} {
+		var h Hardware
+		if err := json.Unmarshal([]byte(b), &h); err != nil || h.Name != "x" {
+			t.Errorf("%s: %+v, %v", b, h, err)
+		}
+	}
+	var h Hardware
+	if err := json.Unmarshal([]byte(`{"network":"wormhole","shuffle":"ring"}`), &h); err != nil || h.Network != "wormhole" || h.Shuffle != "ring" {
+		t.Errorf("enumerated keys: %q %q, %v", h.Network, h.Shuffle, err)
+	}
+}
