@@ -15,15 +15,18 @@ func TestObservedPolicyName(t *testing.T) {
 	}
 }
 
-// A hardware model read back from a manifest without the simulator
-// (results.HardwareJSON) has the identity the simulator gives it, and the
-// manifest written with replay.Hardware reads back with its name.
+// A manifest written by the simulator records each run's hardware identity and
+// reads back without the simulator (results.RunManifest) with that identity and
+// the model's name; a manifest of before the identity was recorded (hardware
+// under its Go field names) gets the same identity computed from its JSON
+// (results.HardwareJSON.SHA256), as report/identity.go does.
 func TestManifestHardwareIdentity(t *testing.T) {
 	base := DefaultHardware()
 	life := DefaultHardware()
 	life.Name, life.Lifecycle, life.Racks = "life", true, 3
 	for _, hw := range []Hardware{base, life} {
-		b, err := json.Marshal(Manifest{Runs: []ManifestRun{{Dir: "d", Hardware: hw}}})
+		id := HardwareSHA256(hw)
+		b, err := json.Marshal(Manifest{Runs: []ManifestRun{{Dir: "d", Hardware: hw, HardwareSHA256: id}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,16 +34,23 @@ func TestManifestHardwareIdentity(t *testing.T) {
 		if err := json.Unmarshal(b, &m); err != nil {
 			t.Fatal(err)
 		}
-		got := m.Runs[0].Hardware
-		if got.SHA256() != HardwareSHA256(hw) || got.SHA256() == "" {
-			t.Errorf("%s: identity read back %s, the simulator's %s", hw.Name, got.SHA256(), HardwareSHA256(hw))
+		got := m.Runs[0]
+		if got.HardwareSHA256 != id || id == "" {
+			t.Errorf("%s: identity read back %q, the simulator's %q", hw.Name, got.HardwareSHA256, id)
 		}
-		if got.Name() != hw.Name {
-			t.Errorf("name read back %q, want %q", got.Name(), hw.Name)
+		if got.Hardware.Name() != hw.Name {
+			t.Errorf("name read back %q, want %q", got.Hardware.Name(), hw.Name)
 		}
 		again, err := json.Marshal(m)
 		if err != nil || string(again) != string(b) {
 			t.Errorf("%s: manifest re-encoded differs:\n%s\n%s (%v)", hw.Name, again, b, err)
+		}
+		legacy, err := hw.FieldJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := results.HardwareJSON(legacy).SHA256(); got != id {
+			t.Errorf("%s: identity of the legacy manifest's hardware %s, want %s", hw.Name, got, id)
 		}
 	}
 }
