@@ -49,7 +49,7 @@ type BAR struct {
 var _ replay.QueuedLoader = (*BAR)(nil)
 
 type barQueued struct {
-	job  *replay.Job
+	job  *replay.JobView
 	task int32
 	cost int64 // planned duration, µs
 }
@@ -70,7 +70,7 @@ func newBAR(mb bool) func(*ParamReader) (replay.Policy, error) {
 func (b *BAR) Name() string { return b.name }
 
 // Init indexes the map nodes.
-func (b *BAR) Init(s *replay.Sim) {
+func (b *BAR) Init(s replay.Cluster) {
 	nodes := s.Topology().Nodes
 	b.serverOf = make([]int32, len(nodes))
 	for i, n := range nodes {
@@ -90,7 +90,7 @@ func (b *BAR) Init(s *replay.Sim) {
 }
 
 // JobArrived plans the job's maps and queues them on their nodes.
-func (b *BAR) JobArrived(s *replay.Sim, j *replay.Job) {
+func (b *BAR) JobArrived(s replay.Cluster, j *replay.JobView) {
 	p := &b.prob
 	now := s.Now()
 	for k, n := range b.nodeOf {
@@ -100,7 +100,7 @@ func (b *BAR) JobArrived(s *replay.Sim, j *replay.Job) {
 		}
 		p.Init[k] = (work + b.queued[n]) / b.slots
 	}
-	m := len(j.Maps)
+	m := int(j.NumMaps())
 	p.Replication = len(j.Replicas(0))
 	p.Replicas = p.Replicas[:0]
 	var local, bytes float64
@@ -110,7 +110,7 @@ func (b *BAR) JobArrived(s *replay.Sim, j *replay.Job) {
 			p.Replicas = append(p.Replicas, b.serverOf[n])
 		}
 		local += float64(s.MapDuration(j, i, reps[0]))
-		bytes += float64(j.Maps[i].InputBytes)
+		bytes += float64(j.MapInputBytes(i))
 	}
 	cloc := max(1, int64(math.Round(local/float64(m))))
 	hw := s.Hardware()
@@ -141,34 +141,34 @@ func (b *BAR) JobArrived(s *replay.Sim, j *replay.Job) {
 		}
 		b.queue[n] = append(b.queue[n], barQueued{job: j, task: int32(i), cost: cost})
 		b.queued[n] += cost
-		b.qbytes[n] += j.Maps[i].InputBytes
+		b.qbytes[n] += j.MapInputBytes(int32(i))
 	}
 }
 
 // Heartbeat launches the head of the node's queue into its free map slots, then
 // reduces in submit order.
-func (b *BAR) Heartbeat(s *replay.Sim, n int32) {
+func (b *BAR) Heartbeat(s replay.Cluster, n int32) {
 	for s.FreeMapSlots(n) > 0 && len(b.queue[n]) > 0 {
 		q := b.queue[n][0]
 		b.queue[n][0] = barQueued{}
 		b.queue[n] = b.queue[n][1:]
 		b.queued[n] -= q.cost
-		b.qbytes[n] -= q.job.Maps[q.task].InputBytes
+		b.qbytes[n] -= q.job.MapInputBytes(q.task)
 		s.LaunchMap(q.job, q.task, n)
-		b.running[n] = append(b.running[n], barRunning{job: q.job.Index, task: q.task, end: s.Now() + q.cost})
+		b.running[n] = append(b.running[n], barRunning{job: q.job.Index(), task: q.task, end: s.Now() + q.cost})
 	}
 	reducesInOrder(s, n, s.Active())
 }
 
 // TaskFinished forgets a finished map's planned end.
-func (b *BAR) TaskFinished(_ *replay.Sim, j *replay.Job, reduce bool, task int32) {
+func (b *BAR) TaskFinished(_ replay.Cluster, j *replay.JobView, reduce bool, task int32) {
 	if reduce {
 		return
 	}
-	n := j.Maps[task].Node
+	n := j.MapNode(task)
 	r := b.running[n]
 	for k := range r {
-		if r[k].job == j.Index && r[k].task == task {
+		if r[k].job == j.Index() && r[k].task == task {
 			r[k] = r[len(r)-1]
 			b.running[n] = r[:len(r)-1]
 			return

@@ -1,15 +1,15 @@
 package policy
 
 import (
-	"slices"
+	"iter"
 
 	"github.com/tracereplay/tracereplay/replay"
 )
 
 // bestMap returns the pending map of j that is closest to node n, no farther than
 // maxLevel, and its level; -1 when there is none.
-func bestMap(s *replay.Sim, j *replay.Job, n int32, maxLevel replay.Locality) (int32, replay.Locality) {
-	if j.PendingMaps == 0 {
+func bestMap(s replay.Cluster, j *replay.JobView, n int32, maxLevel replay.Locality) (int32, replay.Locality) {
+	if j.PendingMaps() == 0 {
 		return -1, 0
 	}
 	if t := j.LocalMap(n); t >= 0 {
@@ -30,24 +30,27 @@ func bestMap(s *replay.Sim, j *replay.Job, n int32, maxLevel replay.Locality) (i
 
 // reducesInOrder fills node n's free reduce slots with reduces of the first jobs
 // of order whose slow-start threshold is met.
-func reducesInOrder(s *replay.Sim, n int32, order []*replay.Job) {
-	for s.FreeReduceSlots(n) > 0 {
-		k := slices.IndexFunc(order, canReduce)
-		if k < 0 {
+func reducesInOrder(s replay.Cluster, n int32, order iter.Seq[*replay.JobView]) {
+	for j := range order {
+		if s.FreeReduceSlots(n) == 0 {
 			return
 		}
-		s.LaunchReduce(order[k], n)
+		// Launching a reduce of j changes no other job's canReduce, so the
+		// first job that can reduce keeps the slots until it no longer can.
+		for s.FreeReduceSlots(n) > 0 && canReduce(j) {
+			s.LaunchReduce(j, n)
+		}
 	}
 }
 
 // canReduce reports whether j has a reduce that may launch now.
-func canReduce(j *replay.Job) bool { return j.ReducesReady() && j.PendingReduces > 0 }
+func canReduce(j *replay.JobView) bool { return j.ReducesReady() && j.PendingReduces() > 0 }
 
 // poolOf names the pool a job belongs to under a "pool by" rule.
-func poolOf(j *replay.Job, by string) string {
-	key := j.Trace.User
+func poolOf(j *replay.JobView, by string) string {
+	key := j.User()
 	if by == "queue" {
-		key = j.Trace.Queue
+		key = j.Queue()
 	}
 	if key == "" {
 		return "default"

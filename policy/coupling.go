@@ -47,7 +47,7 @@ import (
 //   - Heartbeats are counted as a JobTracker counts them: the simulator skips
 //     heartbeats that cannot change anything (nodes with no free slot), so the
 //     count is the larger of one more per heartbeat seen and the nodes' nominal
-//     heartbeats since the count was last set (Sim.HeartbeatsSent).
+//     heartbeats since the count was last set (Cluster.HeartbeatsSent).
 //   - The lists L1–L3 are recomputed from the data placement at each heartbeat
 //     they are consulted, over V_r, the nodes that have a free reduce slot then
 //     (the paper computes C_i(v) "for every v ∈ V_r"), leaving out those that
@@ -97,7 +97,7 @@ type Coupling struct {
 	// and which nodes have a free reduce slot without a reduce of the job, so it
 	// is kept until a task ends or a reduce launches (listVer counts those).
 	listVer  uint64
-	listJob  *replay.Job
+	listJob  *replay.JobView
 	listAt   uint64
 	listNode []int32
 
@@ -106,7 +106,7 @@ type Coupling struct {
 	mapNode        []bool   // node has map slots (is sampled when k = 0)
 	mark           []uint64 // markReduces: markGen on the nodes running a reduce of a job
 	markGen        uint64
-	picked         *replay.Job
+	picked         *replay.JobView
 	pickedMap      int32 // the map peekPick last chose, launched by Fair right after
 }
 
@@ -157,7 +157,7 @@ func newCoupling(r *ParamReader) (replay.Policy, error) {
 func (c *Coupling) Name() string { return c.name }
 
 // Init prepares the Fair allocation and the policy's state.
-func (c *Coupling) Init(s *replay.Sim) {
+func (c *Coupling) Init(s replay.Cluster) {
 	c.fair.Init(s)
 	c.jobs = map[int32]*couplingJob{}
 	c.peek.init(s, c.k)
@@ -169,17 +169,17 @@ func (c *Coupling) Init(s *replay.Sim) {
 }
 
 // JobArrived registers the job with the fair allocation.
-func (c *Coupling) JobArrived(s *replay.Sim, j *replay.Job) {
+func (c *Coupling) JobArrived(s replay.Cluster, j *replay.JobView) {
 	c.fair.JobArrived(s, j)
-	c.jobs[j.Index] = &couplingJob{localAt: -1, redOn: map[int32]int32{}}
+	c.jobs[j.Index()] = &couplingJob{localAt: -1, redOn: map[int32]int32{}}
 }
 
 // TaskFinished invalidates the cached D-best list: the job's intermediate data or
 // the free reduce slots changed.
-func (c *Coupling) TaskFinished(_ *replay.Sim, j *replay.Job, reduce bool, i int32) {
+func (c *Coupling) TaskFinished(_ replay.Cluster, j *replay.JobView, reduce bool, i int32) {
 	c.listVer++
-	if cj := c.jobs[j.Index]; reduce && cj != nil {
-		n := j.Reduces[i].Node
+	if cj := c.jobs[j.Index()]; reduce && cj != nil {
+		n := j.ReduceNode(i)
 		if cj.redOn[n]--; cj.redOn[n] <= 0 {
 			delete(cj.redOn, n)
 		}
@@ -188,22 +188,22 @@ func (c *Coupling) TaskFinished(_ *replay.Sim, j *replay.Job, reduce bool, i int
 }
 
 // reduceLaunched counts reduce i of j, just launched, on its node.
-func (c *Coupling) reduceLaunched(j *replay.Job, i int32) {
-	if cj := c.jobs[j.Index]; cj != nil {
-		cj.redOn[j.Reduces[i].Node]++
+func (c *Coupling) reduceLaunched(j *replay.JobView, i int32) {
+	if cj := c.jobs[j.Index()]; cj != nil {
+		cj.redOn[j.ReduceNode(i)]++
 		cj.redRunning++
 	}
 }
 
 // reduceOn reports whether a reduce of j runs on node n, in O(1).
-func (c *Coupling) reduceOn(j *replay.Job, n int32) bool {
-	cj := c.jobs[j.Index]
-	if cj.redRunning != j.RunningReduces {
+func (c *Coupling) reduceOn(j *replay.JobView, n int32) bool {
+	cj := c.jobs[j.Index()]
+	if cj.redRunning != j.RunningReduces() {
 		clear(cj.redOn)
 		cj.redRunning = 0
-		for i := range j.Reduces {
-			if r := &j.Reduces[i]; r.State == replay.Running {
-				cj.redOn[r.Node]++
+		for i := range j.NumReduces() {
+			if j.ReduceState(i) == replay.Running {
+				cj.redOn[j.ReduceNode(i)]++
 				cj.redRunning++
 			}
 		}
@@ -213,10 +213,10 @@ func (c *Coupling) reduceOn(j *replay.Job, n int32) bool {
 
 // markReduces stamps c.mark with a new generation on the nodes running a
 // reduce of j, in O(those nodes).
-func (c *Coupling) markReduces(j *replay.Job) {
+func (c *Coupling) markReduces(j *replay.JobView) {
 	c.reduceOn(j, 0) // brings the counts up to date
 	c.markGen++
-	for n := range c.jobs[j.Index].redOn {
+	for n := range c.jobs[j.Index()].redOn {
 		c.mark[n] = c.markGen
 	}
 }
@@ -224,12 +224,12 @@ func (c *Coupling) markReduces(j *replay.Job) {
 // localMapNodes is the number of map nodes holding input of a pending map of
 // j: O(replication) after one of the job's launches, O(nodes holding its input)
 // when recounted.
-func (c *Coupling) localMapNodes(j *replay.Job) int {
+func (c *Coupling) localMapNodes(j *replay.JobView) int {
 	c.notePicked()
-	cj := c.jobs[j.Index]
-	if cj.localAt != j.PendingMaps {
+	cj := c.jobs[j.Index()]
+	if cj.localAt != j.PendingMaps() {
 		cj.localNodes = j.CountLocalMapNodes(func(n int32) bool { return c.mapNode[n] })
-		cj.localAt = j.PendingMaps
+		cj.localAt = j.PendingMaps()
 	}
 	return cj.localNodes
 }
@@ -243,8 +243,8 @@ func (c *Coupling) notePicked() {
 		return
 	}
 	c.picked = nil
-	cj := c.jobs[j.Index]
-	if cj == nil || j.Maps[t].State == replay.Pending || cj.localAt != j.PendingMaps+1 {
+	cj := c.jobs[j.Index()]
+	if cj == nil || j.MapState(t) == replay.Pending || cj.localAt != j.PendingMaps()+1 {
 		return // not launched, or the count is stale anyway
 	}
 	reps := j.Replicas(t)
@@ -253,13 +253,13 @@ func (c *Coupling) notePicked() {
 			cj.localNodes--
 		}
 	}
-	cj.localAt = j.PendingMaps
+	cj.localAt = j.PendingMaps()
 }
 
 // JobFinished forgets the job.
-func (c *Coupling) JobFinished(s *replay.Sim, j *replay.Job) {
+func (c *Coupling) JobFinished(s replay.Cluster, j *replay.JobView) {
 	c.fair.JobFinished(s, j)
-	delete(c.jobs, j.Index)
+	delete(c.jobs, j.Index())
 	if c.wait.cand == j {
 		c.wait.reset()
 	}
@@ -267,7 +267,7 @@ func (c *Coupling) JobFinished(s *replay.Sim, j *replay.Job) {
 
 // Heartbeat fills the node's map slots by Random Peeking over the fair order,
 // then runs one step of Wait Scheduling for reduces.
-func (c *Coupling) Heartbeat(s *replay.Sim, n int32) {
+func (c *Coupling) Heartbeat(s replay.Cluster, n int32) {
 	c.hb++
 	c.fair.fillMaps(s, n, c.peekPick)
 	c.notePicked()

@@ -37,7 +37,7 @@ type peekSample struct {
 	stamp uint64 // heartbeat the sample was drawn in
 }
 
-func (p *peekSample) init(s *replay.Sim, k int) {
+func (p *peekSample) init(s replay.Cluster, k int) {
 	p.all = p.all[:0]
 	for _, n := range s.Topology().Nodes {
 		if n.MapSlots > 0 {
@@ -54,7 +54,7 @@ func (p *peekSample) init(s *replay.Sim, k int) {
 
 // draw samples K nodes for heartbeat hb (all nodes when K = N, without drawing)
 // and counts those with a free map slot.
-func (p *peekSample) draw(s *replay.Sim, hb uint64) {
+func (p *peekSample) draw(s replay.Cluster, hb uint64) {
 	if p.stamp == hb {
 		return
 	}
@@ -78,9 +78,9 @@ func (p *peekSample) draw(s *replay.Sim, hb uint64) {
 }
 
 // launchProb is p_j of eq. 3 for job j, which has no input on node n.
-func (c *Coupling) launchProb(s *replay.Sim, j *replay.Job, n int32) float64 {
+func (c *Coupling) launchProb(s replay.Cluster, j *replay.JobView, n int32) float64 {
 	c.peek.draw(s, c.hb)
-	cj := c.jobs[j.Index]
+	cj := c.jobs[j.Index()]
 	if cj.k1Stamp != c.hb {
 		cj.k1Stamp, cj.k1 = c.hb, 0
 		if len(c.peek.nodes) == len(c.peek.all) {
@@ -98,7 +98,7 @@ func (c *Coupling) launchProb(s *replay.Sim, j *replay.Job, n int32) float64 {
 	nm := float64(len(c.peek.all)) * float64(c.peek.k2) / k
 	beta := c.beta
 	if beta < 0 {
-		beta = peekBeta(j.PendingMaps, nm)
+		beta = peekBeta(j.PendingMaps(), nm)
 	}
 	alpha := alphaElse
 	if j.RackMap(s.Topology().Nodes[n].Rack) >= 0 {
@@ -113,13 +113,13 @@ func (c *Coupling) launchProb(s *replay.Sim, j *replay.Job, n int32) float64 {
 // peekPick is Alg. 3 for one slot offered to job j: a map with input on the
 // node launches; otherwise a map (rack-local if any) launches with probability
 // p_j, and else the job skips this heartbeat.
-func (c *Coupling) peekPick(s *replay.Sim, j *replay.Job, n int32) int32 {
+func (c *Coupling) peekPick(s replay.Cluster, j *replay.JobView, n int32) int32 {
 	c.notePicked()
 	if t := j.LocalMap(n); t >= 0 {
 		c.picked, c.pickedMap = j, t
 		return t
 	}
-	cj := c.jobs[j.Index]
+	cj := c.jobs[j.Index()]
 	if cj.skipped == c.hb {
 		return -1
 	}

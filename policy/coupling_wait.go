@@ -26,9 +26,9 @@ func mismatchOf(desiredMaps, desiredReduces, finishedMaps, pendingMaps, finished
 	return (mapProgress - redProgress) / float64(desiredReduces)
 }
 
-func (c *Coupling) mismatch(j *replay.Job) float64 {
-	return mismatchOf(int32(len(j.Maps)), int32(len(j.Reduces)), j.FinishedMaps, j.PendingMaps,
-		j.FinishedReduces, j.RunningReduces, j.PendingReduces, c.threshold)
+func (c *Coupling) mismatch(j *replay.JobView) float64 {
+	return mismatchOf(j.NumMaps(), j.NumReduces(), j.FinishedMaps(), j.PendingMaps(),
+		j.FinishedReduces(), j.RunningReduces(), j.PendingReduces(), c.threshold)
 }
 
 // hops is the hop distance between two nodes of the tree node – rack switch –
@@ -132,10 +132,10 @@ type waitEnv interface {
 // waitState is the static state of Alg. 2 (candidate and wait); the count also
 // remembers the nominal heartbeat count at which it was last set.
 type waitState struct {
-	cand   *replay.Job
+	cand   *replay.JobView
 	wait   int64
 	offset int64 // value the count was last set to
-	sentAt int64 // Sim.HeartbeatsSent then
+	sentAt int64 // Cluster.HeartbeatsSent then
 }
 
 func (w *waitState) reset() { *w = waitState{} }
@@ -168,7 +168,7 @@ func (w *waitState) step(v int32, n, sent int64, env waitEnv) bool {
 }
 
 // waitStep runs Alg. 2 for a heartbeat from node v.
-func (c *Coupling) waitStep(s *replay.Sim, v int32) {
+func (c *Coupling) waitStep(s replay.Cluster, v int32) {
 	w := &c.wait
 	if w.cand != nil && !canReduce(w.cand) {
 		w.reset()
@@ -186,10 +186,10 @@ func (c *Coupling) waitStep(s *replay.Sim, v int32) {
 
 // largestMismatch returns the job with the largest mismatch among those that
 // may launch a reduce, ties broken at random.
-func (c *Coupling) largestMismatch(s *replay.Sim) (*replay.Job, float64) {
-	var best []*replay.Job
+func (c *Coupling) largestMismatch(s replay.Cluster) (*replay.JobView, float64) {
+	var best []*replay.JobView
 	bestM := math.Inf(-1)
-	for _, j := range s.Active() {
+	for j := range s.Active() {
 		if !canReduce(j) {
 			continue
 		}
@@ -212,8 +212,8 @@ func (c *Coupling) largestMismatch(s *replay.Sim) (*replay.Job, float64) {
 // clusterWait answers Wait Scheduling's questions from the simulator.
 type clusterWait struct {
 	c *Coupling
-	s *replay.Sim
-	j *replay.Job
+	s replay.Cluster
+	j *replay.JobView
 	l []int32 // the D-best list, computed on first use
 }
 

@@ -46,7 +46,7 @@ type Fair struct {
 
 	t1, t2 int64
 	state  map[int32]*fairJob
-	order  []*replay.Job
+	order  []*replay.JobView
 	pools  map[string]int32 // running tasks per pool, maps or reduces while ordering
 }
 
@@ -75,7 +75,7 @@ func newFair(strict bool) func(*ParamReader) (replay.Policy, error) {
 func (f *Fair) Name() string { return f.name }
 
 // Init sets the delays from the heartbeat interval when not given.
-func (f *Fair) Init(s *replay.Sim) {
+func (f *Fair) Init(s replay.Cluster) {
 	hb := int64(s.Hardware().Heartbeat)
 	f.t1, f.t2 = f.nodeDelay, f.rackDelay
 	if f.t1 < 0 {
@@ -96,12 +96,12 @@ func (f *Fair) Init(s *replay.Sim) {
 }
 
 // JobArrived starts the job at node locality.
-func (f *Fair) JobArrived(_ *replay.Sim, j *replay.Job) {
-	f.state[j.Index] = &fairJob{level: replay.NodeLocal, waitStart: -1, pool: poolOf(j, f.poolBy)}
+func (f *Fair) JobArrived(_ replay.Cluster, j *replay.JobView) {
+	f.state[j.Index()] = &fairJob{level: replay.NodeLocal, waitStart: -1, pool: poolOf(j, f.poolBy)}
 }
 
 // JobFinished forgets the job.
-func (f *Fair) JobFinished(_ *replay.Sim, j *replay.Job) { delete(f.state, j.Index) }
+func (f *Fair) JobFinished(_ replay.Cluster, j *replay.JobView) { delete(f.state, j.Index()) }
 
 // allowed is getAllowedLocalityLevel: the level a skipped job may now use.
 func (f *Fair) allowed(st *fairJob, now int64) replay.Locality {
@@ -132,36 +132,36 @@ func (f *Fair) allowed(st *fairJob, now int64) replay.Locality {
 
 // sortJobs orders candidate jobs by their pool's running count, then their own,
 // then submit order.
-func (f *Fair) sortJobs(running func(*replay.Job) int32) {
+func (f *Fair) sortJobs(running func(*replay.JobView) int32) {
 	clear(f.pools)
 	for _, j := range f.order {
-		f.pools[f.state[j.Index].pool] += running(j)
+		f.pools[f.state[j.Index()].pool] += running(j)
 	}
-	slices.SortFunc(f.order, func(a, b *replay.Job) int {
-		pa, pb := f.pools[f.state[a.Index].pool], f.pools[f.state[b.Index].pool]
+	slices.SortFunc(f.order, func(a, b *replay.JobView) int {
+		pa, pb := f.pools[f.state[a.Index()].pool], f.pools[f.state[b.Index()].pool]
 		if c := cmp.Compare(pa, pb); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(f.state[a.Index].pool, f.state[b.Index].pool); c != 0 {
+		if c := cmp.Compare(f.state[a.Index()].pool, f.state[b.Index()].pool); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(running(a), running(b)); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Index, b.Index)
+		return cmp.Compare(a.Index(), b.Index())
 	})
 }
 
-func runningMaps(j *replay.Job) int32    { return j.RunningMaps }
-func runningReduces(j *replay.Job) int32 { return j.RunningReduces }
+func runningMaps(j *replay.JobView) int32    { return j.RunningMaps() }
+func runningReduces(j *replay.JobView) int32 { return j.RunningReduces() }
 
 // Heartbeat fills the node's free map slots by fair share with delay scheduling,
 // then its reduce slots.
-func (f *Fair) Heartbeat(s *replay.Sim, n int32) {
+func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
 	f.fillMaps(s, n, f.delayPick)
 	if s.FreeReduceSlots(n) > 0 {
 		f.order = f.order[:0]
-		for _, j := range s.Active() {
+		for j := range s.Active() {
 			if canReduce(j) {
 				f.order = append(f.order, j)
 			}
@@ -179,18 +179,18 @@ func (f *Fair) Heartbeat(s *replay.Sim, n int32) {
 
 // mapPicker decides, for a free map slot of node n offered to job j, which map
 // of j to launch there, or -1 to pass the slot on to the next job.
-type mapPicker func(s *replay.Sim, j *replay.Job, n int32) int32
+type mapPicker func(s replay.Cluster, j *replay.JobView, n int32) int32
 
 // fillMaps fills node n's free map slots by fair share: each slot is offered to
 // the jobs with pending maps in fair order (re-sorted after every launch) until
 // pick takes it; a slot no job takes stays free until the next heartbeat.
-func (f *Fair) fillMaps(s *replay.Sim, n int32, pick mapPicker) {
+func (f *Fair) fillMaps(s replay.Cluster, n int32, pick mapPicker) {
 	if s.FreeMapSlots(n) == 0 {
 		return
 	}
 	f.order = f.order[:0]
-	for _, j := range s.Active() {
-		if j.PendingMaps > 0 {
+	for j := range s.Active() {
+		if j.PendingMaps() > 0 {
 			f.order = append(f.order, j)
 		}
 	}
@@ -203,14 +203,14 @@ func (f *Fair) fillMaps(s *replay.Sim, n int32, pick mapPicker) {
 }
 
 // assignMap offers one slot to the jobs in order; it reports whether one took it.
-func (f *Fair) assignMap(s *replay.Sim, n int32, pick mapPicker) bool {
+func (f *Fair) assignMap(s replay.Cluster, n int32, pick mapPicker) bool {
 	for k, j := range f.order {
 		t := pick(s, j, n)
 		if t < 0 {
 			continue
 		}
 		s.LaunchMap(j, t, n)
-		if j.PendingMaps == 0 {
+		if j.PendingMaps() == 0 {
 			f.order = slices.Delete(f.order, k, k+1)
 		}
 		return true
@@ -221,9 +221,9 @@ func (f *Fair) assignMap(s *replay.Sim, n int32, pick mapPicker) bool {
 // delayPick is Alg. 2 of the delay scheduling paper for one job and slot: the
 // closest map within the job's allowed locality level; a job that has none starts
 // (or keeps) waiting.
-func (f *Fair) delayPick(s *replay.Sim, j *replay.Job, n int32) int32 {
+func (f *Fair) delayPick(s replay.Cluster, j *replay.JobView, n int32) int32 {
 	now := s.Now()
-	st := f.state[j.Index]
+	st := f.state[j.Index()]
 	level := f.allowed(st, now)
 	t, got := bestMap(s, j, n, level)
 	if t < 0 {

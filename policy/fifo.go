@@ -36,17 +36,17 @@ func newFIFO(strict bool) func(*ParamReader) (replay.Policy, error) {
 func (f *FIFO) Name() string { return f.name }
 
 // Init counts the cluster's map slots.
-func (f *FIFO) Init(s *replay.Sim) { f.totalMap = s.Hardware().TotalMapSlots() }
+func (f *FIFO) Init(s replay.Cluster) { f.totalMap = s.Hardware().TotalMapSlots() }
 
 // level is the farthest a map may run from its input now.
-func (f *FIFO) level(s *replay.Sim) replay.Locality {
+func (f *FIFO) level(s replay.Cluster) replay.Locality {
 	if f.strict {
 		return replay.NodeLocal
 	}
 	if f.util > 0 {
 		var busy int32
-		for _, j := range s.Active() {
-			busy += j.RunningMaps
+		for j := range s.Active() {
+			busy += j.RunningMaps()
 		}
 		if float64(busy) > f.util*float64(f.totalMap) {
 			return replay.NodeLocal
@@ -56,12 +56,12 @@ func (f *FIFO) level(s *replay.Sim) replay.Locality {
 }
 
 // Heartbeat fills the node's free slots.
-func (f *FIFO) Heartbeat(s *replay.Sim, n int32) {
+func (f *FIFO) Heartbeat(s replay.Cluster, n int32) {
 	for s.FreeMapSlots(n) > 0 {
 		level := f.level(s)
 		launched := false
-		for _, j := range s.Active() {
-			if j.PendingMaps == 0 {
+		for j := range s.Active() {
+			if j.PendingMaps() == 0 {
 				continue
 			}
 			if t, _ := bestMap(s, j, n, level); t >= 0 {
