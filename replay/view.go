@@ -95,7 +95,15 @@ func (s *Sim) MapDuration(j *JobView, i int32, n int32) int64 {
 // reading b bytes of input at distance loc with remote maps reading remotely,
 // this one included (Cluster.RemoteReadUs); mapCost adds the same.
 func (s *Sim) RemoteReadUs(b int64, loc Locality, remote int32) int64 {
-	return int64(math.Ceil(s.hw.remoteReadUs(b, loc, remote)))
+	return s.hw.RemoteReadUs(b, loc, remote)
+}
+
+// RemoteReadUs is the time, rounded up to a µs, that the fixed and "bar"
+// network models add to a map reading b bytes of input at distance loc (not
+// node-local) while remote maps read remotely, this one included: the cost the
+// simulator charges at launch (Cluster.RemoteReadUs).
+func (h *Hardware) RemoteReadUs(b int64, loc Locality, remote int32) int64 {
+	return int64(math.Ceil(h.remoteReadUs(b, loc, remote)))
 }
 
 // LaunchMap starts map i of job j on node n (Cluster.LaunchMap).
