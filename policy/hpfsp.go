@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -125,7 +124,7 @@ func newHPFSP(r *ParamReader) (replay.Policy, error) {
 		minProgress: r.Float("min-progress", 0.02),
 		reduceStage: r.Float("reduce-stage", 0.95),
 	}
-	bad := func(format string, a ...any) { r.errs = append(r.errs, fmt.Sprintf(format, a...)) }
+	bad := r.Errorf
 	if h.fairLimit < 0 {
 		bad("fair-limit=%d: want a count >= 0", h.fairLimit)
 	}

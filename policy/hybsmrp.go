@@ -2,7 +2,6 @@ package policy
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 
@@ -80,12 +79,12 @@ func newHybSMRP(r *ParamReader) (replay.Policy, error) {
 	h := &HybSMRP{alpha: r.Float("alpha", p[0]), beta: r.Float("beta", p[1]), gamma: r.Float("gamma", p[2])}
 	for _, x := range []float64{h.alpha, h.beta, h.gamma} {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			r.errs = append(r.errs, fmt.Sprintf("alpha, beta and gamma must be finite (got %v)", x))
+			r.Errorf("alpha, beta and gamma must be finite (got %v)", x)
 		}
 	}
 	skips := r.Int("skips", 2)
 	if skips < 0 || skips > 1000 {
-		r.errs = append(r.errs, fmt.Sprintf("skips=%d: want 0..1000", skips))
+		r.Errorf("skips=%d: want 0..1000", skips)
 	}
 	h.skips = int32(skips)
 	h.name = r.spec()
