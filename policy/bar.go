@@ -44,6 +44,7 @@ type BAR struct {
 	queued   []int64 // per node: planned time of its queue
 	qbytes   []int64 // per node: input bytes of its queue
 	running  [][]barRunning
+	reduces  GreedyReduces
 }
 
 var _ replay.QueuedLoader = (*BAR)(nil)
@@ -87,6 +88,7 @@ func (b *BAR) Init(s replay.Cluster) {
 	b.qbytes = make([]int64, len(nodes))
 	b.prob.Servers = len(b.nodeOf)
 	b.prob.Init = make([]int64, len(b.nodeOf))
+	b.reduces = GreedyReduces{Order: SubmitOrder{}}
 }
 
 // JobArrived plans the job's maps and queues them on their nodes.
@@ -157,7 +159,7 @@ func (b *BAR) Heartbeat(s replay.Cluster, n int32) {
 		s.LaunchMap(q.job, q.task, n)
 		b.running[n] = append(b.running[n], barRunning{job: q.job.Index(), task: q.task, end: s.Now() + q.cost})
 	}
-	reducesInOrder(s, n, s.Active())
+	b.reduces.FillReduces(s, n)
 }
 
 // TaskFinished forgets a finished map's planned end.

@@ -322,10 +322,10 @@ type cpProbe struct {
 
 func (p *cpProbe) Heartbeat(s replay.Cluster, n int32) {
 	if len(p.got) == 0 && n != p.data {
-		p.hb++ // the sample belongs to this heartbeat
-		p.got = append(p.got, p.launchProb(s, slices.Collect(s.Active())[0], n))
+		p.peek.hb++ // the sample belongs to this heartbeat
+		p.got = append(p.got, p.peek.launchProb(s, slices.Collect(s.Active())[0], n))
 		p.at = append(p.at, s.FreeMapSlots(p.data))
-		p.hb--
+		p.peek.hb--
 	}
 	p.Coupling.Heartbeat(s, n)
 }
