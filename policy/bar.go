@@ -27,6 +27,25 @@ import (
 //
 // Choices where the paper is silent: the plan is fixed once made (no stealing
 // when estimates err); a job's maps are queued in index order on each node.
+//
+// How the plan's remote cost differs from what the simulator then charges
+// (Cluster.MapDuration, Cluster.RemoteReadUs), kept as it is because using the
+// simulator's cost would change BAR's plans and so its results:
+//   - fixed (and flow) network: BAR adds ⌈mean input bytes of the job /
+//     nic_mb_per_s⌉ to every remote map, rack-local or off-rack alike; the
+//     simulator adds ⌈each map's own input bytes / link rate⌉, the link rate
+//     being the NIC within a rack but min(NIC, rack_uplink_mb_per_s /
+//     nodes_per_rack), the rack uplink's per-node share, across racks (under
+//     flow, the flow model's estimate instead);
+//   - "bar" network: BAR charges q·r with r the number of the job's maps its
+//     plan puts away from their input; the simulator charges each remote map
+//     q·r with r the remote maps running cluster-wide when it launches, itself
+//     included;
+//   - trace mode: the simulator rescales a map's observed duration to its
+//     locality; BAR still uses the model above.
+//
+// C_loc is the simulator's own: the mean of MapDuration on each map's first
+// replica.
 type BAR struct {
 	replay.Base
 	name string
