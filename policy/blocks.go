@@ -180,7 +180,7 @@ func (f *MapFiller) Fill(c replay.Cluster, n int32, order JobOrder, pick MapPick
 // the candidates.
 func (f *MapFiller) Start(c replay.Cluster) {
 	f.jobs = f.jobs[:0]
-	for j := range c.Active() {
+	for _, j := range c.Active() {
 		if j.PendingMaps() > 0 {
 			f.jobs = append(f.jobs, j)
 		}
@@ -225,7 +225,7 @@ func (g *GreedyReduces) FillReduces(c replay.Cluster, n int32) {
 		return
 	}
 	g.jobs = g.jobs[:0]
-	for j := range c.Active() {
+	for _, j := range c.Active() {
 		if canReduce(j) {
 			g.jobs = append(g.jobs, j)
 		}

@@ -120,7 +120,7 @@ func (c *Capacity) Heartbeat(s replay.Cluster, n int32) {
 
 func (c *Capacity) assign(s replay.Cluster, n int32, reduce bool) bool {
 	for _, qi := range c.queueOrder(reduce) {
-		for j := range s.Active() {
+		for _, j := range s.Active() {
 			if c.jobQ[j.Index()] != qi {
 				continue
 			}

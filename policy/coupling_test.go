@@ -323,7 +323,7 @@ type cpProbe struct {
 func (p *cpProbe) Heartbeat(s replay.Cluster, n int32) {
 	if len(p.got) == 0 && n != p.data {
 		p.peek.hb++ // the sample belongs to this heartbeat
-		p.got = append(p.got, p.peek.launchProb(s, slices.Collect(s.Active())[0], n))
+		p.got = append(p.got, p.peek.launchProb(s, s.Active()[0], n))
 		p.at = append(p.at, s.FreeMapSlots(p.data))
 		p.peek.hb--
 	}

@@ -50,6 +50,7 @@ type WaitScheduling struct {
 	vrBuf, busyBuf []int32
 	mark           []uint64 // markReduces: markGen on the nodes running a reduce of a job
 	markGen        uint64
+	env            clusterWait // FillReduces's, reused
 }
 
 // NewWaitScheduling is Wait Scheduling with the mismatch threshold of Alg. 1
@@ -302,8 +303,8 @@ func (ws *WaitScheduling) FillReduces(s replay.Cluster, v int32) {
 		}
 		return
 	}
-	env := &clusterWait{w: ws, s: s, j: w.cand}
-	w.step(v, int64(len(s.Topology().Nodes)), s.HeartbeatsSent(s.Now()), env)
+	ws.env = clusterWait{w: ws, s: s, j: w.cand}
+	w.step(v, int64(len(s.Topology().Nodes)), s.HeartbeatsSent(s.Now()), &ws.env)
 }
 
 // largestMismatch returns the job with the largest mismatch among those that
@@ -311,7 +312,7 @@ func (ws *WaitScheduling) FillReduces(s replay.Cluster, v int32) {
 func (w *WaitScheduling) largestMismatch(s replay.Cluster) (*replay.JobView, float64) {
 	var best []*replay.JobView
 	bestM := math.Inf(-1)
-	for j := range s.Active() {
+	for _, j := range s.Active() {
 		if !canReduce(j) {
 			continue
 		}

@@ -51,7 +51,7 @@ func (f *FIFO) picker(s replay.Cluster) MapPicker {
 	}
 	if f.util > 0 {
 		var busy int32
-		for j := range s.Active() {
+		for _, j := range s.Active() {
 			busy += j.RunningMaps()
 		}
 		if float64(busy) > f.util*float64(f.totalMap) {

@@ -260,7 +260,7 @@ func (h *HPFSP) update(s replay.Cluster, force bool) {
 	}
 	h.lastUpd = now
 	h.served, h.execd = h.served[:0], h.execd[:0]
-	for j := range s.Active() {
+	for _, j := range s.Active() {
 		x := h.jobs[j.Index()]
 		x.integrate(now)
 		d := (x.slotM-x.chargedM)/h.nm + (x.slotR-x.chargedR)/h.nr
@@ -288,7 +288,7 @@ func (h *HPFSP) update(s replay.Cluster, force bool) {
 // current stage.
 func (h *HPFSP) fairPhase(x *hpfspJob, now int64) bool {
 	inM, inR := x.launchedM < h.fairLimit, x.launchedR < h.fairLimit
-	if int(x.j.NumReduces()) == 0 || inM == inR {
+	if x.j.NumReduces() == 0 || inM == inR {
 		return inM // the stage does not matter
 	}
 	if x.m.progressAtLeast(now, h.reduceStage) {
@@ -306,7 +306,7 @@ func (h *HPFSP) choose(s replay.Cluster, reduce bool) *hpfspJob {
 	var fair, best, fallback *hpfspJob
 	var fairCount int32
 	h.front = h.sys.frontMin(h.front)
-	for j := range s.Active() {
+	for _, j := range s.Active() {
 		if reduce && !canReduce(j) || !reduce && j.PendingMaps() == 0 {
 			continue
 		}

@@ -167,7 +167,7 @@ func (h *HybSMRP) assignMaps(s replay.Cluster, n int32) {
 // rank orders the unfinished jobs by decreasing eq. (1) priority, earlier job
 // first on ties.
 func (h *HybSMRP) rank(s replay.Cluster) {
-	h.order = slices.AppendSeq(h.order[:0], s.Active())
+	h.order = append(h.order[:0], s.Active()...)
 	act := h.order
 	now := s.Now()
 	var sumWait, sumRun, sumN float64

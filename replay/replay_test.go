@@ -200,7 +200,7 @@ func (p *inspector) JobArrived(s replay.Cluster, j *replay.JobView) {
 }
 
 func (p *inspector) Heartbeat(s replay.Cluster, n int32) {
-	for j := range s.Active() {
+	for _, j := range s.Active() {
 		for s.FreeMapSlots(n) > 0 {
 			t := j.AnyMap()
 			if t < 0 {

@@ -36,7 +36,7 @@ func (p *scripted) Heartbeat(s Cluster, n int32) {
 		if st.node != n || s.Now() < st.at*sec {
 			return
 		}
-		j := slices.Collect(s.Active())[0]
+		j := s.Active()[0]
 		if st.reduce {
 			if s.FreeReduceSlots(n) == 0 || s.LaunchReduce(j, n) != st.task {
 				return

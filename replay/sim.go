@@ -153,6 +153,8 @@ type Sim struct {
 	active  []*Job // arrived, unfinished, in arrival order
 	pending int64  // maps and ready reduces waiting for a slot, over all jobs
 
+	views []*JobView // Active's buffer (view.go)
+
 	// The wake-up sweep: nodes in heartbeat-phase order, and the position and
 	// interval start of the next dormant node to visit.
 	phaseOrder []int32

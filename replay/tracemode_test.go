@@ -29,7 +29,7 @@ func (p *pin) JobArrived(_ replay.Cluster, j *replay.JobView) {
 }
 
 func (p *pin) Heartbeat(s replay.Cluster, n int32) {
-	for j := range s.Active() {
+	for _, j := range s.Active() {
 		for i := range j.NumMaps() {
 			if j.MapState(i) == replay.Pending && p.maps[i] == n && s.FreeMapSlots(n) > 0 {
 				s.LaunchMap(j, i, n)

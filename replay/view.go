@@ -2,7 +2,6 @@ package replay
 
 import (
 	"fmt"
-	"iter"
 	"math"
 	"math/rand/v2"
 
@@ -30,9 +29,11 @@ type Cluster interface {
 	// Topology is the run's nodes and racks. It is the run's own: read it,
 	// never modify it.
 	Topology() *Topology
-	// Active yields the jobs that have arrived (with the lifecycle: whose
-	// setup is done) and not finished, in arrival order.
-	Active() iter.Seq[*JobView]
+	// Active returns the jobs that have arrived (with the lifecycle: whose
+	// setup is done) and not finished, in arrival order. The slice is a
+	// buffer that the next call overwrites: do not keep it (changing it
+	// changes nothing in the run).
+	Active() []*JobView
 	// FreeMapSlots is the number of idle map slots on node n.
 	FreeMapSlots(n int32) int32
 	// FreeReduceSlots is the number of idle reduce slots on node n.
@@ -69,17 +70,16 @@ type Cluster interface {
 
 var _ Cluster = (*Sim)(nil)
 
-// Active yields the jobs that have arrived and not finished, in arrival order.
-// Launching while iterating is fine; jobs arrive and finish only between a
-// policy's hooks.
-func (s *Sim) Active() iter.Seq[*JobView] {
-	return func(yield func(*JobView) bool) {
-		for _, j := range s.active {
-			if !yield(j.View()) {
-				return
-			}
-		}
+// Active returns the jobs that have arrived and not finished, in arrival
+// order, in a buffer the next call overwrites (Cluster.Active). Jobs arrive
+// and finish only between a policy's hooks, so within a hook every call
+// returns the same jobs.
+func (s *Sim) Active() []*JobView {
+	s.views = s.views[:0]
+	for _, j := range s.active {
+		s.views = append(s.views, j.View())
 	}
+	return s.views
 }
 
 // Locality is how close node n is to map i of job j.

@@ -19,7 +19,6 @@ package policytest
 
 import (
 	"fmt"
-	"iter"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -74,6 +73,7 @@ type Cluster struct {
 	freeRed  []int32
 	remote   int32
 	active   []*replay.Job
+	views    []*replay.JobView // Active's buffer
 	jobs     map[*replay.JobView]*replay.Job
 	mapUs    map[*replay.JobView]int64
 	next     int32
@@ -263,15 +263,14 @@ func (c *Cluster) Hardware() *replay.Hardware { return c.hw }
 // Topology is the fake's nodes and racks.
 func (c *Cluster) Topology() *replay.Topology { return c.topo }
 
-// Active yields the unfinished jobs in the order they were added.
-func (c *Cluster) Active() iter.Seq[*replay.JobView] {
-	return func(yield func(*replay.JobView) bool) {
-		for _, j := range c.active {
-			if !yield(j.View()) {
-				return
-			}
-		}
+// Active returns the unfinished jobs in the order they were added, in a
+// buffer the next call overwrites.
+func (c *Cluster) Active() []*replay.JobView {
+	c.views = c.views[:0]
+	for _, j := range c.active {
+		c.views = append(c.views, j.View())
 	}
+	return c.views
 }
 
 // FreeMapSlots is node n's free map slots.
