@@ -19,13 +19,12 @@ import (
 // the threshold being a fraction of the map nodes (threshold=0.15 for DS0.15).
 func newDS(frac float64) func(*ParamReader) (replay.Policy, error) {
 	return func(r *ParamReader) (replay.Policy, error) {
-		f := &Fair{skipFrac: r.Float("threshold", frac)}
-		f.poolBy = r.String("pool-by", "user", "user", "queue")
-		if !(f.skipFrac > 0) {
+		frac := r.Float("threshold", frac)
+		poolBy := r.String("pool-by", "user", "user", "queue")
+		if !(frac > 0) {
 			return nil, fmt.Errorf("policy %s: threshold must be positive", r.policy)
 		}
-		f.name = r.spec()
-		return f, nil
+		return newFairWith(r.spec(), poolBy, NewSkipCountPicker(frac)), nil
 	}
 }
 

@@ -43,7 +43,7 @@ func newCapacity(r *ParamReader) (replay.Policy, error) {
 func (c *Capacity) Name() string { return c.name }
 
 // Init builds the queues from the hardware model.
-func (c *Capacity) Init(s *replay.Sim) {
+func (c *Capacity) Init(s replay.Cluster) {
 	hw := s.Hardware()
 	qs := hw.Queues
 	if len(qs) == 0 {
@@ -65,20 +65,20 @@ func (c *Capacity) Init(s *replay.Sim) {
 }
 
 // JobArrived assigns the job to its queue.
-func (c *Capacity) JobArrived(_ *replay.Sim, j *replay.Job) {
-	q, ok := c.byName[j.Trace.Queue]
+func (c *Capacity) JobArrived(_ replay.Cluster, j *replay.JobView) {
+	q, ok := c.byName[j.Queue()]
 	if !ok {
 		q, ok = c.byName["default"]
 		if !ok {
 			q = 0
 		}
 	}
-	c.jobQ[j.Index] = q
+	c.jobQ[j.Index()] = q
 }
 
 // TaskFinished releases the queue's slot.
-func (c *Capacity) TaskFinished(_ *replay.Sim, j *replay.Job, reduce bool, _ int32) {
-	q := &c.queues[c.jobQ[j.Index]]
+func (c *Capacity) TaskFinished(_ replay.Cluster, j *replay.JobView, reduce bool, _ int32) {
+	q := &c.queues[c.jobQ[j.Index()]]
 	if reduce {
 		q.runRed--
 	} else {
@@ -87,7 +87,7 @@ func (c *Capacity) TaskFinished(_ *replay.Sim, j *replay.Job, reduce bool, _ int
 }
 
 // JobFinished forgets the job.
-func (c *Capacity) JobFinished(_ *replay.Sim, j *replay.Job) { delete(c.jobQ, j.Index) }
+func (c *Capacity) JobFinished(_ replay.Cluster, j *replay.JobView) { delete(c.jobQ, j.Index()) }
 
 // queueOrder returns the queue indexes by ascending used/guaranteed ratio, skipping
 // queues at their maximum.
@@ -111,17 +111,17 @@ func (c *Capacity) queueOrder(reduce bool) []int {
 }
 
 // Heartbeat fills the node's free slots queue by queue.
-func (c *Capacity) Heartbeat(s *replay.Sim, n int32) {
+func (c *Capacity) Heartbeat(s replay.Cluster, n int32) {
 	for s.FreeMapSlots(n) > 0 && c.assign(s, n, false) {
 	}
 	for s.FreeReduceSlots(n) > 0 && c.assign(s, n, true) {
 	}
 }
 
-func (c *Capacity) assign(s *replay.Sim, n int32, reduce bool) bool {
+func (c *Capacity) assign(s replay.Cluster, n int32, reduce bool) bool {
 	for _, qi := range c.queueOrder(reduce) {
 		for _, j := range s.Active() {
-			if c.jobQ[j.Index] != qi {
+			if c.jobQ[j.Index()] != qi {
 				continue
 			}
 			if reduce {

@@ -1,11 +1,6 @@
 package policy
 
-import (
-	"fmt"
-	"slices"
-
-	"github.com/tracereplay/tracereplay/replay"
-)
+import "github.com/tracereplay/tracereplay/replay"
 
 // Coupling is the Coupling Scheduler of Tan, Meng and Zhang ("Coupling Task
 // Progress for MapReduce Resource-Aware Scheduling", INFOCOM 2013), built on the
@@ -47,7 +42,7 @@ import (
 //   - Heartbeats are counted as a JobTracker counts them: the simulator skips
 //     heartbeats that cannot change anything (nodes with no free slot), so the
 //     count is the larger of one more per heartbeat seen and the nodes' nominal
-//     heartbeats since the count was last set (Sim.HeartbeatsSent).
+//     heartbeats since the count was last set (Cluster.HeartbeatsSent).
 //   - The lists L1–L3 are recomputed from the data placement at each heartbeat
 //     they are consulted, over V_r, the nodes that have a free reduce slot then
 //     (the paper computes C_i(v) "for every v ∈ V_r"), leaving out those that
@@ -79,197 +74,88 @@ import (
 // (peeking sample size, 0 = every node, the paper's setting for its testbed),
 // beta (a fixed β for every job, as in the paper's Figs. 11 and 15; default:
 // β_j from pending maps), pool-by (as for fair).
+//
+// Composition: FairOrder (the fair allocation), PeekingPicker (maps) and
+// WaitScheduling (reduces), which share where each job's reduces run
+// (ReducePlaces: Random Peeking's α and Wait Scheduling's busy nodes).
 type Coupling struct {
 	replay.Base
-	name      string
-	fair      *Fair
-	threshold float64
-	d         int
-	k         int
-	beta      float64 // < 0: β_j from pending maps
-
-	jobs map[int32]*couplingJob
-	hb   uint64 // heartbeats seen; stamps per-heartbeat caches
-	peek peekSample
-	wait waitState
-
-	// The candidate's D-best list depends only on where intermediate data lies
-	// and which nodes have a free reduce slot without a reduce of the job, so it
-	// is kept until a task ends or a reduce launches (listVer counts those).
-	listVer  uint64
-	listJob  *replay.Job
-	listAt   uint64
-	listNode []int32
-
-	scratch        dBestScratch
-	vrBuf, busyBuf []int32
-	mapNode        []bool   // node has map slots (is sampled when k = 0)
-	mark           []uint64 // markReduces: markGen on the nodes running a reduce of a job
-	markGen        uint64
-	picked         *replay.Job
-	pickedMap      int32 // the map peekPick last chose, launched by Fair right after
-}
-
-// couplingJob is the per-job state of the Coupling Scheduler.
-type couplingJob struct {
-	skipped uint64 // the heartbeat in which the job declined a map slot
-	k1      int    // sampled nodes with input of a pending map of the job
-	k1Stamp uint64 // heartbeat k1 was counted in
-
-	// localNodes counts the map nodes holding input of a pending map of the
-	// job (k1 when every node is sampled), updated at each of the job's map
-	// launches; it is right while PendingMaps is localAt, and recounted when
-	// the pending maps changed some other way.
-	localNodes int
-	localAt    int32
-	// redOn counts the job's running reduces per node, redRunning their sum;
-	// rebuilt from the job when the sum disagrees with RunningReduces.
-	redOn      map[int32]int32
-	redRunning int32
+	name   string
+	order  *FairOrder
+	maps   MapFiller
+	peek   *PeekingPicker
+	wait   *WaitScheduling
+	places *ReducePlaces
 }
 
 func newCoupling(r *ParamReader) (replay.Policy, error) {
-	c := &Coupling{
-		fair:      &Fair{poolBy: r.String("pool-by", "user", "user", "queue")},
-		threshold: r.Float("threshold", 3),
-		d:         r.Int("d", 7),
-		k:         r.Int("k", 0),
-		beta:      r.Float("beta", -1),
+	poolBy := r.String("pool-by", "user", "user", "queue")
+	threshold := r.Float("threshold", 3)
+	d := r.Int("d", 7)
+	k := r.Int("k", 0)
+	beta := r.Float("beta", -1)
+	if !(threshold > 0) {
+		r.Errorf("threshold=%v: want a positive number", threshold)
 	}
-	if !(c.threshold > 0) {
-		r.errs = append(r.errs, fmt.Sprintf("threshold=%v: want a positive number", c.threshold))
+	if d < 1 {
+		r.Errorf("d=%d: want at least 1", d)
 	}
-	if c.d < 1 {
-		r.errs = append(r.errs, fmt.Sprintf("d=%d: want at least 1", c.d))
+	if k < 0 {
+		r.Errorf("k=%d: want 0 (every node) or a sample size", k)
 	}
-	if c.k < 0 {
-		r.errs = append(r.errs, fmt.Sprintf("k=%d: want 0 (every node) or a sample size", c.k))
+	if r.IsSet("beta") && !(beta > 0) {
+		r.Errorf("beta=%v: want a positive number", beta)
 	}
-	if _, set := r.params["beta"]; set && !(c.beta > 0) {
-		r.errs = append(r.errs, fmt.Sprintf("beta=%v: want a positive number", c.beta))
-	}
-	c.name = r.spec()
-	c.fair.name = c.name
-	return c, nil
+	places := NewReducePlaces()
+	return &Coupling{
+		name:   r.spec(),
+		order:  NewFairOrder(poolBy),
+		peek:   NewPeekingPicker(k, beta, places),
+		wait:   NewWaitScheduling(threshold, d, places),
+		places: places,
+	}, nil
 }
 
 // Name is the registry name with parameters.
 func (c *Coupling) Name() string { return c.name }
 
-// Init prepares the Fair allocation and the policy's state.
-func (c *Coupling) Init(s *replay.Sim) {
-	c.fair.Init(s)
-	c.jobs = map[int32]*couplingJob{}
-	c.peek.init(s, c.k)
-	c.mapNode = make([]bool, len(s.Topology().Nodes))
-	c.mark = make([]uint64, len(s.Topology().Nodes))
-	for _, n := range c.peek.all {
-		c.mapNode[n] = true
-	}
+// Init prepares the fair order and the blocks' state.
+func (c *Coupling) Init(s replay.Cluster) {
+	c.order.Init()
+	c.places.Init()
+	c.peek.Init(s)
+	c.wait.Init(s)
 }
 
-// JobArrived registers the job with the fair allocation.
-func (c *Coupling) JobArrived(s *replay.Sim, j *replay.Job) {
-	c.fair.JobArrived(s, j)
-	c.jobs[j.Index] = &couplingJob{localAt: -1, redOn: map[int32]int32{}}
+// JobArrived registers the job with the fair order and the blocks.
+func (c *Coupling) JobArrived(_ replay.Cluster, j *replay.JobView) {
+	c.order.JobArrived(j)
+	c.places.JobArrived(j)
+	c.peek.JobArrived(j)
 }
 
-// TaskFinished invalidates the cached D-best list: the job's intermediate data or
-// the free reduce slots changed.
-func (c *Coupling) TaskFinished(_ *replay.Sim, j *replay.Job, reduce bool, i int32) {
-	c.listVer++
-	if cj := c.jobs[j.Index]; reduce && cj != nil {
-		n := j.Reduces[i].Node
-		if cj.redOn[n]--; cj.redOn[n] <= 0 {
-			delete(cj.redOn, n)
-		}
-		cj.redRunning--
+// TaskFinished tells Wait Scheduling that the job's intermediate data or the
+// free reduce slots changed, and counts a reduce's end off its node.
+func (c *Coupling) TaskFinished(_ replay.Cluster, j *replay.JobView, reduce bool, i int32) {
+	c.wait.TaskFinished()
+	if reduce {
+		c.places.ReduceEnded(j, i)
 	}
-}
-
-// reduceLaunched counts reduce i of j, just launched, on its node.
-func (c *Coupling) reduceLaunched(j *replay.Job, i int32) {
-	if cj := c.jobs[j.Index]; cj != nil {
-		cj.redOn[j.Reduces[i].Node]++
-		cj.redRunning++
-	}
-}
-
-// reduceOn reports whether a reduce of j runs on node n, in O(1).
-func (c *Coupling) reduceOn(j *replay.Job, n int32) bool {
-	cj := c.jobs[j.Index]
-	if cj.redRunning != j.RunningReduces {
-		clear(cj.redOn)
-		cj.redRunning = 0
-		for i := range j.Reduces {
-			if r := &j.Reduces[i]; r.State == replay.Running {
-				cj.redOn[r.Node]++
-				cj.redRunning++
-			}
-		}
-	}
-	return cj.redOn[n] > 0
-}
-
-// markReduces stamps c.mark with a new generation on the nodes running a
-// reduce of j, in O(those nodes).
-func (c *Coupling) markReduces(j *replay.Job) {
-	c.reduceOn(j, 0) // brings the counts up to date
-	c.markGen++
-	for n := range c.jobs[j.Index].redOn {
-		c.mark[n] = c.markGen
-	}
-}
-
-// localMapNodes is the number of map nodes holding input of a pending map of
-// j: O(replication) after one of the job's launches, O(nodes holding its input)
-// when recounted.
-func (c *Coupling) localMapNodes(j *replay.Job) int {
-	c.notePicked()
-	cj := c.jobs[j.Index]
-	if cj.localAt != j.PendingMaps {
-		cj.localNodes = j.CountLocalMapNodes(func(n int32) bool { return c.mapNode[n] })
-		cj.localAt = j.PendingMaps
-	}
-	return cj.localNodes
-}
-
-// notePicked updates the count of local map nodes of the job whose map
-// peekPick chose last, once Fair has launched it: each replica holder that
-// has no other pending map of the job drops out.
-func (c *Coupling) notePicked() {
-	j, t := c.picked, c.pickedMap
-	if j == nil {
-		return
-	}
-	c.picked = nil
-	cj := c.jobs[j.Index]
-	if cj == nil || j.Maps[t].State == replay.Pending || cj.localAt != j.PendingMaps+1 {
-		return // not launched, or the count is stale anyway
-	}
-	reps := j.Replicas(t)
-	for k, r := range reps {
-		if c.mapNode[r] && !slices.Contains(reps[:k], r) && !j.HasLocalMap(r) {
-			cj.localNodes--
-		}
-	}
-	cj.localAt = j.PendingMaps
 }
 
 // JobFinished forgets the job.
-func (c *Coupling) JobFinished(s *replay.Sim, j *replay.Job) {
-	c.fair.JobFinished(s, j)
-	delete(c.jobs, j.Index)
-	if c.wait.cand == j {
-		c.wait.reset()
-	}
+func (c *Coupling) JobFinished(_ replay.Cluster, j *replay.JobView) {
+	c.order.JobFinished(j)
+	c.places.JobFinished(j)
+	c.peek.JobFinished(j)
+	c.wait.JobFinished(j)
 }
 
 // Heartbeat fills the node's map slots by Random Peeking over the fair order,
 // then runs one step of Wait Scheduling for reduces.
-func (c *Coupling) Heartbeat(s *replay.Sim, n int32) {
-	c.hb++
-	c.fair.fillMaps(s, n, c.peekPick)
-	c.notePicked()
-	c.waitStep(s, n)
+func (c *Coupling) Heartbeat(s replay.Cluster, n int32) {
+	c.peek.Heartbeat()
+	c.maps.Fill(s, n, c.order, c.peek)
+	c.peek.Settle()
+	c.wait.FillReduces(s, n)
 }

@@ -2,11 +2,110 @@ package policy
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tracereplay/tracereplay/replay"
 )
 
 // Random Peeking Scheduling for maps (Coupling paper, Alg. 3 and eq. 3).
+
+// PeekingPicker is the Coupling Scheduler's Random Peeking (Alg. 3, eq. 3) as
+// a MapPicker: a job with a pending map whose input is on the node launches it;
+// otherwise it launches a map there (rack-local if it has one) with
+// probability p_j (eq. 3), and else skips the rest of the heartbeat. Its
+// per-heartbeat caches are stamped by Heartbeat, which the policy calls at the
+// start of each heartbeat, and Settle, called after the MapFiller is done,
+// accounts for the last map it picked.
+type PeekingPicker struct {
+	k      int     // sample size K; 0: every map node
+	beta   float64 // < 0: β_j from pending maps
+	places *ReducePlaces
+
+	jobs      map[int32]*peekJob
+	hb        uint64 // heartbeats seen; stamps per-heartbeat caches
+	sample    peekSample
+	mapNode   []bool // node has map slots (is sampled when k = 0)
+	picked    *replay.JobView
+	pickedMap int32 // the map PickMap last chose, launched by the MapFiller right after
+}
+
+// peekJob is Random Peeking's state of one job.
+type peekJob struct {
+	skipped uint64 // the heartbeat in which the job declined a map slot
+	k1      int    // sampled nodes with input of a pending map of the job
+	k1Stamp uint64 // heartbeat k1 was counted in
+
+	// localNodes counts the map nodes holding input of a pending map of the
+	// job (k1 when every node is sampled), updated at each of the job's map
+	// launches; it is right while PendingMaps is localAt, and recounted when
+	// the pending maps changed some other way.
+	localNodes int
+	localAt    int32
+}
+
+// NewPeekingPicker is Random Peeking over a sample of k nodes (0: all), with
+// a fixed β when beta > 0, α from where reduces run as places records them.
+func NewPeekingPicker(k int, beta float64, places *ReducePlaces) *PeekingPicker {
+	return &PeekingPicker{k: k, beta: beta, places: places}
+}
+
+// Init indexes the map nodes.
+func (p *PeekingPicker) Init(s replay.Cluster) {
+	p.jobs = map[int32]*peekJob{}
+	p.sample.init(s, p.k)
+	p.mapNode = make([]bool, len(s.Topology().Nodes))
+	for _, n := range p.sample.all {
+		p.mapNode[n] = true
+	}
+}
+
+// JobArrived starts the job's state.
+func (p *PeekingPicker) JobArrived(j *replay.JobView) { p.jobs[j.Index()] = &peekJob{localAt: -1} }
+
+// JobFinished forgets the job.
+func (p *PeekingPicker) JobFinished(j *replay.JobView) { delete(p.jobs, j.Index()) }
+
+// Heartbeat starts a heartbeat: a new sample, and every job may be offered
+// slots again.
+func (p *PeekingPicker) Heartbeat() { p.hb++ }
+
+// Settle accounts for the map PickMap chose last, once launched.
+func (p *PeekingPicker) Settle() { p.notePicked() }
+
+// localMapNodes is the number of map nodes holding input of a pending map of
+// j: O(replication) after one of the job's launches, O(nodes holding its input)
+// when recounted.
+func (p *PeekingPicker) localMapNodes(j *replay.JobView) int {
+	p.notePicked()
+	pj := p.jobs[j.Index()]
+	if pj.localAt != j.PendingMaps() {
+		pj.localNodes = j.CountLocalMapNodes(func(n int32) bool { return p.mapNode[n] })
+		pj.localAt = j.PendingMaps()
+	}
+	return pj.localNodes
+}
+
+// notePicked updates the count of local map nodes of the job whose map
+// PickMap chose last, once the MapFiller has launched it: each replica holder
+// that has no other pending map of the job drops out.
+func (p *PeekingPicker) notePicked() {
+	j, t := p.picked, p.pickedMap
+	if j == nil {
+		return
+	}
+	p.picked = nil
+	pj := p.jobs[j.Index()]
+	if pj == nil || j.MapState(t) == replay.Pending || pj.localAt != j.PendingMaps()+1 {
+		return // not launched, or the count is stale anyway
+	}
+	reps := j.Replicas(t)
+	for k, r := range reps {
+		if p.mapNode[r] && !slices.Contains(reps[:k], r) && !j.HasLocalMap(r) {
+			pj.localNodes--
+		}
+	}
+	pj.localAt = j.PendingMaps()
+}
 
 // Launch weights α_j of eq. 3.
 const (
@@ -37,7 +136,7 @@ type peekSample struct {
 	stamp uint64 // heartbeat the sample was drawn in
 }
 
-func (p *peekSample) init(s *replay.Sim, k int) {
+func (p *peekSample) init(s replay.Cluster, k int) {
 	p.all = p.all[:0]
 	for _, n := range s.Topology().Nodes {
 		if n.MapSlots > 0 {
@@ -54,7 +153,7 @@ func (p *peekSample) init(s *replay.Sim, k int) {
 
 // draw samples K nodes for heartbeat hb (all nodes when K = N, without drawing)
 // and counts those with a free map slot.
-func (p *peekSample) draw(s *replay.Sim, hb uint64) {
+func (p *peekSample) draw(s replay.Cluster, hb uint64) {
 	if p.stamp == hb {
 		return
 	}
@@ -78,58 +177,58 @@ func (p *peekSample) draw(s *replay.Sim, hb uint64) {
 }
 
 // launchProb is p_j of eq. 3 for job j, which has no input on node n.
-func (c *Coupling) launchProb(s *replay.Sim, j *replay.Job, n int32) float64 {
-	c.peek.draw(s, c.hb)
-	cj := c.jobs[j.Index]
-	if cj.k1Stamp != c.hb {
-		cj.k1Stamp, cj.k1 = c.hb, 0
-		if len(c.peek.nodes) == len(c.peek.all) {
-			cj.k1 = c.localMapNodes(j) // every node sampled
+func (p *PeekingPicker) launchProb(s replay.Cluster, j *replay.JobView, n int32) float64 {
+	p.sample.draw(s, p.hb)
+	cj := p.jobs[j.Index()]
+	if cj.k1Stamp != p.hb {
+		cj.k1Stamp, cj.k1 = p.hb, 0
+		if len(p.sample.nodes) == len(p.sample.all) {
+			cj.k1 = p.localMapNodes(j) // every node sampled
 		} else {
-			for _, u := range c.peek.nodes {
+			for _, u := range p.sample.nodes {
 				if j.HasLocalMap(u) {
 					cj.k1++
 				}
 			}
 		}
 	}
-	k := float64(len(c.peek.nodes))
+	k := float64(len(p.sample.nodes))
 	pm := float64(cj.k1) / k
-	nm := float64(len(c.peek.all)) * float64(c.peek.k2) / k
-	beta := c.beta
+	nm := float64(len(p.sample.all)) * float64(p.sample.k2) / k
+	beta := p.beta
 	if beta < 0 {
-		beta = peekBeta(j.PendingMaps, nm)
+		beta = peekBeta(j.PendingMaps(), nm)
 	}
 	alpha := alphaElse
 	if j.RackMap(s.Topology().Nodes[n].Rack) >= 0 {
 		alpha = alphaRack
-		if c.reduceOn(j, n) {
+		if p.places.On(j, n) {
 			alpha = alphaRackAndReduce
 		}
 	}
 	return peekProb(alpha, pm, beta, nm)
 }
 
-// peekPick is Alg. 3 for one slot offered to job j: a map with input on the
+// PickMap is Alg. 3 for one slot offered to job j: a map with input on the
 // node launches; otherwise a map (rack-local if any) launches with probability
 // p_j, and else the job skips this heartbeat.
-func (c *Coupling) peekPick(s *replay.Sim, j *replay.Job, n int32) int32 {
-	c.notePicked()
+func (p *PeekingPicker) PickMap(s replay.Cluster, j *replay.JobView, n int32) int32 {
+	p.notePicked()
 	if t := j.LocalMap(n); t >= 0 {
-		c.picked, c.pickedMap = j, t
+		p.picked, p.pickedMap = j, t
 		return t
 	}
-	cj := c.jobs[j.Index]
-	if cj.skipped == c.hb {
+	pj := p.jobs[j.Index()]
+	if pj.skipped == p.hb {
 		return -1
 	}
-	if p := c.launchProb(s, j, n); p >= 1 || s.Rand().Float64() < p {
+	if pr := p.launchProb(s, j, n); pr >= 1 || s.Rand().Float64() < pr {
 		t, _ := bestMap(s, j, n, replay.OffRack)
 		if t >= 0 {
-			c.picked, c.pickedMap = j, t
+			p.picked, p.pickedMap = j, t
 		}
 		return t
 	}
-	cj.skipped = c.hb
+	pj.skipped = p.hb
 	return -1
 }

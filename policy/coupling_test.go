@@ -213,7 +213,7 @@ func TestWaitSteps(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			env := c.env
 			env.lists = [4][]int32{nil, {0}, {1, 2}, {3}}
-			w := waitState{cand: &replay.Job{}}
+			w := waitState{cand: &replay.JobView{}}
 			w.set(0, 0)
 			at := 0
 			for k, h := range c.hbs {
@@ -320,12 +320,12 @@ type cpProbe struct {
 	at   []int32 // free map slots elsewhere when recorded
 }
 
-func (p *cpProbe) Heartbeat(s *replay.Sim, n int32) {
+func (p *cpProbe) Heartbeat(s replay.Cluster, n int32) {
 	if len(p.got) == 0 && n != p.data {
-		p.hb++ // the sample belongs to this heartbeat
-		p.got = append(p.got, p.launchProb(s, s.Active()[0], n))
+		p.peek.hb++ // the sample belongs to this heartbeat
+		p.got = append(p.got, p.peek.launchProb(s, s.Active()[0], n))
 		p.at = append(p.at, s.FreeMapSlots(p.data))
-		p.hb--
+		p.peek.hb--
 	}
 	p.Coupling.Heartbeat(s, n)
 }

@@ -26,10 +26,133 @@ func mismatchOf(desiredMaps, desiredReduces, finishedMaps, pendingMaps, finished
 	return (mapProgress - redProgress) / float64(desiredReduces)
 }
 
-func (c *Coupling) mismatch(j *replay.Job) float64 {
-	return mismatchOf(int32(len(j.Maps)), int32(len(j.Reduces)), j.FinishedMaps, j.PendingMaps,
-		j.FinishedReduces, j.RunningReduces, j.PendingReduces, c.threshold)
+// WaitScheduling is the Coupling Scheduler's reduce placement as a
+// ReducePicker: the map/reduce mismatch (Alg. 1) chooses a candidate job, and
+// Wait Scheduling (Alg. 2) waits for a heartbeat from a node near its
+// intermediate data (eq. 1) before launching its reduce; see Coupling for the
+// rounds and the choices made. TaskFinished must be called at every task end
+// (the candidate's list of nodes depends on its data and the free slots).
+type WaitScheduling struct {
+	threshold float64 // Alg. 1
+	d         int     // list length D
+	places    *ReducePlaces
+	state     waitState
+
+	// The candidate's D-best list depends only on where intermediate data lies
+	// and which nodes have a free reduce slot without a reduce of the job, so it
+	// is kept until a task ends or a reduce launches (listVer counts those).
+	listVer  uint64
+	listJob  *replay.JobView
+	listAt   uint64
+	listNode []int32
+
+	scratch        dBestScratch
+	vrBuf, busyBuf []int32
+	mark           []uint64 // markReduces: markGen on the nodes running a reduce of a job
+	markGen        uint64
+	env            clusterWait // FillReduces's, reused
 }
+
+// NewWaitScheduling is Wait Scheduling with the mismatch threshold of Alg. 1
+// and lists of d nodes, reading and recording where reduces run in places.
+func NewWaitScheduling(threshold float64, d int, places *ReducePlaces) *WaitScheduling {
+	return &WaitScheduling{threshold: threshold, d: d, places: places}
+}
+
+// Init sizes the node marks.
+func (w *WaitScheduling) Init(s replay.Cluster) { w.mark = make([]uint64, len(s.Topology().Nodes)) }
+
+// TaskFinished invalidates the cached D-best list.
+func (w *WaitScheduling) TaskFinished() { w.listVer++ }
+
+// JobFinished drops the job if it is the candidate.
+func (w *WaitScheduling) JobFinished(j *replay.JobView) {
+	if w.state.cand == j {
+		w.state.reset()
+	}
+}
+
+func (w *WaitScheduling) mismatch(j *replay.JobView) float64 {
+	return mismatchOf(j.NumMaps(), j.NumReduces(), j.FinishedMaps(), j.PendingMaps(),
+		j.FinishedReduces(), j.RunningReduces(), j.PendingReduces(), w.threshold)
+}
+
+// markReduces stamps w.mark with a new generation on the nodes running a
+// reduce of j, in O(those nodes).
+func (w *WaitScheduling) markReduces(j *replay.JobView) {
+	w.markGen++
+	for n := range w.places.Nodes(j) {
+		w.mark[n] = w.markGen
+	}
+}
+
+// ReducePlaces records where each job's reduces run, per node, as they
+// launch and end: a block that PeekingPicker (α) and WaitScheduling (busy
+// nodes) share. WaitScheduling records its launches; the policy forwards job
+// arrivals and ends and reduce ends.
+type ReducePlaces struct {
+	jobs map[int32]*jobPlaces
+}
+
+// jobPlaces counts a job's running reduces per node, running their sum;
+// rebuilt from the job when the sum disagrees with RunningReduces.
+type jobPlaces struct {
+	on      map[int32]int32
+	running int32
+}
+
+// NewReducePlaces returns an empty record.
+func NewReducePlaces() *ReducePlaces { return &ReducePlaces{} }
+
+// Init forgets every job.
+func (r *ReducePlaces) Init() { r.jobs = map[int32]*jobPlaces{} }
+
+// JobArrived starts recording the job.
+func (r *ReducePlaces) JobArrived(j *replay.JobView) {
+	r.jobs[j.Index()] = &jobPlaces{on: map[int32]int32{}}
+}
+
+// JobFinished forgets the job.
+func (r *ReducePlaces) JobFinished(j *replay.JobView) { delete(r.jobs, j.Index()) }
+
+// Launched counts reduce i of j, just launched, on its node.
+func (r *ReducePlaces) Launched(j *replay.JobView, i int32) {
+	if p := r.jobs[j.Index()]; p != nil {
+		p.on[j.ReduceNode(i)]++
+		p.running++
+	}
+}
+
+// ReduceEnded counts reduce i of j, just ended, off its node.
+func (r *ReducePlaces) ReduceEnded(j *replay.JobView, i int32) {
+	if p := r.jobs[j.Index()]; p != nil {
+		n := j.ReduceNode(i)
+		if p.on[n]--; p.on[n] <= 0 {
+			delete(p.on, n)
+		}
+		p.running--
+	}
+}
+
+// Nodes returns the counts of j's running reduces per node, brought up to
+// date. The map is the record's own: do not keep or modify it.
+func (r *ReducePlaces) Nodes(j *replay.JobView) map[int32]int32 {
+	p := r.jobs[j.Index()]
+	if p.running != j.RunningReduces() {
+		clear(p.on)
+		p.running = 0
+		for i := range j.NumReduces() {
+			if j.ReduceState(i) == replay.Running {
+				p.on[j.ReduceNode(i)]++
+				p.running++
+			}
+		}
+	}
+	return p.on
+}
+
+// On reports whether a reduce of j runs on node n, in O(1).
+func (r *ReducePlaces) On(j *replay.JobView, n int32) bool { return r.Nodes(j)[n] > 0 }
 
 // hops is the hop distance between two nodes of the tree node – rack switch –
 // core switch: 0 on the same node, 2 within a rack, 4 across racks.
@@ -132,10 +255,10 @@ type waitEnv interface {
 // waitState is the static state of Alg. 2 (candidate and wait); the count also
 // remembers the nominal heartbeat count at which it was last set.
 type waitState struct {
-	cand   *replay.Job
+	cand   *replay.JobView
 	wait   int64
 	offset int64 // value the count was last set to
-	sentAt int64 // Sim.HeartbeatsSent then
+	sentAt int64 // Cluster.HeartbeatsSent then
 }
 
 func (w *waitState) reset() { *w = waitState{} }
@@ -167,33 +290,33 @@ func (w *waitState) step(v int32, n, sent int64, env waitEnv) bool {
 	return false
 }
 
-// waitStep runs Alg. 2 for a heartbeat from node v.
-func (c *Coupling) waitStep(s *replay.Sim, v int32) {
-	w := &c.wait
+// FillReduces runs Alg. 2 for a heartbeat from node v.
+func (ws *WaitScheduling) FillReduces(s replay.Cluster, v int32) {
+	w := &ws.state
 	if w.cand != nil && !canReduce(w.cand) {
 		w.reset()
 	}
 	if w.cand == nil {
-		if j, m := c.largestMismatch(s); m > 0 {
+		if j, m := ws.largestMismatch(s); m > 0 {
 			w.cand = j
 			w.set(0, s.HeartbeatsSent(s.Now()))
 		}
 		return
 	}
-	env := &clusterWait{c: c, s: s, j: w.cand}
-	w.step(v, int64(len(s.Topology().Nodes)), s.HeartbeatsSent(s.Now()), env)
+	ws.env = clusterWait{w: ws, s: s, j: w.cand}
+	w.step(v, int64(len(s.Topology().Nodes)), s.HeartbeatsSent(s.Now()), &ws.env)
 }
 
 // largestMismatch returns the job with the largest mismatch among those that
 // may launch a reduce, ties broken at random.
-func (c *Coupling) largestMismatch(s *replay.Sim) (*replay.Job, float64) {
-	var best []*replay.Job
+func (w *WaitScheduling) largestMismatch(s replay.Cluster) (*replay.JobView, float64) {
+	var best []*replay.JobView
 	bestM := math.Inf(-1)
 	for _, j := range s.Active() {
 		if !canReduce(j) {
 			continue
 		}
-		switch m := c.mismatch(j); {
+		switch m := w.mismatch(j); {
 		case m > bestM:
 			best, bestM = append(best[:0], j), m
 		case m == bestM:
@@ -211,14 +334,14 @@ func (c *Coupling) largestMismatch(s *replay.Sim) (*replay.Job, float64) {
 
 // clusterWait answers Wait Scheduling's questions from the simulator.
 type clusterWait struct {
-	c *Coupling
-	s *replay.Sim
-	j *replay.Job
+	w *WaitScheduling
+	s replay.Cluster
+	j *replay.JobView
 	l []int32 // the D-best list, computed on first use
 }
 
 // hasReduce reports whether a reduce of j runs on node n.
-func (e *clusterWait) hasReduce(n int32) bool { return e.c.reduceOn(e.j, n) }
+func (e *clusterWait) hasReduce(n int32) bool { return e.w.places.On(e.j, n) }
 
 // inList is Wait Scheduling's list test. Recomputing the list (after any task
 // end or reduce launch) is O(N + |V_d| + d·|V_r|) for N nodes, V_d the nodes
@@ -229,11 +352,11 @@ func (e *clusterWait) inList(i int, v int32) bool {
 	if e.s.FreeReduceSlots(v) == 0 {
 		return false // not in V_r, so in no list
 	}
-	if e.l == nil && e.c.listJob == e.j && e.c.listAt == e.c.listVer {
-		e.l = e.c.listNode
+	if e.l == nil && e.w.listJob == e.j && e.w.listAt == e.w.listVer {
+		e.l = e.w.listNode
 	}
 	if e.l == nil {
-		c := e.c
+		c := e.w
 		topo := e.s.Topology()
 		c.markReduces(e.j)
 		vr, busy := c.vrBuf[:0], c.busyBuf[:0]
@@ -269,7 +392,7 @@ func (e *clusterWait) unavoidable() bool {
 }
 
 func (e *clusterWait) launch(v int32) bool {
-	e.c.listVer++
+	e.w.listVer++
 	if e.s.FreeReduceSlots(v) == 0 {
 		return false
 	}
@@ -277,6 +400,6 @@ func (e *clusterWait) launch(v int32) bool {
 	if i < 0 {
 		return false
 	}
-	e.c.reduceLaunched(e.j, i)
+	e.w.places.Launched(e.j, i)
 	return true
 }

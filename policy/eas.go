@@ -59,7 +59,7 @@ type EAS struct {
 	mapMachines []int32 // the data nodes
 	isMap       []bool
 	redMachines []int32
-	waiting     []*replay.Job
+	waiting     []*replay.JobView
 
 	mapLoad []int64 // L^mm: queued + running map input, by node
 	queued  []int64 // queued map input, by node (QueuedInputBytes)
@@ -75,12 +75,12 @@ type EAS struct {
 }
 
 type queuedMap struct {
-	j    *replay.Job
+	j    *replay.JobView
 	task int32
 }
 
 type queuedReduce struct {
-	j     *replay.Job
+	j     *replay.JobView
 	bytes int64
 }
 
@@ -94,10 +94,10 @@ type easSelection struct {
 }
 
 // jobMaps adapts a job's maps to Algs. 1 and 2.
-type jobMaps struct{ j *replay.Job }
+type jobMaps struct{ j *replay.JobView }
 
-func (m jobMaps) Len() int            { return len(m.j.Maps) }
-func (m jobMaps) Size(i int) int64    { return m.j.Maps[i].InputBytes }
+func (m jobMaps) Len() int            { return int(m.j.NumMaps()) }
+func (m jobMaps) Size(i int) int64    { return m.j.MapInputBytes(int32(i)) }
 func (m jobMaps) Hosts(i int) []int32 { return m.j.Replicas(int32(i)) }
 
 func newEAS(r *ParamReader) (replay.Policy, error) {
@@ -113,7 +113,7 @@ func newEAS(r *ParamReader) (replay.Policy, error) {
 func (e *EAS) Name() string { return e.name }
 
 // Init finds the map and reduce machines and sizes the per-node state.
-func (e *EAS) Init(s *replay.Sim) {
+func (e *EAS) Init(s replay.Cluster) {
 	nodes := s.Topology().Nodes
 	e.mapMachines = s.Topology().DataNodes
 	e.isMap = make([]bool, len(nodes))
@@ -140,7 +140,7 @@ func (e *EAS) QueuedInputBytes(n int32) int64 { return e.queued[n] }
 
 // JobArrived adds the job to the waiting set and selects jobs while the set is
 // above the threshold.
-func (e *EAS) JobArrived(s *replay.Sim, j *replay.Job) {
+func (e *EAS) JobArrived(s replay.Cluster, j *replay.JobView) {
 	e.waiting = append(e.waiting, j)
 	for len(e.waiting) > e.threshold {
 		e.selectJob(s, -1)
@@ -149,7 +149,7 @@ func (e *EAS) JobArrived(s *replay.Sim, j *replay.Job) {
 
 // Heartbeat selects a job if the node is an idle map machine (§4.2), then launches
 // the node's queued maps and reduces into its free slots.
-func (e *EAS) Heartbeat(s *replay.Sim, n int32) {
+func (e *EAS) Heartbeat(s replay.Cluster, n int32) {
 	if s.FreeMapSlots(n) > 0 {
 		if e.isMap[n] && len(e.mapQ[n]) == 0 && len(e.waiting) > 0 {
 			e.selectJob(s, n)
@@ -158,7 +158,7 @@ func (e *EAS) Heartbeat(s *replay.Sim, n int32) {
 		for len(q) > 0 && s.FreeMapSlots(n) > 0 {
 			m := q[0]
 			q = q[1:]
-			e.queued[n] -= m.j.Maps[m.task].InputBytes
+			e.queued[n] -= m.j.MapInputBytes(m.task)
 			s.LaunchMap(m.j, m.task, n)
 		}
 		e.mapQ[n] = q
@@ -169,48 +169,47 @@ func (e *EAS) Heartbeat(s *replay.Sim, n int32) {
 		q = q[1:]
 		i := s.LaunchReduce(r.j, n)
 		if i < 0 {
-			panic(fmt.Sprintf("eas: job %s has a queued reduce the simulator cannot launch", r.j.Trace.ID))
+			panic(fmt.Sprintf("eas: job %s has a queued reduce the simulator cannot launch", r.j.ID()))
 		}
-		e.redRun[[2]int32{r.j.Index, i}] = r.bytes
+		e.redRun[[2]int32{r.j.Index(), i}] = r.bytes
 	}
 	e.redQ[n] = q
 }
 
 // selectJob runs Alg. 1 over the waiting set and places the chosen job's maps by
 // Alg. 2; by is the idle map machine whose heartbeat asked, or -1.
-func (e *EAS) selectJob(s *replay.Sim, by int32) {
+func (e *EAS) selectJob(s replay.Cluster, by int32) {
 	e.sets = e.sets[:0]
 	for _, j := range e.waiting {
 		e.sets = append(e.sets, jobMaps{j})
 	}
 	k := e.sel.choose(e.mapLoad, e.mapMachines, e.sets)
 	j := e.waiting[k]
-	e.history = append(e.history, easSelection{at: s.Now(), node: by, job: j.Index, waiting: len(e.waiting)})
+	e.history = append(e.history, easSelection{at: s.Now(), node: by, job: j.Index(), waiting: len(e.waiting)})
 	e.waiting = append(e.waiting[:k], e.waiting[k+1:]...)
 	e.place = placeMaps(e.mapLoad, jobMaps{j}, e.place[:0])
 	for i, n := range e.place {
 		e.mapQ[n] = append(e.mapQ[n], queuedMap{j, int32(i)})
-		e.queued[n] += j.Maps[i].InputBytes
+		e.queued[n] += j.MapInputBytes(int32(i))
 	}
 }
 
 // TaskFinished takes the task's load off its machine and, when it was the job's
 // last map, places the job's reduces by Alg. 3.
-func (e *EAS) TaskFinished(_ *replay.Sim, j *replay.Job, reduce bool, task int32) {
+func (e *EAS) TaskFinished(_ replay.Cluster, j *replay.JobView, reduce bool, task int32) {
 	if reduce {
-		key := [2]int32{j.Index, task}
-		e.redLoad[j.Reduces[task].Node] -= e.redRun[key]
+		key := [2]int32{j.Index(), task}
+		e.redLoad[j.ReduceNode(task)] -= e.redRun[key]
 		delete(e.redRun, key)
 		return
 	}
-	m := &j.Maps[task]
-	e.mapLoad[m.Node] -= m.InputBytes
-	if !j.MapsDone() || len(j.Reduces) == 0 {
+	e.mapLoad[j.MapNode(task)] -= j.MapInputBytes(task)
+	if !j.MapsDone() || j.NumReduces() == 0 {
 		return
 	}
-	sizes := make([]int64, len(j.Reduces))
-	for i := range j.Reduces {
-		sizes[i] = j.Reduces[i].ShuffleBytes
+	sizes := make([]int64, j.NumReduces())
+	for i := range j.NumReduces() {
+		sizes[i] = j.ReduceShuffleBytes(i)
 	}
 	e.place = placeReduces(e.redLoad, e.redMachines, sizes, e.place[:0])
 	for i, n := range e.place {

@@ -53,9 +53,9 @@ type recordingEAS struct {
 	replicas map[string][][]int32
 }
 
-func (r *recordingEAS) JobArrived(s *replay.Sim, j *replay.Job) {
-	for i := range j.Maps {
-		r.replicas[j.Trace.ID] = append(r.replicas[j.Trace.ID], append([]int32(nil), j.Replicas(int32(i))...))
+func (r *recordingEAS) JobArrived(s replay.Cluster, j *replay.JobView) {
+	for i := range j.NumMaps() {
+		r.replicas[j.ID()] = append(r.replicas[j.ID()], append([]int32(nil), j.Replicas(i)...))
 	}
 	r.EAS.JobArrived(s, j)
 }

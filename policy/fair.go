@@ -1,9 +1,7 @@
 package policy
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -36,53 +34,116 @@ import (
 // anywhere; any launch restarts its count.
 type Fair struct {
 	replay.Base
-	name      string
-	strict    bool
-	nodeDelay int64 // -1: 1.5 heartbeats
-	rackDelay int64
-	poolBy    string
-	skipFrac  float64 // > 0: delay by skip count (Alg. 1)
-	skipLimit int32
-
-	t1, t2 int64
-	state  map[int32]*fairJob
-	order  []*replay.Job
-	pools  map[string]int32 // running tasks per pool, maps or reduces while ordering
-}
-
-// fairJob is the delay-scheduling state of one job.
-type fairJob struct {
-	level     replay.Locality // allowed locality level
-	waitStart int64           // when the job was first skipped; -1 when it is not waiting
-	pool      string
-	skips     int32 // skips since the job last launched a map (skip-count delay)
+	name    string
+	order   *FairOrder
+	delay   *DelayPicker // nil: strict
+	maps    MapFiller
+	reduces GreedyReduces
 }
 
 func newFair(strict bool) func(*ParamReader) (replay.Policy, error) {
 	return func(r *ParamReader) (replay.Policy, error) {
-		f := &Fair{strict: strict}
+		var d *DelayPicker
 		if !strict {
-			f.nodeDelay = r.Duration("node-delay", -time.Microsecond)
-			f.rackDelay = r.Duration("rack-delay", -time.Microsecond)
+			d = NewDelayPicker(r.Duration("node-delay", -time.Microsecond), r.Duration("rack-delay", -time.Microsecond))
 		}
-		f.poolBy = r.String("pool-by", "user", "user", "queue")
-		f.name = r.spec()
-		return f, nil
+		poolBy := r.String("pool-by", "user", "user", "queue")
+		return newFairWith(r.spec(), poolBy, d), nil
 	}
+}
+
+// newFairWith is the Fair Scheduler named name with pools by poolBy and delay
+// scheduling d (strict node locality when nil).
+func newFairWith(name, poolBy string, d *DelayPicker) *Fair {
+	o := NewFairOrder(poolBy)
+	return &Fair{name: name, order: o, delay: d, reduces: GreedyReduces{Order: o}}
 }
 
 // Name is the registry name with parameters.
 func (f *Fair) Name() string { return f.name }
 
 // Init sets the delays from the heartbeat interval when not given.
-func (f *Fair) Init(s *replay.Sim) {
-	hb := int64(s.Hardware().Heartbeat)
-	f.t1, f.t2 = f.nodeDelay, f.rackDelay
-	if f.t1 < 0 {
-		f.t1 = hb * 3 / 2
+func (f *Fair) Init(s replay.Cluster) {
+	f.order.Init()
+	if f.delay != nil {
+		f.delay.Init(s)
 	}
-	if f.t2 < 0 {
-		f.t2 = hb * 3 / 2
+}
+
+// JobArrived puts the job in its pool, at node locality.
+func (f *Fair) JobArrived(_ replay.Cluster, j *replay.JobView) {
+	f.order.JobArrived(j)
+	if f.delay != nil {
+		f.delay.JobArrived(j)
+	}
+}
+
+// JobFinished forgets the job.
+func (f *Fair) JobFinished(_ replay.Cluster, j *replay.JobView) {
+	f.order.JobFinished(j)
+	if f.delay != nil {
+		f.delay.JobFinished(j)
+	}
+}
+
+// Heartbeat fills the node's free map slots by fair share with delay scheduling,
+// then its reduce slots.
+func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
+	var pick MapPicker = StrictPicker{}
+	if f.delay != nil {
+		pick = f.delay
+	}
+	f.maps.Fill(s, n, f.order, pick)
+	f.reduces.FillReduces(s, n)
+}
+
+// DelayPicker is delay scheduling (Zaharia et al., EuroSys 2010) as a
+// MapPicker: a job offered a slot launches the closest map within its allowed
+// locality level; a job that has none is skipped and starts (or keeps)
+// waiting. Once it has waited node-delay (T1) it may launch a rack-local map,
+// and after a further rack-delay (T2) any map; launching a map at a level
+// resets its wait and returns it to that level, as Hadoop's
+// getAllowedLocalityLevel does (Alg. 2, the wait measured from the first
+// skip). With a skip fraction (NewSkipCountPicker, Alg. 1) the wait is counted
+// in skips instead: once skipped that fraction of the map nodes times, a job
+// may launch anywhere; any launch restarts its count.
+type DelayPicker struct {
+	nodeDelay int64 // < 0: 1.5 heartbeats
+	rackDelay int64
+	skipFrac  float64 // > 0: delay by skip count (Alg. 1)
+	skipLimit int32
+
+	t1, t2 int64
+	state  map[int32]*delayJob
+}
+
+// delayJob is the delay-scheduling state of one job.
+type delayJob struct {
+	level     replay.Locality // allowed locality level
+	waitStart int64           // when the job was first skipped; -1 when it is not waiting
+	skips     int32           // skips since the job last launched a map (skip-count delay)
+}
+
+// NewDelayPicker is delay scheduling by time with delays T1 and T2 in µs; a
+// negative delay is 1.5 heartbeat intervals, the setting of Zaharia et al. §5.
+func NewDelayPicker(nodeDelay, rackDelay int64) *DelayPicker {
+	return &DelayPicker{nodeDelay: nodeDelay, rackDelay: rackDelay}
+}
+
+// NewSkipCountPicker is delay scheduling by skip count (Alg. 1): a job may
+// launch anywhere once skipped frac × map nodes times.
+func NewSkipCountPicker(frac float64) *DelayPicker { return &DelayPicker{skipFrac: frac} }
+
+// Init sets the delays from the heartbeat interval when not given, and the skip
+// limit from the map nodes.
+func (d *DelayPicker) Init(s replay.Cluster) {
+	hb := int64(s.Hardware().Heartbeat)
+	d.t1, d.t2 = d.nodeDelay, d.rackDelay
+	if d.t1 < 0 {
+		d.t1 = hb * 3 / 2
+	}
+	if d.t2 < 0 {
+		d.t2 = hb * 3 / 2
 	}
 	var mapNodes int
 	for _, n := range s.Topology().Nodes {
@@ -90,26 +151,22 @@ func (f *Fair) Init(s *replay.Sim) {
 			mapNodes++
 		}
 	}
-	f.skipLimit = int32(math.Round(f.skipFrac * float64(mapNodes)))
-	f.state = map[int32]*fairJob{}
-	f.pools = map[string]int32{}
+	d.skipLimit = int32(math.Round(d.skipFrac * float64(mapNodes)))
+	d.state = map[int32]*delayJob{}
 }
 
-// JobArrived starts the job at node locality.
-func (f *Fair) JobArrived(_ *replay.Sim, j *replay.Job) {
-	f.state[j.Index] = &fairJob{level: replay.NodeLocal, waitStart: -1, pool: poolOf(j, f.poolBy)}
+// JobArrived starts the job at node locality, not waiting.
+func (d *DelayPicker) JobArrived(j *replay.JobView) {
+	d.state[j.Index()] = &delayJob{level: replay.NodeLocal, waitStart: -1}
 }
 
 // JobFinished forgets the job.
-func (f *Fair) JobFinished(_ *replay.Sim, j *replay.Job) { delete(f.state, j.Index) }
+func (d *DelayPicker) JobFinished(j *replay.JobView) { delete(d.state, j.Index()) }
 
 // allowed is getAllowedLocalityLevel: the level a skipped job may now use.
-func (f *Fair) allowed(st *fairJob, now int64) replay.Locality {
-	if f.strict {
-		return replay.NodeLocal
-	}
-	if f.skipFrac > 0 {
-		if st.skips >= f.skipLimit {
+func (d *DelayPicker) allowed(st *delayJob, now int64) replay.Locality {
+	if d.skipFrac > 0 {
+		if st.skips >= d.skipLimit {
 			return replay.OffRack
 		}
 		return replay.NodeLocal
@@ -119,112 +176,24 @@ func (f *Fair) allowed(st *fairJob, now int64) replay.Locality {
 	}
 	switch st.level {
 	case replay.NodeLocal:
-		if now-st.waitStart >= f.t1 {
+		if now-st.waitStart >= d.t1 {
 			st.level, st.waitStart = replay.RackLocal, now
 		}
 	case replay.RackLocal:
-		if now-st.waitStart >= f.t2 {
+		if now-st.waitStart >= d.t2 {
 			st.level, st.waitStart = replay.OffRack, now
 		}
 	}
 	return st.level
 }
 
-// sortJobs orders candidate jobs by their pool's running count, then their own,
-// then submit order.
-func (f *Fair) sortJobs(running func(*replay.Job) int32) {
-	clear(f.pools)
-	for _, j := range f.order {
-		f.pools[f.state[j.Index].pool] += running(j)
-	}
-	slices.SortFunc(f.order, func(a, b *replay.Job) int {
-		pa, pb := f.pools[f.state[a.Index].pool], f.pools[f.state[b.Index].pool]
-		if c := cmp.Compare(pa, pb); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(f.state[a.Index].pool, f.state[b.Index].pool); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(running(a), running(b)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Index, b.Index)
-	})
-}
-
-func runningMaps(j *replay.Job) int32    { return j.RunningMaps }
-func runningReduces(j *replay.Job) int32 { return j.RunningReduces }
-
-// Heartbeat fills the node's free map slots by fair share with delay scheduling,
-// then its reduce slots.
-func (f *Fair) Heartbeat(s *replay.Sim, n int32) {
-	f.fillMaps(s, n, f.delayPick)
-	if s.FreeReduceSlots(n) > 0 {
-		f.order = f.order[:0]
-		for _, j := range s.Active() {
-			if canReduce(j) {
-				f.order = append(f.order, j)
-			}
-		}
-		for s.FreeReduceSlots(n) > 0 && len(f.order) > 0 {
-			f.sortJobs(runningReduces)
-			j := f.order[0]
-			s.LaunchReduce(j, n)
-			if !canReduce(j) {
-				f.order = f.order[1:]
-			}
-		}
-	}
-}
-
-// mapPicker decides, for a free map slot of node n offered to job j, which map
-// of j to launch there, or -1 to pass the slot on to the next job.
-type mapPicker func(s *replay.Sim, j *replay.Job, n int32) int32
-
-// fillMaps fills node n's free map slots by fair share: each slot is offered to
-// the jobs with pending maps in fair order (re-sorted after every launch) until
-// pick takes it; a slot no job takes stays free until the next heartbeat.
-func (f *Fair) fillMaps(s *replay.Sim, n int32, pick mapPicker) {
-	if s.FreeMapSlots(n) == 0 {
-		return
-	}
-	f.order = f.order[:0]
-	for _, j := range s.Active() {
-		if j.PendingMaps > 0 {
-			f.order = append(f.order, j)
-		}
-	}
-	for s.FreeMapSlots(n) > 0 && len(f.order) > 0 {
-		f.sortJobs(runningMaps)
-		if !f.assignMap(s, n, pick) {
-			break
-		}
-	}
-}
-
-// assignMap offers one slot to the jobs in order; it reports whether one took it.
-func (f *Fair) assignMap(s *replay.Sim, n int32, pick mapPicker) bool {
-	for k, j := range f.order {
-		t := pick(s, j, n)
-		if t < 0 {
-			continue
-		}
-		s.LaunchMap(j, t, n)
-		if j.PendingMaps == 0 {
-			f.order = slices.Delete(f.order, k, k+1)
-		}
-		return true
-	}
-	return false
-}
-
-// delayPick is Alg. 2 of the delay scheduling paper for one job and slot: the
-// closest map within the job's allowed locality level; a job that has none starts
-// (or keeps) waiting.
-func (f *Fair) delayPick(s *replay.Sim, j *replay.Job, n int32) int32 {
+// PickMap is Alg. 2 of the delay scheduling paper for one job and slot: the
+// closest map within the job's allowed locality level; a job that has none
+// starts (or keeps) waiting.
+func (d *DelayPicker) PickMap(s replay.Cluster, j *replay.JobView, n int32) int32 {
 	now := s.Now()
-	st := f.state[j.Index]
-	level := f.allowed(st, now)
+	st := d.state[j.Index()]
+	level := d.allowed(st, now)
 	t, got := bestMap(s, j, n, level)
 	if t < 0 {
 		if st.waitStart < 0 {

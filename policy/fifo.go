@@ -24,6 +24,8 @@ type FIFO struct {
 	strict   bool
 	util     float64 // > 0: strict while busy map slots > util × all (GCC)
 	totalMap int
+	maps     MapFiller
+	reduces  GreedyReduces
 }
 
 func newFIFO(strict bool) func(*ParamReader) (replay.Policy, error) {
@@ -36,46 +38,38 @@ func newFIFO(strict bool) func(*ParamReader) (replay.Policy, error) {
 func (f *FIFO) Name() string { return f.name }
 
 // Init counts the cluster's map slots.
-func (f *FIFO) Init(s *replay.Sim) { f.totalMap = s.Hardware().TotalMapSlots() }
+func (f *FIFO) Init(s replay.Cluster) {
+	f.totalMap = s.Hardware().TotalMapSlots()
+	f.reduces = GreedyReduces{Order: SubmitOrder{}}
+}
 
-// level is the farthest a map may run from its input now.
-func (f *FIFO) level(s *replay.Sim) replay.Locality {
+// picker is how far a map may run from its input now: only node-local when
+// strict (or, under GCC, while the map slots are busy), else best effort.
+func (f *FIFO) picker(s replay.Cluster) MapPicker {
 	if f.strict {
-		return replay.NodeLocal
+		return StrictPicker{}
 	}
 	if f.util > 0 {
 		var busy int32
 		for _, j := range s.Active() {
-			busy += j.RunningMaps
+			busy += j.RunningMaps()
 		}
 		if float64(busy) > f.util*float64(f.totalMap) {
-			return replay.NodeLocal
+			return StrictPicker{}
 		}
 	}
-	return replay.OffRack
+	return BestEffortPicker{}
 }
 
-// Heartbeat fills the node's free slots.
-func (f *FIFO) Heartbeat(s *replay.Sim, n int32) {
-	for s.FreeMapSlots(n) > 0 {
-		level := f.level(s)
-		launched := false
-		for _, j := range s.Active() {
-			if j.PendingMaps == 0 {
-				continue
-			}
-			if t, _ := bestMap(s, j, n, level); t >= 0 {
-				s.LaunchMap(j, t, n)
-				launched = true
-				break
-			}
-			if level != replay.NodeLocal {
-				break // best effort: the head job with pending maps always gets the slot
-			}
-		}
-		if !launched {
-			break
+// Heartbeat fills the node's free map slots, each offered to the jobs in
+// submit order (the picker chosen again for each slot, since GCC's depends
+// on the busy slots), then its reduce slots. A best-effort slot always goes
+// to the first job with a pending map, since BestEffortPicker never passes.
+func (f *FIFO) Heartbeat(s replay.Cluster, n int32) {
+	if s.FreeMapSlots(n) > 0 {
+		f.maps.Start(s)
+		for s.FreeMapSlots(n) > 0 && f.maps.Offer(s, n, f.picker(s)) {
 		}
 	}
-	reducesInOrder(s, n, s.Active())
+	f.reduces.FillReduces(s, n)
 }

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -106,7 +105,7 @@ type HPFSP struct {
 
 // hpfspJob is H-PFSP's record of one job.
 type hpfspJob struct {
-	j                    *replay.Job
+	j                    *replay.JobView
 	sl                   slackJob
 	m, r                 phaseEstimate
 	launchedM, launchedR int32
@@ -125,7 +124,7 @@ func newHPFSP(r *ParamReader) (replay.Policy, error) {
 		minProgress: r.Float("min-progress", 0.02),
 		reduceStage: r.Float("reduce-stage", 0.95),
 	}
-	bad := func(format string, a ...any) { r.errs = append(r.errs, fmt.Sprintf(format, a...)) }
+	bad := r.Errorf
 	if h.fairLimit < 0 {
 		bad("fair-limit=%d: want a count >= 0", h.fairLimit)
 	}
@@ -149,7 +148,7 @@ func newHPFSP(r *ParamReader) (replay.Policy, error) {
 func (h *HPFSP) Name() string { return h.name }
 
 // Init reads the cluster's slot counts.
-func (h *HPFSP) Init(s *replay.Sim) {
+func (h *HPFSP) Init(s replay.Cluster) {
 	hw := s.Hardware()
 	h.nm, h.nr = float64(hw.TotalMapSlots()), float64(hw.TotalReduceSlots())
 	h.jobs = nil
@@ -158,7 +157,7 @@ func (h *HPFSP) Init(s *replay.Sim) {
 
 // JobArrived brings the slack system up to now and queues the job with the
 // default estimates of eq. (18): w = v = N_M·Âvg_M + N_R·Âvg_R.
-func (h *HPFSP) JobArrived(s *replay.Sim, j *replay.Job) {
+func (h *HPFSP) JobArrived(s replay.Cluster, j *replay.JobView) {
 	defM := h.defaultTask
 	if h.mapCount > 0 {
 		defM = float64(h.mapSum) / float64(h.mapCount)
@@ -167,30 +166,28 @@ func (h *HPFSP) JobArrived(s *replay.Sim, j *replay.Job) {
 	if h.redCount > 0 {
 		defR = float64(h.redSum) / float64(h.redCount)
 	}
-	x := &hpfspJob{j: j, sl: slackJob{id: j.Index, pos: -1}, lastInt: s.Now(),
-		m: phaseEstimate{avg: defM, tasks: int32(len(j.Maps))},
-		r: phaseEstimate{avg: defR, tasks: int32(len(j.Reduces))}}
-	w := max(0, float64(len(j.Maps))*defM/h.nm+float64(len(j.Reduces))*defR/h.nr)
+	x := &hpfspJob{j: j, sl: slackJob{id: j.Index(), pos: -1}, lastInt: s.Now(),
+		m: phaseEstimate{avg: defM, tasks: j.NumMaps()},
+		r: phaseEstimate{avg: defR, tasks: j.NumReduces()}}
+	w := max(0, float64(j.NumMaps())*defM/h.nm+float64(j.NumReduces())*defR/h.nr)
 	x.sl.w, x.sl.v = w, w
-	for int(j.Index) >= len(h.jobs) {
+	for int(j.Index()) >= len(h.jobs) {
 		h.jobs = append(h.jobs, nil)
 	}
-	h.jobs[j.Index] = x // the job is already active: update finds it, with no service yet
+	h.jobs[j.Index()] = x // the job is already active: update finds it, with no service yet
 	h.update(s, true)
 	h.sys.insert(&x.sl)
 }
 
 // TaskFinished records the task's duration for the estimates.
-func (h *HPFSP) TaskFinished(s *replay.Sim, j *replay.Job, reduce bool, task int32) {
-	x := h.jobs[j.Index]
+func (h *HPFSP) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool, task int32) {
+	x := h.jobs[j.Index()]
 	x.integrate(s.Now())
 	if reduce {
-		t := &j.Reduces[task]
-		d := t.FinishUs - t.LaunchUs
+		d := j.ReduceFinishUs(task) - j.ReduceLaunchUs(task)
 		x.r.taskDone(task, d)
 	} else {
-		t := &j.Maps[task]
-		d := t.FinishUs - t.LaunchUs
+		d := j.MapFinishUs(task) - j.MapLaunchUs(task)
 		x.m.taskDone(task, d)
 	}
 	h.update(s, false)
@@ -198,20 +195,20 @@ func (h *HPFSP) TaskFinished(s *replay.Sim, j *replay.Job, reduce bool, task int
 
 // JobFinished charges the job's last service and marks it finished in the slack
 // system (w = 0; s = ∞ while PS would still serve it).
-func (h *HPFSP) JobFinished(s *replay.Sim, j *replay.Job) {
+func (h *HPFSP) JobFinished(s replay.Cluster, j *replay.JobView) {
 	h.update(s, true)
-	x := h.jobs[j.Index]
+	x := h.jobs[j.Index()]
 	h.sys.finish(&x.sl)
 	h.mapSum += x.m.sum
 	h.mapCount += int64(x.m.finished)
 	h.redSum += x.r.sum
 	h.redCount += int64(x.r.finished)
-	h.jobs[j.Index] = nil
+	h.jobs[j.Index()] = nil
 }
 
 // Heartbeat brings the estimates up to date and fills the node's free slots, one
 // H-PFSP comparator decision per slot.
-func (h *HPFSP) Heartbeat(s *replay.Sim, n int32) {
+func (h *HPFSP) Heartbeat(s replay.Cluster, n int32) {
 	h.update(s, false)
 	now := s.Now()
 	for s.FreeMapSlots(n) > 0 {
@@ -256,7 +253,7 @@ func (x *hpfspJob) integrate(now int64) {
 // update-interval long or force is set: the service of each job is charged to
 // the slack system (eqs. 7-10), then each job that ran is re-estimated (eqs. 1-5)
 // and moved in the PS queue (eqs. 11-17).
-func (h *HPFSP) update(s *replay.Sim, force bool) {
+func (h *HPFSP) update(s replay.Cluster, force bool) {
 	now := s.Now()
 	if !force && now-h.lastUpd < h.interval {
 		return
@@ -264,7 +261,7 @@ func (h *HPFSP) update(s *replay.Sim, force bool) {
 	h.lastUpd = now
 	h.served, h.execd = h.served[:0], h.execd[:0]
 	for _, j := range s.Active() {
-		x := h.jobs[j.Index]
+		x := h.jobs[j.Index()]
 		x.integrate(now)
 		d := (x.slotM-x.chargedM)/h.nm + (x.slotR-x.chargedR)/h.nr
 		x.chargedM, x.chargedR = x.slotM, x.slotR
@@ -291,7 +288,7 @@ func (h *HPFSP) update(s *replay.Sim, force bool) {
 // current stage.
 func (h *HPFSP) fairPhase(x *hpfspJob, now int64) bool {
 	inM, inR := x.launchedM < h.fairLimit, x.launchedR < h.fairLimit
-	if len(x.j.Reduces) == 0 || inM == inR {
+	if x.j.NumReduces() == 0 || inM == inR {
 		return inM // the stage does not matter
 	}
 	if x.m.progressAtLeast(now, h.reduceStage) {
@@ -304,16 +301,16 @@ func (h *HPFSP) fairPhase(x *hpfspJob, now int64) bool {
 // its fair phase with the fewest tasks of the slot's kind scheduled; else the
 // completable job with the least w; else (see the type's doc) the first job in
 // PS order. Only jobs with a task of the slot's kind ready to launch compete.
-func (h *HPFSP) choose(s *replay.Sim, reduce bool) *hpfspJob {
+func (h *HPFSP) choose(s replay.Cluster, reduce bool) *hpfspJob {
 	now := s.Now()
 	var fair, best, fallback *hpfspJob
 	var fairCount int32
 	h.front = h.sys.frontMin(h.front)
 	for _, j := range s.Active() {
-		if reduce && !canReduce(j) || !reduce && j.PendingMaps == 0 {
+		if reduce && !canReduce(j) || !reduce && j.PendingMaps() == 0 {
 			continue
 		}
-		x := h.jobs[j.Index]
+		x := h.jobs[j.Index()]
 		count := x.launchedM
 		if reduce {
 			count = x.launchedR

@@ -206,13 +206,16 @@ func (c *hpfspChecked) check() {
 	c.checks++
 }
 
-func (c *hpfspChecked) JobArrived(s *replay.Sim, j *replay.Job) { c.HPFSP.JobArrived(s, j); c.check() }
-func (c *hpfspChecked) Heartbeat(s *replay.Sim, n int32)        { c.HPFSP.Heartbeat(s, n); c.check() }
-func (c *hpfspChecked) JobFinished(s *replay.Sim, j *replay.Job) {
+func (c *hpfspChecked) JobArrived(s replay.Cluster, j *replay.JobView) {
+	c.HPFSP.JobArrived(s, j)
+	c.check()
+}
+func (c *hpfspChecked) Heartbeat(s replay.Cluster, n int32) { c.HPFSP.Heartbeat(s, n); c.check() }
+func (c *hpfspChecked) JobFinished(s replay.Cluster, j *replay.JobView) {
 	c.HPFSP.JobFinished(s, j)
 	c.check()
 }
-func (c *hpfspChecked) TaskFinished(s *replay.Sim, j *replay.Job, r bool, i int32) {
+func (c *hpfspChecked) TaskFinished(s replay.Cluster, j *replay.JobView, r bool, i int32) {
 	c.HPFSP.TaskFinished(s, j, r, i)
 	c.check()
 }
@@ -250,13 +253,13 @@ type hpfspArrivals struct {
 	w map[string]float64
 }
 
-func (a *hpfspArrivals) JobArrived(s *replay.Sim, j *replay.Job) {
+func (a *hpfspArrivals) JobArrived(s replay.Cluster, j *replay.JobView) {
 	a.HPFSP.JobArrived(s, j)
-	x := a.jobs[j.Index]
+	x := a.jobs[j.Index()]
 	if x.sl.w != x.sl.v {
 		panic("w and v differ on arrival")
 	}
-	a.w[j.Trace.ID] = x.sl.w
+	a.w[j.ID()] = x.sl.w
 }
 
 // TestHPFSPDefaultEstimates is eq. (18) on the 2-slot tiny cluster: A (t=0, maps

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 
@@ -56,7 +55,7 @@ type HybSMRP struct {
 
 	loc   localization
 	jobs  []hybJob // by job index
-	order []*replay.Job
+	order []*replay.JobView
 	prio  []float64 // by job index, for the current ranking
 }
 
@@ -80,12 +79,12 @@ func newHybSMRP(r *ParamReader) (replay.Policy, error) {
 	h := &HybSMRP{alpha: r.Float("alpha", p[0]), beta: r.Float("beta", p[1]), gamma: r.Float("gamma", p[2])}
 	for _, x := range []float64{h.alpha, h.beta, h.gamma} {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			r.errs = append(r.errs, fmt.Sprintf("alpha, beta and gamma must be finite (got %v)", x))
+			r.Errorf("alpha, beta and gamma must be finite (got %v)", x)
 		}
 	}
 	skips := r.Int("skips", 2)
 	if skips < 0 || skips > 1000 {
-		r.errs = append(r.errs, fmt.Sprintf("skips=%d: want 0..1000", skips))
+		r.Errorf("skips=%d: want 0..1000", skips)
 	}
 	h.skips = int32(skips)
 	h.name = r.spec()
@@ -96,13 +95,13 @@ func newHybSMRP(r *ParamReader) (replay.Policy, error) {
 func (h *HybSMRP) Name() string { return h.name }
 
 // Init gives every node a null localization ID.
-func (h *HybSMRP) Init(s *replay.Sim) {
+func (h *HybSMRP) Init(s replay.Cluster) {
 	h.loc = newLocalization(len(s.Topology().Nodes), h.skips)
 }
 
 // JobArrived resets every node's localization ID (Alg. 2, lines 25-28).
-func (h *HybSMRP) JobArrived(_ *replay.Sim, j *replay.Job) {
-	for int(j.Index) >= len(h.jobs) {
+func (h *HybSMRP) JobArrived(_ replay.Cluster, j *replay.JobView) {
+	for int(j.Index()) >= len(h.jobs) {
 		h.jobs = append(h.jobs, hybJob{})
 		h.prio = append(h.prio, 0)
 	}
@@ -110,18 +109,17 @@ func (h *HybSMRP) JobArrived(_ *replay.Sim, j *replay.Job) {
 }
 
 // TaskFinished records a finished map's duration for the job's r.
-func (h *HybSMRP) TaskFinished(_ *replay.Sim, j *replay.Job, reduce bool, task int32) {
+func (h *HybSMRP) TaskFinished(_ replay.Cluster, j *replay.JobView, reduce bool, task int32) {
 	if reduce {
 		return
 	}
-	m := &j.Maps[task]
-	h.jobs[j.Index].mapUs += m.FinishUs - m.LaunchUs
-	h.jobs[j.Index].mapDone++
+	h.jobs[j.Index()].mapUs += j.MapFinishUs(task) - j.MapLaunchUs(task)
+	h.jobs[j.Index()].mapDone++
 }
 
 // Heartbeat ranks the jobs by eq. (1), runs Alg. 2 on the node's map slots and
 // fills its reduce slots by priority.
-func (h *HybSMRP) Heartbeat(s *replay.Sim, n int32) {
+func (h *HybSMRP) Heartbeat(s replay.Cluster, n int32) {
 	h.rank(s)
 	if s.FreeMapSlots(n) > 0 {
 		h.assignMaps(s, n)
@@ -136,10 +134,10 @@ func (h *HybSMRP) Heartbeat(s *replay.Sim, n int32) {
 }
 
 // assignMaps is Alg. 2 for one heartbeat of node n.
-func (h *HybSMRP) assignMaps(s *replay.Sim, n int32) {
+func (h *HybSMRP) assignMaps(s replay.Cluster, n int32) {
 	pending, local := false, false
 	for _, j := range h.order {
-		if j.PendingMaps == 0 {
+		if j.PendingMaps() == 0 {
 			continue
 		}
 		pending = true
@@ -168,16 +166,16 @@ func (h *HybSMRP) assignMaps(s *replay.Sim, n int32) {
 
 // rank orders the unfinished jobs by decreasing eq. (1) priority, earlier job
 // first on ties.
-func (h *HybSMRP) rank(s *replay.Sim) {
-	act := s.Active()
-	h.order = append(h.order[:0], act...)
+func (h *HybSMRP) rank(s replay.Cluster) {
+	h.order = append(h.order[:0], s.Active()...)
+	act := h.order
 	now := s.Now()
 	var sumWait, sumRun, sumN float64
 	known := 0
 	for _, j := range act {
-		sumWait += float64(now - j.SubmitUs)
+		sumWait += float64(now - j.SubmitUs())
 		sumN += float64(remainingTasks(j))
-		if st := h.jobs[j.Index]; st.mapDone > 0 {
+		if st := h.jobs[j.Index()]; st.mapDone > 0 {
 			sumRun += float64(st.mapUs) / float64(st.mapDone)
 			known++
 		}
@@ -188,27 +186,27 @@ func (h *HybSMRP) rank(s *replay.Sim) {
 		avgRun = sumRun / float64(known)
 	}
 	for _, j := range act {
-		st := h.jobs[j.Index]
+		st := h.jobs[j.Index()]
 		r := avgRun
 		if st.mapDone > 0 {
 			r = float64(st.mapUs) / float64(st.mapDone)
 		}
-		h.prio[j.Index] = hybPriority(
-			[3]float64{float64(now - j.SubmitUs), r, float64(remainingTasks(j))},
+		h.prio[j.Index()] = hybPriority(
+			[3]float64{float64(now - j.SubmitUs()), r, float64(remainingTasks(j))},
 			[3]float64{sumWait / cnt, avgRun, sumN / cnt},
 			[3]float64{h.alpha, h.beta, h.gamma})
 	}
-	slices.SortFunc(h.order, func(a, b *replay.Job) int {
-		if c := cmp.Compare(h.prio[b.Index], h.prio[a.Index]); c != 0 {
+	slices.SortFunc(h.order, func(a, b *replay.JobView) int {
+		if c := cmp.Compare(h.prio[b.Index()], h.prio[a.Index()]); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Index, b.Index)
+		return cmp.Compare(a.Index(), b.Index())
 	})
 }
 
 // remainingTasks is n of eq. (1): the job's maps and reduces not yet finished.
-func remainingTasks(j *replay.Job) int64 {
-	return int64(len(j.Maps)+len(j.Reduces)) - int64(j.FinishedMaps+j.FinishedReduces)
+func remainingTasks(j *replay.JobView) int64 {
+	return int64(j.NumMaps()) + int64(j.NumReduces()) - int64(j.FinishedMaps()+j.FinishedReduces())
 }
 
 // hybPriority is eq. (1): the product over (waiting time, map run time, remaining

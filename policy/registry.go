@@ -199,6 +199,18 @@ func (r *ParamReader) String(key, def string, choices ...string) string {
 	return v
 }
 
+// Errorf records a constructor's complaint about its parameters; New reports
+// every complaint together.
+func (r *ParamReader) Errorf(format string, a ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, a...))
+}
+
+// IsSet reports whether the spec gave parameter key.
+func (r *ParamReader) IsSet(key string) bool {
+	_, ok := r.params[key]
+	return ok
+}
+
 func (r *ParamReader) finish() error {
 	var unknown []string
 	for k := range r.params {

@@ -78,8 +78,8 @@ type ReduceTask struct {
 }
 
 // Job is a job while it is being replayed: its tasks, their states and the
-// counters policies decide by. Policies read it and never write it; they launch
-// tasks through the Sim.
+// counters policies decide by. It is the engine's: policies never see it, only
+// its read-only JobView (view.go), and launch tasks through their Cluster.
 type Job struct {
 	Index    int32 // position in the replayed workload (submit order)
 	Trace    *trace.Job
@@ -113,6 +113,7 @@ type Job struct {
 	finished  bool
 	out       jobOutput // intermediate data of finished maps (shuffle.go)
 	life      jobLife   // lifecycle state (lifecycle.go)
+	view      JobView   // what policies see of it (View)
 }
 
 // Replicas returns the nodes holding map i's input block.

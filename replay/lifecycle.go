@@ -310,7 +310,7 @@ func (s *Sim) lcInitDone(j *Job, observed bool) {
 // the job finishes.
 func (s *Sim) lcWorkDone(j *Job) {
 	j.finished = true
-	s.pol.JobFinished(s, j)
+	s.pol.JobFinished(s, j.View())
 	s.removeActive(j)
 	if !j.life.cleanup.present {
 		j.life.phase = lcDone

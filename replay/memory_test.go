@@ -34,7 +34,7 @@ type heapProbe struct {
 	peak uint64
 }
 
-func (p *heapProbe) JobFinished(s *replay.Sim, j *replay.Job) {
+func (p *heapProbe) JobFinished(s replay.Cluster, j *replay.JobView) {
 	p.Policy.JobFinished(s, j)
 	if p.done++; p.done%16 == 0 {
 		p.peak = max(p.peak, liveHeap())

@@ -53,21 +53,21 @@ type launch struct {
 type placed struct {
 	Base
 	jobs int
-	plan func(s *Sim, jobs []*Job) []launch
+	plan func(s Cluster, jobs []*JobView) []launch
 	todo []launch
-	byID []*Job
+	byID []*JobView
 }
 
 func (p *placed) Name() string { return "placed" }
 
-func (p *placed) JobArrived(s *Sim, j *Job) {
+func (p *placed) JobArrived(s Cluster, j *JobView) {
 	p.byID = append(p.byID, j)
 	if len(p.byID) == p.jobs {
 		p.todo = p.plan(s, p.byID)
 	}
 }
 
-func (p *placed) Heartbeat(s *Sim, n int32) {
+func (p *placed) Heartbeat(s Cluster, n int32) {
 	for k := 0; k < len(p.todo); {
 		l := p.todo[k]
 		j := p.byID[l.job]
@@ -109,7 +109,7 @@ func flowJob(tr *trace.Trace, id string, maps [][2]int64, reduces []int64) {
 	}
 }
 
-func runPlaced(t *testing.T, h Hardware, tr *trace.Trace, plan func(s *Sim, jobs []*Job) []launch) *Result {
+func runPlaced(t *testing.T, h Hardware, tr *trace.Trace, plan func(s Cluster, jobs []*JobView) []launch) *Result {
 	t.Helper()
 	w, err := NewWorkload(tr, &h, NewTopology(&h, 1), 1, WorkloadOptions{})
 	if err != nil {
@@ -127,7 +127,7 @@ func runPlaced(t *testing.T, h Hardware, tr *trace.Trace, plan func(s *Sim, jobs
 }
 
 // otherRack is the first node in a rack other than node n's.
-func otherRack(s *Sim, n int32) int32 {
+func otherRack(s Cluster, n int32) int32 {
 	for _, m := range s.Topology().Nodes {
 		if m.Rack != s.Topology().Nodes[n].Rack {
 			return m.ID
@@ -137,7 +137,7 @@ func otherRack(s *Sim, n int32) int32 {
 }
 
 // sameRack is the first node other than n in n's rack.
-func sameRack(s *Sim, n int32) int32 {
+func sameRack(s Cluster, n int32) int32 {
 	for _, m := range s.Topology().Nodes {
 		if m.Rack == s.Topology().Nodes[n].Rack && m.ID != n {
 			return m.ID
@@ -181,7 +181,7 @@ func TestFlowNICShared(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tr := &trace.Trace{}
 			flowJob(tr, "A", [][2]int64{{4e6, 0}, {4e6, 0}}, nil)
-			res := runPlaced(t, flowHardware(t, 1, 1, 10), tr, func(s *Sim, jobs []*Job) []launch {
+			res := runPlaced(t, flowHardware(t, 1, 1, 10), tr, func(s Cluster, jobs []*JobView) []launch {
 				j := jobs[0]
 				r0, r1 := j.Replicas(0)[0], j.Replicas(1)[0]
 				var free int32 = -1
@@ -237,7 +237,7 @@ func TestFlowUplinkShared(t *testing.T) {
 			tr := &trace.Trace{}
 			flowJob(tr, "A", [][2]int64{{0, 4e6}}, []int64{4e6})
 			flowJob(tr, "B", [][2]int64{{8e6, 0}}, nil)
-			res := runPlaced(t, flowHardware(t, 1, 10, 1), tr, func(s *Sim, jobs []*Job) []launch {
+			res := runPlaced(t, flowHardware(t, 1, 10, 1), tr, func(s Cluster, jobs []*JobView) []launch {
 				r := jobs[1].Replicas(0)[0]
 				far := otherRack(s, r)
 				// The jobs left out run where they cross no rack.
@@ -285,7 +285,7 @@ func TestFlowParallelCopies(t *testing.T) {
 			h.MapSlots = 4
 			tr := &trace.Trace{}
 			flowJob(tr, "A", [][2]int64{{0, 2e6}, {0, 2e6}, {0, 2e6}, {0, 2e6}}, []int64{8e6})
-			res := runPlaced(t, h, tr, func(s *Sim, jobs []*Job) []launch {
+			res := runPlaced(t, h, tr, func(s Cluster, jobs []*JobView) []launch {
 				far := otherRack(s, 0)
 				return []launch{{0, false, 0, 0, 0}, {0, false, 1, 0, 0}, {0, false, 2, 0, 0}, {0, false, 3, 0, 0}, {0, true, 0, far, 0}}
 			})

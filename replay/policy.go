@@ -1,24 +1,25 @@
 package replay
 
 // Policy is a scheduling policy. The simulator calls it on a single goroutine; a
-// policy keeps its own state and launches tasks only through the Sim it is given.
-// Plan-based policies keep per-node queues of their own and serve them from
-// Heartbeat.
+// policy keeps its own state, reads the run through the Cluster it is given
+// (view.go) and read-only JobViews, and launches tasks only through the
+// Cluster's LaunchMap and LaunchReduce. Plan-based policies keep per-node queues
+// of their own and serve them from Heartbeat.
 type Policy interface {
 	// Name is the policy's registry name, with parameters if any.
 	Name() string
 	// Init is called once before the first event.
-	Init(s *Sim)
+	Init(c Cluster)
 	// JobArrived is called when a job is submitted, before any heartbeat at that
 	// instant.
-	JobArrived(s *Sim, j *Job)
+	JobArrived(c Cluster, j *JobView)
 	// Heartbeat is called when node n reports free slots and some task is waiting;
-	// the policy launches what it wants there with s.LaunchMap and s.LaunchReduce.
-	Heartbeat(s *Sim, n int32)
+	// the policy launches what it wants there with c.LaunchMap and c.LaunchReduce.
+	Heartbeat(c Cluster, n int32)
 	// TaskFinished is called when a task of j ends; reduce tells which kind.
-	TaskFinished(s *Sim, j *Job, reduce bool, task int32)
+	TaskFinished(c Cluster, j *JobView, reduce bool, task int32)
 	// JobFinished is called when the last task of j ends.
-	JobFinished(s *Sim, j *Job)
+	JobFinished(c Cluster, j *JobView)
 }
 
 // QueuedLoader is implemented by plan-based policies that hold maps in per-node
@@ -32,13 +33,13 @@ type QueuedLoader interface {
 type Base struct{}
 
 // Init does nothing.
-func (Base) Init(*Sim) {}
+func (Base) Init(Cluster) {}
 
 // JobArrived does nothing.
-func (Base) JobArrived(*Sim, *Job) {}
+func (Base) JobArrived(Cluster, *JobView) {}
 
 // TaskFinished does nothing.
-func (Base) TaskFinished(*Sim, *Job, bool, int32) {}
+func (Base) TaskFinished(Cluster, *JobView, bool, int32) {}
 
 // JobFinished does nothing.
-func (Base) JobFinished(*Sim, *Job) {}
+func (Base) JobFinished(Cluster, *JobView) {}

@@ -181,10 +181,10 @@ type inspector struct {
 
 func (p *inspector) Name() string { return "inspector" }
 
-func (p *inspector) JobArrived(s *replay.Sim, j *replay.Job) {
+func (p *inspector) JobArrived(s replay.Cluster, j *replay.JobView) {
 	nodes := s.Topology().Nodes
-	for i := range j.Maps {
-		r := j.Replicas(int32(i))
+	for i := range j.NumMaps() {
+		r := j.Replicas(i)
 		p.checked++
 		if len(r) != 3 || r[0] == r[1] || r[1] == r[2] || r[0] == r[2] {
 			p.errs = append(p.errs, fmt.Sprintf("map %d: replicas %v not 3 distinct nodes", i, r))
@@ -199,7 +199,7 @@ func (p *inspector) JobArrived(s *replay.Sim, j *replay.Job) {
 	}
 }
 
-func (p *inspector) Heartbeat(s *replay.Sim, n int32) {
+func (p *inspector) Heartbeat(s replay.Cluster, n int32) {
 	for _, j := range s.Active() {
 		for s.FreeMapSlots(n) > 0 {
 			t := j.AnyMap()
@@ -254,8 +254,8 @@ func BenchmarkReplaySmall(b *testing.B) {
 // lazy never launches anything.
 type lazy struct{ replay.Base }
 
-func (lazy) Name() string                 { return "lazy" }
-func (lazy) Heartbeat(*replay.Sim, int32) {}
+func (lazy) Name() string                    { return "lazy" }
+func (lazy) Heartbeat(replay.Cluster, int32) {}
 
 // TestStalledPolicyStops: a policy that never launches what waits is stopped with
 // an error after a simulated day instead of heartbeating forever.

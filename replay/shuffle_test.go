@@ -30,7 +30,7 @@ type scripted struct {
 
 func (p *scripted) Name() string { return "scripted" }
 
-func (p *scripted) Heartbeat(s *Sim, n int32) {
+func (p *scripted) Heartbeat(s Cluster, n int32) {
 	for p.next < len(p.steps) {
 		st := p.steps[p.next]
 		if st.node != n || s.Now() < st.at*sec {
@@ -51,7 +51,7 @@ func (p *scripted) Heartbeat(s *Sim, n int32) {
 	}
 }
 
-func (p *scripted) TaskFinished(s *Sim, j *Job, reduce bool, _ int32) {
+func (p *scripted) TaskFinished(s Cluster, j *JobView, reduce bool, _ int32) {
 	if reduce {
 		return
 	}

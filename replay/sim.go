@@ -156,6 +156,8 @@ type Sim struct {
 	active  []*Job // arrived, unfinished, in arrival order
 	pending int64  // maps and ready reduces waiting for a slot, over all jobs
 
+	views []*JobView // Active's buffer (view.go)
+
 	// The wake-up sweep: nodes in heartbeat-phase order, and the position and
 	// interval start of the next dormant node to visit.
 	phaseOrder []int32
@@ -343,10 +345,6 @@ func (s *Sim) Topology() *Topology { return s.topo }
 // Rand is the policy's own random stream.
 func (s *Sim) Rand() *rand.Rand { return s.policy }
 
-// Active returns the jobs that have arrived and not finished, in arrival order.
-// The slice is the simulator's own: do not keep or modify it.
-func (s *Sim) Active() []*Job { return s.active }
-
 // FreeMapSlots is the number of idle map slots on node n.
 func (s *Sim) FreeMapSlots(n int32) int32 { return s.nodes[n].freeMap }
 
@@ -357,8 +355,8 @@ func (s *Sim) FreeReduceSlots(n int32) int32 { return s.nodes[n].freeReduce }
 // network.
 func (s *Sim) RunningRemoteMaps() int32 { return s.runningRemote }
 
-// Locality is how close node n is to map i of job j.
-func (s *Sim) Locality(j *Job, i int32, n int32) Locality {
+// locality is how close node n is to map i of job j.
+func (s *Sim) locality(j *Job, i int32, n int32) Locality {
 	rack := s.topo.Nodes[n].Rack
 	best := OffRack
 	for _, r := range j.Replicas(i) {
@@ -372,15 +370,9 @@ func (s *Sim) Locality(j *Job, i int32, n int32) Locality {
 	return best
 }
 
-// MapDuration is the time map i of job j would take if launched on node n now.
-func (s *Sim) MapDuration(j *Job, i int32, n int32) int64 {
-	d, _, _ := s.mapCost(j, i, n)
-	return d
-}
-
 func (s *Sim) mapCost(j *Job, i int32, n int32) (int64, Locality, int32) {
 	m := &j.Maps[i]
-	loc := s.Locality(j, i, n)
+	loc := s.locality(j, i, n)
 	if loc == NodeLocal {
 		return m.retryUs + m.localUs, loc, n
 	}
@@ -408,10 +400,10 @@ func (s *Sim) nearestReplica(j *Job, i int32, n int32) int32 {
 	return reps[0]
 }
 
-// LaunchMap starts map i of job j on node n, which must have a free map slot, and
+// launchMap starts map i of job j on node n, which must have a free map slot, and
 // returns its locality. Launching a task that is not pending is a policy bug and
 // panics.
-func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
+func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	m := &j.Maps[i]
 	ns := &s.nodes[n]
 	if m.State != Pending || ns.freeMap <= 0 || j.finished {
@@ -446,10 +438,10 @@ func (s *Sim) LaunchMap(j *Job, i int32, n int32) Locality {
 	return loc
 }
 
-// LaunchReduce starts the job's next pending reduce on node n, which must have a
+// launchReduce starts the job's next pending reduce on node n, which must have a
 // free reduce slot, and returns its index; it returns -1 and launches nothing when
 // the job has no pending reduce or its slow-start threshold is not reached.
-func (s *Sim) LaunchReduce(j *Job, n int32) int32 {
+func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	ns := &s.nodes[n]
 	if ns.freeReduce <= 0 || j.finished {
 		panic(fmt.Sprintf("policy %s launched a reduce of job %s on node %d with %d free reduce slots", s.pol.Name(), j.Trace.ID, n, ns.freeReduce))
@@ -514,7 +506,7 @@ func (s *Sim) admit(j *Job) {
 	s.lastChange = s.now
 	s.pending += int64(j.PendingMaps)
 	s.checkReady(j)
-	s.pol.JobArrived(s, j)
+	s.pol.JobArrived(s, j.View())
 	if !s.sampling && s.opt.Timeline {
 		s.sampling = true
 		step := int64(s.hw.TimelineSample)
@@ -717,7 +709,7 @@ func (s *Sim) mapDone(j *Job, i int32) {
 		}
 		j.waiting = nil
 	}
-	s.pol.TaskFinished(s, j, false, i)
+	s.pol.TaskFinished(s, j.View(), false, i)
 	if j.MapsDone() && len(j.Reduces) == 0 {
 		s.finishJob(j)
 	}
@@ -736,7 +728,7 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 	j.FinishedReduces++
 	s.taskEnded()
 	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskReduce, Index: i, Node: r.Node})
-	s.pol.TaskFinished(s, j, true, i)
+	s.pol.TaskFinished(s, j.View(), true, i)
 	if j.FinishedReduces == int32(len(j.Reduces)) {
 		s.finishJob(j)
 	}
@@ -751,7 +743,7 @@ func (s *Sim) finishJob(j *Job) {
 	j.finished = true
 	s.bus.jobFinished(JobEvent{Time: s.now, Job: j}) // the job's result (metrics_job.go)
 	if !s.hw.Lifecycle {
-		s.pol.JobFinished(s, j) // with the lifecycle: when its work was done (lcWorkDone)
+		s.pol.JobFinished(s, j.View()) // with the lifecycle: when its work was done (lcWorkDone)
 	}
 	s.removeActive(j)
 	s.jobs[j.Index] = nil

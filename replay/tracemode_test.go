@@ -22,17 +22,17 @@ type pin struct {
 
 func (p *pin) Name() string { return "pin" }
 
-func (p *pin) JobArrived(_ *replay.Sim, j *replay.Job) {
-	for i := range j.Maps {
-		p.replicas = append(p.replicas, slices.Clone(j.Replicas(int32(i))))
+func (p *pin) JobArrived(_ replay.Cluster, j *replay.JobView) {
+	for i := range j.NumMaps() {
+		p.replicas = append(p.replicas, slices.Clone(j.Replicas(i)))
 	}
 }
 
-func (p *pin) Heartbeat(s *replay.Sim, n int32) {
+func (p *pin) Heartbeat(s replay.Cluster, n int32) {
 	for _, j := range s.Active() {
-		for i := range j.Maps {
-			if j.Maps[i].State == replay.Pending && p.maps[i] == n && s.FreeMapSlots(n) > 0 {
-				s.LaunchMap(j, int32(i), n)
+		for i := range j.NumMaps() {
+			if j.MapState(i) == replay.Pending && p.maps[i] == n && s.FreeMapSlots(n) > 0 {
+				s.LaunchMap(j, i, n)
 			}
 		}
 		for n == p.reduceNode && s.FreeReduceSlots(n) > 0 && s.LaunchReduce(j, n) >= 0 {

@@ -1,0 +1,244 @@
+package policy
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+// The building blocks policies are composed of, as named extension points
+// (the way the Kubernetes scheduler framework names its plugins' interfaces):
+//
+//   - a JobOrder ranks the jobs offered a free slot: SubmitOrder (FIFO),
+//     FairOrder (the Fair Scheduler's pools);
+//   - a MapPicker chooses which map of the job offered a slot to launch there,
+//     or passes: BestEffortPicker, StrictPicker, DelayPicker (delay
+//     scheduling), PeekingPicker (the Coupling Scheduler's Random Peeking);
+//     a MapFiller offers a node's free map slots to the jobs in order;
+//   - a ReducePicker fills a node's free reduce slots: GreedyReduces (in a
+//     JobOrder), WaitScheduling (the Coupling Scheduler's Alg. 2).
+//
+// So FIFO is SubmitOrder + BestEffortPicker (StrictPicker for fifo-strict) +
+// GreedyReduces; Fair is FairOrder + DelayPicker (StrictPicker for
+// fair-strict) + GreedyReduces in FairOrder; Coupling is FairOrder +
+// PeekingPicker + WaitScheduling. Blocks that keep per-job state have
+// JobArrived and JobFinished methods, which the policy forwards its hooks to.
+
+// JobOrder ranks the jobs competing for a free slot. A MapFiller or
+// GreedyReduces sorts its candidates again after every launch, since running
+// counts change.
+type JobOrder interface {
+	// Sort orders jobs, the candidates for one slot; running counts a job's
+	// tasks of the slot's kind that hold a slot.
+	Sort(jobs []*replay.JobView, running func(*replay.JobView) int32)
+}
+
+// SubmitOrder is FIFO: the jobs in the order the Cluster lists them (arrival).
+type SubmitOrder struct{}
+
+// Sort keeps the jobs in their order.
+func (SubmitOrder) Sort([]*replay.JobView, func(*replay.JobView) int32) {}
+
+// FairOrder is the Hadoop Fair Scheduler's order: jobs grouped in pools (one
+// per user, or per queue), the pool furthest below its fair share first (fewest
+// running tasks of the kind among the candidates; every pool has weight 1 and
+// no minimum share), ties by pool name; within a pool the job with the fewest
+// running tasks of the kind, ties by submit order.
+type FairOrder struct {
+	poolBy string
+	pool   map[int32]string // per job
+	counts map[string]int32 // running tasks per pool while sorting
+}
+
+// NewFairOrder returns the Fair order with pools by "user" or "queue".
+func NewFairOrder(poolBy string) *FairOrder { return &FairOrder{poolBy: poolBy} }
+
+// Init forgets every job.
+func (o *FairOrder) Init() {
+	o.pool = map[int32]string{}
+	o.counts = map[string]int32{}
+}
+
+// JobArrived puts the job in its pool.
+func (o *FairOrder) JobArrived(j *replay.JobView) { o.pool[j.Index()] = poolOf(j, o.poolBy) }
+
+// JobFinished forgets the job.
+func (o *FairOrder) JobFinished(j *replay.JobView) { delete(o.pool, j.Index()) }
+
+// Sort orders jobs by their pool's running count, the pool's name, their own
+// running count, then submit order.
+func (o *FairOrder) Sort(jobs []*replay.JobView, running func(*replay.JobView) int32) {
+	clear(o.counts)
+	for _, j := range jobs {
+		o.counts[o.pool[j.Index()]] += running(j)
+	}
+	slices.SortFunc(jobs, func(a, b *replay.JobView) int {
+		pa, pb := o.pool[a.Index()], o.pool[b.Index()]
+		if c := cmp.Compare(o.counts[pa], o.counts[pb]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(pa, pb); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(running(a), running(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Index(), b.Index())
+	})
+}
+
+// poolOf names the pool a job belongs to under a "pool by" rule.
+func poolOf(j *replay.JobView, by string) string {
+	key := j.User()
+	if by == "queue" {
+		key = j.Queue()
+	}
+	if key == "" {
+		return "default"
+	}
+	return key
+}
+
+// runningMaps and runningReduces are the running counts JobOrders sort by.
+func runningMaps(j *replay.JobView) int32    { return j.RunningMaps() }
+func runningReduces(j *replay.JobView) int32 { return j.RunningReduces() }
+
+// MapPicker decides, for a free map slot of node n offered to job j, which map
+// of j to launch there, or -1 to pass the slot on to the next job. It does not
+// launch: the MapFiller does, right after.
+type MapPicker interface {
+	PickMap(c replay.Cluster, j *replay.JobView, n int32) int32
+}
+
+// BestEffortPicker picks the pending map closest to the node: node-local, then
+// rack-local, then any (the lowest-indexed).
+type BestEffortPicker struct{}
+
+// PickMap returns the closest pending map; it never passes.
+func (BestEffortPicker) PickMap(c replay.Cluster, j *replay.JobView, n int32) int32 {
+	t, _ := bestMap(c, j, n, replay.OffRack)
+	return t
+}
+
+// StrictPicker picks only a map whose input is on the node, and passes
+// otherwise: delay scheduling with infinite delays.
+type StrictPicker struct{}
+
+// PickMap returns a node-local pending map, or -1.
+func (StrictPicker) PickMap(c replay.Cluster, j *replay.JobView, n int32) int32 {
+	t, _ := bestMap(c, j, n, replay.NodeLocal)
+	return t
+}
+
+// bestMap returns the pending map of j that is closest to node n, no farther than
+// maxLevel, and its level; -1 when there is none.
+func bestMap(s replay.Cluster, j *replay.JobView, n int32, maxLevel replay.Locality) (int32, replay.Locality) {
+	if j.PendingMaps() == 0 {
+		return -1, 0
+	}
+	if t := j.LocalMap(n); t >= 0 {
+		return t, replay.NodeLocal
+	}
+	if maxLevel >= replay.RackLocal {
+		if t := j.RackMap(s.Topology().Nodes[n].Rack); t >= 0 {
+			return t, replay.RackLocal
+		}
+	}
+	if maxLevel >= replay.OffRack {
+		if t := j.AnyMap(); t >= 0 {
+			return t, s.Locality(j, t, n)
+		}
+	}
+	return -1, 0
+}
+
+// MapFiller offers a node's free map slots to the jobs with pending maps, in a
+// JobOrder, until a MapPicker takes each; it holds the candidates between
+// offers.
+type MapFiller struct {
+	jobs []*replay.JobView
+}
+
+// Fill fills node n's free map slots: each slot is offered to the jobs with
+// pending maps in order (re-sorted after every launch) until pick takes it; a
+// slot no job takes stays free until the next heartbeat.
+func (f *MapFiller) Fill(c replay.Cluster, n int32, order JobOrder, pick MapPicker) {
+	if c.FreeMapSlots(n) == 0 {
+		return
+	}
+	f.Start(c)
+	for c.FreeMapSlots(n) > 0 && len(f.jobs) > 0 {
+		order.Sort(f.jobs, runningMaps)
+		if !f.Offer(c, n, pick) {
+			break
+		}
+	}
+}
+
+// Start takes the active jobs with pending maps, in the Cluster's order, as
+// the candidates.
+func (f *MapFiller) Start(c replay.Cluster) {
+	f.jobs = f.jobs[:0]
+	for _, j := range c.Active() {
+		if j.PendingMaps() > 0 {
+			f.jobs = append(f.jobs, j)
+		}
+	}
+}
+
+// Offer offers one free slot of node n to the candidates in their order,
+// launches the map the first taker picks (dropping the job from the
+// candidates if that was its last pending map) and reports whether one took
+// it.
+func (f *MapFiller) Offer(c replay.Cluster, n int32, pick MapPicker) bool {
+	for k, j := range f.jobs {
+		t := pick.PickMap(c, j, n)
+		if t < 0 {
+			continue
+		}
+		c.LaunchMap(j, t, n)
+		if j.PendingMaps() == 0 {
+			f.jobs = slices.Delete(f.jobs, k, k+1)
+		}
+		return true
+	}
+	return false
+}
+
+// ReducePicker fills node n's free reduce slots, or leaves them free.
+type ReducePicker interface {
+	FillReduces(c replay.Cluster, n int32)
+}
+
+// GreedyReduces launches reduces wherever a reduce slot is free: the slots go
+// to the jobs whose slow-start threshold is met and that have a pending reduce,
+// in Order sorted by running reduces and re-sorted after every launch.
+type GreedyReduces struct {
+	Order JobOrder
+	jobs  []*replay.JobView
+}
+
+// FillReduces fills node n's free reduce slots.
+func (g *GreedyReduces) FillReduces(c replay.Cluster, n int32) {
+	if c.FreeReduceSlots(n) == 0 {
+		return
+	}
+	g.jobs = g.jobs[:0]
+	for _, j := range c.Active() {
+		if canReduce(j) {
+			g.jobs = append(g.jobs, j)
+		}
+	}
+	for c.FreeReduceSlots(n) > 0 && len(g.jobs) > 0 {
+		g.Order.Sort(g.jobs, runningReduces)
+		j := g.jobs[0]
+		c.LaunchReduce(j, n)
+		if !canReduce(j) {
+			g.jobs = g.jobs[1:]
+		}
+	}
+}
+
+// canReduce reports whether j has a reduce that may launch now.
+func canReduce(j *replay.JobView) bool { return j.ReducesReady() && j.PendingReduces() > 0 }
