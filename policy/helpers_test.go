@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/report/preset/workloads"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -98,7 +99,7 @@ func handTrace(jobs []job) *trace.Trace {
 // generate runs a trace generator.
 func generate(tb testing.TB, gen string, params trace.GenParams, seed uint64) *trace.Trace {
 	tb.Helper()
-	tr, err := trace.Generate(gen, params, seed)
+	tr, err := workloads.Generate(gen, params, seed)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func simGenerated(tb testing.TB, gen string, params trace.GenParams, hwFile, pol
 // hardware under its policy, seeded by the cell's seed (opt.Seed is set here).
 // It returns errors rather than failing, so that cells may run in parallel.
 func replayCell(c replay.Cell, opt replay.Options) (*replay.Result, error) {
-	tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
+	tr, err := workloads.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/tracereplay/tracereplay/report"
 	"github.com/tracereplay/tracereplay/report/preset/bar"
 	"github.com/tracereplay/tracereplay/report/preset/coupling"
+	"github.com/tracereplay/tracereplay/report/preset/workloads"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -48,7 +49,7 @@ func runSpec(t *testing.T, path, out string) {
 		t.Fatal(err)
 	}
 	for _, c := range cells {
-		tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
+		tr, err := workloads.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/tracereplay/tracereplay/internal/summary"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/report/preset/workloads"
 	"github.com/tracereplay/tracereplay/samples"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -183,7 +184,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out str
 		if j.trace == nil {
 			if j.traceSrc != genKey {
 				gen, genKey = nil, j.traceSrc
-				tr, err := trace.Generate(j.cell.Trace.Generator, trace.GenParams(j.cell.Trace.Params), j.cell.Seed)
+				tr, err := workloads.Generate(j.cell.Trace.Generator, trace.GenParams(j.cell.Trace.Params), j.cell.Seed)
 				if err != nil {
 					j.err = usageError{err}
 					fail(j)

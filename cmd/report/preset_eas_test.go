@@ -13,6 +13,7 @@ import (
 
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/report/preset/workloads"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -32,7 +33,7 @@ func writeSpecRuns(t *testing.T, spec string) string {
 	}
 	root := t.TempDir()
 	for _, c := range cells {
-		tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
+		tr, err := workloads.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
 		if err != nil {
 			t.Fatal(err)
 		}
