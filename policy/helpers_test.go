@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"runtime"
@@ -10,7 +11,9 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/tracereplay/tracereplay/internal/cells"
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/report/preset/workloads"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -98,7 +101,7 @@ func handTrace(jobs []job) *trace.Trace {
 // generate runs a trace generator.
 func generate(tb testing.TB, gen string, params trace.GenParams, seed uint64) *trace.Trace {
 	tb.Helper()
-	tr, err := trace.Generate(gen, params, seed)
+	tr, err := workloads.Generate(gen, params, seed)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -164,25 +167,12 @@ func simGenerated(tb testing.TB, gen string, params trace.GenParams, hwFile, pol
 	return res
 }
 
-// replayCell replays one cell of an experiment: its generated trace on its
-// hardware under its policy, seeded by the cell's seed (opt.Seed is set here).
-// It returns errors rather than failing, so that cells may run in parallel.
+// replayCell replays one cell of an experiment as the replay command does
+// (cells.Run): its generated trace on its hardware under its policy, seeded by
+// the cell's seed (opt.Seed is set there). It returns errors rather than
+// failing, so that cells may run in parallel.
 func replayCell(c replay.Cell, opt replay.Options) (*replay.Result, error) {
-	tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
-	if err != nil {
-		return nil, err
-	}
-	hw := c.Hardware
-	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, c.Seed), c.Seed, replay.WorkloadOptions{})
-	if err != nil {
-		return nil, err
-	}
-	p, err := New(c.Policy)
-	if err != nil {
-		return nil, err
-	}
-	opt.Seed = c.Seed
-	return replay.Run(w, p, opt)
+	return cells.Run(context.Background(), c, cells.Options{NewPolicy: New, Replay: opt})
 }
 
 // loadExperiment loads an experiment spec.

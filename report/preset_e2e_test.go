@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"regexp"
@@ -9,13 +10,13 @@ import (
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/allocstudy"
+	"github.com/tracereplay/tracereplay/internal/cells"
 	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
 	"github.com/tracereplay/tracereplay/report/preset/bar"
 	"github.com/tracereplay/tracereplay/report/preset/coupling"
-	"github.com/tracereplay/tracereplay/trace"
 )
 
 // End-to-end tests of the coupling and BAR presets: each small spec in
@@ -43,30 +44,17 @@ func runSpec(t *testing.T, path, out string) {
 		}
 		return
 	}
-	cells, err := e.Cells()
+	specCells, err := e.Cells()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range cells {
-		tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hw := c.Hardware
-		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, c.Seed), c.Seed, replay.WorkloadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := policy.New(c.Policy)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := replay.Run(w, p, replay.Options{Seed: c.Seed, CheckInvariants: true, Timeline: e.TimelineOn(),
-			RecordTasks: e.Tasks, TraceName: c.Trace.Name, HardwareName: c.HWName})
+	for _, c := range specCells {
+		res, err := cells.Run(context.Background(), c, cells.Options{NewPolicy: policy.New, Replay: replay.Options{
+			CheckInvariants: true, Timeline: e.TimelineOn(), RecordTasks: e.Tasks, TraceName: c.Trace.Name, HardwareName: c.HWName}})
 		if err != nil {
 			t.Fatalf("%s: %v", c.Dir, err)
 		}
-		hwJSON, err := json.Marshal(hw)
+		hwJSON, err := json.Marshal(c.Hardware)
 		if err != nil {
 			t.Fatal(err)
 		}

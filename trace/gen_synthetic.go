@@ -9,14 +9,14 @@ import (
 	"strings"
 )
 
-// synthetic returns the general synthetic workload generator: jobs arriving by a
+// Synthetic returns the general synthetic workload generator: jobs arriving by a
 // Poisson process, uniformly in a window or at a fixed interval, each with map
 // and reduce counts and task times drawn from fixed, exponential or normal
 // distributions (H-PFSP §IV-B simulates 50 such jobs). Task times go into the
 // trace as each task's observed duration (StartMs = the job's submit, FinishMs =
 // StartMs + duration), which replay uses as the node-local task time when the
 // hardware's task_times is "trace" or "auto".
-func synthetic() Generator {
+func Synthetic() Generator {
 	return Generator{
 		Name: "synthetic",
 		Doc: "jobs with Poisson, uniform or fixed arrivals; map/reduce counts and task times " +
@@ -206,31 +206,31 @@ const (
 
 // parseSynth reads and validates the parameters; every problem is reported.
 func parseSynth(p GenParams) (*synthSpec, error) {
-	r := &paramReader{p: p}
+	r := NewParamReader(p)
 	s := &synthSpec{}
-	s.jobs = int(r.int("jobs", 50, 1, maxSynthJobs))
-	s.arrival = r.choice("arrival", "poisson", "poisson", "uniform", "fixed")
-	s.interarrival = r.float("interarrival_s", 300, 0, maxSynthSeconds)
-	s.window = r.float("window_s", 0, 0, maxSynthSeconds)
+	s.jobs = int(r.Int("jobs", 50, 1, maxSynthJobs))
+	s.arrival = r.Choice("arrival", "poisson", "poisson", "uniform", "fixed")
+	s.interarrival = r.Float("interarrival_s", 300, 0, maxSynthSeconds)
+	s.window = r.Float("window_s", 0, 0, maxSynthSeconds)
 	switch {
 	case s.arrival == "poisson" && !(s.interarrival > 0):
-		r.bad("interarrival_s must be positive for Poisson arrivals")
+		r.Bad("interarrival_s must be positive for Poisson arrivals")
 	case s.arrival == "uniform" && !(s.window > 0):
-		r.bad("window_s must be positive for uniform arrivals")
+		r.Bad("window_s must be positive for uniform arrivals")
 	}
 	if s.arrival != "uniform" && r.has("window_s") {
-		r.bad("window_s applies to arrival = \"uniform\" only")
+		r.Bad("window_s applies to arrival = \"uniform\" only")
 	}
 	if s.arrival == "uniform" && r.has("interarrival_s") {
-		r.bad("interarrival_s applies to arrival = \"poisson\" or \"fixed\" only")
+		r.Bad("interarrival_s applies to arrival = \"poisson\" or \"fixed\" only")
 	}
 	s.maps = r.dist("maps", 200, true, 1)
 	s.reduces = r.dist("reduces", 0, true, 0)
 	s.mapTime = r.dist("map_time", 600, false, 0)
 	s.reduceTime = r.dist("reduce_time", s.mapTime.mean, false, 0)
-	mb := r.float("map_input_mb", 0, 0, 1<<30)
+	mb := r.Float("map_input_mb", 0, 0, 1<<30)
 	s.mapInput = int64(math.Round(mb * (1 << 20)))
-	r.budget(float64(s.jobs), s.maps.expected(1)+s.reduces.expected(0), "jobs × (maps + reduces)")
+	r.Budget(float64(s.jobs), s.maps.expected(1)+s.reduces.expected(0), "jobs × (maps + reduces)")
 	r.unknown(synthKeys())
 	if err := r.err(); err != nil {
 		return nil, err
@@ -241,7 +241,7 @@ func parseSynth(p GenParams) (*synthSpec, error) {
 // dist reads the distribution named key with its key_mean[_s], key_sd[_s] and,
 // for counts, key_values parameters. Counts must have a mean of at least lo
 // (and at most maxSynthTasks); times (seconds) a positive mean.
-func (r *paramReader) dist(key string, defMean float64, isCount bool, lo int64) dist {
+func (r *ParamReader) dist(key string, defMean float64, isCount bool, lo int64) dist {
 	kinds := []string{distFixed, distExp, distNorm}
 	suffix := "_s"
 	if isCount {
@@ -249,34 +249,34 @@ func (r *paramReader) dist(key string, defMean float64, isCount bool, lo int64) 
 		suffix = ""
 	}
 	meanKey, sdKey, valKey := key+"_mean"+suffix, key+"_sd"+suffix, key+"_values"
-	d := dist{kind: r.choice(key, distFixed, kinds...)}
+	d := dist{kind: r.Choice(key, distFixed, kinds...)}
 	hi := float64(maxSynthSeconds)
 	if isCount {
 		hi = maxSynthTasks
 	}
-	d.mean = r.float(meanKey, defMean, 0, hi)
+	d.mean = r.Float(meanKey, defMean, 0, hi)
 	switch {
 	case isCount && d.kind != distList && d.mean < float64(lo):
-		r.bad("%s = %v: want at least %d", meanKey, d.mean, lo)
+		r.Bad("%s = %v: want at least %d", meanKey, d.mean, lo)
 	case !isCount && !(d.mean > 0):
-		r.bad("%s = %v: want a positive number of seconds", meanKey, d.mean)
+		r.Bad("%s = %v: want a positive number of seconds", meanKey, d.mean)
 	}
 	if d.kind == distNorm {
-		d.sd = r.float(sdKey, 0, 0, hi)
+		d.sd = r.Float(sdKey, 0, 0, hi)
 	} else if r.has(sdKey) {
-		r.bad("%s applies to %s = %q only", sdKey, key, distNorm)
+		r.Bad("%s applies to %s = %q only", sdKey, key, distNorm)
 	}
 	if d.kind == distList {
 		if r.has(valKey) {
-			d.values = r.list(valKey, lo, maxSynthTasks)
+			d.values = r.List(valKey, lo, maxSynthTasks)
 		} else {
-			r.bad("%s: required when the distribution is %q", valKey, distList)
+			r.Bad("%s: required when the distribution is %q", valKey, distList)
 		}
 		if r.has(meanKey) {
-			r.bad("%s does not apply to %s = %q (give %s)", meanKey, key, distList, valKey)
+			r.Bad("%s does not apply to %s = %q (give %s)", meanKey, key, distList, valKey)
 		}
 	} else if isCount && r.has(valKey) {
-		r.bad("%s applies to %s = %q only", valKey, key, distList)
+		r.Bad("%s applies to %s = %q only", valKey, key, distList)
 	}
 	return d
 }

@@ -31,7 +31,7 @@ func within(t *testing.T, what string, got, want, sd float64, n int) {
 
 func gen(t *testing.T, p GenParams, seed uint64) *Trace {
 	t.Helper()
-	tr, err := Generate("synthetic", p, seed)
+	tr, err := Synthetic().Generate(p, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestSyntheticBadParams(t *testing.T) {
 		{GenParams{"mpas": int64(3), "jobz": int64(1)}, "unknown parameter jobz, mpas; valid parameters: jobs, arrival"},
 	}
 	for _, c := range cases {
-		_, err := Generate("synthetic", c.p, 1)
+		_, err := Synthetic().Generate(c.p, 1)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("params %v: error %v, want it to contain %q", c.p, err, c.want)
 		}

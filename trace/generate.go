@@ -2,8 +2,6 @@ package trace
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 )
 
 // GenParams are a generator's parameters as an experiment spec or the ingest
@@ -11,57 +9,43 @@ import (
 type GenParams map[string]any
 
 // Generator makes a synthetic trace from parameters and a seed. The same
-// parameters and seed give the identical trace.
+// parameters and seed give the identical trace. The general synthetic
+// generator is Synthetic; each paper's workload generators live next to its
+// presets (report/preset/<paper>/workload), and report/preset/workloads lists
+// them all.
 type Generator struct {
 	Name string
 	Doc  string
 	Make func(p GenParams, seed uint64) (*Trace, error)
 }
 
-// Generators lists the synthetic workload generators, sorted by name. Each paper's
-// workload has its own file (gen_*.go) and one line here.
-func Generators() []Generator {
-	g := []Generator{
-		{Name: "eas-table1", Doc: "EAS (Zhao et al. 2013) Table 1: 50 wordcount/sort jobs, 128 MB maps, arrivals uniform in [0,120] s", Make: genEASTable1},
-		synthetic(),
-		{Name: "hybsmrp", Doc: "HybSMRP (Gandomi et al. 2019): 100 Wordcount/Terasort jobs, exponential inter-arrival (mean 14 s), Table 1 sizes", Make: genHybSMRP},
+// Generate runs the generator with parameters p and seed, checks the trace it
+// makes (times in [0, MaxTimeMs], at most MaxGenTasks tasks) and records in
+// its metadata that it was generated: its source format "synthetic", and the
+// generator's name, the seed and the parameters as options.
+func (g Generator) Generate(p GenParams, seed uint64) (*Trace, error) {
+	t, err := g.Make(p, seed)
+	if err == nil {
+		err = checkGenerated(t)
 	}
-	g = append(g, couplingGenerators()...)
-	slices.SortFunc(g, func(a, b Generator) int { return strings.Compare(a.Name, b.Name) })
-	return g
+	if err != nil {
+		return nil, fmt.Errorf("generator %s: %w", g.Name, err)
+	}
+	t.Meta.SourceFormat = "synthetic"
+	if t.Meta.Options == nil {
+		t.Meta.Options = map[string]string{}
+	}
+	t.Meta.Options["generator"] = g.Name
+	t.Meta.Options["seed"] = fmt.Sprint(seed)
+	for k, v := range p {
+		t.Meta.Options[k] = fmt.Sprint(v)
+	}
+	return t, nil
 }
 
-// Generate runs the named generator.
-func Generate(name string, p GenParams, seed uint64) (*Trace, error) {
-	var names []string
-	for _, g := range Generators() {
-		if g.Name == name {
-			t, err := g.Make(p, seed)
-			if err == nil {
-				err = checkGenerated(t)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("generator %s: %w", name, err)
-			}
-			t.Meta.SourceFormat = "synthetic"
-			if t.Meta.Options == nil {
-				t.Meta.Options = map[string]string{}
-			}
-			t.Meta.Options["generator"] = name
-			t.Meta.Options["seed"] = fmt.Sprint(seed)
-			for k, v := range p {
-				t.Meta.Options[k] = fmt.Sprint(v)
-			}
-			return t, nil
-		}
-		names = append(names, g.Name)
-	}
-	return nil, fmt.Errorf("unknown generator %q; valid generators: %s", name, strings.Join(names, ", "))
-}
-
-// genTask returns task i of a generated job's maps or reduces, named as Hadoop
+// GenTask returns task i of a generated job's maps or reduces, named as Hadoop
 // names them: <job>_m_000000, <job>_r_000000.
-func genTask(jobID string, typ TaskType, i int32) Task {
+func GenTask(jobID string, typ TaskType, i int32) Task {
 	kind := "m"
 	if typ == Reduce {
 		kind = "r"

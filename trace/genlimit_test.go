@@ -37,7 +37,7 @@ func TestGeneratedAtLimitMemory(t *testing.T) {
 			}
 		}
 	}()
-	tr, err := Generate("synthetic", GenParams{"jobs": int64(MaxGenTasks / 100), "maps_mean": 90.0, "reduces_mean": 10.0}, 1)
+	tr, err := Synthetic().Generate(GenParams{"jobs": int64(MaxGenTasks / 100), "maps_mean": 90.0, "reduces_mean": 10.0}, 1)
 	if err == nil {
 		if len(tr.Tasks) != MaxGenTasks {
 			t.Errorf("%d tasks, want %d", len(tr.Tasks), MaxGenTasks)

@@ -8,19 +8,24 @@ import (
 	"strings"
 )
 
-// paramReader reads a generator's parameters, given as TOML values (an
+// ParamReader reads a generator's parameters, given as TOML values (an
 // experiment spec) or as strings (ingest --param key=value), and collects
 // every problem instead of stopping at the first. It remembers the keys it was
 // asked for, in order, so that a generator whose valid parameters are exactly
-// those it reads can report the others with check.
-type paramReader struct {
+// those it reads can report the others with Check. Generators outside this
+// package (the paper workloads under report/preset) read their parameters
+// with it.
+type ParamReader struct {
 	p     GenParams
 	known []string
 	errs  []string
 }
 
+// NewParamReader returns a reader of the parameters p.
+func NewParamReader(p GenParams) *ParamReader { return &ParamReader{p: p} }
+
 // get returns the value of key, if given, and notes key as known.
-func (r *paramReader) get(key string) (any, bool) {
+func (r *ParamReader) get(key string) (any, bool) {
 	if !slices.Contains(r.known, key) {
 		r.known = append(r.known, key)
 	}
@@ -28,16 +33,16 @@ func (r *paramReader) get(key string) (any, bool) {
 	return v, ok
 }
 
-// bad records a problem.
-func (r *paramReader) bad(format string, a ...any) {
+// Bad records a problem, formatted as fmt.Sprintf formats it.
+func (r *ParamReader) Bad(format string, a ...any) {
 	r.errs = append(r.errs, fmt.Sprintf(format, a...))
 }
 
 // has reports whether key was given (without noting it as known).
-func (r *paramReader) has(key string) bool { _, ok := r.p[key]; return ok }
+func (r *ParamReader) has(key string) bool { _, ok := r.p[key]; return ok }
 
 // err returns every problem recorded, joined, or nil.
-func (r *paramReader) err() error {
+func (r *ParamReader) err() error {
 	if len(r.errs) == 0 {
 		return nil
 	}
@@ -45,7 +50,7 @@ func (r *paramReader) err() error {
 }
 
 // unknown reports the given parameters not in keys, sorted, with the valid list.
-func (r *paramReader) unknown(keys []string) {
+func (r *ParamReader) unknown(keys []string) {
 	var u []string
 	for k := range r.p {
 		if !slices.Contains(keys, k) {
@@ -58,13 +63,13 @@ func (r *paramReader) unknown(keys []string) {
 		if valid == "" {
 			valid = "none"
 		}
-		r.bad("unknown parameter %s; valid parameters: %s", strings.Join(u, ", "), valid)
+		r.Bad("unknown parameter %s; valid parameters: %s", strings.Join(u, ", "), valid)
 	}
 }
 
-// check reports the parameters that were never read as unknown (the valid
+// Check reports the parameters that were never read as unknown (the valid
 // ones being those read, in the order read) and returns every problem, or nil.
-func (r *paramReader) check() error {
+func (r *ParamReader) Check() error {
 	r.unknown(r.known)
 	return r.err()
 }
@@ -77,11 +82,11 @@ func (r *paramReader) check() error {
 // generating anything.
 const MaxGenTasks = 800_000
 
-// budget records a problem when jobs jobs of about perJob tasks each exceed
+// Budget records a problem when jobs jobs of about perJob tasks each exceed
 // MaxGenTasks; what names the parameters involved.
-func (r *paramReader) budget(jobs, perJob float64, what string) {
+func (r *ParamReader) Budget(jobs, perJob float64, what string) {
 	if total := jobs * perJob; total > MaxGenTasks {
-		r.bad("%s give about %.4g tasks, more than the limit of %d per generated trace", what, total, MaxGenTasks)
+		r.Bad("%s give about %.4g tasks, more than the limit of %d per generated trace", what, total, MaxGenTasks)
 	}
 }
 
@@ -123,74 +128,75 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// float reads a finite number in [lo, hi]; hi = math.MaxFloat64 leaves it
-// unbounded above.
-func (r *paramReader) float(key string, def, lo, hi float64) float64 {
+// Float reads the finite number key in [lo, hi], or def if it is not given;
+// hi = math.MaxFloat64 leaves it unbounded above.
+func (r *ParamReader) Float(key string, def, lo, hi float64) float64 {
 	v, ok := r.get(key)
 	if !ok {
 		return def
 	}
 	f, ok := number(v)
 	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-		r.bad("%s = %v: want a number", key, v)
+		r.Bad("%s = %v: want a number", key, v)
 		return def
 	}
 	if f < lo || f > hi {
 		if hi == math.MaxFloat64 {
-			r.bad("%s = %v: want a number in [%g, +Inf)", key, v, lo)
+			r.Bad("%s = %v: want a number in [%g, +Inf)", key, v, lo)
 		} else {
-			r.bad("%s = %v: want a number in [%g, %g]", key, v, lo, hi)
+			r.Bad("%s = %v: want a number in [%g, %g]", key, v, lo, hi)
 		}
 		return def
 	}
 	return f
 }
 
-// int reads an integer in [lo, hi].
-func (r *paramReader) int(key string, def, lo, hi int64) int64 {
+// Int reads the integer key in [lo, hi], or def if it is not given.
+func (r *ParamReader) Int(key string, def, lo, hi int64) int64 {
 	v, ok := r.get(key)
 	if !ok {
 		return def
 	}
 	f, ok := number(v)
 	if !ok || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
-		r.bad("%s = %v: want an integer in [%d, %d]", key, v, lo, hi)
+		r.Bad("%s = %v: want an integer in [%d, %d]", key, v, lo, hi)
 		return def
 	}
 	return int64(f)
 }
 
-// choice reads a string that must be one of choices.
-func (r *paramReader) choice(key, def string, choices ...string) string {
+// Choice reads the string key, which must be one of choices, or def if it
+// is not given.
+func (r *ParamReader) Choice(key, def string, choices ...string) string {
 	v, ok := r.get(key)
 	if !ok {
 		return def
 	}
 	s, isStr := v.(string)
 	if !isStr || !slices.Contains(choices, s) {
-		r.bad("%s = %v: want one of %s", key, v, strings.Join(choices, ", "))
+		r.Bad("%s = %v: want one of %s", key, v, strings.Join(choices, ", "))
 		return def
 	}
 	return s
 }
 
-// str reads a non-empty string.
-func (r *paramReader) str(key, def string) string {
+// Str reads the non-empty string key, or def if it is not given.
+func (r *ParamReader) Str(key, def string) string {
 	v, ok := r.get(key)
 	if !ok {
 		return def
 	}
 	s, isStr := v.(string)
 	if !isStr || s == "" {
-		r.bad("%s = %v: want a non-empty string", key, v)
+		r.Bad("%s = %v: want a non-empty string", key, v)
 		return def
 	}
 	return s
 }
 
-// list reads a list of integers in [lo, hi]: a TOML array or a comma-separated
-// string. It returns nil if key is not given or not valid.
-func (r *paramReader) list(key string, lo, hi int64) []int64 {
+// List reads the list of integers key in [lo, hi]: a TOML array or a
+// comma-separated string. It returns nil if key is not given or not valid.
+func (r *ParamReader) List(key string, lo, hi int64) []int64 {
 	v, ok := r.get(key)
 	if !ok {
 		return nil
@@ -208,18 +214,18 @@ func (r *paramReader) list(key string, lo, hi int64) []int64 {
 			items = append(items, f)
 		}
 	default:
-		r.bad("%s = %v: want a list of integers", key, v)
+		r.Bad("%s = %v: want a list of integers", key, v)
 		return nil
 	}
 	if len(items) == 0 {
-		r.bad("%s: want at least one value", key)
+		r.Bad("%s: want at least one value", key)
 		return nil
 	}
 	out := make([]int64, 0, len(items))
 	for _, it := range items {
 		f, ok := number(it)
 		if !ok || f != math.Trunc(f) || f < float64(lo) || f > float64(hi) {
-			r.bad("%s: value %v: want an integer in [%d, %d]", key, it, lo, hi)
+			r.Bad("%s: value %v: want an integer in [%d, %d]", key, it, lo, hi)
 			return nil
 		}
 		out = append(out, int64(f))

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tracereplay/tracereplay/internal/version"
+	"github.com/tracereplay/tracereplay/report/preset/workloads"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -38,7 +39,7 @@ func runGenerate(fs *pflag.FlagSet, name string, params []string, seed uint64, o
 		}
 		p[k] = v
 	}
-	t, err := trace.Generate(name, p, seed)
+	t, err := workloads.Generate(name, p, seed)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}

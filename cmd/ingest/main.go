@@ -31,6 +31,7 @@ import (
 	"github.com/tracereplay/tracereplay/internal/cli"
 	"github.com/tracereplay/tracereplay/internal/sigexit"
 	"github.com/tracereplay/tracereplay/internal/version"
+	"github.com/tracereplay/tracereplay/report/preset/workloads"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -286,7 +287,7 @@ Formats (--format auto detects them from the name and first bytes):
 		fmt.Fprintf(&b, "  %-10s %s\n", f.Name, f.Description)
 	}
 	b.WriteString("\nGenerators (--generate; parameters with --param key=value):\n")
-	for _, g := range trace.Generators() {
+	for _, g := range workloads.Generators() {
 		fmt.Fprintf(&b, "  %-10s %s\n", g.Name, g.Doc)
 	}
 	b.WriteString("\nFlags:\n")

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/golden"
+	"github.com/tracereplay/tracereplay/report/preset/workloads"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -257,7 +258,7 @@ func TestGenerateDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := trace.Generate("synthetic", trace.GenParams{"jobs": "4", "map_time": "exponential"}, 3)
+		want, err := workloads.Generate("synthetic", trace.GenParams{"jobs": "4", "map_time": "exponential"}, 3)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,9 +12,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tracereplay/tracereplay/internal/cells"
 	"github.com/tracereplay/tracereplay/internal/summary"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/report/preset/workloads"
 	"github.com/tracereplay/tracereplay/samples"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -183,7 +186,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out str
 		if j.trace == nil {
 			if j.traceSrc != genKey {
 				gen, genKey = nil, j.traceSrc
-				tr, err := trace.Generate(j.cell.Trace.Generator, trace.GenParams(j.cell.Trace.Params), j.cell.Seed)
+				tr, err := workloads.Generate(j.cell.Trace.Generator, trace.GenParams(j.cell.Trace.Params), j.cell.Seed)
 				if err != nil {
 					j.err = usageError{err}
 					fail(j)
@@ -200,47 +203,32 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out str
 	return first
 }
 
-// runJob runs one cell and keeps only its summary (finishCell).
+// runJob runs one cell (cells.Run) and keeps only its summary (finishCell).
 func runJob(ctx context.Context, j *job, c *config, prog *progress, out string, ids *traceIDs) error {
 	started := time.Now()
-	p, err := newPolicy(j.cell.Policy)
-	if err != nil {
-		return err
-	}
-	w, err := newWorkload(c, j.cell, j.trace, j.traceSrc)
-	if err != nil {
-		return err
-	}
 	// Without an output directory the timeline, node_net and task rows would
 	// only be gathered in memory and dropped (the summary table needs none of
 	// them): FB-2010 through fifo on fb-3000 held 1.47 GB of them.
 	opt := replay.Options{
-		Seed: j.cell.Seed, RecordTasks: c.tasks && out != "", Timeline: !c.noTimeline && out != "", CheckInvariants: c.check,
+		RecordTasks: c.tasks && out != "", Timeline: !c.noTimeline && out != "", CheckInvariants: c.check,
 		TraceName: j.traceSrc, HardwareName: j.cell.HWName,
 		Workload: workloadOptions(c),
 		Progress: func(done, total int) { prog.jobs(j.cell.Dir, done, total) },
-		Context:  ctx,
 	}
 	if c.alone {
 		opt.Alone = func() (replay.Policy, error) { return policy.New(j.cell.Policy) }
 	}
+	var outDir string
 	if out != "" {
-		if opt.Out, err = replay.NewRunWriter(filepath.Join(out, j.cell.Dir)); err != nil {
-			return err
-		}
+		outDir = filepath.Join(out, j.cell.Dir)
 	}
-	res, err := runCell(j.cell, w, p, opt)
+	res, err := cells.Run(ctx, j.cell, cells.Options{NewPolicy: policy.New, Trace: j.trace, OutDir: outDir, Replay: opt})
 	if err != nil {
-		if opt.Out != nil {
-			opt.Out.Abort()
+		var in *cells.InputError
+		if errors.As(err, &in) {
+			return usageError{in.Err}
 		}
 		return err
-	}
-	res.Summary.Params = map[string]string{}
-	for _, l := range j.cell.Labels {
-		if l[0] != "policy" {
-			res.Summary.Params[l[0]] = l[1]
-		}
 	}
 	if err := finishCell(j, res, out, c.quiet, ids); err != nil {
 		return err

@@ -31,6 +31,7 @@ import (
 	"github.com/tracereplay/tracereplay/internal/version"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/report/preset/workloads"
 	"github.com/tracereplay/tracereplay/samples"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -315,7 +316,7 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 	var err error
 	switch {
 	case t.Generator != "":
-		tr, err = trace.Generate(t.Generator, trace.GenParams(t.Params), cl.Seed)
+		tr, err = workloads.Generate(t.Generator, trace.GenParams(t.Params), cl.Seed)
 		if err != nil {
 			err = usageError{err}
 		}

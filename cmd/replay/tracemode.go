@@ -94,11 +94,3 @@ func setKeys(kvs []string) map[string]any {
 	}
 	return set
 }
-
-// runCell runs one cell: the simulator with policy p, or the observed row.
-func runCell(cell replay.Cell, w *replay.Workload, p replay.Policy, opt replay.Options) (*replay.Result, error) {
-	if cell.Policy == replay.ObservedPolicy {
-		return replay.Observed(w, opt)
-	}
-	return replay.Run(w, p, opt)
-}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -11,49 +12,34 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/cells"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/trace"
 )
 
 // writeSpecRuns replays every cell of an experiment spec as `replay
-// --experiment SPEC --out DIR` does (trace named generator+params@seed,
-// hardware by name, the sweep's labels as run parameters), with the simulator's
-// invariants checked, and writes the runs under a fresh directory it returns.
+// --experiment SPEC --out DIR` does (cells.Run; trace named
+// generator+params@seed, hardware by name, the sweep's labels as run
+// parameters), with the simulator's invariants checked, and writes the runs
+// under a fresh directory it returns.
 func writeSpecRuns(t *testing.T, spec string) string {
 	t.Helper()
 	e, err := replay.LoadExperiment(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cells, err := e.Cells()
+	specCells, err := e.Cells()
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	for _, c := range cells {
-		tr, err := trace.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hw := c.Hardware
-		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, c.Seed), c.Seed, replay.WorkloadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := policy.New(c.Policy)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range specCells {
 		params, _ := json.Marshal(c.Trace.Params)
-		res, err := replay.Run(w, p, replay.Options{Seed: c.Seed, CheckInvariants: true, Timeline: e.TimelineOn(),
-			TraceName: fmt.Sprintf("%s%s@%d", c.Trace.Generator, params, c.Seed), HardwareName: c.HWName})
+		res, err := cells.Run(context.Background(), c, cells.Options{NewPolicy: policy.New, Replay: replay.Options{
+			CheckInvariants: true, Timeline: e.TimelineOn(),
+			TraceName: fmt.Sprintf("%s%s@%d", c.Trace.Generator, params, c.Seed), HardwareName: c.HWName}})
 		if err != nil {
 			t.Fatalf("%s: %v", c.Dir, err)
-		}
-		res.Summary.Params = map[string]string{}
-		for _, l := range c.Labels[1:] {
-			res.Summary.Params[l[0]] = l[1]
 		}
 		if err := replay.WriteRun(filepath.Join(root, c.Dir), res, nil); err != nil {
 			t.Fatal(err)

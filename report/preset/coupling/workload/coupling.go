@@ -1,15 +1,8 @@
-package trace
-
-import (
-	"fmt"
-	"math"
-	"math/rand/v2"
-	"slices"
-)
-
-// Workloads of the Coupling Scheduler paper (Tan, Meng, Zhang, INFOCOM 2013):
-// Grep, WordCount, Sort, QuasiMonteCarlo and RandomWriter jobs on the paper's
-// input files, with the map and reduce counts of its Tables II-IV.
+// Package workload generates the workloads of the Coupling Scheduler paper
+// (Tan, Meng, Zhang, INFOCOM 2013): Grep, WordCount, Sort, QuasiMonteCarlo and
+// RandomWriter jobs on the paper's input files, with the map and reduce counts
+// of its Tables II-IV. It imports only trace, so that ingest can list and run
+// its generators without linking the presets or the simulator.
 //
 // The paper gives job kinds, inputs, task counts and submit times but not task
 // times or data sizes beyond the files' sizes, so these are the generator's
@@ -34,6 +27,16 @@ import (
 //     WordCount 0.5, Sort 1, QuasiMonteCarlo 0.
 //
 // All jobs belong to one user, "coupling", as in a single-tenant testbed.
+package workload
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
 
 // cpInput is one of the paper's input files (§III, sets A-C): its size and the
 // number of maps the paper reports for it.
@@ -89,7 +92,7 @@ var cpSingle = map[string]cpJob{
 	"sort2":        {"sort", "", "randomPair2", 0, 352, 27},
 }
 
-// cpKind is the calibration of one job kind (see the file comment).
+// cpKind is the calibration of one job kind (see the package comment).
 type cpKind struct {
 	secPerMB  float64 // map seconds per MB of input; 0: fixedSec
 	fixedSec  float64
@@ -112,8 +115,9 @@ const cpWikiWordCountOut = 0.005
 // cpDurationCV is the spread of map durations.
 const cpDurationCV = 0.25
 
-func couplingGenerators() []Generator {
-	return []Generator{
+// Generators returns the Coupling paper's workload generators.
+func Generators() []trace.Generator {
+	return []trace.Generator{
 		{Name: "coupling-twojobs", Doc: "Coupling Figs. 1-2: a 427-map Grep, then a smaller Grep a minute later (params maps1, reduces1, maps2, reduces2, at2_s)", Make: genCouplingTwoJobs},
 		{Name: "coupling-grep", Doc: "Coupling Figs. 5-6: identical Grep jobs at a fixed interval (params jobs, interval_s, maps, reduces)", Make: genCouplingGrep},
 		{Name: "coupling-single", Doc: "Coupling Table II / Fig. 12: one job alone (param job: grep, randomwriter, montecarlo, sort1, sort2)", Make: genCouplingSingle},
@@ -124,26 +128,26 @@ func couplingGenerators() []Generator {
 	}
 }
 
-func genCouplingTwoJobs(p GenParams, seed uint64) (*Trace, error) {
-	r := &paramReader{p: p}
+func genCouplingTwoJobs(p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	r := trace.NewParamReader(p)
 	jobs := []cpJob{
-		{"grep", "[a-f][a-z]*", "wikiInput", 0, int32(r.int("maps1", 427, 1, 100000)), int32(r.int("reduces1", 15, 0, 10000))},
-		{"grep", "[1-3]*", "randomInput30", r.float("at2_s", 60, 0, 1e7), int32(r.int("maps2", 45, 1, 100000)), int32(r.int("reduces2", 5, 0, 10000))},
+		{"grep", "[a-f][a-z]*", "wikiInput", 0, int32(r.Int("maps1", 427, 1, 100000)), int32(r.Int("reduces1", 15, 0, 10000))},
+		{"grep", "[1-3]*", "randomInput30", r.Float("at2_s", 60, 0, 1e7), int32(r.Int("maps2", 45, 1, 100000)), int32(r.Int("reduces2", 5, 0, 10000))},
 	}
-	if err := r.check(); err != nil {
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
 	return cpTrace(jobs, seed), nil
 }
 
-func genCouplingGrep(p GenParams, seed uint64) (*Trace, error) {
-	r := &paramReader{p: p}
-	n := r.int("jobs", 10, 1, 100000)
-	gap := r.float("interval_s", 300, 0, 1e7)
-	maps := int32(r.int("maps", 427, 1, 100000))
-	reds := int32(r.int("reduces", 8, 0, 10000))
-	r.budget(float64(n), float64(maps)+float64(reds), "jobs × (maps + reduces)")
-	if err := r.check(); err != nil {
+func genCouplingGrep(p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	r := trace.NewParamReader(p)
+	n := r.Int("jobs", 10, 1, 100000)
+	gap := r.Float("interval_s", 300, 0, 1e7)
+	maps := int32(r.Int("maps", 427, 1, 100000))
+	reds := int32(r.Int("reduces", 8, 0, 10000))
+	r.Budget(float64(n), float64(maps)+float64(reds), "jobs × (maps + reduces)")
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
 	jobs := make([]cpJob, n)
@@ -153,38 +157,38 @@ func genCouplingGrep(p GenParams, seed uint64) (*Trace, error) {
 	return cpTrace(jobs, seed), nil
 }
 
-func genCouplingSingle(p GenParams, seed uint64) (*Trace, error) {
-	r := &paramReader{p: p}
+func genCouplingSingle(p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	r := trace.NewParamReader(p)
 	names := make([]string, 0, len(cpSingle))
 	for k := range cpSingle {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	name := r.choice("job", "grep", names...)
-	if err := r.check(); err != nil {
+	name := r.Choice("job", "grep", names...)
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
 	return cpTrace([]cpJob{cpSingle[name]}, seed), nil
 }
 
-func genCouplingWordCount(p GenParams, seed uint64) (*Trace, error) {
-	r := &paramReader{p: p}
-	reds := int32(r.int("reduces", 1, 0, 10000))
-	if err := r.check(); err != nil {
+func genCouplingWordCount(p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	r := trace.NewParamReader(p)
+	reds := int32(r.Int("reduces", 1, 0, 10000))
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
 	return cpTrace([]cpJob{{"wordcount", "", "wikiInput", 0, 427, reds}}, seed), nil
 }
 
-func genCouplingTable3(p GenParams, seed uint64) (*Trace, error) {
-	if err := (&paramReader{p: p}).check(); err != nil {
+func genCouplingTable3(p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	if err := trace.NewParamReader(p).Check(); err != nil {
 		return nil, err
 	}
 	return cpTrace(cpTable3, seed), nil
 }
 
-func genCouplingTable4(p GenParams, seed uint64) (*Trace, error) {
-	if err := (&paramReader{p: p}).check(); err != nil {
+func genCouplingTable4(p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	if err := trace.NewParamReader(p).Check(); err != nil {
 		return nil, err
 	}
 	return cpTrace(cpTable4, seed), nil
@@ -203,18 +207,18 @@ var cpMix = []struct {
 // kind (input, maps and reduces). Within a batch the gaps between arrivals are
 // exponential with mean gap_s seconds (25); the first jobs of consecutive batches
 // are exponential batch_gap_s seconds apart (1200). Jobs keep the order drawn.
-func genCouplingBatches(p GenParams, seed uint64) (*Trace, error) {
-	r := &paramReader{p: p}
-	batches := r.int("batches", 10, 1, 100000)
-	per := r.int("per_batch", 20, 1, 100000)
-	gap := r.float("gap_s", 25, 0, 1e7)
-	batchGap := r.float("batch_gap_s", 1200, 0, 1e9)
+func genCouplingBatches(p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	r := trace.NewParamReader(p)
+	batches := r.Int("batches", 10, 1, 100000)
+	per := r.Int("per_batch", 20, 1, 100000)
+	gap := r.Float("gap_s", 25, 0, 1e7)
+	batchGap := r.Float("batch_gap_s", 1200, 0, 1e9)
 	most := 0.0
 	for _, j := range cpTable4 {
 		most = max(most, float64(j.maps)+float64(j.reduces))
 	}
-	r.budget(float64(batches)*float64(per), most, "batches × per_batch × (maps + reduces of the largest Table IV job)")
-	if err := r.check(); err != nil {
+	r.Budget(float64(batches)*float64(per), most, "batches × per_batch × (maps + reduces of the largest Table IV job)")
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
 	byKind := map[string][]cpJob{}
@@ -260,17 +264,17 @@ func genCouplingBatches(p GenParams, seed uint64) (*Trace, error) {
 }
 
 // cpTrace materialises jobs, which are in submit order, with seeded map times.
-func cpTrace(jobs []cpJob, seed uint64) *Trace {
+func cpTrace(jobs []cpJob, seed uint64) *trace.Trace {
 	rng := rand.New(rand.NewPCG(seed, 0xc091))
 	s2 := math.Log1p(cpDurationCV * cpDurationCV)
-	tr := &Trace{}
+	tr := &trace.Trace{}
 	width := len(fmt.Sprint(len(jobs)))
 	for i, cj := range jobs {
 		kind := cpKinds[cj.kind]
 		id := fmt.Sprintf("job_%0*d", max(2, width), i+1)
-		j := NewJob(id)
+		j := trace.NewJob(id)
 		j.Name = cpName(cj)
-		j.User, j.Queue, j.Status = "coupling", "default", StatusSucceeded
+		j.User, j.Queue, j.Status = "coupling", "default", trace.StatusSucceeded
 		j.SubmitMs = int64(math.Round(cj.at * 1000))
 		j.NumMaps, j.NumReduces = cj.maps, cj.reduces
 		j.InputPath = cj.input
@@ -290,10 +294,10 @@ func cpTrace(jobs []cpJob, seed uint64) *Trace {
 		}
 		var in, shuffle int64
 		for m := range cj.maps {
-			t := genTask(id, Map, m)
+			t := trace.GenTask(id, trace.Map, m)
 			t.InputBytes, t.OutputBytes = perMap, int64(mapOut)
 			d := mean * math.Exp(-s2/2+math.Sqrt(s2)*rng.NormFloat64())
-			t.Status, t.StartMs, t.FinishMs = StatusSucceeded, j.SubmitMs, j.SubmitMs+int64(math.Round(d*1000))
+			t.Status, t.StartMs, t.FinishMs = trace.StatusSucceeded, j.SubmitMs, j.SubmitMs+int64(math.Round(d*1000))
 			tr.Tasks = append(tr.Tasks, t)
 			in += perMap
 			shuffle += int64(mapOut)
@@ -304,13 +308,13 @@ func cpTrace(jobs []cpJob, seed uint64) *Trace {
 		j.InputBytes, j.ShuffleBytes = in, shuffle
 		var out int64
 		for r := range cj.reduces {
-			t := genTask(id, Reduce, r)
+			t := trace.GenTask(id, trace.Reduce, r)
 			t.ShuffleBytes = shuffle / int64(cj.reduces)
 			if r == cj.reduces-1 {
 				t.ShuffleBytes += shuffle % int64(cj.reduces)
 			}
 			t.OutputBytes = int64(float64(t.ShuffleBytes) * kind.redOut)
-			t.Status = StatusSucceeded
+			t.Status = trace.StatusSucceeded
 			out += t.OutputBytes
 			tr.Tasks = append(tr.Tasks, t)
 		}

@@ -1,17 +1,31 @@
-package trace
+package workload
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tracereplay/tracereplay/trace"
 )
+
+// generate runs this package's generator name as the registry
+// (report/preset/workloads) runs it.
+func generate(name string, p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	for _, g := range Generators() {
+		if g.Name == name {
+			return g.Generate(p, seed)
+		}
+	}
+	return nil, fmt.Errorf("no generator %q", name)
+}
 
 // TestGenEASTable1 checks the workload against EAS Table 1 and §5.2: 50 jobs of the
 // table's four kinds, 208 maps of one 128 MiB block each (26 GiB of input), about
 // 20 GiB of map output of which 91% from sort, arrivals within [0, 120] s in
 // submit order, tasks listed job by job, maps first.
 func TestGenEASTable1(t *testing.T) {
-	tr, err := Generate("eas-table1", nil, 7)
+	tr, err := generate("eas-table1", nil, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +36,7 @@ func TestGenEASTable1(t *testing.T) {
 		if j.SubmitMs < 0 || j.SubmitMs > 120000 || i > 0 && j.SubmitMs < tr.Jobs[i-1].SubmitMs {
 			t.Errorf("job %s submitted at %d ms: want sorted times in [0, 120000]", j.ID, j.SubmitMs)
 		}
-		if j.User != "eas" || j.Status != StatusSucceeded {
+		if j.User != "eas" || j.Status != trace.StatusSucceeded {
 			t.Errorf("job %s: user %q status %q", j.ID, j.User, j.Status)
 		}
 		out += j.ShuffleBytes
@@ -42,7 +56,7 @@ func TestGenEASTable1(t *testing.T) {
 		var shuffle int64
 		for m := int32(0); m < j.NumMaps; m, k = m+1, k+1 {
 			task := tr.Tasks[k]
-			if task.JobID != j.ID || task.Type != Map || task.Index != m || task.InputBytes != 128<<20 {
+			if task.JobID != j.ID || task.Type != trace.Map || task.Index != m || task.InputBytes != 128<<20 {
 				t.Fatalf("task %d is %+v, want map %d of %s reading 128 MiB", k, task, m, j.ID)
 			}
 			maps++
@@ -50,7 +64,7 @@ func TestGenEASTable1(t *testing.T) {
 		}
 		for r := int32(0); r < j.NumReduces; r, k = r+1, k+1 {
 			task := tr.Tasks[k]
-			if task.JobID != j.ID || task.Type != Reduce || task.Index != r {
+			if task.JobID != j.ID || task.Type != trace.Reduce || task.Index != r {
 				t.Fatalf("task %d is %+v, want reduce %d of %s", k, task, r, j.ID)
 			}
 			shuffle += task.ShuffleBytes
@@ -72,9 +86,9 @@ func TestGenEASTable1(t *testing.T) {
 // TestGenEASTable1Seeds checks that a seed fixes the trace and another seed
 // changes the arrivals.
 func TestGenEASTable1Seeds(t *testing.T) {
-	a, _ := Generate("eas-table1", nil, 1)
-	b, _ := Generate("eas-table1", nil, 1)
-	c, _ := Generate("eas-table1", nil, 2)
+	a, _ := generate("eas-table1", nil, 1)
+	b, _ := generate("eas-table1", nil, 1)
+	c, _ := generate("eas-table1", nil, 2)
 	if !reflect.DeepEqual(a, b) {
 		t.Error("the same seed gave different traces")
 	}
@@ -85,7 +99,7 @@ func TestGenEASTable1Seeds(t *testing.T) {
 
 // TestGenEASTable1Params checks parameters and their errors.
 func TestGenEASTable1Params(t *testing.T) {
-	tr, err := Generate("eas-table1", GenParams{"window_s": int64(10), "block_mb": 64.0, "sort_map_ratio": 0.5}, 1)
+	tr, err := generate("eas-table1", trace.GenParams{"window_s": int64(10), "block_mb": 64.0, "sort_map_ratio": 0.5}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,16 +108,16 @@ func TestGenEASTable1Params(t *testing.T) {
 		t.Errorf("last submit %d ms, first split %d bytes; want <= 10 s and 64 MiB", last.SubmitMs, tr.Tasks[0].InputBytes)
 	}
 	for _, bad := range []struct {
-		p    GenParams
+		p    trace.GenParams
 		want string
 	}{
-		{GenParams{"windows": 1.0}, "unknown parameter windows; valid parameters: window_s, block_mb"},
-		{GenParams{"window_s": "long"}, "want a number"},
-		{GenParams{"sort_map_ratio": -1.0}, "sort_map_ratio = -1: want a number in [0, +Inf)"},
-		{GenParams{"block_mb": 0.0}, "at least one byte"},
-		{GenParams{"user": int64(3)}, "non-empty string"},
+		{trace.GenParams{"windows": 1.0}, "unknown parameter windows; valid parameters: window_s, block_mb"},
+		{trace.GenParams{"window_s": "long"}, "want a number"},
+		{trace.GenParams{"sort_map_ratio": -1.0}, "sort_map_ratio = -1: want a number in [0, +Inf)"},
+		{trace.GenParams{"block_mb": 0.0}, "at least one byte"},
+		{trace.GenParams{"user": int64(3)}, "non-empty string"},
 	} {
-		if _, err := Generate("eas-table1", bad.p, 1); err == nil || !strings.Contains(err.Error(), bad.want) {
+		if _, err := generate("eas-table1", bad.p, 1); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("params %v: error %v, want one containing %q", bad.p, err, bad.want)
 		}
 	}

@@ -1,10 +1,24 @@
-package trace
+package workload
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tracereplay/tracereplay/trace"
 )
+
+// generate runs this package's generator name as the registry
+// (report/preset/workloads) runs it.
+func generate(name string, p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	for _, g := range Generators() {
+		if g.Name == name {
+			return g.Generate(p, seed)
+		}
+	}
+	return nil, fmt.Errorf("no generator %q", name)
+}
 
 // jobRow is what the paper's tables give of a job: submit second, maps, reduces.
 type jobRow struct {
@@ -12,7 +26,7 @@ type jobRow struct {
 	maps, reduces int32
 }
 
-func rows(tr *Trace) []jobRow {
+func rows(tr *trace.Trace) []jobRow {
 	var r []jobRow
 	for _, j := range tr.Jobs {
 		r = append(r, jobRow{j.SubmitMs / 1000, j.NumMaps, j.NumReduces})
@@ -25,7 +39,7 @@ func rows(tr *Trace) []jobRow {
 func TestCouplingTables(t *testing.T) {
 	cases := []struct {
 		gen    string
-		params GenParams
+		params trace.GenParams
 		want   []jobRow
 	}{
 		{"coupling-table3", nil, []jobRow{{0, 427, 0}, {120, 15, 0}, {240, 23, 0}, {360, 45, 0}, {480, 427, 0},
@@ -34,13 +48,13 @@ func TestCouplingTables(t *testing.T) {
 			{230, 8, 3}, {470, 427, 15}, {500, 427, 15}, {800, 224, 27}, {860, 15, 5}, {880, 8, 3}, {900, 8, 2},
 			{1020, 64, 27}, {1140, 30, 2}, {1440, 15, 1}, {1710, 352, 27}, {2110, 15, 1}, {2125, 8, 3}, {2245, 64, 27},
 			{2365, 150, 0}, {2485, 10, 1}}},
-		{"coupling-grep", GenParams{"jobs": int64(3), "interval_s": 300.0}, []jobRow{{0, 427, 8}, {300, 427, 8}, {600, 427, 8}}},
+		{"coupling-grep", trace.GenParams{"jobs": int64(3), "interval_s": 300.0}, []jobRow{{0, 427, 8}, {300, 427, 8}, {600, 427, 8}}},
 		{"coupling-twojobs", nil, []jobRow{{0, 427, 15}, {60, 45, 5}}},
 		{"coupling-wordcount", nil, []jobRow{{0, 427, 1}}},
-		{"coupling-single", GenParams{"job": "sort2"}, []jobRow{{0, 352, 27}}},
+		{"coupling-single", trace.GenParams{"job": "sort2"}, []jobRow{{0, 352, 27}}},
 	}
 	for _, c := range cases {
-		tr, err := Generate(c.gen, c.params, 1)
+		tr, err := generate(c.gen, c.params, 1)
 		if err != nil {
 			t.Fatalf("%s: %v", c.gen, err)
 		}
@@ -54,7 +68,7 @@ func TestCouplingTables(t *testing.T) {
 // checkCouplingTasks checks that every job lists its maps then its reduces, that
 // map inputs add up to the job's input, reduce shuffles to its map output, and
 // that each map has a positive observed duration.
-func checkCouplingTasks(t *testing.T, gen string, tr *Trace) {
+func checkCouplingTasks(t *testing.T, gen string, tr *trace.Trace) {
 	t.Helper()
 	k := 0
 	for _, j := range tr.Jobs {
@@ -62,7 +76,7 @@ func checkCouplingTasks(t *testing.T, gen string, tr *Trace) {
 		for m := range j.NumMaps {
 			task := tr.Tasks[k]
 			k++
-			if task.JobID != j.ID || task.Type != Map || task.Index != m || task.FinishMs <= task.StartMs {
+			if task.JobID != j.ID || task.Type != trace.Map || task.Index != m || task.FinishMs <= task.StartMs {
 				t.Fatalf("%s: task %+v, want map %d of %s with a duration", gen, task, m, j.ID)
 			}
 			in += task.InputBytes
@@ -71,7 +85,7 @@ func checkCouplingTasks(t *testing.T, gen string, tr *Trace) {
 		for r := range j.NumReduces {
 			task := tr.Tasks[k]
 			k++
-			if task.JobID != j.ID || task.Type != Reduce || task.Index != r || task.StartMs != Unknown {
+			if task.JobID != j.ID || task.Type != trace.Reduce || task.Index != r || task.StartMs != trace.Unknown {
 				t.Fatalf("%s: task %+v, want reduce %d of %s without a duration", gen, task, r, j.ID)
 			}
 			shuffle += task.ShuffleBytes
@@ -92,14 +106,14 @@ func TestCouplingCalibration(t *testing.T) {
 		gen     string
 		wantSec float64
 	}{{"coupling-twojobs", 0.58 * 28e9 / 427 / 1e6}, {"coupling-wordcount", 0.74 * 28e9 / 427 / 1e6}} {
-		tr, err := Generate(c.gen, nil, 3)
+		tr, err := generate(c.gen, nil, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var sum float64
 		var n int
 		for _, task := range tr.Tasks {
-			if task.JobID == tr.Jobs[0].ID && task.Type == Map {
+			if task.JobID == tr.Jobs[0].ID && task.Type == trace.Map {
 				if task.InputBytes != int64(28e9)/427 {
 					t.Fatalf("%s: map input %d, want %d", c.gen, task.InputBytes, int64(28e9)/427)
 				}
@@ -117,7 +131,7 @@ func TestCouplingCalibration(t *testing.T) {
 // TestCouplingBatches: 10 batches of 20 jobs in submit order, drawn from Table
 // IV's jobs, Grep about three quarters of them.
 func TestCouplingBatches(t *testing.T) {
-	tr, err := Generate("coupling-batches", nil, 5)
+	tr, err := generate("coupling-batches", nil, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +139,7 @@ func TestCouplingBatches(t *testing.T) {
 		t.Fatalf("%d jobs, want 200", len(tr.Jobs))
 	}
 	table4 := map[jobRow]bool{}
-	t4, _ := Generate("coupling-table4", nil, 5)
+	t4, _ := generate("coupling-table4", nil, 5)
 	for _, r := range rows(t4) {
 		table4[jobRow{0, r.maps, r.reduces}] = true
 	}
@@ -149,13 +163,13 @@ func TestCouplingBatches(t *testing.T) {
 }
 
 func TestCouplingDeterminism(t *testing.T) {
-	for _, g := range couplingGenerators() {
-		a, err := Generate(g.Name, nil, 11)
+	for _, g := range Generators() {
+		a, err := generate(g.Name, nil, 11)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := Generate(g.Name, nil, 11)
-		c, _ := Generate(g.Name, nil, 12)
+		b, _ := generate(g.Name, nil, 11)
+		c, _ := generate(g.Name, nil, 12)
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: seed 11 twice gives different traces", g.Name)
 		}
@@ -168,17 +182,17 @@ func TestCouplingDeterminism(t *testing.T) {
 func TestCouplingParams(t *testing.T) {
 	for _, c := range []struct {
 		gen    string
-		params GenParams
+		params trace.GenParams
 		err    string
 	}{
-		{"coupling-grep", GenParams{"jobs": "ten"}, "jobs = ten: want an integer"},
-		{"coupling-grep", GenParams{"jobs": 2.5}, "want an integer"},
-		{"coupling-grep", GenParams{"interval_s": -1.0}, "interval_s = -1"},
-		{"coupling-table4", GenParams{"jobs": int64(3)}, "unknown parameter jobs; valid parameters: none"},
-		{"coupling-single", GenParams{"job": "terasort"}, "want one of grep, montecarlo, randomwriter, sort1, sort2"},
-		{"coupling-batches", GenParams{"per-batch": int64(3)}, "unknown parameter per-batch; valid parameters: batches, per_batch, gap_s, batch_gap_s"},
+		{"coupling-grep", trace.GenParams{"jobs": "ten"}, "jobs = ten: want an integer"},
+		{"coupling-grep", trace.GenParams{"jobs": 2.5}, "want an integer"},
+		{"coupling-grep", trace.GenParams{"interval_s": -1.0}, "interval_s = -1"},
+		{"coupling-table4", trace.GenParams{"jobs": int64(3)}, "unknown parameter jobs; valid parameters: none"},
+		{"coupling-single", trace.GenParams{"job": "terasort"}, "want one of grep, montecarlo, randomwriter, sort1, sort2"},
+		{"coupling-batches", trace.GenParams{"per-batch": int64(3)}, "unknown parameter per-batch; valid parameters: batches, per_batch, gap_s, batch_gap_s"},
 	} {
-		_, err := Generate(c.gen, c.params, 1)
+		_, err := generate(c.gen, c.params, 1)
 		if err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("%s %v: error %v, want one containing %q", c.gen, c.params, err, c.err)
 		}

@@ -1,12 +1,26 @@
-package trace
+package workload
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tracereplay/tracereplay/trace"
 )
+
+// generate runs this package's generator name as the registry
+// (report/preset/workloads) runs it.
+func generate(name string, p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	for _, g := range Generators() {
+		if g.Name == name {
+			return g.Generate(p, seed)
+		}
+	}
+	return nil, fmt.Errorf("no generator %q", name)
+}
 
 // getSplitsAlg1 is the paper's Alg. 1 as printed (split_slope = 1.1, split_size =
 // dfs.blocksize): for each input file, count a split while remaining/split_size >
@@ -31,22 +45,22 @@ func getSplitsAlg1(files []int64, splitSize int64) int64 {
 // uses; a few inputs around the 1.1 slope agree too.
 func TestHybSMRPSplitsAlg1(t *testing.T) {
 	const block = 64 << 20
-	for _, m := range HybSMRPTable1Maps() {
+	for _, m := range Table1Maps() {
 		in := int64(m) * block
-		n, last := Splits(in, block)
+		n, last := trace.Splits(in, block)
 		if n != int64(m) || last != block || getSplitsAlg1([]int64{in}, block) != int64(m) {
 			t.Errorf("%d maps: Splits gives %d (last %d), Alg. 1 %d", m, n, last, getSplitsAlg1([]int64{in}, block))
 		}
 	}
 	for _, in := range []int64{1, block, block * 11 / 10, block*11/10 + 1, 2*block + block/10, 2*block + block/10 + 1, 5*block + 3} {
-		if n, _ := Splits(in, block); n != getSplitsAlg1([]int64{in}, block) {
+		if n, _ := trace.Splits(in, block); n != getSplitsAlg1([]int64{in}, block) {
 			t.Errorf("input %d: Splits %d, Alg. 1 %d", in, n, getSplitsAlg1([]int64{in}, block))
 		}
 	}
 }
 
 func TestHybSMRPGenerator(t *testing.T) {
-	tr, err := Generate("hybsmrp", GenParams{}, 7)
+	tr, err := generate("hybsmrp", trace.GenParams{}, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,12 +73,12 @@ func TestHybSMRPGenerator(t *testing.T) {
 			t.Fatalf("job %d (%s at %d ms) is out of order", i, j.ID, j.SubmitMs)
 		}
 		m := j.InputBytes / (64 << 20)
-		if j.InputBytes%(64<<20) != 0 || !slices.Contains(HybSMRPTable1Maps(), int(m)) {
+		if j.InputBytes%(64<<20) != 0 || !slices.Contains(Table1Maps(), int(m)) {
 			t.Errorf("job %s: input %d bytes is not a Table 1 size", j.ID, j.InputBytes)
 		}
 		apps[j.Name]++
 		want := map[string][2]int64{"wordcount": {j.InputBytes / 5, j.InputBytes / 20}, "terasort": {j.InputBytes, j.InputBytes}}[j.Name]
-		if [2]int64{j.ShuffleBytes, j.OutputBytes} != want || j.NumReduces != Unknown {
+		if [2]int64{j.ShuffleBytes, j.OutputBytes} != want || j.NumReduces != trace.Unknown {
 			t.Errorf("job %s (%s): shuffle %d, output %d, reduces %d", j.ID, j.Name, j.ShuffleBytes, j.OutputBytes, j.NumReduces)
 		}
 	}
@@ -74,16 +88,16 @@ func TestHybSMRPGenerator(t *testing.T) {
 	if tr.Jobs[0].SubmitMs != 0 {
 		t.Errorf("first job at %d ms, want 0", tr.Jobs[0].SubmitMs)
 	}
-	again, _ := Generate("hybsmrp", GenParams{}, 7)
+	again, _ := generate("hybsmrp", trace.GenParams{}, 7)
 	if !reflect.DeepEqual(tr, again) {
 		t.Error("same seed, different traces")
 	}
-	other, _ := Generate("hybsmrp", GenParams{}, 8)
+	other, _ := generate("hybsmrp", trace.GenParams{}, 8)
 	if reflect.DeepEqual(tr.Jobs, other.Jobs) {
 		t.Error("seeds 7 and 8 give the same trace")
 	}
 	// Sweeping the size or the application keeps the arrival schedule.
-	fixed, _ := Generate("hybsmrp", GenParams{"maps": int64(10), "app": "terasort", "reduces": int64(3)}, 7)
+	fixed, _ := generate("hybsmrp", trace.GenParams{"maps": int64(10), "app": "terasort", "reduces": int64(3)}, 7)
 	for i, j := range fixed.Jobs {
 		if j.SubmitMs != tr.Jobs[i].SubmitMs || j.InputBytes != 10<<26 || j.Name != "terasort" || j.NumReduces != 3 {
 			t.Fatalf("fixed-size job %s: submit %d (want %d), input %d, %s, %d reduces", j.ID, j.SubmitMs, tr.Jobs[i].SubmitMs, j.InputBytes, j.Name, j.NumReduces)
@@ -95,7 +109,7 @@ func TestHybSMRPGenerator(t *testing.T) {
 // coefficient of variation is that of an exponential law, 1.
 func TestHybSMRPInterArrival(t *testing.T) {
 	const n = 20000
-	tr, err := Generate("hybsmrp", GenParams{"jobs": int64(n), "mean_interarrival": 14.0}, 3)
+	tr, err := generate("hybsmrp", trace.GenParams{"jobs": int64(n), "mean_interarrival": 14.0}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,20 +128,20 @@ func TestHybSMRPInterArrival(t *testing.T) {
 
 func TestHybSMRPGeneratorErrors(t *testing.T) {
 	cases := []struct {
-		p    GenParams
+		p    trace.GenParams
 		want string
 	}{
-		{GenParams{"jobs": int64(0)}, "jobs = 0: want an integer in [1, 1000000]"},
-		{GenParams{"jobs": 2.5}, "jobs = 2.5: want an integer"},
-		{GenParams{"jobs": "many"}, "jobs = many: want an integer"},
-		{GenParams{"app": "grep"}, "app = grep: want one of wordcount, terasort, mix"},
-		{GenParams{"mean_interarrival": -1.0}, "mean_interarrival = -1: want a number in [0, 1e+06]"},
-		{GenParams{"maps": int64(-5)}, "maps = -5"},
-		{GenParams{"reduces": int64(-2)}, "reduces = -2"},
-		{GenParams{"size": int64(1)}, "unknown parameter size; valid parameters: jobs, mean_interarrival, app, maps, block_mb, reduces"},
+		{trace.GenParams{"jobs": int64(0)}, "jobs = 0: want an integer in [1, 1000000]"},
+		{trace.GenParams{"jobs": 2.5}, "jobs = 2.5: want an integer"},
+		{trace.GenParams{"jobs": "many"}, "jobs = many: want an integer"},
+		{trace.GenParams{"app": "grep"}, "app = grep: want one of wordcount, terasort, mix"},
+		{trace.GenParams{"mean_interarrival": -1.0}, "mean_interarrival = -1: want a number in [0, 1e+06]"},
+		{trace.GenParams{"maps": int64(-5)}, "maps = -5"},
+		{trace.GenParams{"reduces": int64(-2)}, "reduces = -2"},
+		{trace.GenParams{"size": int64(1)}, "unknown parameter size; valid parameters: jobs, mean_interarrival, app, maps, block_mb, reduces"},
 	}
 	for _, c := range cases {
-		_, err := Generate("hybsmrp", c.p, 1)
+		_, err := generate("hybsmrp", c.p, 1)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "generator hybsmrp: ") {
 			t.Errorf("params %v: error %v, want one containing %q", c.p, err, c.want)
 		}
@@ -143,8 +157,8 @@ func FuzzHybSMRPParams(f *testing.F) {
 		if jobs > 2000 {
 			jobs %= 2000
 		}
-		p := GenParams{"jobs": jobs, "mean_interarrival": mean, "app": app, "maps": maps, "block_mb": block, "reduces": reduces}
-		tr, err := Generate("hybsmrp", p, 1)
+		p := trace.GenParams{"jobs": jobs, "mean_interarrival": mean, "app": app, "maps": maps, "block_mb": block, "reduces": reduces}
+		tr, err := generate("hybsmrp", p, 1)
 		if err != nil {
 			return
 		}

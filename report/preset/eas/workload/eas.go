@@ -1,4 +1,7 @@
-package trace
+// Package workload generates the workload of EAS (Zhao et al. 2013), the
+// 50-job mix of its Table 1. It imports only trace, so that ingest can list and
+// run its generator without linking the presets or the simulator.
+package workload
 
 import (
 	"cmp"
@@ -6,7 +9,16 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/tracereplay/tracereplay/trace"
 )
+
+// Generators returns the EAS paper's workload generator.
+func Generators() []trace.Generator {
+	return []trace.Generator{
+		{Name: "eas-table1", Doc: "EAS (Zhao et al. 2013) Table 1: 50 wordcount/sort jobs, 128 MB maps, arrivals uniform in [0,120] s", Make: genEASTable1},
+	}
+}
 
 // easTable1 is the workload of EAS (Zhao et al. 2013) Table 1: job type, maps,
 // reduces and how many such jobs.
@@ -41,7 +53,7 @@ type easParams struct {
 // in [0, window] seconds (§5.2: [0, 120]) and dealt to the 50 jobs in a seeded
 // random order, all for one user. The reduce output ratios are not in the paper:
 // sort writes what it reads, wordcount half of it.
-func genEASTable1(p GenParams, seed uint64) (*Trace, error) {
+func genEASTable1(p trace.GenParams, seed uint64) (*trace.Trace, error) {
 	ep, err := readEASParams(p)
 	if err != nil {
 		return nil, err
@@ -69,7 +81,7 @@ func genEASTable1(p GenParams, seed uint64) (*Trace, error) {
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(submit[a], submit[b]) })
 
 	block := int64(ep.blockMB * (1 << 20))
-	tr := &Trace{}
+	tr := &trace.Trace{}
 	for k, i := range order {
 		sp := specs[i]
 		id := fmt.Sprintf("job_%02d", k+1)
@@ -79,19 +91,19 @@ func genEASTable1(p GenParams, seed uint64) (*Trace, error) {
 		}
 		mapOut := int64(float64(block) * mapRatio)
 		shuffle := mapOut * int64(sp.maps)
-		j := NewJob(id)
-		j.Name, j.User, j.Queue, j.Status = sp.kind, ep.user, "default", StatusSucceeded
+		j := trace.NewJob(id)
+		j.Name, j.User, j.Queue, j.Status = sp.kind, ep.user, "default", trace.StatusSucceeded
 		j.SubmitMs = submit[i]
 		j.NumMaps, j.NumReduces = sp.maps, sp.reduces
 		j.InputBytes, j.ShuffleBytes = block*int64(sp.maps), shuffle
 		j.OutputBytes = 0
 		for m := range sp.maps {
-			t := genTask(id, Map, m)
+			t := trace.GenTask(id, trace.Map, m)
 			t.InputBytes, t.OutputBytes = block, mapOut
 			tr.Tasks = append(tr.Tasks, t)
 		}
 		for r := range sp.reduces {
-			t := genTask(id, Reduce, r)
+			t := trace.GenTask(id, trace.Reduce, r)
 			t.ShuffleBytes = shuffle / int64(sp.reduces)
 			if r < int32(shuffle%int64(sp.reduces)) {
 				t.ShuffleBytes++
@@ -107,20 +119,20 @@ func genEASTable1(p GenParams, seed uint64) (*Trace, error) {
 
 // readEASParams reads the generator's parameters, with their defaults; unknown
 // keys and bad values are errors.
-func readEASParams(p GenParams) (easParams, error) {
+func readEASParams(p trace.GenParams) (easParams, error) {
 	const unbounded = math.MaxFloat64
-	r := &paramReader{p: p}
+	r := trace.NewParamReader(p)
 	ep := easParams{
-		window:       r.float("window_s", 120, 0, unbounded),
-		blockMB:      r.float("block_mb", 128, 0, unbounded),
-		wordcountMap: r.float("wordcount_map_ratio", 0.24, 0, unbounded),
-		sortMap:      r.float("sort_map_ratio", 1, 0, unbounded),
-		wordcountOut: r.float("wordcount_output_ratio", 0.5, 0, unbounded),
-		sortOut:      r.float("sort_output_ratio", 1, 0, unbounded),
-		user:         r.str("user", "eas"),
+		window:       r.Float("window_s", 120, 0, unbounded),
+		blockMB:      r.Float("block_mb", 128, 0, unbounded),
+		wordcountMap: r.Float("wordcount_map_ratio", 0.24, 0, unbounded),
+		sortMap:      r.Float("sort_map_ratio", 1, 0, unbounded),
+		wordcountOut: r.Float("wordcount_output_ratio", 0.5, 0, unbounded),
+		sortOut:      r.Float("sort_output_ratio", 1, 0, unbounded),
+		user:         r.Str("user", "eas"),
 	}
 	if ep.blockMB*(1<<20) < 1 {
-		r.bad("block_mb = %v: want at least one byte", p["block_mb"])
+		r.Bad("block_mb = %v: want at least one byte", p["block_mb"])
 	}
-	return ep, r.check()
+	return ep, r.Check()
 }

@@ -1,19 +1,11 @@
-package trace
-
-import (
-	"fmt"
-	"math"
-	"math/rand/v2"
-	"slices"
-)
-
-// HybSMRP's workload (Gandomi et al., J. Big Data 2019, §Results): a submission
-// schedule of 100 jobs with exponential inter-arrival times of mean 14 s, made of
-// Wordcount and Terasort jobs whose sizes follow the paper's Table 1 (65, 130, …,
-// 650 map tasks of one 64 MB block each).
+// Package workload generates HybSMRP's workload (Gandomi et al., J. Big Data
+// 2019, §Results): a submission schedule of 100 jobs with exponential
+// inter-arrival times of mean 14 s, made of Wordcount and Terasort jobs whose
+// sizes follow the paper's Table 1 (65, 130, …, 650 map tasks of one 64 MB
+// block each).
 //
 // Each job gives only bytes; the replay cuts its input into splits with getSplits
-// (Splits, the paper's Alg. 1) and takes its task times from the hardware model's
+// (trace.Splits, the paper's Alg. 1) and takes its task times from the hardware model's
 // byte rates. The two applications differ in their byte ratios:
 //
 //   - wordcount: map output (after the combiner) 20% of the input, job output 5%:
@@ -32,6 +24,19 @@ import (
 //
 // Arrivals, sizes and applications come from separate seeded streams, so sweeping
 // maps or switching app keeps the arrival schedule of a seed.
+//
+// It imports only trace, so that ingest can list and run its generator without
+// linking the presets or the simulator.
+package workload
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
 
 const (
 	hybStreamArrivals = 1
@@ -48,36 +53,43 @@ type hybApp struct {
 
 var hybApps = []hybApp{{"wordcount", 0.2, 0.05}, {"terasort", 1, 1}}
 
-// HybSMRPTable1Maps returns the job sizes (map tasks) of the paper's Table 1,
+// Table1Maps returns the job sizes (map tasks) of the paper's Table 1,
 // which are also the rows of its Tables 6 and 7.
-func HybSMRPTable1Maps() []int { return []int{65, 130, 195, 260, 325, 390, 455, 520, 585, 650} }
+func Table1Maps() []int { return []int{65, 130, 195, 260, 325, 390, 455, 520, 585, 650} }
 
-func genHybSMRP(p GenParams, seed uint64) (*Trace, error) {
-	r := &paramReader{p: p}
-	jobs := int(r.int("jobs", 100, 1, 1_000_000))
-	mean := r.float("mean_interarrival", 14, 0, 1e6)
-	app := r.choice("app", "mix", "wordcount", "terasort", "mix")
-	maps := int(r.int("maps", 0, 0, 1_000_000))
-	block := r.int("block_mb", 64, 1, 1<<20)
-	reduces := r.int("reduces", -1, -1, 1_000_000)
+// Generators returns the HybSMRP paper's workload generator.
+func Generators() []trace.Generator {
+	return []trace.Generator{
+		{Name: "hybsmrp", Doc: "HybSMRP (Gandomi et al. 2019): 100 Wordcount/Terasort jobs, exponential inter-arrival (mean 14 s), Table 1 sizes", Make: genHybSMRP},
+	}
+}
+
+func genHybSMRP(p trace.GenParams, seed uint64) (*trace.Trace, error) {
+	r := trace.NewParamReader(p)
+	jobs := int(r.Int("jobs", 100, 1, 1_000_000))
+	mean := r.Float("mean_interarrival", 14, 0, 1e6)
+	app := r.Choice("app", "mix", "wordcount", "terasort", "mix")
+	maps := int(r.Int("maps", 0, 0, 1_000_000))
+	block := r.Int("block_mb", 64, 1, 1<<20)
+	reduces := r.Int("reduces", -1, -1, 1_000_000)
 	perJob := float64(maps)
 	if maps == 0 {
-		perJob = float64(slices.Max(HybSMRPTable1Maps()))
+		perJob = float64(slices.Max(Table1Maps()))
 	}
 	// the trace lists no tasks (replay synthesizes them job by job from the
 	// input bytes, one map per block): bound the bytes
-	if perJob*float64(block) > MaxJobBytes>>20 {
-		r.bad("maps × block_mb = %.4g MB: want at most %d MB of input per job", perJob*float64(block), MaxJobBytes>>20)
+	if perJob*float64(block) > trace.MaxJobBytes>>20 {
+		r.Bad("maps × block_mb = %.4g MB: want at most %d MB of input per job", perJob*float64(block), trace.MaxJobBytes>>20)
 	}
-	if err := r.check(); err != nil {
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
 	arrivals := rand.New(rand.NewPCG(seed, hybStreamArrivals))
 	sizes := rand.New(rand.NewPCG(seed, hybStreamSizes))
 	apps := rand.New(rand.NewPCG(seed, hybStreamApps))
-	tr := &Trace{}
+	tr := &trace.Trace{}
 	width := len(fmt.Sprint(jobs))
-	classes := HybSMRPTable1Maps()
+	classes := Table1Maps()
 	var t float64 // seconds
 	for i := range jobs {
 		if i > 0 {
@@ -92,8 +104,8 @@ func genHybSMRP(p GenParams, seed uint64) (*Trace, error) {
 			a = hybApps[slices.IndexFunc(hybApps, func(x hybApp) bool { return x.name == app })]
 		}
 		in := int64(m) * int64(block) << 20
-		j := NewJob(fmt.Sprintf("job_%0*d", width, i+1))
-		j.Name, j.User, j.Queue, j.Status = a.name, "hybsmrp", "default", StatusSucceeded
+		j := trace.NewJob(fmt.Sprintf("job_%0*d", width, i+1))
+		j.Name, j.User, j.Queue, j.Status = a.name, "hybsmrp", "default", trace.StatusSucceeded
 		j.SubmitMs = int64(math.Round(t * 1000))
 		j.InputBytes = in
 		j.ShuffleBytes = int64(a.shuffle * float64(in))
