@@ -133,6 +133,7 @@ func traceFailures(tr *trace.Trace, hw *Hardware, retries map[string]int64) (map
 	type tally struct {
 		failed  int32
 		success bool
+		ended   []*trace.Attempt // its failed and killed attempts
 	}
 	var failedJobs map[string]*trace.Job
 	for i := range tr.Jobs {
@@ -161,6 +162,9 @@ func traceFailures(tr *trace.Trace, hw *Hardware, retries map[string]int64) (map
 		switch a.Status {
 		case trace.StatusFailed:
 			t.failed++
+			t.ended = append(t.ended, a)
+		case trace.StatusKilled:
+			t.ended = append(t.ended, a)
 		case trace.StatusSucceeded:
 			t.success = true
 		}
@@ -226,34 +230,21 @@ func traceFailures(tr *trace.Trace, hw *Hardware, retries map[string]int64) (map
 			if tj.FinishMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
 				f.lifeUs = max(1, (tj.FinishMs-tj.SubmitMs)*1000)
 			}
-		} else {
+		} else if t != nil {
 			// The recorded task is its last attempt; the ones that ended
 			// before it started held the slot before it.
 			if retries == nil {
 				retries = map[string]int64{}
 			}
-			retries[k] += earlierAttemptsUs(tr, tt, hw)
+			for _, a := range t.ended {
+				if a.StartMs >= 0 && a.FinishMs >= a.StartMs && a.FinishMs <= tt.StartMs {
+					retries[k] += (a.FinishMs-a.StartMs)*1000 + int64(hw.TaskStartup)
+				}
+			}
 		}
 		out[k] = f
 	}
 	return out, retries
-}
-
-// earlierAttemptsUs is the summed duration, each plus task_startup, of task
-// tt's failed and killed attempts that ended before its recorded (last)
-// attempt started.
-func earlierAttemptsUs(tr *trace.Trace, tt *trace.Task, hw *Hardware) int64 {
-	var us int64
-	for i := range tr.Attempts {
-		a := &tr.Attempts[i]
-		if a.JobID != tt.JobID || a.TaskID != tt.TaskID || a.Status != trace.StatusFailed && a.Status != trace.StatusKilled {
-			continue
-		}
-		if a.StartMs >= 0 && a.FinishMs >= a.StartMs && a.FinishMs <= tt.StartMs {
-			us += (a.FinishMs-a.StartMs)*1000 + int64(hw.TaskStartup)
-		}
-	}
-	return us
 }
 
 // mapFailed is called when map i of job j, whose last allowed attempt fails,
@@ -303,8 +294,9 @@ func (s *Sim) launchFailingReduce(j *Job, i int32) bool {
 }
 
 // failJob fails job j now: its pending tasks are dropped, its running maps
-// and reduces killed and their slots freed, their events withdrawn, and the
-// job finishes (after its cleanup task when it has one).
+// and reduces killed and their slots freed (the policy told of each as of a
+// finished task, then of the job's end), their events withdrawn, and the job
+// finishes (after its cleanup task when it has one).
 func (s *Sim) failJob(j *Job) {
 	f := &j.life.fail
 	f.failed, f.failUs = true, s.now
@@ -332,6 +324,7 @@ func (s *Sim) failJob(j *Job) {
 			j.RunningMaps--
 			s.taskEnded()
 			s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskMap, Index: int32(i), Node: m.Node, Locality: m.Locality})
+			s.pol.TaskFinished(s, j.View(), false, int32(i)) // its slot is free: a policy forgets the task
 			freed = append(freed, m.Node)
 		}
 	}
@@ -355,6 +348,7 @@ func (s *Sim) failJob(j *Job) {
 		j.RunningReduces--
 		s.taskEnded()
 		s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskReduce, Index: int32(i), Node: r.Node})
+		s.pol.TaskFinished(s, j.View(), true, int32(i))
 		freed = append(freed, r.Node)
 	}
 	j.waiting = nil

@@ -144,7 +144,8 @@ func TestFailedHistoriesReplayed(t *testing.T) {
 // TestModelFailuresFailJobs: in model mode with attempt_failure_rate = 0.7 a
 // task fails all 4 attempts with probability 0.24, so jobs fail: every job
 // still finishes, the invariants hold, some job has maps that never
-// completed (no last map end), and the run is reproducible.
+// completed (no last map end), and the run is reproducible; every policy
+// replays it, with the lifecycle and without.
 func TestModelFailuresFailJobs(t *testing.T) {
 	hw := smallHardware(t, "attempt_failure_rate = 0.7")
 	tr := randomTrace(20, 3)
@@ -165,8 +166,20 @@ func TestModelFailuresFailJobs(t *testing.T) {
 	if failed == 0 {
 		t.Error("no job failed at attempt_failure_rate 0.7")
 	}
-	hw.Lifecycle = true
-	if res := runPolicy(t, tr, hw, "fair", 1); len(res.Jobs) != len(tr.Jobs) {
-		t.Fatalf("lifecycle: %d jobs finished of %d", len(res.Jobs), len(tr.Jobs))
+	// Every policy, with and without the lifecycle, with the invariants on;
+	// with speculation, whose copies neither fail nor are left running.
+	for _, spec := range []string{"hadoop", "late"} {
+		hs := smallHardware(t, "attempt_failure_rate = 0.7\nspeculation = \""+spec+"\"")
+		if res := runPolicy(t, tr, hs, "fair", 1); len(res.Jobs) != len(tr.Jobs) {
+			t.Fatalf("speculation %s: %d jobs finished of %d", spec, len(res.Jobs), len(tr.Jobs))
+		}
+	}
+	for _, lc := range []bool{false, true} {
+		hw.Lifecycle = lc
+		for _, name := range policy.Names() {
+			if res := runPolicy(t, tr, hw, name, 1); len(res.Jobs) != len(tr.Jobs) {
+				t.Fatalf("%s, lifecycle %v: %d jobs finished of %d", name, lc, len(res.Jobs), len(tr.Jobs))
+			}
+		}
 	}
 }
