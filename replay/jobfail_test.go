@@ -183,3 +183,42 @@ func TestModelFailuresFailJobs(t *testing.T) {
 		}
 	}
 }
+
+// TestJobFailsOnReduce: a FAILED job whose map succeeded (3–4 s, one map
+// slot, heartbeats every 3 s, init 0–2 s) and whose reduce failed 4 times (1 s
+// each): the reduce launches at the heartbeat at 6 s, replays its three
+// earlier attempts and its last, and fails at 10 s, whatever its shuffle;
+// the job fails and finishes then. The map's row is 3–4 s, the reduce's 6–10 s.
+func TestJobFailsOnReduce(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	j, tasks := oneNodeJob("job_1", 0)
+	j.FinishMs, j.Status = 8400, trace.StatusFailed
+	m, r := &tasks[0], &tasks[1]
+	m.Host, m.StartMs, m.FinishMs, m.Status = "h1", 3000, 4000, trace.StatusSucceeded
+	r.Host, r.StartMs, r.FinishMs, r.Status = "h1", 7300, 8300, trace.StatusFailed
+	am := trace.NewAttempt("job_1", m.TaskID, m.TaskID+"_0", trace.Map)
+	am.Status, am.StartMs, am.FinishMs, am.Host = trace.StatusSucceeded, 3000, 4000, "h1"
+	atts := []trace.Attempt{am}
+	for k, start := range []int64{4000, 5100, 6200, 7300} {
+		a := trace.NewAttempt("job_1", r.TaskID, r.TaskID+"_"+string(rune('0'+k)), trace.Reduce)
+		a.Status, a.StartMs, a.FinishMs, a.Host = trace.StatusFailed, start, start+1000, "h1"
+		atts = append(atts, a)
+	}
+	tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks, Attempts: atts}
+	tr.Sort()
+	res := runOne(t, tr, hw)
+	jr := res.Jobs[0]
+	if jr.FinishUs != 10e6 || jr.LastMapEndUs != 4e6 || jr.FirstReduceLaunchUs != 6e6 {
+		t.Errorf("job %+v, want finish 10 s, last map end 4 s, reduce launched at 6 s", jr)
+	}
+	want := map[string][2]int64{"MAP": {3e6, 4e6}, "REDUCE": {6e6, 10e6}}
+	if len(res.Tasks) != 2 {
+		t.Fatalf("%d task rows, want 2", len(res.Tasks))
+	}
+	for _, x := range res.Tasks {
+		if w := want[x.Type]; x.LaunchUs != w[0] || x.FinishUs != w[1] {
+			t.Errorf("%s row %d–%d µs, want %d–%d", x.Type, x.LaunchUs, x.FinishUs, w[0], w[1])
+		}
+	}
+}
