@@ -20,10 +20,17 @@ import (
 // job), calls job.setFinishTime() there, sends T_KILL to every unfinished
 // task and goes to FAIL_WAIT, then FAIL_ABORT (the committer's abortJob)
 // once they are killed; JOB_FAILED carries the finish time set at the
-// failure. Hadoop 1's JobInProgress.failedTask does the same with
-// mapred.max.map.failures.percent: terminate(FAILED) kills every TIP and
-// launches the job's cleanup task, and terminateJob records the finish when
-// that cleanup is done.
+// failure. Hadoop 1's JobInProgress.failedTask does the same once a TIP has
+// failed (TaskInProgress: mapred.map.max.attempts failures): killJob =
+// ++failedMapTIPs*100 > mapFailuresPercent*numMapTasks
+// (mapred.max.map.failures.percent; reduces likewise, and any failed setup or
+// cleanup TIP); terminate(FAILED) then kills every TIP and launches the job's
+// cleanup task, and terminateJob records the finish when that cleanup is
+// done. Setup and cleanup tasks do not fail in the replay.
+//
+// The kill frees the slots at once: the 0.23.9 FAILED history has its running
+// attempt killed 27 ms after the job failed; Hadoop 1 sends a KillTaskAction
+// in the tracker's next heartbeat response, which the replay leaves out.
 //
 // The replay (both modes): a task whose last allowed attempt fails fails when
 // that attempt is reported; when the failed tasks exceed the job's allowance
