@@ -122,7 +122,7 @@ func (c *checker) finish(j *Job, reduce bool, i, n int32) {
 	if reduce {
 		c.runningR[n]--
 		r := &j.Reduces[i]
-		if r.FinishUs != c.s.now || r.ShuffleEndUs < j.LastMapEndUs || j.LastMapEndUs < 0 {
+		if r.FinishUs != c.s.now || !j.life.fail.failed && !j.life.fail.reduceFails(i) && (r.ShuffleEndUs < j.LastMapEndUs || j.LastMapEndUs < 0) {
 			c.fail("reduce %d of job %s: finish %d, shuffle end %d, last map end %d", i, j.Trace.ID, r.FinishUs, r.ShuffleEndUs, j.LastMapEndUs)
 		}
 	} else {
@@ -140,7 +140,7 @@ func (c *checker) lcLaunch(j *Job, kind, n int32, mapSlot bool) {
 		c.fail("%s task of job %s launched twice", lcString(kind), j.Trace.ID)
 	}
 	c.launched[key] = true
-	if kind == lcKindCleanup {
+	if kind == lcKindCleanup && !j.life.fail.failed {
 		for i := range j.Maps {
 			if j.Maps[i].State != Done {
 				c.fail("cleanup of job %s launched with map %d not done", j.Trace.ID, i)
@@ -199,6 +199,10 @@ func (c *checker) reducePhase(j *Job, i int32) {
 
 func (c *checker) jobDone(j *Job, finish int64) {
 	c.jobs++
+	if j.life.fail.failed {
+		c.failedJobDone(j)
+		return
+	}
 	for i := range j.Maps {
 		if j.Maps[i].State != Done {
 			c.fail("job %s finished with map %d not done", j.Trace.ID, i)
@@ -217,6 +221,28 @@ func (c *checker) jobDone(j *Job, finish int64) {
 	}
 	if j.FirstLaunchUs < j.SubmitUs {
 		c.fail("job %s launched a task before it was submitted", j.Trace.ID)
+	}
+}
+
+// failedJobDone checks a job that failed (jobfail.go): none of its tasks
+// runs, and it finished no earlier than it failed.
+func (c *checker) failedJobDone(j *Job) {
+	if j.RunningMaps != 0 || j.RunningReduces != 0 || j.PendingMaps != 0 || j.PendingReduces != 0 {
+		c.fail("failed job %s finished with %d maps and %d reduces running, %d and %d pending", j.Trace.ID,
+			j.RunningMaps, j.RunningReduces, j.PendingMaps, j.PendingReduces)
+	}
+	for i := range j.Maps {
+		if j.Maps[i].State == Running {
+			c.fail("failed job %s finished with map %d running", j.Trace.ID, i)
+		}
+	}
+	for i := range j.Reduces {
+		if j.Reduces[i].State == Running {
+			c.fail("failed job %s finished with reduce %d running", j.Trace.ID, i)
+		}
+	}
+	if c.s.now < j.life.fail.failUs {
+		c.fail("failed job %s finished at %d, before its failure at %d", j.Trace.ID, c.s.now, j.life.fail.failUs)
 	}
 }
 

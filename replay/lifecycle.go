@@ -108,6 +108,8 @@ type jobLife struct {
 	obsInitUs int64
 	// spec is what speculation keeps of the job (lifecycle_faults.go).
 	spec jobSpec
+	// fail is the job's task failures and its own (jobfail.go).
+	fail jobFail
 }
 
 // Lifecycle task kinds in events and the invariant checker.

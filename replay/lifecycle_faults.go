@@ -13,8 +13,9 @@ import (
 //   - attempt_failure_rate: each attempt of a map or reduce fails with this
 //     probability after a uniform fraction of its duration, and the task runs
 //     again on the same slot (as trace mode replays observed failures, see
-//     lifecycle_attempts.go), up to Hadoop's 4 attempts (mapred.map.max.attempts;
-//     the 4th always succeeds here).
+//     lifecycle_attempts.go), up to the job's max attempts (Hadoop's
+//     mapred.map.max.attempts, 4); when every one fails the task fails, and
+//     the job with it (jobfail.go).
 //   - straggler_fraction, straggler_alpha: a task straggles with this
 //     probability, its duration multiplied by a Pareto(alpha) factor (minimum
 //     1, heavy-tailed; capped at 100).
@@ -40,9 +41,6 @@ import (
 
 // streamFaults is the random stream of attempt failures and stragglers.
 const streamFaults = 6
-
-// maxAttempts is Hadoop 1's default mapred.map.max.attempts.
-const maxAttempts = 4
 
 // Hadoop 1's speculation constants (TaskInProgress) and LATE's defaults.
 const (
@@ -72,8 +70,13 @@ func (h *Hardware) validateFaults(bad func(string, ...any)) {
 }
 
 // faultsUs returns a task of duration d's straggler-stretched duration plus the
-// time of its failed attempts, drawn from rng.
-func (h *Hardware) faultsUs(rng *rand.Rand, d int64) (total int64) {
+// time of its failed attempts, drawn from rng, for a task of maxA attempts.
+// When canFail is set and its every attempt fails, it returns the time of
+// those failed attempts and failed (the task fails, jobfail.go); otherwise
+// its last attempt succeeds. The draws are those of a task whose last
+// attempt always succeeds, plus one for the last attempt when every earlier
+// one failed.
+func (h *Hardware) faultsUs(rng *rand.Rand, d int64, maxA int32, canFail bool) (total int64, failed bool) {
 	total = d
 	if h.StragglerFraction > 0 && rng.Float64() < h.StragglerFraction {
 		f := math.Min(math.Pow(1-rng.Float64(), -1/h.StragglerAlpha), 100)
@@ -81,11 +84,15 @@ func (h *Hardware) faultsUs(rng *rand.Rand, d int64) (total int64) {
 	}
 	if h.AttemptFailureRate > 0 {
 		full := total
-		for a := 1; a < maxAttempts && rng.Float64() < h.AttemptFailureRate; a++ {
+		a := int32(1)
+		for ; a < maxA && rng.Float64() < h.AttemptFailureRate; a++ {
 			total += int64(math.Round(rng.Float64() * float64(full)))
 		}
+		if canFail && a == maxA && rng.Float64() < h.AttemptFailureRate {
+			return total - full + int64(math.Round(rng.Float64()*float64(full))), true
+		}
 	}
-	return total
+	return total, false
 }
 
 // specCand is a running map as speculation sees it.

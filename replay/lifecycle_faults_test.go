@@ -78,18 +78,19 @@ func TestKthSmallest(t *testing.T) {
 // at most 100; the draws are reproducible.
 func TestFaultsUs(t *testing.T) {
 	h := DefaultHardware()
-	if got := h.faultsUs(rand.New(rand.NewPCG(1, 1)), 1000); got != 1000 {
+	if got, _ := h.faultsUs(rand.New(rand.NewPCG(1, 1)), 1000, defaultMaxAttempts, false); got != 1000 {
 		t.Errorf("no faults: %d", got)
 	}
 	h.AttemptFailureRate, h.StragglerFraction = 0.5, 0.5
 	r1, r2 := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
 	var stretched, failed int
 	for range 2000 {
-		a, b := h.faultsUs(r1, 1000), h.faultsUs(r2, 1000)
+		a, _ := h.faultsUs(r1, 1000, defaultMaxAttempts, false)
+		b, _ := h.faultsUs(r2, 1000, defaultMaxAttempts, false)
 		if a != b {
 			t.Fatal("draws differ for the same seed")
 		}
-		if a < 1000 || a > 100*1000*maxAttempts {
+		if a < 1000 || a > 100*1000*defaultMaxAttempts {
 			t.Fatalf("duration %d out of range", a)
 		}
 		if a > 1000 {

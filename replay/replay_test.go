@@ -82,7 +82,7 @@ func TestInvariantsEveryPolicy(t *testing.T) {
 		"slow_start = 0\nduration_cv = 1.5\nheartbeat_jitter = false",
 		"lifecycle = true\nreport_at_heartbeat = true\njob_init_poll = \"4s\"\njob_init_threads = 2\njob_init_time = \"1s\"\nshuffle_fetch_latency = \"50ms\"",
 		"lifecycle = true\nmap_nodes = 8\nreduce_nodes = 4\nshuffle = \"topology\"\nshuffle_fetch_latency = \"20ms\"\nparallel_copies = 2",
-		"attempt_failure_rate = 0.2\nstraggler_fraction = 0.2\nspeculation = \"late\"",
+		"attempt_failure_rate = 0.05\nstraggler_fraction = 0.2\nspeculation = \"late\"",
 		"lifecycle = true\nstraggler_fraction = 0.3\nstraggler_alpha = 1.1\nspeculation = \"hadoop\"\nreport_at_heartbeat = true",
 	}
 	for si, shape := range shapes {

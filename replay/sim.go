@@ -404,6 +404,9 @@ func (s *Sim) nearestReplica(j *Job, i int32, n int32) int32 {
 // returns its locality. Launching a task that is not pending is a policy bug and
 // panics.
 func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
+	if j.life.fail.failed {
+		return s.locality(j, i, n) // a plan made before its job failed: nothing to launch (jobfail.go)
+	}
 	m := &j.Maps[i]
 	ns := &s.nodes[n]
 	if m.State != Pending || ns.freeMap <= 0 || j.finished {
@@ -442,6 +445,9 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 // free reduce slot, and returns its index; it returns -1 and launches nothing when
 // the job has no pending reduce or its slow-start threshold is not reached.
 func (s *Sim) launchReduce(j *Job, n int32) int32 {
+	if j.life.fail.failed {
+		return -1 // its job failed (jobfail.go)
+	}
 	ns := &s.nodes[n]
 	if ns.freeReduce <= 0 || j.finished {
 		panic(fmt.Sprintf("policy %s launched a reduce of job %s on node %d with %d free reduce slots", s.pol.Name(), j.Trace.ID, n, ns.freeReduce))
@@ -459,6 +465,9 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	s.taskLaunched(j)
 	s.reduceLaunched(j, i)
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskReduce, Index: i, Node: n})
+	if s.launchFailingReduce(j, i) { // jobfail.go
+		return i
+	}
 	if j.MapsDone() {
 		s.startReducePhase(j, i)
 	} else {
@@ -684,6 +693,9 @@ func (s *Sim) taskEnded() {
 }
 
 func (s *Sim) mapDone(j *Job, i int32) {
+	if j.life.fail.mapFails(i) && s.mapFailed(j, i) { // jobfail.go
+		return
+	}
 	m := &j.Maps[i]
 	m.State = Done
 	ns := &s.nodes[m.Node]
@@ -720,6 +732,9 @@ func (s *Sim) mapDone(j *Job, i int32) {
 }
 
 func (s *Sim) reduceDone(j *Job, i int32) {
+	if j.life.fail.reduceFails(i) && s.reduceFailed(j, i) { // jobfail.go
+		return
+	}
 	r := &j.Reduces[i]
 	r.State = Done
 	s.nodes[r.Node].freeReduce++

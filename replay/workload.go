@@ -38,14 +38,15 @@ type Workload struct {
 	topo  *Topology
 	seed  uint64
 
-	jobs      []int            // trace job index of each replayed job, in submit order
-	submitUs  []int64          // arrival of each replayed job, relative to the first
-	upUs      int64            // no heartbeat before it (clusterUpUs), relative to the first arrival
-	taskRange [][2]int         // per trace job: its maps and reduces in Trace.Tasks
-	lcRange   [][2]int         // per trace job: its setup and cleanup tasks, right after
-	retries   map[string]int64 // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
-	net       NetworkModel     // the network key's model (network.go)
-	times     TaskTimeModel    // the task_times key's model (tasktimes.go)
+	jobs      []int                // trace job index of each replayed job, in submit order
+	submitUs  []int64              // arrival of each replayed job, relative to the first
+	upUs      int64                // no heartbeat before it (clusterUpUs), relative to the first arrival
+	taskRange [][2]int             // per trace job: its maps and reduces in Trace.Tasks
+	lcRange   [][2]int             // per trace job: its setup and cleanup tasks, right after
+	retries   map[string]int64     // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
+	fails     map[string]traceFail // trace mode with the lifecycle: the tasks of jobs failed by a task (jobfail.go)
+	net       NetworkModel         // the network key's model (network.go)
+	times     TaskTimeModel        // the task_times key's model (tasktimes.go)
 }
 
 // WorkloadOptions chooses which jobs of a trace are replayed.
@@ -127,6 +128,9 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		var err error
 		if w.retries, err = traceRetries(tr, hw); err != nil {
 			return nil, err
+		}
+		if !w.net.Retimes() {
+			w.fails, w.retries = traceFailures(tr, hw, w.retries)
 		}
 	}
 	var first int64
@@ -264,6 +268,8 @@ func (w *Workload) build(k int) *Job {
 		faults = jobRand(w.seed, streamFaults, ti)
 	}
 	block := int64(hw.BlockSizeMB) * mib
+	mapMax, redMax, mapPct, redPct := failLimits(tj)
+	j.life.fail.mapPercent, j.life.fail.reducePercent = mapPct, redPct
 
 	tasks := w.Trace.Tasks[w.taskRange[ti][0]:w.taskRange[ti][1]]
 	var mapIn []int64
@@ -271,19 +277,18 @@ func (w *Workload) build(k int) *Job {
 	var redShuffle, redOut []int64
 	var mapObs, redObs []int64 // observed durations in µs, -1 unknown
 	var mapTT, redTT []*trace.Task
-	observed := w.times.ObservedUs
 	if len(tasks) > 0 {
 		for t := range tasks {
 			tt := &tasks[t]
 			if tt.Type == trace.Map {
 				mapIn = append(mapIn, tt.InputBytes)
 				mapOut = append(mapOut, tt.OutputBytes)
-				mapObs = append(mapObs, observed(tt))
+				mapObs = append(mapObs, w.taskObs(tj, tt))
 				mapTT = append(mapTT, tt)
 			} else {
 				redShuffle = append(redShuffle, tt.ShuffleBytes)
 				redOut = append(redOut, tt.OutputBytes)
-				redObs = append(redObs, observed(tt))
+				redObs = append(redObs, w.taskObs(tj, tt))
 				redTT = append(redTT, tt)
 			}
 		}
@@ -362,8 +367,15 @@ func (w *Workload) build(k int) *Job {
 		if i < len(mapTT) && w.retries != nil {
 			m.retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
 		}
+		if i < len(mapTT) && w.fails != nil && w.fails[retryKey(tj.ID, mapTT[i].TaskID)].fate == fateFail {
+			j.life.fail.setMapFate(i, len(j.Maps), fateFail)
+		}
 		if faults != nil {
-			m.retryUs += hw.faultsUs(faults, m.localUs) - m.localUs
+			total, failed := hw.faultsUs(faults, m.localUs, mapMax, !w.net.Retimes())
+			m.retryUs += total - m.localUs
+			if failed {
+				j.life.fail.setMapFate(i, len(j.Maps), fateFail)
+			}
 		}
 		m.Node, m.specNode = -1, -1
 		sumMap += float64(m.localUs)
@@ -399,8 +411,16 @@ func (w *Workload) build(k int) *Job {
 			// A failed reduce attempt held the slot before the successful one.
 			r.copyUs += w.retries[retryKey(tj.ID, redTT[i].TaskID)]
 		}
+		if i < len(redTT) && w.fails != nil && w.fails[retryKey(tj.ID, redTT[i].TaskID)].fate == fateFail && redObs[i] >= 0 {
+			// Its earlier attempts, then its recorded last one, which fails.
+			j.life.fail.setReduceFate(i, len(j.Reduces), fateFail, w.retries[retryKey(tj.ID, redTT[i].TaskID)]+redObs[i]+int64(hw.TaskStartup))
+		}
 		if faults != nil {
-			r.copyUs += hw.faultsUs(faults, r.copyUs+r.workUs) - r.copyUs - r.workUs
+			total, failed := hw.faultsUs(faults, r.copyUs+r.workUs, redMax, !w.net.Retimes())
+			r.copyUs += total - r.copyUs - r.workUs
+			if failed {
+				j.life.fail.setReduceFate(i, len(j.Reduces), fateFail, total)
+			}
 		}
 		r.Node = -1
 		tail := r.tailUs
@@ -425,6 +445,17 @@ func (w *Workload) build(k int) *Job {
 		w.lifeOf(j, ti)
 	}
 	return j
+}
+
+// taskObs is task tt's observed duration, or for a task of a job failed by
+// a task that never ran, the job's observed lifetime (jobfail.go).
+func (w *Workload) taskObs(tj *trace.Job, tt *trace.Task) int64 {
+	if w.fails != nil {
+		if f := w.fails[retryKey(tj.ID, tt.TaskID)]; f.lifeUs > 0 {
+			return f.lifeUs
+		}
+	}
+	return w.times.ObservedUs(tt)
 }
 
 func (w *Workload) maxReduces() int {

@@ -1,0 +1,224 @@
+package replay_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/policy"
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// failTrace is a job recorded FAILED (submit 0, finish 7.4 s) of two maps and
+// one reduce: map 0 failed 4 times (1 s each, the last at 6.3–7.3 s), map 1's
+// only attempt ran 3–7.4 s and was killed, and the reduce never ran. With
+// cleanup set the trace also has its cleanup task (0.5 s, Hadoop 1).
+func failTrace(cleanup bool) *trace.Trace {
+	j := trace.NewJob("job_1")
+	j.SubmitMs, j.FinishMs, j.Status = 0, 7400, trace.StatusFailed
+	j.InputBytes, j.ShuffleBytes, j.OutputBytes = 2e6, 0, 0
+	m0 := trace.NewTask("job_1", "job_1_m_0", trace.Map, 0)
+	m0.InputBytes, m0.OutputBytes = 1e6, 0
+	m0.Host, m0.StartMs, m0.FinishMs, m0.Status = "h1", 6300, 7300, trace.StatusFailed
+	m1 := trace.NewTask("job_1", "job_1_m_1", trace.Map, 1)
+	m1.InputBytes, m1.OutputBytes = 1e6, 0
+	m1.Host, m1.StartMs, m1.FinishMs, m1.Status = "h1", 3000, 7400, trace.StatusKilled
+	r := trace.NewTask("job_1", "job_1_r_0", trace.Reduce, 0)
+	r.ShuffleBytes, r.OutputBytes, r.Status = 0, 0, trace.StatusKilled
+	tasks := []trace.Task{m0, m1, r}
+	var atts []trace.Attempt
+	for k, start := range []int64{3000, 4100, 5200, 6300} {
+		a := trace.NewAttempt("job_1", m0.TaskID, m0.TaskID+"_"+string(rune('0'+k)), trace.Map)
+		a.Status, a.StartMs, a.FinishMs, a.Host = trace.StatusFailed, start, start+1000, "h1"
+		atts = append(atts, a)
+	}
+	a := trace.NewAttempt("job_1", m1.TaskID, m1.TaskID+"_0", trace.Map)
+	a.Status, a.StartMs, a.FinishMs, a.Host = trace.StatusKilled, 3000, 7400, "h1"
+	atts = append(atts, a)
+	if cleanup {
+		c := trace.NewTask("job_1", "job_1_m_2", trace.Cleanup, 0)
+		c.Host, c.StartMs, c.FinishMs, c.Status = "h1", 7500, 8000, trace.StatusSucceeded
+		tasks = append(tasks, c)
+	}
+	tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks, Attempts: atts}
+	tr.Sort()
+	return tr
+}
+
+// TestJobFailsWhenTaskUsesUpAttempts replays failTrace on one node (two map
+// slots, one reduce slot, heartbeats at 0, 3, 6, … s, reported at once, no
+// start-up, trace times): init 0–2 s; the heartbeat at 3 s launches both maps.
+// Map 0 replays its three earlier failed attempts (3 s) and then its last
+// one (1 s), which fails at 7 s: its 4th failure fails the task and the job
+// (0% of maps may fail). Map 1 (its killed attempt would run 3–7.4 s) is
+// killed at 7 s; the reduce, never ready (no map done), is dropped. Without a
+// cleanup task (.jhist: Hadoop 2 records the finish at the failure) the job
+// finishes at 7 s; with one (Hadoop 1) the cleanup waits for the heartbeat at
+// 9 s and runs 9–9.5 s: finish 9.5 s. Both maps' rows end at 7 s; the reduce
+// has none; the job has no last map end.
+func TestJobFailsWhenTaskUsesUpAttempts(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.MapSlots = 2
+	hw.TaskTimes = "trace"
+	for _, c := range []struct {
+		cleanup bool
+		finish  int64
+	}{{false, 7e6}, {true, 9.5e6}} {
+		res := runOne(t, failTrace(c.cleanup), hw)
+		jr := res.Jobs[0]
+		if jr.FinishUs != c.finish || jr.FlowtimeUs != c.finish || jr.FirstLaunchUs != 3e6 || jr.LastMapEndUs != replay.Unset || jr.FirstReduceLaunchUs != replay.Unset {
+			t.Errorf("cleanup %v: job %+v, want finish %d, first launch 3 s, no last map end, no reduce", c.cleanup, jr, c.finish)
+		}
+		if len(res.Tasks) != 2 {
+			t.Fatalf("cleanup %v: %d task rows, want the two maps'", c.cleanup, len(res.Tasks))
+		}
+		for _, tr := range res.Tasks {
+			if tr.Type != "MAP" || tr.LaunchUs != 3e6 || tr.FinishUs != 7e6 {
+				t.Errorf("cleanup %v: task row %+v, want a map 3–7 s", c.cleanup, tr)
+			}
+		}
+	}
+}
+
+// TestJobFailureNeedsMaxAttempts: with three failed attempts of map 0, not
+// four, no task of the FAILED job used up its attempts, so nothing fails it
+// in the replay: it replays as before (each map's recorded last attempt
+// completes it, and the reduce runs).
+func TestJobFailureNeedsMaxAttempts(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.MapSlots = 2
+	hw.TaskTimes = "trace"
+	tr := failTrace(false)
+	for i := range tr.Attempts {
+		if tr.Attempts[i].AttemptID == "job_1_m_0_0" {
+			tr.Attempts = append(tr.Attempts[:i], tr.Attempts[i+1:]...)
+			break
+		}
+	}
+	res := runOne(t, tr, hw)
+	if jr := res.Jobs[0]; jr.LastMapEndUs == replay.Unset || len(res.Tasks) != 3 {
+		t.Errorf("three failures: job %+v with %d task rows, want every map and the reduce done", jr, len(res.Tasks))
+	}
+}
+
+// TestFailedHistoriesReplayed replays the two FAILED .jhist histories on their
+// derived clusters with the invariants checked: the job fails when its map's
+// fourth attempt fails, no map completes, and it finishes within 15% of the
+// recorded JOB_FAILED time (it came out 104% and 23% long when the replay ran
+// the job's other tasks).
+func TestFailedHistoriesReplayed(t *testing.T) {
+	for _, name := range []string{"job_2.4.0-FAILED.jhist", "job_0.23.9-FAILED.jhist"} {
+		tr, _, err := trace.ReadTree(context.Background(), filepath.Join("..", "trace", "testdata", "jhist", name), trace.TreeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hw, ok, err := replay.TraceHardware(tr, replay.DefaultHardware())
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		topo := replay.NewTopology(&hw, 1)
+		w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := policy.New("capacity")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := replay.Run(w, p, replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		jr := res.Jobs[0]
+		obs := jr.ObservedFlowtimeUs
+		if jr.LastMapEndUs != replay.Unset || jr.FirstReduceLaunchUs != replay.Unset {
+			t.Errorf("%s: a map completed or a reduce ran: %+v", name, jr)
+		}
+		if d := float64(jr.FlowtimeUs-obs) / float64(obs); d > 0.15 || d < -0.15 {
+			t.Errorf("%s: flowtime %d µs, observed %d µs (%.1f%%)", name, jr.FlowtimeUs, obs, 100*d)
+		}
+	}
+}
+
+// TestModelFailuresFailJobs: in model mode with attempt_failure_rate = 0.7 a
+// task fails all 4 attempts with probability 0.24, so jobs fail: every job
+// still finishes, the invariants hold, some job has maps that never
+// completed (no last map end), and the run is reproducible; every policy
+// replays it, with the lifecycle and without.
+func TestModelFailuresFailJobs(t *testing.T) {
+	hw := smallHardware(t, "attempt_failure_rate = 0.7")
+	tr := randomTrace(20, 3)
+	a := runPolicy(t, tr, hw, "fifo", 1)
+	b := runPolicy(t, tr, hw, "fifo", 1)
+	if len(a.Jobs) != len(tr.Jobs) {
+		t.Fatalf("%d jobs finished of %d", len(a.Jobs), len(tr.Jobs))
+	}
+	failed := 0
+	for i, j := range a.Jobs {
+		if j.LastMapEndUs == replay.Unset {
+			failed++
+		}
+		if j != b.Jobs[i] {
+			t.Fatalf("job %d differs between two runs: %+v, %+v", i, j, b.Jobs[i])
+		}
+	}
+	if failed == 0 {
+		t.Error("no job failed at attempt_failure_rate 0.7")
+	}
+	// Every policy, with and without the lifecycle, with the invariants on;
+	// with speculation, whose copies neither fail nor are left running.
+	for _, spec := range []string{"hadoop", "late"} {
+		hs := smallHardware(t, "attempt_failure_rate = 0.7\nspeculation = \""+spec+"\"")
+		if res := runPolicy(t, tr, hs, "fair", 1); len(res.Jobs) != len(tr.Jobs) {
+			t.Fatalf("speculation %s: %d jobs finished of %d", spec, len(res.Jobs), len(tr.Jobs))
+		}
+	}
+	for _, lc := range []bool{false, true} {
+		hw.Lifecycle = lc
+		for _, name := range policy.Names() {
+			if res := runPolicy(t, tr, hw, name, 1); len(res.Jobs) != len(tr.Jobs) {
+				t.Fatalf("%s, lifecycle %v: %d jobs finished of %d", name, lc, len(res.Jobs), len(tr.Jobs))
+			}
+		}
+	}
+}
+
+// TestJobFailsOnReduce: a FAILED job whose map succeeded (3–4 s, one map
+// slot, heartbeats every 3 s, init 0–2 s) and whose reduce failed 4 times (1 s
+// each): the reduce launches at the heartbeat at 6 s, replays its three
+// earlier attempts and its last, and fails at 10 s, whatever its shuffle;
+// the job fails and finishes then. The map's row is 3–4 s, the reduce's 6–10 s.
+func TestJobFailsOnReduce(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	j, tasks := oneNodeJob("job_1", 0)
+	j.FinishMs, j.Status = 8400, trace.StatusFailed
+	m, r := &tasks[0], &tasks[1]
+	m.Host, m.StartMs, m.FinishMs, m.Status = "h1", 3000, 4000, trace.StatusSucceeded
+	r.Host, r.StartMs, r.FinishMs, r.Status = "h1", 7300, 8300, trace.StatusFailed
+	am := trace.NewAttempt("job_1", m.TaskID, m.TaskID+"_0", trace.Map)
+	am.Status, am.StartMs, am.FinishMs, am.Host = trace.StatusSucceeded, 3000, 4000, "h1"
+	atts := []trace.Attempt{am}
+	for k, start := range []int64{4000, 5100, 6200, 7300} {
+		a := trace.NewAttempt("job_1", r.TaskID, r.TaskID+"_"+string(rune('0'+k)), trace.Reduce)
+		a.Status, a.StartMs, a.FinishMs, a.Host = trace.StatusFailed, start, start+1000, "h1"
+		atts = append(atts, a)
+	}
+	tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks, Attempts: atts}
+	tr.Sort()
+	res := runOne(t, tr, hw)
+	jr := res.Jobs[0]
+	if jr.FinishUs != 10e6 || jr.LastMapEndUs != 4e6 || jr.FirstReduceLaunchUs != 6e6 {
+		t.Errorf("job %+v, want finish 10 s, last map end 4 s, reduce launched at 6 s", jr)
+	}
+	want := map[string][2]int64{"MAP": {3e6, 4e6}, "REDUCE": {6e6, 10e6}}
+	if len(res.Tasks) != 2 {
+		t.Fatalf("%d task rows, want 2", len(res.Tasks))
+	}
+	for _, x := range res.Tasks {
+		if w := want[x.Type]; x.LaunchUs != w[0] || x.FinishUs != w[1] {
+			t.Errorf("%s row %d–%d µs, want %d–%d", x.Type, x.LaunchUs, x.FinishUs, w[0], w[1])
+		}
+	}
+}
