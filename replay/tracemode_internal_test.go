@@ -127,3 +127,39 @@ func TestTraceLocalityKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchLatencyAddsToGivenReduce: a reduce whose trace gives its duration
+// but no shuffle end keeps the same work after the shuffle whatever the fetch
+// latency; the latency lengthens its copy by its fetch rounds (it is a cost the
+// model adds, not a share of the given duration), so a job cannot finish
+// sooner with a larger latency.
+func TestFetchLatencyAddsToGivenReduce(t *testing.T) {
+	tr, err := trace.Synthetic().Generate(trace.GenParams{
+		"jobs": "1", "maps_mean": "20", "reduces_mean": "2", "map_time": "fixed", "map_time_mean_s": "20",
+		"reduce_time": "fixed", "reduce_time_mean_s": "60", "map_input_mb": "64",
+	}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var work, copyUs []int64
+	for _, lat := range []Duration{0, Duration(tmSec), Duration(4267 * 1000)} {
+		hw := DefaultHardware()
+		hw.ShuffleFetchLatency, hw.ParallelCopies = lat, 5
+		w, err := NewWorkload(tr, &hw, NewTopology(&hw, 1), 1, WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := w.build(0)
+		if len(j.Reduces) == 0 {
+			t.Fatal("no reduces")
+		}
+		r := j.Reduces[0]
+		work, copyUs = append(work, r.workUs), append(copyUs, r.copyUs)
+		if rounds := hw.fetchOverheadUs(len(j.Maps)); r.copyUs-copyUs[0] != rounds {
+			t.Errorf("latency %v: copy %d µs, want the no-latency copy %d plus the rounds %d", lat, r.copyUs, copyUs[0], rounds)
+		}
+	}
+	if work[1] != work[0] || work[2] != work[0] {
+		t.Errorf("work after the shuffle %v µs: want the same at every latency", work)
+	}
+}

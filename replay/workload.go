@@ -401,7 +401,7 @@ func (w *Workload) build(k int) *Job {
 		if i < len(redObs) && redObs[i] >= 0 {
 			// The observed time covers copy and reduce work; the copy is modelled
 			// (it depends on when the maps end), the rest is the reduce work.
-			r.workUs = observedReduceWork(redTT[i], redObs[i], r.copyUs)
+			r.workUs = observedReduceWork(redTT[i], redObs[i], r.copyUs-hw.fetchOverheadUs(len(j.Maps)))
 			if tail, ok := observedCopyTail(redTT[i], lastMapMs); ok {
 				r.copyUs = int64(hw.TaskStartup)
 				r.tailUs, r.obsTail, r.obsTailUs = tail, true, tail
