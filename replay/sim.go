@@ -91,6 +91,10 @@ type nodeState struct {
 	freeMap, freeReduce int32
 	nextHB              int64 // time of the node's scheduled heartbeat, -1 when dormant
 	phase               int64 // offset of its periodic heartbeats
+	// held: the heartbeat at nextHB, with sequence number hbSeq, is scheduled
+	// but held back from the queue while nothing waits (heartbeats.go).
+	held  bool
+	hbSeq uint64
 }
 
 // Options controls one run.
@@ -120,6 +124,11 @@ type Options struct {
 	// Observers, if set, listen to the run's events (bus.go) after the
 	// run's own metrics, checker and recorders.
 	Observers []Observer
+	// stats, if set, counts events by kind (eventstats.go; tests only).
+	stats *eventStats
+	// queueAll queues every heartbeat, holding none back (heartbeats.go;
+	// tests only, to check that holding changes nothing).
+	queueAll bool
 }
 
 // Result is everything one run produced.
@@ -148,6 +157,7 @@ type Sim struct {
 
 	now    int64
 	seq    uint64
+	curSeq uint64 // the sequence number of the event being handled
 	events int64
 	q      eventQueue
 	nodes  []nodeState
@@ -161,6 +171,7 @@ type Sim struct {
 	// The wake-up sweep: nodes in heartbeat-phase order, and the position and
 	// interval start of the next dormant node to visit.
 	phaseOrder []int32
+	heldNodes  []int32 // nodes whose heartbeat is held back (heartbeats.go)
 	sweeping   bool
 	sweepIdx   int
 	sweepBase  int64
@@ -280,6 +291,7 @@ func (s *Sim) loop() (err error) {
 			if done, err := s.flowStep(); err != nil {
 				return err
 			} else if done {
+				s.curSeq = 0 // before every queued event of its time (heldPast)
 				continue
 			}
 		}
@@ -287,8 +299,11 @@ func (s *Sim) loop() (err error) {
 		if s.chk != nil {
 			s.chk.time(e.t)
 		}
-		s.now = e.t
+		s.now, s.curSeq = e.t, e.seq
 		s.events++
+		if s.opt.stats != nil {
+			s.opt.stats.ByKind[e.kind]++
+		}
 		if s.events&4095 == 0 && s.opt.Context != nil && s.opt.Context.Err() != nil {
 			return fmt.Errorf("stopped at %s of simulated time: %w", Duration(s.now), s.opt.Context.Err())
 		}
@@ -537,7 +552,11 @@ func (s *Sim) checkReady(j *Job) {
 // waits: the same heartbeats at the same times, without an event for each idle
 // node of a large cluster on every job arrival.
 func (s *Sim) wake() {
-	if s.pending == 0 || s.sweeping {
+	if s.pending == 0 {
+		return
+	}
+	s.releaseHeld()
+	if s.sweeping {
 		return
 	}
 	iv := int64(s.hw.Heartbeat)
@@ -611,17 +630,27 @@ func cmpInt64(a, b int64) int {
 func (s *Sim) heartbeat(n int32, t int64) {
 	ns := &s.nodes[n]
 	if ns.nextHB != t {
+		if s.opt.stats != nil {
+			s.opt.stats.Stale++
+		}
 		return // superseded by an out-of-band heartbeat
 	}
 	ns.nextHB = -1
 	if ns.freeMap+ns.freeReduce == 0 || !s.wantsHeartbeats() {
+		if s.opt.stats != nil {
+			s.opt.stats.Dormant++
+		}
 		return // dormant until a slot frees or work arrives
 	}
+	launched := s.running
 	if !s.hw.Lifecycle || !s.lcAssign(n) {
 		s.pol.Heartbeat(s, n)
 		if s.hw.Speculation != "none" {
 			s.speculate(n)
 		}
+	}
+	if st := s.opt.stats; st != nil {
+		st.heartbeat(s, n, s.running-launched)
 	}
 	if ns.freeMap+ns.freeReduce > 0 && s.wantsHeartbeats() {
 		ns.nextHB = t + int64(s.hw.Heartbeat)
@@ -638,6 +667,7 @@ func (s *Sim) wantsHeartbeats() bool {
 // slotFreed gives node n a heartbeat now (out-of-band) or at its next periodic
 // tick, unless one is already due.
 func (s *Sim) slotFreed(n int32) {
+	s.expireHeld(n)
 	ns := &s.nodes[n]
 	if s.hw.ReportAtHeartbeat && !s.hw.OutOfBandHeartbeat && ns.nextHB < 0 {
 		// The completion came with the node's heartbeat, which is now: it may
@@ -663,6 +693,10 @@ func (s *Sim) slotFreed(n int32) {
 		t += (s.now - t + iv) / iv * iv
 	}
 	ns.nextHB = t
+	if s.pending == 0 && s.hw.Speculation == "none" && !s.opt.queueAll {
+		s.hold(n)
+		return
+	}
 	s.schedule(t, evHeartbeat, n, 0)
 }
 
