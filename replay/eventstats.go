@@ -11,6 +11,9 @@ import (
 type eventStats struct {
 	// ByKind counts the events popped from the queue, by kind.
 	ByKind [evFetchStart + 1]int64
+	// Cancelled counts heartbeats that fell due while nothing waited, taken
+	// off the heartbeat queue without being handled (heartbeats.go).
+	Cancelled int64
 	// Stale counts heartbeat events superseded by an out-of-band heartbeat.
 	Stale int64
 	// Dormant counts heartbeats at which the node went dormant without asking
@@ -70,6 +73,7 @@ func (st *eventStats) Report(tasks int64) string {
 		}
 	}
 	per("events", total)
+	per("cancelled hb", st.Cancelled)
 	per("stale heartbeat", st.Stale)
 	per("dormant", st.Dormant)
 	per("offered", st.Offered)

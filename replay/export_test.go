@@ -16,6 +16,6 @@ func CountEvents(o *Options) *EventStats {
 	return o.stats
 }
 
-// QueueAllHeartbeats makes a run with o queue every heartbeat, holding none
-// back (heartbeats.go).
+// QueueAllHeartbeats makes a run with o queue every heartbeat with the other
+// events and handle each, cancelling none (heartbeats.go).
 func QueueAllHeartbeats(o *Options) { o.queueAll = true }

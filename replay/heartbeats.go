@@ -23,69 +23,77 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 	return int64(len(s.nodes))*q + int64(k)
 }
 
-// Held heartbeats. A node whose slot frees while no task waits anywhere gets
-// its next periodic heartbeat scheduled (slotFreed), and that heartbeat, when
-// nothing has come to wait by its time, does nothing but make the node dormant
-// (heartbeat: no free slot or nothing pending). Such a heartbeat is held: it
-// takes its sequence number as if scheduled, so every other event keeps the
-// sequence number, and so the place among simultaneous events, that it has
-// when all heartbeats are queued, but it is not put in the queue. When tasks
-// come to wait (wake, on every change of the pending count from 0), each held
-// heartbeat whose time and sequence number are still ahead of the event being
-// handled is put in the queue with them, exactly where it would have been; a
-// held heartbeat already behind it would have found nothing waiting, and the
-// node is dormant, as that heartbeat would have left it. The results are the
-// same, event for event, without the heartbeats that could not change
-// anything: only Summary.Events differs.
+// Cancelled heartbeats. A node's periodic heartbeat is scheduled when its slot
+// frees or after a heartbeat that leaves it a free slot while tasks wait
+// (slotFreed, heartbeat). If nothing waits anywhere when it falls due (and,
+// with speculation, nothing runs), it can change nothing: it only makes the
+// node dormant (nextHB = -1) until the wake-up sweep visits it. Such a
+// heartbeat is cancelled rather than handled.
 //
-// Held heartbeats exist only while nothing waits, without speculation (where
-// a heartbeat may act while tasks run) and without out-of-band heartbeats
-// (which supersede a scheduled one); they are released before anything reads
-// a node's next heartbeat while tasks wait: the sweep runs only then, and a
-// slot freed on a node with a held heartbeat first retires it if it is past
-// (expireHeld).
+// The heartbeats are kept in their own queue, hbq, beside q, with sequence
+// numbers from the same counter, and next pops whichever comes first, so
+// events run in exactly the order of a single queue. While no heartbeat can
+// change anything, next ignores hbq: what falls due there is cancelled, and is
+// taken off hbq when tasks next come to wait (wake, on every change of the
+// pending count from 0, calls cancelHeartbeats before anything reads a node's
+// next heartbeat): each heartbeat before the event being handled, by time and
+// sequence number, makes its node dormant, as handling it would have. A slot
+// freed on a node whose heartbeat was cancelled but not yet taken off sees the
+// node dormant (expireHeartbeat). Nothing else reads the nodes' next
+// heartbeats. So every event that is handled runs in the same state as with
+// every heartbeat handled, and the results are the same; only Summary.Events
+// (and the events per second of the manifest) differ.
+//
+// Under network = "flow" the heartbeats stay in q and are all handled: the
+// flow network's steps (network_retimed.go) are ordered against q alone.
 
-// hold holds back node n's heartbeat at ns.nextHB, taking its sequence number.
-func (s *Sim) hold(n int32) {
-	ns := &s.nodes[n]
+// scheduleHeartbeat schedules node n's heartbeat at t.
+func (s *Sim) scheduleHeartbeat(n int32, t int64) {
 	s.seq++
-	ns.hbSeq = s.seq
-	if !ns.held {
-		ns.held = true
-		s.heldNodes = append(s.heldNodes, n)
+	ns := &s.nodes[n]
+	ns.nextHB, ns.hbSeq = t, s.seq
+	e := event{t: t, seq: s.seq, a: n, kind: evHeartbeat}
+	if s.fn != nil || s.opt.queueAll {
+		s.q.push(e)
+		return
 	}
+	s.hbq.push(e)
 }
 
-// heldPast reports whether node n's held heartbeat comes before the event being
-// handled: its time is earlier, or the same with an earlier sequence number.
-func (s *Sim) heldPast(ns *nodeState) bool {
-	return ns.nextHB < s.now || ns.nextHB == s.now && ns.hbSeq < s.curSeq
-}
-
-// expireHeld makes node n dormant if its held heartbeat is past: nothing waited
-// at its time, so it would have found nothing to do.
-func (s *Sim) expireHeld(n int32) {
-	if ns := &s.nodes[n]; ns.held && s.heldPast(ns) {
-		ns.nextHB = -1
-		ns.held = false // left in heldNodes; releaseHeld skips it
+// next pops the next event to handle: the first of q and, when a heartbeat
+// can change anything, hbq.
+func (s *Sim) next() event {
+	if len(s.hbq) > 0 && s.wantsHeartbeats() && (len(s.q) == 0 || s.hbq[0].before(&s.q[0])) {
+		return s.hbq.pop()
 	}
+	return s.q.pop()
 }
 
-// releaseHeld queues each held heartbeat still ahead of the event being
-// handled, at its time and with its sequence number, and makes the nodes of
-// those already past dormant.
-func (s *Sim) releaseHeld() {
-	for _, n := range s.heldNodes {
-		ns := &s.nodes[n]
-		if !ns.held {
-			continue
-		}
-		ns.held = false
-		if s.heldPast(ns) {
+// cancelled reports whether a heartbeat at t with sequence number seq is before
+// the event being handled; if it is still scheduled, it fell due while no
+// heartbeat could change anything (next handles hbq in order otherwise).
+func (s *Sim) cancelled(t int64, seq uint64) bool {
+	return t < s.now || t == s.now && seq < s.curSeq
+}
+
+// cancelHeartbeats takes the cancelled heartbeats off hbq, making their nodes
+// dormant.
+func (s *Sim) cancelHeartbeats() {
+	for len(s.hbq) > 0 && s.cancelled(s.hbq[0].t, s.hbq[0].seq) {
+		e := s.hbq.pop()
+		if ns := &s.nodes[e.a]; ns.nextHB == e.t {
 			ns.nextHB = -1
-			continue
 		}
-		s.q.push(event{t: ns.nextHB, seq: ns.hbSeq, a: n, kind: evHeartbeat})
+		if s.opt.stats != nil {
+			s.opt.stats.Cancelled++
+		}
 	}
-	s.heldNodes = s.heldNodes[:0]
+}
+
+// expireHeartbeat makes node n dormant if its scheduled heartbeat was
+// cancelled.
+func (s *Sim) expireHeartbeat(n int32) {
+	if ns := &s.nodes[n]; ns.nextHB >= 0 && s.cancelled(ns.nextHB, ns.hbSeq) {
+		ns.nextHB = -1
+	}
 }

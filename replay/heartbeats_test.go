@@ -9,12 +9,12 @@ import (
 	"github.com/tracereplay/tracereplay/replay"
 )
 
-// TestHeldHeartbeatsChangeNothing replays random workloads through every
+// TestCancelledHeartbeatsChangeNothing replays random workloads through every
 // registered policy on several cluster shapes, with the invariant checker on,
-// once holding back the heartbeats that fall due while nothing waits
+// once cancelling the heartbeats that fall due while nothing waits
 // (heartbeats.go) and once queueing every heartbeat, and requires the same
 // jobs, tasks, timeline and per-node results, and no more events.
-func TestHeldHeartbeatsChangeNothing(t *testing.T) {
+func TestCancelledHeartbeatsChangeNothing(t *testing.T) {
 	shapes := []string{
 		"",
 		"heartbeat_jitter = false",
@@ -54,21 +54,21 @@ func TestHeldHeartbeatsChangeNothing(t *testing.T) {
 					}
 					return res
 				}
-				held, all := run(false), run(true)
+				held, all := run(false), run(true) // cancelled, all handled
 				for _, c := range []struct {
 					what string
 					a, b any
 				}{{"jobs", held.Jobs, all.Jobs}, {"tasks", held.Tasks, all.Tasks}, {"timeline", held.Timeline, all.Timeline},
 					{"nodes", held.Nodes, all.Nodes}, {"node_net", held.NodeNet, all.NodeNet}} {
 					if !reflect.DeepEqual(c.a, c.b) {
-						t.Errorf("%s differ with held heartbeats", c.what)
+						t.Errorf("%s differ with cancelled heartbeats", c.what)
 					}
 				}
 				hs, as := held.Summary, all.Summary
 				if hs.Events > as.Events {
-					t.Errorf("%d events with held heartbeats, %d without", hs.Events, as.Events)
+					t.Errorf("%d events with cancelled heartbeats, %d without", hs.Events, as.Events)
 				}
-				t.Logf("events: %d held, %d all", hs.Events, as.Events)
+				t.Logf("events: %d cancelling, %d all handled", hs.Events, as.Events)
 				hs.Events = as.Events
 				if !reflect.DeepEqual(hs, as) {
 					t.Errorf("summaries differ beyond the events:\n%+v\n%+v", hs, as)

@@ -89,12 +89,9 @@ func (q *eventQueue) pop() event {
 
 type nodeState struct {
 	freeMap, freeReduce int32
-	nextHB              int64 // time of the node's scheduled heartbeat, -1 when dormant
-	phase               int64 // offset of its periodic heartbeats
-	// held: the heartbeat at nextHB, with sequence number hbSeq, is scheduled
-	// but held back from the queue while nothing waits (heartbeats.go).
-	held  bool
-	hbSeq uint64
+	nextHB              int64  // time of the node's scheduled heartbeat, -1 when dormant
+	phase               int64  // offset of its periodic heartbeats
+	hbSeq               uint64 // sequence number of the heartbeat at nextHB
 }
 
 // Options controls one run.
@@ -126,8 +123,8 @@ type Options struct {
 	Observers []Observer
 	// stats, if set, counts events by kind (eventstats.go; tests only).
 	stats *eventStats
-	// queueAll queues every heartbeat, holding none back (heartbeats.go;
-	// tests only, to check that holding changes nothing).
+	// queueAll queues every heartbeat with the other events and handles each
+	// (heartbeats.go; tests only, to check that cancelling changes nothing).
 	queueAll bool
 }
 
@@ -160,6 +157,7 @@ type Sim struct {
 	curSeq uint64 // the sequence number of the event being handled
 	events int64
 	q      eventQueue
+	hbq    eventQueue // the nodes' heartbeats, apart from q (heartbeats.go)
 	nodes  []nodeState
 
 	jobs    []*Job // by workload position; nil before arrival and after finish
@@ -171,7 +169,6 @@ type Sim struct {
 	// The wake-up sweep: nodes in heartbeat-phase order, and the position and
 	// interval start of the next dormant node to visit.
 	phaseOrder []int32
-	heldNodes  []int32 // nodes whose heartbeat is held back (heartbeats.go)
 	sweeping   bool
 	sweepIdx   int
 	sweepBase  int64
@@ -286,16 +283,15 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 || s.fn != nil && s.fn.Active() {
+	for len(s.q) > 0 || len(s.hbq) > 0 && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
 			} else if done {
-				s.curSeq = 0 // before every queued event of its time (heldPast)
 				continue
 			}
 		}
-		e := s.q.pop()
+		e := s.next()
 		if s.chk != nil {
 			s.chk.time(e.t)
 		}
@@ -555,7 +551,7 @@ func (s *Sim) wake() {
 	if s.pending == 0 {
 		return
 	}
-	s.releaseHeld()
+	s.cancelHeartbeats()
 	if s.sweeping {
 		return
 	}
@@ -653,8 +649,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 		st.heartbeat(s, n, s.running-launched)
 	}
 	if ns.freeMap+ns.freeReduce > 0 && s.wantsHeartbeats() {
-		ns.nextHB = t + int64(s.hw.Heartbeat)
-		s.schedule(ns.nextHB, evHeartbeat, n, 0)
+		s.scheduleHeartbeat(n, t+int64(s.hw.Heartbeat))
 	}
 }
 
@@ -667,21 +662,19 @@ func (s *Sim) wantsHeartbeats() bool {
 // slotFreed gives node n a heartbeat now (out-of-band) or at its next periodic
 // tick, unless one is already due.
 func (s *Sim) slotFreed(n int32) {
-	s.expireHeld(n)
+	s.expireHeartbeat(n)
 	ns := &s.nodes[n]
 	if s.hw.ReportAtHeartbeat && !s.hw.OutOfBandHeartbeat && ns.nextHB < 0 {
 		// The completion came with the node's heartbeat, which is now: it may
 		// be given work at once.
-		ns.nextHB = s.now
-		s.schedule(s.now, evHeartbeat, n, 0)
+		s.scheduleHeartbeat(n, s.now)
 		return
 	}
 	if s.hw.OutOfBandHeartbeat {
 		if ns.nextHB == s.now {
 			return
 		}
-		ns.nextHB = s.now
-		s.schedule(s.now, evHeartbeat, n, 0)
+		s.scheduleHeartbeat(n, s.now)
 		return
 	}
 	if ns.nextHB >= 0 {
@@ -692,12 +685,7 @@ func (s *Sim) slotFreed(n int32) {
 	if t <= s.now {
 		t += (s.now - t + iv) / iv * iv
 	}
-	ns.nextHB = t
-	if s.pending == 0 && s.hw.Speculation == "none" && !s.opt.queueAll {
-		s.hold(n)
-		return
-	}
-	s.schedule(t, evHeartbeat, n, 0)
+	s.scheduleHeartbeat(n, t)
 }
 
 // taskLaunched does the cluster-wide bookkeeping common to map and reduce
