@@ -54,17 +54,17 @@ func TestCancelledHeartbeatsChangeNothing(t *testing.T) {
 					}
 					return res
 				}
-				held, all := run(false), run(true) // cancelled, all handled
+				cancelling, all := run(false), run(true)
 				for _, c := range []struct {
 					what string
 					a, b any
-				}{{"jobs", held.Jobs, all.Jobs}, {"tasks", held.Tasks, all.Tasks}, {"timeline", held.Timeline, all.Timeline},
-					{"nodes", held.Nodes, all.Nodes}, {"node_net", held.NodeNet, all.NodeNet}} {
+				}{{"jobs", cancelling.Jobs, all.Jobs}, {"tasks", cancelling.Tasks, all.Tasks}, {"timeline", cancelling.Timeline, all.Timeline},
+					{"nodes", cancelling.Nodes, all.Nodes}, {"node_net", cancelling.NodeNet, all.NodeNet}} {
 					if !reflect.DeepEqual(c.a, c.b) {
 						t.Errorf("%s differ with cancelled heartbeats", c.what)
 					}
 				}
-				hs, as := held.Summary, all.Summary
+				hs, as := cancelling.Summary, all.Summary
 				if hs.Events > as.Events {
 					t.Errorf("%d events with cancelled heartbeats, %d without", hs.Events, as.Events)
 				}
