@@ -183,3 +183,53 @@ func BenchmarkReplayLifecycle(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEventKinds replays FB-2010 on fb-3000 (FB-2009 on fb-600 with
+// -short) through fair and fifo once each, counting the simulator's events by
+// kind and what its heartbeats did, and logs the counts (go test -v): where
+// the events go (docs/performance.md, "Heartbeats"). The every-heartbeat rows
+// handle every heartbeat, cancelling none, as the engine did before
+// (heartbeats.go): the same results with more events.
+//
+//	go test ./replay -run '^$' -bench 'EventKinds/fair' -benchtime 1x -v
+func BenchmarkEventKinds(b *testing.B) {
+	file, hwName := "FB-2010_samples_24_times_1hr_0.tsv", "fb-3000.toml"
+	if testing.Short() {
+		file, hwName = "FB-2009_samples_24_times_1hr_0.tsv", "fb-600.toml"
+	}
+	tr := sharedTrace(b, file)
+	hw := loadHardware(b, hwName)
+	for _, name := range []string{"fair", "fifo"} {
+		for _, all := range []bool{false, true} {
+			row := name
+			if all {
+				row += "/every-heartbeat"
+			}
+			b.Run(row, func(b *testing.B) {
+				for range b.N {
+					topo := replay.NewTopology(&hw, 1)
+					w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					p, err := policy.New(name)
+					if err != nil {
+						b.Fatal(err)
+					}
+					opt := replay.Options{Seed: 1, Timeline: true}
+					st := replay.CountEvents(&opt)
+					if all {
+						replay.QueueAllHeartbeats(&opt)
+					}
+					res, err := replay.Run(w, p, opt)
+					if err != nil {
+						b.Fatal(err)
+					}
+					tasks := res.Summary.Maps + res.Summary.Reduces
+					b.Logf("%s, %d tasks, %d events:\n%s", row, tasks, res.Summary.Events, st.Report(tasks))
+					b.ReportMetric(float64(res.Summary.Events)/float64(tasks), "events/task")
+				}
+			})
+		}
+	}
+}

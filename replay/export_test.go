@@ -5,3 +5,17 @@ package replay
 func SetRowGroup(w *RunWriter, n int) {
 	w.tasks.rowGroup, w.timeline.rowGroup, w.nodeNet.rowGroup = n, n, n
 }
+
+// EventStats is eventStats for tests and benchmarks.
+type EventStats = eventStats
+
+// CountEvents makes a run with o count its events by kind into the returned
+// EventStats.
+func CountEvents(o *Options) *EventStats {
+	o.stats = &eventStats{}
+	return o.stats
+}
+
+// QueueAllHeartbeats makes a run with o queue every heartbeat with the other
+// events and handle each, cancelling none (heartbeats.go).
+func QueueAllHeartbeats(o *Options) { o.queueAll = true }

@@ -22,3 +22,78 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 	k, _ := slices.BinarySearchFunc(s.phaseOrder, r+1, func(n int32, x int64) int { return cmpInt64(s.nodes[n].phase, x) })
 	return int64(len(s.nodes))*q + int64(k)
 }
+
+// Cancelled heartbeats. A node's periodic heartbeat is scheduled when its slot
+// frees or after a heartbeat that leaves it a free slot while tasks wait
+// (slotFreed, heartbeat). If nothing waits anywhere when it falls due (and,
+// with speculation, nothing runs), it can change nothing: it only makes the
+// node dormant (nextHB = -1) until the wake-up sweep visits it. Such a
+// heartbeat is cancelled rather than handled.
+//
+// The heartbeats are kept in their own queue, hbq, beside q, with sequence
+// numbers from the same counter, and next pops whichever comes first, so
+// events run in exactly the order of a single queue. While no heartbeat can
+// change anything, next ignores hbq: what falls due there is cancelled, and is
+// taken off hbq when tasks next come to wait (wake, on every change of the
+// pending count from 0, calls cancelHeartbeats before anything reads a node's
+// next heartbeat): each heartbeat before the event being handled, by time and
+// sequence number, makes its node dormant, as handling it would have. A slot
+// freed on a node whose heartbeat was cancelled but not yet taken off sees the
+// node dormant (expireHeartbeat). Nothing else reads the nodes' next
+// heartbeats. So every event that is handled runs in the same state as with
+// every heartbeat handled, and the results are the same; only Summary.Events
+// (and the events per second of the manifest) differ.
+//
+// Under network = "flow" the heartbeats stay in q and are all handled: the
+// flow network's steps (network_retimed.go) are ordered against q alone.
+
+// scheduleHeartbeat schedules node n's heartbeat at t.
+func (s *Sim) scheduleHeartbeat(n int32, t int64) {
+	s.seq++
+	ns := &s.nodes[n]
+	ns.nextHB, ns.hbSeq = t, s.seq
+	e := event{t: t, seq: s.seq, a: n, kind: evHeartbeat}
+	if s.fn != nil || s.opt.queueAll {
+		s.q.push(e)
+		return
+	}
+	s.hbq.push(e)
+}
+
+// next pops the next event to handle: the first of q and, when a heartbeat
+// can change anything, hbq.
+func (s *Sim) next() event {
+	if len(s.hbq) > 0 && s.wantsHeartbeats() && (len(s.q) == 0 || s.hbq[0].before(&s.q[0])) {
+		return s.hbq.pop()
+	}
+	return s.q.pop()
+}
+
+// cancelled reports whether a heartbeat at t with sequence number seq is before
+// the event being handled; if it is still scheduled, it fell due while no
+// heartbeat could change anything (next handles hbq in order otherwise).
+func (s *Sim) cancelled(t int64, seq uint64) bool {
+	return t < s.now || t == s.now && seq < s.curSeq
+}
+
+// cancelHeartbeats takes the cancelled heartbeats off hbq, making their nodes
+// dormant.
+func (s *Sim) cancelHeartbeats() {
+	for len(s.hbq) > 0 && s.cancelled(s.hbq[0].t, s.hbq[0].seq) {
+		e := s.hbq.pop()
+		if ns := &s.nodes[e.a]; ns.nextHB == e.t {
+			ns.nextHB = -1
+		}
+		if s.opt.stats != nil {
+			s.opt.stats.Cancelled++
+		}
+	}
+}
+
+// expireHeartbeat makes node n dormant if its scheduled heartbeat was
+// cancelled.
+func (s *Sim) expireHeartbeat(n int32) {
+	if ns := &s.nodes[n]; ns.nextHB >= 0 && s.cancelled(ns.nextHB, ns.hbSeq) {
+		ns.nextHB = -1
+	}
+}

@@ -89,8 +89,9 @@ func (q *eventQueue) pop() event {
 
 type nodeState struct {
 	freeMap, freeReduce int32
-	nextHB              int64 // time of the node's scheduled heartbeat, -1 when dormant
-	phase               int64 // offset of its periodic heartbeats
+	nextHB              int64  // time of the node's scheduled heartbeat, -1 when dormant
+	phase               int64  // offset of its periodic heartbeats
+	hbSeq               uint64 // sequence number of the heartbeat at nextHB
 }
 
 // Options controls one run.
@@ -120,6 +121,11 @@ type Options struct {
 	// Observers, if set, listen to the run's events (bus.go) after the
 	// run's own metrics, checker and recorders.
 	Observers []Observer
+	// stats, if set, counts events by kind (eventstats.go; tests only).
+	stats *eventStats
+	// queueAll queues every heartbeat with the other events and handles each
+	// (heartbeats.go; tests only, to check that cancelling changes nothing).
+	queueAll bool
 }
 
 // Result is everything one run produced.
@@ -148,8 +154,10 @@ type Sim struct {
 
 	now    int64
 	seq    uint64
+	curSeq uint64 // the sequence number of the event being handled
 	events int64
 	q      eventQueue
+	hbq    eventQueue // the nodes' heartbeats, apart from q (heartbeats.go)
 	nodes  []nodeState
 
 	jobs    []*Job // by workload position; nil before arrival and after finish
@@ -275,7 +283,7 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 || s.fn != nil && s.fn.Active() {
+	for len(s.q) > 0 || len(s.hbq) > 0 && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
@@ -283,12 +291,15 @@ func (s *Sim) loop() (err error) {
 				continue
 			}
 		}
-		e := s.q.pop()
+		e := s.next()
 		if s.chk != nil {
 			s.chk.time(e.t)
 		}
-		s.now = e.t
+		s.now, s.curSeq = e.t, e.seq
 		s.events++
+		if s.opt.stats != nil {
+			s.opt.stats.ByKind[e.kind]++
+		}
 		if s.events&4095 == 0 && s.opt.Context != nil && s.opt.Context.Err() != nil {
 			return fmt.Errorf("stopped at %s of simulated time: %w", Duration(s.now), s.opt.Context.Err())
 		}
@@ -546,7 +557,11 @@ func (s *Sim) checkReady(j *Job) {
 // waits: the same heartbeats at the same times, without an event for each idle
 // node of a large cluster on every job arrival.
 func (s *Sim) wake() {
-	if s.pending == 0 || s.sweeping {
+	if s.pending == 0 {
+		return
+	}
+	s.cancelHeartbeats()
+	if s.sweeping {
 		return
 	}
 	iv := int64(s.hw.Heartbeat)
@@ -620,21 +635,30 @@ func cmpInt64(a, b int64) int {
 func (s *Sim) heartbeat(n int32, t int64) {
 	ns := &s.nodes[n]
 	if ns.nextHB != t {
+		if s.opt.stats != nil {
+			s.opt.stats.Stale++
+		}
 		return // superseded by an out-of-band heartbeat
 	}
 	ns.nextHB = -1
 	if ns.freeMap+ns.freeReduce == 0 || !s.wantsHeartbeats() {
+		if s.opt.stats != nil {
+			s.opt.stats.Dormant++
+		}
 		return // dormant until a slot frees or work arrives
 	}
+	launched := s.running
 	if !s.hw.Lifecycle || !s.lcAssign(n) {
 		s.pol.Heartbeat(s, n)
 		if s.hw.Speculation != "none" {
 			s.speculate(n)
 		}
 	}
+	if st := s.opt.stats; st != nil {
+		st.heartbeat(s, n, s.running-launched)
+	}
 	if ns.freeMap+ns.freeReduce > 0 && s.wantsHeartbeats() {
-		ns.nextHB = t + int64(s.hw.Heartbeat)
-		s.schedule(ns.nextHB, evHeartbeat, n, 0)
+		s.scheduleHeartbeat(n, t+int64(s.hw.Heartbeat))
 	}
 }
 
@@ -647,20 +671,19 @@ func (s *Sim) wantsHeartbeats() bool {
 // slotFreed gives node n a heartbeat now (out-of-band) or at its next periodic
 // tick, unless one is already due.
 func (s *Sim) slotFreed(n int32) {
+	s.expireHeartbeat(n)
 	ns := &s.nodes[n]
 	if s.hw.ReportAtHeartbeat && !s.hw.OutOfBandHeartbeat && ns.nextHB < 0 {
 		// The completion came with the node's heartbeat, which is now: it may
 		// be given work at once.
-		ns.nextHB = s.now
-		s.schedule(s.now, evHeartbeat, n, 0)
+		s.scheduleHeartbeat(n, s.now)
 		return
 	}
 	if s.hw.OutOfBandHeartbeat {
 		if ns.nextHB == s.now {
 			return
 		}
-		ns.nextHB = s.now
-		s.schedule(s.now, evHeartbeat, n, 0)
+		s.scheduleHeartbeat(n, s.now)
 		return
 	}
 	if ns.nextHB >= 0 {
@@ -671,8 +694,7 @@ func (s *Sim) slotFreed(n int32) {
 	if t <= s.now {
 		t += (s.now - t + iv) / iv * iv
 	}
-	ns.nextHB = t
-	s.schedule(t, evHeartbeat, n, 0)
+	s.scheduleHeartbeat(n, t)
 }
 
 // taskLaunched does the cluster-wide bookkeeping common to map and reduce
