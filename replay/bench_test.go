@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -194,7 +195,7 @@ func BenchmarkReplayLifecycle(b *testing.B) {
 //	go test ./replay -run '^$' -bench 'EventKinds/fair' -benchtime 1x -v
 func BenchmarkEventKinds(b *testing.B) {
 	file, hwName := "FB-2010_samples_24_times_1hr_0.tsv", "fb-3000.toml"
-	if testing.Short() {
+	if testgate.IsFast() {
 		file, hwName = "FB-2009_samples_24_times_1hr_0.tsv", "fb-600.toml"
 	}
 	tr := sharedTrace(b, file)

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 )
@@ -29,7 +30,7 @@ func TestCancelledHeartbeatsChangeNothing(t *testing.T) {
 		hw := smallHardware(t, shape)
 		tr := randomTrace(60, uint64(si)+7)
 		names := policy.Names()
-		if testing.Short() {
+		if testgate.IsFast() {
 			names = []string{"fifo", "fair", "coupling"}
 		}
 		for _, name := range names {

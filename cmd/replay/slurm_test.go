@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
 // TestSlurmSweep runs a sweep on a real one-node Slurm (scripts/slurm-local.sh,
@@ -16,25 +18,17 @@ import (
 // deploy/slurm: a 3-shard array and its afterok merge give the results of
 // replay --experiment on one machine, byte for byte; a shard run again skips
 // every cell; a shard killed (SIGKILL) mid-run and run again gives the same
-// results. It skips without sbatch, except with CI=true (and with -short,
-// except with CI=true).
+// results. It runs in the full suite (internal/testgate), and skips without
+// sbatch or root, except with CI=true.
 func TestSlurmSweep(t *testing.T) {
-	if testing.Short() && os.Getenv("CI") != "true" {
-		t.Skip("-short: starts a Slurm cluster (30 s)")
-	}
+	testgate.Require(t, testgate.Full, "starts a Slurm cluster, 30 s")
 	for _, b := range []string{"sbatch", "slurmctld", "slurmd", "munged"} {
 		if _, err := exec.LookPath(b); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("CI=true and %s is not installed (apt-get install slurmctld slurmd slurm-client munge)", b)
-			}
-			t.Skipf("%s not installed (apt-get install slurmctld slurmd slurm-client munge)", b)
+			testgate.Unavailable(t, b+" not installed (apt-get install slurmctld slurmd slurm-client munge)")
 		}
 	}
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true and not root: slurmd must run as root")
-		}
-		t.Skip("slurmd must run as root")
+		testgate.Unavailable(t, "slurmd must run as root")
 	}
 	root, _ := filepath.Abs("../..")
 	dir := t.TempDir()
