@@ -220,7 +220,7 @@ func (h *HPFSP) Heartbeat(s replay.Cluster, n int32) {
 		s.LaunchMap(x.j, t, n)
 		x.integrate(now)
 		x.launchedM++
-		x.m.running = append(x.m.running, runningTask{index: t, launch: now})
+		x.m.running.add(t, now, x.m.tasks)
 	}
 	for s.FreeReduceSlots(n) > 0 {
 		x := h.choose(s, true)
@@ -230,7 +230,7 @@ func (h *HPFSP) Heartbeat(s replay.Cluster, n int32) {
 		t := s.LaunchReduce(x.j, n)
 		x.integrate(now)
 		x.launchedR++
-		x.r.running = append(x.r.running, runningTask{index: t, launch: now})
+		x.r.running.add(t, now, x.r.tasks)
 	}
 }
 
@@ -245,8 +245,8 @@ func (x *hpfspJob) integrate(now int64) {
 	if dt <= 0 {
 		return
 	}
-	x.slotM += float64(len(x.m.running)) * dt
-	x.slotR += float64(len(x.r.running)) * dt
+	x.slotM += float64(x.m.running.Len()) * dt
+	x.slotR += float64(x.r.running.Len()) * dt
 }
 
 // update is Alg. 1 for the interval since the last update, when it is at least

@@ -8,7 +8,7 @@ type phaseEstimate struct {
 	tasks    int32   // N(T)
 	finished int32
 	sum      int64 // summed durations of the finished tasks, µs
-	running  []runningTask
+	running  runningList
 
 	// Finished tasks since the last accepted EWMA update: their count and
 	// summed durations (eq. 1's ΔP is count/tasks, eq. 2's Δt/ΔP their mean).
@@ -19,18 +19,94 @@ type phaseEstimate struct {
 
 // runningTask is a task H-PFSP launched and has not seen finish.
 type runningTask struct {
-	index  int32
+	index  int32 // -1: a hole left by a removed task
 	launch int64
+}
+
+// runningList is a phase's running tasks in launch order (the order progress
+// sums them in, so that the float sum does not depend on how they are stored):
+// a slice with holes where tasks were removed, compacted once the holes
+// outnumber the tasks, and the position of each task index's earliest entry.
+// Adding is O(1); removing is O(1) amortized (the compaction is paid by the
+// removals that made the holes), except that a task index added again while
+// an entry of it is still listed (a relaunch the policy did not see finish) is
+// looked up by a scan from its previous entry. Iterating costs O(tasks + holes)
+// ≤ O(2·tasks + 64).
+type runningList struct {
+	tasks []runningTask
+	at    []int32 // per task index: position+1 of its earliest entry, 0 if none
+	n     int32   // entries that are tasks, not holes
+	dups  int32   // entries not in at: a later entry of an index already listed
+}
+
+// Len is the number of running tasks.
+func (l *runningList) Len() int { return int(l.n) }
+
+// add appends task index, launched at launch, to the list; size is the
+// phase's number of tasks (every index is below it).
+func (l *runningList) add(index int32, launch int64, size int32) {
+	if l.at == nil {
+		l.at = make([]int32, max(size, index+1))
+	}
+	if int(index) >= len(l.at) {
+		l.at = append(l.at, make([]int32, int(index)+1-len(l.at))...)
+	}
+	l.tasks = append(l.tasks, runningTask{index: index, launch: launch})
+	if l.at[index] == 0 {
+		l.at[index] = int32(len(l.tasks))
+	} else {
+		l.dups++
+	}
+	l.n++
+}
+
+// remove takes out the earliest entry of task index, if listed.
+func (l *runningList) remove(index int32) {
+	if index < 0 || int(index) >= len(l.at) || l.at[index] == 0 {
+		return
+	}
+	p := l.at[index] - 1
+	l.tasks[p].index = -1
+	l.at[index] = 0
+	l.n--
+	if l.dups > 0 {
+		for q := p + 1; q < int32(len(l.tasks)); q++ {
+			if l.tasks[q].index == index {
+				l.at[index] = q + 1
+				l.dups--
+				break
+			}
+		}
+	}
+	if holes := int32(len(l.tasks)) - l.n; holes > l.n && holes >= 64 {
+		l.compact()
+	}
+}
+
+// compact drops the holes, keeping the order, and re-indexes the entries.
+func (l *runningList) compact() {
+	k := 0
+	for _, r := range l.tasks {
+		if r.index >= 0 {
+			l.at[r.index] = 0
+			l.tasks[k] = r
+			k++
+		}
+	}
+	l.tasks = l.tasks[:k]
+	l.dups = 0
+	for p, r := range l.tasks {
+		if l.at[r.index] == 0 {
+			l.at[r.index] = int32(p + 1)
+		} else {
+			l.dups++
+		}
+	}
 }
 
 // taskDone records a finished task of the phase and its duration.
 func (e *phaseEstimate) taskDone(index int32, durUs int64) {
-	for k, r := range e.running {
-		if r.index == index {
-			e.running = append(e.running[:k], e.running[k+1:]...)
-			break
-		}
-	}
+	e.running.remove(index)
 	e.finished++
 	e.sum += durUs
 	e.pendCount++
@@ -60,8 +136,8 @@ func (e *phaseEstimate) progress(now int64) float64 {
 		return 1
 	}
 	p := float64(e.finished)
-	for _, r := range e.running {
-		if e.avg > 0 {
+	for _, r := range e.running.tasks {
+		if r.index >= 0 && e.avg > 0 {
 			p += min(1, float64(now-r.launch)/e.avg)
 		}
 	}
@@ -80,7 +156,7 @@ func (e *phaseEstimate) progressAtLeast(now int64, x float64) bool {
 	if min(1, float64(e.finished)/float64(e.tasks)) >= x {
 		return true
 	}
-	if min(1, float64(int64(e.finished)+int64(len(e.running)))/float64(e.tasks)) < x {
+	if min(1, float64(int64(e.finished)+int64(e.running.Len()))/float64(e.tasks)) < x {
 		return false
 	}
 	return e.progress(now) >= x
