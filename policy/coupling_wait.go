@@ -198,11 +198,19 @@ type dCand struct {
 	cost int64
 }
 
-// dBest is dBest reusing sc's memory, the list appended to l[:0].
+// dBest is dBest reusing sc's memory, the list appended to l[:0]. It draws
+// exactly what rng.Shuffle over the candidates would (|V_r| − 1 numbers,
+// Fisher-Yates from the last position down), inlined on the candidates'
+// array; a node whose rack holds none of the data costs 4W without looking up
+// its own share; and the d best are kept by insertion in the shuffled order,
+// a node going after those of equal cost.
 func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand, l []int32) []int32 {
 	var total int64
-	sc.rack = append(sc.rack[:0], make([]int64, len(topo.RackNames))...)
-	rack := sc.rack
+	if cap(sc.rack) < len(topo.RackNames) {
+		sc.rack = make([]int64, len(topo.RackNames))
+	}
+	rack := sc.rack[:len(topo.RackNames)]
+	clear(rack)
 	for _, u := range data {
 		x := w(u)
 		total += x
@@ -210,16 +218,24 @@ func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32)
 	}
 	cs := sc.cs[:0]
 	for _, v := range vr {
-		inRack := rack[topo.Nodes[v].Rack]
-		cs = append(cs, dCand{v, 2*(inRack-w(v)) + 4*(total-inRack)})
+		c := 4 * total // no data in v's rack, so none on v
+		if inRack := rack[topo.Nodes[v].Rack]; inRack != 0 {
+			c = 2*(inRack-w(v)) + 4*(total-inRack)
+		}
+		cs = append(cs, dCand{v, c})
 	}
 	sc.cs = cs
-	rng.Shuffle(len(cs), func(a, b int) { cs[a], cs[b] = cs[b], cs[a] })
-	// Keep the d best by insertion; a node goes after those of equal cost, so
-	// ties stay in the shuffled order.
+	// rng.Shuffle(len(cs), swap), inlined: the same draws, in the same order.
+	for i := len(cs) - 1; i > 0; i-- {
+		j := int(rng.Uint64N(uint64(i + 1)))
+		cs[i], cs[j] = cs[j], cs[i]
+	}
 	best := sc.best[:0]
 	for _, c := range cs {
 		k := len(best)
+		if k == d && c.cost >= best[k-1].cost {
+			continue
+		}
 		for k > 0 && c.cost < best[k-1].cost {
 			k--
 		}
