@@ -98,9 +98,10 @@ type HPFSP struct {
 	mapSum, redSum     int64
 	mapCount, redCount int64
 
-	front  []float64
-	served []served
-	execd  []*hpfspJob
+	front    []float64
+	frontVer uint64 // sys.ver + 1 when front was computed; 0: never
+	served   []served
+	execd    []*hpfspJob
 }
 
 // hpfspJob is H-PFSP's record of one job.
@@ -153,6 +154,7 @@ func (h *HPFSP) Init(s replay.Cluster) {
 	h.nm, h.nr = float64(hw.TotalMapSlots()), float64(hw.TotalReduceSlots())
 	h.jobs = nil
 	h.sys = slackSystem{eps: 1e-6}
+	h.frontVer = 0
 }
 
 // JobArrived brings the slack system up to now and queues the job with the
@@ -305,7 +307,10 @@ func (h *HPFSP) choose(s replay.Cluster, reduce bool) *hpfspJob {
 	now := s.Now()
 	var fair, best, fallback *hpfspJob
 	var fairCount int32
-	h.front = h.sys.frontMin(h.front)
+	if h.frontVer != h.sys.ver+1 {
+		h.front = h.sys.frontMin(h.front) // only after the slack system changed
+		h.frontVer = h.sys.ver + 1
+	}
 	for _, j := range s.Active() {
 		if reduce && !canReduce(j) || !reduce && j.PendingMaps() == 0 {
 			continue

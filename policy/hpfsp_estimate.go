@@ -9,6 +9,7 @@ type phaseEstimate struct {
 	finished int32
 	sum      int64 // summed durations of the finished tasks, µs
 	running  runningList
+	stage    stageCache // progressAtLeast's
 
 	// Finished tasks since the last accepted EWMA update: their count and
 	// summed durations (eq. 1's ΔP is count/tasks, eq. 2's Δt/ΔP their mean).
@@ -135,13 +136,38 @@ func (e *phaseEstimate) progress(now int64) float64 {
 	if e.tasks == 0 {
 		return 1
 	}
+	p, _ := e.progressSum(now)
+	return min(1, p/float64(e.tasks))
+}
+
+// progressSum is progress's sum before the division by N(T), in its order,
+// and the number of running tasks whose term is still below 1.
+func (e *phaseEstimate) progressSum(now int64) (float64, int32) {
 	p := float64(e.finished)
+	var growing int32
 	for _, r := range e.running.tasks {
 		if r.index >= 0 && e.avg > 0 {
-			p += min(1, float64(now-r.launch)/e.avg)
+			t := min(1, float64(now-r.launch)/e.avg)
+			if t < 1 {
+				growing++
+			}
+			p += t
 		}
 	}
-	return min(1, p/float64(e.tasks))
+	return p, growing
+}
+
+// stageCache remembers progressAtLeast's last full answer while the phase's
+// finished count and average stay the same (tasks may launch).
+type stageCache struct {
+	valid    bool
+	x, avg   float64
+	finished int32
+	reached  bool    // progress ≥ x then: it stays so
+	t0       int64   // when the sum was taken
+	p0       float64 // the sum then (below x·N(T))
+	growing  int32   // running tasks then whose term was below 1
+	running  int32   // running tasks then
 }
 
 // progressAtLeast reports whether progress(now) >= x, without visiting the
@@ -149,6 +175,17 @@ func (e *phaseEstimate) progress(now int64) float64 {
 // in [0, 1] to the float sum, which therefore lies between the finished count
 // and that count plus the running ones (rounding is monotone and those bounds
 // are exact integers), and so does the quotient.
+//
+// Otherwise the running tasks are summed, and the answer kept until a task
+// ends or the average changes: with the same tasks in the same order and the
+// same average, each term can only grow with time, a task launched since adds
+// a term at the end, and float addition and division are monotone, so a
+// "yes" stays yes. A "no" at t0 with sum p0 stays no while p0 plus the growth
+// the terms can have had, (tasks then below 1 + tasks launched since)·(now −
+// t0)/avg, stays below x·N(T) by a margin (10⁻⁶·(N(T)+1), far above the
+// rounding of a sum of N(T) terms in [0, 1]). So a decision costs O(1) except
+// for one O(running) sum per task end or change of the average, and the sums a
+// "no" needs as the phase nears x.
 func (e *phaseEstimate) progressAtLeast(now int64, x float64) bool {
 	if e.tasks == 0 {
 		return 1 >= x
@@ -159,7 +196,21 @@ func (e *phaseEstimate) progressAtLeast(now int64, x float64) bool {
 	if min(1, float64(int64(e.finished)+int64(e.running.Len()))/float64(e.tasks)) < x {
 		return false
 	}
-	return e.progress(now) >= x
+	c := &e.stage
+	if c.valid && c.x == x && c.avg == e.avg && c.finished == e.finished && e.avg > 0 && now >= c.t0 {
+		if c.reached {
+			return true
+		}
+		grow := float64(c.growing+e.running.n-c.running) * float64(now-c.t0) / e.avg
+		if c.p0+grow < x*float64(e.tasks)-1e-6*float64(e.tasks+1) {
+			return false
+		}
+	}
+	p, growing := e.progressSum(now)
+	ok := min(1, p/float64(e.tasks)) >= x
+	*c = stageCache{valid: true, x: x, avg: e.avg, finished: e.finished, reached: ok,
+		t0: now, p0: p, growing: growing, running: e.running.n}
+	return ok
 }
 
 // remaining is one phase's term of eq. (5): N(T)·(1−P)·Avg(T)/N(S), with eq. (3)

@@ -91,3 +91,38 @@ func TestRunningListMatchesSlice(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressAtLeastCached: progressAtLeast, with its cache, answers what
+// progress(now) >= x does through random launches, task ends, changes of the
+// average and advancing time, near the threshold too.
+func TestProgressAtLeastCached(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 200 {
+		size := int32(1 + rng.IntN(300))
+		e := &phaseEstimate{avg: float64(1 + rng.IntN(1000)), tasks: size}
+		x := []float64{0.95, 0.5, 0.999, 1}[trial%4]
+		now := int64(0)
+		next := int32(0)
+		for range 3000 {
+			switch k := rng.IntN(10); {
+			case k < 3 && next < size:
+				e.running.add(next, now, size)
+				next++
+			case k < 4 && e.running.Len() > 0:
+				for _, r := range e.running.tasks {
+					if r.index >= 0 {
+						e.taskDone(r.index, now-r.launch)
+						break
+					}
+				}
+			case k < 5 && rng.IntN(20) == 0:
+				e.avg = float64(1 + rng.IntN(1000))
+			default:
+				now += int64(rng.IntN(50))
+			}
+			if got, want := e.progressAtLeast(now, x), e.progress(now) >= x; got != want {
+				t.Fatalf("trial %d at %d: progressAtLeast %v, progress %v (x %g)", trial, now, got, e.progress(now), x)
+			}
+		}
+	}
+}
