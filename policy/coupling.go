@@ -137,7 +137,7 @@ func (c *Coupling) JobArrived(_ replay.Cluster, j *replay.JobView) {
 // TaskFinished tells Wait Scheduling that the job's intermediate data or the
 // free reduce slots changed, and counts a reduce's end off its node.
 func (c *Coupling) TaskFinished(_ replay.Cluster, j *replay.JobView, reduce bool, i int32) {
-	c.wait.TaskFinished()
+	c.wait.TaskFinished(reduce)
 	if reduce {
 		c.places.ReduceEnded(j, i)
 	}

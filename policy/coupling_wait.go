@@ -46,6 +46,20 @@ type WaitScheduling struct {
 	listAt   uint64
 	listNode []int32
 
+	// The candidates of the list before their shuffle (V_r in node order and
+	// eq. 1's costs) change only when the candidate's map outputs do (at its
+	// map ends: FinishedMaps) or the reduce slots or the candidate's reduce
+	// places do (at reduce launches and ends: slotVer), so they are kept
+	// across the list's recomputations for other jobs' task ends. Without the
+	// lifecycle those are the only changes to reduce slots; with it (setup and
+	// cleanup tasks take reduce slots unseen) they are rebuilt every time.
+	slotVer   uint64
+	rescan    bool // the lifecycle is on: rebuild the candidates every time
+	candJob   *replay.JobView
+	candMaps  int32
+	candSlots uint64
+	cands     []dCand
+
 	scratch        dBestScratch
 	vrBuf, busyBuf []int32
 	mark           []uint64 // markReduces: markGen on the nodes running a reduce of a job
@@ -59,11 +73,21 @@ func NewWaitScheduling(threshold float64, d int, places *ReducePlaces) *WaitSche
 	return &WaitScheduling{threshold: threshold, d: d, places: places}
 }
 
-// Init sizes the node marks.
-func (w *WaitScheduling) Init(s replay.Cluster) { w.mark = make([]uint64, len(s.Topology().Nodes)) }
+// Init sizes the node marks and forgets the cached lists.
+func (w *WaitScheduling) Init(s replay.Cluster) {
+	w.mark = make([]uint64, len(s.Topology().Nodes))
+	w.rescan = s.Hardware().Lifecycle
+	w.listJob, w.candJob = nil, nil
+}
 
-// TaskFinished invalidates the cached D-best list.
-func (w *WaitScheduling) TaskFinished() { w.listVer++ }
+// TaskFinished invalidates the cached D-best list, and after a reduce's end
+// the candidates it is drawn from.
+func (w *WaitScheduling) TaskFinished(reduce bool) {
+	w.listVer++
+	if reduce {
+		w.slotVer++
+	}
+}
 
 // JobFinished drops the job if it is the candidate.
 func (w *WaitScheduling) JobFinished(j *replay.JobView) {
@@ -198,13 +222,16 @@ type dCand struct {
 	cost int64
 }
 
-// dBest is dBest reusing sc's memory, the list appended to l[:0]. It draws
-// exactly what rng.Shuffle over the candidates would (|V_r| − 1 numbers,
-// Fisher-Yates from the last position down), inlined on the candidates'
-// array; a node whose rack holds none of the data costs 4W without looking up
-// its own share; and the d best are kept by insertion in the shuffled order,
-// a node going after those of equal cost.
+// dBest is dBest reusing sc's memory, the list appended to l[:0].
 func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand, l []int32) []int32 {
+	sc.cs = sc.costs(topo, data, w, vr, sc.cs[:0])
+	return sc.pick(sc.cs, d, rng, l)
+}
+
+// costs appends to cs the nodes of vr, in their order, with eq. 1's cost in
+// closed form; a node whose rack holds none of the data costs 4W without
+// looking up its own share.
+func (sc *dBestScratch) costs(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, cs []dCand) []dCand {
 	var total int64
 	if cap(sc.rack) < len(topo.RackNames) {
 		sc.rack = make([]int64, len(topo.RackNames))
@@ -216,7 +243,6 @@ func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32)
 		total += x
 		rack[topo.Nodes[u].Rack] += x
 	}
-	cs := sc.cs[:0]
 	for _, v := range vr {
 		c := 4 * total // no data in v's rack, so none on v
 		if inRack := rack[topo.Nodes[v].Rack]; inRack != 0 {
@@ -224,8 +250,14 @@ func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32)
 		}
 		cs = append(cs, dCand{v, c})
 	}
-	sc.cs = cs
-	// rng.Shuffle(len(cs), swap), inlined: the same draws, in the same order.
+	return cs
+}
+
+// pick shuffles cs in place, drawing exactly what rng.Shuffle over it would
+// (len(cs) − 1 numbers, Fisher-Yates from the last position down, inlined),
+// and appends to l[:0] the d nodes of least cost in the shuffled order, a
+// node going after those of equal cost.
+func (sc *dBestScratch) pick(cs []dCand, d int, rng *rand.Rand, l []int32) []int32 {
 	for i := len(cs) - 1; i > 0; i-- {
 		j := int(rng.Uint64N(uint64(i + 1)))
 		cs[i], cs[j] = cs[j], cs[i]
@@ -373,24 +405,29 @@ func (e *clusterWait) inList(i int, v int32) bool {
 	}
 	if e.l == nil {
 		c := e.w
-		topo := e.s.Topology()
-		c.markReduces(e.j)
-		vr, busy := c.vrBuf[:0], c.busyBuf[:0]
-		for k := range topo.Nodes {
-			n := topo.Nodes[k].ID
-			if e.s.FreeReduceSlots(n) > 0 {
-				if c.mark[n] == c.markGen {
-					busy = append(busy, n)
-				} else {
-					vr = append(vr, n)
+		if c.rescan || c.candJob != e.j || c.candMaps != e.j.FinishedMaps() || c.candSlots != c.slotVer {
+			topo := e.s.Topology()
+			c.markReduces(e.j)
+			vr, busy := c.vrBuf[:0], c.busyBuf[:0]
+			for k := range topo.Nodes {
+				n := topo.Nodes[k].ID
+				if e.s.FreeReduceSlots(n) > 0 {
+					if c.mark[n] == c.markGen {
+						busy = append(busy, n)
+					} else {
+						vr = append(vr, n)
+					}
 				}
 			}
+			c.vrBuf, c.busyBuf = vr, busy
+			if len(vr) == 0 {
+				vr = busy
+			}
+			c.cands = c.scratch.costs(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, c.cands[:0])
+			c.candJob, c.candMaps, c.candSlots = e.j, e.j.FinishedMaps(), c.slotVer
 		}
-		c.vrBuf, c.busyBuf = vr, busy
-		if len(vr) == 0 {
-			vr = busy
-		}
-		e.l = c.scratch.dBest(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, c.d, e.s.Rand(), c.listNode)
+		c.scratch.cs = append(c.scratch.cs[:0], c.cands...)
+		e.l = c.scratch.pick(c.scratch.cs, c.d, e.s.Rand(), c.listNode)
 		c.listJob, c.listAt, c.listNode = e.j, c.listVer, e.l
 	}
 	return inList(e.l, i, v)
@@ -416,6 +453,7 @@ func (e *clusterWait) launch(v int32) bool {
 	if i < 0 {
 		return false
 	}
+	e.w.slotVer++
 	e.w.places.Launched(e.j, i)
 	return true
 }
