@@ -59,6 +59,7 @@ type WaitScheduling struct {
 	candMaps  int32
 	candSlots uint64
 	cands     []dCand
+	candPlan  dPlan
 
 	scratch        dBestScratch
 	vrBuf, busyBuf []int32
@@ -215,6 +216,9 @@ type dBestScratch struct {
 	rack []int64
 	cs   []dCand
 	best []dCand
+	low  []int64 // plan's d least costs
+	at   []int32 // pick's tracked candidate (+1) at each position, 0 if none
+	fin  []dCand // pick's tracked candidates, cost and final position
 }
 
 type dCand struct {
@@ -222,10 +226,21 @@ type dCand struct {
 	cost int64
 }
 
+// dPlan is what a list's draw needs of its candidates: how many there are
+// and, by position before the shuffle, those that can be in the list (cost at
+// most the d-th least: any other has d nodes before it in every order).
+type dPlan struct {
+	n   int
+	at0 []int32 // per position: index in tr + 1, 0 for a candidate that cannot be listed
+	tr  []dCand
+}
+
 // dBest is dBest reusing sc's memory, the list appended to l[:0].
 func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand, l []int32) []int32 {
 	sc.cs = sc.costs(topo, data, w, vr, sc.cs[:0])
-	return sc.pick(sc.cs, d, rng, l)
+	var p dPlan
+	sc.plan(sc.cs, d, &p)
+	return sc.pick(&p, d, rng, l)
 }
 
 // costs appends to cs the nodes of vr, in their order, with eq. 1's cost in
@@ -253,17 +268,59 @@ func (sc *dBestScratch) costs(topo *replay.Topology, data []int32, w func(int32)
 	return cs
 }
 
-// pick shuffles cs in place, drawing exactly what rng.Shuffle over it would
-// (len(cs) − 1 numbers, Fisher-Yates from the last position down, inlined),
-// and appends to l[:0] the d nodes of least cost in the shuffled order, a
-// node going after those of equal cost.
-func (sc *dBestScratch) pick(cs []dCand, d int, rng *rand.Rand, l []int32) []int32 {
-	for i := len(cs) - 1; i > 0; i-- {
-		j := int(rng.Uint64N(uint64(i + 1)))
-		cs[i], cs[j] = cs[j], cs[i]
-	}
-	best := sc.best[:0]
+// plan prepares p for drawing lists of d from the candidates cs, in
+// O(len(cs)·d).
+func (sc *dBestScratch) plan(cs []dCand, d int, p *dPlan) {
+	low := sc.low[:0]
 	for _, c := range cs {
+		k := len(low)
+		if k == d && c.cost >= low[k-1] {
+			continue
+		}
+		for k > 0 && c.cost < low[k-1] {
+			k--
+		}
+		low = slices.Insert(low, k, c.cost)
+		low = low[:min(len(low), d)]
+	}
+	sc.low = low
+	p.n = len(cs)
+	p.at0 = append(p.at0[:0], make([]int32, len(cs))...)
+	p.tr = p.tr[:0]
+	for i, c := range cs {
+		if len(low) > 0 && c.cost <= low[len(low)-1] {
+			p.tr = append(p.tr, c)
+			p.at0[i] = int32(len(p.tr))
+		}
+	}
+}
+
+// pick draws the list from p's candidates into l[:0]: it makes exactly the
+// draws rng.Shuffle over the candidates would (n − 1 numbers, Fisher-Yates
+// from the last position down, inlined), following only the candidates that
+// can be listed, each final once the shuffle passes its position, and lists
+// the d of least cost in the shuffled order, a node going after those of
+// equal cost: the list of shuffling every candidate and keeping the d best by
+// insertion. O(n) for the draws, plus O(tracked·d).
+func (sc *dBestScratch) pick(p *dPlan, d int, rng *rand.Rand, l []int32) []int32 {
+	at := append(sc.at[:0], p.at0...)
+	fin := sc.fin[:0]
+	for i := p.n - 1; i > 0; i-- {
+		j := int(rng.Uint64N(uint64(i + 1)))
+		a, b := at[i], at[j]
+		at[i], at[j] = b, a
+		if b != 0 {
+			fin = append(fin, dCand{b - 1, int64(i)})
+		}
+	}
+	if p.n > 0 && at[0] != 0 {
+		fin = append(fin, dCand{at[0] - 1, 0})
+	}
+	sc.at, sc.fin = at, fin
+	// fin is in decreasing final position: insert from its end.
+	best := sc.best[:0]
+	for f := len(fin) - 1; f >= 0; f-- {
+		c := p.tr[fin[f].node]
 		k := len(best)
 		if k == d && c.cost >= best[k-1].cost {
 			continue
@@ -424,10 +481,10 @@ func (e *clusterWait) inList(i int, v int32) bool {
 				vr = busy
 			}
 			c.cands = c.scratch.costs(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, c.cands[:0])
+			c.scratch.plan(c.cands, c.d, &c.candPlan)
 			c.candJob, c.candMaps, c.candSlots = e.j, e.j.FinishedMaps(), c.slotVer
 		}
-		c.scratch.cs = append(c.scratch.cs[:0], c.cands...)
-		e.l = c.scratch.pick(c.scratch.cs, c.d, e.s.Rand(), c.listNode)
+		e.l = c.scratch.pick(&c.candPlan, c.d, e.s.Rand(), c.listNode)
 		c.listJob, c.listAt, c.listNode = e.j, c.listVer, e.l
 	}
 	return inList(e.l, i, v)
