@@ -136,10 +136,12 @@ func (c *Coupling) JobArrived(_ replay.Cluster, j *replay.JobView) {
 
 // TaskFinished tells Wait Scheduling that the job's intermediate data or the
 // free reduce slots changed, and counts a reduce's end off its node.
-func (c *Coupling) TaskFinished(_ replay.Cluster, j *replay.JobView, reduce bool, i int32) {
+func (c *Coupling) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool, i int32) {
 	c.wait.TaskFinished(reduce)
 	if reduce {
 		c.places.ReduceEnded(j, i)
+	} else {
+		c.peek.MapEnded(s, j.MapNode(i))
 	}
 }
 
@@ -154,8 +156,8 @@ func (c *Coupling) JobFinished(_ replay.Cluster, j *replay.JobView) {
 // Heartbeat fills the node's map slots by Random Peeking over the fair order,
 // then runs one step of Wait Scheduling for reduces.
 func (c *Coupling) Heartbeat(s replay.Cluster, n int32) {
-	c.peek.Heartbeat()
+	c.peek.Heartbeat(s, n)
 	c.maps.Fill(s, n, c.order, c.peek)
-	c.peek.Settle()
+	c.peek.Settle(s)
 	c.wait.FillReduces(s, n)
 }
