@@ -58,17 +58,37 @@ import "github.com/tracereplay/tracereplay/replay"
 //   - The candidate's heartbeat of selection launches nothing (Alg. 2, lines
 //     4-8); a candidate that can no longer launch (finished) is dropped at once.
 //
-// Cost per heartbeat, N nodes and J active jobs: the Fair order of the jobs
-// (O(J log J) per slot, as for fair); for each job offered a map slot without
-// local input, p̂ in O(1) when every node is sampled (the count of nodes holding
-// the job's pending input is updated at each of its launches in O(replication),
-// and recounted over the nodes holding its input only if its pending maps
-// changed some other way) or O(K) with k = K, and N̂ once per heartbeat in
-// O(K) (O(N) when every node is sampled); Alg. 2 in O(1), except when the
-// candidate's D-best list must be recomputed (after any task end or reduce
-// launch): O(N + |V_d| + d·|V_r|), whose |V_r| random draws for the tie order
-// are part of the model. Where the candidate's reduces run is counted per node
-// as they launch and end, not rescanned from the job's reduces.
+// Cost per heartbeat, N nodes, J active jobs, V_r the nodes with a free
+// reduce slot and V_d those holding the candidate's intermediate data:
+//   - Maps: the Fair order of the jobs with pending maps, O(J log J) per free
+//     map slot (as for fair; not bounded by what changed). For each job
+//     offered a slot without local input, p̂ in O(1) when every node is
+//     sampled (the count of nodes holding its pending input is updated at each
+//     of its launches in O(replication), recounted over the nodes holding its
+//     input only if its pending maps changed some other way), else O(K); N̂
+//     once per heartbeat in O(1) when every node is sampled (the nodes with a
+//     free map slot are counted as the policy's launches and map ends change
+//     them; without the lifecycle and speculation, whose tasks take slots
+//     unseen) and O(K) otherwise.
+//   - Reduces (Alg. 2): the nominal heartbeat count, O(log N), then O(1),
+//     except (a) choosing a candidate, O(J), once per launch or drop, and (b)
+//     redrawing the candidate's D-best list at its first consultation after any
+//     task end or reduce launch: the model draws |V_r| − 1 numbers for the tie
+//     order (rng.Shuffle's draws, made exactly), so a redraw is O(|V_r|) draws
+//     plus O(T·d) for the T candidates whose cost is at most the d-th least.
+//     The candidates themselves (V_r in node order and eq. 1's costs, built in
+//     O(N + |V_d| + |V_r|·d)) are rebuilt only when what they depend on changed: the
+//     candidate's map outputs (its map ends), the reduce slots or its reduces'
+//     places (reduce launches and ends), or, under the lifecycle, every time.
+//     Where the candidate's reduces run is counted per node as they launch and
+//     end.
+//
+// The number of heartbeats is the larger cost on a big cluster: while any
+// reduce waits for its list's node, every node with a free slot heartbeats
+// (the simulator skips only heartbeats that cannot change anything), and one
+// candidate at a time launches one reduce when its node's heartbeat comes, so
+// the run lasts about (reduces × the wait for that heartbeat) with all N nodes
+// heartbeating (docs/performance.md, FB-2010: 93.6 events per task).
 //
 // Parameters: threshold (Alg. 1, default 3), d (list length D, default 7), k
 // (peeking sample size, 0 = every node, the paper's setting for its testbed),

@@ -448,11 +448,14 @@ type clusterWait struct {
 // hasReduce reports whether a reduce of j runs on node n.
 func (e *clusterWait) hasReduce(n int32) bool { return e.w.places.On(e.j, n) }
 
-// inList is Wait Scheduling's list test. Recomputing the list (after any task
-// end or reduce launch) is O(N + |V_d| + d·|V_r|) for N nodes, V_d the nodes
-// holding the candidate's intermediate data and V_r those with a free reduce
-// slot: one pass over the nodes, then dBest, whose random tie order draws
-// |V_r| numbers; otherwise it is O(1).
+// inList is Wait Scheduling's list test, O(1) while the list is valid.
+// Redrawing the list (after any task end or reduce launch) makes the |V_r| − 1
+// draws of its random tie order, V_r the nodes with a free reduce slot, in
+// O(|V_r|) plus O(T·d) for the T candidates that can be listed; rebuilding the
+// candidates (one pass over the N nodes, eq. 1's costs over V_d, the nodes
+// holding the candidate's intermediate data, and the d least costs: O(N +
+// |V_d| + d·|V_r|)) happens only after the candidate's map ends, reduce
+// launches and ends, or at every redraw under the lifecycle.
 func (e *clusterWait) inList(i int, v int32) bool {
 	if e.s.FreeReduceSlots(v) == 0 {
 		return false // not in V_r, so in no list

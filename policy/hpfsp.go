@@ -70,14 +70,19 @@ import (
 //   - Maps are placed with the best locality the job offers on the node (no delay
 //     scheduling; the paper's simulator has none). w_min [w-min, 1ms].
 //
-// Cost, J active jobs and Q jobs in the PS queue: a task launch or end costs
-// O(1) for the service integration (each job's slot time is brought up to date
-// only when its own running tasks change or its service is read) plus, at an
-// end, the removal of the task from its job's running list (O(the job's running
-// tasks), order kept for the progress sum); the slack-system update runs
-// at most once per update-interval, in O(J) plus the queue moves; each slot
-// decision is the comparator's O(J + Q) scan, in which a job's stage costs O(1)
-// unless its finished and running tasks straddle reduce-stage.
+// Cost, J active jobs and Q jobs in the PS queue: a task launch costs O(1) for
+// the service integration (each job's slot time is brought up to date only
+// when its own running tasks change or its service is read) and the running
+// list; a task end O(1) amortized (the running list keeps launch order with
+// holes, compacted when they outnumber the tasks). The slack-system update runs
+// at most once per update-interval, in O(J + the executed jobs' running tasks)
+// plus the queue moves. Each slot decision is the comparator's O(J) scan (not
+// bounded by what changed); the front minima of the slacks, O(Q), are
+// recomputed only after the slack system changed (updates, arrivals, ends),
+// not per decision; a job's stage is O(1) unless its finished and running
+// tasks straddle reduce-stage, and then one O(running) sum per task end or
+// change of its average, its answer kept while no task of the phase ends and
+// its terms cannot have reached the threshold (progressAtLeast).
 type HPFSP struct {
 	replay.Base
 	name        string
