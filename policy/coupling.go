@@ -60,7 +60,9 @@ import "github.com/tracereplay/tracereplay/replay"
 //
 // Cost per heartbeat, N nodes, J active jobs, V_r the nodes with a free
 // reduce slot and V_d those holding the candidate's intermediate data:
-//   - Maps: the Fair order of the jobs with pending maps, O(J log J) per free
+//   - Maps: nothing when no active job has a pending map (a count kept at
+//     arrivals, ends and launches, without the lifecycle and speculation);
+//     else the Fair order of the jobs with pending maps, O(J log J) per free
 //     map slot (as for fair; not bounded by what changed). For each job
 //     offered a slot without local input, p̂ in O(1) when every node is
 //     sampled (the count of nodes holding its pending input is updated at each
@@ -106,6 +108,13 @@ type Coupling struct {
 	peek   *PeekingPicker
 	wait   *WaitScheduling
 	places *ReducePlaces
+
+	// pending is the active jobs' pending maps, counted at arrivals, ends and
+	// the heartbeats' launches, so that a heartbeat when none waits does not
+	// scan the jobs; kept (counted) only without the lifecycle and
+	// speculation, like the peeking count.
+	pending int64
+	counted bool
 }
 
 func newCoupling(r *ParamReader) (replay.Policy, error) {
@@ -141,6 +150,8 @@ func (c *Coupling) Name() string { return c.name }
 
 // Init prepares the fair order and the blocks' state.
 func (c *Coupling) Init(s replay.Cluster) {
+	hw := s.Hardware()
+	c.pending, c.counted = 0, !hw.Lifecycle && hw.Speculation == "none"
 	c.order.Init()
 	c.places.Init()
 	c.peek.Init(s)
@@ -149,6 +160,7 @@ func (c *Coupling) Init(s replay.Cluster) {
 
 // JobArrived registers the job with the fair order and the blocks.
 func (c *Coupling) JobArrived(_ replay.Cluster, j *replay.JobView) {
+	c.pending += int64(j.PendingMaps())
 	c.order.JobArrived(j)
 	c.places.JobArrived(j)
 	c.peek.JobArrived(j)
@@ -167,17 +179,23 @@ func (c *Coupling) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool
 
 // JobFinished forgets the job.
 func (c *Coupling) JobFinished(_ replay.Cluster, j *replay.JobView) {
+	c.pending -= int64(j.PendingMaps())
 	c.order.JobFinished(j)
 	c.places.JobFinished(j)
 	c.peek.JobFinished(j)
 	c.wait.JobFinished(j)
 }
 
-// Heartbeat fills the node's map slots by Random Peeking over the fair order,
+// Heartbeat fills the node's map slots by Random Peeking over the fair order
+// (skipped, as it would change nothing, when no active job has a pending map),
 // then runs one step of Wait Scheduling for reduces.
 func (c *Coupling) Heartbeat(s replay.Cluster, n int32) {
 	c.peek.Heartbeat(s, n)
-	c.maps.Fill(s, n, c.order, c.peek)
+	if !c.counted || c.pending > 0 {
+		free := s.FreeMapSlots(n)
+		c.maps.Fill(s, n, c.order, c.peek)
+		c.pending -= int64(free - s.FreeMapSlots(n)) // only its launches change n's map slots
+	}
 	c.peek.Settle(s)
 	c.wait.FillReduces(s, n)
 }
