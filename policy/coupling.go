@@ -58,17 +58,39 @@ import "github.com/tracereplay/tracereplay/replay"
 //   - The candidate's heartbeat of selection launches nothing (Alg. 2, lines
 //     4-8); a candidate that can no longer launch (finished) is dropped at once.
 //
-// Cost per heartbeat, N nodes and J active jobs: the Fair order of the jobs
-// (O(J log J) per slot, as for fair); for each job offered a map slot without
-// local input, p̂ in O(1) when every node is sampled (the count of nodes holding
-// the job's pending input is updated at each of its launches in O(replication),
-// and recounted over the nodes holding its input only if its pending maps
-// changed some other way) or O(K) with k = K, and N̂ once per heartbeat in
-// O(K) (O(N) when every node is sampled); Alg. 2 in O(1), except when the
-// candidate's D-best list must be recomputed (after any task end or reduce
-// launch): O(N + |V_d| + d·|V_r|), whose |V_r| random draws for the tie order
-// are part of the model. Where the candidate's reduces run is counted per node
-// as they launch and end, not rescanned from the job's reduces.
+// Cost per heartbeat, N nodes, J active jobs, V_r the nodes with a free
+// reduce slot and V_d those holding the candidate's intermediate data:
+//   - Maps: nothing when no active job has a pending map (a count kept at
+//     arrivals, ends and launches, without the lifecycle and speculation);
+//     else the Fair order of the jobs with pending maps, O(J log J) per free
+//     map slot (as for fair; not bounded by what changed). For each job
+//     offered a slot without local input, p̂ in O(1) when every node is
+//     sampled (the count of nodes holding its pending input is updated at each
+//     of its launches in O(replication), recounted over the nodes holding its
+//     input only if its pending maps changed some other way), else O(K); N̂
+//     once per heartbeat in O(1) when every node is sampled (the nodes with a
+//     free map slot are counted as the policy's launches and map ends change
+//     them; without the lifecycle and speculation, whose tasks take slots
+//     unseen) and O(K) otherwise.
+//   - Reduces (Alg. 2): the nominal heartbeat count, O(log N), then O(1),
+//     except (a) choosing a candidate, O(J), once per launch or drop, and (b)
+//     redrawing the candidate's D-best list at its first consultation after any
+//     task end or reduce launch: the model draws |V_r| − 1 numbers for the tie
+//     order (rng.Shuffle's draws, made exactly), so a redraw is O(|V_r|) draws
+//     plus O(T·d) for the T candidates whose cost is at most the d-th least.
+//     The candidates themselves (V_r in node order and eq. 1's costs, built in
+//     O(N + |V_d| + |V_r|·d)) are rebuilt only when what they depend on changed: the
+//     candidate's map outputs (its map ends), the reduce slots or its reduces'
+//     places (reduce launches and ends), or, under the lifecycle, every time.
+//     Where the candidate's reduces run is counted per node as they launch and
+//     end.
+//
+// The number of heartbeats is the larger cost on a big cluster: while any
+// reduce waits for its list's node, every node with a free slot heartbeats
+// (the simulator skips only heartbeats that cannot change anything), and one
+// candidate at a time launches one reduce when its node's heartbeat comes, so
+// the run lasts about (reduces × the wait for that heartbeat) with all N nodes
+// heartbeating (docs/performance.md, FB-2010: 93.6 events per task).
 //
 // Parameters: threshold (Alg. 1, default 3), d (list length D, default 7), k
 // (peeking sample size, 0 = every node, the paper's setting for its testbed),
@@ -86,6 +108,13 @@ type Coupling struct {
 	peek   *PeekingPicker
 	wait   *WaitScheduling
 	places *ReducePlaces
+
+	// pending is the active jobs' pending maps, counted at arrivals, ends and
+	// the heartbeats' launches, so that a heartbeat when none waits does not
+	// scan the jobs; kept (counted) only without the lifecycle and
+	// speculation, like the peeking count.
+	pending int64
+	counted bool
 }
 
 func newCoupling(r *ParamReader) (replay.Policy, error) {
@@ -121,6 +150,8 @@ func (c *Coupling) Name() string { return c.name }
 
 // Init prepares the fair order and the blocks' state.
 func (c *Coupling) Init(s replay.Cluster) {
+	hw := s.Hardware()
+	c.pending, c.counted = 0, !hw.Lifecycle && hw.Speculation == "none"
 	c.order.Init()
 	c.places.Init()
 	c.peek.Init(s)
@@ -129,6 +160,7 @@ func (c *Coupling) Init(s replay.Cluster) {
 
 // JobArrived registers the job with the fair order and the blocks.
 func (c *Coupling) JobArrived(_ replay.Cluster, j *replay.JobView) {
+	c.pending += int64(j.PendingMaps())
 	c.order.JobArrived(j)
 	c.places.JobArrived(j)
 	c.peek.JobArrived(j)
@@ -136,26 +168,34 @@ func (c *Coupling) JobArrived(_ replay.Cluster, j *replay.JobView) {
 
 // TaskFinished tells Wait Scheduling that the job's intermediate data or the
 // free reduce slots changed, and counts a reduce's end off its node.
-func (c *Coupling) TaskFinished(_ replay.Cluster, j *replay.JobView, reduce bool, i int32) {
-	c.wait.TaskFinished()
+func (c *Coupling) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool, i int32) {
+	c.wait.TaskFinished(reduce)
 	if reduce {
 		c.places.ReduceEnded(j, i)
+	} else {
+		c.peek.MapEnded(s, j.MapNode(i))
 	}
 }
 
 // JobFinished forgets the job.
 func (c *Coupling) JobFinished(_ replay.Cluster, j *replay.JobView) {
+	c.pending -= int64(j.PendingMaps())
 	c.order.JobFinished(j)
 	c.places.JobFinished(j)
 	c.peek.JobFinished(j)
 	c.wait.JobFinished(j)
 }
 
-// Heartbeat fills the node's map slots by Random Peeking over the fair order,
+// Heartbeat fills the node's map slots by Random Peeking over the fair order
+// (skipped, as it would change nothing, when no active job has a pending map),
 // then runs one step of Wait Scheduling for reduces.
 func (c *Coupling) Heartbeat(s replay.Cluster, n int32) {
-	c.peek.Heartbeat()
-	c.maps.Fill(s, n, c.order, c.peek)
-	c.peek.Settle()
+	c.peek.Heartbeat(s, n)
+	if !c.counted || c.pending > 0 {
+		free := s.FreeMapSlots(n)
+		c.maps.Fill(s, n, c.order, c.peek)
+		c.pending -= int64(free - s.FreeMapSlots(n)) // only its launches change n's map slots
+	}
+	c.peek.Settle(s)
 	c.wait.FillReduces(s, n)
 }

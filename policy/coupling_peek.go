@@ -27,6 +27,18 @@ type PeekingPicker struct {
 	mapNode   []bool // node has map slots (is sampled when k = 0)
 	picked    *replay.JobView
 	pickedMap int32 // the map PickMap last chose, launched by the MapFiller right after
+
+	// With every node sampled, the nodes with a free map slot are counted as
+	// slots change rather than over all nodes at each heartbeat: free is the
+	// count before the current heartbeat, whose node hbNode had a free map
+	// slot at its start when hbFree (only its slots change during it); map
+	// ends are counted in by MapEnded. Kept so only when the policy sees every
+	// change of a map slot: not under the lifecycle (setup and cleanup tasks)
+	// or speculation (the engine's copies).
+	incr   bool
+	free   int
+	hbNode int32
+	hbFree bool
 }
 
 // peekJob is Random Peeking's state of one job.
@@ -54,9 +66,16 @@ func (p *PeekingPicker) Init(s replay.Cluster) {
 	p.jobs = map[int32]*peekJob{}
 	p.sample.init(s, p.k)
 	p.mapNode = make([]bool, len(s.Topology().Nodes))
+	p.free = 0
 	for _, n := range p.sample.all {
 		p.mapNode[n] = true
+		if s.FreeMapSlots(n) > 0 {
+			p.free++
+		}
 	}
+	hw := s.Hardware()
+	p.incr = p.sample.k == len(p.sample.all) && !hw.Lifecycle && hw.Speculation == "none"
+	p.hbNode = -1
 }
 
 // JobArrived starts the job's state.
@@ -65,12 +84,39 @@ func (p *PeekingPicker) JobArrived(j *replay.JobView) { p.jobs[j.Index()] = &pee
 // JobFinished forgets the job.
 func (p *PeekingPicker) JobFinished(j *replay.JobView) { delete(p.jobs, j.Index()) }
 
-// Heartbeat starts a heartbeat: a new sample, and every job may be offered
-// slots again.
-func (p *PeekingPicker) Heartbeat() { p.hb++ }
+// Heartbeat starts a heartbeat of node n: a new sample, and every job may be
+// offered slots again.
+func (p *PeekingPicker) Heartbeat(s replay.Cluster, n int32) {
+	p.hb++
+	if p.incr {
+		p.hbNode, p.hbFree = n, s.FreeMapSlots(n) > 0
+	}
+}
 
-// Settle accounts for the map PickMap chose last, once launched.
-func (p *PeekingPicker) Settle() { p.notePicked() }
+// Settle accounts for the map PickMap chose last, once launched, and for the
+// heartbeat's node in the count of nodes with a free map slot.
+func (p *PeekingPicker) Settle(s replay.Cluster) {
+	p.notePicked()
+	if p.incr && p.hbNode >= 0 {
+		p.free += b2i(s.FreeMapSlots(p.hbNode) > 0) - b2i(p.hbFree)
+		p.hbNode = -1
+	}
+}
+
+// MapEnded counts node n in the nodes with a free map slot if the map that
+// just ended there freed its only one.
+func (p *PeekingPicker) MapEnded(s replay.Cluster, n int32) {
+	if p.incr && p.mapNode[n] && s.FreeMapSlots(n) == 1 {
+		p.free++
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // localMapNodes is the number of map nodes holding input of a pending map of
 // j: O(replication) after one of the job's launches, O(nodes holding its input)
@@ -152,12 +198,18 @@ func (p *peekSample) init(s replay.Cluster, k int) {
 }
 
 // draw samples K nodes for heartbeat hb (all nodes when K = N, without drawing)
-// and counts those with a free map slot.
-func (p *peekSample) draw(s replay.Cluster, hb uint64) {
+// and counts those with a free map slot: over the sample, or, when known, from
+// free, the count before the heartbeat, corrected for its node n (had: it had
+// a free map slot at the heartbeat's start).
+func (p *peekSample) draw(s replay.Cluster, hb uint64, known bool, free int, n int32, had bool) {
 	if p.stamp == hb {
 		return
 	}
 	p.stamp = hb
+	if known && p.k == len(p.all) {
+		p.k2 = free - b2i(had) + b2i(s.FreeMapSlots(n) > 0)
+		return
+	}
 	if p.k < len(p.all) {
 		// A partial Fisher-Yates shuffle of the persistent permutation: its
 		// first k entries are a uniform sample.
@@ -178,7 +230,7 @@ func (p *peekSample) draw(s replay.Cluster, hb uint64) {
 
 // launchProb is p_j of eq. 3 for job j, which has no input on node n.
 func (p *PeekingPicker) launchProb(s replay.Cluster, j *replay.JobView, n int32) float64 {
-	p.sample.draw(s, p.hb)
+	p.sample.draw(s, p.hb, p.incr && p.hbNode >= 0, p.free, p.hbNode, p.hbFree)
 	cj := p.jobs[j.Index()]
 	if cj.k1Stamp != p.hb {
 		cj.k1Stamp, cj.k1 = p.hb, 0

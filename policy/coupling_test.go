@@ -367,3 +367,84 @@ duration_cv = 0
 		}
 	}
 }
+
+// dBestShuffled is dBest as first written: every candidate's cost, then
+// rng.Shuffle, then the d best by insertion. TestDBestSameDraws holds dBest
+// to it.
+func dBestShuffled(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand) []int32 {
+	var total int64
+	rack := make([]int64, len(topo.RackNames))
+	for _, u := range data {
+		total += w(u)
+		rack[topo.Nodes[u].Rack] += w(u)
+	}
+	var cs []dCand
+	for _, v := range vr {
+		inRack := rack[topo.Nodes[v].Rack]
+		cs = append(cs, dCand{v, 2*(inRack-w(v)) + 4*(total-inRack)})
+	}
+	rng.Shuffle(len(cs), func(a, b int) { cs[a], cs[b] = cs[b], cs[a] })
+	var best []dCand
+	for _, c := range cs {
+		k := len(best)
+		for k > 0 && c.cost < best[k-1].cost {
+			k--
+		}
+		if k < d {
+			best = slices.Insert(best, k, c)
+			best = best[:min(len(best), d)]
+		}
+	}
+	var l []int32
+	for _, c := range best {
+		l = append(l, c.node)
+	}
+	return l
+}
+
+// TestDBestSameDraws: dBest returns the list the shuffle-then-insert
+// reference does and leaves the random stream where it does, on random data
+// placements (many ties, few racks with data), candidate sets and list
+// lengths, reusing its scratch memory across calls.
+func TestDBestSameDraws(t *testing.T) {
+	hw := parseHardware(t, `
+name = "dbest"
+racks = 6
+nodes_per_rack = 20
+map_slots = 1
+reduce_slots = 1
+`)
+	topo := replay.NewTopology(&hw, 1)
+	gen := rand.New(rand.NewPCG(3, 4))
+	var sc dBestScratch
+	var buf []int32
+	for trial := range 2000 {
+		held := map[int32]int64{}
+		var data []int32
+		for range gen.IntN(12) {
+			n := int32(gen.IntN(len(topo.Nodes)))
+			if held[n] == 0 {
+				data = append(data, n)
+			}
+			held[n] += int64(1 + gen.IntN(3))
+		}
+		w := func(n int32) int64 { return held[n] }
+		var vr []int32
+		for n := range int32(len(topo.Nodes)) {
+			if gen.IntN(4) != 0 {
+				vr = append(vr, n)
+			}
+		}
+		d := 1 + gen.IntN(9)
+		seed := uint64(trial)
+		a, b := rand.New(rand.NewPCG(seed, 9)), rand.New(rand.NewPCG(seed, 9))
+		want := dBestShuffled(topo, data, w, vr, d, a)
+		buf = sc.dBest(topo, data, w, vr, d, b, buf)
+		if !slices.Equal(buf, want) {
+			t.Fatalf("trial %d: dBest %v, want %v", trial, buf, want)
+		}
+		if x, y := a.Uint64(), b.Uint64(); x != y {
+			t.Fatalf("trial %d: random streams differ after dBest", trial)
+		}
+	}
+}

@@ -46,6 +46,21 @@ type WaitScheduling struct {
 	listAt   uint64
 	listNode []int32
 
+	// The candidates of the list before their shuffle (V_r in node order and
+	// eq. 1's costs) change only when the candidate's map outputs do (at its
+	// map ends: FinishedMaps) or the reduce slots or the candidate's reduce
+	// places do (at reduce launches and ends: slotVer), so they are kept
+	// across the list's recomputations for other jobs' task ends. Without the
+	// lifecycle those are the only changes to reduce slots; with it (setup and
+	// cleanup tasks take reduce slots unseen) they are rebuilt every time.
+	slotVer   uint64
+	rescan    bool // the lifecycle is on: rebuild the candidates every time
+	candJob   *replay.JobView
+	candMaps  int32
+	candSlots uint64
+	cands     []dCand
+	candPlan  dPlan
+
 	scratch        dBestScratch
 	vrBuf, busyBuf []int32
 	mark           []uint64 // markReduces: markGen on the nodes running a reduce of a job
@@ -59,11 +74,21 @@ func NewWaitScheduling(threshold float64, d int, places *ReducePlaces) *WaitSche
 	return &WaitScheduling{threshold: threshold, d: d, places: places}
 }
 
-// Init sizes the node marks.
-func (w *WaitScheduling) Init(s replay.Cluster) { w.mark = make([]uint64, len(s.Topology().Nodes)) }
+// Init sizes the node marks and forgets the cached lists.
+func (w *WaitScheduling) Init(s replay.Cluster) {
+	w.mark = make([]uint64, len(s.Topology().Nodes))
+	w.rescan = s.Hardware().Lifecycle
+	w.listJob, w.candJob = nil, nil
+}
 
-// TaskFinished invalidates the cached D-best list.
-func (w *WaitScheduling) TaskFinished() { w.listVer++ }
+// TaskFinished invalidates the cached D-best list, and after a reduce's end
+// the candidates it is drawn from.
+func (w *WaitScheduling) TaskFinished(reduce bool) {
+	w.listVer++
+	if reduce {
+		w.slotVer++
+	}
+}
 
 // JobFinished drops the job if it is the candidate.
 func (w *WaitScheduling) JobFinished(j *replay.JobView) {
@@ -191,6 +216,9 @@ type dBestScratch struct {
 	rack []int64
 	cs   []dCand
 	best []dCand
+	low  []int64 // plan's d least costs
+	at   []int32 // pick's tracked candidate (+1) at each position, 0 if none
+	fin  []dCand // pick's tracked candidates, cost and final position
 }
 
 type dCand struct {
@@ -198,28 +226,105 @@ type dCand struct {
 	cost int64
 }
 
+// dPlan is what a list's draw needs of its candidates: how many there are
+// and, by position before the shuffle, those that can be in the list (cost at
+// most the d-th least: any other has d nodes before it in every order).
+type dPlan struct {
+	n   int
+	at0 []int32 // per position: index in tr + 1, 0 for a candidate that cannot be listed
+	tr  []dCand
+}
+
 // dBest is dBest reusing sc's memory, the list appended to l[:0].
 func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand, l []int32) []int32 {
+	sc.cs = sc.costs(topo, data, w, vr, sc.cs[:0])
+	var p dPlan
+	sc.plan(sc.cs, d, &p)
+	return sc.pick(&p, d, rng, l)
+}
+
+// costs appends to cs the nodes of vr, in their order, with eq. 1's cost in
+// closed form; a node whose rack holds none of the data costs 4W without
+// looking up its own share.
+func (sc *dBestScratch) costs(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, cs []dCand) []dCand {
 	var total int64
-	sc.rack = append(sc.rack[:0], make([]int64, len(topo.RackNames))...)
-	rack := sc.rack
+	if cap(sc.rack) < len(topo.RackNames) {
+		sc.rack = make([]int64, len(topo.RackNames))
+	}
+	rack := sc.rack[:len(topo.RackNames)]
+	clear(rack)
 	for _, u := range data {
 		x := w(u)
 		total += x
 		rack[topo.Nodes[u].Rack] += x
 	}
-	cs := sc.cs[:0]
 	for _, v := range vr {
-		inRack := rack[topo.Nodes[v].Rack]
-		cs = append(cs, dCand{v, 2*(inRack-w(v)) + 4*(total-inRack)})
+		c := 4 * total // no data in v's rack, so none on v
+		if inRack := rack[topo.Nodes[v].Rack]; inRack != 0 {
+			c = 2*(inRack-w(v)) + 4*(total-inRack)
+		}
+		cs = append(cs, dCand{v, c})
 	}
-	sc.cs = cs
-	rng.Shuffle(len(cs), func(a, b int) { cs[a], cs[b] = cs[b], cs[a] })
-	// Keep the d best by insertion; a node goes after those of equal cost, so
-	// ties stay in the shuffled order.
-	best := sc.best[:0]
+	return cs
+}
+
+// plan prepares p for drawing lists of d from the candidates cs, in
+// O(len(cs)·d).
+func (sc *dBestScratch) plan(cs []dCand, d int, p *dPlan) {
+	low := sc.low[:0]
 	for _, c := range cs {
+		k := len(low)
+		if k == d && c.cost >= low[k-1] {
+			continue
+		}
+		for k > 0 && c.cost < low[k-1] {
+			k--
+		}
+		low = slices.Insert(low, k, c.cost)
+		low = low[:min(len(low), d)]
+	}
+	sc.low = low
+	p.n = len(cs)
+	p.at0 = append(p.at0[:0], make([]int32, len(cs))...)
+	p.tr = p.tr[:0]
+	for i, c := range cs {
+		if len(low) > 0 && c.cost <= low[len(low)-1] {
+			p.tr = append(p.tr, c)
+			p.at0[i] = int32(len(p.tr))
+		}
+	}
+}
+
+// pick draws the list from p's candidates into l[:0]: it makes exactly the
+// draws rng.Shuffle over the candidates would (n − 1 numbers, Fisher-Yates
+// from the last position down, inlined), following only the candidates that
+// can be listed, each final once the shuffle passes its position, and lists
+// the d of least cost in the shuffled order, a node going after those of
+// equal cost: the list of shuffling every candidate and keeping the d best by
+// insertion. O(n) for the draws, plus O(tracked·d).
+func (sc *dBestScratch) pick(p *dPlan, d int, rng *rand.Rand, l []int32) []int32 {
+	at := append(sc.at[:0], p.at0...)
+	fin := sc.fin[:0]
+	for i := p.n - 1; i > 0; i-- {
+		j := int(rng.Uint64N(uint64(i + 1)))
+		a, b := at[i], at[j]
+		at[i], at[j] = b, a
+		if b != 0 {
+			fin = append(fin, dCand{b - 1, int64(i)})
+		}
+	}
+	if p.n > 0 && at[0] != 0 {
+		fin = append(fin, dCand{at[0] - 1, 0})
+	}
+	sc.at, sc.fin = at, fin
+	// fin is in decreasing final position: insert from its end.
+	best := sc.best[:0]
+	for f := len(fin) - 1; f >= 0; f-- {
+		c := p.tr[fin[f].node]
 		k := len(best)
+		if k == d && c.cost >= best[k-1].cost {
+			continue
+		}
 		for k > 0 && c.cost < best[k-1].cost {
 			k--
 		}
@@ -343,11 +448,14 @@ type clusterWait struct {
 // hasReduce reports whether a reduce of j runs on node n.
 func (e *clusterWait) hasReduce(n int32) bool { return e.w.places.On(e.j, n) }
 
-// inList is Wait Scheduling's list test. Recomputing the list (after any task
-// end or reduce launch) is O(N + |V_d| + d·|V_r|) for N nodes, V_d the nodes
-// holding the candidate's intermediate data and V_r those with a free reduce
-// slot: one pass over the nodes, then dBest, whose random tie order draws
-// |V_r| numbers; otherwise it is O(1).
+// inList is Wait Scheduling's list test, O(1) while the list is valid.
+// Redrawing the list (after any task end or reduce launch) makes the |V_r| − 1
+// draws of its random tie order, V_r the nodes with a free reduce slot, in
+// O(|V_r|) plus O(T·d) for the T candidates that can be listed; rebuilding the
+// candidates (one pass over the N nodes, eq. 1's costs over V_d, the nodes
+// holding the candidate's intermediate data, and the d least costs: O(N +
+// |V_d| + d·|V_r|)) happens only after the candidate's map ends, reduce
+// launches and ends, or at every redraw under the lifecycle.
 func (e *clusterWait) inList(i int, v int32) bool {
 	if e.s.FreeReduceSlots(v) == 0 {
 		return false // not in V_r, so in no list
@@ -357,24 +465,29 @@ func (e *clusterWait) inList(i int, v int32) bool {
 	}
 	if e.l == nil {
 		c := e.w
-		topo := e.s.Topology()
-		c.markReduces(e.j)
-		vr, busy := c.vrBuf[:0], c.busyBuf[:0]
-		for k := range topo.Nodes {
-			n := topo.Nodes[k].ID
-			if e.s.FreeReduceSlots(n) > 0 {
-				if c.mark[n] == c.markGen {
-					busy = append(busy, n)
-				} else {
-					vr = append(vr, n)
+		if c.rescan || c.candJob != e.j || c.candMaps != e.j.FinishedMaps() || c.candSlots != c.slotVer {
+			topo := e.s.Topology()
+			c.markReduces(e.j)
+			vr, busy := c.vrBuf[:0], c.busyBuf[:0]
+			for k := range topo.Nodes {
+				n := topo.Nodes[k].ID
+				if e.s.FreeReduceSlots(n) > 0 {
+					if c.mark[n] == c.markGen {
+						busy = append(busy, n)
+					} else {
+						vr = append(vr, n)
+					}
 				}
 			}
+			c.vrBuf, c.busyBuf = vr, busy
+			if len(vr) == 0 {
+				vr = busy
+			}
+			c.cands = c.scratch.costs(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, c.cands[:0])
+			c.scratch.plan(c.cands, c.d, &c.candPlan)
+			c.candJob, c.candMaps, c.candSlots = e.j, e.j.FinishedMaps(), c.slotVer
 		}
-		c.vrBuf, c.busyBuf = vr, busy
-		if len(vr) == 0 {
-			vr = busy
-		}
-		e.l = c.scratch.dBest(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, c.d, e.s.Rand(), c.listNode)
+		e.l = c.scratch.pick(&c.candPlan, c.d, e.s.Rand(), c.listNode)
 		c.listJob, c.listAt, c.listNode = e.j, c.listVer, e.l
 	}
 	return inList(e.l, i, v)
@@ -400,6 +513,7 @@ func (e *clusterWait) launch(v int32) bool {
 	if i < 0 {
 		return false
 	}
+	e.w.slotVer++
 	e.w.places.Launched(e.j, i)
 	return true
 }

@@ -70,14 +70,19 @@ import (
 //   - Maps are placed with the best locality the job offers on the node (no delay
 //     scheduling; the paper's simulator has none). w_min [w-min, 1ms].
 //
-// Cost, J active jobs and Q jobs in the PS queue: a task launch or end costs
-// O(1) for the service integration (each job's slot time is brought up to date
-// only when its own running tasks change or its service is read) plus, at an
-// end, the removal of the task from its job's running list (O(the job's running
-// tasks), order kept for the progress sum); the slack-system update runs
-// at most once per update-interval, in O(J) plus the queue moves; each slot
-// decision is the comparator's O(J + Q) scan, in which a job's stage costs O(1)
-// unless its finished and running tasks straddle reduce-stage.
+// Cost, J active jobs and Q jobs in the PS queue: a task launch costs O(1) for
+// the service integration (each job's slot time is brought up to date only
+// when its own running tasks change or its service is read) and the running
+// list; a task end O(1) amortized (the running list keeps launch order with
+// holes, compacted when they outnumber the tasks). The slack-system update runs
+// at most once per update-interval, in O(J + the executed jobs' running tasks)
+// plus the queue moves. Each slot decision is the comparator's O(J) scan (not
+// bounded by what changed); the front minima of the slacks, O(Q), are
+// recomputed only after the slack system changed (updates, arrivals, ends),
+// not per decision; a job's stage is O(1) unless its finished and running
+// tasks straddle reduce-stage, and then one O(running) sum per task end or
+// change of its average, its answer kept while no task of the phase ends and
+// its terms cannot have reached the threshold (progressAtLeast).
 type HPFSP struct {
 	replay.Base
 	name        string
@@ -98,9 +103,10 @@ type HPFSP struct {
 	mapSum, redSum     int64
 	mapCount, redCount int64
 
-	front  []float64
-	served []served
-	execd  []*hpfspJob
+	front    []float64
+	frontVer uint64 // sys.ver + 1 when front was computed; 0: never
+	served   []served
+	execd    []*hpfspJob
 }
 
 // hpfspJob is H-PFSP's record of one job.
@@ -153,6 +159,7 @@ func (h *HPFSP) Init(s replay.Cluster) {
 	h.nm, h.nr = float64(hw.TotalMapSlots()), float64(hw.TotalReduceSlots())
 	h.jobs = nil
 	h.sys = slackSystem{eps: 1e-6}
+	h.frontVer = 0
 }
 
 // JobArrived brings the slack system up to now and queues the job with the
@@ -220,7 +227,7 @@ func (h *HPFSP) Heartbeat(s replay.Cluster, n int32) {
 		s.LaunchMap(x.j, t, n)
 		x.integrate(now)
 		x.launchedM++
-		x.m.running = append(x.m.running, runningTask{index: t, launch: now})
+		x.m.running.add(t, now, x.m.tasks)
 	}
 	for s.FreeReduceSlots(n) > 0 {
 		x := h.choose(s, true)
@@ -230,7 +237,7 @@ func (h *HPFSP) Heartbeat(s replay.Cluster, n int32) {
 		t := s.LaunchReduce(x.j, n)
 		x.integrate(now)
 		x.launchedR++
-		x.r.running = append(x.r.running, runningTask{index: t, launch: now})
+		x.r.running.add(t, now, x.r.tasks)
 	}
 }
 
@@ -245,8 +252,8 @@ func (x *hpfspJob) integrate(now int64) {
 	if dt <= 0 {
 		return
 	}
-	x.slotM += float64(len(x.m.running)) * dt
-	x.slotR += float64(len(x.r.running)) * dt
+	x.slotM += float64(x.m.running.Len()) * dt
+	x.slotR += float64(x.r.running.Len()) * dt
 }
 
 // update is Alg. 1 for the interval since the last update, when it is at least
@@ -305,7 +312,10 @@ func (h *HPFSP) choose(s replay.Cluster, reduce bool) *hpfspJob {
 	now := s.Now()
 	var fair, best, fallback *hpfspJob
 	var fairCount int32
-	h.front = h.sys.frontMin(h.front)
+	if h.frontVer != h.sys.ver+1 {
+		h.front = h.sys.frontMin(h.front) // only after the slack system changed
+		h.frontVer = h.sys.ver + 1
+	}
 	for _, j := range s.Active() {
 		if reduce && !canReduce(j) || !reduce && j.PendingMaps() == 0 {
 			continue

@@ -27,6 +27,9 @@ type slackSystem struct {
 	q []*slackJob
 	// eps is the v under which a job counts as finished under PS.
 	eps float64
+	// ver counts the operations that may have changed a slack, a v, a w or
+	// the order: frontMin's result stays valid while it does not change.
+	ver uint64
 }
 
 // before reports whether a is ahead of b in the queue order.
@@ -62,6 +65,7 @@ func (ss *slackSystem) eq6() []float64 {
 // it finishes); a job behind gains v_j − w_j (0 for an arrival); j's own slack
 // is eq. (6) at its position.
 func (ss *slackSystem) insert(j *slackJob) {
+	ss.ver++
 	p, _ := slices.BinarySearchFunc(ss.q, j, func(a, b *slackJob) int {
 		if before(a, b) {
 			return -1
@@ -90,6 +94,7 @@ func (ss *slackSystem) insert(j *slackJob) {
 // their v (one job fewer shares the processor), jobs behind lose v_p and no
 // longer count w_p.
 func (ss *slackSystem) remove(p int) {
+	ss.ver++
 	r := ss.q[p]
 	for _, k := range ss.q[:p] {
 		k.s -= k.v
@@ -115,6 +120,7 @@ type served struct {
 // leaves the queue at that instant and the rest of the service is shared by the
 // others, so eq. (6) holds exactly afterwards.
 func (ss *slackSystem) progress(sv []served) {
+	ss.ver++
 	m := len(ss.q)
 	behind := make([]float64, m+1) // behind[k]: service of jobs behind position k
 	var total float64
@@ -158,6 +164,7 @@ func (ss *slackSystem) progress(sv []served) {
 // that v; one outside whose v becomes positive again (its size was
 // underestimated: PS would still be serving it) re-enters.
 func (ss *slackSystem) reestimate(j *slackJob, wNew float64) {
+	ss.ver++
 	dw := wNew - j.w
 	vNew := j.v + dw
 	if j.pos < 0 {
@@ -184,6 +191,7 @@ func (ss *slackSystem) reestimate(j *slackJob, wNew float64) {
 //	s_j += ±Σ_passed (v_k − w_k) + (m−P'+1)·v'_j − (m−P+1)·v_j − w'_j + w_j
 //	(+ when moving back, − when moving ahead; eqs. 15, 17).
 func (ss *slackSystem) move(j *slackJob, vNew, wNew float64) {
+	ss.ver++
 	m := len(ss.q)
 	p := j.pos
 	probe := &slackJob{id: j.id, v: vNew}
@@ -220,6 +228,7 @@ func (ss *slackSystem) move(j *slackJob, vNew, wNew float64) {
 // re-estimate) and, if PS would still be serving it, its slack becomes +Inf so
 // that it no longer holds any job back.
 func (ss *slackSystem) finish(j *slackJob) {
+	ss.ver++
 	ss.reestimate(j, 0)
 	j.done = true
 	if j.pos >= 0 {
