@@ -2,10 +2,10 @@ package policy
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testtraces"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -15,25 +15,7 @@ import (
 // a worktree's parent), or skips.
 func fb2010Prefix(tb testing.TB, n int) *trace.Trace {
 	tb.Helper()
-	const name = "FB-2010_samples_24_times_1hr_0.tsv"
-	path := filepath.Join(os.Getenv("TRACEREPLAY_TRACES"), "swim", name)
-	if os.Getenv("TRACEREPLAY_TRACES") == "" {
-		for _, up := range []string{"../..", "../../..", "../../../.."} {
-			path = filepath.Join(up, "shared", "traces", "swim", name)
-			if _, err := os.Stat(path); err == nil {
-				break
-			}
-		}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Skipf("shared trace not available: %v", err)
-	}
-	defer f.Close()
-	tr, _, err := trace.ReadInput(path, f, "auto", trace.ReadOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	tr := testtraces.SWIM(tb, "FB-2010_samples_24_times_1hr_0.tsv")
 	if n < len(tr.Jobs) {
 		tr.Jobs = tr.Jobs[:n]
 	}

@@ -1,7 +1,6 @@
 package replay_test
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -10,35 +9,17 @@ import (
 	"time"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
+	"github.com/tracereplay/tracereplay/internal/testtraces"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
-// sharedTrace reads a SWIM trace from $TRACEREPLAY_TRACES/swim, else from the
-// first shared/traces/swim found in the parent directories of the repository
-// (the main checkout's sibling, or a worktree's), or skips.
+// sharedTrace reads a SWIM trace of ../shared/traces (internal/testtraces), or
+// skips.
 func sharedTrace(b testing.TB, name string) *trace.Trace {
 	b.Helper()
-	path := filepath.Join(os.Getenv("TRACEREPLAY_TRACES"), "swim", name)
-	if os.Getenv("TRACEREPLAY_TRACES") == "" {
-		for _, up := range []string{"../..", "../../..", "../../../.."} {
-			path = filepath.Join(up, "shared", "traces", "swim", name)
-			if _, err := os.Stat(path); err == nil {
-				break
-			}
-		}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		b.Skipf("shared trace not available: %v", err)
-	}
-	defer f.Close()
-	tr, _, err := trace.ReadInput(path, f, "auto", trace.ReadOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return tr
+	return testtraces.SWIM(b, name)
 }
 
 func loadHardware(b testing.TB, name string) replay.Hardware {
