@@ -390,18 +390,20 @@ func (w *Workload) build(k int) *Job {
 		r.ShuffleBytes = redShuffle[i]
 		r.OutputBytes = redOut[i]
 		f := noise(dur, hw.DurationCV)
-		r.copyUs = int64(hw.TaskStartup) + int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps)))
+		// The copy at the NIC rate, then the fetch rounds' latency on top.
+		netCopyUs := int64(hw.TaskStartup) + int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps)))
+		r.copyUs = netCopyUs + hw.fetchOverheadUs(len(j.Maps))
 		r.tailUs = int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps) / nMaps))
 		if hw.ShuffleFetchLatency > 0 {
-			r.copyUs += hw.fetchOverheadUs(len(j.Maps))
 			r.tailUs += int64(hw.ShuffleFetchLatency)
 		}
 		work := f * (bytesUs(r.ShuffleBytes+r.OutputBytes, hw.DiskMBps) + bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps))
 		r.workUs = int64(math.Ceil(work))
 		if i < len(redObs) && redObs[i] >= 0 {
 			// The observed time covers copy and reduce work; the copy is modelled
-			// (it depends on when the maps end), the rest is the reduce work.
-			r.workUs = observedReduceWork(redTT[i], redObs[i], r.copyUs-hw.fetchOverheadUs(len(j.Maps)))
+			// (it depends on when the maps end), the rest is the reduce work. The
+			// fetch rounds are the model's own cost, added to it.
+			r.workUs = observedReduceWork(redTT[i], redObs[i], netCopyUs)
 			if tail, ok := observedCopyTail(redTT[i], lastMapMs); ok {
 				r.copyUs = int64(hw.TaskStartup)
 				r.tailUs, r.obsTail, r.obsTailUs = tail, true, tail
