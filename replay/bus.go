@@ -57,6 +57,9 @@ type TaskEvent struct {
 	// MapSlot is, for setup and cleanup tasks, whether the task holds a map
 	// slot (else a reduce slot).
 	MapSlot bool
+	// Killed marks the end of a map or reduce attempt that was preempted
+	// (yarn.go): the task is pending again and will be launched anew.
+	Killed bool
 }
 
 // SampleEvent is a timeline sample instant: Active are the jobs arrived and

@@ -156,6 +156,29 @@ type Hardware struct {
 	StragglerFraction  float64 `toml:"straggler_fraction"`   // probability a task straggles
 	StragglerAlpha     float64 `toml:"straggler_alpha"`      // Pareto shape of a straggler's slowdown
 	Speculation        string  `toml:"speculation"`          // "none", "hadoop" or "late"
+
+	// The YARN resource model (yarn.go), used when cluster = "yarn": every
+	// node is a NodeManager offering memory and vcores, and containers sized
+	// from each job's conf replace map and reduce slots. The keys follow the
+	// yarn-site.xml and mapred-site.xml keys named beside them.
+	Cluster             ClusterKind `toml:"cluster"`               // "slots" (Hadoop 1 TaskTrackers) or "yarn"
+	NodeMemoryMB        int64       `toml:"node_memory_mb"`        // yarn.nodemanager.resource.memory-mb
+	NodeVCores          int64       `toml:"node_vcores"`           // yarn.nodemanager.resource.cpu-vcores
+	MinAllocationMB     int64       `toml:"min_allocation_mb"`     // yarn.scheduler.minimum-allocation-mb (also the increment)
+	MaxAllocationMB     int64       `toml:"max_allocation_mb"`     // yarn.scheduler.maximum-allocation-mb
+	MinAllocationVCores int64       `toml:"min_allocation_vcores"` // yarn.scheduler.minimum-allocation-vcores
+	MaxAllocationVCores int64       `toml:"max_allocation_vcores"` // yarn.scheduler.maximum-allocation-vcores
+	MapMemoryMB         int64       `toml:"map_memory_mb"`         // mapreduce.map.memory.mb of a job whose trace has none
+	ReduceMemoryMB      int64       `toml:"reduce_memory_mb"`      // mapreduce.reduce.memory.mb (same)
+	AMMemoryMB          int64       `toml:"am_memory_mb"`          // yarn.app.mapreduce.am.resource.mb
+	MapVCores           int64       `toml:"map_vcores"`            // mapreduce.map.cpu.vcores
+	ReduceVCores        int64       `toml:"reduce_vcores"`         // mapreduce.reduce.cpu.vcores
+	AMVCores            int64       `toml:"am_vcores"`             // yarn.app.mapreduce.am.resource.cpu-vcores
+	// AMStartup is the time from the AM container's allocation to the job's
+	// tasks being requested (container launch, MRAppMaster start, job init:
+	// submit → JOB_INITED less the scheduling wait) when the trace does not
+	// record it.
+	AMStartup Duration `toml:"am_startup"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
@@ -174,6 +197,12 @@ func DefaultHardware() Hardware {
 		// Medians of the setup and cleanup attempts of the 59 jobs of Rumen's
 		// folder-input-trace (apache/hadoop branch-1 test data): 2.8 s each.
 		SetupTask: Duration(2800 * time.Millisecond / time.Microsecond), CleanupTask: Duration(2800 * time.Millisecond / time.Microsecond),
+		Cluster: ClusterSlots,
+		// Hadoop 2/3's defaults (yarn-default.xml, mapred-default.xml).
+		NodeMemoryMB: 8192, NodeVCores: 8, MinAllocationMB: 1024, MaxAllocationMB: 8192,
+		MinAllocationVCores: 1, MaxAllocationVCores: 4,
+		MapMemoryMB: 1024, ReduceMemoryMB: 1024, AMMemoryMB: 1536, MapVCores: 1, ReduceVCores: 1, AMVCores: 1,
+		AMStartup: Duration(3 * time.Second / time.Microsecond),
 	}
 }
 
@@ -365,6 +394,7 @@ func (h *Hardware) Validate() error {
 		}
 	}
 	h.validateLifecycle(bad)
+	h.validateYARN(bad)
 	if len(errs) > 0 {
 		slices.Sort(errs)
 		return fmt.Errorf("%s", strings.Join(errs, "; "))
@@ -382,6 +412,10 @@ func (h *Hardware) Nodes() int {
 
 // nodeSlots returns the map and reduce slots of node i under dedication.
 func (h *Hardware) nodeSlots(i int) (maps, reduces int) {
+	if h.Cluster == ClusterYARN {
+		c := h.nodeContainers()
+		return c, c
+	}
 	if h.MapNodes == 0 && h.ReduceNodes == 0 {
 		return h.MapSlots, h.ReduceSlots
 	}

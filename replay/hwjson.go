@@ -23,16 +23,18 @@ func jsonKey(f reflect.StructField) string {
 	return strings.ToLower(f.Name)
 }
 
-// MarshalJSON writes the model with its TOML keys. As in FieldJSON, the
-// lifecycle, failure and speculation keys are left out when they all hold
-// their defaults (lifecycle off).
+// MarshalJSON writes the model with its TOML keys. As in FieldJSON, each
+// optional group of keys (optionalKeyGroups: the lifecycle's, the YARN
+// model's) is left out when its keys all hold their defaults.
 func (h Hardware) MarshalJSON() ([]byte, error) {
 	d := DefaultHardware()
 	skip := map[string]bool{}
-	if lifecycleKeysOf(&h) == lifecycleKeysOf(&d) {
-		t := reflect.TypeFor[lifecycleKeys]()
-		for i := range t.NumField() {
-			skip[t.Field(i).Name] = true
+	for _, of := range optionalKeyGroups() {
+		if g := of(&h); g == of(&d) {
+			t := reflect.TypeOf(g)
+			for i := range t.NumField() {
+				skip[t.Field(i).Name] = true
+			}
 		}
 	}
 	var b bytes.Buffer
@@ -126,7 +128,10 @@ func fieldNames(b []byte, t reflect.Type) ([]byte, error) {
 }
 
 // UnmarshalJSON reads a model written by MarshalJSON (TOML keys) or by
-// FieldJSON (Go field names). Keys left out keep their zero values. The
+// FieldJSON (Go field names). Keys left out keep their zero values, except
+// the YARN model's: written without them (a slot cluster with the YARN keys at
+// their defaults, or a model from before they existed), they read back as
+// their defaults. The
 // enumerated keys are read as written, not checked against this build's
 // names: results record a model that was valid where it ran, and Validate
 // says what this build makes of it.
@@ -163,6 +168,10 @@ func (h *Hardware) UnmarshalJSON(b []byte) error {
 	hv := reflect.ValueOf(h).Elem()
 	for name, v := range enums {
 		hv.FieldByName(name).SetString(v)
+	}
+	if yarnKeysOf(h) == (yarnKeys{}) {
+		d := DefaultHardware()
+		setYARNKeys(h, yarnKeysOf(&d))
 	}
 	return nil
 }

@@ -17,7 +17,10 @@ func TestHardwareKeysFromTags(t *testing.T) {
 		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
 		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
 		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
-		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "queues (name, capacity, max_capacity)"}
+		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation",
+		"cluster", "node_memory_mb", "node_vcores", "min_allocation_mb", "max_allocation_mb", "min_allocation_vcores",
+		"max_allocation_vcores", "map_memory_mb", "reduce_memory_mb", "am_memory_mb", "map_vcores", "reduce_vcores",
+		"am_vcores", "am_startup", "queues (name, capacity, max_capacity)"}
 	if got := HardwareKeys(); !reflect.DeepEqual(got, want) {
 		t.Errorf("HardwareKeys() =\n%q\nwant\n%q", got, want)
 	}
@@ -31,7 +34,9 @@ func TestHardwareJSON(t *testing.T) {
 	full.Lifecycle, full.Speculation = true, "late"
 	full.Queues = []Queue{{Name: "a", Capacity: 0.5, MaxCapacity: 0.75}, {Name: "b", Capacity: 0.5}}
 	full.Layout = []RackLayout{{Name: "/r1", Hosts: []string{"h1", "h2"}}}
-	for _, h := range []Hardware{plain, full} {
+	yarn := DefaultHardware()
+	yarn.Cluster, yarn.NodeMemoryMB = ClusterYARN, 16384
+	for _, h := range []Hardware{plain, full, yarn} {
 		keyed, err := json.Marshal(h)
 		if err != nil {
 			t.Fatal(err)
@@ -46,6 +51,9 @@ func TestHardwareJSON(t *testing.T) {
 		}
 		if got := strings.Contains(string(keyed), `"lifecycle"`); got != h.Lifecycle {
 			t.Errorf("lifecycle keys written = %v, want %v", got, h.Lifecycle)
+		}
+		if got, want := strings.Contains(string(keyed), `"node_memory_mb"`), h.Cluster == ClusterYARN; got != want {
+			t.Errorf("YARN keys written = %v, want %v", got, want)
 		}
 		fields, err := h.FieldJSON()
 		if err != nil || !strings.Contains(string(fields), `"DiskMBps":100`) {

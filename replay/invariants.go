@@ -22,6 +22,7 @@ type checker struct {
 	launched map[[3]int32]bool // (job, kind, task)
 	finished map[[3]int32]bool
 	jobs     int
+	used     []Resource // cluster = "yarn": what each node's containers hold
 }
 
 func newChecker(s *Sim) *checker {
@@ -37,6 +38,7 @@ func (c *checker) TaskLaunched(e TaskEvent) {
 	switch e.Kind {
 	case TaskMap, TaskReduce:
 		c.launch(e.Job, e.Kind == TaskReduce, e.Index, e.Node)
+		c.yarnTask(e, 1)
 	case TaskSetup:
 		c.lcLaunch(e.Job, lcKindSetup, e.Node, e.MapSlot)
 	case TaskCleanup:
@@ -50,6 +52,11 @@ func (c *checker) TaskLaunched(e TaskEvent) {
 func (c *checker) TaskEnded(e TaskEvent) {
 	switch e.Kind {
 	case TaskMap, TaskReduce:
+		c.yarnTask(e, -1)
+		if e.Killed {
+			c.killed(e.Job, e.Kind == TaskReduce, e.Index, e.Node)
+			return
+		}
 		c.finish(e.Job, e.Kind == TaskReduce, e.Index, e.Node)
 	case TaskSetup:
 		c.lcFinish(e.Job, lcKindSetup, e.Node, e.MapSlot)
@@ -110,6 +117,50 @@ func (c *checker) launch(j *Job, reduce bool, i, n int32) {
 		if c.running[n] > node.MapSlots {
 			c.fail("node %d runs %d maps on %d slots", n, c.running[n], node.MapSlots)
 		}
+	}
+}
+
+// killed checks a preempted task's end: it ran, and may run again.
+func (c *checker) killed(j *Job, reduce bool, i, n int32) {
+	key := [3]int32{j.Index, kind(reduce), i}
+	if !c.launched[key] || c.finished[key] {
+		c.fail("task %v of job %s killed without launch or after its end", key, j.Trace.ID)
+	}
+	delete(c.launched, key)
+	if reduce {
+		c.runningR[n]--
+	} else {
+		c.running[n]--
+	}
+}
+
+// yarnTask counts a map's or reduce's container on its node (sign 1 at
+// launch, -1 at its end) on a YARN cluster.
+func (c *checker) yarnTask(e TaskEvent, sign int64) {
+	if !c.s.yarn.on {
+		return
+	}
+	k := MapContainer
+	if e.Kind == TaskReduce {
+		k = ReduceContainer
+	}
+	c.yarnUse(e.Node, e.Job.yarn.size[k], sign)
+}
+
+// yarnUse adds sign × r to node n's use and checks it against the node's
+// resources and the engine's own account of what is free.
+func (c *checker) yarnUse(n int32, r Resource, sign int64) {
+	if c.used == nil {
+		c.used = make([]Resource, len(c.s.nodes))
+	}
+	c.used[n] = c.used[n].Add(Resource{sign * r.MemoryMB, sign * r.VCores})
+	u, capa := c.used[n], c.s.yarn.capacity
+	if !u.Fits(capa) || u.MemoryMB < 0 || u.VCores < 0 {
+		c.fail("node %d: containers hold %d MB, %d vcores of its %d MB, %d vcores", n, u.MemoryMB, u.VCores, capa.MemoryMB, capa.VCores)
+	}
+	if free := c.s.yarn.free[n]; u.Add(free) != capa {
+		c.fail("node %d: containers hold %d MB, %d vcores but %d MB, %d vcores are free of %d MB, %d vcores",
+			n, u.MemoryMB, u.VCores, free.MemoryMB, free.VCores, capa.MemoryMB, capa.VCores)
 	}
 }
 

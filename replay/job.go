@@ -113,6 +113,8 @@ type Job struct {
 	finished  bool
 	out       jobOutput // intermediate data of finished maps (shuffle.go)
 	life      jobLife   // lifecycle state (lifecycle.go)
+	yarn      jobYARN   // containers on a YARN cluster (yarn.go)
+	redAgain  []int32   // preempted reduces to launch again, before nextRed (yarn.go)
 	view      JobView   // what policies see of it (View)
 }
 

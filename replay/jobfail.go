@@ -320,7 +320,7 @@ func (s *Sim) failJob(j *Job) {
 			m.FinishUs, m.endUs = s.now, s.now
 			s.mm.retime(m, old)
 			m.State = Done
-			s.nodes[m.Node].freeMap++
+			s.freeMapSlot(j, m.Node, m.LaunchUs)
 			if m.specNode >= 0 {
 				s.specEnded(j, int32(i))
 			}
@@ -350,7 +350,7 @@ func (s *Sim) failJob(j *Job) {
 		}
 		r.FinishUs = s.now
 		r.State = Done
-		s.nodes[r.Node].freeReduce++
+		s.freeReduceSlot(j, r.Node, r.LaunchUs)
 		s.busyReduceUs += s.now - r.LaunchUs
 		j.RunningReduces--
 		s.taskEnded()

@@ -527,14 +527,30 @@ func (h Hardware) FieldJSON() ([]byte, error) {
 		return nil, err
 	}
 	d := DefaultHardware()
-	if lifecycleKeysOf(&h) != lifecycleKeysOf(&d) {
-		return b, nil
+	for _, of := range optionalKeyGroups() {
+		if of(&h) != of(&d) {
+			continue
+		}
+		keys, err := json.Marshal(of(&d))
+		if err != nil {
+			return nil, err
+		}
+		// {"Lifecycle":…,"Speculation":"none"} → ,"Lifecycle":…,"Speculation":"none"
+		span := append([]byte{','}, keys[1:len(keys)-1]...)
+		b = bytes.Replace(b, span, nil, 1)
 	}
-	keys, err := json.Marshal(lifecycleKeysOf(&d))
-	if err != nil {
-		return nil, err
+	return b, nil
+}
+
+// optionalKeyGroups are the groups of hardware keys added after the frozen
+// JSON formats were fixed (the lifecycle's, the YARN model's): each gives a
+// comparable struct of the group's fields, in Hardware's field order. A group
+// whose keys all hold their defaults is left out of FieldJSON and the
+// manifest, so that a run that does not use it records the same hardware JSON
+// as before the keys existed.
+func optionalKeyGroups() []func(*Hardware) any {
+	return []func(*Hardware) any{
+		func(h *Hardware) any { return lifecycleKeysOf(h) },
+		func(h *Hardware) any { return yarnKeysOf(h) },
 	}
-	// {"Lifecycle":…,"Speculation":"none"} → ,"Lifecycle":…,"Speculation":"none"
-	span := append([]byte{','}, keys[1:len(keys)-1]...)
-	return bytes.Replace(b, span, nil, 1), nil
 }

@@ -7,8 +7,12 @@ type taskRecorder struct {
 	s *Sim
 }
 
-// TaskEnded records the task's row.
+// TaskEnded records the task's row; a preempted attempt has none (the task's
+// row is its completing attempt's).
 func (t taskRecorder) TaskEnded(e TaskEvent) {
+	if e.Killed {
+		return
+	}
 	switch e.Kind {
 	case TaskMap:
 		t.s.recordMap(e.Job, e.Index)

@@ -22,6 +22,7 @@ const (
 	evInitDone      // lifecycle: an init worker (b = 0) or job a's own AM (b = 1) is done with job a
 	evLifecycleDone // lifecycle: job a's setup (b = 2) or cleanup (b = 3) task is reported done
 	evFetchStart    // network = "flow": reduce b of job a is started up and begins its fetches
+	evAMReady       // cluster = "yarn": job a's AM has started and initialised the job (yarn.go)
 )
 
 type event struct {
@@ -190,6 +191,8 @@ type Sim struct {
 	net                     netAcct
 	lc                      lcSim
 	specRunning             int           // speculative map copies holding a slot
+	yarn                    yarnSim       // cluster = "yarn" (yarn.go)
+	preempted               int64         // containers preempted (yarn.go)
 	netm                    NetworkModel  // the network key's model (network.go)
 	fn                      Flows         // netm's transfer network when it re-times transfers; nil otherwise
 	flowErr                 error         // a transfer that failed to start (a bug): stops the run
@@ -214,6 +217,10 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		}
 	}
 	s.orderPhases()
+	s.initYARN()
+	if err := checkPolicyKind(s.hw, p); err != nil {
+		return nil, err
+	}
 	s.netm = w.net
 	fn, err := s.netm.NewFlows(s.topo)
 	if err != nil {
@@ -333,6 +340,11 @@ func (s *Sim) loop() (err error) {
 			s.lcDone(s.jobs[e.a], e.b)
 		case evFetchStart:
 			s.fetchStart(s.jobs[e.a], e.b)
+		case evAMReady:
+			s.amReady(s.jobs[e.a])
+		}
+		if s.yarn.err != nil {
+			return s.yarn.err
 		}
 	}
 	if s.finished != s.w.Len() {
@@ -420,12 +432,11 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	}
 	m := &j.Maps[i]
 	ns := &s.nodes[n]
-	if m.State != Pending || ns.freeMap <= 0 || j.finished {
-		panic(fmt.Sprintf("policy %s launched map %d of job %s on node %d: task state %d, free map slots %d",
-			s.pol.Name(), i, j.Trace.ID, n, m.State, ns.freeMap))
+	if m.State != Pending || j.finished || !s.takeMapSlot(j, n) {
+		panic(fmt.Sprintf("policy %s launched map %d of job %s on node %d: task state %d, free map slots %d, %s",
+			s.pol.Name(), i, j.Trace.ID, n, m.State, ns.freeMap, s.yarnRoom(j, n, MapContainer)))
 	}
 	d, loc, src := s.mapCost(j, i, n)
-	ns.freeMap--
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
 	m.endUs = s.now + d
 	j.PendingMaps--
@@ -460,16 +471,21 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 		return -1 // its job failed (jobfail.go)
 	}
 	ns := &s.nodes[n]
-	if ns.freeReduce <= 0 || j.finished {
-		panic(fmt.Sprintf("policy %s launched a reduce of job %s on node %d with %d free reduce slots", s.pol.Name(), j.Trace.ID, n, ns.freeReduce))
+	if j.finished || !s.yarn.on && ns.freeReduce <= 0 || s.yarn.on && !j.yarn.size[ReduceContainer].Fits(s.yarn.free[n]) {
+		panic(fmt.Sprintf("policy %s launched a reduce of job %s on node %d with %d free reduce slots, %s",
+			s.pol.Name(), j.Trace.ID, n, ns.freeReduce, s.yarnRoom(j, n, ReduceContainer)))
 	}
 	if !j.ready || j.PendingReduces == 0 {
 		return -1
 	}
 	i := j.nextRed
-	j.nextRed++
+	if len(j.redAgain) > 0 {
+		i, j.redAgain = j.redAgain[0], j.redAgain[1:]
+	} else {
+		j.nextRed++
+	}
 	r := &j.Reduces[i]
-	ns.freeReduce--
+	s.takeReduceSlot(j, n)
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
 	j.PendingReduces--
 	j.RunningReduces++
@@ -508,6 +524,10 @@ func (s *Sim) arrive(k int) {
 	j := s.w.build(k)
 	j.FirstLaunchUs, j.LastMapEndUs = Unset, Unset
 	s.jobs[k] = j
+	if s.yarn.on {
+		s.yarnSubmit(j)
+		return
+	}
 	if s.hw.Lifecycle {
 		s.lcSubmit(j)
 		return
@@ -583,7 +603,7 @@ func (s *Sim) nextSweep() {
 	for range len(s.phaseOrder) {
 		n := s.phaseOrder[s.sweepIdx]
 		ns := &s.nodes[n]
-		if ns.nextHB < 0 && ns.freeMap+ns.freeReduce > 0 {
+		if ns.nextHB < 0 && s.hasRoom(n) {
 			s.schedule(s.sweepBase+ns.phase, evSweep, n, 0)
 			return
 		}
@@ -602,7 +622,7 @@ func (s *Sim) sweep() {
 		return
 	}
 	n := s.phaseOrder[s.sweepIdx]
-	if ns := &s.nodes[n]; ns.nextHB < 0 && ns.freeMap+ns.freeReduce > 0 {
+	if ns := &s.nodes[n]; ns.nextHB < 0 && s.hasRoom(n) {
 		ns.nextHB = s.now
 		s.heartbeat(n, s.now)
 	}
@@ -641,14 +661,14 @@ func (s *Sim) heartbeat(n int32, t int64) {
 		return // superseded by an out-of-band heartbeat
 	}
 	ns.nextHB = -1
-	if ns.freeMap+ns.freeReduce == 0 || !s.wantsHeartbeats() {
+	if !s.hasRoom(n) || !s.wantsHeartbeats() {
 		if s.opt.stats != nil {
 			s.opt.stats.Dormant++
 		}
 		return // dormant until a slot frees or work arrives
 	}
 	launched := s.running
-	if !s.hw.Lifecycle || !s.lcAssign(n) {
+	if !s.hw.Lifecycle || s.yarn.on || !s.lcAssign(n) {
 		s.pol.Heartbeat(s, n)
 		if s.hw.Speculation != "none" {
 			s.speculate(n)
@@ -657,7 +677,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 	if st := s.opt.stats; st != nil {
 		st.heartbeat(s, n, s.running-launched)
 	}
-	if ns.freeMap+ns.freeReduce > 0 && s.wantsHeartbeats() {
+	if s.hasRoom(n) && s.wantsHeartbeats() {
 		s.scheduleHeartbeat(n, t+int64(s.hw.Heartbeat))
 	}
 }
@@ -720,8 +740,7 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	}
 	m := &j.Maps[i]
 	m.State = Done
-	ns := &s.nodes[m.Node]
-	ns.freeMap++
+	s.freeMapSlot(j, m.Node, m.LaunchUs)
 	if m.specNode >= 0 {
 		s.specEnded(j, i)
 	}
@@ -759,7 +778,7 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 	}
 	r := &j.Reduces[i]
 	r.State = Done
-	s.nodes[r.Node].freeReduce++
+	s.freeReduceSlot(j, r.Node, r.LaunchUs)
 	s.busyReduceUs += r.FinishUs - r.LaunchUs
 	j.RunningReduces--
 	j.FinishedReduces++
@@ -773,18 +792,21 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 }
 
 func (s *Sim) finishJob(j *Job) {
-	if s.hw.Lifecycle && j.life.phase != lcDone {
+	if s.hw.Lifecycle && !s.yarn.on && j.life.phase != lcDone {
 		s.lcWorkDone(j)
 		return
 	}
 	j.finished = true
 	s.bus.jobFinished(JobEvent{Time: s.now, Job: j}) // the job's result (metrics_job.go)
-	if !s.hw.Lifecycle {
+	if !s.hw.Lifecycle || s.yarn.on {
 		s.pol.JobFinished(s, j.View()) // with the lifecycle: when its work was done (lcWorkDone)
 	}
 	s.removeActive(j)
 	s.jobs[j.Index] = nil
 	s.finished++
+	if s.yarn.on {
+		s.yarnJobDone(j)
+	}
 	if s.opt.Progress != nil && s.finished%256 == 0 {
 		s.opt.Progress(s.finished, s.w.Len())
 	}
@@ -849,6 +871,7 @@ func (s *Sim) summarise() {
 		sum.MapUtilisation = float64(s.busyMapUs) / (float64(s.hw.TotalMapSlots()) * float64(sum.MakespanUs))
 		sum.ReduceUtilisation = float64(s.busyReduceUs) / (float64(s.hw.TotalReduceSlots()) * float64(sum.MakespanUs))
 	}
+	s.yarnUtilisation(sum)
 	sum.JainFairness = jain(slowdowns)
 	s.mm.summarise(sum)
 	sum.NetworkBytes = s.netBytes

@@ -111,6 +111,8 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     on hosts that were ever full, so the busiest host is the best estimate
 //     for all; a YARN cluster sharing containers between maps and reduces gets
 //     the peak of each.
+//   - On a YARN cluster (cluster = "yarn"), NodeManager memory and vcores:
+//     see yarnTraceNode.
 //   - Lifecycle: on (setup and cleanup tasks, reports, shuffle fetches; see
 //     lifecycle.go) when some task has a host, a start and a finish; when a
 //     job conf names Hadoop 1's CapacityTaskScheduler and base has no
@@ -178,6 +180,9 @@ func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 		if r > 0 {
 			hw.ReduceSlots = r
 		}
+	}
+	if hw.Cluster == ClusterYARN {
+		hw.NodeMemoryMB, hw.NodeVCores = yarnTraceNode(tr, &hw)
 	}
 	hw.Lifecycle = HasObservedSchedule(tr)
 	if hw.JobInitPoll == 0 && namesCapacity(tr) {

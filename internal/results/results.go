@@ -120,9 +120,15 @@ type RunSummary struct {
 	// task, counted from the first submission (eqs. 1 and 2).
 	MapMachineThroughput    float64 `json:"map_machine_throughput"`
 	ReduceMachineThroughput float64 `json:"reduce_machine_throughput"`
-	// Utilisation is busy slot time over available slot time during the makespan.
+	// Utilisation is busy slot time over available slot time during the
+	// makespan; on a YARN cluster (cluster = "yarn"), the memory·time that map
+	// and reduce containers held over the cluster's memory·time.
 	MapUtilisation    float64 `json:"map_utilisation"`
 	ReduceUtilisation float64 `json:"reduce_utilisation"`
+	// AMUtilisation is, on a YARN cluster, the share of the cluster's
+	// memory·time that ApplicationMaster containers held; 0 (left out) on a
+	// slot cluster.
+	AMUtilisation float64 `json:"am_utilisation,omitempty"`
 	// JainFairness is Jain's index over the jobs' slowdowns.
 	JainFairness float64 `json:"jain_fairness"`
 	// NetworkBytes is the bytes moved across the network (remote map input and

@@ -1,0 +1,666 @@
+package replay
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// The YARN resource model (hardware key cluster = "yarn"), as Hadoop 2 and 3
+// run MapReduce:
+//
+//   - Every node is a NodeManager offering node_memory_mb and node_vcores
+//     (yarn.nodemanager.resource.*). There are no map or reduce slots: every
+//     attempt runs in a container whose size the job's conf asks for
+//     (mapreduce.{map,reduce}.memory.mb and .cpu.vcores, the trace's
+//     map_memory_mb / reduce_memory_mb when it records them, else this
+//     model's keys), normalised as the ResourceManager does
+//     (SchedulerUtils.normalizeRequest with DefaultResourceCalculator's
+//     rounding): rounded up to a multiple of the minimum allocation, at least
+//     the minimum. A request above the maximum allocation is refused by the
+//     RM (InvalidResourceRequestException); here it is a named error before
+//     the run (exit 2), as is a container no node can hold.
+//   - A submitted job first needs a container for its ApplicationMaster
+//     (yarn.app.mapreduce.am.resource.mb / .cpu-vcores). The policy sees the
+//     job at its submission with its AM pending and gives the AM a container
+//     (YARNCluster.LaunchAM); the AM then starts and initialises the job for
+//     am_startup (trace mode: task_startup plus the observed AM start →
+//     JOB_INITED when the trace has both), and only then are the job's maps and
+//     reduces requested. The AM holds its container until the job finishes.
+//   - Setup and cleanup run inside the AM (Hadoop 2's MRAppMaster commits
+//     through its committer, not in task containers), so the lifecycle's init
+//     workers and setup and cleanup tasks do not apply; the lifecycle's
+//     reporting of finished tasks at the next heartbeat (report_at_heartbeat)
+//     does: a container's resources are free when its NodeManager reports it.
+//   - Preemption (YARNCluster.Preempt) kills a running container: its
+//     resources are free at once, the attempt's work is lost and the task is
+//     pending again, as the MRAppMaster re-requests a preempted attempt's task.
+//
+// The slot-based parts of the engine see each node as holding as many "slots"
+// of each kind as containers of the minimum allocation fit on it
+// (nodeContainers): the invariant checker's per-node counts and the
+// utilisation denominators use that. Speculation and the flow network are not
+// supported on YARN yet (refused when the model is validated).
+
+// ClusterKind is the cluster key: what a node offers its tasks.
+type ClusterKind string
+
+// The cluster kinds.
+const (
+	ClusterSlots ClusterKind = "slots" // Hadoop 1 TaskTrackers with map and reduce slots
+	ClusterYARN  ClusterKind = "yarn"  // YARN NodeManagers with memory and vcores
+)
+
+// ClusterKindNames lists the cluster key's values.
+func ClusterKindNames() []string { return []string{string(ClusterSlots), string(ClusterYARN)} }
+
+// UnmarshalText reads a cluster key's value; an unknown name is an error
+// listing the valid ones.
+func (k *ClusterKind) UnmarshalText(b []byte) error {
+	v, err := parseEnum("cluster", b, ClusterKindNames())
+	*k = ClusterKind(v)
+	return err
+}
+
+// MarshalText writes the kind's name.
+func (k ClusterKind) MarshalText() ([]byte, error) { return []byte(k), nil }
+
+// String is the kind's name as the cluster key spells it.
+func (k ClusterKind) String() string { return string(k) }
+
+// yarnKeys are the YARN model's hardware keys, in Hardware's field order
+// (optionalKeyGroups).
+type yarnKeys struct {
+	Cluster                                 ClusterKind
+	NodeMemoryMB, NodeVCores                int64
+	MinAllocationMB, MaxAllocationMB        int64
+	MinAllocationVCores                     int64
+	MaxAllocationVCores                     int64
+	MapMemoryMB, ReduceMemoryMB, AMMemoryMB int64
+	MapVCores, ReduceVCores, AMVCores       int64
+	AMStartup                               Duration
+}
+
+// setYARNKeys sets the YARN group's fields of h from k.
+func setYARNKeys(h *Hardware, k yarnKeys) {
+	h.Cluster, h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MaxAllocationMB = k.Cluster, k.NodeMemoryMB, k.NodeVCores, k.MinAllocationMB, k.MaxAllocationMB
+	h.MinAllocationVCores, h.MaxAllocationVCores, h.MapMemoryMB, h.ReduceMemoryMB, h.AMMemoryMB = k.MinAllocationVCores, k.MaxAllocationVCores, k.MapMemoryMB, k.ReduceMemoryMB, k.AMMemoryMB
+	h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup = k.MapVCores, k.ReduceVCores, k.AMVCores, k.AMStartup
+}
+
+func yarnKeysOf(h *Hardware) yarnKeys {
+	return yarnKeys{h.Cluster, h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MaxAllocationMB,
+		h.MinAllocationVCores, h.MaxAllocationVCores, h.MapMemoryMB, h.ReduceMemoryMB, h.AMMemoryMB,
+		h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup}
+}
+
+// maxYARNAmount bounds the memory (MB) and vcore keys: a petabyte of memory
+// or a million cores per node is a typing error.
+const maxYARNAmount = 1 << 30
+
+// validateYARN checks the YARN keys (all of them, whatever the cluster kind,
+// so a model stays valid when cluster is switched with --set).
+func (h *Hardware) validateYARN(bad func(string, ...any)) {
+	if !slices.Contains(ClusterKindNames(), string(h.Cluster)) {
+		bad("%v", enumError("cluster", string(h.Cluster), ClusterKindNames()))
+	}
+	for _, k := range []struct {
+		name string
+		v    int64
+	}{
+		{"node_memory_mb", h.NodeMemoryMB}, {"node_vcores", h.NodeVCores},
+		{"min_allocation_mb", h.MinAllocationMB}, {"max_allocation_mb", h.MaxAllocationMB},
+		{"min_allocation_vcores", h.MinAllocationVCores}, {"max_allocation_vcores", h.MaxAllocationVCores},
+		{"map_memory_mb", h.MapMemoryMB}, {"reduce_memory_mb", h.ReduceMemoryMB}, {"am_memory_mb", h.AMMemoryMB},
+		{"map_vcores", h.MapVCores}, {"reduce_vcores", h.ReduceVCores}, {"am_vcores", h.AMVCores},
+	} {
+		if k.v < 1 || k.v > maxYARNAmount {
+			bad("%s = %d: want 1..%d", k.name, k.v, maxYARNAmount)
+		}
+	}
+	if h.MinAllocationMB > h.MaxAllocationMB || h.MinAllocationVCores > h.MaxAllocationVCores {
+		bad("min_allocation_mb/vcores (%d, %d) must not exceed max_allocation_mb/vcores (%d, %d)",
+			h.MinAllocationMB, h.MinAllocationVCores, h.MaxAllocationMB, h.MaxAllocationVCores)
+	}
+	if h.AMStartup > MaxHardwareDuration {
+		bad("am_startup = %v: want at most %v", h.AMStartup, MaxHardwareDuration)
+	}
+	if h.Cluster != ClusterYARN {
+		return
+	}
+	if h.NodeMemoryMB < h.MinAllocationMB || h.NodeVCores < h.MinAllocationVCores {
+		bad("cluster = \"yarn\": node_memory_mb/vcores (%d, %d) cannot hold one container of the minimum allocation (%d, %d)",
+			h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MinAllocationVCores)
+	}
+	for _, k := range []struct {
+		name string
+		r    Resource
+	}{{"am", Resource{h.AMMemoryMB, h.AMVCores}}, {"map", Resource{h.MapMemoryMB, h.MapVCores}},
+		{"reduce", Resource{h.ReduceMemoryMB, h.ReduceVCores}}} {
+		if err := h.checkContainer(k.r); err != nil {
+			bad("cluster = \"yarn\": the default %s container: %v", k.name, err)
+		}
+	}
+	if h.Speculation != "none" {
+		bad("cluster = \"yarn\" does not support speculation %q yet: want speculation = \"none\"", h.Speculation)
+	}
+	if h.NetworkModel().Retimes() {
+		bad("cluster = \"yarn\" does not support network = %q yet: want fixed or bar", h.Network)
+	}
+	if h.MapNodes != 0 || h.ReduceNodes != 0 {
+		bad("cluster = \"yarn\" has no map-only or reduce-only nodes: want map_nodes = reduce_nodes = 0")
+	}
+}
+
+// nodeContainers is the number of containers of the minimum allocation a
+// NodeManager holds: the slot count the slot-based parts of the engine see.
+func (h *Hardware) nodeContainers() int {
+	if h.MinAllocationMB < 1 || h.MinAllocationVCores < 1 {
+		return 0
+	}
+	return int(min(h.NodeMemoryMB/h.MinAllocationMB, h.NodeVCores/h.MinAllocationVCores, 1<<20))
+}
+
+// normalise rounds a container request up to a multiple of the minimum
+// allocation, at least the minimum (SchedulerUtils.normalizeRequest).
+func (h *Hardware) normalise(r Resource) Resource {
+	up := func(v, step int64) int64 {
+		if v <= step {
+			return step
+		}
+		return (v + step - 1) / step * step
+	}
+	return Resource{MemoryMB: up(r.MemoryMB, h.MinAllocationMB), VCores: up(r.VCores, h.MinAllocationVCores)}
+}
+
+// checkContainer says why a normalised request cannot run: above the maximum
+// allocation, or larger than a node.
+func (h *Hardware) checkContainer(r Resource) error {
+	n := h.normalise(r)
+	if n.MemoryMB > h.MaxAllocationMB || n.VCores > h.MaxAllocationVCores {
+		return fmt.Errorf("%d MB, %d vcores exceeds the maximum allocation (%d MB, %d vcores)",
+			n.MemoryMB, n.VCores, h.MaxAllocationMB, h.MaxAllocationVCores)
+	}
+	if !n.Fits(Resource{h.NodeMemoryMB, h.NodeVCores}) {
+		return fmt.Errorf("%d MB, %d vcores is larger than any node (%d MB, %d vcores)",
+			n.MemoryMB, n.VCores, h.NodeMemoryMB, h.NodeVCores)
+	}
+	return nil
+}
+
+// jobContainers sizes job j's AM, map and reduce containers, or says which
+// one cannot run on this cluster.
+func (h *Hardware) jobContainers(j *Job) ([3]Resource, error) {
+	mapMB, redMB := h.MapMemoryMB, h.ReduceMemoryMB
+	if j.Trace.MapMemoryMB > 0 {
+		mapMB = int64(j.Trace.MapMemoryMB)
+	}
+	if j.Trace.ReduceMemoryMB > 0 {
+		redMB = int64(j.Trace.ReduceMemoryMB)
+	}
+	asks := [3]Resource{
+		AMContainer:     {h.AMMemoryMB, h.AMVCores},
+		MapContainer:    {mapMB, h.MapVCores},
+		ReduceContainer: {redMB, h.ReduceVCores},
+	}
+	var out [3]Resource
+	for k, r := range asks {
+		if err := h.checkContainer(r); err != nil {
+			return out, fmt.Errorf("job %s: its %s container: %w", j.Trace.ID, ContainerKind(k), err)
+		}
+		out[k] = h.normalise(r)
+	}
+	return out, nil
+}
+
+// jobYARN is a job's state on a YARN cluster.
+type jobYARN struct {
+	size      [3]Resource // normalised container sizes, by ContainerKind
+	amPending bool        // submitted, AM not yet allocated
+	amNode    int32       // node of the AM's container, -1 before
+	amLaunch  int64
+	usage     Resource // what its running containers hold, the AM's included
+}
+
+// yarnSim is the simulator's YARN state.
+type yarnSim struct {
+	on       bool
+	free     []Resource // per node
+	capacity Resource   // per node (every NodeManager alike)
+	minAlloc Resource
+	total    Resource
+	err      error      // a job whose container cannot run: stops the run
+	memMBs   [3]float64 // MB·s held by the containers released so far, by kind
+}
+
+// initYARN sets up the NodeManagers' resources.
+func (s *Sim) initYARN() {
+	if s.hw.Cluster != ClusterYARN {
+		return
+	}
+	y := &s.yarn
+	y.on = true
+	y.capacity = Resource{s.hw.NodeMemoryMB, s.hw.NodeVCores}
+	y.minAlloc = Resource{s.hw.MinAllocationMB, s.hw.MinAllocationVCores}
+	y.free = make([]Resource, len(s.nodes))
+	for i := range y.free {
+		y.free[i] = y.capacity
+		y.total = y.total.Add(y.capacity)
+	}
+}
+
+// hasRoom reports whether node n could take a task: a free slot, or on YARN
+// room for a container of the minimum allocation.
+func (s *Sim) hasRoom(n int32) bool {
+	if s.yarn.on {
+		return s.yarn.minAlloc.Fits(s.yarn.free[n])
+	}
+	ns := &s.nodes[n]
+	return ns.freeMap+ns.freeReduce > 0
+}
+
+// takeMapSlot gives a map of j node n's map slot or a map container; it
+// reports false, taking nothing, when there is none free.
+func (s *Sim) takeMapSlot(j *Job, n int32) bool {
+	if s.yarn.on {
+		return s.takeContainer(j, n, MapContainer)
+	}
+	if s.nodes[n].freeMap <= 0 {
+		return false
+	}
+	s.nodes[n].freeMap--
+	return true
+}
+
+// freeMapSlot returns the slot or container on node n of a map of j
+// launched at launchUs.
+func (s *Sim) freeMapSlot(j *Job, n int32, launchUs int64) {
+	if s.yarn.on {
+		s.releaseContainer(j, n, MapContainer, launchUs)
+		return
+	}
+	s.nodes[n].freeMap++
+}
+
+// takeReduceSlot is takeMapSlot for a reduce.
+func (s *Sim) takeReduceSlot(j *Job, n int32) bool {
+	if s.yarn.on {
+		return s.takeContainer(j, n, ReduceContainer)
+	}
+	if s.nodes[n].freeReduce <= 0 {
+		return false
+	}
+	s.nodes[n].freeReduce--
+	return true
+}
+
+// freeReduceSlot returns the slot or container on node n of a reduce of j
+// launched at launchUs.
+func (s *Sim) freeReduceSlot(j *Job, n int32, launchUs int64) {
+	if s.yarn.on {
+		s.releaseContainer(j, n, ReduceContainer, launchUs)
+		return
+	}
+	s.nodes[n].freeReduce++
+}
+
+func (s *Sim) takeContainer(j *Job, n int32, k ContainerKind) bool {
+	c := j.yarn.size[k]
+	if !c.Fits(s.yarn.free[n]) {
+		return false
+	}
+	s.yarn.free[n] = s.yarn.free[n].Sub(c)
+	j.yarn.usage = j.yarn.usage.Add(c)
+	return true
+}
+
+// releaseContainer frees j's container of kind k on node n, held since
+// launchUs.
+func (s *Sim) releaseContainer(j *Job, n int32, k ContainerKind, launchUs int64) {
+	c := j.yarn.size[k]
+	s.yarn.free[n] = s.yarn.free[n].Add(c)
+	j.yarn.usage = j.yarn.usage.Sub(c)
+	s.yarn.memMBs[k] += float64(c.MemoryMB) * float64(s.now-launchUs) / 1e6
+}
+
+// yarnSubmit starts job j on a YARN cluster: its AM waits for a container,
+// and the policy sees the job now.
+func (s *Sim) yarnSubmit(j *Job) {
+	size, err := s.hw.jobContainers(j)
+	if err != nil {
+		s.yarn.err = err
+		return
+	}
+	j.yarn = jobYARN{size: size, amPending: true, amNode: -1}
+	j.life.setup.present, j.life.cleanup.present = false, false // they run in the AM
+	j.index(s.topo)
+	s.active = append(s.active, j)
+	s.lastChange = s.now
+	s.pending++ // the AM's container
+	s.pol.JobArrived(s, j.View())
+	s.wake()
+}
+
+// launchAM gives job j's AM a container on node n.
+func (s *Sim) launchAM(j *Job, n int32) {
+	if !j.yarn.amPending || j.finished {
+		panic(fmt.Sprintf("policy %s launched the AM of job %s, which is not pending", s.pol.Name(), j.Trace.ID))
+	}
+	if !s.takeContainer(j, n, AMContainer) {
+		panic(fmt.Sprintf("policy %s launched the AM of job %s on node %d: %d MB, %d vcores free, the AM needs %d MB, %d vcores",
+			s.pol.Name(), j.Trace.ID, n, s.yarn.free[n].MemoryMB, s.yarn.free[n].VCores,
+			j.yarn.size[AMContainer].MemoryMB, j.yarn.size[AMContainer].VCores))
+	}
+	j.yarn.amPending, j.yarn.amNode, j.yarn.amLaunch = false, n, s.now
+	s.pending--
+	s.lastChange = s.now
+	if s.chk != nil {
+		s.chk.yarnUse(n, j.yarn.size[AMContainer], 1)
+	}
+	s.schedule(s.now+s.amStartupUs(j), evAMReady, j.Index, 0)
+}
+
+// amStartupUs is the time from j's AM container to its tasks being
+// requested: in trace mode task_startup plus the observed AM start →
+// JOB_INITED when the trace records both, else am_startup.
+func (s *Sim) amStartupUs(j *Job) int64 {
+	tj := j.Trace
+	if s.w.times.UsesTrace() && tj.AMStartMs >= 0 && tj.LaunchMs >= tj.AMStartMs {
+		return int64(s.hw.TaskStartup) + (tj.LaunchMs-tj.AMStartMs)*int64(time.Millisecond/time.Microsecond)
+	}
+	return int64(s.hw.AMStartup)
+}
+
+// amReady requests job j's maps and reduces: its AM has started and
+// initialised the job.
+func (s *Sim) amReady(j *Job) {
+	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
+	j.PendingMaps = int32(len(j.Maps))
+	j.PendingReduces = int32(len(j.Reduces))
+	s.lastChange = s.now
+	s.pending += int64(j.PendingMaps)
+	s.checkReady(j)
+	if !s.sampling && s.opt.Timeline {
+		s.sampling = true
+		step := int64(s.hw.TimelineSample)
+		s.schedule((s.now+step-1)/step*step, evSample, 0, 0)
+	}
+	if len(j.Maps) == 0 && len(j.Reduces) == 0 {
+		s.finishJob(j)
+		return
+	}
+	s.wake()
+}
+
+// yarnJobDone releases job j's AM container when it finishes.
+func (s *Sim) yarnJobDone(j *Job) {
+	if j.yarn.amNode < 0 {
+		return
+	}
+	s.releaseContainer(j, j.yarn.amNode, AMContainer, j.yarn.amLaunch)
+	n := j.yarn.amNode
+	if s.chk != nil {
+		s.chk.yarnUse(n, j.yarn.size[AMContainer], -1)
+	}
+	j.yarn.amNode = -1
+	s.slotFreed(n)
+}
+
+// preempt kills running task i of kind k of job j (yarn.go's Preempt).
+func (s *Sim) preempt(j *Job, k ContainerKind, i int32) bool {
+	if j.finished || i < 0 {
+		return false
+	}
+	switch k {
+	case MapContainer:
+		if int(i) >= len(j.Maps) || j.Maps[i].State != Running {
+			return false
+		}
+		s.preemptMap(j, i)
+	case ReduceContainer:
+		if int(i) >= len(j.Reduces) || j.Reduces[i].State != Running {
+			return false
+		}
+		s.preemptReduce(j, i)
+	default:
+		return false
+	}
+	return true
+}
+
+func (s *Sim) preemptMap(j *Job, i int32) {
+	m := &j.Maps[i]
+	n := m.Node
+	s.dropTaskEvent(j.Index, evMapDone, i)
+	s.freeMapSlot(j, n, m.LaunchUs)
+	if m.Locality != NodeLocal {
+		s.runningRemote--
+	}
+	s.busyMapUs += s.now - m.LaunchUs
+	m.FinishUs, m.endUs = s.now, s.now
+	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskMap, Index: i, Node: n, Locality: m.Locality, Killed: true})
+	m.State, m.Node, m.LaunchUs, m.FinishUs, m.endUs = Pending, -1, Unset, Unset, Unset
+	j.RunningMaps--
+	j.PendingMaps++
+	j.requeueMap(i, s.topo)
+	s.running--
+	s.pending++
+	s.lastChange = s.now
+	s.preempted++
+	s.slotFreed(n)
+}
+
+func (s *Sim) preemptReduce(j *Job, i int32) {
+	r := &j.Reduces[i]
+	n := r.Node
+	s.dropTaskEvent(j.Index, evReduceDone, i)
+	if idx := slices.Index(j.waiting, i); idx >= 0 {
+		j.waiting = slices.Delete(j.waiting, idx, idx+1)
+	}
+	s.freeReduceSlot(j, n, r.LaunchUs)
+	s.busyReduceUs += s.now - r.LaunchUs
+	r.FinishUs = s.now
+	if r.ShuffleEndUs > s.now {
+		r.ShuffleEndUs = Unset
+	}
+	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskReduce, Index: i, Node: n, Killed: true})
+	r.State, r.Node, r.LaunchUs, r.FinishUs, r.ShuffleEndUs = Pending, -1, Unset, Unset, Unset
+	j.RunningReduces--
+	j.PendingReduces++
+	j.requeueReduce(i)
+	s.running--
+	if j.ready {
+		s.pending++
+	}
+	s.lastChange = s.now
+	s.preempted++
+	s.slotFreed(n)
+}
+
+// dropTaskEvent withdraws the done event of one task (a preempted one),
+// keeping the others' order.
+func (s *Sim) dropTaskEvent(k int32, kind eventKind, i int32) {
+	for x, e := range s.q {
+		if e.a == k && e.b == i && e.kind == kind {
+			old := s.q
+			s.q = make(eventQueue, 0, len(old))
+			for y, e := range old {
+				if y != x {
+					s.q.push(e)
+				}
+			}
+			return
+		}
+	}
+}
+
+// requeueMap puts preempted map i back in j's pending-map indexes, in index
+// order as index builds them.
+func (j *Job) requeueMap(i int32, topo *Topology) {
+	ins := func(idx map[int32][]int32, key int32) {
+		l := idx[key]
+		at, found := slices.BinarySearch(l, i)
+		if !found {
+			idx[key] = slices.Insert(l, at, i)
+		}
+	}
+	for _, n := range j.Replicas(i) {
+		ins(j.byNode, n)
+		ins(j.byRack, topo.Nodes[n].Rack)
+	}
+	j.nextAny = min(j.nextAny, i)
+}
+
+// requeueReduce makes preempted reduce i the next one launchReduce starts
+// (after the others preempted before it).
+func (j *Job) requeueReduce(i int32) { j.redAgain = append(j.redAgain, i) }
+
+// The YARNCluster methods of the simulator.
+
+var _ YARNCluster = (*Sim)(nil)
+
+// ClusterResource is the sum of every NodeManager's resources.
+func (s *Sim) ClusterResource() Resource { return s.yarn.total }
+
+// NodeResource is node n's NodeManager resources.
+func (s *Sim) NodeResource(int32) Resource { return s.yarn.capacity }
+
+// NodeFree is what node n has not given to containers.
+func (s *Sim) NodeFree(n int32) Resource {
+	if !s.yarn.on {
+		return Resource{}
+	}
+	return s.yarn.free[n]
+}
+
+// Container is the normalised size of j's containers of kind k.
+func (s *Sim) Container(j *JobView, k ContainerKind) Resource {
+	if int(k) >= len(j.j.yarn.size) {
+		return Resource{}
+	}
+	return j.j.yarn.size[k]
+}
+
+// AMPending reports whether j's ApplicationMaster waits for its container.
+func (s *Sim) AMPending(j *JobView) bool { return j.j.yarn.amPending }
+
+// LaunchAM gives j's AM its container on node n.
+func (s *Sim) LaunchAM(j *JobView, n int32) { s.launchAM(j.j, n) }
+
+// Usage is what j's running containers hold, its AM's included.
+func (s *Sim) Usage(j *JobView) Resource { return j.j.yarn.usage }
+
+// Preempt kills running container task of kind k of j; see YARNCluster.
+func (s *Sim) Preempt(j *JobView, k ContainerKind, task int32) bool { return s.preempt(j.j, k, task) }
+
+// yarnRoom describes node n's free resources against j's container of kind
+// k, for a policy-bug panic; "" on a slot cluster.
+func (s *Sim) yarnRoom(j *Job, n int32, k ContainerKind) string {
+	if !s.yarn.on {
+		return ""
+	}
+	f, c := s.yarn.free[n], j.yarn.size[k]
+	return fmt.Sprintf("%d MB, %d vcores free for a %d MB, %d vcores container", f.MemoryMB, f.VCores, c.MemoryMB, c.VCores)
+}
+
+// ContainerPolicy is implemented by the policies that schedule a YARN
+// cluster's containers (yarn-fifo, yarn-capacity, yarn-fair). They run only
+// on cluster = "yarn", and the slot policies only on cluster = "slots".
+type ContainerPolicy interface {
+	Policy
+	// SchedulesContainers marks the policy; it does nothing.
+	SchedulesContainers()
+}
+
+// checkPolicyKind refuses a slot policy on a YARN cluster and a container
+// policy on a slot cluster.
+func checkPolicyKind(hw *Hardware, p Policy) error {
+	_, containers := p.(ContainerPolicy)
+	switch {
+	case hw.Cluster == ClusterYARN && !containers:
+		return fmt.Errorf("policy %s schedules Hadoop 1 slots: a cluster = \"yarn\" model needs a YARN policy (yarn-fifo, yarn-capacity or yarn-fair)", p.Name())
+	case hw.Cluster != ClusterYARN && containers:
+		return fmt.Errorf("policy %s schedules YARN containers: it needs cluster = \"yarn\" in the hardware model", p.Name())
+	}
+	return nil
+}
+
+// yarnTraceNode sizes the NodeManagers of a YARN cluster derived from a
+// trace (TraceHardware): the most memory and vcores that the attempts'
+// containers (each job's map and reduce containers, normalised) held at once
+// on any one host, plus one AM container, since the trace does not say where
+// the AMs ran and the replay must be able to put one beside the busiest
+// host's tasks. NodeManagers are configured alike, and a trace shows the
+// configured size only on hosts that were ever full, as with slots
+// (peakConcurrency). The model's sizes are kept when they are larger.
+func yarnTraceNode(tr *trace.Trace, hw *Hardware) (memMB, vcores int64) {
+	size := map[string][3]Resource{}
+	for i := range tr.Jobs {
+		j := &Job{Trace: &tr.Jobs[i]}
+		if c, err := hw.jobContainers(j); err == nil {
+			size[tr.Jobs[i].ID] = c
+		}
+	}
+	type edge struct {
+		t     int64
+		delta Resource
+	}
+	perHost := map[string][]edge{}
+	var hosts []string
+	add := func(job, host string, start, finish int64, typ trace.TaskType) {
+		c, ok := size[job]
+		if host == "" || start < 0 || finish <= start || !ok || typ != trace.Map && typ != trace.Reduce {
+			return
+		}
+		r := c[MapContainer]
+		if typ == trace.Reduce {
+			r = c[ReduceContainer]
+		}
+		if perHost[host] == nil {
+			hosts = append(hosts, host)
+		}
+		perHost[host] = append(perHost[host], edge{start, r}, edge{finish, Resource{-r.MemoryMB, -r.VCores}})
+	}
+	if len(tr.Attempts) > 0 {
+		for i := range tr.Attempts {
+			a := &tr.Attempts[i]
+			add(a.JobID, a.Host, a.StartMs, a.FinishMs, a.Type)
+		}
+	} else {
+		for i := range tr.Tasks {
+			t := &tr.Tasks[i]
+			add(t.JobID, t.Host, t.StartMs, t.FinishMs, t.Type)
+		}
+	}
+	var peak Resource
+	for _, h := range hosts {
+		e := perHost[h]
+		// Ends before starts at the same instant: a container freed at t can be reused at t.
+		slices.SortFunc(e, func(a, b edge) int {
+			return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.delta.MemoryMB, b.delta.MemoryMB))
+		})
+		var run Resource
+		for _, x := range e {
+			run = run.Add(x.delta)
+			peak.MemoryMB, peak.VCores = max(peak.MemoryMB, run.MemoryMB), max(peak.VCores, run.VCores)
+		}
+	}
+	am := hw.normalise(Resource{hw.AMMemoryMB, hw.AMVCores})
+	return max(hw.NodeMemoryMB, peak.MemoryMB+am.MemoryMB), max(hw.NodeVCores, peak.VCores+am.VCores)
+}
+
+// yarnUtilisation sets the run summary's utilisations on a YARN cluster: the
+// share of the cluster's memory that map, reduce and AM containers held over
+// the makespan.
+func (s *Sim) yarnUtilisation(sum *RunSummary) {
+	if !s.yarn.on || sum.MakespanUs <= 0 {
+		return
+	}
+	d := float64(s.yarn.total.MemoryMB) * float64(sum.MakespanUs) / 1e6
+	sum.MapUtilisation = s.yarn.memMBs[MapContainer] / d
+	sum.ReduceUtilisation = s.yarn.memMBs[ReduceContainer] / d
+	sum.AMUtilisation = s.yarn.memMBs[AMContainer] / d
+}

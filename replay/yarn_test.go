@@ -1,0 +1,222 @@
+package replay_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// containerFIFO is the smallest YARN policy: on a node's heartbeat it serves
+// the active jobs in submit order, each with every container that fits: its
+// AM while pending, else its maps, then its reduces (YARN's FifoScheduler
+// without locality). preempt, when set, is called after that.
+type containerFIFO struct {
+	replay.Base
+	preempt func(y replay.YARNCluster)
+}
+
+func (*containerFIFO) Name() string         { return "test-container-fifo" }
+func (*containerFIFO) SchedulesContainers() {}
+
+func (p *containerFIFO) Heartbeat(c replay.Cluster, n int32) {
+	y := c.(replay.YARNCluster)
+	if p.preempt != nil {
+		defer p.preempt(y)
+	}
+	for _, j := range c.Active() {
+		if y.AMPending(j) {
+			if y.Container(j, replay.AMContainer).Fits(y.NodeFree(n)) {
+				y.LaunchAM(j, n)
+			}
+			continue
+		}
+		for j.PendingMaps() > 0 && y.Container(j, replay.MapContainer).Fits(y.NodeFree(n)) {
+			y.LaunchMap(j, j.AnyMap(), n)
+		}
+		for j.PendingReduces() > 0 && y.Container(j, replay.ReduceContainer).Fits(y.NodeFree(n)) {
+			if c.LaunchReduce(j, n) < 0 {
+				break
+			}
+		}
+	}
+}
+
+// yarnNode is one NodeManager of 6 GB and 4 vcores, containers of 1 GB
+// steps: AMs and maps of 2 GB, reduces of 1 GB, the AM started and the job
+// initialised 2 s after its container is allocated; heartbeats at 0, 3, 6 …
+// s; a 1 MB/s disk and no task start-up, so oneNodeJob's map takes 1 s and
+// its reduce 2 s.
+func yarnNode(t *testing.T, extra string) replay.Hardware {
+	t.Helper()
+	hw, err := replay.ParseHardware([]byte(`
+cluster = "yarn"
+racks = 1
+nodes_per_rack = 1
+node_memory_mb = 6144
+node_vcores = 4
+min_allocation_mb = 1024
+am_memory_mb = 2048
+map_memory_mb = 2048
+reduce_memory_mb = 1024
+am_startup = "2s"
+replication = 1
+disk_mb_per_s = 1
+task_startup = "0s"
+heartbeat = "3s"
+heartbeat_jitter = false
+duration_cv = 0
+task_times = "model"
+` + extra))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hw
+}
+
+func runYARN(t *testing.T, tr *trace.Trace, hw replay.Hardware, p replay.Policy) *replay.Result {
+	t.Helper()
+	topo := replay.NewTopology(&hw, 1)
+	w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := replay.Run(w, p, replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func twoJobs() *trace.Trace {
+	tr := &trace.Trace{}
+	for _, id := range []string{"job_a", "job_b"} {
+		j, ts := oneNodeJob(id, 0)
+		tr.Jobs = append(tr.Jobs, j)
+		tr.Tasks = append(tr.Tasks, ts...)
+	}
+	return tr
+}
+
+// TestYARNOneNode checks a schedule by hand. Both jobs are submitted at 0;
+// the heartbeat at 0 gives both AMs a container (4 of 6 GB). Both AMs are
+// ready at 2; the heartbeat at 3 launches A's map (2 GB: the node is full),
+// B's map waits. A's map ends at 4; the next heartbeat, 6, launches A's
+// reduce (1 GB) but B's map (2 GB) does not fit in the 1 GB left. A's reduce
+// runs 6–8 and A finishes at 8, freeing its reduce and its AM (3 GB). The
+// heartbeat at 9 launches B's map, 9–10; the one at 12 B's reduce, 12–14.
+// Flowtimes 8 s and 14 s; first tasks at 3 s and 9 s.
+func TestYARNOneNode(t *testing.T) {
+	res := runYARN(t, twoJobs(), yarnNode(t, ""), &containerFIFO{})
+	want := map[string][2]int64{"job_a": {8e6, 3e6}, "job_b": {14e6, 9e6}}
+	if len(res.Jobs) != 2 {
+		t.Fatalf("%d jobs finished, want 2", len(res.Jobs))
+	}
+	for _, r := range res.Jobs {
+		if got := [2]int64{r.FlowtimeUs, r.WaitingUs}; got != want[r.JobID] {
+			t.Errorf("%s: flowtime, wait to first task = %v µs, want %v", r.JobID, got, want[r.JobID])
+		}
+	}
+}
+
+// TestYARNPreempt: two NodeManagers of 4 GB, heartbeats at 0, 3, 6 … s,
+// node 0 first. At 0 node 0 takes both AMs (4 GB: full). At 3 node 1 takes
+// A's map and B's map (2 GB each), and the policy then preempts A's map: its
+// 2 GB are free at once and node 1's next heartbeat, 6, launches it again
+// (with B's reduce), 6–7 (its block is on node 1). B's map ran from 3
+// undisturbed, for 1 s plus 8 ms reading its 1 MB block from node 0 over
+// the 125 MB/s NIC.
+func TestYARNPreempt(t *testing.T) {
+	hw := yarnNode(t, "")
+	hw.NodesPerRack, hw.NodeMemoryMB = 2, 4096
+	done := false
+	p := &containerFIFO{}
+	p.preempt = func(y replay.YARNCluster) {
+		if done || y.Now() != 3e6 {
+			return
+		}
+		for _, j := range y.Active() {
+			if j.ID() == "job_a" && j.RunningMaps() == 1 {
+				if !y.Preempt(j, replay.MapContainer, 0) {
+					t.Fatal("Preempt of a running map returned false")
+				}
+				if y.Preempt(j, replay.MapContainer, 0) {
+					t.Fatal("Preempt of a map no longer running returned true")
+				}
+				done = true
+			}
+		}
+	}
+	res := runYARN(t, twoJobs(), hw, p)
+	if !done {
+		t.Fatal("the preemption never happened")
+	}
+	maps := map[string][2]int64{}
+	for _, tr := range res.Tasks {
+		if tr.Type == "MAP" {
+			maps[tr.JobID] = [2]int64{tr.LaunchUs, tr.FinishUs}
+		}
+	}
+	if got, want := maps["job_a"], [2]int64{6e6, 7e6}; got != want {
+		t.Errorf("job_a's map ran %v µs, want %v (relaunched after its preemption)", got, want)
+	}
+	if got, want := maps["job_b"], [2]int64{3e6, 4.008e6}; got != want {
+		t.Errorf("job_b's map ran %v µs, want %v", got, want)
+	}
+}
+
+// TestYARNPolicyKind: a slot policy on a YARN cluster and a container policy
+// on a slot cluster are refused with a message naming what to use.
+func TestYARNPolicyKind(t *testing.T) {
+	hw := yarnNode(t, "")
+	topo := replay.NewTopology(&hw, 1)
+	w, err := replay.NewWorkload(twoJobs(), &hw, topo, 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replay.Run(w, mustPolicy(t, "fifo"), replay.Options{Seed: 1}); err == nil || !strings.Contains(err.Error(), "yarn-fifo") {
+		t.Errorf("fifo on a YARN cluster: %v, want an error naming the YARN policies", err)
+	}
+	slots := oneNodeHardware(t, "")
+	topo = replay.NewTopology(&slots, 1)
+	w, err = replay.NewWorkload(twoJobs(), &slots, topo, 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replay.Run(w, &containerFIFO{}, replay.Options{Seed: 1}); err == nil || !strings.Contains(err.Error(), `cluster = "yarn"`) {
+		t.Errorf("a container policy on a slot cluster: %v, want an error naming the cluster key", err)
+	}
+}
+
+// TestYARNBadModel: impossible containers and unknown kinds are named.
+func TestYARNBadModel(t *testing.T) {
+	for _, c := range []struct{ toml, want string }{
+		{`cluster = "yarns"`, `cluster "yarns": want slots or yarn`},
+		{"cluster = \"yarn\"\nam_memory_mb = 9000", "the default am container: 9216 MB, 1 vcores exceeds the maximum allocation (8192 MB, 4 vcores)"},
+		{"cluster = \"yarn\"\nnode_memory_mb = 2048\nmap_memory_mb = 3000", "the default map container: 3072 MB, 1 vcores is larger than any node (2048 MB, 8 vcores)"},
+		{"node_vcores = 0", "node_vcores = 0: want 1..1073741824"},
+		{"min_allocation_mb = 9000", "min_allocation_mb/vcores (9000, 1) must not exceed max_allocation_mb/vcores (8192, 4)"},
+		{"cluster = \"yarn\"\nspeculation = \"late\"", `cluster = "yarn" does not support speculation "late" yet`},
+		{"cluster = \"yarn\"\nnetwork = \"flow\"", `cluster = "yarn" does not support network = "flow" yet`},
+	} {
+		_, err := replay.ParseHardware([]byte(c.toml))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.toml, err, c.want)
+		}
+	}
+	// A job whose conf asks for a map container larger than the maximum
+	// allocation stops the run with its name.
+	tr := twoJobs()
+	tr.Jobs[1].MapMemoryMB = 10000
+	hw := yarnNode(t, "")
+	topo := replay.NewTopology(&hw, 1)
+	w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = replay.Run(w, &containerFIFO{}, replay.Options{Seed: 1})
+	if want := "job job_b: its map container: 10240 MB, 1 vcores exceeds the maximum allocation (8192 MB, 4 vcores)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a job with a 10,000 MB map: %v, want %q", err, want)
+	}
+}
