@@ -204,7 +204,8 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 // when the first setup and cleanup tasks start 0.3 s apart — the trackers had
 // not joined. In a trace of a running cluster the earliest task is the first
 // job's setup, assigned at the first heartbeat after its init, and the bound
-// does not bind.
+// does not bind. On a YARN cluster the ApplicationMasters' starts count as
+// task starts (an AM runs in a container like a task's).
 func clusterUpUs(tr *trace.Trace, first int64, hw *Hardware) int64 {
 	earliest := int64(math.MaxInt64)
 	for i := range tr.Tasks {
@@ -215,6 +216,14 @@ func clusterUpUs(tr *trace.Trace, first int64, hw *Hardware) int64 {
 	for i := range tr.Attempts {
 		if a := &tr.Attempts[i]; a.Host != "" && a.StartMs >= first {
 			earliest = min(earliest, a.StartMs)
+		}
+	}
+	if hw.Cluster == ClusterYARN {
+		// On YARN the first container is an AM's: its start is evidence too.
+		for i := range tr.Jobs {
+			if j := &tr.Jobs[i]; j.AMStartMs >= first {
+				earliest = min(earliest, j.AMStartMs)
+			}
 		}
 	}
 	if earliest == math.MaxInt64 {

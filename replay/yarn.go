@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/BurntSushi/toml"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -154,6 +155,22 @@ func (h *Hardware) validateYARN(bad func(string, ...any)) {
 		bad("cluster = \"yarn\" has no map-only or reduce-only nodes: want map_nodes = reduce_nodes = 0")
 	}
 }
+
+// yarnHeartbeat gives a model that a TOML text (a file or --set) makes a YARN
+// cluster YARN's NodeManager heartbeat, 1 s
+// (yarn.resourcemanager.nodemanagers.heartbeat-interval-ms = 1000), in place
+// of Hadoop 1's TaskTracker heartbeat of 3 s (the default), unless the same
+// text gives heartbeat or the model's heartbeat is not the default.
+func (h *Hardware) yarnHeartbeat(md toml.MetaData) {
+	if md.IsDefined("cluster") && h.Cluster == ClusterYARN && !md.IsDefined("heartbeat") &&
+		h.Heartbeat == DefaultHardware().Heartbeat {
+		h.Heartbeat = yarnNMHeartbeat
+	}
+}
+
+// yarnNMHeartbeat is yarn.resourcemanager.nodemanagers.heartbeat-interval-ms's
+// default.
+const yarnNMHeartbeat = Duration(time.Second / time.Microsecond)
 
 // nodeContainers is the number of containers of the minimum allocation a
 // NodeManager holds: the slot count the slot-based parts of the engine see.

@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -218,5 +219,64 @@ func TestYARNBadModel(t *testing.T) {
 	_, err = replay.Run(w, &containerFIFO{}, replay.Options{Seed: 1})
 	if want := "job job_b: its map container: 10240 MB, 1 vcores exceeds the maximum allocation (8192 MB, 4 vcores)"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a job with a 10,000 MB map: %v, want %q", err, want)
+	}
+}
+
+// TestYARNEveryHistory replays every real history on a YARN cluster derived
+// from it (and on the default YARN model) through a container policy, with
+// the invariants checked (no node's memory or vcores over-used, every task
+// run exactly once): every job finishes.
+func TestYARNEveryHistory(t *testing.T) {
+	for _, in := range historyInputs(t) {
+		tr, _, err := trace.ReadTree(context.Background(), in, trace.TreeOptions{})
+		if err != nil || len(tr.Jobs) == 0 {
+			continue
+		}
+		t.Run(strings.TrimPrefix(in, "../"), func(t *testing.T) {
+			base := replay.DefaultHardware()
+			base.Cluster = replay.ClusterYARN
+			derived, ok, err := replay.TraceHardware(tr, base)
+			if err != nil || !ok {
+				t.Fatalf("no cluster derived: %v %v", ok, err)
+			}
+			for _, hw := range []replay.Hardware{derived, base} {
+				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 3), 3, replay.WorkloadOptions{IncludeIncomplete: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := replay.Run(w, &containerFIFO{}, replay.Options{Seed: 3, CheckInvariants: true, Timeline: true,
+					Workload: replay.WorkloadOptions{IncludeIncomplete: true}})
+				if err != nil {
+					t.Fatalf("%s: %v", hw.Name, err)
+				}
+				if len(res.Jobs) != w.Len() {
+					t.Errorf("%s: %d of %d jobs", hw.Name, len(res.Jobs), w.Len())
+				}
+			}
+		})
+	}
+}
+
+// TestYARNHeartbeat: making a model a YARN cluster brings the NodeManager
+// heartbeat of 1 s, unless the same text gives one.
+func TestYARNHeartbeat(t *testing.T) {
+	for _, c := range []struct {
+		toml string
+		set  map[string]any
+		want replay.Duration
+	}{
+		{toml: `cluster = "yarn"`, want: 1e6},
+		{toml: "cluster = \"yarn\"\nheartbeat = \"2s\"", want: 2e6},
+		{toml: "", want: 3e6},
+		{toml: "", set: map[string]any{"cluster": "yarn"}, want: 1e6},
+		{toml: `heartbeat = "5s"`, set: map[string]any{"cluster": "yarn"}, want: 5e6},
+	} {
+		hw, err := replay.ParseHardware([]byte(c.toml))
+		if err == nil {
+			hw, err = hw.WithSettings(c.set)
+		}
+		if err != nil || hw.Heartbeat != c.want {
+			t.Errorf("%q + %v: heartbeat %v (%v), want %v", c.toml, c.set, hw.Heartbeat, err, c.want)
+		}
 	}
 }
