@@ -37,6 +37,10 @@ type NodeResult = results.NodeResult
 // (results.NodeNetSample).
 type NodeNetSample = results.NodeNetSample
 
+// QueueSample is one queue's resources at one timeline instant of a YARN run
+// (results.QueueSample).
+type QueueSample = results.QueueSample
+
 // Manifest is OUT/manifest.json with each run's hardware model
 // (results.Manifest).
 type Manifest = results.Manifest[Hardware]

@@ -138,6 +138,9 @@ type Result struct {
 	// timeline interval, when Options.Timeline is set (netstats.go).
 	Nodes   []NodeResult
 	NodeNet []NodeNetSample
+	// Queues is each queue's resources per timeline instant on a YARN
+	// cluster (queues.parquet), when Options.Timeline is set.
+	Queues  []QueueSample
 	Summary RunSummary
 	Wall    time.Duration
 	out     *RunWriter // Options.Out, which holds the streamed rows
@@ -245,6 +248,9 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	}
 	if opt.Timeline {
 		s.bus.register(timelineRecorder{add: s.addSample}, onSample)
+		if s.yarn.on {
+			s.bus.register(&queueRecorder{s: s}, onSample)
+		}
 	}
 	if opt.CheckInvariants {
 		s.chk = newChecker(s)

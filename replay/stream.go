@@ -28,6 +28,7 @@ type RunWriter struct {
 	tasks    stream[TaskResult, TaskRow]
 	timeline stream[TimelineSample, TimelineRow]
 	nodeNet  stream[NodeNetSample, NodeNetSample]
+	queues   stream[QueueSample, QueueSample]
 	err      error // the first write error; later rows are dropped
 	done     bool  // finish ran
 }
@@ -43,6 +44,8 @@ func NewRunWriter(dir string) (*RunWriter, error) {
 		conv: (*TimelineSample).Row, opt: trace.ParquetOptions{SortedBy: []string{"time_us"}}}
 	w.nodeNet = stream[NodeNetSample, NodeNetSample]{path: filepath.Join(dir, NodeNetFile),
 		conv: identity[NodeNetSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us", "node"}}}
+	w.queues = stream[QueueSample, QueueSample]{path: filepath.Join(dir, QueuesFile),
+		conv: identity[QueueSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us", "queue"}}}
 	return w, nil
 }
 
@@ -58,6 +61,10 @@ func (w *RunWriter) addSample(t *TimelineSample) {
 
 func (w *RunWriter) addNodeNet(t *NodeNetSample) {
 	w.keep(w.nodeNet.add(t))
+}
+
+func (w *RunWriter) addQueue(t *QueueSample) {
+	w.keep(w.queues.add(t))
 }
 
 func (w *RunWriter) keep(err error) {
@@ -97,6 +104,9 @@ func (w *RunWriter) finish(res *Result, meta map[string]string) error {
 	if err := w.nodeNet.close(meta, false); err != nil {
 		return err
 	}
+	if err := w.queues.close(meta, false); err != nil {
+		return err
+	}
 	b, err := json.MarshalIndent(res.Summary, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write results: %w", err)
@@ -110,6 +120,7 @@ func (w *RunWriter) Abort() {
 	w.tasks.abort()
 	w.timeline.abort()
 	w.nodeNet.abort()
+	w.queues.abort()
 }
 
 // streamBatch is how many rows a stream buffers before handing them to its
@@ -231,6 +242,16 @@ func (s *Sim) addNodeNet(t NodeNetSample) {
 		return
 	}
 	s.res.NodeNet = append(s.res.NodeNet, t)
+}
+
+// addQueue records a queues.parquet row, as addTask does a task row.
+func (s *Sim) addQueue(t QueueSample) {
+	t.Policy = s.policyName()
+	if w := s.opt.Out; w != nil {
+		w.addQueue(&t)
+		return
+	}
+	s.res.Queues = append(s.res.Queues, t)
 }
 
 // policyName is the run's policy name, asked of the policy once.

@@ -280,3 +280,48 @@ func TestYARNHeartbeat(t *testing.T) {
 		}
 	}
 }
+
+// TestYARNQueueSamples: with the timeline on, a YARN run writes each queue's
+// memory per instant, from the first instant after a job's tasks were
+// requested: in TestYARNOneNode's schedule (job B in queue b), at 5 s
+// (timeline_sample = 5s) each job holds its AM's 2 GB (A's map ran 3–4, its
+// reduce starts at 6); at 10 s job A is done and B holds its AM and its map
+// (9–10, the sample at 10 comes first).
+func TestYARNQueueSamples(t *testing.T) {
+	hw := yarnNode(t, `timeline_sample = "5s"`)
+	tr := twoJobs()
+	tr.Jobs[1].Queue = "b"
+	topo := replay.NewTopology(&hw, 1)
+	w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := replay.Run(w, &containerFIFO{}, replay.Options{Seed: 1, CheckInvariants: true, Timeline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64]map[string]int64{}
+	for _, q := range res.Queues {
+		if got[q.TimeUs] == nil {
+			got[q.TimeUs] = map[string]int64{}
+		}
+		got[q.TimeUs][q.Queue] = q.MemoryMB
+		if q.Guaranteed != -1 || q.Policy != "test-container-fifo" {
+			t.Errorf("row %+v: want guaranteed -1 and the policy's name", q)
+		}
+	}
+	want := map[int64]map[string]int64{
+		5e6:  {"default": 2048, "b": 2048},
+		10e6: {"b": 4096},
+	}
+	if len(got) != 2 || len(got[10e6]) != 1 {
+		t.Errorf("samples %v: want instants 5 and 10 s (B ends at 14), A gone at 10", got)
+	}
+	for at, m := range want {
+		for q, mb := range m {
+			if got[at][q] != mb {
+				t.Errorf("at %d µs queue %s holds %d MB, want %d (all: %v)", at, q, got[at][q], mb, got)
+			}
+		}
+	}
+}

@@ -14,6 +14,7 @@ const (
 	TimelineFile = "timeline.parquet"
 	NodesFile    = "nodes.parquet"    // per-node totals (Node rows)
 	NodeNetFile  = "node_net.parquet" // per-node network bytes per timeline interval (NodeNetSample rows)
+	QueuesFile   = "queues.parquet"   // YARN runs: each queue's resources per timeline instant (QueueSample rows)
 	SummaryFile  = "run.json"
 	ManifestFile = "manifest.json"
 )
@@ -34,6 +35,31 @@ type NodeResult struct {
 	Rack        string `parquet:"rack"`
 	NetInBytes  int64  `parquet:"net_in_bytes"`
 	NetOutBytes int64  `parquet:"net_out_bytes"`
+}
+
+// QueueSample is what one queue's jobs held and waited for at one timeline
+// instant of a run on a YARN cluster (queues.parquet). A queue is the leaf
+// queue the policy put the jobs in (or the trace's queue name when the policy
+// has no queues); queues with no active job at the instant are left out.
+type QueueSample struct {
+	Policy string `parquet:"policy"`
+	TimeUs int64  `parquet:"time_us"`
+	Queue  string `parquet:"queue"`
+	// MemoryMB and VCores are what the queue's running containers hold,
+	// ApplicationMasters' included; Containers counts them.
+	MemoryMB   int64 `parquet:"memory_mb"`
+	VCores     int64 `parquet:"vcores"`
+	Containers int32 `parquet:"containers"`
+	// Share is MemoryMB over the cluster's memory.
+	Share float64 `parquet:"share"`
+	// Guaranteed is the queue's guaranteed share of the cluster (its
+	// absolute capacity, or its steady fair share), -1 when the policy does
+	// not say.
+	Guaranteed float64 `parquet:"guaranteed"`
+	// ActiveApps are the queue's jobs submitted and not finished,
+	// PendingAMs those whose AM still waits for its container.
+	ActiveApps int32 `parquet:"active_apps"`
+	PendingAMs int32 `parquet:"pending_ams"`
 }
 
 // NodeNetSample is the network bytes one node received and sent during the
