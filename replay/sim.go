@@ -240,6 +240,9 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	if s.hw.Lifecycle {
 		adjust = s.lcHistoryTimes
 	}
+	if rep, ok := p.(QueueReporter); ok && s.yarn.on {
+		adjust = leafQueues(rep, adjust)
+	}
 	s.bus.register(newJobMetrics(&s.res.Jobs, w.Len(), adjust), jobMetricsEvents)
 	s.bus.register(&s.mm, onJobArrived|onTaskLaunched|onTaskEnded)
 	s.bus.register(&s.net, onTransfer)

@@ -66,3 +66,14 @@ func (q *queueRecorder) Sample(e SampleEvent) {
 		q.s.addQueue(*r)
 	}
 }
+
+// leafQueues wraps a job-result adjustment so that a job's result names the
+// leaf queue rep placed it in.
+func leafQueues(rep QueueReporter, then func(*Job, *JobResult)) func(*Job, *JobResult) {
+	return func(j *Job, r *JobResult) {
+		r.Queue = rep.LeafQueue(j.View())
+		if then != nil {
+			then(j, r)
+		}
+	}
+}

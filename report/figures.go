@@ -115,7 +115,9 @@ func WriteFiguresWith(runs []Run, dir string, o FigureOptions) ([]string, error)
 //     Up to eight cells stand as columns; more lie as rows, one name a line;
 //   - running_tasks: running maps (top panel) and running reduces (bottom panel)
 //     in the whole cluster over simulated time, one line per cell; over several
-//     seeds, the mean over seeds at each instant with its 95% confidence band.
+//     seeds, the mean over seeds at each instant with its 95% confidence band;
+//   - queue_shares, only when some run is a YARN run with queue samples: each
+//     queue's share of the cluster's memory over time, one panel per cell.
 //
 // Allocation studies (Run.Alloc) have no figures here and are left out; runs
 // that are all allocation studies give no figures and no error.
@@ -159,7 +161,11 @@ func RenderFigures(runs []Run, o FigureOptions) ([]RenderedFigure, error) {
 	}
 	groups, names = mergeIdentical(groups, names)
 	var out []RenderedFigure
-	for _, build := range []func([]Group, []string, look) (Figure, error){flowtimeCDF, starvationBars, runningTasks} {
+	builders := []func([]Group, []string, look) (Figure, error){flowtimeCDF, starvationBars, runningTasks}
+	if hasQueues(runs) {
+		builders = append(builders, queueShares)
+	}
+	for _, build := range builders {
 		f, err := build(groups, names, lk)
 		if err != nil {
 			return nil, fmt.Errorf("figure: %w", err)

@@ -35,6 +35,9 @@ type Run struct {
 	Summary  results.RunSummary
 	Jobs     []results.Job
 	Timeline []results.TimelineSample
+	// Queues are a YARN run's queue samples (queues.parquet); nil for slot
+	// runs and runs without a timeline.
+	Queues []results.QueueSample
 	// Alloc is set for an allocation study directory (alloc.parquet), which
 	// has no policy, summary, jobs or timeline; see LoadAllocStudy.
 	Alloc *AllocResults
@@ -173,6 +176,12 @@ func LoadRun(dir string) (Run, error) {
 		return Run{}, err
 	}
 	r.Timeline = results.TimelineSamples(tl)
+	qpath := filepath.Join(dir, results.QueuesFile)
+	if _, err := os.Stat(qpath); err == nil {
+		if r.Queues, err = results.ReadParquet[results.QueueSample](qpath); err != nil {
+			return Run{}, err
+		}
+	}
 	// run.json has the policy's exact name; the path segment may have '/'
 	// replaced by '_'.
 	r.Policy = r.Summary.Policy

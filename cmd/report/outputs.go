@@ -91,7 +91,8 @@ func (o *outDirs) publish(dir string, fills ...filler) ([]string, error) {
 }
 
 // outputFiles writes the summary as Markdown, CSV and LaTeX and the figures
-// into a directory; a preset adds its table and figures. For each figure not
+// into a directory; YARN runs add the queue table (queues.md, queues.csv), a
+// preset its table and figures. For each figure not
 // written for want of data it appends why to *skipped.
 func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset.Preset, skipped *[]string) filler {
 	return func(tmp string) ([]string, error) {
@@ -111,6 +112,16 @@ func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOption
 			return nil, err
 		}
 		files = append(files, figs...)
+		if qt := report.QueueTable(runs); qt != nil {
+			md, csv := filepath.Join(tmp, "queues.md"), filepath.Join(tmp, "queues.csv")
+			if err := report.WriteFileAtomic(md, qt.WriteMarkdown); err != nil {
+				return nil, err
+			}
+			if err := report.WriteFileAtomic(csv, qt.WriteCSV); err != nil {
+				return nil, err
+			}
+			files = append(files, md, csv)
+		}
 		if pre != nil {
 			t := pre.Table(runs)
 			md, csv := filepath.Join(tmp, pre.Name+".md"), filepath.Join(tmp, pre.Name+".csv")

@@ -196,6 +196,13 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return exitFail
 		}
 	}
+	if qt := report.QueueTable(runs); qt != nil {
+		fmt.Fprintln(stdout)
+		if err := qt.WriteText(stdout); err != nil {
+			log.Error("cannot write the table: " + err.Error())
+			return exitFail
+		}
+	}
 	return exitOK
 }
 
