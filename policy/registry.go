@@ -70,6 +70,24 @@ func All() []string {
 	return n
 }
 
+// AllFor lists the policies that "--policy all" runs on a cluster of the
+// given kind, sorted: All() on a slot cluster; on a YARN cluster every
+// registered policy that schedules containers (replay.ContainerPolicy).
+func AllFor(kind replay.ClusterKind) []string {
+	if kind != replay.ClusterYARN {
+		return All()
+	}
+	var n []string
+	for _, name := range Names() {
+		if p, err := New(name); err == nil {
+			if _, ok := p.(replay.ContainerPolicy); ok {
+				n = append(n, name)
+			}
+		}
+	}
+	return n
+}
+
 // Describe returns a one-line description of a registered policy.
 func Describe(name string) string { return registry()[name].doc }
 

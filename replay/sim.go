@@ -221,7 +221,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	}
 	s.orderPhases()
 	s.initYARN()
-	if err := checkPolicyKind(s.hw, p); err != nil {
+	if err := CheckPolicyKind(s.hw, p); err != nil {
 		return nil, err
 	}
 	s.netm = w.net

@@ -592,9 +592,9 @@ type ContainerPolicy interface {
 	SchedulesContainers()
 }
 
-// checkPolicyKind refuses a slot policy on a YARN cluster and a container
-// policy on a slot cluster.
-func checkPolicyKind(hw *Hardware, p Policy) error {
+// CheckPolicyKind refuses a slot policy on a YARN cluster and a container
+// policy on a slot cluster; Run checks it too.
+func CheckPolicyKind(hw *Hardware, p Policy) error {
 	_, containers := p.(ContainerPolicy)
 	switch {
 	case hw.Cluster == ClusterYARN && !containers:

@@ -247,9 +247,16 @@ func plainCells(c *config, inputs map[string]string) ([]replay.Cell, error) {
 	if hw, err = hw.WithSettings(set); err != nil {
 		return nil, usageError{fmt.Errorf("--set: %w", err)}
 	}
-	names, err := policyNames(c) // tracemode.go: policyList and the observed row
+	names, err := policyNames(c, hw.Cluster) // tracemode.go: policyList and the observed row
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range names {
+		if pol, err := newPolicy(p); err == nil && pol != nil {
+			if err := replay.CheckPolicyKind(&hw, pol); err != nil {
+				return nil, usageError{err}
+			}
+		}
 	}
 	tr := replay.ExpTrace{Name: "sample", Path: c.tracePath, Format: c.format}
 	if c.tracePath != "" {
@@ -277,11 +284,11 @@ func parseValue(v string) any {
 	return v
 }
 
-func policyList(specs []string) ([]string, error) {
+func policyList(specs []string, kind replay.ClusterKind) ([]string, error) {
 	var out []string
 	for _, s := range specs {
 		if s == "all" {
-			out = append(out, policy.All()...)
+			out = append(out, policy.AllFor(kind)...)
 			continue
 		}
 		if _, err := policy.New(s); err != nil {

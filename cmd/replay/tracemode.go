@@ -36,10 +36,10 @@ func newPolicy(spec string) (replay.Policy, error) {
 
 // policyNames is policyList with the observed row: named explicitly, or added
 // by "all" (then only where the trace records a schedule, see prepareCell).
-func policyNames(c *config) ([]string, error) {
+func policyNames(c *config, kind replay.ClusterKind) ([]string, error) {
 	specs := slices.DeleteFunc(slices.Clone(c.policies), func(s string) bool { return s == replay.ObservedPolicy })
 	explicit := len(specs) < len(c.policies)
-	names, err := policyList(specs)
+	names, err := policyList(specs, kind)
 	if err != nil {
 		return nil, err
 	}
