@@ -157,6 +157,9 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 		if cells, err = exp.Cells(); err != nil {
 			return usageError{err}
 		}
+		if cells, err = matchingKinds(cells, stderr); err != nil {
+			return usageError{fmt.Errorf("experiment %s: %w", c.experiment, err)}
+		}
 		c.tasks = c.tasks || exp.Tasks
 		c.noTimeline = !exp.TimelineOn()
 		c.alone = c.alone || exp.Alone
@@ -388,4 +391,29 @@ func hashFile(inputs map[string]string, path string) error {
 func hashBytes(inputs map[string]string, name string, b []byte) {
 	sum := sha256.Sum256(b)
 	inputs[name] = hex.EncodeToString(sum[:])
+}
+
+// matchingKinds drops the cells of an experiment whose policy schedules the
+// other kind of cluster than their hardware model (slot policies on
+// cluster = "yarn", YARN policies on slot models), saying how many on
+// stderr, so that one spec can compare the slot and the YARN model of the
+// same cluster. A spec left with no cell is an error.
+func matchingKinds(cells []replay.Cell, stderr io.Writer) ([]replay.Cell, error) {
+	kept := cells[:0:0]
+	for _, cl := range cells {
+		p, err := newPolicy(cl.Policy)
+		if err != nil {
+			return nil, err
+		}
+		if p == nil || replay.CheckPolicyKind(&cl.Hardware, p) == nil {
+			kept = append(kept, cl)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, fmt.Errorf("no cell: every policy schedules the other kind of cluster than its hardware model (YARN policies need cluster = \"yarn\")")
+	}
+	if n := len(cells) - len(kept); n > 0 {
+		fmt.Fprintf(stderr, "replay: %d of %d cells left out: their policy schedules the other kind of cluster than their hardware model\n", n, len(cells))
+	}
+	return kept, nil
 }

@@ -106,6 +106,9 @@ func loadSweepSpec(path string) (*sweepSpec, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
+	if cells, err = matchingKinds(cells, io.Discard); err != nil {
+		return nil, usageError{fmt.Errorf("experiment %s: %w", path, err)}
+	}
 	s := &sweepSpec{path: path, exp: exp}
 	traceSums := map[string]string{}
 	h := sha256.New()
