@@ -55,6 +55,11 @@ type Flows interface {
 	// EstimateUs is what policies are told a transfer of b bytes from node
 	// src to node dst started now would take.
 	EstimateUs(b int64, src, dst int32) int64
+	// Links visits every link (and disk) that carries a transfer now, in a
+	// fixed order: its name (a host's "HOST/nic-out", "HOST/nic-in", a rack's
+	// "RACK/uplink", "RACK/downlink", "core"), its capacity and its load in
+	// bytes per second, and the transfers crossing it.
+	Links(visit func(link string, capacity, load float64, flows int))
 }
 
 // Transfer is what a re-timed transfer carries: the input of map Task

@@ -3,6 +3,8 @@ package replay
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/tracereplay/tracereplay/internal/flow"
 )
@@ -66,6 +68,7 @@ type flowNet struct {
 	// (one re-solve) before the network is next asked for its next end.
 	pending []flow.Spec
 	paths   []flow.ResourceID // backing store of pending's paths
+	labels  []string          // each resource's name in the replay's hosts and racks (Links)
 }
 
 // newFlowNet builds the flow network of the run's cluster.
@@ -90,7 +93,49 @@ func newFlowNet(h *Hardware, t *Topology) (*flowNet, error) {
 		return nil, fmt.Errorf("network = \"flow\": %w", err)
 	}
 	fn.topo = topo
+	fn.labels = linkLabels(fn.n, t, fn.node)
 	return fn, nil
+}
+
+// linkLabels names the flow network's resources by the replay's hosts and
+// racks: flow node k is the replay node that node maps to it, flow rack r
+// the r-th rack with nodes.
+func linkLabels(n *flow.Network, t *Topology, node []int) []string {
+	host := make([]string, len(node))
+	for i, k := range node {
+		host[k] = t.Nodes[i].Host
+	}
+	var racks []string
+	for r, nodes := range t.RackNodes {
+		if len(nodes) > 0 {
+			racks = append(racks, t.RackNames[r])
+		}
+	}
+	labels := make([]string, n.NumResources())
+	for r := range labels {
+		name := n.ResourceName(flow.ResourceID(r))
+		labels[r] = name
+		prefix, rest, ok := strings.Cut(name, "/")
+		if !ok {
+			continue
+		}
+		if k, err := strconv.Atoi(strings.TrimPrefix(prefix, "node")); err == nil && strings.HasPrefix(prefix, "node") && k < len(host) {
+			labels[r] = host[k] + "/" + rest
+		} else if k, err := strconv.Atoi(strings.TrimPrefix(prefix, "rack")); err == nil && strings.HasPrefix(prefix, "rack") && k < len(racks) {
+			labels[r] = racks[k] + "/" + rest
+		}
+	}
+	return labels
+}
+
+// Links visits the resources that carry a flow now, in resource order.
+func (fn *flowNet) Links(visit func(link string, capacity, load float64, flows int)) {
+	for r := range fn.labels {
+		id := flow.ResourceID(r)
+		if k := fn.n.FlowsOn(id); k > 0 {
+			visit(fn.labels[r], fn.n.Capacity(id), fn.n.Load(id), k)
+		}
+	}
 }
 
 // Active reports whether a flow is under way or about to start.

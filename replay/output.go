@@ -20,6 +20,7 @@ const (
 	NodesFile    = results.NodesFile   // per-node totals (netstats.go)
 	NodeNetFile  = results.NodeNetFile // per-node network bytes per timeline interval
 	QueuesFile   = results.QueuesFile  // YARN runs: each queue's resources per timeline instant
+	LinksFile    = results.LinksFile   // network = "flow": each loaded link per timeline instant
 	SummaryFile  = results.SummaryFile
 	ManifestFile = results.ManifestFile
 )
@@ -27,7 +28,9 @@ const (
 // WriteRun writes one run's results into dir (created if needed): jobs.parquet,
 // timeline.parquet, nodes.parquet, tasks.parquet when tasks were recorded,
 // node_net.parquet when the timeline was sampled and data moved, queues.parquet
-// when the timeline of a YARN run was sampled, and run.json.
+// when the timeline of a YARN run was sampled, links.parquet when the timeline
+// of a run under network = "flow" was sampled and a link carried data, and
+// run.json.
 // meta goes into every Parquet file's key/value metadata. Each file is written
 // atomically; the same results give byte-identical files. A run made with
 // Options.Out has streamed its tasks, timeline and node_net rows into that
@@ -50,6 +53,9 @@ func WriteRun(dir string, res *Result, meta map[string]string) error {
 		}
 		for i := range res.Queues {
 			w.addQueue(&res.Queues[i])
+		}
+		for i := range res.Links {
+			w.addLink(&res.Links[i])
 		}
 	} else if filepath.Clean(w.dir) != filepath.Clean(dir) {
 		return fmt.Errorf("write results: the run streamed into %s, not %s", w.dir, dir)

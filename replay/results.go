@@ -41,6 +41,10 @@ type NodeNetSample = results.NodeNetSample
 // (results.QueueSample).
 type QueueSample = results.QueueSample
 
+// LinkSample is one link's load at one timeline instant under network =
+// "flow" (results.LinkSample).
+type LinkSample = results.LinkSample
+
 // Manifest is OUT/manifest.json with each run's hardware model
 // (results.Manifest).
 type Manifest = results.Manifest[Hardware]

@@ -140,7 +140,10 @@ type Result struct {
 	NodeNet []NodeNetSample
 	// Queues is each queue's resources per timeline instant on a YARN
 	// cluster (queues.parquet), when Options.Timeline is set.
-	Queues  []QueueSample
+	Queues []QueueSample
+	// Links is each loaded link per timeline instant under network =
+	// "flow" (links.parquet), when Options.Timeline is set.
+	Links   []LinkSample
 	Summary RunSummary
 	Wall    time.Duration
 	out     *RunWriter // Options.Out, which holds the streamed rows
@@ -253,6 +256,9 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		s.bus.register(timelineRecorder{add: s.addSample}, onSample)
 		if s.yarn.on {
 			s.bus.register(&queueRecorder{s: s}, onSample)
+		}
+		if s.fn != nil {
+			s.bus.register(linkRecorder{s: s}, onSample)
 		}
 	}
 	if opt.CheckInvariants {

@@ -29,6 +29,7 @@ type RunWriter struct {
 	timeline stream[TimelineSample, TimelineRow]
 	nodeNet  stream[NodeNetSample, NodeNetSample]
 	queues   stream[QueueSample, QueueSample]
+	links    stream[LinkSample, LinkSample]
 	err      error // the first write error; later rows are dropped
 	done     bool  // finish ran
 }
@@ -46,6 +47,8 @@ func NewRunWriter(dir string) (*RunWriter, error) {
 		conv: identity[NodeNetSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us", "node"}}}
 	w.queues = stream[QueueSample, QueueSample]{path: filepath.Join(dir, QueuesFile),
 		conv: identity[QueueSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us", "queue"}}}
+	w.links = stream[LinkSample, LinkSample]{path: filepath.Join(dir, LinksFile),
+		conv: identity[LinkSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us"}}}
 	return w, nil
 }
 
@@ -65,6 +68,10 @@ func (w *RunWriter) addNodeNet(t *NodeNetSample) {
 
 func (w *RunWriter) addQueue(t *QueueSample) {
 	w.keep(w.queues.add(t))
+}
+
+func (w *RunWriter) addLink(t *LinkSample) {
+	w.keep(w.links.add(t))
 }
 
 func (w *RunWriter) keep(err error) {
@@ -107,6 +114,9 @@ func (w *RunWriter) finish(res *Result, meta map[string]string) error {
 	if err := w.queues.close(meta, false); err != nil {
 		return err
 	}
+	if err := w.links.close(meta, false); err != nil {
+		return err
+	}
 	b, err := json.MarshalIndent(res.Summary, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write results: %w", err)
@@ -121,6 +131,7 @@ func (w *RunWriter) Abort() {
 	w.timeline.abort()
 	w.nodeNet.abort()
 	w.queues.abort()
+	w.links.abort()
 }
 
 // streamBatch is how many rows a stream buffers before handing them to its
@@ -252,6 +263,16 @@ func (s *Sim) addQueue(t QueueSample) {
 		return
 	}
 	s.res.Queues = append(s.res.Queues, t)
+}
+
+// addLink records a links.parquet row, as addTask does a task row.
+func (s *Sim) addLink(t LinkSample) {
+	t.Policy = s.policyName()
+	if w := s.opt.Out; w != nil {
+		w.addLink(&t)
+		return
+	}
+	s.res.Links = append(s.res.Links, t)
 }
 
 // policyName is the run's policy name, asked of the policy once.

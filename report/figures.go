@@ -117,7 +117,10 @@ func WriteFiguresWith(runs []Run, dir string, o FigureOptions) ([]string, error)
 //     in the whole cluster over simulated time, one line per cell; over several
 //     seeds, the mean over seeds at each instant with its 95% confidence band;
 //   - queue_shares, only when some run is a YARN run with queue samples: each
-//     queue's share of the cluster's memory over time, one panel per cell.
+//     queue's share of the cluster's memory over time, one panel per cell;
+//   - busiest_links, only when some run recorded link loads (network =
+//     "flow" with a timeline): the utilisation of each cell's busiest links
+//     over time, one panel per cell.
 //
 // Allocation studies (Run.Alloc) have no figures here and are left out; runs
 // that are all allocation studies give no figures and no error.
@@ -164,6 +167,9 @@ func RenderFigures(runs []Run, o FigureOptions) ([]RenderedFigure, error) {
 	builders := []func([]Group, []string, look) (Figure, error){flowtimeCDF, starvationBars, runningTasks}
 	if hasQueues(runs) {
 		builders = append(builders, queueShares)
+	}
+	if hasLinks(runs) {
+		builders = append(builders, busiestLinks)
 	}
 	for _, build := range builders {
 		f, err := build(groups, names, lk)

@@ -38,6 +38,9 @@ type Run struct {
 	// Queues are a YARN run's queue samples (queues.parquet); nil for slot
 	// runs and runs without a timeline.
 	Queues []results.QueueSample
+	// Links are the loaded links per timeline instant of a run under
+	// network = "flow" (links.parquet); nil otherwise.
+	Links []results.LinkSample
 	// Alloc is set for an allocation study directory (alloc.parquet), which
 	// has no policy, summary, jobs or timeline; see LoadAllocStudy.
 	Alloc *AllocResults
@@ -179,6 +182,12 @@ func LoadRun(dir string) (Run, error) {
 	qpath := filepath.Join(dir, results.QueuesFile)
 	if _, err := os.Stat(qpath); err == nil {
 		if r.Queues, err = results.ReadParquet[results.QueueSample](qpath); err != nil {
+			return Run{}, err
+		}
+	}
+	lpath := filepath.Join(dir, results.LinksFile)
+	if _, err := os.Stat(lpath); err == nil {
+		if r.Links, err = results.ReadParquet[results.LinkSample](lpath); err != nil {
 			return Run{}, err
 		}
 	}

@@ -91,7 +91,8 @@ func (o *outDirs) publish(dir string, fills ...filler) ([]string, error) {
 }
 
 // outputFiles writes the summary as Markdown, CSV and LaTeX and the figures
-// into a directory; YARN runs add the queue table (queues.md, queues.csv), a
+// into a directory; YARN runs add the queue table (queues.md, queues.csv),
+// runs under network = "flow" the busiest links (links.md, links.csv), a
 // preset its table and figures. For each figure not
 // written for want of data it appends why to *skipped.
 func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOptions, pre *preset.Preset, skipped *[]string) filler {
@@ -112,8 +113,15 @@ func outputFiles(table *report.Table, runs []report.Run, fig report.FigureOption
 			return nil, err
 		}
 		files = append(files, figs...)
-		if qt := report.QueueTable(runs); qt != nil {
-			md, csv := filepath.Join(tmp, "queues.md"), filepath.Join(tmp, "queues.csv")
+		for _, x := range []struct {
+			name string
+			t    *report.Table
+		}{{"queues", report.QueueTable(runs)}, {"links", report.LinkTable(runs)}} {
+			name, qt := x.name, x.t
+			if qt == nil {
+				continue
+			}
+			md, csv := filepath.Join(tmp, name+".md"), filepath.Join(tmp, name+".csv")
 			if err := report.WriteFileAtomic(md, qt.WriteMarkdown); err != nil {
 				return nil, err
 			}

@@ -196,7 +196,10 @@ func runSummary(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return exitFail
 		}
 	}
-	if qt := report.QueueTable(runs); qt != nil {
+	for _, qt := range []*report.Table{report.QueueTable(runs), report.LinkTable(runs)} {
+		if qt == nil {
+			continue
+		}
 		fmt.Fprintln(stdout)
 		if err := qt.WriteText(stdout); err != nil {
 			log.Error("cannot write the table: " + err.Error())

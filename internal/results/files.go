@@ -15,6 +15,7 @@ const (
 	NodesFile    = "nodes.parquet"    // per-node totals (Node rows)
 	NodeNetFile  = "node_net.parquet" // per-node network bytes per timeline interval (NodeNetSample rows)
 	QueuesFile   = "queues.parquet"   // YARN runs: each queue's resources per timeline instant (QueueSample rows)
+	LinksFile    = "links.parquet"    // network = "flow": each loaded link per timeline instant (LinkSample rows)
 	SummaryFile  = "run.json"
 	ManifestFile = "manifest.json"
 )
@@ -60,6 +61,23 @@ type QueueSample struct {
 	// PendingAMs those whose AM still waits for its container.
 	ActiveApps int32 `parquet:"active_apps"`
 	PendingAMs int32 `parquet:"pending_ams"`
+}
+
+// LinkSample is one link's load at one timeline instant of a run under
+// network = "flow" (links.parquet): the rates of the transfers crossing it
+// just before the transfers starting at that instant join. Links that carry
+// nothing at the instant are left out.
+type LinkSample struct {
+	Policy string `parquet:"policy"`
+	TimeUs int64  `parquet:"time_us"`
+	// Link is a host's "HOST/nic-out" or "HOST/nic-in", a rack's
+	// "RACK/uplink" or "RACK/downlink", or "core".
+	Link         string  `parquet:"link"`
+	CapacityMBps float64 `parquet:"capacity_mb_per_s"`
+	LoadMBps     float64 `parquet:"load_mb_per_s"`
+	// Utilisation is LoadMBps / CapacityMBps.
+	Utilisation float64 `parquet:"utilisation"`
+	Flows       int32   `parquet:"flows"`
 }
 
 // NodeNetSample is the network bytes one node received and sent during the
