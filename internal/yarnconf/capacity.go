@@ -396,8 +396,9 @@ func capacityFromProps(file string, ps []prop) (*CapacityConf, error) {
 				q.Children = append(q.Children, cq)
 				sum += cq.Capacity
 			}
-			// ParentQueue.setChildQueues: the children's capacities add up to 100%.
-			if math.Abs(sum-1) > 1e-6 {
+			// ParentQueue.setChildQueues: the children's capacities add up
+			// to 100% within ParentQueue.PRECISION (0.0005, i.e. 0.05%).
+			if math.Abs(sum-1) > capacityPrecision {
 				return nil, errf(p, "capacities of the children of %s add up to %.6g%%, not 100%%", path, sum*100)
 			}
 		}
@@ -424,6 +425,10 @@ func capacityFromProps(file string, ps []prop) (*CapacityConf, error) {
 	}
 	return c, nil
 }
+
+// capacityPrecision is ParentQueue.PRECISION: how far from 100% the
+// children's capacities may add up (as fractions).
+const capacityPrecision = 0.0005
 
 func parseCalculator(v string) (string, error) {
 	switch strings.TrimSpace(v) {
