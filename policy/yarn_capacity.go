@@ -40,12 +40,12 @@ import (
 //   - An application (RegularContainerAllocator) gets its AM, then a map:
 //     node-local at once, rack-local once it has missed more scheduling
 //     opportunities than min(node-locality-delay, cluster nodes),
-//     off-switch once it has missed more than pending maps ×
-//     min(nodes holding its maps / cluster nodes, 1) (or, with
-//     rack-locality-additional-delay ≥ 0, more than the node delay plus
-//     that); a missed opportunity is a heartbeat where a map container fit
-//     but locality held it back; a node- or rack-local container resets the
-//     count, an off-switch one does not. Then a reduce.
+//     off-switch once it has missed more than min(nodes, pending maps ×
+//     locality wait factor) (or, with rack-locality-additional-delay ≥ 0,
+//     more than min(node delay + that, nodes)); every offer of a node
+//     where a map container fits counts as an opportunity, before the
+//     check (addSchedulingOpportunity); a node- or rack-local container
+//     resets the count, an off-switch one does not. Then a reduce.
 //   - A heartbeat assigns containers while the node has room, as
 //     per-node-heartbeat.multiple-assignments-enabled (default true) and
 //     maximum-container-assignments allow, stopping after
@@ -461,10 +461,12 @@ func (p *YARNCapacity) assignLeaf(q *capQ, n int32) (bool, replay.Locality) {
 			}
 			continue
 		}
-		ok, kind, loc, held := launchMapOrReduce(p.yc, j, n, p.allowed(a), fits)
-		if held {
+		// addSchedulingOpportunity: every offer of the node to maps that
+		// would fit counts, before the locality check.
+		if size := p.yc.Container(j, replay.MapContainer); j.PendingMaps() > 0 && size.Fits(p.yc.NodeFree(n)) && fits(size) {
 			a.missed++
 		}
+		ok, kind, loc, _ := launchMapOrReduce(p.yc, j, n, p.allowed(a), fits)
 		if ok {
 			if kind == replay.MapContainer && loc != replay.OffRack {
 				a.missed = 0

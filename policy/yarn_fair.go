@@ -50,13 +50,14 @@ import (
 //     queue's running AMs and it fit in maxAMShare × the queue's fair share
 //     (its maxResources, capped by the cluster, when the fair share is 0);
 //     memory only unless the queue is drf; -1 disables it.
-//   - Locality (FSAppAttempt.getAllowedLocalityLevel): an application whose
-//     maps were held back on more than locality-threshold-node × cluster
-//     nodes heartbeats may go rack-local, then after more than
-//     locality-threshold-rack × nodes off-switch (the
-//     yarn.scheduler.fair.locality.threshold.node/rack keys; -1, the
-//     default, is no wait); a node- or rack-local container raises the
-//     level back; any container resets the count. AMs have no locality.
+//   - Locality (FSAppAttempt.getAllowedLocalityLevel): an application that
+//     has been offered nodes more than locality-threshold-node × cluster
+//     nodes times may go rack-local, then after more than
+//     locality-threshold-rack × nodes further offers off-switch (the
+//     yarn.scheduler.fair.locality.threshold.node/rack keys; either at -1,
+//     the default, means no wait); a node- or rack-local container raises
+//     the level back (FSAppAttempt.allocate) without resetting the count.
+//     AMs have no locality.
 //   - One container per heartbeat unless assign-multiple=true
 //     (yarn.scheduler.fair.assignmultiple, default false), then up to
 //     max-assign (-1: no limit).
@@ -116,8 +117,9 @@ type fairApp struct {
 	job      *replay.JobView
 	q        *fairQ
 	runnable bool
-	missed   int64
-	level    replay.Locality
+	missed   int64           // scheduling opportunities since the level last relaxed
+	level    replay.Locality // allowed locality level of its maps
+	seen     bool            // the level has been set
 }
 
 func newYARNFair(r *ParamReader) (replay.Policy, error) {
@@ -648,19 +650,35 @@ func (p *YARNFair) canRunAM(q *fairQ, am replay.Resource) bool {
 	return ifRun.MemoryMB <= limit.MemoryMB
 }
 
-// allowed is FSAppAttempt.getAllowedLocalityLevel for the app's maps.
+// allowed is FSAppAttempt.getAllowedLocalityLevel for the app's maps: no
+// wait when either threshold is negative; NODE_LOCAL at first; relaxed one
+// level, and the opportunities reset, once they pass threshold × nodes.
 func (p *YARNFair) allowed(a *fairApp) replay.Locality {
-	if a.level == replay.NodeLocal && (p.nodeThreshold < 0 || float64(a.missed) > p.nodeThreshold*float64(p.nodes)) {
-		a.level, a.missed = replay.RackLocal, 0
+	if p.nodeThreshold < 0 || p.rackThreshold < 0 {
+		return replay.OffRack
 	}
-	if a.level == replay.RackLocal && (p.rackThreshold < 0 || float64(a.missed) > p.rackThreshold*float64(p.nodes)) {
-		a.level, a.missed = replay.OffRack, 0
+	if !a.seen {
+		a.seen, a.level = true, replay.NodeLocal
+		return a.level
+	}
+	switch a.level {
+	case replay.NodeLocal:
+		if float64(a.missed) > p.nodeThreshold*float64(p.nodes) {
+			a.level, a.missed = replay.RackLocal, 0
+		}
+	case replay.RackLocal:
+		if float64(a.missed) > p.rackThreshold*float64(p.nodes) {
+			a.level, a.missed = replay.OffRack, 0
+		}
 	}
 	return a.level
 }
 
 // assignApp is FSAppAttempt.assignContainer: the AM, else a map at the
-// allowed locality, else a reduce.
+// allowed locality, else a reduce. Every offer of the node to maps that
+// would fit counts as a scheduling opportunity, before the level is
+// computed; a node- or rack-local map raises the level back (allocate); the
+// count is reset only when the level relaxes.
 func (p *YARNFair) assignApp(q *fairQ, a *fairApp, n int32) bool {
 	j := a.job
 	if p.yc.AMPending(j) {
@@ -671,16 +689,13 @@ func (p *YARNFair) assignApp(q *fairQ, a *fairApp, n int32) bool {
 		p.yc.LaunchAM(j, n)
 		return true
 	}
-	always := func(replay.Resource) bool { return true }
-	ok, kind, loc, held := launchMapOrReduce(p.yc, j, n, upTo(p.allowed(a)), always)
-	if held {
+	if j.PendingMaps() > 0 && p.yc.Container(j, replay.MapContainer).Fits(p.yc.NodeFree(n)) {
 		a.missed++
 	}
-	if ok {
-		a.missed = 0
-		if kind == replay.MapContainer && loc < a.level {
-			a.level = loc
-		}
+	always := func(replay.Resource) bool { return true }
+	ok, kind, loc, _ := launchMapOrReduce(p.yc, j, n, upTo(p.allowed(a)), always)
+	if ok && kind == replay.MapContainer && loc < a.level {
+		a.level = loc
 	}
 	return ok
 }

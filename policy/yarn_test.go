@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -281,23 +282,45 @@ func TestYARNCapacityUserLimit(t *testing.T) {
 // TestYARNCapacityLocalityDelay: 2 racks of 2 nodes (0, 1 | 2, 3) of 4 GB;
 // node-locality-delay 2, rack-locality-additional-delay 1. Job A's maps:
 // map 0 on node 1 (rack 0), map 1 on node 3 (rack 1). Only node 0
-// heartbeats. Heartbeat 1: A's AM, then map attempts miss (missed 1).
-// Heartbeats 2, 3 miss (2, 3). Heartbeat 4: 3 > 2, rack-local allowed: map 0
-// rack-local, which resets the count; the same heartbeat misses again (1).
-// Heartbeats 5, 6, 7 miss (2, 3, 4; at 3 off-switch needs > min(2+1, 4) =
-// 3). Heartbeat 8: 4 > 3: map 1 off-switch.
+// heartbeats; every offer of it to A's maps counts as an opportunity before
+// the check. Heartbeat 1: A's AM, then the maps miss (opportunities 1).
+// Heartbeat 2: 2, still not > 2. Heartbeat 3: 3 > 2, rack-local allowed:
+// map 0 rack-local, which resets the count; the same heartbeat offers the
+// node again (1). Heartbeats 4, 5: 2, 3 (off-switch needs > min(2+1, 4) =
+// 3, and no map is on rack 0). Heartbeat 6: 4 > 3: map 1 off-switch.
 func TestYARNCapacityLocalityDelay(t *testing.T) {
 	conf := confFile(t, "loc.toml", "scheduler = \"capacity\"\nnode-locality-delay = 2\nrack-locality-additional-delay = 1\n[root.default]\ncapacity = 100\n")
 	p, y := yarnSetup(t, "yarn-capacity:conf="+conf, 2, 2, gb(4, 4), unit)
 	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Maps: onNodes(1, 3)}})
-	want := map[int]string{4: "0s A map 0 on node 0 (RACK_LOCAL)", 8: "0s A map 1 on node 0 (OFF_SWITCH)"}
-	for hb := 1; hb <= 8; hb++ {
+	want := map[int]string{3: "0s A map 0 on node 0 (RACK_LOCAL)", 6: "0s A map 1 on node 0 (OFF_SWITCH)"}
+	for hb := 1; hb <= 7; hb++ {
 		var w []string
 		if s, ok := want[hb]; ok {
 			w = []string{s}
 		}
-		wantLines(t, "heartbeat "+string(rune('0'+hb)), lines(y.Heartbeat(p, 0)), w...)
+		wantLines(t, fmt.Sprintf("heartbeat %d", hb), lines(y.Heartbeat(p, 0)), w...)
 	}
+}
+
+// TestYARNFairLocality: the same cluster and job under yarn-fair with
+// locality-threshold-node 0.5 and -rack 0.25 of the 4 nodes (2 and 1
+// opportunities). One container per heartbeat. Heartbeat 1: A's AM.
+// Heartbeat 2: the first offer sets the level NODE_LOCAL (opportunities 1).
+// Heartbeat 3: 2, not > 2. Heartbeat 4: 3 > 2: RACK_LOCAL, count reset:
+// map 0 rack-local. Heartbeat 5: 1, not > 1. Heartbeat 6: 2 > 1:
+// OFF_SWITCH: map 1.
+func TestYARNFairLocality(t *testing.T) {
+	p, y := yarnSetup(t, "yarn-fair:locality-threshold-node=0.5,locality-threshold-rack=0.25", 2, 2, gb(4, 4), unit)
+	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Maps: onNodes(1, 3)}})
+	want := map[int]string{4: "0s A map 0 on node 0 (RACK_LOCAL)", 6: "0s A map 1 on node 0 (OFF_SWITCH)"}
+	for hb := 1; hb <= 7; hb++ {
+		var w []string
+		if s, ok := want[hb]; ok {
+			w = []string{s}
+		}
+		wantLines(t, fmt.Sprintf("heartbeat %d", hb), lines(y.Heartbeat(p, 0)), w...)
+	}
+	wantLines(t, "AMs", lines(y.AMLaunches()), "0s A am on node 0")
 }
 
 // TestYARNFairMaxRunningApps: queue q allows 1 running application. Jobs A
