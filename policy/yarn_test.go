@@ -358,3 +358,66 @@ func TestYARNRejects(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestYARNFairPreemption: 2 nodes of 4 GB, containers of 1 GB; queue b has
+// minResources 2 GB and minSharePreemptionTimeout 10 s, preemption every
+// 5 s, containers killed as soon as they are chosen (wait-before-kill=0s).
+// Job A of queue a fills the cluster (AM and maps 0-2 on node 0 at 0 s,
+// maps 3-6 on node 1 at 0.5 s). Job B arrives in b at 1 s: b uses nothing
+// and asks for its AM, 1 GB, below min(minResources, demand) = 1 GB, so it
+// is starved from then on; it was last at its min share at 0 s. Rounds at
+// 5 s and 10 s: 5 s and 10 s since then, not more than the 10 s timeout.
+// Round at 15 s: 15 s > 10 s: b asks for min(2 GB, 1 GB) − 0 = 1 GB; a
+// (8 GB) is over its fair share (4 GB: both queues active, weight 1), so
+// its newest map, map 6 on node 1, is preempted, and node 1's heartbeat
+// gives b (needy: under its min share) B's AM.
+func TestYARNFairPreemption(t *testing.T) {
+	conf := confFile(t, "pre.xml", `<allocations>
+  <queue name="a"/>
+  <queue name="b">
+    <minResources>2048 mb, 2 vcores</minResources>
+    <minSharePreemptionTimeout>10</minSharePreemptionTimeout>
+  </queue>
+</allocations>`)
+	p, y := yarnSetup(t, "yarn-fair:conf="+conf+",preemption=true,preemption-interval=5s,wait-before-kill=0s,assign-multiple=true", 1, 2, gb(4, 4), unit)
+	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Queue: "a", Maps: onNodes(0, 0, 0, 1, 1, 1, 1)}})
+	y.Heartbeat(p, 0)
+	y.SetNow(500_000)
+	y.Heartbeat(p, 1)
+	if f0, f1 := y.NodeFree(0), y.NodeFree(1); !f0.IsZero() || !f1.IsZero() {
+		t.Fatalf("A left node 0 %+v and node 1 %+v free", f0, f1)
+	}
+	y.SetNow(1_000_000)
+	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "B", Queue: "b", Maps: onNodes(0)}})
+	for _, at := range []int64{5, 10} {
+		y.SetNow(at * 1_000_000)
+		y.Heartbeat(p, 0)
+		if pr := y.Preemptions(); len(pr) > 0 {
+			t.Fatalf("at %ds, within minSharePreemptionTimeout: preempted %v", at, lines(pr))
+		}
+	}
+	y.SetNow(15_000_000)
+	y.Heartbeat(p, 0)
+	wantLines(t, "preempted", lines(y.Preemptions()), "15s A map 6 preempted on node 1")
+	y.Heartbeat(p, 1)
+	wantLines(t, "AMs", lines(y.AMLaunches()), "0s A am on node 0", "15s B am on node 1")
+}
+
+// TestYARNFairMaxAMShare: one node of 8 GB, AMs and maps of 1 GB, queue q
+// with maxAMShare 0.25. q alone is active, so its fair share is the
+// cluster, 8 GB, and its AMs may hold 2 GB: A's and B's AMs start, C's
+// would make 3 GB and waits, though the node has room. When A ends, its AM
+// frees and C's starts.
+func TestYARNFairMaxAMShare(t *testing.T) {
+	conf := confFile(t, "am.toml", "scheduler = \"fair\"\n[root.q]\nmaxAMShare = 0.25\n")
+	p, y := yarnSetup(t, "yarn-fair:conf="+conf, 1, 1, gb(8, 8), unit)
+	a := yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Queue: "q", Maps: onNodes(0)}})
+	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "B", Queue: "q", Maps: onNodes(0)}})
+	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "C", Queue: "q", Maps: onNodes(0)}})
+	drain(y, p, 0)
+	wantLines(t, "AMs while A runs", lines(y.AMLaunches()), "0s A am on node 0", "0s B am on node 0")
+	y.SetNow(1_000_000)
+	y.FinishMap(p, a, 0)
+	drain(y, p, 0)
+	wantLines(t, "AMs", lines(y.AMLaunches()), "0s A am on node 0", "0s B am on node 0", "1s C am on node 0")
+}
