@@ -44,6 +44,9 @@ func registry() map[string]entry {
 		"ds0.15":             {"delay scheduling by skip count, threshold 15% of map nodes (BAR §V)", newDS(0.15), false},
 		"ds0.25":             {"delay scheduling by skip count, threshold 25% of map nodes (BAR §V)", newDS(0.25), false},
 		"gcc":                {"good-cache-compute (BAR §V): FIFO waiting for locality above 90% busy", newGCC, false},
+		"yarn-fifo":          {"YARN FifoScheduler: containers by memory and vcores, AM first (YARN clusters only)", newYARNFIFO, false},
+		"yarn-capacity":      {"YARN CapacityScheduler with user limits, AM limits, delay and preemption (YARN clusters only)", newYARNCapacity, false},
+		"yarn-fair":          {"YARN FairScheduler: hierarchical fair shares, DRF, maxRunningApps, preemption (YARN clusters only)", newYARNFair, false},
 		"hpfsp":              {"H-PFSP: fair phase, then the completable job with the shortest remaining time (Li et al. 2013)", newHPFSP, true},
 	}
 }
