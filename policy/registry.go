@@ -73,6 +73,20 @@ func All() []string {
 	return n
 }
 
+// NamesFor lists the registered policies that schedule a cluster of the
+// given kind, sorted: the slot policies (aliases included) or the YARN ones.
+func NamesFor(kind replay.ClusterKind) []string {
+	var n []string
+	for _, name := range Names() {
+		if p, err := New(name); err == nil {
+			if _, ok := p.(replay.ContainerPolicy); ok == (kind == replay.ClusterYARN) {
+				n = append(n, name)
+			}
+		}
+	}
+	return n
+}
+
 // AllFor lists the policies that "--policy all" runs on a cluster of the
 // given kind, sorted: All() on a slot cluster; on a YARN cluster every
 // registered policy that schedules containers (replay.ContainerPolicy).
@@ -80,15 +94,7 @@ func AllFor(kind replay.ClusterKind) []string {
 	if kind != replay.ClusterYARN {
 		return All()
 	}
-	var n []string
-	for _, name := range Names() {
-		if p, err := New(name); err == nil {
-			if _, ok := p.(replay.ContainerPolicy); ok {
-				n = append(n, name)
-			}
-		}
-	}
-	return n
+	return NamesFor(replay.ClusterYARN)
 }
 
 // Describe returns a one-line description of a registered policy.

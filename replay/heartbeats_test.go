@@ -29,7 +29,7 @@ func TestCancelledHeartbeatsChangeNothing(t *testing.T) {
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)
 		tr := randomTrace(60, uint64(si)+7)
-		names := policy.Names()
+		names := policy.NamesFor(replay.ClusterSlots)
 		if testgate.IsFast() {
 			names = []string{"fifo", "fair", "coupling"}
 		}

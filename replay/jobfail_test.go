@@ -176,7 +176,7 @@ func TestModelFailuresFailJobs(t *testing.T) {
 	}
 	for _, lc := range []bool{false, true} {
 		hw.Lifecycle = lc
-		for _, name := range policy.Names() {
+		for _, name := range policy.NamesFor(replay.ClusterSlots) {
 			if res := runPolicy(t, tr, hw, name, 1); len(res.Jobs) != len(tr.Jobs) {
 				t.Fatalf("%s, lifecycle %v: %d jobs finished of %d", name, lc, len(res.Jobs), len(tr.Jobs))
 			}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracereplay/tracereplay/policy"
+	"github.com/tracereplay/tracereplay/replay"
 )
 
 // TestFlowInvariantsEveryPolicy replays random workloads through every
@@ -22,7 +23,7 @@ func TestFlowInvariantsEveryPolicy(t *testing.T) {
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)
 		tr := randomTrace(40, uint64(si)+20)
-		for _, name := range policy.Names() {
+		for _, name := range policy.NamesFor(replay.ClusterSlots) {
 			t.Run(fmt.Sprintf("shape%d/%s", si, name), func(t *testing.T) {
 				res := runPolicy(t, tr, hw, name, uint64(si)+1)
 				if len(res.Jobs) != len(tr.Jobs) {

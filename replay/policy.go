@@ -22,6 +22,14 @@ type Policy interface {
 	JobFinished(c Cluster, j *JobView)
 }
 
+// PolicyError is implemented by policies that can fail during a run (a YARN
+// policy given a slot cluster or a bad queue file, an application its
+// scheduler rejects): the run stops with the error, checked after Init and
+// after every event.
+type PolicyError interface {
+	Err() error
+}
+
 // QueuedLoader is implemented by plan-based policies that hold maps in per-node
 // queues before launching them; the load-balance metric (EAS §5.4) then counts the
 // queued input bytes on each node too.

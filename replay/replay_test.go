@@ -88,7 +88,7 @@ func TestInvariantsEveryPolicy(t *testing.T) {
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)
 		tr := randomTrace(40, uint64(si))
-		for _, name := range policy.Names() {
+		for _, name := range policy.NamesFor(replay.ClusterSlots) {
 			t.Run(fmt.Sprintf("shape%d/%s", si, name), func(t *testing.T) {
 				res := runPolicy(t, tr, hw, name, uint64(si)+1)
 				if len(res.Jobs) != len(tr.Jobs) {

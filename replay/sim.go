@@ -199,6 +199,7 @@ type Sim struct {
 	specRunning             int           // speculative map copies holding a slot
 	yarn                    yarnSim       // cluster = "yarn" (yarn.go)
 	preempted               int64         // containers preempted (yarn.go)
+	polErr                  PolicyError   // the policy, when it can fail (PolicyError)
 	netm                    NetworkModel  // the network key's model (network.go)
 	fn                      Flows         // netm's transfer network when it re-times transfers; nil otherwise
 	flowErr                 error         // a transfer that failed to start (a bug): stops the run
@@ -272,6 +273,12 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		s.schedule(w.submitUs[k], evArrival, int32(k), 0)
 	}
 	p.Init(s)
+	if pe, ok := p.(PolicyError); ok {
+		if err := pe.Err(); err != nil {
+			return nil, fmt.Errorf("policy %s: %w", p.Name(), err)
+		}
+		s.polErr = pe
+	}
 	if err := s.loop(); err != nil {
 		return nil, fmt.Errorf("policy %s: %w", p.Name(), err)
 	}
@@ -360,6 +367,11 @@ func (s *Sim) loop() (err error) {
 		}
 		if s.yarn.err != nil {
 			return s.yarn.err
+		}
+		if s.polErr != nil {
+			if err := s.polErr.Err(); err != nil {
+				return err
+			}
 		}
 	}
 	if s.finished != s.w.Len() {

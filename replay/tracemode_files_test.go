@@ -77,7 +77,7 @@ func TestEveryHistoryEveryPolicy(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, name := range policy.Names() {
+				for _, name := range policy.NamesFor(replay.ClusterSlots) {
 					res, err := replay.Run(w, mustPolicy(t, name), replay.Options{Seed: 3, CheckInvariants: true, Timeline: true,
 						Workload: replay.WorkloadOptions{IncludeIncomplete: true}})
 					if err != nil {

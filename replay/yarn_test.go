@@ -2,9 +2,11 @@ package replay_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -322,6 +324,48 @@ func TestYARNQueueSamples(t *testing.T) {
 			if got[at][q] != mb {
 				t.Errorf("at %d µs queue %s holds %d MB, want %d (all: %v)", at, q, got[at][q], mb, got)
 			}
+		}
+	}
+}
+
+// TestYARNInvariantsEveryPolicy replays random workloads through every YARN
+// policy on several YARN cluster shapes with the invariant checker on
+// (no node's memory or vcores over-used, every task run exactly once, no
+// reduce phase before its maps end, flowtime at least the ideal).
+func TestYARNInvariantsEveryPolicy(t *testing.T) {
+	shapes := []string{
+		"cluster = \"yarn\"",
+		"cluster = \"yarn\"\nnode_memory_mb = 4096\nnode_vcores = 2\nam_memory_mb = 2048\nslow_start = 1.0",
+		"cluster = \"yarn\"\nmap_memory_mb = 3000\nreduce_memory_mb = 5000\nmax_allocation_mb = 6144\nout_of_band_heartbeat = true",
+		"cluster = \"yarn\"\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.05\nstraggler_fraction = 0.2",
+		"cluster = \"yarn\"\nnetwork = \"bar\"\nshuffle = \"topology\"\nduration_cv = 1.5\nheartbeat_jitter = false",
+	}
+	if names := policy.NamesFor(replay.ClusterYARN); len(names) != 3 {
+		t.Fatalf("YARN policies %v: want yarn-fifo, yarn-capacity and yarn-fair", names)
+	}
+	// randomTrace's jobs are in queues default and prod: the sample queue
+	// files have both (Capacity rejects a job of an unknown queue).
+	names := []string{"yarn-fifo", "yarn-fair",
+		"yarn-capacity:conf=../samples/yarn/capacity-scheduler.xml", "yarn-capacity:conf=../samples/yarn/capacity-scheduler.toml",
+		"yarn-fair:conf=../samples/yarn/fair-scheduler.xml", "yarn-fair:conf=../samples/yarn/fair-scheduler.toml"}
+	for si, shape := range shapes {
+		hw := smallHardware(t, shape)
+		tr := randomTrace(40, uint64(si))
+		for _, name := range names {
+			t.Run(fmt.Sprintf("shape%d/%s", si, strings.ReplaceAll(name, "/", "_")), func(t *testing.T) {
+				res := runPolicy(t, tr, hw, name, uint64(si)+1)
+				if len(res.Jobs) != len(tr.Jobs) {
+					t.Fatalf("%d jobs finished of %d", len(res.Jobs), len(tr.Jobs))
+				}
+				for _, j := range res.Jobs {
+					if j.FlowtimeUs < j.IdealUs {
+						t.Errorf("job %s flowtime %d < ideal %d", j.JobID, j.FlowtimeUs, j.IdealUs)
+					}
+				}
+				if len(res.Queues) == 0 {
+					t.Error("no queue samples")
+				}
+			})
 		}
 	}
 }
