@@ -23,6 +23,7 @@ const (
 	evLifecycleDone // lifecycle: job a's setup (b = 2) or cleanup (b = 3) task is reported done
 	evFetchStart    // network = "flow": reduce b of job a is started up and begins its fetches
 	evAMReady       // cluster = "yarn": job a's AM has started and initialised the job (yarn.go)
+	evTick          // the policy's timer (Ticker, yarn.go)
 )
 
 type event struct {
@@ -199,6 +200,8 @@ type Sim struct {
 	specRunning             int           // speculative map copies holding a slot
 	yarn                    yarnSim       // cluster = "yarn" (yarn.go)
 	preempted               int64         // containers preempted (yarn.go)
+	ticker                  Ticker        // the policy, when it has a timer (yarn.go)
+	ticking                 bool          // an evTick is queued
 	polErr                  PolicyError   // the policy, when it can fail (PolicyError)
 	netm                    NetworkModel  // the network key's model (network.go)
 	fn                      Flows         // netm's transfer network when it re-times transfers; nil otherwise
@@ -364,6 +367,8 @@ func (s *Sim) loop() (err error) {
 			s.fetchStart(s.jobs[e.a], e.b)
 		case evAMReady:
 			s.amReady(s.jobs[e.a])
+		case evTick:
+			s.tick()
 		}
 		if s.yarn.err != nil {
 			return s.yarn.err

@@ -258,6 +258,7 @@ func (s *Sim) initYARN() {
 	if s.hw.Cluster != ClusterYARN {
 		return
 	}
+	s.ticker, _ = s.pol.(Ticker)
 	y := &s.yarn
 	y.on = true
 	y.capacity = Resource{s.hw.NodeMemoryMB, s.hw.NodeVCores}
@@ -358,7 +359,46 @@ func (s *Sim) yarnSubmit(j *Job) {
 	s.lastChange = s.now
 	s.pending++ // the AM's container
 	s.pol.JobArrived(s, j.View())
+	s.startTicks()
 	s.wake()
+}
+
+// Ticker is implemented by policies that need a timer besides heartbeats:
+// a ResourceManager's scheduling monitor (the Capacity Scheduler's
+// preemption policy, the Fair Scheduler's preemption thread) runs every
+// interval whether or not a NodeManager heartbeats, and a full cluster where
+// nothing ends sends no heartbeat. The engine calls Tick every TickInterval
+// µs, at multiples of it, while some job is active on a YARN cluster.
+type Ticker interface {
+	// TickInterval is the timer's period in µs; 0 turns it off.
+	TickInterval() int64
+	// Tick runs the policy's timed work at c.Now().
+	Tick(c Cluster)
+}
+
+// startTicks queues the policy's next tick, if it has a timer and none is
+// queued.
+func (s *Sim) startTicks() {
+	if s.ticker == nil || s.ticking {
+		return
+	}
+	iv := s.ticker.TickInterval()
+	if iv <= 0 {
+		return
+	}
+	s.ticking = true
+	s.schedule((s.now/iv+1)*iv, evTick, 0, 0)
+}
+
+// tick calls the policy's timer, and queues the next tick while some job is
+// active.
+func (s *Sim) tick() {
+	s.ticking = false
+	if len(s.active) == 0 {
+		return // restarted at the next submission
+	}
+	s.ticker.Tick(s)
+	s.startTicks()
 }
 
 // launchAM gives job j's AM a container on node n.

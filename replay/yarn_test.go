@@ -3,6 +3,7 @@ package replay_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -367,5 +368,26 @@ func TestYARNInvariantsEveryPolicy(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// tickingFIFO is containerFIFO with a 4 s timer that records its ticks.
+type tickingFIFO struct {
+	containerFIFO
+	ticks []int64
+}
+
+func (*tickingFIFO) TickInterval() int64 { return 4e6 }
+
+func (p *tickingFIFO) Tick(c replay.Cluster) { p.ticks = append(p.ticks, c.Now()) }
+
+// TestYARNTicker: a policy's timer fires at multiples of its interval while
+// a job is active, and not after: TestYARNOneNode's jobs run 0–8 and 0–14 s,
+// so ticks at 4, 8 and 12 s.
+func TestYARNTicker(t *testing.T) {
+	p := &tickingFIFO{}
+	runYARN(t, twoJobs(), yarnNode(t, ""), p)
+	if want := []int64{4e6, 8e6, 12e6}; !slices.Equal(p.ticks, want) {
+		t.Errorf("ticks at %v µs, want %v", p.ticks, want)
 	}
 }
