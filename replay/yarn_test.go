@@ -3,6 +3,8 @@ package replay_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -390,4 +392,100 @@ func TestYARNTicker(t *testing.T) {
 	if want := []int64{4e6, 8e6, 12e6}; !slices.Equal(p.ticks, want) {
 		t.Errorf("ticks at %v µs, want %v", p.ticks, want)
 	}
+}
+
+// TestYARNCapacityPreemptsOnTimer: job A (queue a) fills the one NodeManager
+// with its AM and seven 100-s maps; job B (queue b, guaranteed half the
+// cluster) arrives at 10 s. No container ends before 100 s, so no node
+// heartbeats with room: only the scheduling monitor's timer (every second)
+// can see B's queue starved, mark A's newest container and kill it 2 s
+// later, after which B's AM and maps get containers, each by preempting
+// another of A's. Without preemption B waits for A's first maps to end.
+func TestYARNCapacityPreemptsOnTimer(t *testing.T) {
+	dir := t.TempDir()
+	conf := func(enable bool) string {
+		p := filepath.Join(dir, fmt.Sprintf("cap-%v.toml", enable))
+		body := fmt.Sprintf(`scheduler = "capacity"
+maximum-am-resource-percent = 1.0
+[preemption]
+enable = %v
+monitoring_interval = 1000
+max_wait_before_kill = 2000
+total_preemption_per_round = 1.0
+natural_termination_factor = 1.0
+[root.a]
+capacity = 50
+maximum-capacity = 100
+user-limit-factor = 2
+[root.b]
+capacity = 50
+maximum-capacity = 100
+user-limit-factor = 2
+`, enable)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	hw, err := replay.ParseHardware([]byte(`
+cluster = "yarn"
+racks = 1
+nodes_per_rack = 1
+node_memory_mb = 8192
+node_vcores = 8
+am_memory_mb = 1024
+am_startup = "1s"
+replication = 1
+disk_mb_per_s = 1
+task_startup = "0s"
+heartbeat_jitter = false
+duration_cv = 0
+task_times = "model"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &trace.Trace{}
+	for k, spec := range []struct {
+		id, queue string
+		submit    int64
+		maps      int
+		input     int64
+	}{{"job_a", "a", 0, 20, 100e6}, {"job_b", "b", 10000, 2, 1e6}} {
+		j := trace.NewJob(spec.id)
+		j.SubmitMs, j.Status, j.Queue, j.User = spec.submit, trace.StatusSucceeded, spec.queue, []string{"ua", "ub"}[k]
+		j.InputBytes = int64(spec.maps) * spec.input
+		for i := range spec.maps {
+			m := trace.NewTask(spec.id, fmt.Sprintf("%s_m_%d", spec.id, i), trace.Map, int32(i))
+			m.InputBytes, m.OutputBytes = spec.input, 0
+			tr.Tasks = append(tr.Tasks, m)
+		}
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	flow := map[bool]int64{}
+	for _, enable := range []bool{true, false} {
+		res := runPolicyOn(t, tr, hw, "yarn-capacity:conf="+conf(enable))
+		for _, r := range res.Jobs {
+			if r.JobID == "job_b" {
+				flow[enable] = r.FlowtimeUs
+			}
+		}
+	}
+	t.Logf("job B: flowtime %d µs with preemption, %d µs without", flow[true], flow[false])
+	if !(flow[true] < 20e6 && flow[false] > 90e6) {
+		t.Errorf("job B's flowtime with preemption %d µs, without %d µs: want under 20 s with it and over 90 s without", flow[true], flow[false])
+	}
+}
+
+func runPolicyOn(t *testing.T, tr *trace.Trace, hw replay.Hardware, name string) *replay.Result {
+	t.Helper()
+	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := replay.Run(w, mustPolicy(t, name), replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
