@@ -40,7 +40,7 @@ import (
 //     the cluster over the weight, then the other resource; FifoPolicy:
 //     submission order. Ties by start time (submission; 0 for queues) then
 //     name. A queue whose usage is over maxResources is passed
-//     (assignContainerPreCheck).
+//     (assignContainerPreCheck; memory only unless the queue is drf).
 //   - maxRunningApps (MaxRunningAppsEnforcer): an application is runnable
 //     only while its queue, every ancestor and its user (<user>, else
 //     userMaxAppsDefault) are under their maxRunningApps; the others wait,
@@ -598,8 +598,14 @@ func (p *YARNFair) Heartbeat(c replay.Cluster, n int32) {
 }
 
 // overMax reports whether q's usage is over its maxResources
-// (FSQueue.assignContainerPreCheck).
+// (FSQueue.assignContainerPreCheck): both resources for a drf queue, memory
+// only otherwise, as FairSharePolicy counts memory alone (FairScheduler.md's
+// own example gives a fair queue "90000 mb,0vcores", which would block it
+// if vcores counted).
 func (p *YARNFair) overMax(q *fairQ) bool {
+	if queuePolicy(q) != yarnconf.PolicyDRF {
+		return q.usage.MemoryMB > q.maxRes.MemoryMB
+	}
 	return q.usage.MemoryMB > q.maxRes.MemoryMB || q.usage.VCores > q.maxRes.VCores
 }
 
