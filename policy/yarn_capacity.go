@@ -466,7 +466,7 @@ func (p *YARNCapacity) assignLeaf(q *capQ, n int32) (bool, replay.Locality) {
 		if size := p.yc.Container(j, replay.MapContainer); j.PendingMaps() > 0 && size.Fits(p.yc.NodeFree(n)) && fits(size) {
 			a.missed++
 		}
-		ok, kind, loc, _ := launchMapOrReduce(p.yc, j, n, p.allowed(a), fits)
+		ok, kind, loc, _ := launchMapOrReduce(p.yc, j, n, p.allowed(a, n), fits)
 		if ok {
 			if kind == replay.MapContainer && loc != replay.OffRack {
 				a.missed = 0
@@ -488,7 +488,7 @@ func (p *YARNCapacity) assignLeaf(q *capQ, n int32) (bool, replay.Locality) {
 // locality wait factor), the factor being min(unique locations asked /
 // nodes, 1) and the locations the nodes holding its pending maps plus ANY
 // (their racks are not counted).
-func (p *YARNCapacity) allowed(a *capApp) levels {
+func (p *YARNCapacity) allowed(a *capApp, n int32) levels {
 	nodes := int64(p.nodes)
 	delay := min(p.conf.NodeLocalityDelay, nodes)
 	lv := levels{rack: a.missed > delay}
@@ -497,6 +497,11 @@ func (p *YARNCapacity) allowed(a *capApp) levels {
 		return lv
 	}
 	j := a.job
+	if a.missed == 0 || j.HasLocalMap(n) {
+		// Off-switch needs a missed opportunity, and is not used when a
+		// node-local map waits: skip counting the locations.
+		return lv
+	}
 	factor := min(float64(j.CountLocalMapNodes(nil)+1)/float64(max(nodes, 1)), 1)
 	lv.off = min(float64(nodes), float64(j.PendingMaps())*factor) < float64(a.missed)
 	return lv

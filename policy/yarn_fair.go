@@ -40,7 +40,7 @@ import (
 //     the cluster over the weight, then the other resource; FifoPolicy:
 //     submission order. Ties by start time (submission; 0 for queues) then
 //     name. A queue whose usage is over maxResources is passed
-//     (assignContainerPreCheck).
+//     (assignContainerPreCheck; memory only unless the queue is drf).
 //   - maxRunningApps (MaxRunningAppsEnforcer): an application is runnable
 //     only while its queue, every ancestor and its user (<user>, else
 //     userMaxAppsDefault) are under their maxRunningApps; the others wait,
@@ -287,7 +287,7 @@ func (p *YARNFair) JobArrived(c replay.Cluster, j *replay.JobView) {
 	} else {
 		p.waiting = append(p.waiting, a)
 	}
-	p.tick(c)
+	p.Tick(c)
 }
 
 // canRun is MaxRunningAppsEnforcer.canAppBeRunnable.
@@ -347,13 +347,13 @@ func (p *YARNFair) JobFinished(c replay.Cluster, j *replay.JobView) {
 		}
 	}
 	p.waiting = still
-	p.tick(c)
+	p.Tick(c)
 }
 
 // TaskFinished gives preemption its chance to run.
 func (p *YARNFair) TaskFinished(c replay.Cluster, _ *replay.JobView, _ bool, _ int32) {
 	if p.yc != nil {
-		p.tick(c)
+		p.Tick(c)
 	}
 }
 
@@ -585,7 +585,7 @@ func (p *YARNFair) Heartbeat(c replay.Cluster, n int32) {
 	if p.yc == nil {
 		return
 	}
-	p.tick(c)
+	p.Tick(c)
 	for k := 0; minAllocation.Fits(p.yc.NodeFree(n)); k++ {
 		p.update()
 		if !p.assign(p.root, n) {
@@ -598,8 +598,14 @@ func (p *YARNFair) Heartbeat(c replay.Cluster, n int32) {
 }
 
 // overMax reports whether q's usage is over its maxResources
-// (FSQueue.assignContainerPreCheck).
+// (FSQueue.assignContainerPreCheck): both resources for a drf queue, memory
+// only otherwise, as FairSharePolicy counts memory alone (FairScheduler.md's
+// own example gives a fair queue "90000 mb,0vcores", which would block it
+// if vcores counted).
 func (p *YARNFair) overMax(q *fairQ) bool {
+	if queuePolicy(q) != yarnconf.PolicyDRF {
+		return q.usage.MemoryMB > q.maxRes.MemoryMB
+	}
 	return q.usage.MemoryMB > q.maxRes.MemoryMB || q.usage.VCores > q.maxRes.VCores
 }
 
@@ -700,9 +706,12 @@ func (p *YARNFair) assignApp(q *fairQ, a *fairApp, n int32) bool {
 	return ok
 }
 
-// tick runs preemption when it is on and its interval has passed.
-func (p *YARNFair) tick(c replay.Cluster) {
-	if !p.preempt {
+// Tick updates the starvation times and runs preemption when it is on and
+// its interval has passed (FairScheduler.update, preemptTasksIfNecessary).
+// The policy calls it from its hooks; an engine may also call it on a
+// timer.
+func (p *YARNFair) Tick(c replay.Cluster) {
+	if p.yc == nil || !p.preempt {
 		return
 	}
 	now := c.Now()

@@ -359,6 +359,16 @@ func TestYARNRejects(t *testing.T) {
 	}
 }
 
+// fairPreemptConf: queue b has a min share of 2 GB and 2 vcores, preempted
+// for after 10 s below it.
+const fairPreemptConf = `<allocations>
+  <queue name="a"/>
+  <queue name="b">
+    <minResources>2048 mb, 2 vcores</minResources>
+    <minSharePreemptionTimeout>10</minSharePreemptionTimeout>
+  </queue>
+</allocations>`
+
 // TestYARNFairPreemption: 2 nodes of 4 GB, containers of 1 GB; queue b has
 // minResources 2 GB and minSharePreemptionTimeout 10 s, preemption every
 // 5 s, containers killed as soon as they are chosen (wait-before-kill=0s).
@@ -372,13 +382,7 @@ func TestYARNRejects(t *testing.T) {
 // its newest map, map 6 on node 1, is preempted, and node 1's heartbeat
 // gives b (needy: under its min share) B's AM.
 func TestYARNFairPreemption(t *testing.T) {
-	conf := confFile(t, "pre.xml", `<allocations>
-  <queue name="a"/>
-  <queue name="b">
-    <minResources>2048 mb, 2 vcores</minResources>
-    <minSharePreemptionTimeout>10</minSharePreemptionTimeout>
-  </queue>
-</allocations>`)
+	conf := confFile(t, "pre.xml", fairPreemptConf)
 	p, y := yarnSetup(t, "yarn-fair:conf="+conf+",preemption=true,preemption-interval=5s,wait-before-kill=0s,assign-multiple=true", 1, 2, gb(4, 4), unit)
 	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Queue: "a", Maps: onNodes(0, 0, 0, 1, 1, 1, 1)}})
 	y.Heartbeat(p, 0)

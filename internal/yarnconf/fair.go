@@ -58,7 +58,9 @@ const Never = math.MaxInt64
 
 // FairUser is a <user> element.
 type FairUser struct {
-	Name           string
+	// Name is the user's name attribute.
+	Name string
+	// MaxRunningApps is its <maxRunningApps>, else userMaxAppsDefault.
 	MaxRunningApps int64
 }
 
@@ -67,9 +69,12 @@ type FairUser struct {
 // default or reject; Create its create attribute (default true); Queue the
 // queue of a default rule.
 type PlacementRule struct {
-	Name   string
+	// Name is the rule's name attribute.
+	Name string
+	// Create says the rule may create the queue it names.
 	Create bool
-	Queue  string
+	// Queue is a default rule's queue attribute ("" is root.default).
+	Queue string
 }
 
 // ResourceSpec is a minResources or maxResources value: absolute amounts, or
@@ -79,9 +84,9 @@ type ResourceSpec struct {
 	Set bool
 	// MemoryMB and VCores are absolute amounts (when not Percent).
 	MemoryMB, VCores int64
-	// Percent says the value is MemoryPct and VCoresPct, fractions of the
-	// cluster.
-	Percent              bool
+	// Percent says the value is MemoryPct and VCoresPct.
+	Percent bool
+	// MemoryPct and VCoresPct are fractions of the cluster (when Percent).
 	MemoryPct, VCoresPct float64
 }
 
