@@ -1,5 +1,7 @@
 package policy
 
+import "github.com/tracereplay/tracereplay/replay"
+
 // SchedulesContainers marks the YARN policies as replay.ContainerPolicy: they
 // run on cluster = "yarn" models only, and --policy all picks them there.
 func (b *yarnBase) SchedulesContainers() {}
@@ -23,4 +25,59 @@ func (p *YARNFair) TickInterval() int64 {
 		return 0
 	}
 	return p.preemptEvery
+}
+
+// LeafQueue is the path of the leaf queue job j is in ("root.a.b"), or the
+// trace's queue name for a job the policy never placed (replay.QueueReporter).
+func (p *YARNCapacity) LeafQueue(j *replay.JobView) string {
+	if a := p.apps[j.Index()]; a != nil {
+		return a.q.conf.Path
+	}
+	return j.Queue()
+}
+
+// GuaranteedShare is the queue's absolute capacity, the share of the
+// cluster it is guaranteed; -1 for a name that is not a queue.
+func (p *YARNCapacity) GuaranteedShare(queue string) float64 {
+	for _, q := range p.queues {
+		if q.conf.Path == queue {
+			return q.conf.AbsoluteCapacity
+		}
+	}
+	return -1
+}
+
+// LeafQueue is the path of the leaf queue job j is in, or the trace's queue
+// name for a job the policy never placed (replay.QueueReporter).
+func (p *YARNFair) LeafQueue(j *replay.JobView) string {
+	if a := p.apps[j.Index()]; a != nil {
+		return a.q.conf.Path
+	}
+	return j.Queue()
+}
+
+// GuaranteedShare is the queue's instantaneous fair share of the cluster's
+// memory (FSQueue.getFairShare over the cluster), -1 for a name that is not a
+// queue or before the first update.
+func (p *YARNFair) GuaranteedShare(queue string) float64 {
+	total := float64(0)
+	if p.yc != nil {
+		total = float64(p.yc.ClusterResource().MemoryMB)
+	}
+	var find func(q *fairQ) float64
+	find = func(q *fairQ) float64 {
+		if q == nil {
+			return -1
+		}
+		if q.conf.Path == queue && total > 0 {
+			return float64(q.fairShare.MemoryMB) / total
+		}
+		for _, ch := range q.children {
+			if g := find(ch); g >= 0 {
+				return g
+			}
+		}
+		return -1
+	}
+	return find(p.root)
 }

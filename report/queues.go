@@ -133,7 +133,7 @@ func queueSeries(samples []results.QueueSample, name string, div float64) (plott
 }
 
 // QueueTable lists, per cell and queue of the YARN runs among runs, the
-// queue's jobs and their mean flowtime, wait to the first task and
+// queue's jobs (per run) and their mean flowtime (over the seeds' jobs), wait to the first task and
 // starvation, and the queue's mean and peak share of the cluster's memory
 // over the timeline instants; nil when no run has queue samples.
 func QueueTable(runs []Run) *Table {
@@ -182,7 +182,9 @@ func QueueTable(runs []Run) *Table {
 				}
 				instants += len(times)
 			}
-			row := []Cell{Str(g.Name(keys)), Str(name), Int(n)}
+			// jobs per run, as the summary table counts them; the means pool
+			// the seeds' jobs.
+			row := []Cell{Str(g.Name(keys)), Str(name), Int(n / len(g.Runs))}
 			if n > 0 {
 				row = append(row, Float(flow/float64(n), 1), Float(wait/float64(n), 1), Float(starve/float64(n), 1))
 			} else {
