@@ -246,6 +246,7 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 			durationValue(median(firstWait)), durationValue(percentileSorted(firstWait, 0.9)), len(firstWait))
 	}
 	c.fitSetupCleanup(tr, observed)
+	c.fitRetryContainerDelay(tr)
 	if _, ok := c.Value("job_init_time"); ok {
 		c.add("lifecycle", "true", "the fitted initialisation, setup and cleanup times are those of the job lifecycle (submitted, initialising, setup, maps and reduces, cleanup)", c.Jobs)
 	}

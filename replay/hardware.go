@@ -156,6 +156,14 @@ type Hardware struct {
 	StragglerFraction  float64 `toml:"straggler_fraction"`   // probability a task straggles
 	StragglerAlpha     float64 `toml:"straggler_alpha"`      // Pareto shape of a straggler's slowdown
 	Speculation        string  `toml:"speculation"`          // "none", "hadoop" or "late"
+
+	// Later lifecycle keys (lifecycle_ext.go); each default is the engine's
+	// behaviour from before the key existed.
+	//
+	// RetryContainerDelay is, in trace mode for a YARN job, the time from a
+	// failed or killed attempt's end to its task's next attempt's start (the
+	// ApplicationMaster's container request round trip); 0: task_startup.
+	RetryContainerDelay Duration `toml:"retry_container_delay"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1

@@ -25,12 +25,19 @@ func jsonKey(f reflect.StructField) string {
 
 // MarshalJSON writes the model with its TOML keys. As in FieldJSON, the
 // lifecycle, failure and speculation keys are left out when they all hold
-// their defaults (lifecycle off).
+// their defaults (lifecycle off), and the later lifecycle keys
+// (lifecycleExtKeys) when they all hold theirs.
 func (h Hardware) MarshalJSON() ([]byte, error) {
 	d := DefaultHardware()
 	skip := map[string]bool{}
 	if lifecycleKeysOf(&h) == lifecycleKeysOf(&d) {
 		t := reflect.TypeFor[lifecycleKeys]()
+		for i := range t.NumField() {
+			skip[t.Field(i).Name] = true
+		}
+	}
+	if lifecycleExtKeysOf(&h) == lifecycleExtKeysOf(&d) {
+		t := reflect.TypeFor[lifecycleExtKeys]()
 		for i := range t.NumField() {
 			skip[t.Field(i).Name] = true
 		}

@@ -245,7 +245,7 @@ func traceFailures(tr *trace.Trace, hw *Hardware, retries map[string]int64) (map
 			}
 			for _, a := range t.ended {
 				if a.StartMs >= 0 && a.FinishMs >= a.StartMs && a.FinishMs <= tt.StartMs {
-					retries[k] += (a.FinishMs-a.StartMs)*1000 + int64(hw.TaskStartup)
+					retries[k] += (a.FinishMs-a.StartMs)*1000 + hw.retryGapUs(tj)
 				}
 			}
 		}

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -146,6 +145,7 @@ func (h *Hardware) validateLifecycle(bad func(string, ...any)) {
 		}
 	}
 	h.validateFaults(bad)
+	h.validateLifecycleExt(bad)
 }
 
 // lifeOf sets job j's setup and cleanup tasks from trace job ti: the observed
@@ -514,8 +514,9 @@ func lifecycleKeysOf(h *Hardware) lifecycleKeys {
 
 // FieldJSON is the model as encoding/json writes it with Go's field names
 // (DiskMBps), except that the lifecycle, failure and speculation keys are left
-// out when they all hold their defaults (lifecycle off): a run that does not
-// use them records the same hardware JSON as before the keys existed. It is a
+// out when they all hold their defaults (lifecycle off), and the later
+// lifecycle keys (lifecycleExtKeys) when they all hold theirs: a run that does
+// not use them records the same hardware JSON as before the keys existed. It is a
 // frozen format: HardwareSHA256 hashes it and each run's jobs.parquet records
 // it, so changing it changes every run's identity and results bytes. The
 // manifest writes the TOML keys instead (MarshalJSON); UnmarshalJSON reads
@@ -527,14 +528,13 @@ func (h Hardware) FieldJSON() ([]byte, error) {
 		return nil, err
 	}
 	d := DefaultHardware()
+	if lifecycleExtKeysOf(&h) == lifecycleExtKeysOf(&d) {
+		if b, err = stripKeys(b, lifecycleExtKeysOf(&d)); err != nil {
+			return nil, err
+		}
+	}
 	if lifecycleKeysOf(&h) != lifecycleKeysOf(&d) {
 		return b, nil
 	}
-	keys, err := json.Marshal(lifecycleKeysOf(&d))
-	if err != nil {
-		return nil, err
-	}
-	// {"Lifecycle":…,"Speculation":"none"} → ,"Lifecycle":…,"Speculation":"none"
-	span := append([]byte{','}, keys[1:len(keys)-1]...)
-	return bytes.Replace(b, span, nil, 1), nil
+	return stripKeys(b, lifecycleKeysOf(&d))
 }
