@@ -41,8 +41,8 @@ import (
 // (Hadoop 2, whose abort runs in the ApplicationMaster after the recorded
 // finish). A failed task within the allowance ends like a finished one.
 //
-// The results schema has no job status: a failed job's row is a finished
-// job's, with no last map end when its maps did not all finish.
+// A failed job's result row is a finished job's with status FAILED, with no
+// last map end when its maps did not all finish.
 //
 // Trace mode (lifecycle on): the observed attempts drive it. In a job the
 // trace records as FAILED, a map or reduce with at least max attempts failed

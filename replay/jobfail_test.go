@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -219,6 +220,64 @@ func TestJobFailsOnReduce(t *testing.T) {
 	for _, x := range res.Tasks {
 		if w := want[x.Type]; x.LaunchUs != w[0] || x.FinishUs != w[1] {
 			t.Errorf("%s row %d–%d µs, want %d–%d", x.Type, x.LaunchUs, x.FinishUs, w[0], w[1])
+		}
+	}
+}
+
+// TestJobStatusColumn: the replay records each job's status in jobs.parquet
+// (results schema 2): failTrace's job fails in the replay (FAILED), the same
+// job with three failed attempts completes (SUCCEEDED), and the observed run
+// carries the trace's status (FAILED; KILLED when the trace says so). The
+// file records the schema version.
+func TestJobStatusColumn(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.MapSlots = 2
+	hw.TaskTimes = "trace"
+	three := failTrace(false)
+	three.Attempts = three.Attempts[1:] // job_1_m_0_0 sorts first: three failures left
+	killed := failTrace(false)
+	killed.Jobs[0].Status = trace.StatusKilled
+	for _, c := range []struct {
+		name     string
+		tr       *trace.Trace
+		sim, obs string
+	}{
+		{"fails", failTrace(false), "FAILED", "FAILED"},
+		{"three failures", three, "SUCCEEDED", "FAILED"},
+		{"killed in the trace", killed, "SUCCEEDED", "KILLED"},
+	} {
+		topo := replay.NewTopology(&hw, 1)
+		w, err := replay.NewWorkload(c.tr, &hw, topo, 1, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim, err := replay.Run(w, mustPolicy(t, "fifo"), replay.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs, err := replay.Observed(w, replay.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []struct {
+			res  *replay.Result
+			want string
+		}{{sim, c.sim}, {obs, c.obs}} {
+			dir := t.TempDir()
+			if err := replay.WriteRun(dir, r.res, nil); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, replay.JobsFile)
+			rows, err := results.ReadJobRows(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != 1 || rows[0].Status != r.want {
+				t.Errorf("%s: rows %+v, want one job with status %s", c.name, rows, r.want)
+			}
+			if v, _, _ := results.ParquetMeta(path, results.MetaSchemaVersion); v != results.SchemaVersion {
+				t.Errorf("%s: %s = %q, want %s", c.name, results.MetaSchemaVersion, v, results.SchemaVersion)
+			}
 		}
 	}
 }
