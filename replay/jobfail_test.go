@@ -103,6 +103,40 @@ func TestJobFailureNeedsMaxAttempts(t *testing.T) {
 	}
 }
 
+// TestMaxAttemptsFromConf: the job conf's max attempts decide when a task
+// fails. failTrace's map 0 failed 4 times: with conf_map_max_attempts = 5
+// it has not used up its attempts, so the job does not fail in the replay
+// (every map and the reduce complete). Without its first attempt (3 failures,
+// 4.1–5.1, 5.2–6.2, 6.3–7.3 s) and with conf_map_max_attempts = 3 it fails
+// (it does not with the default 4, TestJobFailureNeedsMaxAttempts): init 0–2 s,
+// both maps launched at the heartbeat at 3 s, map 0 replays its two earlier
+// attempts (2 s) and its last (1 s) and fails at 6 s; map 1 is killed then
+// and the job finishes at 6 s with both map rows 3–6 s.
+func TestMaxAttemptsFromConf(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.MapSlots = 2
+	hw.TaskTimes = "trace"
+	five := failTrace(false)
+	five.Jobs[0].ConfMapMaxAttempts = 5
+	res := runOne(t, five, hw)
+	if jr := res.Jobs[0]; jr.LastMapEndUs == replay.Unset || len(res.Tasks) != 3 || jr.Status != "SUCCEEDED" {
+		t.Errorf("max attempts 5: job %+v with %d task rows, want every map and the reduce done", jr, len(res.Tasks))
+	}
+	three := failTrace(false)
+	three.Attempts = three.Attempts[1:]
+	three.Jobs[0].ConfMapMaxAttempts = 3
+	res = runOne(t, three, hw)
+	jr := res.Jobs[0]
+	if jr.FinishUs != 6e6 || jr.LastMapEndUs != replay.Unset || jr.Status != "FAILED" || len(res.Tasks) != 2 {
+		t.Fatalf("max attempts 3: job %+v with %d task rows, want FAILED at 6 s, no last map end, two map rows", jr, len(res.Tasks))
+	}
+	for _, x := range res.Tasks {
+		if x.LaunchUs != 3e6 || x.FinishUs != 6e6 {
+			t.Errorf("max attempts 3: row %+v, want 3–6 s", x)
+		}
+	}
+}
+
 // TestFailedHistoriesReplayed replays the two FAILED .jhist histories on their
 // derived clusters with the invariants checked: the job fails when its map's
 // fourth attempt fails, no map completes, and it finishes within 15% of the
