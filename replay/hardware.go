@@ -164,6 +164,13 @@ type Hardware struct {
 	// failed or killed attempt's end to its task's next attempt's start (the
 	// ApplicationMaster's container request round trip); 0: task_startup.
 	RetryContainerDelay Duration `toml:"retry_container_delay"`
+	// JobInitJobsPerUser and JobInitUsers limit, with job_init_poll > 0, the
+	// jobs the Capacity scheduler's init poller selects per queue: at most
+	// this many initialised, not yet scheduled jobs per user
+	// (maximum-initialized-jobs-per-user) and jobs of at most this many users
+	// (100 / minimum-user-limit-percent + 2); 0: no limit.
+	JobInitJobsPerUser int `toml:"job_init_jobs_per_user"`
+	JobInitUsers       int `toml:"job_init_users"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1

@@ -109,6 +109,9 @@ type jobLife struct {
 	spec jobSpec
 	// fail is the job's task failures and its own (jobfail.go).
 	fail jobFail
+	// polled is set when the init poller has selected the job under per-user
+	// limits (lifecycle_ext.go).
+	polled bool
 }
 
 // Lifecycle task kinds in events and the invariant checker.
@@ -127,6 +130,9 @@ type lcSim struct {
 	setupWait     []*Job // in job order
 	cleanupWait   []*Job
 	spec          specSim // speculation's scratch state (lifecycle_faults.go)
+	// polled are the jobs the init poller selected under per-user limits
+	// that had not been scheduled at its last tick (lifecycle_ext.go).
+	polled []*Job
 }
 
 // validateLifecycle checks the lifecycle keys.
@@ -262,10 +268,15 @@ func (s *Sim) lcSubmit(j *Job) {
 
 // lcPoll is a tick of the init poller (stage 0): every job waiting for it is
 // assigned to the init threads, which take it up at their next round, half an
-// interval later (stage 1).
+// interval later (stage 1). With per-user init limits only the jobs the
+// limits let through are (lcSelectLimited); the others wait for the next tick.
 func (s *Sim) lcPoll(stage int32) {
 	if stage == 0 {
 		s.lc.pollScheduled = false
+		if s.hw.initLimited() {
+			s.lcPollLimited()
+			return
+		}
 		if len(s.lc.assigned) == 0 {
 			s.schedule(s.now+int64(s.hw.JobInitPoll)/2, evInitPoll, 0, 1)
 		}

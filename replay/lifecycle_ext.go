@@ -2,7 +2,9 @@ package replay
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"slices"
 
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -37,10 +39,12 @@ import (
 // (contiguous, after Speculation).
 type lifecycleExtKeys struct {
 	RetryContainerDelay Duration
+	JobInitJobsPerUser  int
+	JobInitUsers        int
 }
 
 func lifecycleExtKeysOf(h *Hardware) lifecycleExtKeys {
-	return lifecycleExtKeys{h.RetryContainerDelay}
+	return lifecycleExtKeys{h.RetryContainerDelay, h.JobInitJobsPerUser, h.JobInitUsers}
 }
 
 // stripKeys removes from b, the JSON of a Hardware, the span of keys that
@@ -71,4 +75,108 @@ func (h *Hardware) validateLifecycleExt(bad func(string, ...any)) {
 	if h.RetryContainerDelay < 0 || h.RetryContainerDelay > MaxHardwareDuration {
 		bad("retry_container_delay = %v: want 0..%v", h.RetryContainerDelay, MaxHardwareDuration)
 	}
+	if h.JobInitJobsPerUser < 0 || h.JobInitJobsPerUser > 1<<20 {
+		bad("job_init_jobs_per_user = %d: want 0 (no limit)..%d", h.JobInitJobsPerUser, 1<<20)
+	}
+	if h.JobInitUsers < 0 || h.JobInitUsers > 1<<20 {
+		bad("job_init_users = %d: want 0 (no limit)..%d", h.JobInitUsers, 1<<20)
+	}
+}
+
+// Per-user init limits (job_init_jobs_per_user, job_init_users), as the
+// Capacity scheduler's JobInitializationPoller applies them
+// (apache/hadoop branch-1 src/contrib/capacity-scheduler,
+// JobInitializationPoller.getJobsToInitialize): at each tick the poller
+// first drops from its list of initialised jobs those that are scheduled (a
+// map or reduce launched: pendingMaps < desiredMaps or likewise for reduces)
+// or complete (cleanUpInitializedJobsList), then walks each queue's waiting
+// jobs in order (priority, then submission; here submission). A job still in
+// the list counts against its user; a job not yet selected is selected when
+// its user already counts and has fewer than maximum-initialized-jobs-per-user
+// jobs, or when its user is new and fewer than 100 /
+// minimum-user-limit-percent + MAX_ADDITIONAL_USERS_TO_INIT (2) users count;
+// the walk stops once more than users × jobs per user jobs count. A job not
+// selected waits for the next tick. Hadoop 1.x later limits initialised tasks
+// instead (maximum-initialized-active-tasks-per-user), which this does not
+// model. With either key 0 the poller selects every waiting job, as before.
+
+// initLimited reports whether the init poller applies per-user limits.
+func (h *Hardware) initLimited() bool {
+	return h.JobInitPoll > 0 && (h.JobInitJobsPerUser > 0 || h.JobInitUsers > 0)
+}
+
+// lcPollLimited is the poller's tick under per-user limits: it selects jobs
+// (lcSelectLimited), hands them to the threads' next round, and schedules the
+// next tick while jobs are left waiting.
+func (s *Sim) lcPollLimited() {
+	sel := s.lcSelectLimited()
+	if len(sel) > 0 {
+		if len(s.lc.assigned) == 0 {
+			s.schedule(s.now+int64(s.hw.JobInitPoll)/2, evInitPoll, 0, 1)
+		}
+		s.lc.assigned = append(s.lc.assigned, sel...)
+	}
+	if len(s.lc.pollQ) > 0 {
+		s.lc.pollScheduled = true
+		s.schedule(s.now+int64(s.hw.JobInitPoll), evInitPoll, 0, 0)
+	}
+}
+
+// lcSelectLimited is getJobsToInitialize over every queue: it returns the
+// jobs selected now, in job order, and leaves the others in pollQ.
+func (s *Sim) lcSelectLimited() []*Job {
+	kept := s.lc.polled[:0]
+	for _, j := range s.lc.polled {
+		if !j.finished && j.FirstLaunchUs < 0 {
+			kept = append(kept, j)
+		}
+	}
+	clear(s.lc.polled[len(kept):])
+	s.lc.polled = kept
+	// The waiting jobs in job order: those selected earlier and not yet
+	// scheduled, and those not selected.
+	waiting := make([]*Job, 0, len(s.lc.polled)+len(s.lc.pollQ))
+	waiting = append(append(waiting, s.lc.polled...), s.lc.pollQ...)
+	slices.SortFunc(waiting, func(a, b *Job) int { return cmp.Compare(a.Index, b.Index) })
+	perUser, users := s.hw.JobInitJobsPerUser, s.hw.JobInitUsers
+	type queueState struct {
+		users map[string]int
+		count int
+		full  bool
+	}
+	queues := map[string]*queueState{}
+	var sel []*Job
+	rest := s.lc.pollQ[:0]
+	for _, j := range waiting {
+		q := queues[j.Trace.Queue]
+		if q == nil {
+			q = &queueState{users: map[string]int{}}
+			queues[j.Trace.Queue] = q
+		}
+		u := j.Trace.User
+		n, present := q.users[u]
+		switch {
+		case j.life.polled:
+			q.users[u] = n + 1
+			q.count++
+			continue
+		case q.full:
+			rest = append(rest, j)
+			continue
+		case !present && (users == 0 || len(q.users) < users), present && (perUser == 0 || n < perUser):
+			q.users[u] = n + 1
+			q.count++
+			j.life.polled = true
+			sel = append(sel, j)
+			s.lc.polled = append(s.lc.polled, j)
+		default:
+			rest = append(rest, j)
+		}
+		if users > 0 && perUser > 0 && q.count > users*perUser {
+			q.full = true
+		}
+	}
+	clear(s.lc.pollQ[len(rest):])
+	s.lc.pollQ = rest
+	return sel
 }

@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -68,6 +69,102 @@ func TestRetryContainerDelayBad(t *testing.T) {
 	for _, v := range []string{`"-1s"`, `"soon"`, `"25h"`} {
 		if _, err := replay.ParseHardware([]byte("retry_container_delay = " + v)); err == nil {
 			t.Errorf("retry_container_delay = %s accepted", v)
+		}
+	}
+}
+
+// initLimitTrace is three map-only jobs, A, B and C, submitted at 1, 1.1 and
+// 1.2 s (trace time) by users ua, ub and uc (or all by one user), each with
+// one 1.5 MB map.
+func initLimitTrace(oneUser bool) *trace.Trace {
+	tr := &trace.Trace{}
+	for k, id := range []string{"A", "B", "C"} {
+		j := trace.NewJob(id)
+		j.SubmitMs, j.Status, j.Queue, j.User = 1000+100*int64(k), trace.StatusSucceeded, "default", "u"+strings.ToLower(id)
+		if oneUser {
+			j.User = "u"
+		}
+		j.NumMaps, j.NumReduces, j.InputBytes, j.ShuffleBytes, j.OutputBytes = 1, 0, 1.5e6, 0, 0
+		m := trace.NewTask(id, id+"_m_0", trace.Map, 0)
+		m.InputBytes, m.OutputBytes = 1.5e6, 0
+		tr.Jobs = append(tr.Jobs, j)
+		tr.Tasks = append(tr.Tasks, m)
+	}
+	tr.Sort()
+	return tr
+}
+
+// TestInitPerUserLimits replays initLimitTrace on one node (4 map and 4
+// reduce slots, heartbeats every 1 s at whole seconds, no start-up) through
+// the Capacity scheduler's init poller (job_init_poll 5 s: ticks at 0, 5,
+// 10, … s, the threads' rounds 2.5 s after a tick that selected jobs; one
+// thread, 2.3 s per job; setup and cleanup 0.5 s; maps 1.5 s at 1 MB/s; a
+// heartbeat hands out one setup or cleanup task, cleanups first). Times
+// count from A's submission: A at 0, B at 0.1 s, C at 0.2 s.
+//
+// Without limits: the tick at 0 selects A: init 2.5–4.8, setup at the
+// heartbeat at 5 s (5–5.5), map 6–7.5 s. The tick at 5 s selects B and C:
+// init 7.5–9.8 and 9.8–12.1; B's setup at 10 s, its map 11–12.5 s; B's
+// cleanup takes the heartbeat at 13 s, C's setup the one at 14 s, C's map
+// launches at 15 s. First launches 6, 11, 15 s. The same with
+// job_init_jobs_per_user = 1 and three users.
+//
+// With job_init_jobs_per_user = 1 and one user (or job_init_users = 1 and
+// three users): at the tick at 5 s A is initialised but not scheduled (its
+// map launches at 6 s), so it counts and neither B nor C is selected. At 10
+// s A is scheduled and dropped: B is selected (init 12.5–14.8, setup at 15
+// s, map at 16 s), C is not; at 15 s B is not yet scheduled, so C waits; at
+// 20 s C is selected: init 22.5–24.8, setup at 25 s, map at 26 s. First
+// launches 6, 16, 26 s.
+func TestInitPerUserLimits(t *testing.T) {
+	base := `racks = 1
+nodes_per_rack = 1
+map_slots = 4
+reduce_slots = 4
+replication = 1
+disk_mb_per_s = 1
+task_startup = "0s"
+heartbeat = "1s"
+heartbeat_jitter = false
+duration_cv = 0
+task_times = "model"
+lifecycle = true
+job_init_poll = "5s"
+job_init_time = "2300ms"
+setup_task = "500ms"
+cleanup_task = "500ms"
+`
+	for _, c := range []struct {
+		name    string
+		extra   string
+		oneUser bool
+		want    [3]int64
+	}{
+		{"no limit", "", true, [3]int64{6e6, 11e6, 15e6}},
+		{"one job per user", "job_init_jobs_per_user = 1", true, [3]int64{6e6, 16e6, 26e6}},
+		{"one user", "job_init_users = 1", false, [3]int64{6e6, 16e6, 26e6}},
+		{"one job per user, three users", "job_init_jobs_per_user = 1", false, [3]int64{6e6, 11e6, 15e6}},
+	} {
+		hw, err := replay.ParseHardware([]byte(base + c.extra))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := runOne(t, initLimitTrace(c.oneUser), hw)
+		var got [3]int64
+		for _, j := range res.Jobs {
+			got[j.JobIndex] = j.FirstLaunchUs
+		}
+		if got != c.want {
+			t.Errorf("%s: first launches %v µs, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestInitPerUserLimitsBad: negative limits are refused.
+func TestInitPerUserLimitsBad(t *testing.T) {
+	for _, v := range []string{"job_init_jobs_per_user = -1", "job_init_users = -2", `job_init_users = "x"`} {
+		if _, err := replay.ParseHardware([]byte(v)); err == nil {
+			t.Errorf("%s accepted", v)
 		}
 	}
 }
