@@ -171,6 +171,11 @@ type Hardware struct {
 	// (100 / minimum-user-limit-percent + 2); 0: no limit.
 	JobInitJobsPerUser int `toml:"job_init_jobs_per_user"`
 	JobInitUsers       int `toml:"job_init_users"`
+	// JVMReuse is mapred.job.reuse.jvm.num.tasks: how many tasks of a job
+	// one task JVM runs (-1: no limit; 1, the default, and 0, as a recorded
+	// model that left the key out reads back: no reuse). A task that reuses
+	// a JVM skips task_startup.
+	JVMReuse int `toml:"jvm_reuse"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
@@ -185,7 +190,7 @@ func DefaultHardware() Hardware {
 		BARq: Duration(time.Second / time.Microsecond), DurationCV: 0.1,
 		TraceLocality: TraceLocalityFactors, RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
-		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none",
+		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none", JVMReuse: 1,
 		// Medians of the setup and cleanup attempts of the 59 jobs of Rumen's
 		// folder-input-trace (apache/hadoop branch-1 test data): 2.8 s each.
 		SetupTask: Duration(2800 * time.Millisecond / time.Microsecond), CleanupTask: Duration(2800 * time.Millisecond / time.Microsecond),

@@ -133,6 +133,7 @@ type lcSim struct {
 	// polled are the jobs the init poller selected under per-user limits
 	// that had not been scheduled at its last tick (lifecycle_ext.go).
 	polled []*Job
+	jvm    jvmSim // JVM reuse (lifecycle_ext.go)
 }
 
 // validateLifecycle checks the lifecycle keys.
@@ -397,6 +398,7 @@ func (s *Sim) lcLaunch(j *Job, kind int32, n int32, mapSlot bool) {
 	} else {
 		ns.freeReduce--
 	}
+	s.jvmTrim(n, !mapSlot)
 	s.pending--
 	s.running++
 	s.lastChange = s.now

@@ -41,10 +41,11 @@ type lifecycleExtKeys struct {
 	RetryContainerDelay Duration
 	JobInitJobsPerUser  int
 	JobInitUsers        int
+	JVMReuse            int
 }
 
 func lifecycleExtKeysOf(h *Hardware) lifecycleExtKeys {
-	return lifecycleExtKeys{h.RetryContainerDelay, h.JobInitJobsPerUser, h.JobInitUsers}
+	return lifecycleExtKeys{h.RetryContainerDelay, h.JobInitJobsPerUser, h.JobInitUsers, h.JVMReuse}
 }
 
 // stripKeys removes from b, the JSON of a Hardware, the span of keys that
@@ -80,6 +81,9 @@ func (h *Hardware) validateLifecycleExt(bad func(string, ...any)) {
 	}
 	if h.JobInitUsers < 0 || h.JobInitUsers > 1<<20 {
 		bad("job_init_users = %d: want 0 (no limit)..%d", h.JobInitUsers, 1<<20)
+	}
+	if h.JVMReuse < -1 {
+		bad("jvm_reuse = %d: want -1 (no limit) or at least 0 (0 and 1: no reuse)", h.JVMReuse)
 	}
 }
 
@@ -179,4 +183,103 @@ func (s *Sim) lcSelectLimited() []*Job {
 	clear(s.lc.pollQ[len(rest):])
 	s.lc.pollQ = rest
 	return sel
+}
+
+// JVM reuse (jvm_reuse, Hadoop 1's mapred.job.reuse.jvm.num.tasks). A
+// TaskTracker runs each task in a child JVM; with reuse, JvmManager hands a
+// new task of a job to an idle JVM of the same job and task type (map or
+// reduce) that has run fewer than the limit of tasks (-1: any number), and
+// starts a JVM only when there is none, killing an idle JVM of another job
+// when the slots are full. The replay keeps, per node and slot kind, the idle
+// JVMs of the maps and reduces that ended there (job, tasks run), at most one
+// per free slot (the oldest goes first when a slot is taken without reuse).
+// A map or reduce launched on a node with an idle JVM of its job and kind
+// within the limit takes it and skips task_startup: a map's duration, and a
+// reduce's copy, are task_startup shorter. Not reused: setup and cleanup
+// tasks and speculative copies (they take a slot, and the oldest idle JVM
+// with it), maps that read their input over a network model that re-times
+// transfers (flow), a failing reduce's time (jobfail.go), and the JVMs of
+// killed tasks (they die with the task). With jvm_reuse = 1 (the default)
+// nothing is tracked.
+
+// jvm is an idle task JVM: the job it ran tasks of, and how many.
+type jvm struct {
+	job  int32
+	runs int32
+}
+
+// jvmSim is JVM reuse's state: per node, the idle JVMs of its map slots
+// ([0]) and reduce slots ([1]), oldest first, and the tasks each running
+// map or reduce's JVM has run.
+type jvmSim struct {
+	idle [][2][]jvm
+	runs map[[3]int32]int32 // {job, 0 map or 1 reduce, index} → tasks run
+}
+
+// jvmReuses reports whether JVMs are reused.
+func (h *Hardware) jvmReuses() bool { return h.JVMReuse != 1 && h.JVMReuse != 0 }
+
+// jvmTake gives task i of job j (a reduce when reduce is set), just launched
+// on node n (its slot already taken), a JVM, and returns the start-up it
+// saves: task_startup when it reuses an idle JVM of its job, else 0.
+func (s *Sim) jvmTake(n int32, j *Job, reduce bool, i int32) int64 {
+	if !s.hw.jvmReuses() {
+		return 0
+	}
+	js := &s.lc.jvm
+	if js.idle == nil {
+		js.idle = make([][2][]jvm, len(s.nodes))
+		js.runs = map[[3]int32]int32{}
+	}
+	k := 0
+	if reduce {
+		k = 1
+	}
+	idle := js.idle[n][k]
+	key := [3]int32{j.Index, int32(k), i}
+	for x, v := range idle {
+		if v.job == j.Index && (s.hw.JVMReuse < 0 || v.runs < int32(s.hw.JVMReuse)) {
+			js.idle[n][k] = append(idle[:x], idle[x+1:]...)
+			js.runs[key] = v.runs + 1
+			return int64(s.hw.TaskStartup)
+		}
+	}
+	js.runs[key] = 1
+	s.jvmTrim(n, reduce)
+	return 0
+}
+
+// jvmTrim drops node n's oldest idle JVMs of the slot kind beyond its free
+// slots: a task took a slot without reusing one.
+func (s *Sim) jvmTrim(n int32, reduce bool) {
+	if !s.hw.jvmReuses() || s.lc.jvm.idle == nil {
+		return
+	}
+	k, free := 0, s.nodes[n].freeMap
+	if reduce {
+		k, free = 1, s.nodes[n].freeReduce
+	}
+	idle := s.lc.jvm.idle[n][k]
+	if drop := len(idle) - int(max(free, 0)); drop > 0 {
+		s.lc.jvm.idle[n][k] = append(idle[:0], idle[drop:]...)
+	}
+}
+
+// jvmRelease makes the JVM of task i of job j, which completed on node n,
+// idle there.
+func (s *Sim) jvmRelease(n int32, j *Job, reduce bool, i int32) {
+	if !s.hw.jvmReuses() || s.lc.jvm.idle == nil {
+		return
+	}
+	k := int32(0)
+	if reduce {
+		k = 1
+	}
+	key := [3]int32{j.Index, k, i}
+	runs, ok := s.lc.jvm.runs[key]
+	if !ok {
+		return
+	}
+	delete(s.lc.jvm.runs, key)
+	s.lc.jvm.idle[n][k] = append(s.lc.jvm.idle[n][k], jvm{j.Index, runs})
 }

@@ -1,6 +1,8 @@
 package replay_test
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -165,6 +167,80 @@ func TestInitPerUserLimitsBad(t *testing.T) {
 	for _, v := range []string{"job_init_jobs_per_user = -1", "job_init_users = -2", `job_init_users = "x"`} {
 		if _, err := replay.ParseHardware([]byte(v)); err == nil {
 			t.Errorf("%s accepted", v)
+		}
+	}
+}
+
+// jvmTrace is job A (submitted at 0) of three 1 MB maps and, with b, job B
+// (at 0.1 s) of one.
+func jvmTrace(b bool) *trace.Trace {
+	tr := &trace.Trace{}
+	for k, id := range []string{"A", "B"} {
+		if k == 1 && !b {
+			break
+		}
+		n := 3 - 2*k
+		j := trace.NewJob(id)
+		j.SubmitMs, j.Status = 100*int64(k), trace.StatusSucceeded
+		j.NumMaps, j.NumReduces, j.InputBytes, j.ShuffleBytes, j.OutputBytes = int32(n), 0, int64(n)*1e6, 0, 0
+		tr.Jobs = append(tr.Jobs, j)
+		for i := range n {
+			m := trace.NewTask(id, fmt.Sprintf("%s_m_%d", id, i), trace.Map, int32(i))
+			m.InputBytes, m.OutputBytes = 1e6, 0
+			tr.Tasks = append(tr.Tasks, m)
+		}
+	}
+	tr.Sort()
+	return tr
+}
+
+// TestJVMReuse replays jvmTrace on one node with one map slot (heartbeats
+// at 0, 3, 6, 9 s, no lifecycle, maps 1 s of work plus 1 s of task_startup,
+// FIFO). Without reuse A's maps run 0–2, 3–5 and 6–8 s. With jvm_reuse = -1
+// the second and third reuse the first's JVM and skip the start-up: 3–4 and
+// 6–7 s; with jvm_reuse = 2 the JVM runs two tasks, so the third starts a new
+// one: 6–8 s. With job B (FIFO runs it after A's three maps, at 9 s) and
+// jvm_reuse = -1, the slot's idle JVM is A's, so B's map starts its own:
+// 9–11 s. A negative limit other than -1, a string or a fraction is refused.
+func TestJVMReuse(t *testing.T) {
+	base := `racks = 1
+nodes_per_rack = 1
+map_slots = 1
+reduce_slots = 1
+replication = 1
+disk_mb_per_s = 1
+task_startup = "1s"
+heartbeat = "3s"
+heartbeat_jitter = false
+duration_cv = 0
+task_times = "model"
+`
+	for _, c := range []struct {
+		reuse string
+		b     bool
+		want  map[string][2]int64 // job/index → launch, finish (s)
+	}{
+		{"1", false, map[string][2]int64{"A0": {0, 2}, "A1": {3, 5}, "A2": {6, 8}}},
+		{"-1", false, map[string][2]int64{"A0": {0, 2}, "A1": {3, 4}, "A2": {6, 7}}},
+		{"2", false, map[string][2]int64{"A0": {0, 2}, "A1": {3, 4}, "A2": {6, 8}}},
+		{"-1", true, map[string][2]int64{"A0": {0, 2}, "A1": {3, 4}, "A2": {6, 7}, "B0": {9, 11}}},
+	} {
+		hw, err := replay.ParseHardware([]byte(base + "jvm_reuse = " + c.reuse))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := runOne(t, jvmTrace(c.b), hw)
+		got := map[string][2]int64{}
+		for _, x := range res.Tasks {
+			got[fmt.Sprintf("%s%d", x.JobID, x.Index)] = [2]int64{x.LaunchUs / 1e6, x.FinishUs / 1e6}
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("jvm_reuse %s, job B %v: tasks %v, want %v", c.reuse, c.b, got, c.want)
+		}
+	}
+	for _, v := range []string{"-2", `"x"`, "1.5"} {
+		if _, err := replay.ParseHardware([]byte("jvm_reuse = " + v)); err == nil {
+			t.Errorf("jvm_reuse = %s accepted", v)
 		}
 	}
 }

@@ -392,6 +392,7 @@ func (s *Sim) speculate(n int32) {
 	d, _, _ := s.mapCost(j, i, n)
 	d -= m.retryUs // the copy runs without the original's straggler factor and failures
 	s.nodes[n].freeMap--
+	s.jvmTrim(n, false)
 	s.running++
 	s.specRunning++
 	m.specNode, m.specLaunchUs = n, s.now

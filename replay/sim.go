@@ -426,12 +426,15 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	}
 	d, loc, src := s.mapCost(j, i, n)
 	ns.freeMap--
+	flowRead := s.fn != nil && loc != NodeLocal && m.obs == obsNone
+	if saved := s.jvmTake(n, j, false, i); !flowRead { // JVM reuse (lifecycle_ext.go)
+		d -= saved
+	}
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
 	m.endUs = s.now + d
 	j.PendingMaps--
 	j.RunningMaps++
 	s.taskLaunched(j)
-	flowRead := s.fn != nil && loc != NodeLocal && m.obs == obsNone
 	if loc != NodeLocal {
 		s.runningRemote++
 		s.netBytes += m.InputBytes
@@ -470,6 +473,7 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	j.nextRed++
 	r := &j.Reduces[i]
 	ns.freeReduce--
+	r.copyUs -= s.jvmTake(n, j, true, i) // JVM reuse (lifecycle_ext.go)
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
 	j.PendingReduces--
 	j.RunningReduces++
@@ -722,6 +726,7 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	m.State = Done
 	ns := &s.nodes[m.Node]
 	ns.freeMap++
+	s.jvmRelease(m.Node, j, false, i)
 	if m.specNode >= 0 {
 		s.specEnded(j, i)
 	}
@@ -760,6 +765,7 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 	r := &j.Reduces[i]
 	r.State = Done
 	s.nodes[r.Node].freeReduce++
+	s.jvmRelease(r.Node, j, true, i)
 	s.busyReduceUs += r.FinishUs - r.LaunchUs
 	j.RunningReduces--
 	j.FinishedReduces++
