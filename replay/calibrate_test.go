@@ -285,3 +285,43 @@ func TestCalibrateRetryContainerDelay(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateSortRate: the synthetic schedule with a sort phase of
+// shuffle/4 MB/s between each reduce's shuffle end and its work (the finish
+// moves by as much): calibrate recovers sort_mb_per_s = 4 and still
+// reduce_compute_mb_per_s = 10 within 5%, the sort taken out of the reduce
+// work. Without sort ends it fits no sort rate.
+func TestCalibrateSortRate(t *testing.T) {
+	const sortMBps = 4.0
+	tr := calibrationTrace()
+	for i := range tr.Tasks {
+		k := &tr.Tasks[i]
+		if k.Type != trace.Reduce || k.ShuffleFinishMs < 0 {
+			continue
+		}
+		d := int64(math.Round(bytesMs(k.ShuffleBytes, sortMBps)))
+		k.SortFinishMs = k.ShuffleFinishMs + d
+		k.FinishMs += d
+	}
+	cal, err := replay.Calibrate(tr, replay.DefaultHardware())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		key  string
+		want float64
+	}{{"sort_mb_per_s", sortMBps}, {"reduce_compute_mb_per_s", calReduceMBps}} {
+		v, _ := cal.Value(c.key)
+		got, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.Abs(got-c.want) > 0.05*c.want {
+			t.Errorf("%s = %q, want %g within 5%%", c.key, v, c.want)
+		}
+	}
+	cal, err = replay.Calibrate(calibrationTrace(), replay.DefaultHardware())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := cal.Value("sort_mb_per_s"); ok {
+		t.Errorf("sort_mb_per_s = %s fitted without sort ends", v)
+	}
+}

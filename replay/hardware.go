@@ -176,6 +176,9 @@ type Hardware struct {
 	// model that left the key out reads back: no reuse). A task that reuses
 	// a JVM skips task_startup.
 	JVMReuse int `toml:"jvm_reuse"`
+	// SortMBps is the rate of a reduce's sort (merge) phase between its
+	// shuffle and its reduce work, on its shuffle bytes; 0 (the default): free.
+	SortMBps float64 `toml:"sort_mb_per_s"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1

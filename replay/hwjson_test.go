@@ -17,7 +17,7 @@ func TestHardwareKeysFromTags(t *testing.T) {
 		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
 		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
 		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
-		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "retry_container_delay", "job_init_jobs_per_user", "job_init_users", "jvm_reuse", "queues (name, capacity, max_capacity)"}
+		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "retry_container_delay", "job_init_jobs_per_user", "job_init_users", "jvm_reuse", "sort_mb_per_s", "queues (name, capacity, max_capacity)"}
 	if got := HardwareKeys(); !reflect.DeepEqual(got, want) {
 		t.Errorf("HardwareKeys() =\n%q\nwant\n%q", got, want)
 	}

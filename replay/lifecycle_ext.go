@@ -42,10 +42,11 @@ type lifecycleExtKeys struct {
 	JobInitJobsPerUser  int
 	JobInitUsers        int
 	JVMReuse            int
+	SortMBps            float64
 }
 
 func lifecycleExtKeysOf(h *Hardware) lifecycleExtKeys {
-	return lifecycleExtKeys{h.RetryContainerDelay, h.JobInitJobsPerUser, h.JobInitUsers, h.JVMReuse}
+	return lifecycleExtKeys{h.RetryContainerDelay, h.JobInitJobsPerUser, h.JobInitUsers, h.JVMReuse, h.SortMBps}
 }
 
 // stripKeys removes from b, the JSON of a Hardware, the span of keys that
@@ -81,6 +82,9 @@ func (h *Hardware) validateLifecycleExt(bad func(string, ...any)) {
 	}
 	if h.JobInitUsers < 0 || h.JobInitUsers > 1<<20 {
 		bad("job_init_users = %d: want 0 (no limit)..%d", h.JobInitUsers, 1<<20)
+	}
+	if !(h.SortMBps == 0 || h.SortMBps > 0 && h.SortMBps <= MaxRateMBps) {
+		bad("sort_mb_per_s = %g: want 0 (free) or a finite rate in (0, %g]", h.SortMBps, float64(MaxRateMBps))
 	}
 	if h.JVMReuse < -1 {
 		bad("jvm_reuse = %d: want -1 (no limit) or at least 0 (0 and 1: no reuse)", h.JVMReuse)
@@ -283,3 +287,11 @@ func (s *Sim) jvmRelease(n int32, j *Job, reduce bool, i int32) {
 	delete(s.lc.jvm.runs, key)
 	s.lc.jvm.idle[n][k] = append(s.lc.jvm.idle[n][k], jvm{j.Index, runs})
 }
+
+// The sort phase (sort_mb_per_s). A reduce copies its map outputs
+// (shuffle), merges them (sort: Hadoop's SORT_FINISHED / sortFinished marks
+// its end), then runs the reduce function. With sort_mb_per_s > 0 a
+// modelled reduce's work after its shuffle adds its shuffle bytes at that
+// rate before the reduce function's time (workload.go); an observed reduce's
+// work (trace mode: finish - shuffle end) already holds its sort. The
+// results record the shuffle's end and the finish, not the sort's end.

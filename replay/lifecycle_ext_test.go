@@ -244,3 +244,56 @@ task_times = "model"
 		}
 	}
 }
+
+// TestSortPhase replays, in model mode on one node (one map and one reduce
+// slot, heartbeats every 3 s at 0, 3, …, no start-up, no lifecycle, 1 MB/s
+// disk and NIC), a job of one map (1 MB in, 1 MB out: 2 s) and one reduce
+// (1 MB shuffled, no output): the map runs 0–2 s; the reduce launches at the
+// heartbeat at 3 s and copies 3–4 s (1 s at the NIC rate, after the map's
+// output is ready); its work is 1 MB at the disk rate, 1 s: finish 5 s.
+// With sort_mb_per_s = 0.5 the sort adds 2 s before it: finish 7 s; the
+// shuffle still ends at 4 s.
+func TestSortPhase(t *testing.T) {
+	base := `racks = 1
+nodes_per_rack = 1
+map_slots = 1
+reduce_slots = 1
+replication = 1
+disk_mb_per_s = 1
+nic_mb_per_s = 1
+task_startup = "0s"
+heartbeat = "3s"
+heartbeat_jitter = false
+duration_cv = 0
+task_times = "model"
+`
+	j, tasks := oneNodeJob("job_1", 0)
+	j.ShuffleBytes, j.OutputBytes = 1e6, 0
+	tasks[0].OutputBytes = 1e6
+	tasks[1].ShuffleBytes, tasks[1].OutputBytes = 1e6, 0
+	tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks}
+	tr.Sort()
+	for _, c := range []struct {
+		extra           string
+		shuffle, finish int64
+	}{{"", 4e6, 5e6}, {"sort_mb_per_s = 0.5", 4e6, 7e6}} {
+		hw, err := replay.ParseHardware([]byte(base + c.extra))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := runOne(t, tr, hw)
+		for _, x := range res.Tasks {
+			if x.Type == "REDUCE" && (x.LaunchUs != 3e6 || x.ShuffleEndUs != c.shuffle || x.FinishUs != c.finish) {
+				t.Errorf("%q: reduce %+v, want launch 3 s, shuffle end %d, finish %d", c.extra, x, c.shuffle, c.finish)
+			}
+		}
+		if res.Jobs[0].FinishUs != c.finish {
+			t.Errorf("%q: job finishes at %d, want %d", c.extra, res.Jobs[0].FinishUs, c.finish)
+		}
+	}
+	for _, v := range []string{"-1", `"fast"`, "1e10"} {
+		if _, err := replay.ParseHardware([]byte("sort_mb_per_s = " + v)); err == nil {
+			t.Errorf("sort_mb_per_s = %s accepted", v)
+		}
+	}
+}

@@ -397,7 +397,8 @@ func (w *Workload) build(k int) *Job {
 		if hw.ShuffleFetchLatency > 0 {
 			r.tailUs += int64(hw.ShuffleFetchLatency)
 		}
-		work := f * (bytesUs(r.ShuffleBytes+r.OutputBytes, hw.DiskMBps) + bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps))
+		// the sort (merge) phase, then the reduce function (sort_mb_per_s 0: free)
+		work := f * (bytesUs(r.ShuffleBytes+r.OutputBytes, hw.DiskMBps) + bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps) + bytesUs(r.ShuffleBytes, hw.SortMBps))
 		r.workUs = int64(math.Ceil(work))
 		if i < len(redObs) && redObs[i] >= 0 {
 			// The observed time covers copy and reduce work; the copy is modelled
