@@ -156,7 +156,8 @@ func (h *Hardware) validateLifecycle(bad func(string, ...any)) {
 }
 
 // lifeOf sets job j's setup and cleanup tasks from trace job ti: the observed
-// attempt durations plus task_startup in trace mode when the trace has them;
+// attempt durations plus task_startup in trace mode when the trace has them,
+// after their failed and killed attempts (each plus the gap to the next);
 // none when the trace records the schedule of the job's maps and reduces but
 // no setup or cleanup task (.jhist: Hadoop 2 runs them in the AM); else
 // setup_task and cleanup_task.
@@ -194,7 +195,9 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 		case c.tt == nil:
 			c.lt.present = false
 		case w.times.ObservedUs(c.tt) >= 0:
-			c.lt.durUs = w.times.ObservedUs(c.tt) + int64(hw.TaskStartup)
+			// Its failed and killed attempts before the successful one hold
+			// the slot first, as a map's retries do (lifecycle_attempts.go).
+			c.lt.durUs = w.retries[retryKey(j.Trace.ID, c.tt.TaskID)] + w.times.ObservedUs(c.tt) + int64(hw.TaskStartup)
 		}
 	}
 }

@@ -297,3 +297,54 @@ task_times = "model"
 		}
 	}
 }
+
+// TestSetupAttemptRetried replays a Hadoop 1 job (submit 0, no recorded
+// launch) whose setup task's first attempt failed after 3 s and whose second
+// ran 0.5 s, on one node (one map and one reduce slot, heartbeats at 0, 3,
+// 6, … s, no start-up, init 2 s, trace times): init 0–2 s; the heartbeat at
+// 3 s launches the setup, which holds the map slot for its failed attempt
+// and its successful one, 3–6.5 s; the map launches at 9 s (9–10 s), the
+// reduce at 12 s (12–13 s): finish 13 s. Without the failed attempt the
+// setup runs 3–3.5 s, the map 6–7 s, the reduce 9–10 s: finish 10 s.
+func TestSetupAttemptRetried(t *testing.T) {
+	build := func(failed bool) *trace.Trace {
+		j, tasks := oneNodeJob("job_1", 0)
+		j.FinishMs = 8000
+		m, r := &tasks[0], &tasks[1]
+		m.Host, m.StartMs, m.FinishMs, m.Status = "h1", 5000, 6000, trace.StatusSucceeded
+		r.Host, r.StartMs, r.FinishMs, r.Status = "h1", 6500, 7500, trace.StatusSucceeded
+		su := trace.NewTask("job_1", "job_1_m_1", trace.Setup, 1)
+		su.Host, su.StartMs, su.FinishMs, su.Status = "h1", 3600, 4100, trace.StatusSucceeded
+		tasks = append(tasks, su)
+		var atts []trace.Attempt
+		for _, x := range []struct {
+			task          *trace.Task
+			id, status    string
+			start, finish int64
+		}{
+			{m, "_0", trace.StatusSucceeded, 5000, 6000}, {r, "_0", trace.StatusSucceeded, 6500, 7500},
+			{&tasks[2], "_0", trace.StatusFailed, 500, 3500}, {&tasks[2], "_1", trace.StatusSucceeded, 3600, 4100},
+		} {
+			if x.status == trace.StatusFailed && !failed {
+				continue
+			}
+			a := trace.NewAttempt("job_1", x.task.TaskID, x.task.TaskID+x.id, x.task.Type)
+			a.Status, a.StartMs, a.FinishMs, a.Host = x.status, x.start, x.finish, "h1"
+			atts = append(atts, a)
+		}
+		tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks, Attempts: atts}
+		tr.Sort()
+		return tr
+	}
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	for _, c := range []struct {
+		failed       bool
+		map0, finish int64
+	}{{true, 9e6, 13e6}, {false, 6e6, 10e6}} {
+		res := runOne(t, build(c.failed), hw)
+		if jr := res.Jobs[0]; jr.FirstLaunchUs != c.map0 || jr.FinishUs != c.finish {
+			t.Errorf("failed setup attempt %v: first launch %d, finish %d µs; want %d, %d", c.failed, jr.FirstLaunchUs, jr.FinishUs, c.map0, c.finish)
+		}
+	}
+}
