@@ -112,6 +112,9 @@ type jobLife struct {
 	// polled is set when the init poller has selected the job under per-user
 	// limits (lifecycle_ext.go).
 	polled bool
+	// copies are its maps' observed speculative attempts in trace mode
+	// (lifecycle_specobs.go).
+	copies map[int32]obsCopy
 }
 
 // Lifecycle task kinds in events and the invariant checker.
@@ -133,7 +136,8 @@ type lcSim struct {
 	// polled are the jobs the init poller selected under per-user limits
 	// that had not been scheduled at its last tick (lifecycle_ext.go).
 	polled []*Job
-	jvm    jvmSim // JVM reuse (lifecycle_ext.go)
+	jvm    jvmSim   // JVM reuse (lifecycle_ext.go)
+	obsDue []obsDue // observed copies asked for, by time (lifecycle_specobs.go)
 }
 
 // validateLifecycle checks the lifecycle keys.

@@ -313,7 +313,7 @@ func (s *Sim) loop() (err error) {
 		case evHeartbeat:
 			s.heartbeat(e.a, e.t)
 		case evMapDone:
-			if s.hw.Speculation != "none" {
+			if s.specOn() {
 				if j := s.jobs[e.a]; j == nil || j.Maps[e.b].State != Running || j.Maps[e.b].FinishUs != e.t {
 					continue // stale: a speculative copy completed the map earlier
 				}
@@ -443,6 +443,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 		}
 	}
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskMap, Index: i, Node: n, Locality: loc})
+	s.obsMapLaunched(j, i) // an observed speculative copy (lifecycle_specobs.go)
 	s.mapsLaunched++
 	if s.dataNodes > 0 && s.mapsLaunched%int64(s.dataNodes) == 0 {
 		s.sampleUnprocessedLoad()
@@ -654,7 +655,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 	launched := s.running
 	if !s.hw.Lifecycle || !s.lcAssign(n) {
 		s.pol.Heartbeat(s, n)
-		if s.hw.Speculation != "none" {
+		if s.specOn() {
 			s.speculate(n)
 		}
 	}
@@ -669,7 +670,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 // wantsHeartbeats reports whether a heartbeat can change anything: some task
 // waits, or, with speculation, some task runs that a copy might overtake.
 func (s *Sim) wantsHeartbeats() bool {
-	return s.pending > 0 || s.hw.Speculation != "none" && s.running > 0
+	return s.pending > 0 || s.specOn() && s.running > 0
 }
 
 // slotFreed gives node n a heartbeat now (out-of-band) or at its next periodic
