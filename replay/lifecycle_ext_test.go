@@ -348,3 +348,31 @@ func TestSetupAttemptRetried(t *testing.T) {
 		}
 	}
 }
+
+// TestLaterKeysInRecordedModel: the later lifecycle keys are left out of the
+// recorded hardware JSON (FieldJSON, and so the model's identity) at their
+// defaults, and written when one is set.
+func TestLaterKeysInRecordedModel(t *testing.T) {
+	d := replay.DefaultHardware()
+	b, err := d.FieldJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"RetryContainerDelay", "JobInitJobsPerUser", "JobInitUsers", "JVMReuse", "SortMBps"} {
+		if strings.Contains(string(b), k) {
+			t.Errorf("default model's FieldJSON holds %s: %s", k, b)
+		}
+	}
+	h := d
+	h.JVMReuse, h.SortMBps = -1, 2.5
+	b, err = h.FieldJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"JVMReuse":-1,"SortMBps":2.5`) || strings.Contains(string(b), `"Lifecycle"`) {
+		t.Errorf("FieldJSON with jvm_reuse and sort_mb_per_s set: %s", b)
+	}
+	if replay.HardwareSHA256(h) == replay.HardwareSHA256(d) {
+		t.Error("setting jvm_reuse and sort_mb_per_s leaves the model's identity unchanged")
+	}
+}
