@@ -1,7 +1,9 @@
 package replay_test
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -374,5 +376,64 @@ func TestLaterKeysInRecordedModel(t *testing.T) {
 	}
 	if replay.HardwareSHA256(h) == replay.HardwareSHA256(d) {
 		t.Error("setting jvm_reuse and sort_mb_per_s leaves the model's identity unchanged")
+	}
+}
+
+// TestYARNRetryGaps prints (with -v) and pins what docs/validation.md says of
+// the .jhist histories: from each failed attempt's end to its task's next
+// attempt's start, and from JOB_INITED to the job's first attempt's start;
+// and, for the two FAILED ones replayed on their derived clusters with the
+// default model, the replay's JOB_INITED → first attempt (the tracker's next
+// heartbeat plus task_startup).
+func TestYARNRetryGaps(t *testing.T) {
+	want := map[string]struct {
+		gaps    []int64 // ms, in attempt order per task, tasks in id order
+		initGap int64   // ms
+		replay  int64   // µs, the replay's JOB_INITED → first attempt (FAILED ones)
+	}{
+		"job_2.4.0-FAILED.jhist":  {[]int64{1321, 1773, 2844}, 2192, 1779970},
+		"job_0.23.9-FAILED.jhist": {[]int64{1639, 1787, 1722, 1438, 1626, 1660}, 2122, 1928970},
+		"job_1329348432655_0001-1329348443227-user-Sleep+job-1329348468601-10-1-SUCCEEDED-default.jhist":                    {nil, 2177, -1},
+		"job_1526555215992_0001-1526555642677-user-QuasiMonteCarlo-1526555658299-1-1-SUCCEEDED-default-1526555648931.jhist": {nil, 2208, -1},
+		"job_1416424547277_0002-1416424775281-root-TeraGen-1416424785433-2-0-SUCCEEDED-default-1416424779349.jhist":         {nil, 2212, -1},
+	}
+	for name, w := range want {
+		tr, _, err := trace.ReadTree(context.Background(), filepath.Join("..", "trace", "testdata", "jhist", name), trace.TreeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gaps []int64
+		var pairs [][2]int64 // a failed attempt's end and its task's next start, ms
+		first := int64(-1)
+		for i := range tr.Attempts { // sorted by task id, then start
+			a := &tr.Attempts[i]
+			if first < 0 || a.StartMs < first {
+				first = a.StartMs
+			}
+			if i > 0 {
+				if p := &tr.Attempts[i-1]; p.TaskID == a.TaskID && p.Status == trace.StatusFailed {
+					gaps = append(gaps, a.StartMs-p.FinishMs)
+					pairs = append(pairs, [2]int64{p.FinishMs, a.StartMs})
+				}
+			}
+		}
+		initGap := first - tr.Jobs[0].LaunchMs
+		t.Logf("%s: retry gaps %v ms (failed attempt's end, next start: %v), JOB_INITED -> first attempt %d ms", name, gaps, pairs, initGap)
+		if !reflect.DeepEqual(gaps, w.gaps) || initGap != w.initGap {
+			t.Errorf("%s: gaps %v, init gap %d; want %v, %d", name, gaps, initGap, w.gaps, w.initGap)
+		}
+		if w.replay < 0 {
+			continue
+		}
+		hw, _, err := replay.TraceHardware(tr, replay.DefaultHardware())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := runOne(t, tr, hw)
+		got := res.Jobs[0].FirstLaunchUs - (tr.Jobs[0].LaunchMs-tr.Jobs[0].SubmitMs)*1000
+		t.Logf("%s: the replay's JOB_INITED -> first attempt %d µs", name, got)
+		if got != w.replay {
+			t.Errorf("%s: the replay's JOB_INITED -> first attempt %d µs, want %d", name, got, w.replay)
+		}
 	}
 }
