@@ -2,7 +2,10 @@ package replay_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/results"
@@ -313,5 +316,29 @@ func TestJobStatusColumn(t *testing.T) {
 				t.Errorf("%s: %s = %q, want %s", c.name, results.MetaSchemaVersion, v, results.SchemaVersion)
 			}
 		}
+	}
+}
+
+// TestTraceIdentityMaxAttempts: a trace's identity leaves a job's max
+// attempts out while both are unknown (a trace ingested before schema 2.1
+// keeps its identity) and counts them once known. TraceSHA256 cuts them off
+// the end of the job's JSON, so they must stay trace.Job's last fields.
+func TestTraceIdentityMaxAttempts(t *testing.T) {
+	jt := reflect.TypeFor[trace.Job]()
+	if n := jt.NumField(); jt.Field(n-2).Name != "ConfMapMaxAttempts" || jt.Field(n-1).Name != "ConfReduceMaxAttempts" {
+		t.Fatalf("trace.Job's last fields are %s, %s: TraceSHA256 strips the max attempts from the end", jt.Field(n-2).Name, jt.Field(n-1).Name)
+	}
+	tr := failTrace(false)
+	b, err := json.Marshal(&tr.Jobs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(string(b), `,"ConfMapMaxAttempts":-1,"ConfReduceMaxAttempts":-1}`) {
+		t.Fatalf("job JSON %s does not end with the unknown max attempts", b)
+	}
+	unknown := replay.TraceSHA256(tr)
+	tr.Jobs[0].ConfMapMaxAttempts = 4
+	if replay.TraceSHA256(tr) == unknown {
+		t.Error("a known max attempts leaves the trace's identity unchanged")
 	}
 }
