@@ -1,10 +1,12 @@
 package replay_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -234,5 +236,92 @@ func TestCalibrateDeterministic(t *testing.T) {
 	}
 	if out[0] != out[1] {
 		t.Errorf("two calibrations differ:\n%s\n---\n%s", out[0], out[1])
+	}
+}
+
+// TestCalibrateRetryContainerDelay fits retry_container_delay from the two
+// FAILED .jhist histories: the median of their nine retry gaps (1,321, 1,773,
+// 2,844 ms; 1,639, 1,787, 1,722, 1,438, 1,626, 1,660 ms) is 1,660 ms. From the
+// Sleep history, which has no retry, it is its JOB_INITED → first attempt
+// time, 2,177 ms; a Hadoop 1 trace (no ApplicationMaster) fits none.
+func TestCalibrateRetryContainerDelay(t *testing.T) {
+	read := func(names ...string) *trace.Trace {
+		out := &trace.Trace{}
+		for k, name := range names {
+			tr, _, err := trace.ReadTree(context.Background(), filepath.Join("..", "trace", "testdata", name), trace.TreeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := fmt.Sprintf("t%d/", k)
+			for _, j := range tr.Jobs {
+				j.ID = p + j.ID
+				out.Jobs = append(out.Jobs, j)
+			}
+			for _, x := range tr.Tasks {
+				x.JobID = p + x.JobID
+				out.Tasks = append(out.Tasks, x)
+			}
+			for _, a := range tr.Attempts {
+				a.JobID = p + a.JobID
+				out.Attempts = append(out.Attempts, a)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"jhist/job_2.4.0-FAILED.jhist", "jhist/job_0.23.9-FAILED.jhist"}, `"1.66s"`},
+		{[]string{"jhist/job_1329348432655_0001-1329348443227-user-Sleep+job-1329348468601-10-1-SUCCEEDED-default.jhist"}, `"2.177s"`},
+		{[]string{"hadoop1/v20-single-input-log.gz"}, ""},
+	} {
+		cal, err := replay.Calibrate(read(c.names...), replay.DefaultHardware())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := cal.Value("retry_container_delay"); v != c.want {
+			t.Errorf("%v: retry_container_delay = %q, want %q", c.names, v, c.want)
+		}
+	}
+}
+
+// TestCalibrateSortRate: the synthetic schedule with a sort phase of
+// shuffle/4 MB/s between each reduce's shuffle end and its work (the finish
+// moves by as much): calibrate recovers sort_mb_per_s = 4 and still
+// reduce_compute_mb_per_s = 10 within 5%, the sort taken out of the reduce
+// work. Without sort ends it fits no sort rate.
+func TestCalibrateSortRate(t *testing.T) {
+	const sortMBps = 4.0
+	tr := calibrationTrace()
+	for i := range tr.Tasks {
+		k := &tr.Tasks[i]
+		if k.Type != trace.Reduce || k.ShuffleFinishMs < 0 {
+			continue
+		}
+		d := int64(math.Round(bytesMs(k.ShuffleBytes, sortMBps)))
+		k.SortFinishMs = k.ShuffleFinishMs + d
+		k.FinishMs += d
+	}
+	cal, err := replay.Calibrate(tr, replay.DefaultHardware())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		key  string
+		want float64
+	}{{"sort_mb_per_s", sortMBps}, {"reduce_compute_mb_per_s", calReduceMBps}} {
+		v, _ := cal.Value(c.key)
+		got, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.Abs(got-c.want) > 0.05*c.want {
+			t.Errorf("%s = %q, want %g within 5%%", c.key, v, c.want)
+		}
+	}
+	cal, err = replay.Calibrate(calibrationTrace(), replay.DefaultHardware())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := cal.Value("sort_mb_per_s"); ok {
+		t.Errorf("sort_mb_per_s = %s fitted without sort ends", v)
 	}
 }

@@ -157,6 +157,29 @@ type Hardware struct {
 	StragglerAlpha     float64 `toml:"straggler_alpha"`      // Pareto shape of a straggler's slowdown
 	Speculation        string  `toml:"speculation"`          // "none", "hadoop" or "late"
 
+	// Later lifecycle keys (lifecycle_ext.go); each default is the engine's
+	// behaviour from before the key existed.
+	//
+	// RetryContainerDelay is, in trace mode for a YARN job, the time from a
+	// failed or killed attempt's end to its task's next attempt's start (the
+	// ApplicationMaster's container request round trip); 0: task_startup.
+	RetryContainerDelay Duration `toml:"retry_container_delay"`
+	// JobInitJobsPerUser and JobInitUsers limit, with job_init_poll > 0, the
+	// jobs the Capacity scheduler's init poller selects per queue: at most
+	// this many initialised, not yet scheduled jobs per user
+	// (maximum-initialized-jobs-per-user) and jobs of at most this many users
+	// (100 / minimum-user-limit-percent + 2); 0: no limit.
+	JobInitJobsPerUser int `toml:"job_init_jobs_per_user"`
+	JobInitUsers       int `toml:"job_init_users"`
+	// JVMReuse is mapred.job.reuse.jvm.num.tasks: how many tasks of a job
+	// one task JVM runs (-1: no limit; 1, the default, and 0, as a recorded
+	// model that left the key out reads back: no reuse). A task that reuses
+	// a JVM skips task_startup.
+	JVMReuse int `toml:"jvm_reuse"`
+	// SortMBps is the rate of a reduce's sort (merge) phase between its
+	// shuffle and its reduce work, on its shuffle bytes; 0 (the default): free.
+	SortMBps float64 `toml:"sort_mb_per_s"`
+
 	// The YARN resource model (yarn.go), used when cluster = "yarn": every
 	// node is a NodeManager offering memory and vcores, and containers sized
 	// from each job's conf replace map and reduce slots. The keys follow the
@@ -193,7 +216,7 @@ func DefaultHardware() Hardware {
 		BARq: Duration(time.Second / time.Microsecond), DurationCV: 0.1,
 		TraceLocality: TraceLocalityFactors, RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
-		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none",
+		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none", JVMReuse: 1,
 		// Medians of the setup and cleanup attempts of the 59 jobs of Rumen's
 		// folder-input-trace (apache/hadoop branch-1 test data): 2.8 s each.
 		SetupTask: Duration(2800 * time.Millisecond / time.Microsecond), CleanupTask: Duration(2800 * time.Millisecond / time.Microsecond),

@@ -24,8 +24,9 @@ func jsonKey(f reflect.StructField) string {
 }
 
 // MarshalJSON writes the model with its TOML keys. As in FieldJSON, each
-// optional group of keys (optionalKeyGroups: the lifecycle's, the YARN
-// model's) is left out when its keys all hold their defaults.
+// optional group of keys (optionalKeyGroups: the lifecycle's, the later
+// lifecycle keys, the YARN model's) is left out when its keys all hold their
+// defaults.
 func (h Hardware) MarshalJSON() ([]byte, error) {
 	d := DefaultHardware()
 	skip := map[string]bool{}

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,14 +21,24 @@ import (
 // TraceSHA256 is the identity of a trace's content: "sha256:" and the SHA-256 of
 // its jobs and tasks in order (encoded as JSON, empty host lists as none),
 // leaving out Meta, so a raw file and the trace directory ingest made of it
-// have one identity.
+// have one identity. A job's max attempts (trace schema 2.1) are left out
+// when both are unknown, so that a trace without them keeps the identity it
+// had before they existed.
 func TraceSHA256(t *trace.Trace) string {
 	h := sha256.New()
 	w := bufio.NewWriter(h)
-	enc := json.NewEncoder(w)
+	unknownAttempts := []byte(`,"ConfMapMaxAttempts":-1,"ConfReduceMaxAttempts":-1}`)
 	for i := range t.Jobs {
-		enc.Encode(&t.Jobs[i]) // a struct of strings and integers always encodes
+		b, _ := json.Marshal(&t.Jobs[i]) // a struct of strings and integers always encodes
+		if j := &t.Jobs[i]; j.ConfMapMaxAttempts == trace.Unknown && j.ConfReduceMaxAttempts == trace.Unknown {
+			if s, ok := bytes.CutSuffix(b, unknownAttempts); ok {
+				b = append(s, '}')
+			}
+		}
+		w.Write(b)
+		w.WriteByte('\n')
 	}
+	enc := json.NewEncoder(w)
 	w.WriteString("tasks\n")
 	for i := range t.Tasks {
 		task := t.Tasks[i]

@@ -10,7 +10,7 @@ import (
 //
 // Hadoop fails a task when its failed attempts reach the job's max attempts
 // (mapreduce.map.maxattempts / mapred.map.max.attempts, default 4; reduces
-// likewise): MRAppMaster's TaskImpl.AttemptFailedTransition keeps
+// likewise; the replay takes them from the job conf when the trace has them): MRAppMaster's TaskImpl.AttemptFailedTransition keeps
 // rescheduling while failedAttempts.size() < maxAttempts, and otherwise
 // kills the task's unfinished attempts and reports the task FAILED. The job
 // then fails when more than the allowed share of its maps (or reduces) has
@@ -41,8 +41,8 @@ import (
 // (Hadoop 2, whose abort runs in the ApplicationMaster after the recorded
 // finish). A failed task within the allowance ends like a finished one.
 //
-// The results schema has no job status: a failed job's row is a finished
-// job's, with no last map end when its maps did not all finish.
+// A failed job's result row is a finished job's with status FAILED, with no
+// last map end when its maps did not all finish.
 //
 // Trace mode (lifecycle on): the observed attempts drive it. In a job the
 // trace records as FAILED, a map or reduce with at least max attempts failed
@@ -88,12 +88,19 @@ type jobFail struct {
 }
 
 // failLimits returns the max attempts of job tj's maps and reduces and the
-// failures allowed, in % of its maps and reduces. The trace schema records
-// neither mapreduce.{map,reduce}.maxattempts nor
-// mapreduce.{map,reduce}.failures.maxpercent, so these are Hadoop's defaults
-// (4 attempts, 0%).
-func failLimits(*trace.Job) (mapMax, redMax, mapPct, redPct int32) {
-	return defaultMaxAttempts, defaultMaxAttempts, 0, 0
+// failures allowed, in % of its maps and reduces: the max attempts its conf
+// gives (trace columns conf_map_max_attempts, conf_reduce_max_attempts), else
+// Hadoop's default 4. The trace schema does not record
+// mapreduce.{map,reduce}.failures.maxpercent: 0%, Hadoop's default.
+func failLimits(tj *trace.Job) (mapMax, redMax, mapPct, redPct int32) {
+	mapMax, redMax = defaultMaxAttempts, defaultMaxAttempts
+	if tj.ConfMapMaxAttempts > 0 {
+		mapMax = tj.ConfMapMaxAttempts
+	}
+	if tj.ConfReduceMaxAttempts > 0 {
+		redMax = tj.ConfReduceMaxAttempts
+	}
+	return mapMax, redMax, 0, 0
 }
 
 // failsJob reports whether failed maps and reduces out of maps and reduces
@@ -245,7 +252,7 @@ func traceFailures(tr *trace.Trace, hw *Hardware, retries map[string]int64) (map
 			}
 			for _, a := range t.ended {
 				if a.StartMs >= 0 && a.FinishMs >= a.StartMs && a.FinishMs <= tt.StartMs {
-					retries[k] += (a.FinishMs-a.StartMs)*1000 + int64(hw.TaskStartup)
+					retries[k] += (a.FinishMs-a.StartMs)*1000 + hw.retryGapUs(tj)
 				}
 			}
 		}

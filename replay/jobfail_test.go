@@ -2,9 +2,13 @@ package replay_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -99,6 +103,40 @@ func TestJobFailureNeedsMaxAttempts(t *testing.T) {
 	res := runOne(t, tr, hw)
 	if jr := res.Jobs[0]; jr.LastMapEndUs == replay.Unset || len(res.Tasks) != 3 {
 		t.Errorf("three failures: job %+v with %d task rows, want every map and the reduce done", jr, len(res.Tasks))
+	}
+}
+
+// TestMaxAttemptsFromConf: the job conf's max attempts decide when a task
+// fails. failTrace's map 0 failed 4 times: with conf_map_max_attempts = 5
+// it has not used up its attempts, so the job does not fail in the replay
+// (every map and the reduce complete). Without its first attempt (3 failures,
+// 4.1–5.1, 5.2–6.2, 6.3–7.3 s) and with conf_map_max_attempts = 3 it fails
+// (it does not with the default 4, TestJobFailureNeedsMaxAttempts): init 0–2 s,
+// both maps launched at the heartbeat at 3 s, map 0 replays its two earlier
+// attempts (2 s) and its last (1 s) and fails at 6 s; map 1 is killed then
+// and the job finishes at 6 s with both map rows 3–6 s.
+func TestMaxAttemptsFromConf(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.MapSlots = 2
+	hw.TaskTimes = "trace"
+	five := failTrace(false)
+	five.Jobs[0].ConfMapMaxAttempts = 5
+	res := runOne(t, five, hw)
+	if jr := res.Jobs[0]; jr.LastMapEndUs == replay.Unset || len(res.Tasks) != 3 || jr.Status != "SUCCEEDED" {
+		t.Errorf("max attempts 5: job %+v with %d task rows, want every map and the reduce done", jr, len(res.Tasks))
+	}
+	three := failTrace(false)
+	three.Attempts = three.Attempts[1:]
+	three.Jobs[0].ConfMapMaxAttempts = 3
+	res = runOne(t, three, hw)
+	jr := res.Jobs[0]
+	if jr.FinishUs != 6e6 || jr.LastMapEndUs != replay.Unset || jr.Status != "FAILED" || len(res.Tasks) != 2 {
+		t.Fatalf("max attempts 3: job %+v with %d task rows, want FAILED at 6 s, no last map end, two map rows", jr, len(res.Tasks))
+	}
+	for _, x := range res.Tasks {
+		if x.LaunchUs != 3e6 || x.FinishUs != 6e6 {
+			t.Errorf("max attempts 3: row %+v, want 3–6 s", x)
+		}
 	}
 }
 
@@ -220,5 +258,87 @@ func TestJobFailsOnReduce(t *testing.T) {
 		if w := want[x.Type]; x.LaunchUs != w[0] || x.FinishUs != w[1] {
 			t.Errorf("%s row %d–%d µs, want %d–%d", x.Type, x.LaunchUs, x.FinishUs, w[0], w[1])
 		}
+	}
+}
+
+// TestJobStatusColumn: the replay records each job's status in jobs.parquet
+// (results schema 2): failTrace's job fails in the replay (FAILED), the same
+// job with three failed attempts completes (SUCCEEDED), and the observed run
+// carries the trace's status (FAILED; KILLED when the trace says so). The
+// file records the schema version.
+func TestJobStatusColumn(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.MapSlots = 2
+	hw.TaskTimes = "trace"
+	three := failTrace(false)
+	three.Attempts = three.Attempts[1:] // job_1_m_0_0 sorts first: three failures left
+	killed := failTrace(false)
+	killed.Jobs[0].Status = trace.StatusKilled
+	for _, c := range []struct {
+		name     string
+		tr       *trace.Trace
+		sim, obs string
+	}{
+		{"fails", failTrace(false), "FAILED", "FAILED"},
+		{"three failures", three, "SUCCEEDED", "FAILED"},
+		{"killed in the trace", killed, "SUCCEEDED", "KILLED"},
+	} {
+		topo := replay.NewTopology(&hw, 1)
+		w, err := replay.NewWorkload(c.tr, &hw, topo, 1, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sim, err := replay.Run(w, mustPolicy(t, "fifo"), replay.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs, err := replay.Observed(w, replay.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []struct {
+			res  *replay.Result
+			want string
+		}{{sim, c.sim}, {obs, c.obs}} {
+			dir := t.TempDir()
+			if err := replay.WriteRun(dir, r.res, nil); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, replay.JobsFile)
+			rows, err := results.ReadJobRows(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != 1 || rows[0].Status != r.want {
+				t.Errorf("%s: rows %+v, want one job with status %s", c.name, rows, r.want)
+			}
+			if v, _, _ := results.ParquetMeta(path, results.MetaSchemaVersion); v != results.SchemaVersion {
+				t.Errorf("%s: %s = %q, want %s", c.name, results.MetaSchemaVersion, v, results.SchemaVersion)
+			}
+		}
+	}
+}
+
+// TestTraceIdentityMaxAttempts: a trace's identity leaves a job's max
+// attempts out while both are unknown (a trace ingested before schema 2.1
+// keeps its identity) and counts them once known. TraceSHA256 cuts them off
+// the end of the job's JSON, so they must stay trace.Job's last fields.
+func TestTraceIdentityMaxAttempts(t *testing.T) {
+	jt := reflect.TypeFor[trace.Job]()
+	if n := jt.NumField(); jt.Field(n-2).Name != "ConfMapMaxAttempts" || jt.Field(n-1).Name != "ConfReduceMaxAttempts" {
+		t.Fatalf("trace.Job's last fields are %s, %s: TraceSHA256 strips the max attempts from the end", jt.Field(n-2).Name, jt.Field(n-1).Name)
+	}
+	tr := failTrace(false)
+	b, err := json.Marshal(&tr.Jobs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(string(b), `,"ConfMapMaxAttempts":-1,"ConfReduceMaxAttempts":-1}`) {
+		t.Fatalf("job JSON %s does not end with the unknown max attempts", b)
+	}
+	unknown := replay.TraceSHA256(tr)
+	tr.Jobs[0].ConfMapMaxAttempts = 4
+	if replay.TraceSHA256(tr) == unknown {
+		t.Error("a known max attempts leaves the trace's identity unchanged")
 	}
 }

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -110,6 +109,12 @@ type jobLife struct {
 	spec jobSpec
 	// fail is the job's task failures and its own (jobfail.go).
 	fail jobFail
+	// polled is set when the init poller has selected the job under per-user
+	// limits (lifecycle_ext.go).
+	polled bool
+	// copies are its maps' observed speculative attempts in trace mode
+	// (lifecycle_specobs.go).
+	copies map[int32]obsCopy
 }
 
 // Lifecycle task kinds in events and the invariant checker.
@@ -128,6 +133,11 @@ type lcSim struct {
 	setupWait     []*Job // in job order
 	cleanupWait   []*Job
 	spec          specSim // speculation's scratch state (lifecycle_faults.go)
+	// polled are the jobs the init poller selected under per-user limits
+	// that had not been scheduled at its last tick (lifecycle_ext.go).
+	polled []*Job
+	jvm    jvmSim   // JVM reuse (lifecycle_ext.go)
+	obsDue []obsDue // observed copies asked for, by time (lifecycle_specobs.go)
 }
 
 // validateLifecycle checks the lifecycle keys.
@@ -146,10 +156,12 @@ func (h *Hardware) validateLifecycle(bad func(string, ...any)) {
 		}
 	}
 	h.validateFaults(bad)
+	h.validateLifecycleExt(bad)
 }
 
 // lifeOf sets job j's setup and cleanup tasks from trace job ti: the observed
-// attempt durations plus task_startup in trace mode when the trace has them;
+// attempt durations plus task_startup in trace mode when the trace has them,
+// after their failed and killed attempts (each plus the gap to the next);
 // none when the trace records the schedule of the job's maps and reduces but
 // no setup or cleanup task (.jhist: Hadoop 2 runs them in the AM); else
 // setup_task and cleanup_task.
@@ -187,7 +199,9 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 		case c.tt == nil:
 			c.lt.present = false
 		case w.times.ObservedUs(c.tt) >= 0:
-			c.lt.durUs = w.times.ObservedUs(c.tt) + int64(hw.TaskStartup)
+			// Its failed and killed attempts before the successful one hold
+			// the slot first, as a map's retries do (lifecycle_attempts.go).
+			c.lt.durUs = w.retries[retryKey(j.Trace.ID, c.tt.TaskID)] + w.times.ObservedUs(c.tt) + int64(hw.TaskStartup)
 		}
 	}
 }
@@ -271,10 +285,15 @@ func (s *Sim) lcSubmit(j *Job) {
 
 // lcPoll is a tick of the init poller (stage 0): every job waiting for it is
 // assigned to the init threads, which take it up at their next round, half an
-// interval later (stage 1).
+// interval later (stage 1). With per-user init limits only the jobs the
+// limits let through are (lcSelectLimited); the others wait for the next tick.
 func (s *Sim) lcPoll(stage int32) {
 	if stage == 0 {
 		s.lc.pollScheduled = false
+		if s.hw.initLimited() {
+			s.lcPollLimited()
+			return
+		}
 		if len(s.lc.assigned) == 0 {
 			s.schedule(s.now+int64(s.hw.JobInitPoll)/2, evInitPoll, 0, 1)
 		}
@@ -395,6 +414,7 @@ func (s *Sim) lcLaunch(j *Job, kind int32, n int32, mapSlot bool) {
 	} else {
 		ns.freeReduce--
 	}
+	s.jvmTrim(n, !mapSlot)
 	s.pending--
 	s.running++
 	s.lastChange = s.now
@@ -523,8 +543,9 @@ func lifecycleKeysOf(h *Hardware) lifecycleKeys {
 
 // FieldJSON is the model as encoding/json writes it with Go's field names
 // (DiskMBps), except that the lifecycle, failure and speculation keys are left
-// out when they all hold their defaults (lifecycle off): a run that does not
-// use them records the same hardware JSON as before the keys existed. It is a
+// out when they all hold their defaults (lifecycle off), and the later
+// lifecycle keys (lifecycleExtKeys) when they all hold theirs: a run that does
+// not use them records the same hardware JSON as before the keys existed. It is a
 // frozen format: HardwareSHA256 hashes it and each run's jobs.parquet records
 // it, so changing it changes every run's identity and results bytes. The
 // manifest writes the TOML keys instead (MarshalJSON); UnmarshalJSON reads
@@ -540,26 +561,23 @@ func (h Hardware) FieldJSON() ([]byte, error) {
 		if of(&h) != of(&d) {
 			continue
 		}
-		keys, err := json.Marshal(of(&d))
-		if err != nil {
+		if b, err = stripKeys(b, of(&d)); err != nil {
 			return nil, err
 		}
-		// {"Lifecycle":…,"Speculation":"none"} → ,"Lifecycle":…,"Speculation":"none"
-		span := append([]byte{','}, keys[1:len(keys)-1]...)
-		b = bytes.Replace(b, span, nil, 1)
 	}
 	return b, nil
 }
 
 // optionalKeyGroups are the groups of hardware keys added after the frozen
-// JSON formats were fixed (the lifecycle's, the YARN model's): each gives a
-// comparable struct of the group's fields, in Hardware's field order. A group
-// whose keys all hold their defaults is left out of FieldJSON and the
-// manifest, so that a run that does not use it records the same hardware JSON
-// as before the keys existed.
+// JSON formats were fixed (the lifecycle's, the later lifecycle keys, the
+// YARN model's): each gives a comparable struct of the group's fields, in
+// Hardware's field order. A group whose keys all hold their defaults is left
+// out of FieldJSON and the manifest, so that a run that does not use it
+// records the same hardware JSON as before the keys existed.
 func optionalKeyGroups() []func(*Hardware) any {
 	return []func(*Hardware) any{
 		func(h *Hardware) any { return lifecycleKeysOf(h) },
+		func(h *Hardware) any { return lifecycleExtKeysOf(h) },
 		func(h *Hardware) any { return yarnKeysOf(h) },
 	}
 }

@@ -10,7 +10,8 @@ import (
 // "model"): an attempt that failed or was killed and ended before its task's
 // successful attempt started is a retry the task went through; the replay
 // holds the task's slot for each such attempt's observed duration (plus
-// task_startup) before the successful attempt's. The retries run on the slot
+// task_startup, or a YARN job's retry_container_delay: lifecycle_ext.go)
+// before the successful attempt's. The retries run on the slot
 // the task was given, one after another, without going back through the
 // policy (Hadoop 1 reschedules a failed task, preferring another tracker:
 // this keeps the slot time and the delay, not the move). An attempt that
@@ -33,7 +34,8 @@ func retryKey(jobID, taskID string) string { return jobID + "\x00" + taskID }
 
 // traceRetries checks tr's attempts and returns, per task with retries, the
 // summed duration in µs of its failed and killed attempts that ended before
-// its successful attempt started, each plus task_startup. It refuses an
+// its successful attempt started, each plus the gap to the next attempt
+// (Hardware.retryGapUs). It refuses an
 // attempt whose job is not in tr (ErrAttemptJobMissing), an attempt outside
 // its job's lifetime (by more than attemptSkewMs) and a map or reduce of a
 // successful job with attempts but none successful.
@@ -82,7 +84,7 @@ func traceRetries(tr *trace.Trace, hw *Hardware) (map[string]int64, error) {
 		}
 		k := retryKey(a.JobID, a.TaskID)
 		if s, ok := succ[k]; ok && s.start >= 0 && a.FinishMs <= s.start {
-			retries[k] += (a.FinishMs-a.StartMs)*1000 + int64(hw.TaskStartup)
+			retries[k] += (a.FinishMs-a.StartMs)*1000 + hw.retryGapUs(jobs[a.JobID])
 		}
 	}
 	return retries, nil

@@ -359,6 +359,10 @@ func specName(j *Job, i int32) string {
 // only when they changed, in O(log n) per heartbeat otherwise; its choices
 // are those of the scan (checked against it with the invariant checker on).
 func (s *Sim) speculate(n int32) {
+	if s.hw.Speculation == "none" {
+		s.obsSpeculate(n) // observed copies (lifecycle_specobs.go)
+		return
+	}
 	if s.nodes[n].freeMap <= 0 {
 		return
 	}
@@ -388,10 +392,18 @@ func (s *Sim) speculate(n int32) {
 	if s.hw.Speculation == "late" {
 		s.lateCopied(j, i) // the map leaves the candidates
 	}
-	m := &j.Maps[i]
 	d, _, _ := s.mapCost(j, i, n)
-	d -= m.retryUs // the copy runs without the original's straggler factor and failures
+	d -= j.Maps[i].retryUs // the copy runs without the original's straggler factor and failures
+	s.launchCopy(j, i, n, d)
+}
+
+// launchCopy starts a speculative copy of map i of job j on node n, which
+// has a free map slot, running d µs; the first of the map and its copy to
+// finish completes the map.
+func (s *Sim) launchCopy(j *Job, i int32, n int32, d int64) {
+	m := &j.Maps[i]
 	s.nodes[n].freeMap--
+	s.jvmTrim(n, false)
 	s.running++
 	s.specRunning++
 	m.specNode, m.specLaunchUs = n, s.now

@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/tracereplay/tracereplay/internal/results"
+
 // jobMetrics builds each job's JobResult from the bus's events, for simulated
 // and observed runs alike: the first task launch, the last map end, the first
 // and last reduce launch, the reduces launched after the last map ended and
@@ -17,6 +19,9 @@ type jobMetrics struct {
 	// adjust, if set, amends a result before it is kept: the simulator's
 	// lifecycle reports times as the job history records them (lcHistoryTimes).
 	adjust func(j *Job, r *JobResult)
+	// observed marks the observed schedule's run: a job's status is the
+	// trace's, not the simulation's.
+	observed bool
 }
 
 // jobMetricsEvents are the events jobMetrics listens to.
@@ -65,9 +70,15 @@ func (m *jobMetrics) JobFinished(e JobEvent) {
 		FirstReduceLaunchUs: j.firstRed, LastReduceLaunchUs: j.lastRed, FinishUs: e.Time,
 		FlowtimeUs: Unset, IdealUs: j.IdealUs, WaitingUs: Unset,
 		ReducesLate: j.late, InputBytes: tj.InputBytes, ShuffleBytes: tj.ShuffleBytes, OutputBytes: tj.OutputBytes,
-		ObservedFlowtimeUs: Unset, AloneUs: Unset,
+		ObservedFlowtimeUs: Unset, AloneUs: Unset, Status: results.StatusSucceeded,
 	})
 	r := &(*m.jobs)[len(*m.jobs)-1]
+	switch {
+	case m.observed:
+		r.Status = tj.Status
+	case j.life.fail.failed:
+		r.Status = results.StatusFailed
+	}
 	if e.Time != Unset {
 		r.FlowtimeUs = e.Time - j.SubmitUs
 	}

@@ -61,7 +61,9 @@ func Observed(w *Workload, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("policy %s: the trace records no schedule (no task with a host, a start and a finish)", ObservedPolicy)
 	}
 	o := &observer{w: w, opt: opt, origin: w.Trace.Jobs[w.jobs[0]].SubmitMs}
-	o.bus.register(newJobMetrics(&o.res.Jobs, w.Len(), nil), jobMetricsEvents)
+	jm := newJobMetrics(&o.res.Jobs, w.Len(), nil)
+	jm.observed = true
+	o.bus.register(jm, jobMetricsEvents)
 	if opt.Timeline {
 		o.bus.register(timelineRecorder{add: func(t TimelineSample) {
 			t.Policy = ObservedPolicy

@@ -99,11 +99,12 @@ func TestObservedHandMade(t *testing.T) {
 		{Policy: "observed", JobIndex: 0, JobID: "A", Maps: 3, Reduces: 3, SubmitUs: 0, FirstLaunchUs: 2 * sec,
 			LastMapEndUs: 20 * sec, FirstReduceLaunchUs: 14 * sec, LastReduceLaunchUs: 28 * sec, FinishUs: 40 * sec,
 			FlowtimeUs: 40 * sec, AloneUs: u, WaitingUs: 2 * sec, StarvationUs: 6 * sec, MapsNodeLocal: 1, MapsRackLocal: 1,
-			MapsOffRack: 1, ReducesLate: 2, InputBytes: -1, ShuffleBytes: -1, OutputBytes: -1, ObservedFlowtimeUs: 40 * sec},
+			MapsOffRack: 1, ReducesLate: 2, InputBytes: -1, ShuffleBytes: -1, OutputBytes: -1, ObservedFlowtimeUs: 40 * sec,
+			Status: "SUCCEEDED"},
 		{Policy: "observed", JobIndex: 1, JobID: "B", Maps: 1, Reduces: 0, SubmitUs: 10 * sec, FirstLaunchUs: 11 * sec,
 			LastMapEndUs: 23 * sec, FirstReduceLaunchUs: u, LastReduceLaunchUs: u, FinishUs: 25 * sec,
 			FlowtimeUs: 15 * sec, AloneUs: u, WaitingUs: 1 * sec, InputBytes: -1, ShuffleBytes: -1, OutputBytes: -1,
-			ObservedFlowtimeUs: 15 * sec},
+			ObservedFlowtimeUs: 15 * sec, Status: "SUCCEEDED"},
 	}
 	// The ideal is the simulated runs' own: the same job on the same model.
 	sim, err := replay.Run(w, mustPolicy(t, "fifo"), replay.Options{Seed: 1, CheckInvariants: true})

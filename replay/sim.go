@@ -345,7 +345,7 @@ func (s *Sim) loop() (err error) {
 		case evHeartbeat:
 			s.heartbeat(e.a, e.t)
 		case evMapDone:
-			if s.hw.Speculation != "none" {
+			if s.specOn() {
 				if j := s.jobs[e.a]; j == nil || j.Maps[e.b].State != Running || j.Maps[e.b].FinishUs != e.t {
 					continue // stale: a speculative copy completed the map earlier
 				}
@@ -469,12 +469,15 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 			s.pol.Name(), i, j.Trace.ID, n, m.State, ns.freeMap, s.yarnRoom(j, n, MapContainer)))
 	}
 	d, loc, src := s.mapCost(j, i, n)
+	flowRead := s.fn != nil && loc != NodeLocal && m.obs == obsNone
+	if saved := s.jvmTake(n, j, false, i); !flowRead { // JVM reuse (lifecycle_ext.go)
+		d -= saved
+	}
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
 	m.endUs = s.now + d
 	j.PendingMaps--
 	j.RunningMaps++
 	s.taskLaunched(j)
-	flowRead := s.fn != nil && loc != NodeLocal && m.obs == obsNone
 	if loc != NodeLocal {
 		s.runningRemote++
 		s.netBytes += m.InputBytes
@@ -483,6 +486,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 		}
 	}
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskMap, Index: i, Node: n, Locality: loc})
+	s.obsMapLaunched(j, i) // an observed speculative copy (lifecycle_specobs.go)
 	s.mapsLaunched++
 	if s.dataNodes > 0 && s.mapsLaunched%int64(s.dataNodes) == 0 {
 		s.sampleUnprocessedLoad()
@@ -518,6 +522,7 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	}
 	r := &j.Reduces[i]
 	s.takeReduceSlot(j, n)
+	r.copyUs -= s.jvmTake(n, j, true, i) // JVM reuse (lifecycle_ext.go)
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
 	j.PendingReduces--
 	j.RunningReduces++
@@ -702,7 +707,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 	launched := s.running
 	if !s.hw.Lifecycle || s.yarn.on || !s.lcAssign(n) {
 		s.pol.Heartbeat(s, n)
-		if s.hw.Speculation != "none" {
+		if s.specOn() {
 			s.speculate(n)
 		}
 	}
@@ -717,7 +722,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 // wantsHeartbeats reports whether a heartbeat can change anything: some task
 // waits, or, with speculation, some task runs that a copy might overtake.
 func (s *Sim) wantsHeartbeats() bool {
-	return s.pending > 0 || s.hw.Speculation != "none" && s.running > 0
+	return s.pending > 0 || s.specOn() && s.running > 0
 }
 
 // slotFreed gives node n a heartbeat now (out-of-band) or at its next periodic
@@ -773,6 +778,7 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	m := &j.Maps[i]
 	m.State = Done
 	s.freeMapSlot(j, m.Node, m.LaunchUs)
+	s.jvmRelease(m.Node, j, false, i)
 	if m.specNode >= 0 {
 		s.specEnded(j, i)
 	}
@@ -811,6 +817,7 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 	r := &j.Reduces[i]
 	r.State = Done
 	s.freeReduceSlot(j, r.Node, r.LaunchUs)
+	s.jvmRelease(r.Node, j, true, i)
 	s.busyReduceUs += r.FinishUs - r.LaunchUs
 	j.RunningReduces--
 	j.FinishedReduces++

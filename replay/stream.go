@@ -10,6 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/internal/safeout"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -94,7 +95,13 @@ func (w *RunWriter) finish(res *Result, meta map[string]string) error {
 	for i := range res.Jobs {
 		rows[i] = res.Jobs[i].Row()
 	}
-	if err := trace.WriteParquetFile(filepath.Join(w.dir, JobsFile), rows, meta,
+	// jobs.parquet records the results schema's version (its status column).
+	jobMeta := maps.Clone(meta)
+	if jobMeta == nil {
+		jobMeta = map[string]string{}
+	}
+	jobMeta[results.MetaSchemaVersion] = results.SchemaVersion
+	if err := trace.WriteParquetFile(filepath.Join(w.dir, JobsFile), rows, jobMeta,
 		trace.ParquetOptions{SortedBy: []string{"job_index"}}); err != nil {
 		return err
 	}

@@ -45,6 +45,7 @@ type Workload struct {
 	lcRange   [][2]int             // per trace job: its setup and cleanup tasks, right after
 	retries   map[string]int64     // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
 	fails     map[string]traceFail // trace mode with the lifecycle: the tasks of jobs failed by a task (jobfail.go)
+	specs     map[string]obsCopy   // trace mode with the lifecycle: observed speculative map attempts (lifecycle_specobs.go)
 	net       NetworkModel         // the network key's model (network.go)
 	times     TaskTimeModel        // the task_times key's model (tasktimes.go)
 }
@@ -131,6 +132,9 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		}
 		if !w.net.Retimes() {
 			w.fails, w.retries = traceFailures(tr, hw, w.retries)
+			if hw.Speculation == "none" {
+				w.specs = traceSpeculation(tr, hw)
+			}
 		}
 	}
 	var first int64
@@ -357,6 +361,9 @@ func (w *Workload) build(k int) *Job {
 		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))
 		if i < len(mapObs) && mapObs[i] >= 0 {
 			obs := mapObs[i]
+			if o := w.specOrigUs(tj, mapTT[i]); o >= 0 {
+				obs = o // the original was killed: its copy succeeded (lifecycle_specobs.go)
+			}
 			if hw.Lifecycle {
 				// An attempt's recorded start is after its JVM started (Hadoop 1's
 				// task start precedes it by about task_startup in Rumen traces).
@@ -378,9 +385,14 @@ func (w *Workload) build(k int) *Job {
 			}
 		}
 		m.Node, m.specNode = -1, -1
-		sumMap += float64(m.localUs)
-		maxMap = max(maxMap, float64(m.localUs))
+		ideal := float64(m.localUs)
+		if i < len(mapTT) {
+			ideal = float64(w.idealMapUs(tj, mapTT[i], m.localUs)) // an observed copy may finish first
+		}
+		sumMap += ideal
+		maxMap = max(maxMap, ideal)
 	}
+	w.setObsCopies(j, mapTT)
 	j.Reduces = make([]ReduceTask, len(redShuffle))
 	lastMapMs := observedLastMapEnd(hw, w.times, mapTT)
 	var maxRed, sumRed float64
@@ -397,7 +409,8 @@ func (w *Workload) build(k int) *Job {
 		if hw.ShuffleFetchLatency > 0 {
 			r.tailUs += int64(hw.ShuffleFetchLatency)
 		}
-		work := f * (bytesUs(r.ShuffleBytes+r.OutputBytes, hw.DiskMBps) + bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps))
+		// the sort (merge) phase, then the reduce function (sort_mb_per_s 0: free)
+		work := f * (bytesUs(r.ShuffleBytes+r.OutputBytes, hw.DiskMBps) + bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps) + bytesUs(r.ShuffleBytes, hw.SortMBps))
 		r.workUs = int64(math.Ceil(work))
 		if i < len(redObs) && redObs[i] >= 0 {
 			// The observed time covers copy and reduce work; the copy is modelled

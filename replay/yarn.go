@@ -151,6 +151,9 @@ func (h *Hardware) validateYARN(bad func(string, ...any)) {
 	if h.NetworkModel().Retimes() {
 		bad("cluster = \"yarn\" does not support network = %q yet: want fixed or bar", h.Network)
 	}
+	if h.jvmReuses() {
+		bad("cluster = \"yarn\" does not support jvm_reuse yet: want jvm_reuse = 1")
+	}
 	if h.MapNodes != 0 || h.ReduceNodes != 0 {
 		bad("cluster = \"yarn\" has no map-only or reduce-only nodes: want map_nodes = reduce_nodes = 0")
 	}

@@ -167,7 +167,8 @@ func LoadRun(dir string) (Run, error) {
 	}
 	// Unknown times are nulls in the file (-1 in files written before they
 	// were); both read back as results.Unset.
-	jobs, err := results.ReadParquet[results.JobRow](filepath.Join(dir, results.JobsFile))
+	// Results schema 1 has no status column; its jobs read with status "".
+	jobs, err := results.ReadJobRows(filepath.Join(dir, results.JobsFile))
 	if err != nil {
 		return Run{}, err
 	}

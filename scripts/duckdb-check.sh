@@ -52,7 +52,7 @@ swim_expect() { # TSV DIR
 		--expect jobs.failed_attempts.nulls="$rows" --expect jobs.wasted_ms.nulls="$rows" \
 		--expect jobs.job_id.type=VARCHAR --expect jobs.job_id.nulls=0 \
 		--expect jobs.compression=ZSTD \
-		--expect jobs.meta.tracereplay.schema_version=2 \
+		--expect jobs.meta.tracereplay.schema_version=2.1 \
 		--expect jobs.meta.tracereplay.source_format=swim \
 		--expect unsorted=0 --expect first3=job0,job1,job2 --expect queues=default
 }
@@ -89,7 +89,7 @@ check "$repo/trace/testdata/sample-trace" \
 	--expect tasks.compression=ZSTD --expect jobs.compression=ZSTD \
 	--expect jobs.meta.tracereplay.options='{"a":"1","b":"2","strict":"true"}' \
 	--expect jobs.meta.tracereplay.sources='["a.jhist","b.jhist"]' \
-	--expect tasks.meta.tracereplay.schema_version=2
+	--expect tasks.meta.tracereplay.schema_version=2.1
 
 echo "duckdb-check: replay results (fair on the 50-job sample, with tasks)"
 "$work/replay" --trace "$work/fb50" --policy fair --seed 3 --tasks --quiet --out "$work/runs"
@@ -112,11 +112,25 @@ check "$run" \
 	--expect jobs.alone_us.repetition=OPTIONAL --expect jobs.alone_us.nulls=50 --expect alone_avg=null \
 	--expect jobs.first_reduce_launch_us.repetition=OPTIONAL \
 	--expect jobs.observed_flowtime_us.nulls=50 --expect jobs.finish_us.nulls=0 \
-	--expect tasks.shuffle_end_us.repetition=OPTIONAL --expect tasks.node.nulls=0
+	--expect tasks.shuffle_end_us.repetition=OPTIONAL --expect tasks.node.nulls=0 \
+	--fact statuses="SELECT string_agg(DISTINCT status, ',' ORDER BY status) FROM jobs" \
+	--expect jobs.status.type=VARCHAR --expect jobs.status.repetition=REQUIRED --expect statuses=SUCCEEDED \
+	--expect jobs.meta.tracereplay.results_schema_version=2
 # Sentinels: unknown times are nulls (avg() skips them), and so is the
 # timeline's job_index of the whole-cluster rows: no -1 is left in the results.
 maps=$(check "$run" --fact m="SELECT count(*) FROM tasks WHERE type = 'MAP'" | sed -n 's/^fact m = //p')
 noreduce=$(check "$run" --fact n="SELECT count(*) FROM jobs WHERE reduces = 0" | sed -n 's/^fact n = //p')
 check "$run" --expect tasks.shuffle_end_us.nulls="$maps" --expect jobs.first_reduce_launch_us.nulls="$noreduce" >/dev/null
+
+echo "duckdb-check: job status (capacity and observed on the committed .jhist, two of them FAILED)"
+"$work/ingest" --out "$work/jhist" "$repo/trace/testdata/jhist" >/dev/null
+"$work/replay" --trace "$work/jhist" --policy capacity,observed --quiet --out "$work/jhist-runs"
+for p in capacity observed; do
+	check "$work/jhist-runs/policy=$p" \
+		--fact statuses="SELECT string_agg(status, ',' ORDER BY job_id) FROM jobs" \
+		--fact failed="SELECT count(*) FROM jobs WHERE status = 'FAILED'" \
+		--expect jobs.rows=5 --expect failed=2 --expect jobs.status.nulls=0 \
+		--expect statuses=SUCCEEDED,FAILED,FAILED,SUCCEEDED,SUCCEEDED
+done
 
 echo "duckdb-check: all expectations hold"

@@ -136,6 +136,7 @@ func (l *latin1Reader) Read(p []byte) (int, error) {
 var confKeys = struct {
 	queue, user, name, mapMB, reduceMB, input []string
 	mapSlots, reduceSlots, scheduler          []string
+	mapMaxAttempts, reduceMaxAttempts         []string
 }{
 	queue:       []string{"mapreduce.job.queuename", "mapred.job.queue.name"},
 	user:        []string{"mapreduce.job.user.name", "user.name"},
@@ -147,6 +148,9 @@ var confKeys = struct {
 	reduceSlots: []string{"mapred.tasktracker.reduce.tasks.maximum"},
 	// the JobTracker's key first, the ResourceManager's second (Conf.scheduler)
 	scheduler: []string{"mapred.jobtracker.taskScheduler", "yarn.resourcemanager.scheduler.class"},
+	// Hadoop 2's key first, Hadoop 1's second
+	mapMaxAttempts:    []string{"mapreduce.map.maxattempts", "mapred.map.max.attempts"},
+	reduceMaxAttempts: []string{"mapreduce.reduce.maxattempts", "mapred.reduce.max.attempts"},
 }
 
 // get returns the first of the keys that is set to a non-empty value.
@@ -159,8 +163,8 @@ func (c Conf) get(keys []string) string {
 	return ""
 }
 
-// memoryMB returns a positive int32 (a memory size in MB, a slot count), or
-// Unknown.
+// memoryMB returns a positive int32 (a memory size in MB, a slot count, a
+// number of attempts), or Unknown.
 func (c Conf) memoryMB(keys []string) int32 {
 	v := c.get(keys)
 	if v == "" {
@@ -204,6 +208,12 @@ func (c Conf) applyTo(j *Job) {
 	}
 	if j.Scheduler == "" {
 		j.Scheduler = c.scheduler()
+	}
+	if j.ConfMapMaxAttempts < 0 {
+		j.ConfMapMaxAttempts = c.memoryMB(confKeys.mapMaxAttempts)
+	}
+	if j.ConfReduceMaxAttempts < 0 {
+		j.ConfReduceMaxAttempts = c.memoryMB(confKeys.reduceMaxAttempts)
 	}
 }
 

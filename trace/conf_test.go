@@ -67,6 +67,25 @@ func TestConfApplyTo(t *testing.T) {
 	if j.InputPath != "hdfs://localhost:8021/user/user/ignored" || j.MapMemoryMB != 512 {
 		t.Errorf("Sleep job conf: %+v", j)
 	}
+	if j.ConfMapMaxAttempts != 4 || j.ConfReduceMaxAttempts != 4 {
+		t.Errorf("Sleep job conf: max attempts %d/%d, want mapreduce.{map,reduce}.maxattempts 4/4", j.ConfMapMaxAttempts, j.ConfReduceMaxAttempts)
+	}
+	// Hadoop 1's names; the Hadoop 2 name wins when both are given; a value
+	// that is not a positive integer is unknown.
+	for _, c := range []struct {
+		conf     Conf
+		maps, rs int32
+	}{
+		{Conf{"mapred.map.max.attempts": "2", "mapred.reduce.max.attempts": "7"}, 2, 7},
+		{Conf{"mapred.map.max.attempts": "2", "mapreduce.map.maxattempts": "3"}, 3, Unknown},
+		{Conf{"mapreduce.map.maxattempts": "0", "mapreduce.reduce.maxattempts": "four"}, Unknown, Unknown},
+	} {
+		j = NewJob("j")
+		c.conf.applyTo(&j)
+		if j.ConfMapMaxAttempts != c.maps || j.ConfReduceMaxAttempts != c.rs {
+			t.Errorf("%v: max attempts %d/%d, want %d/%d", c.conf, j.ConfMapMaxAttempts, j.ConfReduceMaxAttempts, c.maps, c.rs)
+		}
+	}
 	old := Conf{"mapred.job.queue.name": "q1", "mapred.job.map.memory.mb": "-1", "mapred.job.reduce.memory.mb": "2048", "mapred.input.dir": "/in"}
 	j = NewJob("j")
 	old.applyTo(&j)

@@ -241,14 +241,26 @@ func decodeMeta(kv map[string]string, m *Meta) error {
 	return nil
 }
 
-// readJobRows reads a jobs.parquet of this schema version or of version 1,
-// which lacks the columns version 2 added.
+// readJobRows reads a jobs.parquet of this schema version, of version 2, which
+// lacks the columns version 2.1 added, or of version 1, which also lacks those
+// version 2 added.
 func readJobRows(path string) ([]JobRow, map[string]string, error) {
 	kv, err := parquetKeyValues(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	if major, _, _ := strings.Cut(kv[MetaSchemaVersion], "."); major != "1" {
+	switch v := kv[MetaSchemaVersion]; {
+	case v == "2" || v == "2.0":
+		old, meta, err := ReadParquetFile[jobRowV2](path)
+		if err != nil {
+			return nil, nil, err
+		}
+		rows := make([]JobRow, len(old))
+		for i := range old {
+			rows[i] = old[i].row()
+		}
+		return rows, meta, nil
+	case !strings.HasPrefix(v, "1.") && v != "1":
 		return ReadParquetFile[JobRow](path)
 	}
 	old, meta, err := ReadParquetFile[jobRowV1](path)

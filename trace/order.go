@@ -248,6 +248,7 @@ func checkJobInts(j *Job) error {
 		{"failed_attempts", int64(j.FailedAttempts)}, {"killed_attempts", int64(j.KilledAttempts)},
 		{"wasted_ms", j.WastedMs},
 		{"am_start_ms", j.AMStartMs}, {"conf_map_slots", int64(j.ConfMapSlots)}, {"conf_reduce_slots", int64(j.ConfReduceSlots)},
+		{"conf_map_max_attempts", int64(j.ConfMapMaxAttempts)}, {"conf_reduce_max_attempts", int64(j.ConfReduceMaxAttempts)},
 	})
 }
 

@@ -17,7 +17,9 @@ import "strings"
 // Version 2 added setup and cleanup tasks, attempts.parquet and the jobs columns
 // am_start_ms, conf_map_slots, conf_reduce_slots and scheduler; version 1 traces
 // still read (the new columns come back Unknown or empty, with no attempts).
-const SchemaVersion = "2"
+// Version 2.1 added the jobs columns conf_map_max_attempts and
+// conf_reduce_max_attempts; version 2 traces read with them Unknown.
+const SchemaVersion = "2.1"
 
 // Unknown marks an integer field whose value the input did not give.
 const Unknown = -1
@@ -121,6 +123,12 @@ type Job struct {
 	ConfMapSlots    int32  // mapred.tasktracker.map.tasks.maximum of the job conf, Unknown if absent
 	ConfReduceSlots int32  // mapred.tasktracker.reduce.tasks.maximum of the job conf, Unknown if absent
 	Scheduler       string // scheduler class the job conf names, as written, "" if absent
+
+	// ConfMapMaxAttempts and ConfReduceMaxAttempts are the job conf's max
+	// attempts of a map and of a reduce (mapreduce.map.maxattempts or Hadoop
+	// 1's mapred.map.max.attempts; reduces likewise), Unknown if absent.
+	ConfMapMaxAttempts    int32
+	ConfReduceMaxAttempts int32
 }
 
 // Task is one map, reduce, setup or cleanup task of a job, with what the trace
@@ -215,6 +223,7 @@ func NewJob(id string) Job {
 		InputBytes: Unknown, ShuffleBytes: Unknown, OutputBytes: Unknown,
 		MapMemoryMB: Unknown, ReduceMemoryMB: Unknown,
 		AMStartMs: Unknown, ConfMapSlots: Unknown, ConfReduceSlots: Unknown,
+		ConfMapMaxAttempts: Unknown, ConfReduceMaxAttempts: Unknown,
 	}
 }
 

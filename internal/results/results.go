@@ -50,7 +50,19 @@ type Job struct {
 	OutputBytes  int64 `parquet:"output_bytes"`
 	// ObservedFlowtimeUs is the flowtime the trace itself recorded, -1 if unknown.
 	ObservedFlowtimeUs int64 `parquet:"observed_flowtime_us"`
+	// Status is how the job ended (SchemaVersion 2): a simulated job is
+	// StatusSucceeded, or StatusFailed when a task used up its attempts and
+	// failed it; an observed job has the trace's status (SUCCEEDED, FAILED,
+	// KILLED, INCOMPLETE, or "" when the trace does not say). "" in results
+	// written before the column existed.
+	Status string `parquet:"status"`
 }
+
+// Job statuses of simulated runs (observed runs carry the trace's).
+const (
+	StatusSucceeded = "SUCCEEDED"
+	StatusFailed    = "FAILED"
+)
 
 // Task is one task's outcome in one run.
 type Task struct {

@@ -44,6 +44,7 @@ type JobRow struct {
 	ShuffleBytes       *int64 `parquet:"shuffle_bytes,optional"`
 	OutputBytes        *int64 `parquet:"output_bytes,optional"`
 	ObservedFlowtimeUs *int64 `parquet:"observed_flowtime_us,optional"`
+	Status             string `parquet:"status"`
 }
 
 // TaskRow is a Task as stored in tasks.parquet: node, times and input
@@ -93,7 +94,7 @@ func (r *Job) Row() JobRow {
 		AloneUs: opt(&r.AloneUs), WaitingUs: opt(&r.WaitingUs), StarvationUs: r.StarvationUs,
 		MapsNodeLocal: r.MapsNodeLocal, MapsRackLocal: r.MapsRackLocal, MapsOffRack: r.MapsOffRack,
 		ReducesLate: r.ReducesLate, InputBytes: opt(&r.InputBytes), ShuffleBytes: opt(&r.ShuffleBytes),
-		OutputBytes: opt(&r.OutputBytes), ObservedFlowtimeUs: opt(&r.ObservedFlowtimeUs),
+		OutputBytes: opt(&r.OutputBytes), ObservedFlowtimeUs: opt(&r.ObservedFlowtimeUs), Status: r.Status,
 	}
 	if r.Slowdown != 0 {
 		row.Slowdown = &r.Slowdown
@@ -112,7 +113,7 @@ func (row *JobRow) Result() Job {
 		AloneUs: val(row.AloneUs), WaitingUs: val(row.WaitingUs), StarvationUs: row.StarvationUs,
 		MapsNodeLocal: row.MapsNodeLocal, MapsRackLocal: row.MapsRackLocal, MapsOffRack: row.MapsOffRack,
 		ReducesLate: row.ReducesLate, InputBytes: val(row.InputBytes), ShuffleBytes: val(row.ShuffleBytes),
-		OutputBytes: val(row.OutputBytes), ObservedFlowtimeUs: val(row.ObservedFlowtimeUs),
+		OutputBytes: val(row.OutputBytes), ObservedFlowtimeUs: val(row.ObservedFlowtimeUs), Status: row.Status,
 	}
 	if row.Slowdown != nil {
 		r.Slowdown = *row.Slowdown
