@@ -425,3 +425,35 @@ func TestYARNFairMaxAMShare(t *testing.T) {
 	drain(y, p, 0)
 	wantLines(t, "AMs", lines(y.AMLaunches()), "0s A am on node 0", "0s B am on node 0", "1s C am on node 0")
 }
+
+// TestYARNCapacityQueueOrderAndMaximum: one node of 8 GB, containers of
+// 1 GB; queue a has 75% (6 GB), queue b 25% (2 GB) and maximum-capacity
+// 25%. Job A (queue a, 2 maps) and B (queue b, 10 maps) arrive. In one
+// heartbeat the node goes to the queue with the lowest usage over its
+// guarantee, ties by path: A's AM (a 1/6), B's AM (b 1/2), A's map 0 (a
+// 2/6), map 1 (a 3/6, and A has nothing more), B's map 0 (b 2 GB = its
+// maximum); then b is at its maximum capacity and a has nothing to run:
+// 3 GB stay free.
+func TestYARNCapacityQueueOrderAndMaximum(t *testing.T) {
+	conf := confFile(t, "max.toml", `scheduler = "capacity"
+maximum-am-resource-percent = 0.5
+[root.a]
+capacity = 75
+[root.b]
+capacity = 25
+maximum-capacity = 25
+`)
+	p, y := yarnSetup(t, "yarn-capacity:conf="+conf, 1, 1, gb(8, 8), unit)
+	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Queue: "a", Maps: onNodes(0, 0)}})
+	var maps [][]int32
+	for range 10 {
+		maps = append(maps, []int32{0})
+	}
+	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "B", Queue: "root.b", Maps: maps}})
+	wantLines(t, "heartbeat", lines(y.Heartbeat(p, 0)),
+		"0s A map 0 on node 0 (NODE_LOCAL)", "0s A map 1 on node 0 (NODE_LOCAL)", "0s B map 0 on node 0 (NODE_LOCAL)")
+	wantLines(t, "AMs", lines(y.AMLaunches()), "0s A am on node 0", "0s B am on node 0")
+	if f := y.NodeFree(0); f != gb(3, 3) {
+		t.Errorf("node free %+v, want 3 GB and 3 vcores", f)
+	}
+}
