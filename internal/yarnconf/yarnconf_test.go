@@ -36,6 +36,8 @@ func TestCapacityParse(t *testing.T) {
 		p+"root.b.x.maximum-am-resource-percent", "0.5",
 		p+"root.b.y.capacity", "66.6666667",
 		p+"root.b.y.state", "STOPPED",
+		p+"root.b.y.accessible-node-labels.gpu.capacity", "50",
+		p+"root.a.auto-create-child-queue.enabled", "true",
 		p+"resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator",
 		p+"node-locality-delay", "-1",
 		MonitorEnableKey, "true",
