@@ -50,9 +50,9 @@ import (
 //     per-node-heartbeat.multiple-assignments-enabled (default true) and
 //     maximum-container-assignments allow, stopping after
 //     maximum-offswitch-assignments (default 1) off-switch ones
-//     (CapacityScheduler.canAllocateMore); an AM, asked for on ANY host, is
-//     an off-switch assignment, so by default a heartbeat that starts an AM
-//     assigns nothing after it.
+//     (CapacityScheduler.canAllocateMore); an AM or a reduce, asked for on
+//     ANY host, is an off-switch assignment, so by default a heartbeat that
+//     starts one assigns nothing after it.
 //   - Resources compare with the DefaultResourceCalculator (memory) or the
 //     DominantResourceCalculator (resource-calculator).
 //   - Preemption (ProportionalCapacityPreemptionPolicy.editSchedule), when
@@ -378,7 +378,8 @@ func (p *YARNCapacity) Heartbeat(c replay.Cluster, n int32) {
 }
 
 // assign gives one container on node n to queue q's subtree; it returns
-// whether it did and the locality of a map (NodeLocal for others).
+// whether it did and its locality: a map's, OffRack for an AM or a reduce
+// (asked for on ANY host, they are OFF_SWITCH assignments).
 func (p *YARNCapacity) assign(q *capQ, n int32) (bool, replay.Locality) {
 	if len(q.children) == 0 {
 		return p.assignLeaf(q, n)
@@ -476,7 +477,8 @@ func (p *YARNCapacity) assignLeaf(q *capQ, n int32) (bool, replay.Locality) {
 				a.missed = 0
 			}
 			if kind != replay.MapContainer {
-				loc = replay.NodeLocal
+				// The MR AM asks for reduces on ANY host: off-switch.
+				loc = replay.OffRack
 			}
 			return true, loc
 		}
