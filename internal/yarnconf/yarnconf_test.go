@@ -250,6 +250,9 @@ func TestTOMLErrors(t *testing.T) {
 		{"malformed", "scheduler = \"capacity\"\n[root.a\n", "q.toml: line 3: malformed TOML"},
 		{"fair unknown", "scheduler = \"fair\"\n[root.a]\nwieght = 2\n", "key root.a.wieght: <wieght>: unknown element in <queue>"},
 		{"fair bad number", "scheduler = \"fair\"\n[root.a]\nmaxRunningApps = \"many\"\n", `"many": malformed integer`},
+		{"fair root scalar", "scheduler = \"fair\"\nroot = 5\n", "key root: want a table [root]"},
+		{"fair user scalar", "scheduler = \"fair\"\n[users]\nbob = 2\n", "key users.bob: want a table [users.NAME]"},
+		{"capacity root scalar", "scheduler = \"capacity\"\nroot = 5\n", "yarn.scheduler.capacity.root: unknown key"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := Parse("q.toml", []byte(c.body))
