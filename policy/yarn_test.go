@@ -463,3 +463,37 @@ maximum-capacity = 25
 		t.Errorf("node free %+v, want 3 GB and 3 vcores", f)
 	}
 }
+
+// TestYARNCapacityResourceCalculator: one node of 8 GB and 8 vcores; queue
+// b has 25% and maximum-capacity 25% (2 GB, 2 vcores); job B's AM is
+// <1 GB, 1 vcore>, its maps <1 GB, 2 vcores>. Heartbeat 1 starts the AM.
+// Then a map would bring b to <2 GB, 3 vcores>: the DefaultResourceCalculator
+// compares memory, 2 GB ≤ 2 GB, and runs it (a second would need 3 GB); the
+// DominantResourceCalculator compares dominant shares, 3/8 > 2/8, and runs
+// none.
+func TestYARNCapacityResourceCalculator(t *testing.T) {
+	for _, c := range []struct {
+		calc string
+		want []string
+	}{
+		{"default", []string{"0s B map 0 on node 0 (NODE_LOCAL)"}},
+		{"dominant", nil},
+	} {
+		t.Run(c.calc, func(t *testing.T) {
+			conf := confFile(t, "rc.toml", fmt.Sprintf(`scheduler = "capacity"
+resource-calculator = %q
+maximum-am-resource-percent = 0.5
+[root.a]
+capacity = 75
+[root.b]
+capacity = 25
+maximum-capacity = 25
+`, c.calc))
+			p, y := yarnSetup(t, "yarn-capacity:conf="+conf, 1, 1, gb(8, 8), unit)
+			yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "B", Queue: "b", Maps: onNodes(0, 0, 0, 0)},
+				Sizes: policytest.Sizes{Map: gb(1, 2)}})
+			wantLines(t, "heartbeats", lines(drain(y, p, 0)), c.want...)
+			wantLines(t, "AMs", lines(y.AMLaunches()), "0s B am on node 0")
+		})
+	}
+}
