@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/yarnconf"
 	"github.com/tracereplay/tracereplay/policy/policytest"
 	"github.com/tracereplay/tracereplay/replay"
 )
@@ -495,5 +496,39 @@ maximum-capacity = 25
 			wantLines(t, "heartbeats", lines(drain(y, p, 0)), c.want...)
 			wantLines(t, "AMs", lines(y.AMLaunches()), "0s B am on node 0")
 		})
+	}
+}
+
+// TestComputeShares: ComputeFairShares by hand: weights 1 and 3 split 100
+// as 25 and 75; a min share of 60 takes 60, leaving 40; a max share of 20
+// leaves 80; maxima summing under the total give each its maximum; three
+// queues of weight 1, 1, 2 with a min of 50 on the first: shares are
+// rounded down (Hadoop's (long) cast), so Σ = 50 + ⌊R⌋ + ⌊2R⌋ stays at 99
+// until R reaches 17, and the bisection keeps that upper bound: 50, 17, 34,
+// one past the total, as Hadoop's own search ends.
+func TestComputeShares(t *testing.T) {
+	type q struct {
+		w        float64
+		min, max int64
+	}
+	for _, c := range []struct {
+		qs    []q
+		total int64
+		want  []int64
+	}{
+		{[]q{{1, 0, unlimited}, {3, 0, unlimited}}, 100, []int64{25, 75}},
+		{[]q{{1, 60, unlimited}, {1, 0, unlimited}}, 100, []int64{60, 40}},
+		{[]q{{1, 0, 20}, {1, 0, unlimited}}, 100, []int64{20, 80}},
+		{[]q{{1, 0, 20}, {1, 0, 30}}, 100, []int64{20, 30}},
+		{[]q{{1, 50, unlimited}, {1, 0, unlimited}, {2, 0, unlimited}}, 100, []int64{50, 17, 34}},
+	} {
+		var fqs []*fairQ
+		for _, x := range c.qs {
+			fqs = append(fqs, &fairQ{conf: &yarnconf.FairQueue{Weight: x.w}, minShare: replay.Resource{MemoryMB: x.min}, maxRes: replay.Resource{MemoryMB: x.max}})
+		}
+		got := computeShares(fqs, c.total, func(x *fairQ) (int64, int64) { return x.minShare.MemoryMB, x.maxRes.MemoryMB })
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%+v over %d: shares %v, want %v", c.qs, c.total, got, c.want)
+		}
 	}
 }
