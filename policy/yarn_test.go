@@ -532,3 +532,29 @@ func TestComputeShares(t *testing.T) {
 		}
 	}
 }
+
+// TestYARNBadConf: a queue file that does not load, or is the other
+// scheduler's, stops the policy with an error naming the file; it then
+// schedules nothing.
+func TestYARNBadConf(t *testing.T) {
+	bad := confFile(t, "bad.xml", "<configuration>\n<property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>\n</configuration>\n")
+	for _, c := range []struct{ spec, want string }{
+		{"yarn-capacity:conf=" + bad, "yarn-capacity: " + bad + ": line 2: yarn.scheduler.capacity.root.queues: queue root.a has no yarn.scheduler.capacity.root.a.capacity"},
+		{"yarn-capacity:conf=../samples/yarn/fair-scheduler.xml", "yarn-capacity: ../samples/yarn/fair-scheduler.xml is a Fair Scheduler allocation file"},
+		{"yarn-fair:conf=../samples/yarn/capacity-scheduler.toml", "yarn-fair: ../samples/yarn/capacity-scheduler.toml is a capacity-scheduler configuration"},
+		{"yarn-fair:conf=/nonexistent/fair.xml", "yarn-fair: yarnconf: open /nonexistent/fair.xml"},
+	} {
+		p := newPolicy(t, c.spec)
+		hw, err := policytest.Hardware(1, 1, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := policytest.NewYARN(hw, 1, gb(4, 4), unit)
+		p.Init(y)
+		if err := p.(errPolicy).Err(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Err() = %v, want it to contain %q", c.spec, err, c.want)
+		}
+		yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Maps: onNodes(0)}})
+		wantLines(t, c.spec, lines(drain(y, p, 0)))
+	}
+}
