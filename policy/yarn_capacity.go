@@ -49,8 +49,10 @@ import (
 //   - A heartbeat assigns containers while the node has room, as
 //     per-node-heartbeat.multiple-assignments-enabled (default true) and
 //     maximum-container-assignments allow, stopping after
-//     maximum-offswitch-assignments off-switch ones
-//     (CapacityScheduler.canAllocateMore).
+//     maximum-offswitch-assignments (default 1) off-switch ones
+//     (CapacityScheduler.canAllocateMore); an AM or a reduce, asked for on
+//     ANY host, is an off-switch assignment, so by default a heartbeat that
+//     starts one assigns nothing after it.
 //   - Resources compare with the DefaultResourceCalculator (memory) or the
 //     DominantResourceCalculator (resource-calculator).
 //   - Preemption (ProportionalCapacityPreemptionPolicy.editSchedule), when
@@ -376,7 +378,8 @@ func (p *YARNCapacity) Heartbeat(c replay.Cluster, n int32) {
 }
 
 // assign gives one container on node n to queue q's subtree; it returns
-// whether it did and the locality of a map (NodeLocal for others).
+// whether it did and its locality: a map's, OffRack for an AM or a reduce
+// (asked for on ANY host, they are OFF_SWITCH assignments).
 func (p *YARNCapacity) assign(q *capQ, n int32) (bool, replay.Locality) {
 	if len(q.children) == 0 {
 		return p.assignLeaf(q, n)
@@ -457,7 +460,9 @@ func (p *YARNCapacity) assignLeaf(q *capQ, n int32) (bool, replay.Locality) {
 			am := p.yc.Container(j, replay.AMContainer)
 			if am.Fits(p.yc.NodeFree(n)) && fits(am) {
 				p.yc.LaunchAM(j, n)
-				return true, replay.NodeLocal
+				// The AM asks for ANY host: an OFF_SWITCH assignment, which
+				// counts toward maximum-offswitch-assignments.
+				return true, replay.OffRack
 			}
 			continue
 		}
@@ -472,7 +477,8 @@ func (p *YARNCapacity) assignLeaf(q *capQ, n int32) (bool, replay.Locality) {
 				a.missed = 0
 			}
 			if kind != replay.MapContainer {
-				loc = replay.NodeLocal
+				// The MR AM asks for reduces on ANY host: off-switch.
+				loc = replay.OffRack
 			}
 			return true, loc
 		}
@@ -485,9 +491,10 @@ func (p *YARNCapacity) assignLeaf(q *capQ, n int32) (bool, replay.Locality) {
 // than min(node-locality-delay, nodes) opportunities; off-switch once it has
 // missed more than min(node delay + rack-locality-additional-delay, nodes)
 // or, with the additional delay at -1, more than min(nodes, pending maps ×
-// locality wait factor), the factor being min(unique locations asked /
-// nodes, 1) and the locations the nodes holding its pending maps plus ANY
-// (their racks are not counted).
+// locality wait factor), the factor being min(locations asked / nodes, 1)
+// (getLocalityWaitFactor: the request's resource names less ANY), the
+// locations here being the nodes holding its pending maps (their racks are
+// not counted).
 func (p *YARNCapacity) allowed(a *capApp, n int32) levels {
 	nodes := int64(p.nodes)
 	delay := min(p.conf.NodeLocalityDelay, nodes)
@@ -502,7 +509,7 @@ func (p *YARNCapacity) allowed(a *capApp, n int32) levels {
 		// node-local map waits: skip counting the locations.
 		return lv
 	}
-	factor := min(float64(j.CountLocalMapNodes(nil)+1)/float64(max(nodes, 1)), 1)
+	factor := min(float64(j.CountLocalMapNodes(nil))/float64(max(nodes, 1)), 1)
 	lv.off = min(float64(nodes), float64(j.PendingMaps())*factor) < float64(a.missed)
 	return lv
 }

@@ -243,7 +243,7 @@ func (p *YARNFair) place(j *replay.JobView, now int64) (*fairQ, error) {
 		var q *fairQ
 		switch r.Name {
 		case "specified":
-			if name := j.Queue(); name != "" && name != "default" && name != "root.default" {
+			if name := j.Queue(); name != "" && name != "default" {
 				q = p.leaf(name, r.Create, now)
 			}
 		case "user":

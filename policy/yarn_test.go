@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/yarnconf"
 	"github.com/tracereplay/tracereplay/policy/policytest"
 	"github.com/tracereplay/tracereplay/replay"
 )
@@ -190,7 +191,8 @@ maximum-capacity = 100
 
 // TestYARNCapacityPreemption: 2 nodes of 4 GB; containers of 1 GB. Job A of
 // queue a (7 maps, 0-2 on node 0, 3-6 on node 1) fills the cluster: its AM
-// and maps 0-2 on node 0 at 0 s, maps 3-6 on node 1 at 0.5 s (queue a at
+// on node 0 at 0 s (an AM is an off-switch assignment, the heartbeat's one),
+// maps 0-2 at node 0's next heartbeat, maps 3-6 on node 1 at 0.5 s (queue a at
 // 8 GB, twice its guarantee; user-limit-factor 2 lets its user have it).
 // Job B arrives in queue b at 1 s: its AM (1 GB) is pending and nothing
 // frees.
@@ -207,6 +209,7 @@ func TestYARNCapacityPreemption(t *testing.T) {
 	conf := confFile(t, "cap.toml", capPreemptConf)
 	p, y := yarnSetup(t, "yarn-capacity:conf="+conf, 1, 2, gb(4, 4), unit)
 	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", User: "u1", Queue: "a", Maps: onNodes(0, 0, 0, 1, 1, 1, 1)}})
+	y.Heartbeat(p, 0)
 	y.Heartbeat(p, 0)
 	y.SetNow(500_000)
 	y.Heartbeat(p, 1)
@@ -234,18 +237,20 @@ func TestYARNCapacityPreemption(t *testing.T) {
 // of 16 GB, 1.6 GB, rounded up to the 1 GB minimum allocation: 2 GB. Job
 // A's AM (1.5 GB) is activated as the queue's first application; job B's
 // would make 3 GB > 2 GB, so B waits, though node 1 has room for it.
-// When A ends, B is activated and its AM starts.
+// (Node 0's first heartbeat starts A's AM and ends, an AM being an
+// off-switch assignment; its second runs A's map.) When A ends, B is
+// activated and node 1's heartbeat starts its AM, then the next its map.
 func TestYARNCapacityAMLimit(t *testing.T) {
 	sizes := policytest.Sizes{AM: replay.Resource{MemoryMB: 1536, VCores: 1}, Map: gb(1, 1), Reduce: gb(1, 1)}
 	p, y := yarnSetup(t, "yarn-capacity", 1, 2, gb(8, 8), sizes)
 	a := yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Maps: onNodes(0)}})
 	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "B", Maps: onNodes(1)}})
-	wantLines(t, "node 0", lines(y.Heartbeat(p, 0)), "0s A map 0 on node 0 (NODE_LOCAL)")
-	wantLines(t, "node 1", lines(y.Heartbeat(p, 1)))
+	wantLines(t, "node 0", lines(drain(y, p, 0)), "0s A map 0 on node 0 (NODE_LOCAL)")
+	wantLines(t, "node 1", lines(drain(y, p, 1)))
 	wantLines(t, "AMs while A runs", lines(y.AMLaunches()), "0s A am on node 0")
 	y.SetNow(2_000_000)
 	y.FinishMap(p, a, 0)
-	wantLines(t, "node 1 after A", lines(y.Heartbeat(p, 1)), "2s B map 0 on node 1 (NODE_LOCAL)")
+	wantLines(t, "node 1 after A", lines(drain(y, p, 1)), "2s B map 0 on node 1 (NODE_LOCAL)")
 	wantLines(t, "AMs", lines(y.AMLaunches()), "0s A am on node 0", "2s B am on node 1")
 }
 
@@ -254,11 +259,12 @@ func TestYARNCapacityAMLimit(t *testing.T) {
 // maximum-am-resource-percent 0.5, so that both AMs are activated: at 0.1
 // the AM limit, 1 GB, would hold B back). Users u1 (job A) and u2 (job B)
 // both ask, so the limit is max(8 GB / 2 users, 8 GB × 50%) = 4 GB.
-// In one heartbeat (multiple assignments): A's AM and maps while u1 is not
-// over 4 GB: at 4 GB it is not over, so it gets a fifth container (Hadoop's
-// canAssignToUser lets a user pass the limit by one), then u1 at 5 GB is
-// skipped: B's AM and 2 maps fill the node. Without the limit A would take
-// all 8 GB.
+// Heartbeat 1: A's AM (off-switch: the heartbeat's last). Heartbeat 2
+// (multiple assignments): A's maps while u1 is not over 4 GB: at 4 GB it is
+// not over, so it gets a fifth container (Hadoop's canAssignToUser lets a
+// user pass the limit by one), then u1 at 5 GB is skipped: B's AM.
+// Heartbeat 3: B's 2 maps fill the node. Without the limit A would take all
+// 8 GB.
 func TestYARNCapacityUserLimit(t *testing.T) {
 	conf := confFile(t, "ul.xml", `<configuration>
 <property><name>yarn.scheduler.capacity.root.queues</name><value>default</value></property>
@@ -273,7 +279,7 @@ func TestYARNCapacityUserLimit(t *testing.T) {
 	}
 	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", User: "u1", Maps: maps}})
 	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "B", User: "u2", Maps: maps}})
-	wantLines(t, "heartbeat", lines(y.Heartbeat(p, 0)),
+	wantLines(t, "heartbeats", lines(drain(y, p, 0)),
 		"0s A map 0 on node 0 (NODE_LOCAL)", "0s A map 1 on node 0 (NODE_LOCAL)", "0s A map 2 on node 0 (NODE_LOCAL)",
 		"0s A map 3 on node 0 (NODE_LOCAL)", "0s B map 0 on node 0 (NODE_LOCAL)", "0s B map 1 on node 0 (NODE_LOCAL)")
 	wantLines(t, "AMs", lines(y.AMLaunches()), "0s A am on node 0", "0s B am on node 0")
@@ -283,17 +289,18 @@ func TestYARNCapacityUserLimit(t *testing.T) {
 // node-locality-delay 2, rack-locality-additional-delay 1. Job A's maps:
 // map 0 on node 1 (rack 0), map 1 on node 3 (rack 1). Only node 0
 // heartbeats; every offer of it to A's maps counts as an opportunity before
-// the check. Heartbeat 1: A's AM, then the maps miss (opportunities 1).
-// Heartbeat 2: 2, still not > 2. Heartbeat 3: 3 > 2, rack-local allowed:
-// map 0 rack-local, which resets the count; the same heartbeat offers the
-// node again (1). Heartbeats 4, 5: 2, 3 (off-switch needs > min(2+1, 4) =
-// 3, and no map is on rack 0). Heartbeat 6: 4 > 3: map 1 off-switch.
+// the check. Heartbeat 1: A's AM, an off-switch assignment, the heartbeat's
+// last. Heartbeats 2, 3: the maps miss (opportunities 1, 2, not > 2).
+// Heartbeat 4: 3 > 2, rack-local allowed: map 0 rack-local, which resets the
+// count; the same heartbeat offers the node again (1). Heartbeats 5, 6: 2, 3
+// (off-switch needs > min(2+1, 4) = 3, and no map is on rack 0). Heartbeat
+// 7: 4 > 3: map 1 off-switch.
 func TestYARNCapacityLocalityDelay(t *testing.T) {
 	conf := confFile(t, "loc.toml", "scheduler = \"capacity\"\nnode-locality-delay = 2\nrack-locality-additional-delay = 1\n[root.default]\ncapacity = 100\n")
 	p, y := yarnSetup(t, "yarn-capacity:conf="+conf, 2, 2, gb(4, 4), unit)
 	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Maps: onNodes(1, 3)}})
-	want := map[int]string{3: "0s A map 0 on node 0 (RACK_LOCAL)", 6: "0s A map 1 on node 0 (OFF_SWITCH)"}
-	for hb := 1; hb <= 7; hb++ {
+	want := map[int]string{4: "0s A map 0 on node 0 (RACK_LOCAL)", 7: "0s A map 1 on node 0 (OFF_SWITCH)"}
+	for hb := 1; hb <= 8; hb++ {
 		var w []string
 		if s, ok := want[hb]; ok {
 			w = []string{s}
@@ -424,4 +431,130 @@ func TestYARNFairMaxAMShare(t *testing.T) {
 	y.FinishMap(p, a, 0)
 	drain(y, p, 0)
 	wantLines(t, "AMs", lines(y.AMLaunches()), "0s A am on node 0", "0s B am on node 0", "1s C am on node 0")
+}
+
+// TestYARNCapacityQueueOrderAndMaximum: one node of 8 GB, containers of
+// 1 GB; queue a has 75% (6 GB), queue b 25% (2 GB) and maximum-capacity
+// 25%. Job A (queue a, 2 maps) and B (queue b, 10 maps) arrive. The node
+// goes to the queue with the lowest usage over its guarantee, ties by path:
+// heartbeat 1, A's AM (a 1/6; an AM ends the heartbeat); heartbeat 2, B's AM
+// (b 0 < a; b 1/2); heartbeat 3, A's map 0 (a 2/6), map 1 (a 3/6, and A has
+// nothing more), B's map 0 (b 2 GB = its maximum); then b is at its maximum
+// capacity and a has nothing to run: 3 GB stay free.
+func TestYARNCapacityQueueOrderAndMaximum(t *testing.T) {
+	conf := confFile(t, "max.toml", `scheduler = "capacity"
+maximum-am-resource-percent = 0.5
+[root.a]
+capacity = 75
+[root.b]
+capacity = 25
+maximum-capacity = 25
+`)
+	p, y := yarnSetup(t, "yarn-capacity:conf="+conf, 1, 1, gb(8, 8), unit)
+	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Queue: "a", Maps: onNodes(0, 0)}})
+	var maps [][]int32
+	for range 10 {
+		maps = append(maps, []int32{0})
+	}
+	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "B", Queue: "root.b", Maps: maps}})
+	wantLines(t, "heartbeats", lines(drain(y, p, 0)),
+		"0s A map 0 on node 0 (NODE_LOCAL)", "0s A map 1 on node 0 (NODE_LOCAL)", "0s B map 0 on node 0 (NODE_LOCAL)")
+	wantLines(t, "AMs", lines(y.AMLaunches()), "0s A am on node 0", "0s B am on node 0")
+	if f := y.NodeFree(0); f != gb(3, 3) {
+		t.Errorf("node free %+v, want 3 GB and 3 vcores", f)
+	}
+}
+
+// TestYARNCapacityResourceCalculator: one node of 8 GB and 8 vcores; queue
+// b has 25% and maximum-capacity 25% (2 GB, 2 vcores); job B's AM is
+// <1 GB, 1 vcore>, its maps <1 GB, 2 vcores>. Heartbeat 1 starts the AM.
+// Then a map would bring b to <2 GB, 3 vcores>: the DefaultResourceCalculator
+// compares memory, 2 GB ≤ 2 GB, and runs it (a second would need 3 GB); the
+// DominantResourceCalculator compares dominant shares, 3/8 > 2/8, and runs
+// none.
+func TestYARNCapacityResourceCalculator(t *testing.T) {
+	for _, c := range []struct {
+		calc string
+		want []string
+	}{
+		{"default", []string{"0s B map 0 on node 0 (NODE_LOCAL)"}},
+		{"dominant", nil},
+	} {
+		t.Run(c.calc, func(t *testing.T) {
+			conf := confFile(t, "rc.toml", fmt.Sprintf(`scheduler = "capacity"
+resource-calculator = %q
+maximum-am-resource-percent = 0.5
+[root.a]
+capacity = 75
+[root.b]
+capacity = 25
+maximum-capacity = 25
+`, c.calc))
+			p, y := yarnSetup(t, "yarn-capacity:conf="+conf, 1, 1, gb(8, 8), unit)
+			yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "B", Queue: "b", Maps: onNodes(0, 0, 0, 0)},
+				Sizes: policytest.Sizes{Map: gb(1, 2)}})
+			wantLines(t, "heartbeats", lines(drain(y, p, 0)), c.want...)
+			wantLines(t, "AMs", lines(y.AMLaunches()), "0s B am on node 0")
+		})
+	}
+}
+
+// TestComputeShares: ComputeFairShares by hand: weights 1 and 3 split 100
+// as 25 and 75; a min share of 60 takes 60, leaving 40; a max share of 20
+// leaves 80; maxima summing under the total give each its maximum; three
+// queues of weight 1, 1, 2 with a min of 50 on the first: shares are
+// rounded down (Hadoop's (long) cast), so Σ = 50 + ⌊R⌋ + ⌊2R⌋ stays at 99
+// until R reaches 17, and the bisection keeps that upper bound: 50, 17, 34,
+// one past the total, as Hadoop's own search ends.
+func TestComputeShares(t *testing.T) {
+	type q struct {
+		w        float64
+		min, max int64
+	}
+	for _, c := range []struct {
+		qs    []q
+		total int64
+		want  []int64
+	}{
+		{[]q{{1, 0, unlimited}, {3, 0, unlimited}}, 100, []int64{25, 75}},
+		{[]q{{1, 60, unlimited}, {1, 0, unlimited}}, 100, []int64{60, 40}},
+		{[]q{{1, 0, 20}, {1, 0, unlimited}}, 100, []int64{20, 80}},
+		{[]q{{1, 0, 20}, {1, 0, 30}}, 100, []int64{20, 30}},
+		{[]q{{1, 50, unlimited}, {1, 0, unlimited}, {2, 0, unlimited}}, 100, []int64{50, 17, 34}},
+	} {
+		var fqs []*fairQ
+		for _, x := range c.qs {
+			fqs = append(fqs, &fairQ{conf: &yarnconf.FairQueue{Weight: x.w}, minShare: replay.Resource{MemoryMB: x.min}, maxRes: replay.Resource{MemoryMB: x.max}})
+		}
+		got := computeShares(fqs, c.total, func(x *fairQ) (int64, int64) { return x.minShare.MemoryMB, x.maxRes.MemoryMB })
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%+v over %d: shares %v, want %v", c.qs, c.total, got, c.want)
+		}
+	}
+}
+
+// TestYARNBadConf: a queue file that does not load, or is the other
+// scheduler's, stops the policy with an error naming the file; it then
+// schedules nothing.
+func TestYARNBadConf(t *testing.T) {
+	bad := confFile(t, "bad.xml", "<configuration>\n<property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>\n</configuration>\n")
+	for _, c := range []struct{ spec, want string }{
+		{"yarn-capacity:conf=" + bad, "yarn-capacity: " + bad + ": line 2: yarn.scheduler.capacity.root.queues: queue root.a has no yarn.scheduler.capacity.root.a.capacity"},
+		{"yarn-capacity:conf=../samples/yarn/fair-scheduler.xml", "yarn-capacity: ../samples/yarn/fair-scheduler.xml is a Fair Scheduler allocation file"},
+		{"yarn-fair:conf=../samples/yarn/capacity-scheduler.toml", "yarn-fair: ../samples/yarn/capacity-scheduler.toml is a capacity-scheduler configuration"},
+		{"yarn-fair:conf=/nonexistent/fair.xml", "yarn-fair: yarnconf: open /nonexistent/fair.xml"},
+	} {
+		p := newPolicy(t, c.spec)
+		hw, err := policytest.Hardware(1, 1, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := policytest.NewYARN(hw, 1, gb(4, 4), unit)
+		p.Init(y)
+		if err := p.(errPolicy).Err(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Err() = %v, want it to contain %q", c.spec, err, c.want)
+		}
+		yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Maps: onNodes(0)}})
+		wantLines(t, c.spec, lines(drain(y, p, 0)))
+	}
 }

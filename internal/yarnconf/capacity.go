@@ -290,12 +290,14 @@ func capacityFromProps(file string, ps []prop) (*CapacityConf, error) {
 	// The tree from root down.
 	known := map[string]bool{}
 	seenPath := map[string]bool{}
+	var paths []string // every queue's path
 	var build func(path, name string, parent *CapQueue, from prop) (*CapQueue, error)
 	build = func(path, name string, parent *CapQueue, from prop) (*CapQueue, error) {
 		if seenPath[path] {
 			return nil, errf(from, "queue %q named twice", path)
 		}
 		seenPath[path] = true
+		paths = append(paths, path)
 		q := &CapQueue{Name: name, Path: path, Capacity: 1, MaximumCapacity: 1, MinimumUserLimit: 1, UserLimitFactor: 1,
 			MaximumAMResourcePercent: c.MaximumAMResourcePercent, MaximumApplications: -1, Running: true}
 		key := func(s string) (prop, bool) {
@@ -417,6 +419,9 @@ func capacityFromProps(file string, ps []prop) (*CapacityConf, error) {
 		if known[k] || slices.Contains(capGlobalKeys, suffix) {
 			continue
 		}
+		if ignoredQueueSubkey(suffix, paths) {
+			continue
+		}
 		p := vals[k]
 		if strings.HasPrefix(suffix, "root.") || suffix == "root" {
 			return nil, errf(p, "unknown key (not a key of a queue listed under root.queues; queue keys: %s)", strings.Join(capQueueKeys, ", "))
@@ -424,6 +429,27 @@ func capacityFromProps(file string, ps []prop) (*CapacityConf, error) {
 		return nil, errf(p, "unknown key (global keys: %s)", strings.Join(capGlobalKeys, ", "))
 	}
 	return c, nil
+}
+
+// capQueueSubtrees are per-queue key families read and not modelled: node
+// label capacities and the templates of auto-created queues.
+var capQueueSubtrees = []string{"accessible-node-labels.", "leaf-queue-template.", "auto-create-child-queue.", "auto-queue-creation-v2."}
+
+// ignoredQueueSubkey reports whether suffix is <path>.<family>... for a
+// queue path of the tree and a family of capQueueSubtrees.
+func ignoredQueueSubkey(suffix string, paths []string) bool {
+	for _, path := range paths {
+		rest, ok := strings.CutPrefix(suffix, path+".")
+		if !ok {
+			continue
+		}
+		for _, f := range capQueueSubtrees {
+			if strings.HasPrefix(rest, f) || rest+"." == f {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // capacityPrecision is ParentQueue.PRECISION: how far from 100% the

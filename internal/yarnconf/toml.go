@@ -240,7 +240,10 @@ func ParseFairTOML(file string, data []byte) (*FairConf, error) {
 			}
 			root.children = append(root.children, pol)
 		case k[0] == "users":
+			isTable := e.typ == "Hash" || e.typ == "Table"
 			switch {
+			case len(k) <= 2 && !isTable:
+				return nil, fmt.Errorf("%s: key %s: want a table [users.NAME]", file, k)
 			case len(k) == 1:
 			case len(k) == 2:
 				u := &node{name: "user", attrs: map[string]string{"name": k[1]}, where: where}
@@ -261,6 +264,8 @@ func ParseFairTOML(file string, data []byte) (*FairConf, error) {
 			}
 		case k[0] == "root" && (e.typ == "Hash" || e.typ == "Table"):
 			queueOf(k)
+		case k[0] == "root" && len(k) == 1:
+			return nil, fmt.Errorf("%s: key root: want a table [root]", file)
 		case k[0] == "root":
 			q := queueOf(k[:len(k)-1])
 			v, err := scalar(file, e)

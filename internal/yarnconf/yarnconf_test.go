@@ -36,6 +36,8 @@ func TestCapacityParse(t *testing.T) {
 		p+"root.b.x.maximum-am-resource-percent", "0.5",
 		p+"root.b.y.capacity", "66.6666667",
 		p+"root.b.y.state", "STOPPED",
+		p+"root.b.y.accessible-node-labels.gpu.capacity", "50",
+		p+"root.a.auto-create-child-queue.enabled", "true",
 		p+"resource-calculator", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator",
 		p+"node-locality-delay", "-1",
 		MonitorEnableKey, "true",
@@ -248,6 +250,9 @@ func TestTOMLErrors(t *testing.T) {
 		{"malformed", "scheduler = \"capacity\"\n[root.a\n", "q.toml: line 3: malformed TOML"},
 		{"fair unknown", "scheduler = \"fair\"\n[root.a]\nwieght = 2\n", "key root.a.wieght: <wieght>: unknown element in <queue>"},
 		{"fair bad number", "scheduler = \"fair\"\n[root.a]\nmaxRunningApps = \"many\"\n", `"many": malformed integer`},
+		{"fair root scalar", "scheduler = \"fair\"\nroot = 5\n", "key root: want a table [root]"},
+		{"fair user scalar", "scheduler = \"fair\"\n[users]\nbob = 2\n", "key users.bob: want a table [users.NAME]"},
+		{"capacity root scalar", "scheduler = \"capacity\"\nroot = 5\n", "yarn.scheduler.capacity.root: unknown key"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := Parse("q.toml", []byte(c.body))
