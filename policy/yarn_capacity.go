@@ -70,16 +70,22 @@ import (
 //     preempted; one no longer chosen is forgotten.
 //
 // Jobs go to the queue their trace names, by leaf name or full path ("" is
-// "default"). An application submitted to a queue that does not exist, is
-// not a leaf, is STOPPED or is at its maximum-applications is rejected, as
-// the CapacityScheduler rejects it: it never runs, and Err reports the first
-// rejection and how many there were, so the run can stop on it.
+// "default"). With a queue file (conf=), an application submitted to a queue
+// that does not exist, is not a leaf, is STOPPED or is at its
+// maximum-applications is rejected, as the CapacityScheduler rejects it: it
+// never runs, and Err reports the first rejection and how many there were,
+// so the run stops on it. Without one the scheduler is Hadoop's default, the
+// single queue root.default, and every job goes there whatever queue its
+// trace names: a trace of a real cluster names the queues of a
+// configuration the replay does not have, and rejecting its jobs would
+// replay nothing.
 //
 // Not modelled: reservations, asynchronous scheduling, node labels,
 // priorities, the per-user AM limit, queue mappings.
 type YARNCapacity struct {
 	yarnBase
 	confPath   string
+	loaded     *yarnconf.CapacityConf // the queue file, or the defaults without conf=
 	preemptSet bool
 	preempt    bool
 	conf       *yarnconf.CapacityConf
@@ -128,25 +134,26 @@ func newYARNCapacity(r *ParamReader) (replay.Policy, error) {
 	p.confPath = r.String("conf", "")
 	p.preemptSet = r.IsSet("preemption")
 	p.preempt = r.String("preemption", "false", "true", "false") == "true"
+	p.loaded = yarnconf.DefaultCapacity()
+	if p.confPath != "" {
+		cc, fc, err := yarnconf.Load(p.confPath)
+		switch {
+		case err != nil:
+			r.Errorf("%v", err)
+		case cc == nil:
+			r.Errorf("%s is a Fair Scheduler allocation file (%d queues), not a capacity-scheduler configuration", p.confPath, len(fc.Root.Children))
+		default:
+			p.loaded = cc
+		}
+	}
 	return p, nil
 }
 
-// Init reads the queue file and takes the YARN view; Err says why when
-// either fails.
+// Init takes the YARN view and the queue file read when the policy was
+// built (a file that does not load is an error of policy.New); Err says why
+// the policy cannot run.
 func (p *YARNCapacity) Init(c replay.Cluster) {
-	conf := yarnconf.DefaultCapacity()
-	if p.confPath != "" {
-		cc, fc, err := yarnconf.Load(p.confPath)
-		if err != nil {
-			p.fail(fmt.Errorf("yarn-capacity: %w", err))
-			return
-		}
-		if cc == nil {
-			p.fail(fmt.Errorf("yarn-capacity: %s is a Fair Scheduler allocation file (%d queues), not a capacity-scheduler configuration", p.confPath, len(fc.Root.Children)))
-			return
-		}
-		conf = cc
-	}
+	conf := p.loaded
 	if p.preemptSet {
 		conf.Preemption.Enabled = p.preempt
 	}
@@ -209,6 +216,11 @@ func (p *YARNCapacity) JobArrived(c replay.Cluster, j *replay.JobView) {
 		return
 	}
 	q, err := p.leafFor(j.Queue())
+	if err != nil && p.confPath == "" {
+		// Without conf= the cluster is one queue: the trace's queue names
+		// come from a configuration we do not have (docs/yarn-schedulers.md).
+		q, err = p.leafFor("default")
+	}
 	if err == nil && !q.conf.Running {
 		err = fmt.Errorf("queue %s is STOPPED", q.conf.Path)
 	}
@@ -249,7 +261,7 @@ func (p *YARNCapacity) Err() error {
 // its guarantee × maximum-am-resource-percent, rounded up to the minimum
 // allocation.
 func (p *YARNCapacity) amLimit(q *capQ) replay.Resource {
-	return roundUp(scale(q.guarantee, q.conf.MaximumAMResourcePercent), minAllocation)
+	return roundUp(scale(q.guarantee, q.conf.MaximumAMResourcePercent), p.minAlloc)
 }
 
 // activate activates the queue's pending applications in submission order
@@ -360,7 +372,7 @@ func (p *YARNCapacity) Heartbeat(c replay.Cluster, n int32) {
 	}
 	p.Tick(c)
 	assigned, offswitch := int64(0), int64(0)
-	for minAllocation.Fits(p.yc.NodeFree(n)) {
+	for p.minAlloc.Fits(p.yc.NodeFree(n)) {
 		p.account()
 		ok, loc := p.assign(p.queues[0], n)
 		if !ok {
@@ -392,7 +404,7 @@ func (p *YARNCapacity) assign(q *capQ, n int32) (bool, replay.Locality) {
 		return cmp.Compare(a.conf.Path, b.conf.Path)
 	})
 	for _, ch := range order {
-		if !p.queueFits(ch, minAllocation) {
+		if !p.queueFits(ch, p.minAlloc) {
 			continue
 		}
 		if ok, loc := p.assign(ch, n); ok {
@@ -406,7 +418,7 @@ func (p *YARNCapacity) assign(q *capQ, n int32) (bool, replay.Locality) {
 func (p *YARNCapacity) userLimit(q *capQ, activeUsers int) replay.Resource {
 	current := q.guarantee
 	if !p.calc.greater(q.guarantee, q.used) {
-		current = q.used.Add(minAllocation)
+		current = q.used.Add(p.minAlloc)
 	}
 	au := int64(max(activeUsers, 1))
 	perUser := replay.Resource{MemoryMB: (current.MemoryMB + au - 1) / au, VCores: (current.VCores + au - 1) / au}
@@ -415,7 +427,7 @@ func (p *YARNCapacity) userLimit(q *capQ, activeUsers int) replay.Resource {
 	if q.conf.UserLimitFactor != -1 {
 		maxLimit = scale(q.guarantee, q.conf.UserLimitFactor)
 	}
-	return roundUp(p.calc.minRes(limit, maxLimit), minAllocation)
+	return roundUp(p.calc.minRes(limit, maxLimit), p.minAlloc)
 }
 
 // assignLeaf gives one container on node n to an active application of

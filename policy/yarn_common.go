@@ -23,6 +23,9 @@ type yarnBase struct {
 	name, kind string
 	yc         replay.YARNCluster
 	err        error
+	// minAlloc is yarn.scheduler.minimum-allocation-mb and -vcores of the
+	// hardware model: the unit containers and limits are rounded up to.
+	minAlloc replay.Resource
 }
 
 // Name is the registry name with parameters.
@@ -48,12 +51,10 @@ func (b *yarnBase) initYARN(c replay.Cluster) bool {
 		return false
 	}
 	b.yc = yc
+	hw := c.Hardware()
+	b.minAlloc = replay.Resource{MemoryMB: hw.MinAllocationMB, VCores: hw.MinAllocationVCores}
 	return true
 }
-
-// minAllocation is yarn.scheduler.minimum-allocation-mb and -vcores at
-// their defaults: the unit containers and limits are rounded up to.
-var minAllocation = replay.Resource{MemoryMB: 1024, VCores: 1}
 
 // calc is a ResourceCalculator: DefaultResourceCalculator compares memory
 // only, DominantResourceCalculator the dominant share of the cluster.

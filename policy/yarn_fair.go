@@ -78,6 +78,7 @@ import (
 type YARNFair struct {
 	yarnBase
 	confPath                     string
+	loaded                       *yarnconf.FairConf // the allocation file, or the defaults without conf=
 	preempt                      bool
 	preemptEvery, waitBeforeKill int64
 	assignMultiple               bool
@@ -138,6 +139,18 @@ func newYARNFair(r *ParamReader) (replay.Policy, error) {
 	if p.preemptEvery <= 0 {
 		r.Errorf("preemption-interval=%s: want a positive duration", time.Duration(p.preemptEvery)*time.Microsecond)
 	}
+	p.loaded = yarnconf.DefaultFair()
+	if p.confPath != "" {
+		cc, fc, err := yarnconf.Load(p.confPath)
+		switch {
+		case err != nil:
+			r.Errorf("%v", err)
+		case fc == nil:
+			r.Errorf("%s is a capacity-scheduler configuration (%d leaf queues), not an allocation file", p.confPath, len(cc.Leaves()))
+		default:
+			p.loaded = fc
+		}
+	}
 	return p, nil
 }
 
@@ -153,22 +166,10 @@ func (p *YARNFair) Err() error {
 	return nil
 }
 
-// Init reads the allocation file and takes the YARN view.
+// Init takes the YARN view and the allocation file read when the policy was
+// built (a file that does not load is an error of policy.New).
 func (p *YARNFair) Init(c replay.Cluster) {
-	conf := yarnconf.DefaultFair()
-	if p.confPath != "" {
-		cc, fc, err := yarnconf.Load(p.confPath)
-		if err != nil {
-			p.fail(fmt.Errorf("yarn-fair: %w", err))
-			return
-		}
-		if fc == nil {
-			p.fail(fmt.Errorf("yarn-fair: %s is a capacity-scheduler configuration (%d leaf queues), not an allocation file", p.confPath, len(cc.Leaves())))
-			return
-		}
-		conf = fc
-	}
-	p.conf = conf
+	p.conf = p.loaded
 	if !p.initYARN(c) {
 		return
 	}
@@ -178,7 +179,7 @@ func (p *YARNFair) Init(c replay.Cluster) {
 	p.apps = map[int32]*fairApp{}
 	p.userRuns = map[string]int64{}
 	p.marked = map[capKey]int64{}
-	p.root = p.build(conf.Root, nil, c.Now())
+	p.root = p.build(p.conf.Root, nil, c.Now())
 	p.nextPreempt = c.Now() + p.preemptEvery
 }
 
@@ -586,7 +587,7 @@ func (p *YARNFair) Heartbeat(c replay.Cluster, n int32) {
 		return
 	}
 	p.Tick(c)
-	for k := 0; minAllocation.Fits(p.yc.NodeFree(n)); k++ {
+	for k := 0; p.minAlloc.Fits(p.yc.NodeFree(n)); k++ {
 		p.update()
 		if !p.assign(p.root, n) {
 			return

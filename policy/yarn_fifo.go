@@ -38,7 +38,7 @@ func (p *YARNFIFO) Heartbeat(c replay.Cluster, n int32) {
 	yc := p.yc
 	always := func(replay.Resource) bool { return true }
 	for _, j := range c.Active() {
-		if !minAllocation.Fits(yc.NodeFree(n)) {
+		if !p.minAlloc.Fits(yc.NodeFree(n)) {
 			return
 		}
 		for {

@@ -348,16 +348,24 @@ func TestYARNFairMaxRunningApps(t *testing.T) {
 	wantLines(t, "AMs", lines(y.AMLaunches()), "0s A am on node 0", "1s B am on node 0")
 }
 
-// TestYARNRejects: the CapacityScheduler rejects a job of an unknown queue
-// (Err says so, the job never runs); the FairScheduler places it, creating
-// the queue under root.
+// TestYARNRejects: with a queue file the CapacityScheduler rejects a job of
+// an unknown queue (Err says so, the job never runs); without one every job
+// runs in root.default; the FairScheduler places it, creating the queue
+// under root.
 func TestYARNRejects(t *testing.T) {
-	p, y := yarnSetup(t, "yarn-capacity", 1, 1, gb(4, 4), unit)
+	conf := confFile(t, "ab.xml", "<configuration><property><name>yarn.scheduler.capacity.root.queues</name><value>default</value></property><property><name>yarn.scheduler.capacity.root.default.capacity</name><value>100</value></property></configuration>")
+	p, y := yarnSetup(t, "yarn-capacity:conf="+conf, 1, 1, gb(4, 4), unit)
 	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Queue: "nope", Maps: onNodes(0)}})
 	if err := p.Err(); err == nil || !strings.Contains(err.Error(), `yarn-capacity rejected job A: queue "nope" does not exist`) {
 		t.Errorf("Err() = %v", err)
 	}
 	wantLines(t, "capacity", lines(drain(y, p, 0)))
+	p, y = yarnSetup(t, "yarn-capacity", 1, 1, gb(4, 4), unit)
+	yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Queue: "nope", Maps: onNodes(0)}})
+	wantLines(t, "capacity without conf=", lines(drain(y, p, 0)), "0s A map 0 on node 0 (NODE_LOCAL)")
+	if err := p.Err(); err != nil {
+		t.Error(err)
+	}
 	f, y := yarnSetup(t, "yarn-fair", 1, 1, gb(4, 4), unit)
 	yarnArrive(t, y, f, policytest.YARNJob{Job: policytest.Job{ID: "A", Queue: "nope", Maps: onNodes(0)}})
 	wantLines(t, "fair", lines(drain(y, f, 0)), "0s A map 0 on node 0 (NODE_LOCAL)")
@@ -534,27 +542,18 @@ func TestComputeShares(t *testing.T) {
 }
 
 // TestYARNBadConf: a queue file that does not load, or is the other
-// scheduler's, stops the policy with an error naming the file; it then
-// schedules nothing.
+// scheduler's, is an error of policy.New naming the file (replay exits 2 on
+// it before any run).
 func TestYARNBadConf(t *testing.T) {
 	bad := confFile(t, "bad.xml", "<configuration>\n<property><name>yarn.scheduler.capacity.root.queues</name><value>a</value></property>\n</configuration>\n")
 	for _, c := range []struct{ spec, want string }{
-		{"yarn-capacity:conf=" + bad, "yarn-capacity: " + bad + ": line 2: yarn.scheduler.capacity.root.queues: queue root.a has no yarn.scheduler.capacity.root.a.capacity"},
-		{"yarn-capacity:conf=../samples/yarn/fair-scheduler.xml", "yarn-capacity: ../samples/yarn/fair-scheduler.xml is a Fair Scheduler allocation file"},
-		{"yarn-fair:conf=../samples/yarn/capacity-scheduler.toml", "yarn-fair: ../samples/yarn/capacity-scheduler.toml is a capacity-scheduler configuration"},
-		{"yarn-fair:conf=/nonexistent/fair.xml", "yarn-fair: yarnconf: open /nonexistent/fair.xml"},
+		{"yarn-capacity:conf=" + bad, "policy yarn-capacity: " + bad + ": line 2: yarn.scheduler.capacity.root.queues: queue root.a has no yarn.scheduler.capacity.root.a.capacity"},
+		{"yarn-capacity:conf=../samples/yarn/fair-scheduler.xml", "../samples/yarn/fair-scheduler.xml is a Fair Scheduler allocation file"},
+		{"yarn-fair:conf=../samples/yarn/capacity-scheduler.toml", "../samples/yarn/capacity-scheduler.toml is a capacity-scheduler configuration"},
+		{"yarn-fair:conf=/nonexistent/fair.xml", "yarnconf: open /nonexistent/fair.xml"},
 	} {
-		p := newPolicy(t, c.spec)
-		hw, err := policytest.Hardware(1, 1, 1, 1)
-		if err != nil {
-			t.Fatal(err)
+		if _, err := New(c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("New(%s) = %v, want an error containing %q", c.spec, err, c.want)
 		}
-		y := policytest.NewYARN(hw, 1, gb(4, 4), unit)
-		p.Init(y)
-		if err := p.(errPolicy).Err(); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: Err() = %v, want it to contain %q", c.spec, err, c.want)
-		}
-		yarnArrive(t, y, p, policytest.YARNJob{Job: policytest.Job{ID: "A", Maps: onNodes(0)}})
-		wantLines(t, c.spec, lines(drain(y, p, 0)))
 	}
 }
