@@ -202,6 +202,11 @@ type Hardware struct {
 	// submit → JOB_INITED less the scheduling wait) when the trace does not
 	// record it.
 	AMStartup Duration `toml:"am_startup"`
+	// AMLaunch is, in trace mode for a job whose trace records its AM's
+	// start, the time from the AM container's allocation to that start
+	// (container localisation and launch, the MRAppMaster's JVM); the AM's
+	// recorded start → JOB_INITED follows it.
+	AMLaunch Duration `toml:"am_launch"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
@@ -225,7 +230,7 @@ func DefaultHardware() Hardware {
 		NodeMemoryMB: 8192, NodeVCores: 8, MinAllocationMB: 1024, MaxAllocationMB: 8192,
 		MinAllocationVCores: 1, MaxAllocationVCores: 4,
 		MapMemoryMB: 1024, ReduceMemoryMB: 1024, AMMemoryMB: 1536, MapVCores: 1, ReduceVCores: 1, AMVCores: 1,
-		AMStartup: Duration(3 * time.Second / time.Microsecond),
+		AMStartup: Duration(3 * time.Second / time.Microsecond), AMLaunch: Duration(time.Second / time.Microsecond),
 	}
 }
 

@@ -82,20 +82,20 @@ type yarnKeys struct {
 	MaxAllocationVCores                     int64
 	MapMemoryMB, ReduceMemoryMB, AMMemoryMB int64
 	MapVCores, ReduceVCores, AMVCores       int64
-	AMStartup                               Duration
+	AMStartup, AMLaunch                     Duration
 }
 
 // setYARNKeys sets the YARN group's fields of h from k.
 func setYARNKeys(h *Hardware, k yarnKeys) {
 	h.Cluster, h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MaxAllocationMB = k.Cluster, k.NodeMemoryMB, k.NodeVCores, k.MinAllocationMB, k.MaxAllocationMB
 	h.MinAllocationVCores, h.MaxAllocationVCores, h.MapMemoryMB, h.ReduceMemoryMB, h.AMMemoryMB = k.MinAllocationVCores, k.MaxAllocationVCores, k.MapMemoryMB, k.ReduceMemoryMB, k.AMMemoryMB
-	h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup = k.MapVCores, k.ReduceVCores, k.AMVCores, k.AMStartup
+	h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup, h.AMLaunch = k.MapVCores, k.ReduceVCores, k.AMVCores, k.AMStartup, k.AMLaunch
 }
 
 func yarnKeysOf(h *Hardware) yarnKeys {
 	return yarnKeys{h.Cluster, h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MaxAllocationMB,
 		h.MinAllocationVCores, h.MaxAllocationVCores, h.MapMemoryMB, h.ReduceMemoryMB, h.AMMemoryMB,
-		h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup}
+		h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup, h.AMLaunch}
 }
 
 // maxYARNAmount bounds the memory (MB) and vcore keys: a petabyte of memory
@@ -126,8 +126,8 @@ func (h *Hardware) validateYARN(bad func(string, ...any)) {
 		bad("min_allocation_mb/vcores (%d, %d) must not exceed max_allocation_mb/vcores (%d, %d)",
 			h.MinAllocationMB, h.MinAllocationVCores, h.MaxAllocationMB, h.MaxAllocationVCores)
 	}
-	if h.AMStartup > MaxHardwareDuration {
-		bad("am_startup = %v: want at most %v", h.AMStartup, MaxHardwareDuration)
+	if h.AMStartup > MaxHardwareDuration || h.AMLaunch > MaxHardwareDuration {
+		bad("am_startup = %v, am_launch = %v: want at most %v", h.AMStartup, h.AMLaunch, MaxHardwareDuration)
 	}
 	if h.Cluster != ClusterYARN {
 		return
@@ -424,12 +424,12 @@ func (s *Sim) launchAM(j *Job, n int32) {
 }
 
 // amStartupUs is the time from j's AM container to its tasks being
-// requested: in trace mode task_startup plus the observed AM start →
+// requested: in trace mode am_launch plus the observed AM start →
 // JOB_INITED when the trace records both, else am_startup.
 func (s *Sim) amStartupUs(j *Job) int64 {
 	tj := j.Trace
 	if s.w.times.UsesTrace() && tj.AMStartMs >= 0 && tj.LaunchMs >= tj.AMStartMs {
-		return int64(s.hw.TaskStartup) + (tj.LaunchMs-tj.AMStartMs)*int64(time.Millisecond/time.Microsecond)
+		return int64(s.hw.AMLaunch) + (tj.LaunchMs-tj.AMStartMs)*int64(time.Millisecond/time.Microsecond)
 	}
 	return int64(s.hw.AMStartup)
 }

@@ -61,6 +61,11 @@ func TestValidationHarnessYARN(t *testing.T) {
 		hw.Heartbeat = replay.Duration(1e6) // YARN's NodeManager heartbeat (docs/yarn.md)
 		models[f] = hw
 	}
+	for _, f := range []string{"A", "B"} {
+		hw := models[f]
+		fmt.Printf("== fold %s is scored on YARN with the model calibrated on the other fold: am_launch %v, am_startup %v, retry_container_delay %v\n",
+			f, hw.AMLaunch, hw.AMStartup, hw.RetryContainerDelay)
+	}
 	var pairs []report.ValidationPair
 	scored := map[string]string{}
 	for _, in := range inputs {
