@@ -96,6 +96,13 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		}
 		pos[tr.Jobs[i].ID] = i
 		w.taskRange[i] = [2]int{0, 0}
+		if hw.Cluster == ClusterYARN {
+			// A container the ResourceManager would refuse, or no node can
+			// hold, is bad input, found before any run (yarn.go).
+			if _, err := hw.jobContainers(&Job{Trace: &tr.Jobs[i]}); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for k := 0; k < len(tr.Tasks); {
 		id := tr.Tasks[k].JobID
@@ -132,7 +139,9 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		}
 		if !w.net.Retimes() {
 			w.fails, w.retries = traceFailures(tr, hw, w.retries)
-			if hw.Speculation == "none" {
+			// Observed speculative copies take map slots; on a YARN cluster
+			// they are not replayed yet (docs/yarn.md).
+			if hw.Speculation == "none" && hw.Cluster != ClusterYARN {
 				w.specs = traceSpeculation(tr, hw)
 			}
 		}

@@ -212,16 +212,12 @@ func TestYARNBadModel(t *testing.T) {
 		}
 	}
 	// A job whose conf asks for a map container larger than the maximum
-	// allocation stops the run with its name.
+	// allocation is an error of the workload (bad input: exit 2), naming it.
 	tr := twoJobs()
 	tr.Jobs[1].MapMemoryMB = 10000
 	hw := yarnNode(t, "")
 	topo := replay.NewTopology(&hw, 1)
-	w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = replay.Run(w, &containerFIFO{}, replay.Options{Seed: 1})
+	_, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
 	if want := "job job_b: its map container: 10240 MB, 1 vcores exceeds the maximum allocation (8192 MB, 4 vcores)"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("a job with a 10,000 MB map: %v, want %q", err, want)
 	}
