@@ -32,8 +32,8 @@ func isYARN(tr *trace.Trace) bool {
 // YARN is replayed on a YARN cluster derived from it (cluster = "yarn", the
 // other fold's calibration, as TestValidationHarness) through the
 // ResourceManager policy its confs name (yarn-capacity for the
-// CapacityScheduler and by default, yarn-fair, yarn-fifo), beside the
-// observed schedule. VALIDATION_OUT writes validate_yarn_errors.md and
+// CapacityScheduler and by default, yarn-fair, yarn-fifo), and through
+// yarn-capacity and yarn-fair beside it, each beside the observed schedule. VALIDATION_OUT writes validate_yarn_errors.md and
 // validate_yarn_runs.md there.
 func TestValidationHarnessYARN(t *testing.T) {
 	testgate.Require(t, testgate.Full, "replays the shared YARN histories")
@@ -77,16 +77,25 @@ func TestValidationHarnessYARN(t *testing.T) {
 			continue
 		}
 		scored[key] = in.path
-		p, err := replayPair(in.tr, models[in.fold], pol, shortName(in.path))
-		if err != nil {
-			t.Errorf("%s: %v", in.path, err)
-			continue
+		// The policy the confs name, and yarn-capacity and yarn-fair beside it.
+		pols := []string{pol}
+		for _, other := range []string{"yarn-capacity", "yarn-fair"} {
+			if other != pol {
+				pols = append(pols, other)
+			}
 		}
-		fmt.Printf("%s (fold %s): policy %s (%s), %d jobs\n", in.path, in.fold, pol, why, len(p.Sim.Jobs))
-		pairs = append(pairs, p)
+		for _, pl := range pols {
+			p, err := replayPair(in.tr, models[in.fold], pl, shortName(in.path))
+			if err != nil {
+				t.Errorf("%s: %v", in.path, err)
+				continue
+			}
+			fmt.Printf("%s (fold %s): policy %s (the confs name %s: %s), %d jobs\n", in.path, in.fold, pl, pol, why, len(p.Sim.Jobs))
+			pairs = append(pairs, p)
+		}
 	}
-	if len(pairs) < 5 {
-		t.Fatalf("%d YARN traces scored: want the five .jhist files at least", len(pairs))
+	if len(pairs) < 10 {
+		t.Fatalf("%d YARN runs scored: want the five .jhist files at least, each through yarn-capacity and yarn-fair", len(pairs))
 	}
 	v, err := report.Validate(pairs)
 	if err != nil {
