@@ -88,13 +88,44 @@ func (f *Fair) JobFinished(_ replay.Cluster, j *replay.JobView) {
 
 // Heartbeat fills the node's free map slots by fair share with delay scheduling,
 // then its reduce slots.
+//
+// When no job would take the node's first free map slot (the common case of a
+// node heartbeating while jobs wait for locality elsewhere), every job is
+// offered the slot and declines it, in whatever order: the jobs are not
+// sorted then, and each records its skip (declined) exactly as a refused offer
+// does. The result is the same as offering the slot in fair order.
 func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
 	var pick MapPicker = StrictPicker{}
 	if f.delay != nil {
 		pick = f.delay
 	}
-	f.maps.Fill(s, n, f.order, pick)
+	if s.FreeMapSlots(n) > 0 {
+		f.maps.Start(s)
+		if f.anyTakes(s, n) {
+			f.maps.fill(s, n, f.order, pick)
+		} else if f.delay != nil {
+			for _, j := range f.maps.jobs {
+				f.delay.declined(j, s.Now())
+			}
+		}
+	}
 	f.reduces.FillReduces(s, n)
+}
+
+// anyTakes reports whether some candidate of f.maps would take a free map slot
+// of node n now. It changes no delay-scheduling state.
+func (f *Fair) anyTakes(s replay.Cluster, n int32) bool {
+	now := s.Now()
+	for _, j := range f.maps.jobs {
+		level := replay.NodeLocal
+		if f.delay != nil {
+			level = f.delay.level(f.delay.state[j.Index()], now)
+		}
+		if t, _ := bestMap(s, j, n, level); t >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // DelayPicker is delay scheduling (Zaharia et al., EuroSys 2010) as a
@@ -114,7 +145,7 @@ type DelayPicker struct {
 	skipLimit int32
 
 	t1, t2 int64
-	state  map[int32]*delayJob
+	state  []*delayJob // by job index; nil before arrival and after finish
 }
 
 // delayJob is the delay-scheduling state of one job.
@@ -152,16 +183,51 @@ func (d *DelayPicker) Init(s replay.Cluster) {
 		}
 	}
 	d.skipLimit = int32(math.Round(d.skipFrac * float64(mapNodes)))
-	d.state = map[int32]*delayJob{}
+	d.state = d.state[:0]
 }
 
 // JobArrived starts the job at node locality, not waiting.
 func (d *DelayPicker) JobArrived(j *replay.JobView) {
-	d.state[j.Index()] = &delayJob{level: replay.NodeLocal, waitStart: -1}
+	k := int(j.Index())
+	if k >= len(d.state) {
+		d.state = append(d.state, make([]*delayJob, k+1-len(d.state))...)
+	}
+	d.state[k] = &delayJob{level: replay.NodeLocal, waitStart: -1}
 }
 
 // JobFinished forgets the job.
-func (d *DelayPicker) JobFinished(j *replay.JobView) { delete(d.state, j.Index()) }
+func (d *DelayPicker) JobFinished(j *replay.JobView) { d.state[j.Index()] = nil }
+
+// level is the locality level allowed would return now, without changing st.
+func (d *DelayPicker) level(st *delayJob, now int64) replay.Locality {
+	if d.skipFrac > 0 {
+		if st.skips >= d.skipLimit {
+			return replay.OffRack
+		}
+		return replay.NodeLocal
+	}
+	if st.waitStart < 0 {
+		return st.level
+	}
+	switch {
+	case st.level == replay.NodeLocal && now-st.waitStart >= d.t1:
+		return replay.RackLocal // one level per call, as allowed
+	case st.level == replay.RackLocal && now-st.waitStart >= d.t2:
+		return replay.OffRack
+	}
+	return st.level
+}
+
+// declined records that job j was offered a slot at now and took none: what
+// PickMap does when it finds no map within the allowed level.
+func (d *DelayPicker) declined(j *replay.JobView, now int64) {
+	st := d.state[j.Index()]
+	d.allowed(st, now)
+	if st.waitStart < 0 {
+		st.waitStart = now
+	}
+	st.skips++
+}
 
 // allowed is getAllowedLocalityLevel: the level a skipped job may now use.
 func (d *DelayPicker) allowed(st *delayJob, now int64) replay.Locality {
