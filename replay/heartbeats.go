@@ -60,10 +60,31 @@ func (s *Sim) scheduleHeartbeat(n int32, t int64) {
 	s.hbq.push(e)
 }
 
-// next pops the next event to handle: the first of q and, when a heartbeat
-// can change anything, hbq.
+// scheduleSweep schedules the wake-up sweep's visit of node n at t. The sweep
+// has at most one event scheduled at a time (nextSweep schedules the next one
+// when it is handled), so it is kept in its own slot, sweepEv, rather than in
+// q: the same time and sequence number, without a push and a pop of the large
+// queue for each of the millions of visits of a big run. Under network =
+// "flow" it stays in q, as the heartbeats do.
+func (s *Sim) scheduleSweep(t int64, n int32) {
+	s.seq++
+	e := event{t: t, seq: s.seq, a: n, kind: evSweep}
+	if s.fn != nil || s.opt.queueAll {
+		s.q.push(e)
+		return
+	}
+	s.sweepEv, s.sweepDue = e, true
+}
+
+// next pops the next event to handle: the first of q, the sweep's event and,
+// when a heartbeat can change anything, hbq.
 func (s *Sim) next() event {
-	if len(s.hbq) > 0 && s.wantsHeartbeats() && (len(s.q) == 0 || s.hbq[0].before(&s.q[0])) {
+	hb := len(s.hbq) > 0 && s.wantsHeartbeats()
+	if s.sweepDue && (len(s.q) == 0 || s.sweepEv.before(&s.q[0])) && (!hb || s.sweepEv.before(&s.hbq[0])) {
+		s.sweepDue = false
+		return s.sweepEv
+	}
+	if hb && (len(s.q) == 0 || s.hbq[0].before(&s.q[0])) {
 		return s.hbq.pop()
 	}
 	return s.q.pop()

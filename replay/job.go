@@ -102,7 +102,8 @@ type Job struct {
 	// no longer pending is dropped when met.
 	byNode    map[int32][]int32
 	byRack    map[int32][]int32
-	nextAny   int32 // every map before it has been launched
+	onNode    []uint64 // bit n: byNode may list a pending map on node n (clear: it lists none)
+	nextAny   int32    // every map before it has been launched
 	nextRed   int32
 	ready     bool    // slow-start threshold reached
 	waiting   []int32 // reduces launched before the last map ended
@@ -135,12 +136,14 @@ func (j *Job) Running() int32 { return j.RunningMaps + j.RunningReduces }
 func (j *Job) index(topo *Topology) {
 	j.byNode = make(map[int32][]int32)
 	j.byRack = make(map[int32][]int32)
+	j.onNode = make([]uint64, (len(topo.Nodes)+63)/64)
 	for i := range j.Maps {
 		var racks [8]int32
 		nr := 0
 	replica:
 		for _, n := range j.Replicas(int32(i)) {
 			j.byNode[n] = append(j.byNode[n], int32(i))
+			j.onNode[n>>6] |= 1 << (n & 63)
 			r := topo.Nodes[n].Rack
 			for _, x := range racks[:min(nr, len(racks))] {
 				if x == r {
@@ -157,8 +160,20 @@ func (j *Job) index(topo *Topology) {
 }
 
 // LocalMap returns a pending map whose input is on node n, or -1. Among several it
-// returns the lowest index.
-func (j *Job) LocalMap(n int32) int32 { return j.firstPending(j.byNode, n) }
+// returns the lowest index. Most calls find none (a node asking for work that
+// holds none of the job's pending input): a bit per node answers those without
+// a look-up in byNode.
+func (j *Job) LocalMap(n int32) int32 {
+	w, b := n>>6, uint64(1)<<(n&63)
+	if j.onNode[w]&b == 0 {
+		return -1
+	}
+	t := j.firstPending(j.byNode, n)
+	if t < 0 {
+		j.onNode[w] &^= b
+	}
+	return t
+}
 
 // RackMap returns a pending map with a replica in rack r, or -1.
 func (j *Job) RackMap(r int32) int32 { return j.firstPending(j.byRack, r) }

@@ -172,6 +172,8 @@ type Sim struct {
 	sweeping   bool
 	sweepIdx   int
 	sweepBase  int64
+	sweepEv    event // the sweep's one scheduled event, apart from q, when sweepDue (heartbeats.go)
+	sweepDue   bool
 
 	runningRemote int32
 	running       int64 // tasks holding a slot
@@ -283,7 +285,7 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 || len(s.hbq) > 0 && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
+	for len(s.q) > 0 || s.sweepDue || len(s.hbq) > 0 && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
@@ -584,7 +586,7 @@ func (s *Sim) nextSweep() {
 		n := s.phaseOrder[s.sweepIdx]
 		ns := &s.nodes[n]
 		if ns.nextHB < 0 && ns.freeMap+ns.freeReduce > 0 {
-			s.schedule(s.sweepBase+ns.phase, evSweep, n, 0)
+			s.scheduleSweep(s.sweepBase+ns.phase, n)
 			return
 		}
 		s.sweepIdx++
