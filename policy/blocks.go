@@ -207,14 +207,16 @@ func (f *MapFiller) Fill(c replay.Cluster, n int32, order JobOrder, pick MapPick
 	f.fill(c, n, order, pick)
 }
 
-// fill is Fill after Start.
-func (f *MapFiller) fill(c replay.Cluster, n int32, order JobOrder, pick MapPicker) {
+// fill is Fill after Start. It reports whether it ended with a slot that every
+// candidate declined (rather than with no free slot or no candidate left).
+func (f *MapFiller) fill(c replay.Cluster, n int32, order JobOrder, pick MapPicker) bool {
 	for c.FreeMapSlots(n) > 0 && len(f.jobs) > 0 {
 		order.Sort(f.jobs, runningMaps)
 		if !f.Offer(c, n, pick) {
-			break
+			return true
 		}
 	}
+	return false
 }
 
 // Start takes the active jobs with pending maps, in the Cluster's order, as

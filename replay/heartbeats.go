@@ -51,8 +51,8 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 func (s *Sim) scheduleHeartbeat(n int32, t int64) {
 	s.seq++
 	ns := &s.nodes[n]
-	ns.nextHB, ns.hbSeq = t, s.seq
-	e := event{t: t, seq: s.seq, a: n, kind: evHeartbeat}
+	ns.nextHB, ns.hbSeq = t, s.seq<<1
+	e := event{t: t, seq: s.seq << 1, a: n, kind: evHeartbeat}
 	if s.fn != nil || s.opt.queueAll {
 		s.q.push(e)
 		return
@@ -68,7 +68,7 @@ func (s *Sim) scheduleHeartbeat(n int32, t int64) {
 // "flow" it stays in q, as the heartbeats do.
 func (s *Sim) scheduleSweep(t int64, n int32) {
 	s.seq++
-	e := event{t: t, seq: s.seq, a: n, kind: evSweep}
+	e := event{t: t, seq: s.seq << 1, a: n, kind: evSweep}
 	if s.fn != nil || s.opt.queueAll {
 		s.q.push(e)
 		return
@@ -77,17 +77,46 @@ func (s *Sim) scheduleSweep(t int64, n int32) {
 }
 
 // next pops the next event to handle: the first of q, the sweep's event and,
-// when a heartbeat can change anything, hbq.
-func (s *Sim) next() event {
-	hb := len(s.hbq) > 0 && s.wantsHeartbeats()
-	if s.sweepDue && (len(s.q) == 0 || s.sweepEv.before(&s.q[0])) && (!hb || s.sweepEv.before(&s.hbq[0])) {
-		s.sweepDue = false
-		return s.sweepEv
+// when a heartbeat can change anything, hbq. Parked nodes' wake-ups (park.go),
+// which come before every event at their time, and WakeFirst's events in hbq
+// are handled on the way and not returned; ok is false when one was the last
+// event.
+func (s *Sim) next() (e event, ok bool) {
+	for {
+		hb := s.wantsHeartbeats()
+		var best *event
+		src := 0
+		if len(s.q) > 0 {
+			best, src = &s.q[0], 1
+		}
+		if s.sweepDue && (best == nil || s.sweepEv.before(best)) {
+			best, src = &s.sweepEv, 2
+		}
+		if hb && len(s.hbq) > 0 && (best == nil || s.hbq[0].before(best)) {
+			best, src = &s.hbq[0], 3
+		}
+		if wq := &s.pk.wq; hb && len(wq.h) > 0 && (best == nil || wq.at[wq.h[0]] <= best.t) {
+			n := wq.h[0]
+			s.countWakeup()
+			s.resume(n, wq.at[n])
+			continue
+		}
+		switch src {
+		case 1:
+			return s.q.pop(), true
+		case 2:
+			s.sweepDue = false
+			return s.sweepEv, true
+		case 3:
+			e := s.hbq.pop()
+			if e.b != 0 {
+				s.wakeUp(e)
+				continue
+			}
+			return e, true
+		}
+		return e, false
 	}
-	if hb && (len(s.q) == 0 || s.hbq[0].before(&s.q[0])) {
-		return s.hbq.pop()
-	}
-	return s.q.pop()
 }
 
 // cancelled reports whether a heartbeat at t with sequence number seq is before
@@ -102,6 +131,9 @@ func (s *Sim) cancelled(t int64, seq uint64) bool {
 func (s *Sim) cancelHeartbeats() {
 	for len(s.hbq) > 0 && s.cancelled(s.hbq[0].t, s.hbq[0].seq) {
 		e := s.hbq.pop()
+		if e.b != 0 {
+			continue // WakeFirst's: nothing waited at its time
+		}
 		if ns := &s.nodes[e.a]; ns.nextHB == e.t {
 			ns.nextHB = -1
 		}

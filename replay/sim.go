@@ -174,6 +174,7 @@ type Sim struct {
 	sweepBase  int64
 	sweepEv    event // the sweep's one scheduled event, apart from q, when sweepDue (heartbeats.go)
 	sweepDue   bool
+	pk         parking // parked nodes (park.go)
 
 	runningRemote int32
 	running       int64 // tasks holding a slot
@@ -222,6 +223,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		return nil, err
 	}
 	s.fn = fn
+	s.initParking()
 	s.jobs = make([]*Job, w.Len())
 	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline, &s.now, s.addNodeNet)
 	if s.fn != nil {
@@ -267,7 +269,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 
 func (s *Sim) schedule(t int64, k eventKind, a, b int32) {
 	s.seq++
-	s.q.push(event{t: t, seq: s.seq, a: a, b: b, kind: k})
+	s.q.push(event{t: t, seq: s.seq << 1, a: a, b: b, kind: k})
 }
 
 // stallLimit is how long a run may go with tasks waiting, none running and no
@@ -285,7 +287,7 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 || s.sweepDue || len(s.hbq) > 0 && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
+	for len(s.q) > 0 || s.sweepDue || (len(s.hbq) > 0 || len(s.pk.wq.h) > 0) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
@@ -293,9 +295,18 @@ func (s *Sim) loop() (err error) {
 				continue
 			}
 		}
-		e := s.next()
+		if s.pk.on {
+			s.noteZero()
+		}
+		e, ok := s.next()
+		if !ok {
+			continue
+		}
 		if s.chk != nil {
 			s.chk.time(e.t)
+		}
+		if s.pk.on {
+			s.pk.record(e.t, e.seq, s.seq)
 		}
 		s.now, s.curSeq = e.t, e.seq
 		s.events++
@@ -547,6 +558,9 @@ func (s *Sim) checkReady(j *Job) {
 	if j.FinishedMaps >= need {
 		j.ready = true
 		s.pending += int64(j.PendingReduces)
+		if j.PendingReduces > 0 {
+			s.wakeReduceNodes()
+		}
 	}
 }
 
@@ -562,6 +576,8 @@ func (s *Sim) wake() {
 	if s.pending == 0 {
 		return
 	}
+	s.settleAll()
+	s.catchUp()
 	s.cancelHeartbeats()
 	if s.sweeping {
 		return
@@ -650,6 +666,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 		return // dormant until a slot frees or work arrives
 	}
 	launched := s.running
+	s.pk.firstNow = false
 	if !s.hw.Lifecycle || !s.lcAssign(n) {
 		s.pol.Heartbeat(s, n)
 		if s.hw.Speculation != "none" {
@@ -659,7 +676,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 	if st := s.opt.stats; st != nil {
 		st.heartbeat(s, n, s.running-launched)
 	}
-	if ns.freeMap+ns.freeReduce > 0 && s.wantsHeartbeats() {
+	if ns.freeMap+ns.freeReduce > 0 && s.wantsHeartbeats() && !s.park(n, t+int64(s.hw.Heartbeat)) {
 		s.scheduleHeartbeat(n, t+int64(s.hw.Heartbeat))
 	}
 }
@@ -673,6 +690,7 @@ func (s *Sim) wantsHeartbeats() bool {
 // slotFreed gives node n a heartbeat now (out-of-band) or at its next periodic
 // tick, unless one is already due.
 func (s *Sim) slotFreed(n int32) {
+	s.Wake(n)
 	s.expireHeartbeat(n)
 	ns := &s.nodes[n]
 	if s.hw.ReportAtHeartbeat && !s.hw.OutOfBandHeartbeat && ns.nextHB < 0 {
