@@ -175,6 +175,7 @@ type Sim struct {
 	sweepEv    event // the sweep's one scheduled event, apart from q, when sweepDue (heartbeats.go)
 	sweepDue   bool
 	pk         parking // parked nodes (park.go)
+	idxCount   []int32 // Job.indexWith's scratch
 
 	runningRemote int32
 	running       int64 // tasks holding a slot
@@ -531,7 +532,7 @@ func (s *Sim) arrive(k int) {
 // admit hands job j's maps and reduces to the policy: at its arrival, or with
 // the lifecycle when its setup is done.
 func (s *Sim) admit(j *Job) {
-	j.index(s.topo)
+	j.indexWith(s.topo, &s.idxCount)
 	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
