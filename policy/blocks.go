@@ -47,8 +47,19 @@ func (SubmitOrder) Sort([]*replay.JobView, func(*replay.JobView) int32) {}
 // running tasks of the kind, ties by submit order.
 type FairOrder struct {
 	poolBy string
-	pool   map[int32]string // per job
-	counts map[string]int32 // running tasks per pool while sorting
+	ids    map[string]int32 // pool number by name, in order of first use
+	names  []string         // pool names by number
+	pool   []int32          // pool number by job index (jobs seen by JobArrived)
+	counts []int32          // running tasks per pool number while sorting
+	keys   []fairKey        // the candidates' sort keys while sorting
+}
+
+// fairKey is one candidate's sort key: its pool, the pool's running count and
+// its own.
+type fairKey struct {
+	poolRunning, running int32
+	pool, index          int32
+	j                    *replay.JobView
 }
 
 // NewFairOrder returns the Fair order with pools by "user" or "queue".
@@ -56,36 +67,61 @@ func NewFairOrder(poolBy string) *FairOrder { return &FairOrder{poolBy: poolBy} 
 
 // Init forgets every job.
 func (o *FairOrder) Init() {
-	o.pool = map[int32]string{}
-	o.counts = map[string]int32{}
+	o.ids = map[string]int32{}
+	o.names, o.pool, o.counts = o.names[:0], o.pool[:0], o.counts[:0]
 }
 
 // JobArrived puts the job in its pool.
-func (o *FairOrder) JobArrived(j *replay.JobView) { o.pool[j.Index()] = poolOf(j, o.poolBy) }
+func (o *FairOrder) JobArrived(j *replay.JobView) {
+	name := poolOf(j, o.poolBy)
+	id, ok := o.ids[name]
+	if !ok {
+		id = int32(len(o.names))
+		o.ids[name] = id
+		o.names = append(o.names, name)
+		o.counts = append(o.counts, 0)
+	}
+	k := int(j.Index())
+	if k >= len(o.pool) {
+		o.pool = append(o.pool, make([]int32, k+1-len(o.pool))...)
+	}
+	o.pool[k] = id
+}
 
 // JobFinished forgets the job.
-func (o *FairOrder) JobFinished(j *replay.JobView) { delete(o.pool, j.Index()) }
+func (o *FairOrder) JobFinished(*replay.JobView) {}
 
 // Sort orders jobs by their pool's running count, the pool's name, their own
-// running count, then submit order.
+// running count, then submit order. (Every job has a distinct index, so the
+// order is total and the result does not depend on the sorting algorithm.)
 func (o *FairOrder) Sort(jobs []*replay.JobView, running func(*replay.JobView) int32) {
-	clear(o.counts)
+	o.keys = o.keys[:0]
 	for _, j := range jobs {
-		o.counts[o.pool[j.Index()]] += running(j)
+		k := fairKey{running: running(j), pool: o.pool[j.Index()], index: j.Index(), j: j}
+		o.counts[k.pool] = 0
+		o.keys = append(o.keys, k)
 	}
-	slices.SortFunc(jobs, func(a, b *replay.JobView) int {
-		pa, pb := o.pool[a.Index()], o.pool[b.Index()]
-		if c := cmp.Compare(o.counts[pa], o.counts[pb]); c != 0 {
+	for i := range o.keys {
+		o.counts[o.keys[i].pool] += o.keys[i].running
+	}
+	for i := range o.keys {
+		o.keys[i].poolRunning = o.counts[o.keys[i].pool]
+	}
+	slices.SortFunc(o.keys, func(a, b fairKey) int {
+		if c := cmp.Compare(a.poolRunning, b.poolRunning); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(pa, pb); c != 0 {
+		if a.pool != b.pool {
+			return cmp.Compare(o.names[a.pool], o.names[b.pool])
+		}
+		if c := cmp.Compare(a.running, b.running); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(running(a), running(b)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Index(), b.Index())
+		return cmp.Compare(a.index, b.index)
 	})
+	for i := range o.keys {
+		jobs[i] = o.keys[i].j
+	}
 }
 
 // poolOf names the pool a job belongs to under a "pool by" rule.
@@ -168,12 +204,19 @@ func (f *MapFiller) Fill(c replay.Cluster, n int32, order JobOrder, pick MapPick
 		return
 	}
 	f.Start(c)
+	f.fill(c, n, order, pick)
+}
+
+// fill is Fill after Start. It reports whether it ended with a slot that every
+// candidate declined (rather than with no free slot or no candidate left).
+func (f *MapFiller) fill(c replay.Cluster, n int32, order JobOrder, pick MapPicker) bool {
 	for c.FreeMapSlots(n) > 0 && len(f.jobs) > 0 {
 		order.Sort(f.jobs, runningMaps)
 		if !f.Offer(c, n, pick) {
-			break
+			return true
 		}
 	}
+	return false
 }
 
 // Start takes the active jobs with pending maps, in the Cluster's order, as

@@ -39,6 +39,9 @@ type Fair struct {
 	delay   *DelayPicker // nil: strict
 	maps    MapFiller
 	reduces GreedyReduces
+
+	lastNode int32 // the node and time of the last Heartbeat (IdleUntil)
+	lastTime int64
 }
 
 func newFair(strict bool) func(*ParamReader) (replay.Policy, error) {
@@ -68,13 +71,25 @@ func (f *Fair) Init(s replay.Cluster) {
 	if f.delay != nil {
 		f.delay.Init(s)
 	}
+	f.lastNode, f.lastTime = -1, -1
 }
 
-// JobArrived puts the job in its pool, at node locality.
-func (f *Fair) JobArrived(_ replay.Cluster, j *replay.JobView) {
+// JobArrived puts the job in its pool, at node locality, and wakes the
+// parked nodes that hold its input (IdleUntil) and the first heartbeat that
+// will offer it a slot.
+func (f *Fair) JobArrived(c replay.Cluster, j *replay.JobView) {
 	f.order.JobArrived(j)
 	if f.delay != nil {
 		f.delay.JobArrived(j)
+	}
+	if w, ok := c.(replay.Waking); ok && j.PendingMaps() > 0 {
+		j.CountLocalMapNodes(func(n int32) bool {
+			w.Wake(n)
+			return false
+		})
+		if f.delay != nil {
+			w.WakeFirst(c.Now())
+		}
 	}
 }
 
@@ -88,13 +103,103 @@ func (f *Fair) JobFinished(_ replay.Cluster, j *replay.JobView) {
 
 // Heartbeat fills the node's free map slots by fair share with delay scheduling,
 // then its reduce slots.
+//
+// When no job would take the node's first free map slot (the common case of a
+// node heartbeating while jobs wait for locality elsewhere), every job is
+// offered the slot and declines it, in whatever order: the jobs are not
+// sorted then, and each records its skip (declined) exactly as a refused offer
+// does. The result is the same as offering the slot in fair order.
 func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
 	var pick MapPicker = StrictPicker{}
 	if f.delay != nil {
 		pick = f.delay
 	}
-	f.maps.Fill(s, n, f.order, pick)
+	offeredAll := false // every job with pending maps was offered a slot and declined it
+	if s.FreeMapSlots(n) > 0 {
+		f.maps.Start(s)
+		if f.anyTakes(s, n) {
+			offeredAll = f.maps.fill(s, n, f.order, pick)
+		} else {
+			offeredAll = true
+			if f.delay != nil {
+				for _, j := range f.maps.jobs {
+					f.delay.declined(j, s.Now())
+				}
+			}
+		}
+	}
 	f.reduces.FillReduces(s, n)
+	if f.delay != nil {
+		if _, ok := s.(replay.Waking); ok && !offeredAll && s.FreeMapSlots(n) == 0 {
+			f.maps.Start(s) // the candidates, for notify: fill may have left some out
+		}
+		f.delay.notify(s, !offeredAll, f.maps.jobs)
+	}
+	f.lastNode, f.lastTime = n, s.Now()
+}
+
+// IdleUntil is replay.Waker: the heartbeats of node n can be skipped as long
+// as no job would take a free map slot of n at its allowed level (none is at
+// the any-node level), every job with pending maps is already waiting (its
+// wait started), and no reduce can launch on a free reduce slot of n. It says
+// "indefinitely": what can change that is seen and woken for, by the engine
+// (n's slots freeing, reduces becoming ready) or by Fair (an arriving job
+// wakes the nodes holding its input; a job whose wait restarts, or whose
+// delay ends, has the first heartbeat after that handled, and a job whose
+// level rises wakes the nodes it may now use: DelayPicker.notify). Fair by
+// skip count (BAR's baseline) counts every heartbeat and is never idle.
+//
+// Right after Heartbeat filled n, that holds whenever n has a free slot left:
+// its last map offer was declined by every job with pending maps, which
+// started each one's wait and raised each level that was due, and its free
+// reduce slots are left only when no reduce can launch. So IdleUntil then
+// answers at once; otherwise it checks.
+func (f *Fair) IdleUntil(c replay.Cluster, n int32) int64 {
+	now := c.Now()
+	if f.delay != nil && f.delay.skipFrac > 0 {
+		return now
+	}
+	if n == f.lastNode && now == f.lastTime {
+		return math.MaxInt64
+	}
+	if c.FreeReduceSlots(n) > 0 {
+		for _, j := range c.Active() {
+			if canReduce(j) {
+				return now
+			}
+		}
+	}
+	if c.FreeMapSlots(n) > 0 {
+		f.maps.Start(c)
+		if f.delay != nil {
+			for _, j := range f.maps.jobs {
+				st := f.delay.state[j.Index()]
+				if st.waitStart < 0 || st.level == replay.OffRack || f.delay.level(st, now) != st.level {
+					return now
+				}
+			}
+		}
+		if f.anyTakes(c, n) {
+			return now
+		}
+	}
+	return math.MaxInt64
+}
+
+// anyTakes reports whether some candidate of f.maps would take a free map slot
+// of node n now. It changes no delay-scheduling state.
+func (f *Fair) anyTakes(s replay.Cluster, n int32) bool {
+	now := s.Now()
+	for _, j := range f.maps.jobs {
+		level := replay.NodeLocal
+		if f.delay != nil {
+			level = f.delay.level(f.delay.state[j.Index()], now)
+		}
+		if t, _ := bestMap(s, j, n, level); t >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // DelayPicker is delay scheduling (Zaharia et al., EuroSys 2010) as a
@@ -114,7 +219,9 @@ type DelayPicker struct {
 	skipLimit int32
 
 	t1, t2 int64
-	state  map[int32]*delayJob
+	state  []*delayJob // by job index; nil before arrival and after finish
+	dirty  []*delayJob // jobs whose level or wait changed since notify
+	racks  [][]int32   // nodes by rack
 }
 
 // delayJob is the delay-scheduling state of one job.
@@ -122,6 +229,90 @@ type delayJob struct {
 	level     replay.Locality // allowed locality level
 	waitStart int64           // when the job was first skipped; -1 when it is not waiting
 	skips     int32           // skips since the job last launched a map (skip-count delay)
+
+	j         *replay.JobView
+	dirty     bool            // listed in DelayPicker.dirty
+	toldLevel replay.Locality // level at the last notify
+}
+
+// touch lists st as changed for notify.
+func (d *DelayPicker) touch(st *delayJob) {
+	if !st.dirty {
+		st.dirty = true
+		d.dirty = append(d.dirty, st)
+	}
+}
+
+// notify tells the engine what the heartbeat just handled changed in the
+// delay state, for parked nodes (Fair.IdleUntil): a job with pending maps
+// that is not waiting (it launched a map) starts waiting at the next heartbeat
+// that offers it a slot, which must be handled (WakeFirst now); a job waiting
+// at a level below any-node rises at the first heartbeat at or after its
+// delay's end (WakeFirst then); a job whose level rose may launch on nodes it
+// could not use: at the rack level, the nodes of the racks holding its
+// pending input; at any node, every node with a free map slot.
+//
+// A job that this heartbeat did not reach (a job before it took the node's
+// last free slot) may still be due to start waiting or to rise: with
+// unreached set, jobs (those with pending maps) are checked for that, and if one is, the next
+// heartbeat is handled (WakeFirst now), which repeats until one reaches it.
+func (d *DelayPicker) notify(c replay.Cluster, unreached bool, jobs []*replay.JobView) {
+	w, ok := c.(replay.Waking)
+	if !ok || d.skipFrac > 0 {
+		d.clearDirty()
+		return
+	}
+	first := false // a job's wait starts, or its level rises, at the next heartbeat offering it a slot
+	if unreached {
+		now := c.Now()
+		for _, j := range jobs {
+			if st := d.state[j.Index()]; j.PendingMaps() > 0 && (st.waitStart < 0 || d.level(st, now) != st.level) {
+				first = true
+				break
+			}
+		}
+	}
+	for _, st := range d.dirty {
+		st.dirty = false
+		if st.j.PendingMaps() == 0 {
+			st.toldLevel = st.level
+			continue
+		}
+		if st.level > st.toldLevel {
+			if st.level == replay.RackLocal {
+				for r, nodes := range d.racks {
+					if st.j.RackMap(int32(r)) >= 0 {
+						for _, n := range nodes {
+							w.Wake(n)
+						}
+					}
+				}
+			} else {
+				w.WakeMapNodes()
+			}
+		}
+		st.toldLevel = st.level
+		switch {
+		case st.waitStart < 0:
+			first = true
+		case st.level == replay.NodeLocal:
+			w.WakeFirst(st.waitStart + d.t1)
+		case st.level == replay.RackLocal:
+			w.WakeFirst(st.waitStart + d.t2)
+		}
+	}
+	d.dirty = d.dirty[:0]
+	if first {
+		w.WakeFirst(c.Now())
+	}
+}
+
+// clearDirty forgets the changes.
+func (d *DelayPicker) clearDirty() {
+	for _, st := range d.dirty {
+		st.dirty = false
+	}
+	d.dirty = d.dirty[:0]
 }
 
 // NewDelayPicker is delay scheduling by time with delays T1 and T2 in µs; a
@@ -152,16 +343,54 @@ func (d *DelayPicker) Init(s replay.Cluster) {
 		}
 	}
 	d.skipLimit = int32(math.Round(d.skipFrac * float64(mapNodes)))
-	d.state = map[int32]*delayJob{}
+	d.state = d.state[:0]
+	d.dirty = d.dirty[:0]
+	d.racks = s.Topology().RackNodes
 }
 
 // JobArrived starts the job at node locality, not waiting.
 func (d *DelayPicker) JobArrived(j *replay.JobView) {
-	d.state[j.Index()] = &delayJob{level: replay.NodeLocal, waitStart: -1}
+	k := int(j.Index())
+	if k >= len(d.state) {
+		d.state = append(d.state, make([]*delayJob, k+1-len(d.state))...)
+	}
+	d.state[k] = &delayJob{level: replay.NodeLocal, waitStart: -1, j: j}
 }
 
 // JobFinished forgets the job.
-func (d *DelayPicker) JobFinished(j *replay.JobView) { delete(d.state, j.Index()) }
+func (d *DelayPicker) JobFinished(j *replay.JobView) { d.state[j.Index()] = nil }
+
+// level is the locality level allowed would return now, without changing st.
+func (d *DelayPicker) level(st *delayJob, now int64) replay.Locality {
+	if d.skipFrac > 0 {
+		if st.skips >= d.skipLimit {
+			return replay.OffRack
+		}
+		return replay.NodeLocal
+	}
+	if st.waitStart < 0 {
+		return st.level
+	}
+	switch {
+	case st.level == replay.NodeLocal && now-st.waitStart >= d.t1:
+		return replay.RackLocal // one level per call, as allowed
+	case st.level == replay.RackLocal && now-st.waitStart >= d.t2:
+		return replay.OffRack
+	}
+	return st.level
+}
+
+// declined records that job j was offered a slot at now and took none: what
+// PickMap does when it finds no map within the allowed level.
+func (d *DelayPicker) declined(j *replay.JobView, now int64) {
+	st := d.state[j.Index()]
+	d.allowed(st, now)
+	if st.waitStart < 0 {
+		st.waitStart = now
+		d.touch(st)
+	}
+	st.skips++
+}
 
 // allowed is getAllowedLocalityLevel: the level a skipped job may now use.
 func (d *DelayPicker) allowed(st *delayJob, now int64) replay.Locality {
@@ -178,10 +407,12 @@ func (d *DelayPicker) allowed(st *delayJob, now int64) replay.Locality {
 	case replay.NodeLocal:
 		if now-st.waitStart >= d.t1 {
 			st.level, st.waitStart = replay.RackLocal, now
+			d.touch(st)
 		}
 	case replay.RackLocal:
 		if now-st.waitStart >= d.t2 {
 			st.level, st.waitStart = replay.OffRack, now
+			d.touch(st)
 		}
 	}
 	return st.level
@@ -198,10 +429,12 @@ func (d *DelayPicker) PickMap(s replay.Cluster, j *replay.JobView, n int32) int3
 	if t < 0 {
 		if st.waitStart < 0 {
 			st.waitStart = now
+			d.touch(st)
 		}
 		st.skips++
 		return -1
 	}
 	st.level, st.waitStart, st.skips = got, -1, 0
+	d.touch(st)
 	return t
 }

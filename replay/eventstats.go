@@ -30,6 +30,10 @@ type eventStats struct {
 	IdleNothingFits, IdleMapsDeclined, IdleOther int64
 	// Launches counts tasks launched from heartbeats.
 	Launches int64
+	// Wakeups counts parked nodes' wake-ups at the time the policy gave
+	// (not counting wakes it asked for), WakeFirsts WakeFirst's events
+	// handled (park.go); neither is an event.
+	Wakeups, WakeFirsts int64
 }
 
 // heartbeat counts a heartbeat of node n offered to the policy that launched
@@ -82,6 +86,8 @@ func (st *eventStats) Report(tasks int64) string {
 	per("idle, declined", st.IdleMapsDeclined)
 	per("idle, other", st.IdleOther)
 	per("launches", st.Launches)
+	per("wake-ups", st.Wakeups)
+	per("wake-firsts", st.WakeFirsts)
 	return b.String()
 }
 

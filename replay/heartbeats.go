@@ -51,8 +51,8 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 func (s *Sim) scheduleHeartbeat(n int32, t int64) {
 	s.seq++
 	ns := &s.nodes[n]
-	ns.nextHB, ns.hbSeq = t, s.seq
-	e := event{t: t, seq: s.seq, a: n, kind: evHeartbeat}
+	ns.nextHB, ns.hbSeq = t, s.seq<<1
+	e := event{t: t, seq: s.seq << 1, a: n, kind: evHeartbeat}
 	if s.fn != nil || s.opt.queueAll {
 		s.q.push(e)
 		return
@@ -60,13 +60,63 @@ func (s *Sim) scheduleHeartbeat(n int32, t int64) {
 	s.hbq.push(e)
 }
 
-// next pops the next event to handle: the first of q and, when a heartbeat
-// can change anything, hbq.
-func (s *Sim) next() event {
-	if len(s.hbq) > 0 && s.wantsHeartbeats() && (len(s.q) == 0 || s.hbq[0].before(&s.q[0])) {
-		return s.hbq.pop()
+// scheduleSweep schedules the wake-up sweep's visit of node n at t. The sweep
+// has at most one event scheduled at a time (nextSweep schedules the next one
+// when it is handled), so it is kept in its own slot, sweepEv, rather than in
+// q: the same time and sequence number, without a push and a pop of the large
+// queue for each of the millions of visits of a big run. Under network =
+// "flow" it stays in q, as the heartbeats do.
+func (s *Sim) scheduleSweep(t int64, n int32) {
+	s.seq++
+	e := event{t: t, seq: s.seq << 1, a: n, kind: evSweep}
+	if s.fn != nil || s.opt.queueAll {
+		s.q.push(e)
+		return
 	}
-	return s.q.pop()
+	s.sweepEv, s.sweepDue = e, true
+}
+
+// next pops the next event to handle: the first of q, the sweep's event and,
+// when a heartbeat can change anything, hbq. Parked nodes' wake-ups (park.go),
+// which come before every event at their time, and WakeFirst's events in hbq
+// are handled on the way and not returned; ok is false when one was the last
+// event.
+func (s *Sim) next() (e event, ok bool) {
+	for {
+		hb := s.wantsHeartbeats()
+		var best *event
+		src := 0
+		if len(s.q) > 0 {
+			best, src = &s.q[0], 1
+		}
+		if s.sweepDue && (best == nil || s.sweepEv.before(best)) {
+			best, src = &s.sweepEv, 2
+		}
+		if hb && len(s.hbq) > 0 && (best == nil || s.hbq[0].before(best)) {
+			best, src = &s.hbq[0], 3
+		}
+		if wq := &s.pk.wq; hb && len(wq.h) > 0 && (best == nil || wq.at[wq.h[0]] <= best.t) {
+			n := wq.h[0]
+			s.countWakeup()
+			s.resume(n, wq.at[n])
+			continue
+		}
+		switch src {
+		case 1:
+			return s.q.pop(), true
+		case 2:
+			s.sweepDue = false
+			return s.sweepEv, true
+		case 3:
+			e := s.hbq.pop()
+			if e.b != 0 {
+				s.wakeUp(e)
+				continue
+			}
+			return e, true
+		}
+		return e, false
+	}
 }
 
 // cancelled reports whether a heartbeat at t with sequence number seq is before
@@ -81,6 +131,9 @@ func (s *Sim) cancelled(t int64, seq uint64) bool {
 func (s *Sim) cancelHeartbeats() {
 	for len(s.hbq) > 0 && s.cancelled(s.hbq[0].t, s.hbq[0].seq) {
 		e := s.hbq.pop()
+		if e.b != 0 {
+			continue // WakeFirst's: nothing waited at its time
+		}
 		if ns := &s.nodes[e.a]; ns.nextHB == e.t {
 			ns.nextHB = -1
 		}

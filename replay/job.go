@@ -1,6 +1,11 @@
 package replay
 
-import "github.com/tracereplay/tracereplay/trace"
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
 
 // TaskState is where a task is in its life.
 type TaskState uint8
@@ -100,9 +105,18 @@ type Job struct {
 
 	// Pending-map indexes by locality, with lazy deletion: an entry whose task is
 	// no longer pending is dropped when met.
-	byNode    map[int32][]int32
-	byRack    map[int32][]int32
-	nextAny   int32 // every map before it has been launched
+	// nodeMaps[nodeOff[k]:nodeOff[k+1]] are the maps with a replica on node
+	// nodeKeys[k] (ascending), of which those before nodeHead[k] have
+	// launched; rackMaps, rackOff and rackHead the same by rack.
+	nodeKeys  []int32
+	nodeOff   []int32
+	nodeHead  []int32
+	nodeMaps  []int32
+	rackOff   []int32
+	rackHead  []int32
+	rackMaps  []int32
+	onNode    []uint64 // bit n: node n may hold a pending map's input (clear: it holds none)
+	nextAny   int32    // every map before it has been launched
 	nextRed   int32
 	ready     bool    // slow-start threshold reached
 	waiting   []int32 // reduces launched before the last map ended
@@ -135,35 +149,131 @@ func (j *Job) ReducesReady() bool { return j.ready }
 func (j *Job) Running() int32 { return j.RunningMaps + j.RunningReduces }
 
 func (j *Job) index(topo *Topology) {
-	j.byNode = make(map[int32][]int32)
-	j.byRack = make(map[int32][]int32)
+	var scratch []int32
+	j.indexWith(topo, &scratch)
+}
+
+// indexWith builds the job's pending-map indexes by node and by rack; cnt is
+// a scratch buffer of a count per node, all zero, which it leaves so.
+func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
+	nn, nr := len(topo.Nodes), len(topo.RackNodes)
+	if len(*cnt) < nn {
+		*cnt = make([]int32, nn)
+	}
+	c := (*cnt)[:nn]
+	j.onNode = make([]uint64, (nn+63)/64)
+	j.rackOff = make([]int32, nr+1)
+	keys, total, rackTotal := 0, 0, 0
 	for i := range j.Maps {
-		var racks [8]int32
-		nr := 0
-	replica:
 		for _, n := range j.Replicas(int32(i)) {
-			j.byNode[n] = append(j.byNode[n], int32(i))
-			r := topo.Nodes[n].Rack
-			for _, x := range racks[:min(nr, len(racks))] {
-				if x == r {
-					continue replica
-				}
+			if c[n] == 0 {
+				keys++
+				j.onNode[n>>6] |= 1 << (n & 63)
 			}
-			if nr < len(racks) {
-				racks[nr] = r
-			}
-			nr++
-			j.byRack[r] = append(j.byRack[r], int32(i))
+			c[n]++
+			total++
 		}
+		j.eachRack(topo, int32(i), func(r int32) {
+			j.rackOff[r+1]++
+			rackTotal++
+		})
+	}
+	j.nodeKeys = make([]int32, 0, keys)
+	j.nodeOff = make([]int32, keys+1)
+	for w, word := range j.onNode {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			n := int32(w*64 + b)
+			k := len(j.nodeKeys)
+			j.nodeKeys = append(j.nodeKeys, n)
+			j.nodeOff[k+1] = j.nodeOff[k] + c[n]
+			c[n] = j.nodeOff[k] // from here on, where n's next map goes
+		}
+	}
+	j.nodeMaps = make([]int32, total)
+	for r := range nr {
+		j.rackOff[r+1] += j.rackOff[r]
+	}
+	j.rackHead = slices.Clone(j.rackOff[:nr])
+	j.rackMaps = make([]int32, rackTotal)
+	for i := range j.Maps {
+		for _, n := range j.Replicas(int32(i)) {
+			j.nodeMaps[c[n]] = int32(i)
+			c[n]++
+		}
+		j.eachRack(topo, int32(i), func(r int32) {
+			j.rackMaps[j.rackHead[r]] = int32(i)
+			j.rackHead[r]++
+		})
+	}
+	for _, n := range j.nodeKeys {
+		c[n] = 0
+	}
+	j.nodeHead = slices.Clone(j.nodeOff[:keys])
+	copy(j.rackHead, j.rackOff[:nr])
+}
+
+// eachRack calls f for each rack holding a replica of map i, once each (up
+// to eight racks; further replicas' racks are not told apart from each
+// other).
+func (j *Job) eachRack(topo *Topology, i int32, f func(r int32)) {
+	var racks [8]int32
+	nr := 0
+replica:
+	for _, n := range j.Replicas(i) {
+		r := topo.Nodes[n].Rack
+		for _, x := range racks[:min(nr, len(racks))] {
+			if x == r {
+				continue replica
+			}
+		}
+		if nr < len(racks) {
+			racks[nr] = r
+		}
+		nr++
+		f(r)
 	}
 }
 
+// firstIn returns the first map of maps[*head:end] that is pending, moving
+// *head past those that are not, or -1.
+func (j *Job) firstIn(maps []int32, head *int32, end int32) int32 {
+	h := *head
+	for h < end && j.Maps[maps[h]].State != Pending {
+		h++
+	}
+	*head = h
+	if h == end {
+		return -1
+	}
+	return maps[h]
+}
+
+// localAt is LocalMap for the node nodeKeys[k].
+func (j *Job) localAt(k int) int32 {
+	return j.firstIn(j.nodeMaps, &j.nodeHead[k], j.nodeOff[k+1])
+}
+
 // LocalMap returns a pending map whose input is on node n, or -1. Among several it
-// returns the lowest index.
-func (j *Job) LocalMap(n int32) int32 { return j.firstPending(j.byNode, n) }
+// returns the lowest index. Most calls find none (a node asking for work that
+// holds none of the job's pending input): a bit per node answers those without
+// a look-up in byNode.
+func (j *Job) LocalMap(n int32) int32 {
+	w, b := n>>6, uint64(1)<<(n&63)
+	if j.onNode[w]&b == 0 {
+		return -1
+	}
+	k, _ := slices.BinarySearch(j.nodeKeys, n)
+	t := j.localAt(k)
+	if t < 0 {
+		j.onNode[w] &^= b
+	}
+	return t
+}
 
 // RackMap returns a pending map with a replica in rack r, or -1.
-func (j *Job) RackMap(r int32) int32 { return j.firstPending(j.byRack, r) }
+func (j *Job) RackMap(r int32) int32 { return j.firstIn(j.rackMaps, &j.rackHead[r], j.rackOff[r+1]) }
 
 // AnyMap returns the lowest-indexed pending map, or -1.
 func (j *Job) AnyMap() int32 {
@@ -178,18 +288,3 @@ func (j *Job) AnyMap() int32 {
 
 // HasLocalMap reports whether a pending map has its input on node n.
 func (j *Job) HasLocalMap(n int32) bool { return j.LocalMap(n) >= 0 }
-
-func (j *Job) firstPending(idx map[int32][]int32, key int32) int32 {
-	l := idx[key]
-	for len(l) > 0 && j.Maps[l[0]].State != Pending {
-		l = l[1:]
-	}
-	if len(l) == 0 {
-		if idx[key] != nil {
-			delete(idx, key)
-		}
-		return -1
-	}
-	idx[key] = l
-	return l[0]
-}

@@ -6,8 +6,15 @@ package replay
 // those whose maps have all launched, so repeated calls cost what is left.
 func (j *Job) CountLocalMapNodes(keep func(n int32) bool) int {
 	c := 0
-	for n := range j.byNode {
-		if j.firstPending(j.byNode, n) >= 0 && (keep == nil || keep(n)) {
+	for k, n := range j.nodeKeys {
+		if j.onNode[n>>6]&(1<<(n&63)) == 0 {
+			continue
+		}
+		if j.localAt(k) < 0 {
+			j.onNode[n>>6] &^= 1 << (n & 63)
+			continue
+		}
+		if keep == nil || keep(n) {
 			c++
 		}
 	}

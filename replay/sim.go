@@ -180,6 +180,10 @@ type Sim struct {
 	sweeping   bool
 	sweepIdx   int
 	sweepBase  int64
+	sweepEv    event // the sweep's one scheduled event, apart from q, when sweepDue (heartbeats.go)
+	sweepDue   bool
+	pk         parking // parked nodes (park.go)
+	idxCount   []int32 // Job.indexWith's scratch
 
 	runningRemote int32
 	running       int64 // tasks holding a slot
@@ -237,6 +241,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		return nil, err
 	}
 	s.fn = fn
+	s.initParking()
 	s.jobs = make([]*Job, w.Len())
 	s.net = newNetAcct(len(s.nodes), int64(s.hw.TimelineSample), opt.Timeline, &s.now, s.addNodeNet)
 	if s.fn != nil {
@@ -297,7 +302,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 
 func (s *Sim) schedule(t int64, k eventKind, a, b int32) {
 	s.seq++
-	s.q.push(event{t: t, seq: s.seq, a: a, b: b, kind: k})
+	s.q.push(event{t: t, seq: s.seq << 1, a: a, b: b, kind: k})
 }
 
 // stallLimit is how long a run may go with tasks waiting, none running and no
@@ -315,7 +320,7 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 || len(s.hbq) > 0 && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
+	for len(s.q) > 0 || s.sweepDue || (len(s.hbq) > 0 || len(s.pk.wq.h) > 0) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
@@ -323,9 +328,18 @@ func (s *Sim) loop() (err error) {
 				continue
 			}
 		}
-		e := s.next()
+		if s.pk.on {
+			s.noteZero()
+		}
+		e, ok := s.next()
+		if !ok {
+			continue
+		}
 		if s.chk != nil {
 			s.chk.time(e.t)
+		}
+		if s.pk.on {
+			s.pk.record(e.t, e.seq, s.seq)
 		}
 		s.now, s.curSeq = e.t, e.seq
 		s.events++
@@ -575,7 +589,7 @@ func (s *Sim) arrive(k int) {
 // admit hands job j's maps and reduces to the policy: at its arrival, or with
 // the lifecycle when its setup is done.
 func (s *Sim) admit(j *Job) {
-	j.index(s.topo)
+	j.indexWith(s.topo, &s.idxCount)
 	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
@@ -602,6 +616,9 @@ func (s *Sim) checkReady(j *Job) {
 	if j.FinishedMaps >= need {
 		j.ready = true
 		s.pending += int64(j.PendingReduces)
+		if j.PendingReduces > 0 {
+			s.wakeReduceNodes()
+		}
 	}
 }
 
@@ -617,6 +634,8 @@ func (s *Sim) wake() {
 	if s.pending == 0 {
 		return
 	}
+	s.settleAll()
+	s.catchUp()
 	s.cancelHeartbeats()
 	if s.sweeping {
 		return
@@ -641,7 +660,7 @@ func (s *Sim) nextSweep() {
 		n := s.phaseOrder[s.sweepIdx]
 		ns := &s.nodes[n]
 		if ns.nextHB < 0 && s.hasRoom(n) {
-			s.schedule(s.sweepBase+ns.phase, evSweep, n, 0)
+			s.scheduleSweep(s.sweepBase+ns.phase, n)
 			return
 		}
 		s.sweepIdx++
@@ -705,6 +724,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 		return // dormant until a slot frees or work arrives
 	}
 	launched := s.running
+	s.pk.firstNow = false
 	if !s.hw.Lifecycle || s.yarn.on || !s.lcAssign(n) {
 		s.pol.Heartbeat(s, n)
 		if s.specOn() {
@@ -714,7 +734,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 	if st := s.opt.stats; st != nil {
 		st.heartbeat(s, n, s.running-launched)
 	}
-	if s.hasRoom(n) && s.wantsHeartbeats() {
+	if s.hasRoom(n) && s.wantsHeartbeats() && !s.park(n, t+int64(s.hw.Heartbeat)) {
 		s.scheduleHeartbeat(n, t+int64(s.hw.Heartbeat))
 	}
 }
@@ -728,6 +748,7 @@ func (s *Sim) wantsHeartbeats() bool {
 // slotFreed gives node n a heartbeat now (out-of-band) or at its next periodic
 // tick, unless one is already due.
 func (s *Sim) slotFreed(n int32) {
+	s.Wake(n)
 	s.expireHeartbeat(n)
 	ns := &s.nodes[n]
 	if s.hw.ReportAtHeartbeat && !s.hw.OutOfBandHeartbeat && ns.nextHB < 0 {

@@ -270,6 +270,7 @@ func (s *Sim) initYARN() {
 	for i := range y.free {
 		y.free[i] = y.capacity
 		y.total = y.total.Add(y.capacity)
+		s.nodes[i].freeMap, s.nodes[i].freeReduce = 0, 0 // no slots: containers (YARNCluster)
 	}
 }
 
@@ -557,20 +558,24 @@ func (s *Sim) dropTaskEvent(k int32, kind eventKind, i int32) {
 	}
 }
 
-// requeueMap puts preempted map i back in j's pending-map indexes, in index
-// order as index builds them.
+// requeueMap puts preempted map i back in j's pending-map indexes: each
+// per-node and per-rack segment is sorted by map index and read from a head
+// that skips maps no longer pending, so moving the head back to i's place
+// makes i findable again (the maps between that are not pending are skipped
+// again).
 func (j *Job) requeueMap(i int32, topo *Topology) {
-	ins := func(idx map[int32][]int32, key int32) {
-		l := idx[key]
-		at, found := slices.BinarySearch(l, i)
-		if !found {
-			idx[key] = slices.Insert(l, at, i)
+	back := func(maps []int32, head *int32, from, end int32) {
+		if at, found := slices.BinarySearch(maps[from:end], i); found {
+			*head = min(*head, from+int32(at))
 		}
 	}
 	for _, n := range j.Replicas(i) {
-		ins(j.byNode, n)
-		ins(j.byRack, topo.Nodes[n].Rack)
+		if k, found := slices.BinarySearch(j.nodeKeys, n); found {
+			back(j.nodeMaps, &j.nodeHead[k], j.nodeOff[k], j.nodeOff[k+1])
+			j.onNode[n>>6] |= 1 << (n & 63)
+		}
 	}
+	j.eachRack(topo, i, func(r int32) { back(j.rackMaps, &j.rackHead[r], j.rackOff[r], j.rackOff[r+1]) })
 	j.nextAny = min(j.nextAny, i)
 }
 

@@ -1,0 +1,542 @@
+package replay
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// Waker is implemented by a policy that can tell the engine when a node's
+// heartbeat can matter again, so that the engine can skip the heartbeats in
+// between ("parking" the node) with the same results.
+//
+// Right after the policy's Heartbeat for node n (when n still has a free slot
+// and tasks wait), the engine asks IdleUntil. A time after n's next periodic
+// heartbeat promises that every heartbeat of n before it would launch nothing
+// and change none of the policy's state, as long as nothing else happens: the
+// engine then skips them. Anything else that can make such a heartbeat matter
+// earlier must wake n through the Waking the Cluster implements, except what
+// the engine sees itself: a slot freeing on n, and reduces becoming ready
+// while n has a free reduce slot. A state change that only the first
+// heartbeat after some time makes (delay scheduling's wait starting or its
+// level rising) needs that heartbeat handled: WakeFirst.
+type Waker interface {
+	IdleUntil(c Cluster, n int32) int64
+}
+
+// Waking is how a Waker wakes parked nodes; *Sim implements it (a policy
+// type-asserts its Cluster to it).
+type Waking interface {
+	// Wake ends node n's parking, if it is parked: it heartbeats again from
+	// its next periodic heartbeat.
+	Wake(n int32)
+	// WakeMapNodes wakes every parked node that has a free map slot.
+	WakeMapNodes()
+	// WakeFirst makes sure that the first heartbeat of a node with a free
+	// map slot at time t or later (after the current event if t is now or
+	// earlier) is handled.
+	WakeFirst(t int64)
+}
+
+var _ Waking = (*Sim)(nil)
+
+// Parked nodes. A parked node's heartbeats are not scheduled: the node
+// remembers its first skipped heartbeat (the anchor: its time, and the
+// sequence number taken for it as scheduleHeartbeat would have) and has a
+// wake-up time in wq, the heartbeat at which the policy said it may matter
+// again (at most parkCap intervals on); a wake-up comes before every event at
+// its time. Woken, early or at its wake-up, the node's next heartbeat is
+// scheduled with the time and sequence number it would have had if every
+// skipped heartbeat had been handled: handled, each would have taken the next
+// sequence number for its successor, which orders that successor after every
+// event scheduled before it and before every event scheduled after it.
+// Sequence numbers of scheduled events are even (twice the counter s.seq); a
+// skipped heartbeat's successor gets the odd number between the counter's
+// values around the skipped heartbeat's place among the handled events, which
+// a log of the handled events (time, sequence number, counter before) gives
+// (tickKey). Nodes that share a heartbeat phase with another are never
+// parked, so two heartbeats never get the same number.
+//
+// A parked node is not dormant: its nextHB is parkedHB. If nothing waits
+// (pending == 0) when one of its skipped heartbeats falls due, handling it
+// would have made the node dormant; that is settled when tasks wait again
+// (wake) or the node is woken, whichever comes first (settle).
+//
+// Wake-ups and WakeFirst's events are not counted in Summary.Events: like
+// the cancelled heartbeats, they are the engine's bookkeeping; the heartbeats
+// they lead to are counted when handled.
+
+// parkedHB is a parked node's nextHB.
+const parkedHB = math.MaxInt64
+
+// parkCap is the most heartbeat intervals a node stays parked before it is
+// woken to ask the policy again: it bounds the log.
+const parkCap = 100
+
+type parkLog struct {
+	t   int64
+	seq uint64
+	c   uint64 // s.seq before the event was handled
+}
+
+type parking struct {
+	on       bool
+	can      []bool   // by node: its phase is its own
+	pos      []int32  // by node: index in list, -1 when not parked
+	list     []int32  // the parked nodes
+	anchor   []int64  // by node: the first skipped heartbeat's time
+	akey     []uint64 // and its sequence number
+	phasePos []int32  // by node: index in phaseOrder
+	bits     []uint64 // bit i: node phaseOrder[i] is parked with a free map slot
+	rbits    []uint64 // bit i: node phaseOrder[i] is parked with a free reduce slot
+	pbits    []uint64 // bit i: node phaseOrder[i] is parked
+	lastWake int64    // the last WakeFirst event pushed
+	firstNow bool     // WakeFirst(now) was called during the heartbeat being handled
+	wq       wakeQueue
+	log      []parkLog
+	head     int
+	zero     bool // pending has been 0 since (zt, zs)
+	zt       int64
+	zs       uint64
+	iv       int64
+}
+
+// initParking turns parking on when the policy is a Waker and the model
+// allows it.
+func (s *Sim) initParking() {
+	_, ok := s.pol.(Waker)
+	hw := s.hw
+	if !ok || s.fn != nil || s.opt.queueAll || hw.Lifecycle || hw.Speculation != "none" || hw.ReportAtHeartbeat ||
+		hw.OutOfBandHeartbeat || !hw.HeartbeatJitter || hw.Heartbeat <= 0 {
+		return
+	}
+	pk := &s.pk
+	n := len(s.nodes)
+	pk.on, pk.iv = true, int64(hw.Heartbeat)
+	pk.can = make([]bool, n)
+	pk.pos = make([]int32, n)
+	pk.anchor = make([]int64, n)
+	pk.akey = make([]uint64, n)
+	pk.phasePos = make([]int32, n)
+	pk.bits = make([]uint64, (n+63)/64)
+	pk.rbits = make([]uint64, (n+63)/64)
+	pk.pbits = make([]uint64, (n+63)/64)
+	pk.wq.init(n)
+	for i, x := range s.phaseOrder {
+		pk.pos[x] = -1
+		pk.phasePos[x] = int32(i)
+		ph := s.nodes[x].phase
+		pk.can[x] = (i == 0 || s.nodes[s.phaseOrder[i-1]].phase != ph) && (i == n-1 || s.nodes[s.phaseOrder[i+1]].phase != ph)
+	}
+}
+
+// record logs the event about to be handled.
+func (pk *parking) record(t int64, seq, c uint64) {
+	pk.log = append(pk.log, parkLog{t, seq, c})
+	if len(pk.log)&1023 == 0 {
+		// A parked node's anchor is at most parkCap intervals before its
+		// wake-up, which is not before now, or, if it has not been popped
+		// because nothing waits, not before zt.
+		h := t
+		if pk.zero {
+			h = min(h, pk.zt)
+		}
+		pk.trimBefore(h - (parkCap+2)*pk.iv)
+	}
+}
+
+// trimBefore drops log entries before t.
+func (pk *parking) trimBefore(t int64) {
+	for pk.head < len(pk.log) && pk.log[pk.head].t < t {
+		pk.head++
+	}
+	if pk.head > 4096 && pk.head > len(pk.log)/2 {
+		pk.log = append(pk.log[:0], pk.log[pk.head:]...)
+		pk.head = 0
+	}
+}
+
+// parked reports whether node n is parked.
+func (s *Sim) parked(n int32) bool { return s.pk.on && s.pk.pos[n] >= 0 }
+
+// park parks node n, whose next heartbeat would be at x, if the policy says
+// it can skip it, and reports whether it did.
+func (s *Sim) park(n int32, x int64) bool {
+	pk := &s.pk
+	if !pk.on || !pk.can[n] {
+		return false
+	}
+	if pk.firstNow {
+		// The policy needs the next heartbeat of a node with a free map
+		// slot: that may be n's own.
+		return false
+	}
+	until := s.pol.(Waker).IdleUntil(s, n)
+	if until <= x {
+		return false
+	}
+	iv := int64(s.hw.Heartbeat)
+	s.seq++
+	pk.anchor[n], pk.akey[n] = x, s.seq<<1
+	w := x + parkCap*iv
+	if until < w {
+		w = x + (until-x+iv-1)/iv*iv
+	}
+	pk.wq.push(n, w)
+	ns := &s.nodes[n]
+	ns.nextHB, ns.hbSeq = parkedHB, 0
+	pk.pos[n] = int32(len(pk.list))
+	pk.list = append(pk.list, n)
+	p := pk.phasePos[n]
+	pk.pbits[p>>6] |= 1 << (p & 63)
+	if ns.freeMap > 0 { // it cannot change while n is parked: slotFreed wakes it
+		pk.bits[p>>6] |= 1 << (p & 63)
+	}
+	if ns.freeReduce > 0 {
+		pk.rbits[p>>6] |= 1 << (p & 63)
+	}
+	return true
+}
+
+// unpark takes node n off the parked list; its wake-up event goes stale.
+func (s *Sim) unpark(n int32) {
+	pk := &s.pk
+	i := pk.pos[n]
+	last := pk.list[len(pk.list)-1]
+	pk.list[i] = last
+	pk.pos[last] = i
+	pk.list = pk.list[:len(pk.list)-1]
+	pk.pos[n] = -1
+	pk.wq.remove(n)
+	p := pk.phasePos[n]
+	pk.bits[p>>6] &^= 1 << (p & 63)
+	pk.rbits[p>>6] &^= 1 << (p & 63)
+	pk.pbits[p>>6] &^= 1 << (p & 63)
+}
+
+// tickKey is the sequence number node n's heartbeat at x (one of its skipped
+// heartbeats or their successor) would have had, with every skipped heartbeat
+// handled. Every event before the skipped heartbeat at x - interval must have
+// been handled.
+func (s *Sim) tickKey(n int32, x int64) uint64 {
+	pk := &s.pk
+	if x <= pk.anchor[n] {
+		return pk.akey[n]
+	}
+	p := x - int64(s.hw.Heartbeat)
+	l := pk.log[pk.head:]
+	i, _ := slices.BinarySearchFunc(l, p, func(e parkLog, t int64) int { return cmpInt64(e.t, t) })
+	if i < len(l) && l[i].t == p {
+		kp := s.tickKey(n, p)
+		for i < len(l) && l[i].t == p && l[i].seq < kp {
+			i++
+		}
+	}
+	c := s.seq
+	if i < len(l) {
+		c = l[i].c
+	}
+	return c<<1 | 1
+}
+
+// before reports whether position (t, k) comes before the event being handled.
+func (s *Sim) beforeNow(t int64, k uint64) bool { return t < s.now || t == s.now && k < s.curSeq }
+
+// firstTick is node n's first skipped heartbeat at or after t.
+func (s *Sim) firstTick(n int32, t int64) int64 {
+	a := s.pk.anchor[n]
+	if t <= a {
+		return a
+	}
+	iv := int64(s.hw.Heartbeat)
+	return a + (t-a+iv-1)/iv*iv
+}
+
+// resume wakes parked node n at its first heartbeat at or after x that is not
+// before the event being handled, or makes it dormant if one of its skipped
+// heartbeats fell due while nothing waited.
+func (s *Sim) resume(n int32, x int64) {
+	if s.settle(n) {
+		return
+	}
+	x = s.firstTick(n, x)
+	k := s.tickKey(n, x)
+	for s.beforeNow(x, k) {
+		x += int64(s.hw.Heartbeat)
+		k = s.tickKey(n, x)
+	}
+	s.unpark(n)
+	ns := &s.nodes[n]
+	ns.nextHB, ns.hbSeq = x, k
+	s.hbq.push(event{t: x, seq: k, a: n, kind: evHeartbeat})
+}
+
+// settle makes parked node n dormant, and reports so, if one of its skipped
+// heartbeats fell due while nothing waited (since (zt, zs) and before the
+// event being handled).
+func (s *Sim) settle(n int32) bool {
+	pk := &s.pk
+	if !pk.zero {
+		return false
+	}
+	x := s.firstTick(n, pk.zt)
+	if x == pk.zt && s.tickKey(n, x) < pk.zs {
+		x += int64(s.hw.Heartbeat)
+	}
+	if x > s.now || !s.beforeNow(x, s.tickKey(n, x)) {
+		return false
+	}
+	s.unpark(n)
+	s.nodes[n].nextHB = -1
+	return true
+}
+
+// settleAll settles every parked node when tasks come to wait again.
+func (s *Sim) settleAll() {
+	pk := &s.pk
+	if !pk.zero {
+		return
+	}
+	if span := s.now - pk.zt; span < pk.iv {
+		// Only the nodes whose phase is within span after zt's can have had
+		// a heartbeat in the window.
+		z := pk.zt % pk.iv
+		s.scanParked(pk.pbits, pk.zt, func(n int32, _ bool) bool {
+			if (s.nodes[n].phase-z+pk.iv)%pk.iv > span {
+				return true
+			}
+			s.settle(n)
+			return false
+		})
+	} else {
+		for i := 0; i < len(pk.list); {
+			if !s.settle(pk.list[i]) {
+				i++
+			}
+		}
+	}
+	pk.zero = false
+}
+
+// countWakeup counts a parked node's wake-up for eventStats.
+func (s *Sim) countWakeup() {
+	if s.opt.stats != nil {
+		s.opt.stats.Wakeups++
+	}
+}
+
+// wakeUp handles WakeFirst's event e popped from hbq.
+func (s *Sim) wakeUp(e event) {
+	if s.opt.stats != nil {
+		s.opt.stats.WakeFirsts++
+	}
+	if s.pending > 0 {
+		s.wakeFirst(e.t, false)
+	}
+}
+
+// catchUp wakes the parked nodes whose wake-up time came while nothing
+// waited, when tasks wait again (after settleAll).
+func (s *Sim) catchUp() {
+	for wq := &s.pk.wq; len(wq.h) > 0 && wq.at[wq.h[0]] <= s.now; {
+		n := wq.h[0]
+		s.countWakeup()
+		s.resume(n, wq.at[n])
+	}
+}
+
+// wakeQueue is the parked nodes' wake-up times, a binary min-heap of nodes
+// that can remove any node. Wake-up times are heartbeat times of distinct
+// phases, so never equal.
+type wakeQueue struct {
+	h   []int32
+	at  []int64 // by node
+	idx []int32 // by node: index in h, -1 when absent
+}
+
+func (q *wakeQueue) init(n int) {
+	q.at = make([]int64, n)
+	q.idx = make([]int32, n)
+	for i := range q.idx {
+		q.idx[i] = -1
+	}
+}
+
+func (q *wakeQueue) less(i, j int) bool { return q.at[q.h[i]] < q.at[q.h[j]] }
+
+func (q *wakeQueue) swap(i, j int) {
+	q.h[i], q.h[j] = q.h[j], q.h[i]
+	q.idx[q.h[i]], q.idx[q.h[j]] = int32(i), int32(j)
+}
+
+func (q *wakeQueue) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			return
+		}
+		q.swap(i, p)
+		i = p
+	}
+}
+
+func (q *wakeQueue) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(q.h) {
+			return
+		}
+		if c+1 < len(q.h) && q.less(c+1, c) {
+			c++
+		}
+		if !q.less(c, i) {
+			return
+		}
+		q.swap(i, c)
+		i = c
+	}
+}
+
+func (q *wakeQueue) push(n int32, t int64) {
+	q.at[n] = t
+	q.idx[n] = int32(len(q.h))
+	q.h = append(q.h, n)
+	q.up(len(q.h) - 1)
+}
+
+func (q *wakeQueue) remove(n int32) {
+	i := int(q.idx[n])
+	if i < 0 {
+		return
+	}
+	last := len(q.h) - 1
+	q.swap(i, last)
+	q.h = q.h[:last]
+	q.idx[n] = -1
+	if i < last {
+		q.down(i)
+		q.up(i)
+	}
+}
+
+// Wake ends node n's parking (Waking).
+func (s *Sim) Wake(n int32) {
+	if s.parked(n) {
+		s.resume(n, s.now)
+	}
+}
+
+// WakeMapNodes wakes every parked node with a free map slot (Waking).
+func (s *Sim) WakeMapNodes() {
+	if !s.pk.on {
+		return
+	}
+	for i := 0; i < len(s.pk.list); {
+		n := s.pk.list[i]
+		if s.nodes[n].freeMap > 0 {
+			s.resume(n, s.now) // takes n off the list: list[i] is another node now
+			continue
+		}
+		i++
+	}
+}
+
+// WakeFirst makes sure the first heartbeat at t or later of a node with a
+// free map slot is handled (Waking).
+func (s *Sim) WakeFirst(t int64) {
+	if !s.pk.on {
+		return
+	}
+	if t > s.now {
+		// Nodes may park before t: decide then.
+		if t != s.pk.lastWake {
+			s.pk.lastWake = t
+			s.hbq.push(event{t: t, a: -1, b: 1, kind: evHeartbeat})
+		}
+		return
+	}
+	s.pk.firstNow = true
+	if len(s.pk.list) > 0 {
+		s.wakeFirst(s.now, true)
+	}
+}
+
+// wakeFirst wakes the parked node with a free map slot whose first skipped
+// heartbeat at or after t comes first (after the event being handled if
+// current): the first in phase order from t's phase. A node with t's own phase
+// may have had its heartbeat at t before the event being handled: then the
+// next one is woken too.
+func (s *Sim) wakeFirst(t int64, current bool) {
+	woken := 0
+	s.scanParked(s.pk.bits, t, func(n int32, same bool) bool {
+		s.resume(n, t)
+		woken++
+		return !current || !same || woken == 2
+	})
+}
+
+// scanParked calls f for the nodes whose bit is set in set (indexed by phase
+// order), in phase order from t's phase, until f returns true; same tells
+// whether the node's phase is t's.
+func (s *Sim) scanParked(set []uint64, t int64, f func(n int32, same bool) bool) {
+	r := t % s.pk.iv
+	start, _ := slices.BinarySearchFunc(s.phaseOrder, r, func(n int32, x int64) int { return cmpInt64(s.nodes[n].phase, x) })
+	nn := len(s.phaseOrder)
+	for i, scanned := start, 0; scanned < nn; {
+		if i >= nn {
+			i = 0
+		}
+		w := set[i>>6] >> (i & 63)
+		if w == 0 {
+			step := min(64-i&63, nn-i)
+			i, scanned = i+step, scanned+step
+			continue
+		}
+		tz := bits.TrailingZeros64(w)
+		i, scanned = i+tz, scanned+tz
+		if scanned >= nn {
+			return
+		}
+		n := s.phaseOrder[i]
+		i, scanned = i+1, scanned+1
+		if f(n, s.nodes[n].phase == r) {
+			return
+		}
+	}
+}
+
+// wakeReduceNodes wakes parked nodes with a free reduce slot now that a job's
+// reduces became ready: in phase order from now, until their free reduce
+// slots can take every ready reduce that waits. Every free reduce slot takes
+// a ready reduce at its node's heartbeat (the policy is a Waker that launches
+// reduces wherever a slot is free), so by the last woken node's heartbeat no
+// ready reduce waits, and the later heartbeats of the nodes left parked
+// cannot launch one. (A node with now's phase may have its heartbeat only
+// one interval on: its slots are not counted.)
+func (s *Sim) wakeReduceNodes() {
+	if !s.pk.on {
+		return
+	}
+	var ready int64
+	for _, j := range s.active {
+		if j.ready {
+			ready += int64(j.PendingReduces)
+		}
+	}
+	s.scanParked(s.pk.rbits, s.now, func(n int32, same bool) bool {
+		if !same {
+			ready -= int64(s.nodes[n].freeReduce)
+		}
+		s.resume(n, s.now)
+		return ready <= 0
+	})
+}
+
+// noteZero notes, before the next event, that nothing waits since the event
+// just handled while nodes are parked: their skipped heartbeats from then on
+// would have made them dormant (settle).
+func (s *Sim) noteZero() {
+	if pk := &s.pk; s.pending == 0 && !pk.zero && len(pk.list) > 0 {
+		pk.zero, pk.zt, pk.zs = true, s.now, s.curSeq
+	}
+}

@@ -1,0 +1,173 @@
+package replay_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/internal/testgate"
+	"github.com/tracereplay/tracereplay/policy"
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// sameAsEveryHeartbeat replays tr through policy name on hw once as the engine
+// does (nodes parked, heartbeats cancelled) and once handling every heartbeat,
+// with the invariant checker on, and requires the same jobs, tasks, timeline,
+// nodes and node_net, the same summary but for the events, and no more
+// events. It returns the two event counts.
+func sameAsEveryHeartbeat(t *testing.T, tr *trace.Trace, hw replay.Hardware, name string, seed uint64) (int64, int64) {
+	t.Helper()
+	run := func(all bool) *replay.Result {
+		topo := replay.NewTopology(&hw, seed)
+		w, err := replay.NewWorkload(tr, &hw, topo, seed, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := policy.New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := replay.Options{Seed: seed, CheckInvariants: true, RecordTasks: true, Timeline: true}
+		if all {
+			replay.QueueAllHeartbeats(&opt)
+		}
+		res, err := replay.Run(w, p, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	got, all := run(false), run(true)
+	if !reflect.DeepEqual(got.Tasks, all.Tasks) {
+		for i := range got.Tasks {
+			if got.Tasks[i] != all.Tasks[i] {
+				t.Fatalf("task row %d differs:\n%+v\n%+v", i, got.Tasks[i], all.Tasks[i])
+			}
+		}
+		t.Fatal("tasks differ")
+	}
+	for _, c := range []struct {
+		what string
+		a, b any
+	}{{"jobs", got.Jobs, all.Jobs}, {"timeline", got.Timeline, all.Timeline}, {"nodes", got.Nodes, all.Nodes}, {"node_net", got.NodeNet, all.NodeNet}} {
+		if !reflect.DeepEqual(c.a, c.b) {
+			t.Errorf("%s differ", c.what)
+		}
+	}
+	gs, as := got.Summary, all.Summary
+	if gs.Events > as.Events {
+		t.Errorf("%d events, %d with every heartbeat handled", gs.Events, as.Events)
+	}
+	ge := gs.Events
+	gs.Events = as.Events
+	if !reflect.DeepEqual(gs, as) {
+		t.Errorf("summaries differ beyond the events:\n%+v\n%+v", gs, as)
+	}
+	return ge, as.Events
+}
+
+// TestParkedNodesChangeNothing replays random workloads through Fair (a
+// replay.Waker: its idle nodes are parked, park.go) with delay scheduling's
+// settings varied, on clusters where jobs wait for locality, one with a short
+// heartbeat so that task ends and timeline samples fall on parked nodes'
+// heartbeats, and requires the results of handling every heartbeat.
+func TestParkedNodesChangeNothing(t *testing.T) {
+	shapes := []string{
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1",
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nheartbeat = \"50ms\"\ntimeline_sample = \"1s\"",
+		"racks = 3\nnodes_per_rack = 4\nreduce_slots = 1\nmap_nodes = 8\nreduce_nodes = 4\nreplication = 1",
+		"racks = 4\nnodes_per_rack = 8\nslow_start = 1.0\nreduce_slots = 2",
+	}
+	names := []string{"fair", "fair-strict", "fair:node-delay=0s", "fair:node-delay=0s,rack-delay=0s",
+		"fair:node-delay=2s,rack-delay=30s", "fair:pool-by=queue"}
+	jobs := 150
+	if testgate.IsFast() {
+		names, jobs = names[:3], 80
+	}
+	if !testgate.IsFast() {
+		// A 1 ms heartbeat: task ends and samples often fall on the
+		// heartbeat times of parked nodes (tickKey's collisions).
+		shapes = append(shapes, "racks = 3\nnodes_per_rack = 4\nreduce_slots = 1\nheartbeat = \"1ms\"\ntimeline_sample = \"1s\"")
+	}
+	for si, shape := range shapes {
+		hw, err := replay.ParseHardware([]byte("name = \"park\"\nmap_slots = 2\nblock_size_mb = 64\n" + shape))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := randomTrace(jobs, uint64(si)+21)
+		if si == 4 {
+			tr.Jobs = tr.Jobs[:20]
+		}
+		for _, name := range names {
+			t.Run(fmt.Sprintf("shape%d/%s", si, name), func(t *testing.T) {
+				got, all := sameAsEveryHeartbeat(t, tr, hw, name, 5)
+				t.Logf("events: %d, %d with every heartbeat handled", got, all)
+			})
+		}
+	}
+}
+
+// TestParkedNodesCollide is TestParkedNodesChangeNothing where events often
+// fall on the microsecond of a parked node's heartbeat: a 500 µs heartbeat
+// on 12 nodes and tasks shorter than it, so that the sequence numbers
+// of woken nodes' heartbeats (tickKey) decide the order of simultaneous
+// events.
+func TestParkedNodesCollide(t *testing.T) {
+	hw, err := replay.ParseHardware([]byte(`name = "collide"
+racks = 3
+nodes_per_rack = 4
+map_slots = 2
+reduce_slots = 1
+block_size_mb = 16
+heartbeat = "500us"
+timeline_sample = "1ms"
+task_startup = "100us"
+disk_mb_per_s = 100000
+nic_mb_per_s = 50000
+map_compute_mb_per_s = 200000
+reduce_compute_mb_per_s = 200000
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	tr := &trace.Trace{}
+	var at int64
+	for i := range 400 {
+		j := trace.NewJob(fmt.Sprintf("job%d", i))
+		at += int64(rng.IntN(3))
+		j.SubmitMs = at
+		j.Status = trace.StatusSucceeded
+		j.User = []string{"alice", "bob"}[rng.IntN(2)]
+		j.InputBytes = int64(rng.Float64() * 2e8)
+		j.ShuffleBytes = int64(rng.Float64() * 5e7)
+		j.OutputBytes = int64(rng.Float64() * 1e7)
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	for _, name := range []string{"fair", "fair:node-delay=0s", "fair:node-delay=200us,rack-delay=1ms"} {
+		t.Run(name, func(t *testing.T) {
+			got, all := sameAsEveryHeartbeat(t, tr, hw, name, 9)
+			t.Logf("events: %d, %d with every heartbeat handled", got, all)
+		})
+	}
+}
+
+// TestParkedNodesFB2010 is TestParkedNodesChangeNothing on the first
+// $TRACEREPLAY_PARK_JOBS jobs of FB-2010 on fb-3000 through fair (all 24,442
+// take about a minute of CPU); it is skipped when that is unset.
+//
+//	TRACEREPLAY_PARK_JOBS=24442 go test ./replay -run TestParkedNodesFB2010 -v
+func TestParkedNodesFB2010(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("TRACEREPLAY_PARK_JOBS"))
+	if n <= 0 {
+		t.Skip("TRACEREPLAY_PARK_JOBS not set")
+	}
+	tr := sharedTrace(t, "FB-2010_samples_24_times_1hr_0.tsv")
+	tr.Jobs = tr.Jobs[:min(n, len(tr.Jobs))]
+	got, all := sameAsEveryHeartbeat(t, tr, loadHardware(t, "fb-3000.toml"), "fair", 1)
+	t.Logf("events: %d, %d with every heartbeat handled", got, all)
+}
