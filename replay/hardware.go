@@ -207,6 +207,12 @@ type Hardware struct {
 	// (container localisation and launch, the MRAppMaster's JVM); the AM's
 	// recorded start → JOB_INITED follows it.
 	AMLaunch Duration `toml:"am_launch"`
+	// AMHeartbeat is yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms:
+	// the MRAppMaster calls the ResourceManager's allocate this often, from
+	// the moment its job is initialised, and takes the containers allocated
+	// since its last call; a task starts task_startup after the call that
+	// brought its container. 0: at once.
+	AMHeartbeat Duration `toml:"am_heartbeat"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
@@ -230,7 +236,7 @@ func DefaultHardware() Hardware {
 		NodeMemoryMB: 8192, NodeVCores: 8, MinAllocationMB: 1024, MaxAllocationMB: 8192,
 		MinAllocationVCores: 1, MaxAllocationVCores: 4,
 		MapMemoryMB: 1024, ReduceMemoryMB: 1024, AMMemoryMB: 1536, MapVCores: 1, ReduceVCores: 1, AMVCores: 1,
-		AMStartup: Duration(3 * time.Second / time.Microsecond), AMLaunch: Duration(time.Second / time.Microsecond),
+		AMStartup: Duration(3 * time.Second / time.Microsecond), AMLaunch: Duration(time.Second / time.Microsecond), AMHeartbeat: Duration(time.Second / time.Microsecond),
 	}
 }
 

@@ -74,6 +74,7 @@ type ReduceTask struct {
 	ShuffleEndUs int64
 	FinishUs     int64
 	copyUs       int64 // start-up plus copying its whole share at the NIC rate
+	amWaitUs     int64 // YARN: from its container's allocation to its AM's next heartbeat (yarn.go)
 	tailUs       int64 // copying the last map's share after the last map ends
 	workUs       int64 // merge, reduce function and output write
 	// Trace mode with the lifecycle (tracemode.go): the observed copy after

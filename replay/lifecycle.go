@@ -470,6 +470,9 @@ func (s *Sim) lcHistoryTimes(j *Job, r *JobResult) {
 		}
 	}
 	if r.FirstLaunchUs >= 0 {
+		r.FirstLaunchUs += j.yarn.firstWait // YARN: the AM's heartbeat before the first task's start (yarn.go)
+	}
+	if r.FirstLaunchUs >= 0 {
 		r.WaitingUs = r.FirstLaunchUs - r.SubmitUs
 	}
 	if r.LastMapEndUs >= 0 {

@@ -121,7 +121,7 @@ func (s *Sim) reduceLaunched(j *Job, i int32) {
 	if o.cursor == nil {
 		o.cursor = make([]int64, len(j.Reduces))
 	}
-	o.cursor[i] = s.now + int64(s.hw.TaskStartup)
+	o.cursor[i] = s.now + r.amWaitUs + int64(s.hw.TaskStartup)
 	for _, m := range o.done {
 		s.fetch(j, i, m)
 	}
@@ -168,7 +168,7 @@ func (s *Sim) shuffleEnd(j *Job, i int32) int64 {
 		return j.out.cursor[i]
 	}
 	if r.obsTail {
-		return max(j.LastMapEndUs, max(r.LaunchUs+r.copyUs, j.mapAttemptsEndUs())+r.obsTailUs)
+		return max(j.LastMapEndUs, max(r.LaunchUs+r.amWaitUs+r.copyUs, j.mapAttemptsEndUs())+r.obsTailUs)
 	}
-	return max(r.LaunchUs+r.copyUs, j.LastMapEndUs+r.tailUs)
+	return max(r.LaunchUs+r.amWaitUs+r.copyUs, j.LastMapEndUs+r.tailUs)
 }

@@ -487,6 +487,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	if saved := s.jvmTake(n, j, false, i); !flowRead { // JVM reuse (lifecycle_ext.go)
 		d -= saved
 	}
+	d += s.amWaitUs(j) // YARN: the AM takes the container at its next heartbeat (yarn.go)
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
 	m.endUs = s.now + d
 	j.PendingMaps--
@@ -537,6 +538,7 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	r := &j.Reduces[i]
 	s.takeReduceSlot(j, n)
 	r.copyUs -= s.jvmTake(n, j, true, i) // JVM reuse (lifecycle_ext.go)
+	r.amWaitUs = s.amWaitUs(j)
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
 	j.PendingReduces--
 	j.RunningReduces++

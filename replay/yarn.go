@@ -82,20 +82,20 @@ type yarnKeys struct {
 	MaxAllocationVCores                     int64
 	MapMemoryMB, ReduceMemoryMB, AMMemoryMB int64
 	MapVCores, ReduceVCores, AMVCores       int64
-	AMStartup, AMLaunch                     Duration
+	AMStartup, AMLaunch, AMHeartbeat        Duration
 }
 
 // setYARNKeys sets the YARN group's fields of h from k.
 func setYARNKeys(h *Hardware, k yarnKeys) {
 	h.Cluster, h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MaxAllocationMB = k.Cluster, k.NodeMemoryMB, k.NodeVCores, k.MinAllocationMB, k.MaxAllocationMB
 	h.MinAllocationVCores, h.MaxAllocationVCores, h.MapMemoryMB, h.ReduceMemoryMB, h.AMMemoryMB = k.MinAllocationVCores, k.MaxAllocationVCores, k.MapMemoryMB, k.ReduceMemoryMB, k.AMMemoryMB
-	h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup, h.AMLaunch = k.MapVCores, k.ReduceVCores, k.AMVCores, k.AMStartup, k.AMLaunch
+	h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup, h.AMLaunch, h.AMHeartbeat = k.MapVCores, k.ReduceVCores, k.AMVCores, k.AMStartup, k.AMLaunch, k.AMHeartbeat
 }
 
 func yarnKeysOf(h *Hardware) yarnKeys {
 	return yarnKeys{h.Cluster, h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MaxAllocationMB,
 		h.MinAllocationVCores, h.MaxAllocationVCores, h.MapMemoryMB, h.ReduceMemoryMB, h.AMMemoryMB,
-		h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup, h.AMLaunch}
+		h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup, h.AMLaunch, h.AMHeartbeat}
 }
 
 // maxYARNAmount bounds the memory (MB) and vcore keys: a petabyte of memory
@@ -126,8 +126,8 @@ func (h *Hardware) validateYARN(bad func(string, ...any)) {
 		bad("min_allocation_mb/vcores (%d, %d) must not exceed max_allocation_mb/vcores (%d, %d)",
 			h.MinAllocationMB, h.MinAllocationVCores, h.MaxAllocationMB, h.MaxAllocationVCores)
 	}
-	if h.AMStartup > MaxHardwareDuration || h.AMLaunch > MaxHardwareDuration {
-		bad("am_startup = %v, am_launch = %v: want at most %v", h.AMStartup, h.AMLaunch, MaxHardwareDuration)
+	if h.AMStartup > MaxHardwareDuration || h.AMLaunch > MaxHardwareDuration || h.AMHeartbeat > MaxHardwareDuration {
+		bad("am_startup = %v, am_launch = %v, am_heartbeat = %v: want at most %v", h.AMStartup, h.AMLaunch, h.AMHeartbeat, MaxHardwareDuration)
 	}
 	if h.Cluster != ClusterYARN {
 		return
@@ -242,6 +242,8 @@ type jobYARN struct {
 	amPending bool        // submitted, AM not yet allocated
 	amNode    int32       // node of the AM's container, -1 before
 	amLaunch  int64
+	readyUs   int64    // when its AM was ready: the phase of the AM's heartbeats
+	firstWait int64    // the AM heartbeat wait of its first task's container
 	usage     Resource // what its running containers hold, the AM's included
 }
 
@@ -438,6 +440,7 @@ func (s *Sim) amStartupUs(j *Job) int64 {
 // amReady requests job j's maps and reduces: its AM has started and
 // initialised the job.
 func (s *Sim) amReady(j *Job) {
+	j.yarn.readyUs = s.now
 	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
@@ -454,6 +457,23 @@ func (s *Sim) amReady(j *Job) {
 		return
 	}
 	s.wake()
+}
+
+// amWaitUs is, on a YARN cluster, the time from now, when a container of j
+// is allocated, to its AM's next allocate call (am_heartbeat, the AM's calls
+// at readyUs + k·am_heartbeat), which hands the container to the AM; 0 at a
+// call, on a slot cluster or with am_heartbeat = 0. It records the first
+// task's wait for the job's history times (yarnHistoryTimes).
+func (s *Sim) amWaitUs(j *Job) int64 {
+	iv := int64(s.hw.AMHeartbeat)
+	if !s.yarn.on || iv <= 0 {
+		return 0
+	}
+	w := (iv - (s.now-j.yarn.readyUs)%iv) % iv
+	if j.FirstLaunchUs < 0 {
+		j.yarn.firstWait = w
+	}
+	return w
 }
 
 // yarnJobDone releases job j's AM container when it finishes.
