@@ -245,12 +245,22 @@ func newestFirst(cs []container) {
 	})
 }
 
-// launchMapOrReduce gives j a map of an allowed locality on node n, or
-// a reduce, if its container fits in the node and ok(size) allows it; it
+// launchMapOrReduce gives j a reduce, or else a map of an allowed locality,
+// on node n, if its container fits in the node and ok(size) allows it; it
 // returns what it launched (ok false: nothing) and whether a map was held
-// back by locality alone.
+// back by locality alone. Reduces come first as the MapReduce AM asks for
+// them (RMContainerAllocator: PRIORITY_REDUCE 10 before PRIORITY_MAP 20, a
+// scheduler serving an application's requests by priority); how many it
+// asks for is the engine's reduce ramp-up (replay's rampUpAllows), so
+// LaunchReduce refuses one the AM has not asked for yet.
 func launchMapOrReduce(yc replay.YARNCluster, j *replay.JobView, n int32, allowed levels,
 	ok func(replay.Resource) bool) (launched bool, kind replay.ContainerKind, loc replay.Locality, heldBack bool) {
+	if canReduce(j) {
+		size := yc.Container(j, replay.ReduceContainer)
+		if size.Fits(yc.NodeFree(n)) && ok(size) && yc.LaunchReduce(j, n) >= 0 {
+			return true, replay.ReduceContainer, 0, false
+		}
+	}
 	if j.PendingMaps() > 0 {
 		size := yc.Container(j, replay.MapContainer)
 		if size.Fits(yc.NodeFree(n)) && ok(size) {
@@ -259,12 +269,6 @@ func launchMapOrReduce(yc replay.YARNCluster, j *replay.JobView, n int32, allowe
 			}
 			// Maps are pending elsewhere: the locality wait held them back.
 			heldBack = true
-		}
-	}
-	if canReduce(j) {
-		size := yc.Container(j, replay.ReduceContainer)
-		if size.Fits(yc.NodeFree(n)) && ok(size) && yc.LaunchReduce(j, n) >= 0 {
-			return true, replay.ReduceContainer, 0, heldBack
 		}
 	}
 	return false, 0, 0, heldBack

@@ -10,7 +10,7 @@ import (
 // only from tests (export_test.go), never written to the results.
 type eventStats struct {
 	// ByKind counts the events popped from the queue, by kind.
-	ByKind [evTick + 1]int64
+	ByKind [evAMTick + 1]int64
 	// Cancelled counts heartbeats that fell due while nothing waited, taken
 	// off the heartbeat queue without being handled (heartbeats.go).
 	Cancelled int64

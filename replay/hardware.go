@@ -213,6 +213,11 @@ type Hardware struct {
 	// since its last call; a task starts task_startup after the call that
 	// brought its container. 0: at once.
 	AMHeartbeat Duration `toml:"am_heartbeat"`
+	// ReduceRampupLimit is yarn.app.mapreduce.am.job.reduce.rampup.limit:
+	// while maps are still to be assigned, the MRAppMaster asks for reduces
+	// only up to this share (times the fraction of maps completed) of the
+	// resources its job can use (RMContainerAllocator.scheduleReduces).
+	ReduceRampupLimit float64 `toml:"reduce_rampup_limit"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
@@ -236,7 +241,7 @@ func DefaultHardware() Hardware {
 		NodeMemoryMB: 8192, NodeVCores: 8, MinAllocationMB: 1024, MaxAllocationMB: 8192,
 		MinAllocationVCores: 1, MaxAllocationVCores: 4,
 		MapMemoryMB: 1024, ReduceMemoryMB: 1024, AMMemoryMB: 1536, MapVCores: 1, ReduceVCores: 1, AMVCores: 1,
-		AMStartup: Duration(3 * time.Second / time.Microsecond), AMLaunch: Duration(time.Second / time.Microsecond), AMHeartbeat: Duration(time.Second / time.Microsecond),
+		AMStartup: Duration(3 * time.Second / time.Microsecond), AMLaunch: Duration(time.Second / time.Microsecond), AMHeartbeat: Duration(time.Second / time.Microsecond), ReduceRampupLimit: 0.5,
 	}
 }
 

@@ -20,7 +20,7 @@ func TestHardwareKeysFromTags(t *testing.T) {
 		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "retry_container_delay", "job_init_jobs_per_user", "job_init_users", "jvm_reuse", "sort_mb_per_s",
 		"cluster", "node_memory_mb", "node_vcores", "min_allocation_mb", "max_allocation_mb", "min_allocation_vcores",
 		"max_allocation_vcores", "map_memory_mb", "reduce_memory_mb", "am_memory_mb", "map_vcores", "reduce_vcores",
-		"am_vcores", "am_startup", "am_launch", "am_heartbeat", "queues (name, capacity, max_capacity)"}
+		"am_vcores", "am_startup", "am_launch", "am_heartbeat", "reduce_rampup_limit", "queues (name, capacity, max_capacity)"}
 	if got := HardwareKeys(); !reflect.DeepEqual(got, want) {
 		t.Errorf("HardwareKeys() =\n%q\nwant\n%q", got, want)
 	}

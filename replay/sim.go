@@ -24,6 +24,7 @@ const (
 	evFetchStart    // network = "flow": reduce b of job a is started up and begins its fetches
 	evAMReady       // cluster = "yarn": job a's AM has started and initialised the job (yarn.go)
 	evTick          // the policy's timer (Ticker, yarn.go)
+	evAMTick        // cluster = "yarn": a round of the MRAppMasters' allocate calls (yarn.go)
 )
 
 type event struct {
@@ -383,6 +384,8 @@ func (s *Sim) loop() (err error) {
 			s.amReady(s.jobs[e.a])
 		case evTick:
 			s.tick()
+		case evAMTick:
+			s.amTick()
 		}
 		if s.yarn.err != nil {
 			return s.yarn.err
@@ -526,7 +529,7 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 		panic(fmt.Sprintf("policy %s launched a reduce of job %s on node %d with %d free reduce slots, %s",
 			s.pol.Name(), j.Trace.ID, n, ns.freeReduce, s.yarnRoom(j, n, ReduceContainer)))
 	}
-	if !j.ready || j.PendingReduces == 0 {
+	if !j.ready || j.PendingReduces == 0 || !s.rampUpAllows(j) {
 		return -1
 	}
 	i := j.nextRed

@@ -3,6 +3,7 @@ package replay
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -83,6 +84,7 @@ type yarnKeys struct {
 	MapMemoryMB, ReduceMemoryMB, AMMemoryMB int64
 	MapVCores, ReduceVCores, AMVCores       int64
 	AMStartup, AMLaunch, AMHeartbeat        Duration
+	ReduceRampupLimit                       float64
 }
 
 // setYARNKeys sets the YARN group's fields of h from k.
@@ -90,12 +92,13 @@ func setYARNKeys(h *Hardware, k yarnKeys) {
 	h.Cluster, h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MaxAllocationMB = k.Cluster, k.NodeMemoryMB, k.NodeVCores, k.MinAllocationMB, k.MaxAllocationMB
 	h.MinAllocationVCores, h.MaxAllocationVCores, h.MapMemoryMB, h.ReduceMemoryMB, h.AMMemoryMB = k.MinAllocationVCores, k.MaxAllocationVCores, k.MapMemoryMB, k.ReduceMemoryMB, k.AMMemoryMB
 	h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup, h.AMLaunch, h.AMHeartbeat = k.MapVCores, k.ReduceVCores, k.AMVCores, k.AMStartup, k.AMLaunch, k.AMHeartbeat
+	h.ReduceRampupLimit = k.ReduceRampupLimit
 }
 
 func yarnKeysOf(h *Hardware) yarnKeys {
 	return yarnKeys{h.Cluster, h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MaxAllocationMB,
 		h.MinAllocationVCores, h.MaxAllocationVCores, h.MapMemoryMB, h.ReduceMemoryMB, h.AMMemoryMB,
-		h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup, h.AMLaunch, h.AMHeartbeat}
+		h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup, h.AMLaunch, h.AMHeartbeat, h.ReduceRampupLimit}
 }
 
 // maxYARNAmount bounds the memory (MB) and vcore keys: a petabyte of memory
@@ -128,6 +131,9 @@ func (h *Hardware) validateYARN(bad func(string, ...any)) {
 	}
 	if h.AMStartup > MaxHardwareDuration || h.AMLaunch > MaxHardwareDuration || h.AMHeartbeat > MaxHardwareDuration {
 		bad("am_startup = %v, am_launch = %v, am_heartbeat = %v: want at most %v", h.AMStartup, h.AMLaunch, h.AMHeartbeat, MaxHardwareDuration)
+	}
+	if !(h.ReduceRampupLimit > 0 && h.ReduceRampupLimit <= 1) {
+		bad("reduce_rampup_limit = %g: want a share in (0, 1]", h.ReduceRampupLimit)
 	}
 	if h.Cluster != ClusterYARN {
 		return
@@ -242,9 +248,13 @@ type jobYARN struct {
 	amPending bool        // submitted, AM not yet allocated
 	amNode    int32       // node of the AM's container, -1 before
 	amLaunch  int64
-	readyUs   int64    // when its AM was ready: the phase of the AM's heartbeats
-	firstWait int64    // the AM heartbeat wait of its first task's container
-	usage     Resource // what its running containers hold, the AM's included
+	readyUs   int64 // when its AM was ready: the phase of the AM's heartbeats
+	// redAsked and redVisible are the reduces (launched or not) its AM asked
+	// for at its last allocate round and at the one before, which the RM
+	// sees (amTick, rampUpAllows).
+	redAsked, redVisible int32
+	firstWait            int64    // the AM heartbeat wait of its first task's container
+	usage                Resource // what its running containers hold, the AM's included
 }
 
 // yarnSim is the simulator's YARN state.
@@ -254,8 +264,13 @@ type yarnSim struct {
 	capacity Resource   // per node (every NodeManager alike)
 	minAlloc Resource
 	total    Resource
-	err      error      // a job whose container cannot run: stops the run
-	memMBs   [3]float64 // MB·s held by the containers released so far, by kind
+	used     Resource // what every container holds
+	// amTicking says an evAMTick is queued; amPreempted counts the reduces
+	// the MRAppMasters preempted (amPreemptReduces).
+	amTicking   bool
+	amPreempted int64
+	err         error      // a job whose container cannot run: stops the run
+	memMBs      [3]float64 // MB·s held by the containers released so far, by kind
 }
 
 // initYARN sets up the NodeManagers' resources.
@@ -337,6 +352,7 @@ func (s *Sim) takeContainer(j *Job, n int32, k ContainerKind) bool {
 		return false
 	}
 	s.yarn.free[n] = s.yarn.free[n].Sub(c)
+	s.yarn.used = s.yarn.used.Add(c)
 	j.yarn.usage = j.yarn.usage.Add(c)
 	return true
 }
@@ -346,6 +362,7 @@ func (s *Sim) takeContainer(j *Job, n int32, k ContainerKind) bool {
 func (s *Sim) releaseContainer(j *Job, n int32, k ContainerKind, launchUs int64) {
 	c := j.yarn.size[k]
 	s.yarn.free[n] = s.yarn.free[n].Add(c)
+	s.yarn.used = s.yarn.used.Sub(c)
 	j.yarn.usage = j.yarn.usage.Sub(c)
 	s.yarn.memMBs[k] += float64(c.MemoryMB) * float64(s.now-launchUs) / 1e6
 }
@@ -366,6 +383,7 @@ func (s *Sim) yarnSubmit(j *Job) {
 	s.pending++ // the AM's container
 	s.pol.JobArrived(s, j.View())
 	s.startTicks()
+	s.startAMTicks()
 	s.wake()
 }
 
@@ -474,6 +492,136 @@ func (s *Sim) amWaitUs(j *Job) int64 {
 		j.yarn.firstWait = w
 	}
 	return w
+}
+
+// rampUpAllows reports whether j's MRAppMaster has asked for one more reduce
+// than it has launched: with am_heartbeat > 0, the reduces its last allocate
+// round asked for (amTick: the AM decides at one call, the RM sees the asks
+// at the next); with am_heartbeat = 0, rampUp now.
+func (s *Sim) rampUpAllows(j *Job) bool {
+	if !s.yarn.on {
+		return true
+	}
+	launched := j.RunningReduces + j.FinishedReduces
+	if s.hw.AMHeartbeat <= 0 {
+		return s.rampUp(j) >= 1
+	}
+	return launched < j.yarn.redVisible
+}
+
+// rampUp is how many more reduces j's MRAppMaster asks for now, as
+// RMContainerAllocator.scheduleReduces (Hadoop 2) ramps them up: every
+// reduce not yet launched once every map is assigned; before that, of the
+// resources the job can use — the cluster's free resources (standing for the
+// RM's headroom, which the scheduler computes from its queue and user limits)
+// plus what its maps and reduces hold — the share min(completed maps / maps,
+// reduce_rampup_limit), plus whatever the maps still to run would leave of
+// the rest, less what its reduces hold. Counted in containers per resource,
+// the fewer of memory and vcores (ResourceCalculatorUtils with the
+// scheduler's resource types: this engine places containers by both). 0
+// before slow-start (Job.ready).
+func (s *Sim) rampUp(j *Job) int32 {
+	if !j.ready || j.PendingReduces == 0 {
+		return 0
+	}
+	if j.PendingMaps == 0 {
+		return j.PendingReduces
+	}
+	mapR, redR := j.yarn.size[MapContainer], j.yarn.size[ReduceContainer]
+	headroom := s.yarn.total.Sub(s.yarn.used)
+	done := float64(j.FinishedMaps) / float64(len(j.Maps))
+	share := min(done, s.hw.ReduceRampupLimit)
+	need := float64(j.PendingMaps + j.RunningMaps)
+	dim := func(head, mapSize, redSize int64) (idealMap, finalRed float64) {
+		total := float64(head + int64(j.RunningMaps)*mapSize + int64(j.RunningReduces)*redSize)
+		idealRed := total * share
+		return total - idealRed, idealRed
+	}
+	mMapM, mRedM := dim(headroom.MemoryMB, mapR.MemoryMB, redR.MemoryMB)
+	vMapV, vRedV := dim(headroom.VCores, mapR.VCores, redR.VCores)
+	mapContainers := min(math.Floor(mMapM/float64(mapR.MemoryMB)), math.Floor(vMapV/float64(mapR.VCores)))
+	if mapContainers >= need { // the maps' unused share goes to reduces
+		mRedM += mMapM - need*float64(mapR.MemoryMB)
+		vRedV += vMapV - need*float64(mapR.VCores)
+	}
+	ramp := min(math.Floor((mRedM-float64(int64(j.RunningReduces)*redR.MemoryMB))/float64(redR.MemoryMB)),
+		math.Floor((vRedV-float64(int64(j.RunningReduces)*redR.VCores))/float64(redR.VCores)))
+	return int32(max(0, min(ramp, float64(j.PendingReduces))))
+}
+
+// startAMTicks queues the MRAppMasters' next allocate round
+// (amPreemptReduces), if none is queued.
+func (s *Sim) startAMTicks() {
+	if !s.yarn.on || s.yarn.amTicking {
+		return
+	}
+	iv := int64(s.hw.AMHeartbeat)
+	if iv <= 0 {
+		iv = int64(yarnNMHeartbeat)
+	}
+	s.yarn.amTicking = true
+	s.schedule((s.now/iv+1)*iv, evAMTick, 0, 0)
+}
+
+// amTick runs the MRAppMasters' reduce preemption for every active job, and
+// queues the next round while some job is active.
+func (s *Sim) amTick() {
+	s.yarn.amTicking = false
+	if len(s.active) == 0 {
+		return // restarted at the next submission
+	}
+	for _, j := range slices.Clone(s.active) {
+		s.amPreemptReduces(j)
+		if j.finished || j.yarn.amPending {
+			continue
+		}
+		// The reduces asked for at the last round reach the RM now; this
+		// round's ramp-up reaches it at the next.
+		j.yarn.redVisible = j.yarn.redAsked
+		j.yarn.redAsked = j.RunningReduces + j.FinishedReduces + s.rampUp(j)
+		if j.yarn.redVisible > j.RunningReduces+j.FinishedReduces && j.PendingReduces > 0 {
+			s.wake() // a node with room may now take a reduce
+		}
+	}
+	s.startAMTicks()
+}
+
+// amPreemptReduces is RMContainerAllocator.preemptReducesIfNeeded (Hadoop
+// 2): when a job's maps wait and what the job can use besides its reduces —
+// the cluster's free resources (standing for its headroom) plus what its
+// maps hold — cannot hold one map, its reduces have taken what it has: it
+// kills enough of them for min(waiting maps, max(one map, half of what it
+// can use)) of map memory (mapreduce.job.reduce.preemption.limit = 0.5), the
+// most recently launched first (the least progress). Without it, reduces
+// waiting for maps that cannot start would hold their containers for ever.
+// Checked at every round of the AMs' allocate calls (am_heartbeat, 1 s
+// when 0).
+func (s *Sim) amPreemptReduces(j *Job) {
+	if j.finished || j.PendingMaps == 0 || j.RunningReduces == 0 {
+		return
+	}
+	mapR, redR := j.yarn.size[MapContainer], j.yarn.size[ReduceContainer]
+	head := s.yarn.total.Sub(s.yarn.used)
+	forMaps := head.Add(Resource{int64(j.RunningMaps) * mapR.MemoryMB, int64(j.RunningMaps) * mapR.VCores})
+	if mapR.Fits(forMaps) {
+		return
+	}
+	limit := forMaps.MemoryMB + int64(j.RunningReduces)*redR.MemoryMB
+	mem := min(int64(j.PendingMaps)*mapR.MemoryMB, max(mapR.MemoryMB, limit/2))
+	k := min(int((mem+redR.MemoryMB-1)/redR.MemoryMB), int(j.RunningReduces))
+	var running []int32
+	for i := range j.Reduces {
+		if j.Reduces[i].State == Running {
+			running = append(running, int32(i))
+		}
+	}
+	slices.SortFunc(running, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(j.Reduces[b].LaunchUs, j.Reduces[a].LaunchUs), cmp.Compare(b, a))
+	})
+	for _, i := range running[:k] {
+		s.preemptReduce(j, i)
+		s.yarn.amPreempted++
+	}
 }
 
 // yarnJobDone releases job j's AM container when it finishes.
@@ -748,4 +896,6 @@ func (s *Sim) yarnUtilisation(sum *RunSummary) {
 	sum.MapUtilisation = s.yarn.memMBs[MapContainer] / d
 	sum.ReduceUtilisation = s.yarn.memMBs[ReduceContainer] / d
 	sum.AMUtilisation = s.yarn.memMBs[AMContainer] / d
+	sum.Preemptions = s.preempted - s.yarn.amPreempted
+	sum.ReducesPreemptedByAM = s.yarn.amPreempted
 }

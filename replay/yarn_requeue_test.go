@@ -35,3 +35,41 @@ func TestRequeueMap(t *testing.T) {
 		}
 	}
 }
+
+// TestAMPreemptReduces: a job whose three reduces and AM hold the whole of a
+// 4 GB NodeManager while two of its maps wait, none running, kills reduces
+// for min(2 maps, max(1 map, half of the 3 GB it can use besides the AM)) =
+// 1.5 GB of map memory: two reduces of 1 GB, its most recently launched;
+// with a map running (what the job can use for maps holds a map) it kills
+// none.
+func TestAMPreemptReduces(t *testing.T) {
+	for _, c := range []struct {
+		runningMaps int32
+		want        []TaskState
+	}{{0, []TaskState{Running, Pending, Pending}}, {1, []TaskState{Running, Running, Running}}} {
+		hw := DefaultHardware()
+		hw.Cluster, hw.Racks, hw.NodesPerRack = ClusterYARN, 1, 1
+		s := &Sim{hw: &hw, nodes: make([]nodeState, 1), pol: &nopPolicy{}}
+		s.nodes[0].nextHB = -1
+		s.yarn = yarnSim{on: true, total: Resource{4096, 4}, used: Resource{4096, 4}, free: []Resource{{}}}
+		j := &Job{Maps: make([]MapTask, 4), Reduces: make([]ReduceTask, 3)}
+		j.yarn.size = [3]Resource{{1024, 1}, {1024, 1}, {1024, 1}}
+		j.PendingMaps, j.RunningMaps, j.RunningReduces, j.ready = 2, c.runningMaps, 3, true
+		for i := range j.Reduces {
+			j.Reduces[i] = ReduceTask{State: Running, Node: 0, LaunchUs: int64(i) * 1e6, FinishUs: 100e6, ShuffleEndUs: Unset}
+		}
+		s.running = 3 + int64(c.runningMaps)
+		s.amPreemptReduces(j)
+		for i, want := range c.want {
+			if got := j.Reduces[i].State; got != want {
+				t.Errorf("running maps %d: reduce %d is %d, want %d", c.runningMaps, i, got, want)
+			}
+		}
+	}
+}
+
+// nopPolicy is a policy that does nothing, for engine unit tests.
+type nopPolicy struct{ Base }
+
+func (*nopPolicy) Name() string             { return "none" }
+func (*nopPolicy) Heartbeat(Cluster, int32) {}

@@ -488,18 +488,22 @@ func runPolicyOn(t *testing.T, tr *trace.Trace, hw replay.Hardware, name string)
 	return res
 }
 
-// TestYARNAMHeartbeat: the MRAppMaster takes its containers at its allocate
-// calls, every am_heartbeat from when its job is initialised. TestYARNOneNode's
-// schedule with am_startup = 2.5 s: job A's AM is ready at 2.5 s and calls at
-// 2.5, 3.5, …; its map's container, allocated at the NodeManager heartbeat at
-// 3 s, reaches it at 3.5 s and the map runs 3.5–4.5; the reduce's, allocated
-// at 6 s, at 6.5 s, and the reduce runs 6.5–8.5: flowtime 8.5 s, against 8 s
-// with am_heartbeat = 0 (containers at once).
+// TestYARNAMHeartbeat: the MRAppMaster calls the RM's allocate every
+// am_heartbeat: it takes the containers allocated since its last call, and
+// the reduces it decides to ask for at one call reach the RM at the next.
+// TestYARNOneNode's schedule with am_startup = 2.5 s: job A's AM is ready at
+// 2.5 s and calls at 2.5, 3.5, …; its map's container, allocated at the
+// NodeManager heartbeat at 3 s, reaches it at 3.5 s and the map runs 3.5–4.5.
+// The AMs' allocate rounds (at whole seconds) decide at 5 s to ask for the
+// reduce, which the RM sees at 6 s, after the NodeManager's heartbeat at 6 s
+// (queued earlier); the heartbeat at 9 s allocates it, it reaches the AM at
+// 9.5 s and runs 9.5–11.5: flowtime 11.5 s, against 8 s with am_heartbeat =
+// 0 (containers and asks at once: the reduce at 6 s, 6–8).
 func TestYARNAMHeartbeat(t *testing.T) {
 	for _, c := range []struct {
 		am   string
 		want int64
-	}{{"1s", 8.5e6}, {"0s", 8e6}} {
+	}{{"1s", 11.5e6}, {"0s", 8e6}} {
 		hw := yarnNode(t, "am_heartbeat = \""+c.am+"\"")
 		hw.AMStartup = 2.5e6
 		res := runYARN(t, twoJobs(), hw, &containerFIFO{})
@@ -507,6 +511,52 @@ func TestYARNAMHeartbeat(t *testing.T) {
 			if r.JobID == "job_a" && r.FlowtimeUs != c.want {
 				t.Errorf("am_heartbeat %s: job A's flowtime %d µs, want %d", c.am, r.FlowtimeUs, c.want)
 			}
+		}
+	}
+}
+
+// TestYARNReduceRampUp: the MRAppMaster asks for reduces as its maps
+// complete (RMContainerAllocator.scheduleReduces). One NodeManager of 8 GB,
+// 1 GB containers; a job of 20 ten-second maps and 4 reduces, its AM ready at
+// 2 s. The heartbeat at 3 s starts 7 maps (the AM holds the 8th GB); they end
+// at 13 s, and at the heartbeat at 15 s, 7 of 20 maps done, the job can use 7
+// GB: reduces may take min(7/20, limit) of it, 2.45 GB, so yarn-fifo (reduces
+// first) starts 2 reduces, then 5 maps. With reduce_rampup_limit = 0.1 the
+// share is 0.7 GB: no reduce yet, 7 maps.
+func TestYARNReduceRampUp(t *testing.T) {
+	tr := &trace.Trace{}
+	j := trace.NewJob("job_r")
+	j.SubmitMs, j.Status, j.InputBytes, j.ShuffleBytes, j.OutputBytes = 0, trace.StatusSucceeded, 20*10e6, 0, 4e6
+	tr.Jobs = append(tr.Jobs, j)
+	for i := range 20 {
+		m := trace.NewTask("job_r", fmt.Sprintf("job_r_m_%d", i), trace.Map, int32(i))
+		m.InputBytes, m.OutputBytes = 10e6, 0
+		tr.Tasks = append(tr.Tasks, m)
+	}
+	for i := range 4 {
+		r := trace.NewTask("job_r", fmt.Sprintf("job_r_r_%d", i), trace.Reduce, int32(i))
+		r.ShuffleBytes, r.OutputBytes = 0, 1e6
+		tr.Tasks = append(tr.Tasks, r)
+	}
+	for _, c := range []struct {
+		limit         string
+		reduces, maps int
+	}{{"0.5", 2, 5}, {"0.1", 0, 7}} {
+		hw := yarnNode(t, "am_heartbeat = \"0s\"\nreduce_rampup_limit = "+c.limit)
+		hw.NodeMemoryMB, hw.NodeVCores, hw.AMMemoryMB, hw.MapMemoryMB = 8192, 8, 1024, 1024
+		res := runPolicyOn(t, tr, hw, "yarn-fifo")
+		var reduces, maps int
+		for _, tk := range res.Tasks {
+			if tk.LaunchUs == 15e6 {
+				if tk.Type == "REDUCE" {
+					reduces++
+				} else {
+					maps++
+				}
+			}
+		}
+		if reduces != c.reduces || maps != c.maps {
+			t.Errorf("reduce_rampup_limit %s: %d reduces and %d maps launched at 15 s, want %d and %d", c.limit, reduces, maps, c.reduces, c.maps)
 		}
 	}
 }

@@ -141,6 +141,11 @@ type RunSummary struct {
 	// memory·time that ApplicationMaster containers held; 0 (left out) on a
 	// slot cluster.
 	AMUtilisation float64 `json:"am_utilisation,omitempty"`
+	// Preemptions is, on a YARN cluster, the containers the scheduler
+	// preempted, and ReducesPreemptedByAM the reduces the MRAppMasters
+	// killed for their own maps (left out when 0).
+	Preemptions          int64 `json:"preemptions,omitempty"`
+	ReducesPreemptedByAM int64 `json:"reduces_preempted_by_am,omitempty"`
 	// JainFairness is Jain's index over the jobs' slowdowns.
 	JainFairness float64 `json:"jain_fairness"`
 	// NetworkBytes is the bytes moved across the network (remote map input and
