@@ -11,7 +11,9 @@ import (
 func FuzzParseHardware(f *testing.F) {
 	for _, seed := range []string{"", "racks = 2\nnodes_per_rack = 3", "heartbeat = \"1s\"\nreplication = 9",
 		"[[queues]]\nname = \"a\"\ncapacity = 0.5", "map_nodes = 1\nreduce_nodes = 1\nracks = 1\nnodes_per_rack = 2",
-		"data_node_fraction = 0.01", "colour = 1", "racks = -1"} {
+		"data_node_fraction = 0.01", "colour = 1", "racks = -1",
+		"cluster = \"yarn\"\nnode_memory_mb = 4096\nnode_vcores = 2\nam_memory_mb = 2048",
+		"cluster = \"yarn\"\nmin_allocation_mb = 1\nnode_memory_mb = 1073741824\nreduce_rampup_limit = 1"} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
