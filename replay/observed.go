@@ -60,7 +60,7 @@ func Observed(w *Workload, opt Options) (*Result, error) {
 	if !HasObservedSchedule(w.Trace) {
 		return nil, fmt.Errorf("policy %s: the trace records no schedule (no task with a host, a start and a finish)", ObservedPolicy)
 	}
-	o := &observer{w: w, opt: opt, origin: w.Trace.Jobs[w.jobs[0]].SubmitMs}
+	o := &observer{w: w, opt: opt, origin: w.Trace.Jobs[w.jobs[0]].SubmitMs, firstAttempt: firstAttempts(w.Trace)}
 	jm := newJobMetrics(&o.res.Jobs, w.Len(), nil)
 	jm.observed = true
 	o.bus.register(jm, jobMetricsEvents)
@@ -103,6 +103,9 @@ type observer struct {
 	known     int64 // maps of known locality
 	bus       bus
 	evs       []obsEvent // a job's task events, reused from job to job
+	// firstAttempt is each job's earliest map or reduce attempt start (ms)
+	// on a host, for the jobs whose trace lists attempts (firstAttempts).
+	firstAttempt map[string]int64
 }
 
 // span is one task's observed run.
@@ -212,6 +215,13 @@ func (o *observer) job(k int) {
 		o.bus.taskEnded(x.e)
 	}
 	o.evs = evs
+	if a, ok := o.firstAttempt[tj.ID]; ok {
+		// A task that never succeeded records its TASK_STARTED (.jhist: when
+		// the AM created it, before any attempt ran); its job's first task
+		// ran at its first attempt's start, what a replay's first launch
+		// stands for (lcHistoryTimes).
+		j.FirstLaunchUs = o.us(a)
+	}
 	o.bus.jobFinished(JobEvent{Time: finish, Job: j})
 	o.spans = append(o.spans, spans)
 	o.ends = append(o.ends, end)
@@ -358,4 +368,23 @@ func (o *observer) summarise() {
 	for i := range o.res.Tasks {
 		o.res.Tasks[i].Policy = ObservedPolicy
 	}
+}
+
+// firstAttempts is each job's earliest map or reduce attempt start (ms) on a
+// host, over the jobs whose trace lists attempts.
+func firstAttempts(tr *trace.Trace) map[string]int64 {
+	if len(tr.Attempts) == 0 {
+		return nil
+	}
+	first := map[string]int64{}
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		if !a.Type.IsWork() || a.Host == "" || a.StartMs < 0 {
+			continue
+		}
+		if v, ok := first[a.JobID]; !ok || a.StartMs < v {
+			first[a.JobID] = a.StartMs
+		}
+	}
+	return first
 }

@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -238,4 +239,33 @@ func handTraceNoHosts() *trace.Trace {
 		tr.Tasks[i].Host = ""
 	}
 	return tr
+}
+
+// TestObservedFirstAttempt: a job whose trace lists attempts waited until
+// its first attempt started, not until a task that never succeeded recorded
+// its TASK_STARTED (.jhist: when the AM created it). Job F, submitted at
+// 50 s: its map's TASK_STARTED is at 52 s, its two failed attempts ran at
+// 54–55 s and 56–57 s: its wait is 4 s.
+func TestObservedFirstAttempt(t *testing.T) {
+	tr := observedHistory()
+	f := trace.NewJob("F")
+	f.Status, f.SubmitMs, f.FinishMs = trace.StatusFailed, 50000, 58000
+	tr.Jobs = append(tr.Jobs, f)
+	m := trace.NewTask("F", "F-m", trace.Map, 0)
+	m.Host, m.StartMs, m.FinishMs = "h1", 52000, 57000
+	tr.Tasks = append(tr.Tasks, m)
+	for k, start := range []int64{54000, 56000} {
+		a := trace.NewAttempt("F", "F-m", fmt.Sprintf("F-m-%d", k), trace.Map)
+		a.Host, a.StartMs, a.FinishMs, a.Status = "h1", start, start+1000, trace.StatusFailed
+		tr.Attempts = append(tr.Attempts, a)
+	}
+	res, err := replay.Observed(observedWorkload(t, tr, replay.WorkloadOptions{}), replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Jobs {
+		if r.JobID == "F" && r.WaitingUs != 4*sec {
+			t.Errorf("job F waited %d µs, want %d (to its first attempt)", r.WaitingUs, 4*sec)
+		}
+	}
 }
