@@ -899,3 +899,9 @@ func (s *Sim) yarnUtilisation(sum *RunSummary) {
 	sum.Preemptions = s.preempted - s.yarn.amPreempted
 	sum.ReducesPreemptedByAM = s.yarn.amPreempted
 }
+
+// NodeResources is a YARN cluster's NodeManager memory and vcores (every node
+// alike); ok is false on a slot cluster. The setting line shows them.
+func (h *Hardware) NodeResources() (memoryMB, vcores int64, ok bool) {
+	return h.NodeMemoryMB, h.NodeVCores, h.Cluster == ClusterYARN
+}

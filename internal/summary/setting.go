@@ -33,12 +33,16 @@ func Setting(runs []Run) string {
 	traces := map[string]int{}
 	hws, seeds := map[string]string{}, map[uint64]bool{}
 	var mapU, redU []float64
+	kind := utilisationKind(runs)
 	for _, r := range runs {
 		traces[r.Summary.Trace] = max(traces[r.Summary.Trace], r.Summary.Jobs)
 		if _, ok := hws[r.Summary.Hardware]; !ok || r.Cluster != "" {
 			hws[r.Summary.Hardware] = r.Cluster
 		}
 		seeds[r.Summary.Seed] = true
+		if kind == "memory" && r.Policy == results.ObservedPolicy {
+			continue // an observed schedule's utilisation counts slots
+		}
 		mapU = append(mapU, r.Summary.MapUtilisation)
 		redU = append(redU, r.Summary.ReduceUtilisation)
 	}
@@ -72,7 +76,7 @@ func Setting(runs []Run) string {
 	parts = append(parts, plural2(len(sd), "seed", "seeds")+" "+listShort(sd))
 	// Results written before utilisation was recorded hold zeros: say nothing.
 	if slices.Max(mapU) > 0 || slices.Max(redU) > 0 {
-		parts = append(parts, "slot utilisation: map "+pctRange(mapU)+", reduce "+pctRange(redU))
+		parts = append(parts, kind+" utilisation: map "+pctRange(mapU)+", reduce "+pctRange(redU))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -131,12 +135,36 @@ func pct(f float64) string {
 	}
 }
 
+// utilisationKind names what the runs' utilisation measures: slot time, or
+// on a YARN cluster (a run whose AMs held memory) memory·time.
+// Observed schedules do not count: theirs is a slot count either way.
+func utilisationKind(runs []Run) string {
+	yarn, sims := 0, 0
+	for _, r := range runs {
+		if r.Policy == results.ObservedPolicy {
+			continue
+		}
+		sims++
+		if r.Summary.AMUtilisation > 0 {
+			yarn++
+		}
+	}
+	switch {
+	case yarn == 0:
+		return "slot"
+	case yarn == sims:
+		return "memory"
+	}
+	return "slot or (YARN) memory"
+}
+
 // Warnings returns the warnings a reader of the summary must see: for each
 // trace and hardware model whose runs all kept map-slot utilisation below
 // IdleUtilisation, that the policies cannot differ there.
 func Warnings(runs []Run) []string {
 	type key struct{ trace, hw string }
 	most := map[key]float64{}
+	yarn := map[key]bool{}
 	var order []key
 	for _, r := range runs {
 		if r.Policy == results.ObservedPolicy {
@@ -147,14 +175,19 @@ func Warnings(runs []Run) []string {
 			order = append(order, k)
 		}
 		most[k] = max(most[k], r.Summary.MapUtilisation)
+		yarn[k] = yarn[k] || r.Summary.AMUtilisation > 0
 	}
 	var out []string
 	for _, k := range order {
 		// Zero is no measurement (results written before utilisation was
 		// recorded, or a run without jobs), not an idle cluster.
 		if u := most[k]; u > 0 && u < IdleUtilisation {
-			out = append(out, fmt.Sprintf("warning: map-slot utilisation is %s at most (trace %s, hardware %s), below 1%%: policies cannot differ on an idle cluster",
-				pct(u), display(k.trace), display(k.hw)))
+			what := "map-slot"
+			if yarn[k] {
+				what = "map-container memory"
+			}
+			out = append(out, fmt.Sprintf("warning: %s utilisation is %s at most (trace %s, hardware %s), below 1%%: policies cannot differ on an idle cluster",
+				what, pct(u), display(k.trace), display(k.hw)))
 		}
 	}
 	return out

@@ -76,3 +76,46 @@ func TestIdentical(t *testing.T) {
 		t.Errorf("runs of different seeds merged: %q", got)
 	}
 }
+
+// TestSettingYARN: runs on a YARN cluster (their AMs held memory) state
+// memory utilisation, without the observed schedule's slot count; mixed
+// runs say both; the idle warning names container memory.
+func TestSettingYARN(t *testing.T) {
+	yarn := func(policy string, mapU float64) Run {
+		r := settingRun(policy, "t", "hw", 1, mapU, 0.5, 5)
+		r.Summary.AMUtilisation = 0.01
+		return r
+	}
+	if got, want := Setting([]Run{yarn("yarn-fifo", 0.25), settingRun(results.ObservedPolicy, "t", "hw", 1, 0.75, 0.75, 5)}),
+		"trace t (1 job) · hardware hw · seed 1 · memory utilisation: map 25.0%, reduce 50.0%"; got != want {
+		t.Errorf("YARN:\n got %q\nwant %q", got, want)
+	}
+	if got := Setting([]Run{yarn("yarn-fifo", 0.25), settingRun("fifo", "t", "hw", 1, 0.5, 0.5, 5)}); !strings.Contains(got, "slot or (YARN) memory utilisation: map 25.0%–50.0%") {
+		t.Errorf("mixed: %q", got)
+	}
+	if got := Warnings([]Run{yarn("yarn-fifo", 0.001)}); len(got) != 1 || !strings.HasPrefix(got[0], "warning: map-container memory utilisation is 0.10% at most") {
+		t.Errorf("Warnings = %q", got)
+	}
+}
+
+// yarnHW is a cluster that reports NodeManager resources.
+type yarnHW struct{ yarn bool }
+
+func (yarnHW) RackCount() int        { return 1 }
+func (yarnHW) Nodes() int            { return 3 }
+func (yarnHW) TotalMapSlots() int    { return 24 }
+func (yarnHW) TotalReduceSlots() int { return 24 }
+func (h yarnHW) NodeResources() (int64, int64, bool) {
+	return 9216, 8, h.yarn
+}
+
+// TestClusterSizeYARN: a YARN cluster is described by its NodeManagers'
+// resources, a slot cluster by its slots.
+func TestClusterSizeYARN(t *testing.T) {
+	if got, want := ClusterSize(yarnHW{true}), "1 rack, 3 nodes of 9216 MB and 8 vcores"; got != want {
+		t.Errorf("YARN: %q, want %q", got, want)
+	}
+	if got, want := ClusterSize(yarnHW{false}), "1 rack, 3 nodes, 24 map + 24 reduce slots"; got != want {
+		t.Errorf("slots: %q, want %q", got, want)
+	}
+}

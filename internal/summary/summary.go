@@ -55,10 +55,22 @@ type Cluster interface {
 	TotalReduceSlots() int
 }
 
+// yarnCluster is implemented by a hardware model that may be a YARN cluster
+// (*replay.Hardware): its NodeManagers' memory and vcores, ok when it is one.
+type yarnCluster interface {
+	NodeResources() (memoryMB, vcores int64, ok bool)
+}
+
 // ClusterSize describes a cluster for the setting line: racks, nodes and slots,
-// e.g. "2 racks, 20 nodes, 40 map + 20 reduce slots".
+// e.g. "2 racks, 20 nodes, 40 map + 20 reduce slots", or on a YARN cluster
+// the NodeManagers' resources, "1 rack, 3 nodes of 9216 MB and 8 vcores".
 func ClusterSize(h Cluster) string {
 	racks := h.RackCount()
+	if y, ok := h.(yarnCluster); ok {
+		if mem, vc, yes := y.NodeResources(); yes {
+			return fmt.Sprintf("%d rack%s, %d node%s of %d MB and %d vcores", racks, plural(racks), h.Nodes(), plural(h.Nodes()), mem, vc)
+		}
+	}
 	return fmt.Sprintf("%d rack%s, %d node%s, %d map + %d reduce slots",
 		racks, plural(racks), h.Nodes(), plural(h.Nodes()), h.TotalMapSlots(), h.TotalReduceSlots())
 }
