@@ -29,9 +29,16 @@ import (
 //     (yarn.app.mapreduce.am.resource.mb / .cpu-vcores). The policy sees the
 //     job at its submission with its AM pending and gives the AM a container
 //     (YARNCluster.LaunchAM); the AM then starts and initialises the job for
-//     am_startup (trace mode: task_startup plus the observed AM start →
+//     am_startup (trace mode: am_launch plus the observed AM start →
 //     JOB_INITED when the trace has both), and only then are the job's maps and
 //     reduces requested. The AM holds its container until the job finishes.
+//   - The MRAppMaster calls the RM's allocate every am_heartbeat: a container
+//     allocated at a NodeManager's heartbeat reaches its job at the AM's next
+//     call (amWaitUs); the reduces it asks for are ramped up against its
+//     waiting maps (rampUp) at each round of calls and seen by the RM at the
+//     next (amTick); reduces come before maps in its requests' priorities;
+//     and it kills its own reduces when they hold what its maps need
+//     (amPreemptReduces).
 //   - Setup and cleanup run inside the AM (Hadoop 2's MRAppMaster commits
 //     through its committer, not in task containers), so the lifecycle's init
 //     workers and setup and cleanup tasks do not apply; the lifecycle's
@@ -43,9 +50,11 @@ import (
 //
 // The slot-based parts of the engine see each node as holding as many "slots"
 // of each kind as containers of the minimum allocation fit on it
-// (nodeContainers): the invariant checker's per-node counts and the
-// utilisation denominators use that. Speculation and the flow network are not
-// supported on YARN yet (refused when the model is validated).
+// (nodeContainers): the invariant checker's per-node counts use that, and it
+// checks memory and vcores besides; the run's utilisations are memory shares
+// (yarnUtilisation). Speculation, the flow network and JVM reuse are not
+// supported on YARN yet (refused when the model is validated). docs/yarn.md
+// is the model's description with its measurements.
 
 // ClusterKind is the cluster key: what a node offers its tasks.
 type ClusterKind string
