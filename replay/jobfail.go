@@ -377,12 +377,18 @@ func (s *Sim) failJob(j *Job) {
 // dropEvents withdraws the map and reduce done events of job k (killed
 // tasks), keeping the others' order.
 func (s *Sim) dropEvents(k int32) {
+	s.dropEventsWhere(func(e event) bool { return e.a == k && (e.kind == evMapDone || e.kind == evReduceDone) })
+}
+
+// dropEventsWhere withdraws the queued events drop says to (killed or
+// preempted tasks' ends), keeping the others' order. It rebuilds the queue:
+// for rare kills, not for the run's hot path.
+func (s *Sim) dropEventsWhere(drop func(event) bool) {
 	old := s.q
 	s.q = make(eventQueue, 0, len(old))
 	for _, e := range old {
-		if e.a == k && (e.kind == evMapDone || e.kind == evReduceDone) {
-			continue
+		if !drop(e) {
+			s.q.push(e)
 		}
-		s.q.push(e)
 	}
 }

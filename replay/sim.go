@@ -387,9 +387,6 @@ func (s *Sim) loop() (err error) {
 		case evAMTick:
 			s.amTick()
 		}
-		if s.yarn.err != nil {
-			return s.yarn.err
-		}
 		if s.polErr != nil {
 			if err := s.polErr.Err(); err != nil {
 				return err

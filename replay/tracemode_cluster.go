@@ -209,54 +209,81 @@ func confSlots(tr *trace.Trace) (maps, reduces int) {
 // and a reduce slot, at once on one host, each at least 1: over every attempt
 // when the trace has attempts, else over each task's successful attempt.
 func peakConcurrency(tr *trace.Trace) (maps, reduces int) {
-	type edge struct {
-		t     int64
-		delta int
+	peaks := peakUse(tr, func(_, taskID, host string, typ trace.TaskType) ([2]string, Resource, bool) {
+		t := trace.Task{TaskID: taskID, Type: typ}
+		if t.InMapSlot() {
+			return [2]string{host, "m"}, Resource{MemoryMB: 1}, true
+		}
+		return [2]string{host, "r"}, Resource{MemoryMB: 1}, true
+	})
+	maps, reduces = 1, 1
+	for k, p := range peaks {
+		if k[1] == "m" {
+			maps = max(maps, int(p.MemoryMB))
+		} else {
+			reduces = max(reduces, int(p.MemoryMB))
+		}
 	}
-	perHost := map[[2]string][]edge{} // (host, "m" or "r")
-	var keys [][2]string
-	add := func(host string, start, finish int64, mapSlot bool) {
+	return maps, reduces
+}
+
+// peakUse returns, per key, the most that the trace's attempts held at once
+// (every attempt when the trace lists attempts, else each task's successful
+// attempt, over [start, finish)), each resource dimension's own peak. use
+// says under which key and how much an attempt of task taskID (of type typ,
+// of job jobID) on host holds; ok false leaves it out. Ends come before
+// starts at the same instant: what is freed at t can be taken at t. It is
+// what slots (peakConcurrency) and YARN NodeManagers (yarnTraceNode) are
+// sized by in a cluster derived from a trace.
+func peakUse[K comparable](tr *trace.Trace, use func(jobID, taskID, host string, typ trace.TaskType) (K, Resource, bool)) map[K]Resource {
+	type edge struct {
+		t   int64
+		end bool
+		w   Resource
+	}
+	per := map[K][]edge{}
+	add := func(jobID, taskID, host string, typ trace.TaskType, start, finish int64) {
 		if host == "" || start < 0 || finish <= start {
 			return
 		}
-		k := [2]string{host, "m"}
-		if !mapSlot {
-			k[1] = "r"
+		if k, w, ok := use(jobID, taskID, host, typ); ok {
+			per[k] = append(per[k], edge{start, false, w}, edge{finish, true, w})
 		}
-		if perHost[k] == nil {
-			keys = append(keys, k)
-		}
-		perHost[k] = append(perHost[k], edge{start, 1}, edge{finish, -1})
 	}
 	if len(tr.Attempts) > 0 {
 		for i := range tr.Attempts {
 			a := &tr.Attempts[i]
-			t := trace.Task{TaskID: a.TaskID, Type: a.Type}
-			add(a.Host, a.StartMs, a.FinishMs, t.InMapSlot())
+			add(a.JobID, a.TaskID, a.Host, a.Type, a.StartMs, a.FinishMs)
 		}
 	} else {
 		for i := range tr.Tasks {
 			t := &tr.Tasks[i]
-			add(t.Host, t.StartMs, t.FinishMs, t.InMapSlot())
+			add(t.JobID, t.TaskID, t.Host, t.Type, t.StartMs, t.FinishMs)
 		}
 	}
-	maps, reduces = 1, 1
-	for _, k := range keys {
-		e := perHost[k]
-		// Ends before starts at the same instant: a slot freed at t can be reused at t.
-		slices.SortFunc(e, func(a, b edge) int { return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.delta, b.delta)) })
-		run, peak := 0, 0
+	out := make(map[K]Resource, len(per))
+	for k, e := range per {
+		slices.SortFunc(e, func(a, b edge) int {
+			if c := cmp.Compare(a.t, b.t); c != 0 || a.end == b.end {
+				return c
+			}
+			if a.end {
+				return -1
+			}
+			return 1
+		})
+		var run, peak Resource
 		for _, x := range e {
-			run += x.delta
-			peak = max(peak, run)
+			if x.end {
+				run = run.Sub(x.w)
+			} else {
+				run = run.Add(x.w)
+			}
+			peak = Resource{max(peak.MemoryMB, run.MemoryMB), max(peak.VCores, run.VCores)}
 		}
-		if k[1] == "m" {
-			maps = max(maps, peak)
-		} else {
-			reduces = max(reduces, peak)
-		}
+		out[k] = peak
 	}
-	return maps, reduces
+	return out
 }
 
 // traceReplicas gives job j's maps the trace's split locations as replicas when

@@ -278,7 +278,6 @@ type yarnSim struct {
 	// the MRAppMasters preempted (amPreemptReduces).
 	amTicking   bool
 	amPreempted int64
-	err         error      // a job whose container cannot run: stops the run
 	memMBs      [3]float64 // MB·s held by the containers released so far, by kind
 }
 
@@ -381,8 +380,8 @@ func (s *Sim) releaseContainer(j *Job, n int32, k ContainerKind, launchUs int64)
 func (s *Sim) yarnSubmit(j *Job) {
 	size, err := s.hw.jobContainers(j)
 	if err != nil {
-		s.yarn.err = err
-		return
+		// NewWorkload refused the trace: every job's containers fit.
+		panic(fmt.Sprintf("job %s reached the run with a container that cannot run: %v", j.Trace.ID, err))
 	}
 	j.yarn = jobYARN{size: size, amPending: true, amNode: -1}
 	j.life.setup.present, j.life.cleanup.present = false, false // they run in the AM
@@ -579,7 +578,7 @@ func (s *Sim) amTick() {
 	if len(s.active) == 0 {
 		return // restarted at the next submission
 	}
-	for _, j := range slices.Clone(s.active) {
+	for _, j := range s.active { // preempting changes no job's place in it
 		s.amPreemptReduces(j)
 		if j.finished || j.yarn.amPending {
 			continue
@@ -721,18 +720,7 @@ func (s *Sim) preemptReduce(j *Job, i int32) {
 // dropTaskEvent withdraws the done event of one task (a preempted one),
 // keeping the others' order.
 func (s *Sim) dropTaskEvent(k int32, kind eventKind, i int32) {
-	for x, e := range s.q {
-		if e.a == k && e.b == i && e.kind == kind {
-			old := s.q
-			s.q = make(eventQueue, 0, len(old))
-			for y, e := range old {
-				if y != x {
-					s.q.push(e)
-				}
-			}
-			return
-		}
-	}
+	s.dropEventsWhere(func(e event) bool { return e.a == k && e.b == i && e.kind == kind })
 }
 
 // requeueMap puts preempted map i back in j's pending-map indexes: each
@@ -841,54 +829,25 @@ func CheckPolicyKind(hw *Hardware, p Policy) error {
 func yarnTraceNode(tr *trace.Trace, hw *Hardware) (memMB, vcores int64) {
 	size := map[string][3]Resource{}
 	for i := range tr.Jobs {
-		j := &Job{Trace: &tr.Jobs[i]}
-		if c, err := hw.jobContainers(j); err == nil {
+		if c, err := hw.jobContainers(&Job{Trace: &tr.Jobs[i]}); err == nil {
 			size[tr.Jobs[i].ID] = c
 		}
 	}
-	type edge struct {
-		t     int64
-		delta Resource
-	}
-	perHost := map[string][]edge{}
-	var hosts []string
-	add := func(job, host string, start, finish int64, typ trace.TaskType) {
-		c, ok := size[job]
-		if host == "" || start < 0 || finish <= start || !ok || typ != trace.Map && typ != trace.Reduce {
-			return
+	peaks := peakUse(tr, func(jobID, _, host string, typ trace.TaskType) (string, Resource, bool) {
+		c, ok := size[jobID]
+		switch {
+		case !ok:
+			return "", Resource{}, false
+		case typ == trace.Map:
+			return host, c[MapContainer], true
+		case typ == trace.Reduce:
+			return host, c[ReduceContainer], true
 		}
-		r := c[MapContainer]
-		if typ == trace.Reduce {
-			r = c[ReduceContainer]
-		}
-		if perHost[host] == nil {
-			hosts = append(hosts, host)
-		}
-		perHost[host] = append(perHost[host], edge{start, r}, edge{finish, Resource{-r.MemoryMB, -r.VCores}})
-	}
-	if len(tr.Attempts) > 0 {
-		for i := range tr.Attempts {
-			a := &tr.Attempts[i]
-			add(a.JobID, a.Host, a.StartMs, a.FinishMs, a.Type)
-		}
-	} else {
-		for i := range tr.Tasks {
-			t := &tr.Tasks[i]
-			add(t.JobID, t.Host, t.StartMs, t.FinishMs, t.Type)
-		}
-	}
+		return "", Resource{}, false
+	})
 	var peak Resource
-	for _, h := range hosts {
-		e := perHost[h]
-		// Ends before starts at the same instant: a container freed at t can be reused at t.
-		slices.SortFunc(e, func(a, b edge) int {
-			return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.delta.MemoryMB, b.delta.MemoryMB))
-		})
-		var run Resource
-		for _, x := range e {
-			run = run.Add(x.delta)
-			peak.MemoryMB, peak.VCores = max(peak.MemoryMB, run.MemoryMB), max(peak.VCores, run.VCores)
-		}
+	for _, p := range peaks {
+		peak = Resource{max(peak.MemoryMB, p.MemoryMB), max(peak.VCores, p.VCores)}
 	}
 	am := hw.normalise(Resource{hw.AMMemoryMB, hw.AMVCores})
 	return max(hw.NodeMemoryMB, peak.MemoryMB+am.MemoryMB), max(hw.NodeVCores, peak.VCores+am.VCores)
