@@ -49,13 +49,13 @@ func WriteRun(dir string, res *Result, meta map[string]string) error {
 			w.addSample(&res.Timeline[i])
 		}
 		for i := range res.NodeNet {
-			w.addNodeNet(&res.NodeNet[i])
+			w.keep(w.nodeNet.add(&res.NodeNet[i]))
 		}
 		for i := range res.Queues {
-			w.addQueue(&res.Queues[i])
+			w.keep(w.queues.add(&res.Queues[i]))
 		}
 		for i := range res.Links {
-			w.addLink(&res.Links[i])
+			w.keep(w.links.add(&res.Links[i]))
 		}
 	} else if filepath.Clean(w.dir) != filepath.Clean(dir) {
 		return fmt.Errorf("write results: the run streamed into %s, not %s", w.dir, dir)

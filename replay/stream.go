@@ -63,18 +63,6 @@ func (w *RunWriter) addSample(t *TimelineSample) {
 	w.keep(w.timeline.add(t))
 }
 
-func (w *RunWriter) addNodeNet(t *NodeNetSample) {
-	w.keep(w.nodeNet.add(t))
-}
-
-func (w *RunWriter) addQueue(t *QueueSample) {
-	w.keep(w.queues.add(t))
-}
-
-func (w *RunWriter) addLink(t *LinkSample) {
-	w.keep(w.links.add(t))
-}
-
 func (w *RunWriter) keep(err error) {
 	if err != nil && w.err == nil {
 		w.err = err
@@ -255,31 +243,29 @@ func (s *Sim) addSample(t TimelineSample) {
 // addNodeNet records a node_net row, as addTask does a task row.
 func (s *Sim) addNodeNet(t NodeNetSample) {
 	t.Policy = s.policyName()
-	if w := s.opt.Out; w != nil {
-		w.addNodeNet(&t)
-		return
-	}
-	s.res.NodeNet = append(s.res.NodeNet, t)
+	keepRow(s, t, func(w *RunWriter) *stream[NodeNetSample, NodeNetSample] { return &w.nodeNet }, &s.res.NodeNet)
 }
 
 // addQueue records a queues.parquet row, as addTask does a task row.
 func (s *Sim) addQueue(t QueueSample) {
 	t.Policy = s.policyName()
-	if w := s.opt.Out; w != nil {
-		w.addQueue(&t)
-		return
-	}
-	s.res.Queues = append(s.res.Queues, t)
+	keepRow(s, t, func(w *RunWriter) *stream[QueueSample, QueueSample] { return &w.queues }, &s.res.Queues)
 }
 
 // addLink records a links.parquet row, as addTask does a task row.
 func (s *Sim) addLink(t LinkSample) {
 	t.Policy = s.policyName()
+	keepRow(s, t, func(w *RunWriter) *stream[LinkSample, LinkSample] { return &w.links }, &s.res.Links)
+}
+
+// keepRow records a row stored as it is: into its stream of Options.Out
+// when the run streams, else into the Result's slice kept.
+func keepRow[T any](s *Sim, row T, of func(*RunWriter) *stream[T, T], kept *[]T) {
 	if w := s.opt.Out; w != nil {
-		w.addLink(&t)
+		w.keep(of(w).add(&row))
 		return
 	}
-	s.res.Links = append(s.res.Links, t)
+	*kept = append(*kept, row)
 }
 
 // policyName is the run's policy name, asked of the policy once.
