@@ -317,7 +317,7 @@ func (h *Hardware) apply(b []byte) error {
 	if und := md.Undecoded(); len(und) > 0 {
 		return fmt.Errorf("unknown hardware key %s; valid keys: %s", und[0].String(), strings.Join(HardwareKeys(), ", "))
 	}
-	if err := h.checkSetNetwork(md); err != nil {
+	if err := h.afterDecode(md); err != nil {
 		return err
 	}
 	return h.Validate()

@@ -274,7 +274,7 @@ func ParseHardware(b []byte) (Hardware, error) {
 		}
 		return Hardware{}, fmt.Errorf("unknown key %s; valid keys: %s", strings.Join(keys, ", "), strings.Join(HardwareKeys(), ", "))
 	}
-	if err := h.checkSetNetwork(md); err != nil {
+	if err := h.afterDecode(md); err != nil {
 		return Hardware{}, err
 	}
 	return h, h.Validate()
@@ -485,4 +485,12 @@ func (h *Hardware) TotalReduceSlots() int {
 		t += r
 	}
 	return t
+}
+
+// afterDecode applies what depends on which keys a TOML text (a file or
+// --set) gave, before the model is validated: a network key set to an
+// invalid value (checkSetNetwork), YARN's heartbeat default (yarnHeartbeat).
+func (h *Hardware) afterDecode(md toml.MetaData) error {
+	h.yarnHeartbeat(md)
+	return h.checkSetNetwork(md)
 }

@@ -136,7 +136,6 @@ func (h *Hardware) validateNetwork(bad func(string, ...any)) {
 // checkSetNetwork checks the network keys a TOML document set: an explicit
 // core_oversubscription must be positive (unset, 0 stands for 1).
 func (h *Hardware) checkSetNetwork(md toml.MetaData) error {
-	h.yarnHeartbeat(md)
 	if md.IsDefined("core_oversubscription") && !(h.CoreOversubscription > 0) {
 		return fmt.Errorf("core_oversubscription = %g: want a positive ratio (1 is a non-blocking core)", h.CoreOversubscription)
 	}
