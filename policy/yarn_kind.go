@@ -36,13 +36,11 @@ func (p *YARNCapacity) LeafQueue(j *replay.JobView) string {
 	return j.Queue()
 }
 
-// GuaranteedShare is the queue's absolute capacity, the share of the
-// cluster it is guaranteed; -1 for a name that is not a queue.
+// GuaranteedShare is the leaf queue's absolute capacity, the share of the
+// cluster it is guaranteed; -1 for a name that is not a leaf.
 func (p *YARNCapacity) GuaranteedShare(queue string) float64 {
-	for _, q := range p.queues {
-		if q.conf.Path == queue {
-			return q.conf.AbsoluteCapacity
-		}
+	if q, ok := p.leaves[queue]; ok {
+		return q.conf.AbsoluteCapacity
 	}
 	return -1
 }
@@ -60,24 +58,9 @@ func (p *YARNFair) LeafQueue(j *replay.JobView) string {
 // memory (FSQueue.getFairShare over the cluster), -1 for a name that is not a
 // queue or before the first update.
 func (p *YARNFair) GuaranteedShare(queue string) float64 {
-	total := float64(0)
-	if p.yc != nil {
-		total = float64(p.yc.ClusterResource().MemoryMB)
-	}
-	var find func(q *fairQ) float64
-	find = func(q *fairQ) float64 {
-		if q == nil {
-			return -1
-		}
-		if q.conf.Path == queue && total > 0 {
-			return float64(q.fairShare.MemoryMB) / total
-		}
-		for _, ch := range q.children {
-			if g := find(ch); g >= 0 {
-				return g
-			}
-		}
+	q, ok := p.byPath[queue]
+	if !ok || p.yc == nil || p.yc.ClusterResource().MemoryMB <= 0 {
 		return -1
 	}
-	return find(p.root)
+	return float64(q.fairShare.MemoryMB) / float64(p.yc.ClusterResource().MemoryMB)
 }
