@@ -81,9 +81,10 @@ func datasetTrace() *trace.Trace {
 // Worked by hand: a (3 blocks of /data/x) reads the dataset's blocks 0-2, c
 // (5 blocks) reads 0-4, so c's maps 0-2 have a's replicas exactly, and c's
 // maps 3-4 extend the dataset. d reads /data/y, drawn from another stream:
-// with 3 replicas rack-aware on 12 nodes in 3 racks, a block of d matches the
-// block of a at the same position with probability 1/(12·4·3) = 1/144, all
-// three with 1/144^3, so they differ. Blanking every path must leave b's
+// with 3 replicas rack-aware on 12 nodes in 3 racks of 4 (first replica any of
+// 12 nodes, second any of the 8 in other racks, third one of the 3 others in
+// the second's rack), a block of d matches the block of a at the same position
+// with probability 1/(12·8·3) = 1/288, all three with 1/288^3, so they differ. Blanking every path must leave b's
 // replicas alone (b has no path either way) and give a and c independent
 // placements again (c's first three blocks then differ from a's).
 func TestSharedDatasetReplicas(t *testing.T) {
