@@ -356,9 +356,7 @@ func (w *Workload) build(k int) *Job {
 	j.Maps = make([]MapTask, len(mapIn))
 	rackAware := hw.Placement == PlacementRackAware
 	if !w.traceReplicas(j, mapTT, len(mapIn), place, rackAware) {
-		for range mapIn {
-			j.replicas = w.topo.placeBlock(place, repl, rackAware, j.replicas)
-		}
+		j.replicas = w.placeSplits(j.replicas, tj, len(mapIn), repl, place, rackAware) // datasets.go
 	}
 	var sumMap, maxMap float64
 	for i := range j.Maps {

@@ -45,7 +45,10 @@ func swimFieldName(k int) string {
 // InputPath from field 7. Everything SWIM does not record is Unknown: launch and
 // finish times, NumMaps and NumReduces (the replay stage synthesises tasks from the
 // bytes), memory, and failed/killed attempts and wasted time. The output path
-// (field 8) has no place in Job and is dropped. The trace has no tasks.
+// (field 8) has no place in Job and is dropped: SWIM numbers output paths
+// apart from input paths (outputPath<k>, inputPath<k>), so it cannot tell
+// which job wrote another's input. The trace has no tasks. Jobs sharing an
+// input path read one dataset in the replay (replay/datasets.go).
 //
 // Errors are *ParseError values naming file:line:column: too few fields, a job id
 // that is not job<N> or repeats an earlier one, a number that is not a

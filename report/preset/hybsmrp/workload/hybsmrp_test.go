@@ -81,6 +81,9 @@ func TestHybSMRPGenerator(t *testing.T) {
 		if [2]int64{j.ShuffleBytes, j.OutputBytes} != want || j.NumReduces != trace.Unknown {
 			t.Errorf("job %s (%s): shuffle %d, output %d, reduces %d", j.ID, j.Name, j.ShuffleBytes, j.OutputBytes, j.NumReduces)
 		}
+		if j.InputPath != TeraInput {
+			t.Errorf("job %s reads %q, want the one TeraGen output %q", j.ID, j.InputPath, TeraInput)
+		}
 	}
 	if apps["wordcount"] == 0 || apps["terasort"] == 0 || apps["wordcount"]+apps["terasort"] != 100 {
 		t.Errorf("application mix %v", apps)
@@ -95,6 +98,17 @@ func TestHybSMRPGenerator(t *testing.T) {
 	other, _ := generate("hybsmrp", trace.GenParams{}, 8)
 	if reflect.DeepEqual(tr.Jobs, other.Jobs) {
 		t.Error("seeds 7 and 8 give the same trace")
+	}
+	// input = "own": the same jobs, each with its own input (no path).
+	own, _ := generate("hybsmrp", trace.GenParams{"input": "own"}, 7)
+	for i := range own.Jobs {
+		if own.Jobs[i].InputPath != "" {
+			t.Fatalf("input = own: job %s reads %q, want no path", own.Jobs[i].ID, own.Jobs[i].InputPath)
+		}
+		own.Jobs[i].InputPath = TeraInput
+	}
+	if !reflect.DeepEqual(own.Jobs, tr.Jobs) {
+		t.Error("input = own changed more than the input paths")
 	}
 	// Sweeping the size or the application keeps the arrival schedule.
 	fixed, _ := generate("hybsmrp", trace.GenParams{"maps": int64(10), "app": "terasort", "reduces": int64(3)}, 7)
@@ -138,7 +152,8 @@ func TestHybSMRPGeneratorErrors(t *testing.T) {
 		{trace.GenParams{"mean_interarrival": -1.0}, "mean_interarrival = -1: want a number in [0, 1e+06]"},
 		{trace.GenParams{"maps": int64(-5)}, "maps = -5"},
 		{trace.GenParams{"reduces": int64(-2)}, "reduces = -2"},
-		{trace.GenParams{"size": int64(1)}, "unknown parameter size; valid parameters: jobs, mean_interarrival, app, maps, block_mb, reduces"},
+		{trace.GenParams{"input": "hdfs"}, "input = hdfs: want one of teragen, own"},
+		{trace.GenParams{"size": int64(1)}, "unknown parameter size; valid parameters: jobs, mean_interarrival, app, maps, block_mb, reduces, input"},
 	}
 	for _, c := range cases {
 		_, err := generate("hybsmrp", c.p, 1)
