@@ -119,6 +119,10 @@ func linkLabels(n *flow.Network, t *Topology, node []int) []string {
 		if !ok {
 			continue
 		}
+		if strings.HasPrefix(rest, "disk") {
+			labels[r] = "" // disks are not links (Links leaves them out)
+			continue
+		}
 		if k, err := strconv.Atoi(strings.TrimPrefix(prefix, "node")); err == nil && strings.HasPrefix(prefix, "node") && k < len(host) {
 			labels[r] = host[k] + "/" + rest
 		} else if k, err := strconv.Atoi(strings.TrimPrefix(prefix, "rack")); err == nil && strings.HasPrefix(prefix, "rack") && k < len(racks) {
@@ -132,6 +136,9 @@ func linkLabels(n *flow.Network, t *Topology, node []int) []string {
 func (fn *flowNet) Links(visit func(link string, capacity, load float64, flows int)) {
 	for r := range fn.labels {
 		id := flow.ResourceID(r)
+		if fn.labels[r] == "" {
+			continue // a disk: not a link
+		}
 		if k := fn.n.FlowsOn(id); k > 0 {
 			visit(fn.labels[r], fn.n.Capacity(id), fn.n.Load(id), k)
 		}
@@ -144,7 +151,7 @@ func (fn *flowNet) Active() bool { return fn.n.Active() > 0 || len(fn.pending) >
 // Start begins a transfer at now: it joins the batch added at the next flush.
 func (fn *flowNet) Start(now int64, x Transfer) error {
 	k := len(fn.paths)
-	p, err := fn.topo.Path(fn.paths, fn.node[x.Src], fn.node[x.Dst])
+	p, err := fn.xferPath(fn.paths, x)
 	if err != nil {
 		return err
 	}
