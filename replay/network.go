@@ -19,11 +19,12 @@ import (
 //     remote map launches: the map's end is its node-local time plus that, and
 //     its finish event is scheduled at once. Shuffle copies then follow the
 //     shuffle key (shuffle.go) at the links' rates.
-//   - A model that re-times (NewFlows returns a Flows) takes every remote map
-//     read and every shuffle fetch as a transfer whose end it alone knows: the
-//     engine asks Flows.Next for the earliest end, which may move each time
-//     another transfer starts or ends, and schedules the task's finish event
-//     only when its transfers have ended (network_retimed.go). ReadUs is then
+//   - A model that re-times (NewFlows returns a Flows) takes every map read
+//     and spill, shuffle fetch and reduce output write as a transfer whose end
+//     it alone knows (network_disk.go): the engine asks Flows.Next for the
+//     earliest end, which may move each time another transfer starts or ends,
+//     and schedules the task's finish event only when its transfers have ended
+//     (network_retimed.go). ReadUs is then
 //     the model's nominal time, which trace mode removes from an observed
 //     duration (trace_locality = "bandwidth"); EstimateUs is what policies are
 //     told a read would take.
@@ -55,8 +56,8 @@ type Flows interface {
 	// EstimateUs is what policies are told a transfer of b bytes from node
 	// src to node dst started now would take.
 	EstimateUs(b int64, src, dst int32) int64
-	// Links visits every link (and disk) that carries a transfer now, in a
-	// fixed order: its name (a host's "HOST/nic-out", "HOST/nic-in", a rack's
+	// Links visits every network link that carries a transfer now (disks are
+	// left out), in a fixed order: its name (a host's "HOST/nic-out", "HOST/nic-in", a rack's
 	// "RACK/uplink", "RACK/downlink", "core"), its capacity and its load in
 	// bytes per second, and the transfers crossing it.
 	Links(visit func(link string, capacity, load float64, flows int))
