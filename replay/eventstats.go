@@ -10,7 +10,7 @@ import (
 // only from tests (export_test.go), never written to the results.
 type eventStats struct {
 	// ByKind counts the events popped from the queue, by kind.
-	ByKind [evAMTick + 1]int64
+	ByKind [evTaskFlow + 1]int64
 	// Cancelled counts heartbeats that fell due while nothing waited, taken
 	// off the heartbeat queue without being handled (heartbeats.go).
 	Cancelled int64
@@ -114,6 +114,8 @@ func (k eventKind) String() string {
 		return "lifecycle done"
 	case evFetchStart:
 		return "fetch start"
+	case evTaskFlow:
+		return "task flow"
 	}
 	return fmt.Sprintf("kind %d", k)
 }

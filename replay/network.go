@@ -19,11 +19,12 @@ import (
 //     remote map launches: the map's end is its node-local time plus that, and
 //     its finish event is scheduled at once. Shuffle copies then follow the
 //     shuffle key (shuffle.go) at the links' rates.
-//   - A model that re-times (NewFlows returns a Flows) takes every remote map
-//     read and every shuffle fetch as a transfer whose end it alone knows: the
-//     engine asks Flows.Next for the earliest end, which may move each time
-//     another transfer starts or ends, and schedules the task's finish event
-//     only when its transfers have ended (network_retimed.go). ReadUs is then
+//   - A model that re-times (NewFlows returns a Flows) takes every map read
+//     and spill, shuffle fetch and reduce output write as a transfer whose end
+//     it alone knows (network_disk.go): the engine asks Flows.Next for the
+//     earliest end, which may move each time another transfer starts or ends,
+//     and schedules the task's finish event only when its transfers have ended
+//     (network_retimed.go). ReadUs is then
 //     the model's nominal time, which trace mode removes from an observed
 //     duration (trace_locality = "bandwidth"); EstimateUs is what policies are
 //     told a read would take.
@@ -55,22 +56,45 @@ type Flows interface {
 	// EstimateUs is what policies are told a transfer of b bytes from node
 	// src to node dst started now would take.
 	EstimateUs(b int64, src, dst int32) int64
-	// Links visits every link (and disk) that carries a transfer now, in a
-	// fixed order: its name (a host's "HOST/nic-out", "HOST/nic-in", a rack's
+	// Links visits every network link that carries a transfer now (disks are
+	// left out), in a fixed order: its name (a host's "HOST/nic-out", "HOST/nic-in", a rack's
 	// "RACK/uplink", "RACK/downlink", "core"), its capacity and its load in
 	// bytes per second, and the transfers crossing it.
 	Links(visit func(link string, capacity, load float64, flows int))
 }
 
-// Transfer is what a re-timed transfer carries: the input of map Task
-// (FetchOf < 0) or reduce Task's fetch of map FetchOf's output, both of job
-// Job (its workload index), Bytes from node Src to node Dst, started at Start
-// (set by Flows.Start).
+// Transfer is what a re-timed transfer carries, by its Kind: the input of
+// map Task (FetchOf < 0) from node Src's disk to node Dst, reduce Task's fetch
+// of map FetchOf's output from Src's disk to Dst's, map Task's output spilled
+// to its node's disk (Src = Dst), or reduce Task's output written from node
+// Src through the HDFS pipeline Pipeline (the replicas' nodes in order); all
+// of job Job (its workload index), Bytes in all, started at Start (set by
+// Flows.Start). Src = Dst is a transfer within a node: its disk only.
 type Transfer struct {
+	Kind               TransferKind
 	Job, Task, FetchOf int32
 	Src, Dst           int32
 	Bytes, Start       int64
+	Pipeline           []int32
 }
+
+// TransferKind is what a re-timed transfer is for (network_disk.go).
+type TransferKind uint8
+
+// Transfer kinds.
+const (
+	// TransferMapRead is a map's input read: the source replica's disk, then
+	// the network path to the map's node.
+	TransferMapRead TransferKind = iota
+	// TransferFetch is a reduce's fetch of a map's output: the map node's
+	// disk, the network path, the reduce node's disk.
+	TransferFetch
+	// TransferSpill is a map's output written to its own node's disk.
+	TransferSpill
+	// TransferOutput is a reduce's output written through the HDFS
+	// replication pipeline: each replica's disk and the network hops between.
+	TransferOutput
+)
 
 // networkModel is one entry of the registry: a network key's name and the
 // model it builds from a hardware model.

@@ -11,14 +11,17 @@ import (
 
 // TestFlowInvariantsEveryPolicy replays random workloads through every
 // registered policy under network = "flow" with the invariant checker on, on
-// shapes that exercise the core, the parallel-copies limit, the lifecycle and
-// dedicated nodes.
+// shapes that exercise the core, the parallel-copies limit, the lifecycle,
+// dedicated nodes and the tasks' disk stages.
 func TestFlowInvariantsEveryPolicy(t *testing.T) {
 	shapes := []string{
 		"network = \"flow\"",
 		"network = \"flow\"\ncore_oversubscription = 4\nrack_uplink_mb_per_s = 200\nslow_start = 0\nparallel_copies = 2\nshuffle_fetch_latency = \"20ms\"",
 		"network = \"flow\"\nlifecycle = true\nreport_at_heartbeat = true\nmap_nodes = 8\nreduce_nodes = 4\nreplication = 1\nattempt_failure_rate = 0.2",
 		"network = \"flow\"\ndata_node_fraction = 0.5\nplacement = \"random\"\nout_of_band_heartbeat = true\nduration_cv = 1.5",
+		// disks: compute outlasting reads, start-up timers, reused JVMs, fetch
+		// latency after the shuffle, reports at heartbeats
+		"network = \"flow\"\ndisk_mb_per_s = 60\nmap_compute_mb_per_s = 20\nreduce_compute_mb_per_s = 10\nsort_mb_per_s = 50\ntask_startup = \"2s\"\njvm_reuse = -1\nshuffle_fetch_latency = \"50ms\"\nreport_at_heartbeat = true\nduration_cv = 0.5",
 	}
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)

@@ -12,30 +12,31 @@ import (
 // The flow model inside the engine (network = "flow").
 //
 // One flow.Network holds the cluster's NICs (each direction), rack uplinks and
-// downlinks and, with core_oversubscription > 1, the core. Two kinds of
-// transfer become flows:
+// downlinks, with core_oversubscription > 1 the core, and each node's disk.
+// Four kinds of transfer become flows (network_disk.go has the tasks' stages):
 //
-//   - a remote map's input read, from the replica it reads (nearestReplica)
-//     to its node, started at the map's launch; the map ends at the read's end
-//     plus its node-local time (start-up, disk read and compute, as a
-//     node-local map);
+//   - a map's input read, from the replica it reads (nearestReplica, its own
+//     node when node-local): that node's disk, then the network path to the
+//     map's node, after the map's start-up, beside its compute;
+//   - the map's output spill to its own disk, after its read and compute;
 //   - each reduce's fetch of its share of a finished map's output, from the
-//     map's node, at most parallel_copies at a time per reduce, in the order
-//     the maps finished, from the reduce's start-up on. A fetch from its own
-//     node is free, as under shuffle = "topology"; shuffle_fetch_latency adds
-//     its share per fetch as there. The shuffle ends with the last fetch.
+//     map node's disk to the reduce node's, at most parallel_copies at a time
+//     per reduce, in the order the maps finished, from the reduce's start-up
+//     on (a fetch from its own node crosses its disk only);
+//     shuffle_fetch_latency adds its share per fetch as under shuffle =
+//     "topology". The shuffle ends with the last fetch;
+//   - the reduce's output write through its HDFS replication pipeline, beside
+//     its merge and reduce work.
 //
 // It is a re-timing model (network.go): the engine takes the network as a
 // second event source (network_retimed.go). A flow whose rate moves needs no
-// event: Next already knows its new end.
-//
-// Disks are not shared resources yet: a task's disk time is in its node-local
-// time as under the other models. Maps whose duration comes from the trace
-// keep it (trace_locality rescales it at the fixed rates).
+// event: Next already knows its new end. Maps whose duration comes from the
+// trace keep it (trace_locality rescales it at the fixed rates).
 
-// NetworkFlow makes remote map reads and shuffle fetches flows that share
-// NICs, rack uplinks and an optional oversubscribed core max-min fairly
-// (internal/flow); a task's end moves as other transfers start and end.
+// NetworkFlow makes map reads and spills, shuffle fetches and reduce output
+// writes flows that share disks, NICs, rack uplinks and an optional
+// oversubscribed core max-min fairly (internal/flow); a task's end moves as
+// other transfers start and end.
 const NetworkFlow NetworkName = "flow"
 
 // flowNetwork is the flow model; its NewFlows builds a run's flowNet. Its
@@ -44,7 +45,7 @@ type flowNetwork struct{ fixedNetwork }
 
 func newFlowNetwork(h *Hardware) NetworkModel { return flowNetwork{fixedNetwork{h}} }
 
-// Retimes is true: reads and fetches are flows.
+// Retimes is true: reads, spills, fetches and output writes are flows.
 func (flowNetwork) Retimes() bool { return true }
 
 // NewFlows builds the flow network of the run's cluster.
@@ -119,6 +120,10 @@ func linkLabels(n *flow.Network, t *Topology, node []int) []string {
 		if !ok {
 			continue
 		}
+		if strings.HasPrefix(rest, "disk") {
+			labels[r] = "" // disks are not links (Links leaves them out)
+			continue
+		}
 		if k, err := strconv.Atoi(strings.TrimPrefix(prefix, "node")); err == nil && strings.HasPrefix(prefix, "node") && k < len(host) {
 			labels[r] = host[k] + "/" + rest
 		} else if k, err := strconv.Atoi(strings.TrimPrefix(prefix, "rack")); err == nil && strings.HasPrefix(prefix, "rack") && k < len(racks) {
@@ -132,6 +137,9 @@ func linkLabels(n *flow.Network, t *Topology, node []int) []string {
 func (fn *flowNet) Links(visit func(link string, capacity, load float64, flows int)) {
 	for r := range fn.labels {
 		id := flow.ResourceID(r)
+		if fn.labels[r] == "" {
+			continue // a disk: not a link
+		}
 		if k := fn.n.FlowsOn(id); k > 0 {
 			visit(fn.labels[r], fn.n.Capacity(id), fn.n.Load(id), k)
 		}
@@ -144,7 +152,7 @@ func (fn *flowNet) Active() bool { return fn.n.Active() > 0 || len(fn.pending) >
 // Start begins a transfer at now: it joins the batch added at the next flush.
 func (fn *flowNet) Start(now int64, x Transfer) error {
 	k := len(fn.paths)
-	p, err := fn.topo.Path(fn.paths, fn.node[x.Src], fn.node[x.Dst])
+	p, err := fn.xferPath(fn.paths, x)
 	if err != nil {
 		return err
 	}

@@ -2,13 +2,14 @@ package replay
 
 import "math"
 
-// The engine's side of a re-timing network model (network.go): every remote
-// map read and every shuffle fetch is a transfer of the model's Flows, a
-// second event source. The loop compares the queue's next event with the
-// next transfer end and handles the earlier, the transfer end first on a tie.
-// A map's done event is scheduled only when its read has ended, and a reduce's
-// only when its last fetch has, so neither is ever stale; ends the model moves
-// while a transfer is under way need no event.
+// The engine's side of a re-timing network model (network.go): every map
+// read and spill, shuffle fetch and reduce output write (network_disk.go) is
+// a transfer of the model's Flows, a second event source. The loop compares
+// the queue's next event with the next transfer end and handles the earlier,
+// the transfer end first on a tie. A map's done event is scheduled only when
+// its spill has ended, and a reduce's only when its output write has, so
+// neither is ever stale; ends the model moves while a transfer is under way
+// need no event.
 
 // flowStep handles the network's next transfer end if it comes no later than
 // the queue's next event; it reports whether it handled one.
@@ -33,29 +34,19 @@ func (s *Sim) flowStep() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	s.bus.transfer(TransferEvent{Src: x.Src, Dst: x.Dst, Bytes: x.Bytes, Start: x.Start, End: at})
+	s.flowTransferred(x, at)
 	if s.inflight[x.Start]--; s.inflight[x.Start] <= 0 {
 		delete(s.inflight, x.Start)
 	}
 	j := s.jobs[x.Job]
-	if x.FetchOf < 0 {
-		m := &j.Maps[x.Task]
-		old := m.FinishUs
-		m.FinishUs = s.reported(m.Node, at+m.retryUs+m.localUs)
-		s.mm.retime(m, old)
-		s.schedule(m.FinishUs, evMapDone, j.Index, x.Task)
+	if x.Kind != TransferFetch {
+		s.flowTaskEnded(j, x) // network_disk.go
 	} else {
 		st := &j.out.fs[x.Task]
 		st.active--
 		s.pumpFetches(j, x.Task)
 	}
 	return true, s.flowErr
-}
-
-// startMapRead starts remote map i's input read as a transfer.
-func (s *Sim) startMapRead(j *Job, i int32) {
-	m := &j.Maps[i]
-	s.flowStart(Transfer{Job: j.Index, Task: i, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes})
 }
 
 // flowStart starts a transfer; an error (a bug) stops the run at its next step.
@@ -151,21 +142,22 @@ func (s *Sim) pumpFetches(j *Job, r int32) {
 			st.latUs += (L + int64(p) - 1) / int64(p)
 		}
 		b := s.share(j, red, mp)
-		if mp.Node == red.Node || b <= 0 {
+		if b <= 0 {
 			continue
 		}
-		s.netBytes += b
+		if mp.Node != red.Node {
+			s.netBytes += b
+		}
 		st.active++
-		s.flowStart(Transfer{Job: j.Index, Task: r, FetchOf: m, Src: mp.Node, Dst: red.Node, Bytes: b})
+		s.flowStart(Transfer{Kind: TransferFetch, Job: j.Index, Task: r, FetchOf: m, Src: mp.Node, Dst: red.Node, Bytes: b})
 	}
 	if st.phase && st.active == 0 && st.head == len(st.queue) {
 		st.phase = false
 		red.ShuffleEndUs = s.now + st.latUs
-		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+red.workUs)
 		if s.chk != nil {
 			s.chk.reducePhase(j, r)
 		}
-		s.schedule(red.FinishUs, evReduceDone, j.Index, r)
+		s.flowShuffleEnded(j, r) // network_disk.go
 	}
 }
 

@@ -160,10 +160,11 @@ func taskTimes(res *Result, job, typ string) [][2]int64 {
 }
 
 // TestFlowNICShared: maps of 4 MB input, disk and NIC at 1 MB/s, uplinks at
-// 10 MB/s, so a map's node-local time is 4 s (its disk read). Node-local, a map
-// takes 4 s; remote and alone, its read takes 4 s more (8 s); two remote maps
-// on one node share its NIC's 1 MB/s in, so each read takes 8 s (12 s in all),
-// whichever nodes they read from.
+// 10 MB/s. Node-local, a map's read of its disk takes 4 s; remote and alone,
+// its read crosses the source disk and both NICs at 1 MB/s, 4 s too (the
+// read is one flow through them, not a disk read then a network transfer);
+// two remote maps on one node share its NIC's 1 MB/s in (and the source disk
+// when their replicas share a node), so each read takes 8 s.
 func TestFlowNICShared(t *testing.T) {
 	cases := []struct {
 		name string
@@ -174,8 +175,8 @@ func TestFlowNICShared(t *testing.T) {
 		want  int64
 	}{
 		{"node-local", 1, true, 4},
-		{"one remote", 1, false, 8},
-		{"two remote on one NIC", 2, false, 12},
+		{"one remote", 1, false, 4},
+		{"two remote on one NIC", 2, false, 8},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -210,17 +211,17 @@ func TestFlowNICShared(t *testing.T) {
 }
 
 // TestFlowUplinkShared: NICs at 10 MB/s, rack uplinks at 1 MB/s, disks at 1
-// MB/s. Job A: one map writing 4 MB (4 s) and one reduce fetching those 4 MB;
-// job B: one map reading 8 MB (8 s node-local). B's map runs in the rack
-// other than its replica's; A's map in the replica's rack and A's reduce in
-// the other one, so the fetch and B's read both cross the replica rack's
-// uplink.
+// MB/s. Job A: one map spilling 4 MB and one reduce fetching those 4 MB (and
+// writing nothing); job B: one map reading 8 MB. A's map runs on B's
+// replica's node r, A's reduce and B's map in the other rack, so A's spill
+// and B's read share r's disk, and A's fetch and B's read r's disk and its
+// rack's uplink.
 //
-// B's read runs alone at 1 MB/s over 0–4 s (4 MB); from 4 s A's fetch shares
-// the uplink, 0.5 MB/s each, so both end at 12 s: A's shuffle ends at 12 s and
-// the reduce's work (4 MB from disk) at 16 s; B's map at 12 + 8 = 20 s.
-// Without B, the fetch takes 4–8 s and the reduce ends at 12 s; without A, B's
-// map ends at 8 + 8 = 16 s.
+// Over 0–8 s A's spill and B's read share r's disk, 0.5 MB/s each: the spill
+// ends at 8 s (A's map with it), B has read 4 MB. From 8 s A's fetch shares
+// r's disk and uplink with B's read, 0.5 MB/s each: both carry 4 MB and end
+// at 16 s, A's shuffle and reduce and B's map with them. Alone (the other
+// job's bytes 0), A's spill takes 0–4 s and its fetch 4–8 s; B's read 0–8 s.
 func TestFlowUplinkShared(t *testing.T) {
 	cases := []struct {
 		name                  string
@@ -228,28 +229,27 @@ func TestFlowUplinkShared(t *testing.T) {
 		shuffleEnd, redFinish int64
 		bFinish               int64
 	}{
-		{"both", true, true, 12, 16, 20},
-		{"fetch alone", true, false, 8, 12, 0},
-		{"read alone", false, true, 0, 0, 16},
+		{"both", true, true, 16, 16, 16},
+		{"A alone", true, false, 8, 8, 0},
+		{"B alone", false, true, 0, 0, 8},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tr := &trace.Trace{}
-			flowJob(tr, "A", [][2]int64{{0, 4e6}}, []int64{4e6})
-			flowJob(tr, "B", [][2]int64{{8e6, 0}}, nil)
+			// A job left out moves no bytes.
+			var a, b int64
+			if c.withA {
+				a = 4e6
+			}
+			if c.withB {
+				b = 8e6
+			}
+			flowJob(tr, "A", [][2]int64{{0, a}}, []int64{a})
+			flowJob(tr, "B", [][2]int64{{b, 0}}, nil)
 			res := runPlaced(t, flowHardware(t, 1, 10, 1), tr, func(s Cluster, jobs []*JobView) []launch {
 				r := jobs[1].Replicas(0)[0]
 				far := otherRack(s, r)
-				// The jobs left out run where they cross no rack.
-				a := []launch{{0, false, 0, r, 0}, {0, true, 0, far, 0}}
-				if !c.withA {
-					a = []launch{{0, false, 0, r, 0}, {0, true, 0, sameRack(s, r), 0}}
-				}
-				b := launch{1, false, 0, far, 0}
-				if !c.withB {
-					b = launch{1, false, 0, r, 0}
-				}
-				return append(a, b)
+				return []launch{{0, false, 0, r, 0}, {0, true, 0, far, 0}, {1, false, 0, far, 0}}
 			})
 			var red *TaskResult
 			for i := range res.Tasks {
@@ -267,17 +267,18 @@ func TestFlowUplinkShared(t *testing.T) {
 	}
 }
 
-// TestFlowParallelCopies: one reduce fetches 2 MB from each of four maps
-// (writing 2 MB each, 2 s at 1 MB/s disks) in the other rack, NICs at 1 MB/s
-// and uplinks at 100 MB/s: whatever parallel_copies, the reduce's NIC in
-// carries 8 MB at 1 MB/s from 2 s, ending at 10 s. With a fetch latency of 1
-// s, each fetch adds ceil(1 s / parallel_copies): 4 s with 1 copy at a time, 2
-// s with 2, 1 s with 4.
+// TestFlowParallelCopies: one reduce fetches 2 MB from each of four maps on
+// node 0 (spilling 2 MB each: 8 MB through node 0's 1 MB/s disk, all four end
+// at 8 s) in the other rack, NICs and disks at 1 MB/s and uplinks at 100 MB/s:
+// whatever parallel_copies, node 0's disk and NIC out and the reduce's NIC in
+// carry 8 MB at 1 MB/s from 8 s, ending at 16 s. With a fetch latency of 1 s,
+// each fetch adds ceil(1 s / parallel_copies): 4 s with 1 copy at a time, 2 s
+// with 2, 1 s with 4.
 func TestFlowParallelCopies(t *testing.T) {
 	for _, c := range []struct {
 		copies int
 		want   int64
-	}{{1, 14}, {2, 12}, {4, 11}} {
+	}{{1, 20}, {2, 18}, {4, 17}} {
 		t.Run(fmt.Sprint(c.copies), func(t *testing.T) {
 			h := flowHardware(t, 1, 1, 100)
 			h.ParallelCopies = c.copies
@@ -311,6 +312,8 @@ func TestNetworkKeys(t *testing.T) {
 		{"network = \"flow\"\ncore_oversubscription = 0", "core_oversubscription = 0: want a positive ratio"},
 		{"network = \"flow\"\ncore_oversubscription = -1", "core_oversubscription = -1: want a positive ratio"},
 		{"network = \"flow\"\nspeculation = \"late\"", `does not support speculation "late"`},
+		{"network = \"flow\"\ndisk_mb_per_s = 0", "disk_mb_per_s = 0: want a finite rate"},
+		{"network = \"flow\"\ndisk_mb_per_s = -5", "disk_mb_per_s = -5: want a finite rate"},
 	} {
 		_, err := ParseHardware([]byte(c.toml))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

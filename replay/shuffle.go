@@ -42,6 +42,7 @@ type jobOutput struct {
 	total  int64        // map output of all the job's maps (the simulator's knowledge)
 	cursor []int64      // topology shuffle, per reduce: when its last fetch ends
 	fs     []fetchState // network = "flow", per reduce (network_flow.go)
+	disk   *jobDisk     // network = "flow": its tasks' flow stages (network_disk.go)
 }
 
 // MapOutputBytes is the intermediate data of j's finished maps stored on node n,

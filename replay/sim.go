@@ -25,6 +25,7 @@ const (
 	evAMReady       // cluster = "yarn": job a's AM has started and initialised the job (yarn.go)
 	evTick          // the policy's timer (Ticker, yarn.go)
 	evAMTick        // cluster = "yarn": a round of the MRAppMasters' allocate calls (yarn.go)
+	evTaskFlow      // network = "flow": map b (b ≥ 0) or reduce -1-b of job a starts its next transfer (network_disk.go)
 )
 
 type event struct {
@@ -386,6 +387,8 @@ func (s *Sim) loop() (err error) {
 			s.tick()
 		case evAMTick:
 			s.amTick()
+		case evTaskFlow:
+			s.taskFlowStage(s.jobs[e.a], e.b)
 		}
 		if s.polErr != nil {
 			if err := s.polErr.Err(); err != nil {
@@ -483,10 +486,9 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 			s.pol.Name(), i, j.Trace.ID, n, m.State, ns.freeMap, s.yarnRoom(j, n, MapContainer)))
 	}
 	d, loc, src := s.mapCost(j, i, n)
-	flowRead := s.fn != nil && loc != NodeLocal && m.obs == obsNone
-	if saved := s.jvmTake(n, j, false, i); !flowRead { // JVM reuse (lifecycle_ext.go)
-		d -= saved
-	}
+	flowRead := s.fn != nil && m.obs == obsNone // under flow a modelled map's transfers are flows (network_disk.go)
+	saved := s.jvmTake(n, j, false, i)          // JVM reuse (lifecycle_ext.go)
+	d -= saved
 	d += s.amWaitUs(j) // YARN: the AM takes the container at its next heartbeat (yarn.go)
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
 	m.endUs = s.now + d
@@ -507,7 +509,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 		s.sampleUnprocessedLoad()
 	}
 	if flowRead {
-		s.startMapRead(j, i) // its end schedules the map's (network_retimed.go)
+		s.flowMapLaunched(j, i, max(0, m.retryUs+int64(s.hw.TaskStartup)-saved)) // its spill's end schedules the map's end
 	} else {
 		s.schedule(m.FinishUs, evMapDone, j.Index, i)
 	}

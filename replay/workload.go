@@ -359,6 +359,11 @@ func (w *Workload) build(k int) *Job {
 		j.replicas = w.placeSplits(j.replicas, tj, len(mapIn), repl, place, rackAware) // datasets.go
 	}
 	var sumMap, maxMap float64
+	var disk *jobDisk // network = "flow": disk time is in the task's flows (network_disk.go)
+	if w.net.Retimes() {
+		disk = w.newJobDisk(ti, len(mapIn), len(redShuffle))
+		j.out.disk = disk
+	}
 	for i := range j.Maps {
 		m := &j.Maps[i]
 		m.InputBytes = mapIn[i]
@@ -366,6 +371,9 @@ func (w *Workload) build(k int) *Job {
 		f := noise(dur, hw.DurationCV)
 		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, hw.MapComputeMBps))
 		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))
+		if disk != nil {
+			m.localUs = disk.mapLocalUs(hw, i, m, f)
+		}
 		if i < len(mapObs) && mapObs[i] >= 0 {
 			obs := mapObs[i]
 			if o := w.specOrigUs(tj, mapTT[i]); o >= 0 {
@@ -419,7 +427,13 @@ func (w *Workload) build(k int) *Job {
 		// the sort (merge) phase, then the reduce function (sort_mb_per_s 0: free)
 		work := f * (bytesUs(r.ShuffleBytes+r.OutputBytes, hw.DiskMBps) + bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps) + bytesUs(r.ShuffleBytes, hw.SortMBps))
 		r.workUs = int64(math.Ceil(work))
+		if disk != nil {
+			r.workUs = disk.reduceWorkUs(hw, i, r, f)
+		}
 		if i < len(redObs) && redObs[i] >= 0 {
+			if disk != nil {
+				disk.redOut[i] = false // the observed work holds the output write
+			}
 			// The observed time covers copy and reduce work; the copy is modelled
 			// (it depends on when the maps end), the rest is the reduce work. The
 			// fetch rounds are the model's own cost, added to it.
@@ -450,6 +464,9 @@ func (w *Workload) build(k int) *Job {
 			tail = 0 // the last map's output may lie on the reduce's own node: no copy after it
 		}
 		post := float64(tail + r.workUs)
+		if disk != nil {
+			post = float64(tail + disk.reducePostUs(hw, i, r))
+		}
 		maxRed = max(maxRed, post)
 		sumRed += post
 	}

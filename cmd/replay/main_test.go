@@ -134,6 +134,7 @@ func TestBadUsage(t *testing.T) {
 		{[]string{"--policy", "fair:colour=red"}, "unknown parameter colour; valid parameters:"},
 		{[]string{"--hardware", badHW}, "unknown key colour; valid keys: name, racks"},
 		{[]string{"--set", "replication=0"}, "replication must be in 1..64"},
+		{[]string{"--set", "network=flow", "--set", "disk_mb_per_s=0"}, "disk_mb_per_s = 0: want a finite rate"},
 		{[]string{"--set", "nonsense"}, "want KEY=VALUE"},
 		{[]string{"--trace", badTrace, "--out", out}, "bad.tsv:2:"},
 		{[]string{"--trace", filepath.Join(dir, "missing")}, "no such file"},

@@ -1,0 +1,391 @@
+package replay
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/tracereplay/tracereplay/internal/flow"
+)
+
+// Disks as shared resources under network = "flow".
+//
+// Each node has one disk (disk_mb_per_s), a resource of the flow network like
+// a NIC: every transfer reading or writing it shares it max-min fairly with
+// the others, and a transfer's rate is its slowest resource's share. Four
+// kinds of transfer are flows (TransferKind):
+//
+//   - a map's input read: the source replica's disk, then (remote) the
+//     network path to the map's node;
+//   - a map's output spill to its own disk;
+//   - a reduce's fetch of a map's output: the map node's disk, the network
+//     path, the reduce node's disk (a fetch from its own node: its disk once);
+//   - a reduce's output written through the HDFS replication pipeline: each
+//     replica's disk and the network hops between them, one flow at the
+//     pipeline's bottleneck, since HDFS forwards each packet down the
+//     pipeline as it arrives. The first replica is the writer's node (a
+//     random data node when the writer is not one), the second off its rack
+//     and the third on the second's rack (placement = "rack-aware"), as
+//     HDFS's default block placement does; the draws come from a stream of
+//     their own seeded per task (streamOutput), so every policy sees the same
+//     pipeline for a task written from a given node.
+//
+// CPU stays a per-MB rate (map_compute_mb_per_s, reduce_compute_mb_per_s,
+// sort_mb_per_s), not shared, and the duration noise (duration_cv) applies to
+// it alone. A modelled map runs
+//
+//	start-up | read ∥ compute | spill
+//
+// after its start-up (task_startup, and any failed attempts before it, less
+// a reused JVM's start-up) its input read starts, and its compute runs beside
+// it: Hadoop's MapTask feeds map() from the record reader's stream, so the
+// map function processes records while HDFS reads ahead, and the phase lasts
+// as long as the slower of the two. The spill follows: MapOutputBuffer sorts
+// and spills its buffer when it fills (io.sort.mb × io.sort.spill.percent, 80
+// MB by default, more than most maps' output) and at the end (flush), then
+// merges the spills into one file; one spill of the whole output after the
+// map function ends is that behaviour for outputs that fit the buffer, and for
+// larger ones stands for the final spill and merge, which cannot start before
+// the map function ends either. The map ends with its spill. A reduce runs
+// start-up | fetches | shuffle_fetch_latency's share | merge and reduce ∥ output
+// write: the reduce function consumes the merged stream and writes its output
+// as it goes, so its CPU (sort and reduce compute) and the pipeline write
+// overlap, and the reduce ends with the later. The final merge's read of the
+// fetched segments, streamed into the reduce function, is not a flow: under
+// fixed the shuffled bytes meet the reduce's disk once (disk_mb_per_s), and
+// here that is the fetch's write.
+//
+// Maps whose duration comes from the trace keep it (no flows, as under the
+// other models), and a reduce with an observed duration keeps its observed
+// work after its fetches (no output write flow).
+
+// streamOutput seeds each reduce's output pipeline placement.
+const streamOutput = 7
+
+// Stages of a modelled map under network = "flow".
+const (
+	mapStartup  uint8 = iota // its start-up: the read starts at its end
+	mapReading               // its input read (and compute) under way
+	mapCompute               // read done, compute still under way: the spill starts at its end
+	mapSpilling              // its output spill under way
+)
+
+// jobDisk is a job's per-task state under network = "flow".
+type jobDisk struct {
+	mapCPU  []int64  // per map: its compute time, duration noise included
+	redOut  []bool   // per reduce: its output is written as a flow (false: an observed duration holds it)
+	redSeed []uint64 // per reduce: seeds its output pipeline's placement
+	cpuEnd  []int64  // per map, then per reduce, while it runs: when its compute ends
+	stage   []uint8  // per map: its stage while it runs
+}
+
+// newJobDisk is the flow state of trace job ti with the given maps and
+// reduces; each reduce's pipeline seed is drawn from its own stream.
+func (w *Workload) newJobDisk(ti, maps, reduces int) *jobDisk {
+	d := &jobDisk{mapCPU: make([]int64, maps), redOut: make([]bool, reduces), redSeed: make([]uint64, reduces),
+		cpuEnd: make([]int64, maps+reduces), stage: make([]uint8, maps)}
+	rng := jobRand(w.seed, streamOutput, ti)
+	for i := range d.redSeed {
+		d.redSeed[i] = rng.Uint64()
+	}
+	return d
+}
+
+// floorUs is the time in µs to move b bytes at r MB/s, rounded down: a lower
+// bound on the flow, which runs at most at r (a nominal time that IdealUs may
+// use).
+func floorUs(b int64, r float64) int64 { return int64(math.Floor(bytesUs(b, r))) }
+
+// mapLocalUs is map i's nominal node-local time under network = "flow", alone
+// on its node: start-up, the longer of its read at the disk's rate and its
+// compute (f, the duration noise, on the compute alone), then its spill. It
+// records the compute time.
+func (d *jobDisk) mapLocalUs(hw *Hardware, i int, m *MapTask, f float64) int64 {
+	cpu := int64(math.Ceil(f * bytesUs(m.InputBytes, hw.MapComputeMBps)))
+	d.mapCPU[i] = cpu
+	return int64(hw.TaskStartup) + max(floorUs(m.InputBytes, hw.DiskMBps), cpu) + floorUs(m.OutputBytes, hw.DiskMBps)
+}
+
+// reduceWorkUs is reduce i's work after its shuffle under network = "flow":
+// the merge's sort and the reduce function, per MB with the noise f; its
+// output write is a flow beside it.
+func (d *jobDisk) reduceWorkUs(hw *Hardware, i int, r *ReduceTask, f float64) int64 {
+	d.redOut[i] = true
+	return int64(math.Ceil(f * (bytesUs(r.ShuffleBytes, hw.ReduceComputeMBps) + bytesUs(r.ShuffleBytes, hw.SortMBps))))
+}
+
+// reducePostUs is what reduce i needs after its shuffle at the least: its
+// work, and beside it its output write at the disk's rate (every pipeline
+// crosses a disk).
+func (d *jobDisk) reducePostUs(hw *Hardware, i int, r *ReduceTask) int64 {
+	if !d.redOut[i] {
+		return r.workUs
+	}
+	return max(r.workUs, floorUs(r.OutputBytes, hw.DiskMBps))
+}
+
+// flowMapLaunched starts map i's stages after delay µs of start-up.
+func (s *Sim) flowMapLaunched(j *Job, i int32, delay int64) {
+	j.out.disk.stage[i] = mapStartup
+	if delay > 0 {
+		s.schedule(s.now+delay, evTaskFlow, j.Index, i)
+		return
+	}
+	s.taskFlowStage(j, i)
+}
+
+// taskFlowStage is an evTaskFlow event: map b's next stage starts (its read
+// after its start-up, or its spill after its compute), or for b < 0 reduce
+// -1-b's output write, after its fetch latency.
+func (s *Sim) taskFlowStage(j *Job, b int32) {
+	if b < 0 {
+		s.startOutput(j, -1-b)
+		return
+	}
+	d, m := j.out.disk, &j.Maps[b]
+	switch d.stage[b] {
+	case mapStartup:
+		d.stage[b] = mapReading
+		d.cpuEnd[b] = s.now + d.mapCPU[b]
+		if m.InputBytes > 0 {
+			s.flowStart(Transfer{Kind: TransferMapRead, Job: j.Index, Task: b, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes})
+			return
+		}
+		s.mapReadEnded(j, b)
+	case mapCompute:
+		s.startSpill(j, b)
+	}
+}
+
+// mapReadEnded: map i's read is done; its spill starts when its compute is.
+func (s *Sim) mapReadEnded(j *Job, i int32) {
+	d := j.out.disk
+	if d.cpuEnd[i] > s.now {
+		d.stage[i] = mapCompute
+		s.schedule(d.cpuEnd[i], evTaskFlow, j.Index, i)
+		return
+	}
+	s.startSpill(j, i)
+}
+
+// startSpill starts map i's output spill to its node's disk.
+func (s *Sim) startSpill(j *Job, i int32) {
+	m := &j.Maps[i]
+	j.out.disk.stage[i] = mapSpilling
+	if m.OutputBytes > 0 {
+		s.flowStart(Transfer{Kind: TransferSpill, Job: j.Index, Task: i, FetchOf: -1, Src: m.Node, Dst: m.Node, Bytes: m.OutputBytes})
+		return
+	}
+	s.flowMapEnded(j, i)
+}
+
+// flowMapEnded: map i's spill is done, so is the map (reported as the model
+// says).
+func (s *Sim) flowMapEnded(j *Job, i int32) {
+	m := &j.Maps[i]
+	old := m.FinishUs
+	m.endUs = s.now
+	m.FinishUs = s.reported(m.Node, s.now)
+	s.mm.retime(m, old)
+	s.schedule(m.FinishUs, evMapDone, j.Index, i)
+}
+
+// flowShuffleEnded: reduce r's shuffle ends at its ShuffleEndUs (now plus its
+// fetch latency); its work and output write follow.
+func (s *Sim) flowShuffleEnded(j *Job, r int32) {
+	red := &j.Reduces[r]
+	if !j.out.disk.redOut[r] {
+		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+red.workUs)
+		s.schedule(red.FinishUs, evReduceDone, j.Index, r)
+		return
+	}
+	if red.ShuffleEndUs > s.now {
+		s.schedule(red.ShuffleEndUs, evTaskFlow, j.Index, -1-r)
+		return
+	}
+	s.startOutput(j, r)
+}
+
+// startOutput starts reduce r's work and its output write through its HDFS
+// pipeline.
+func (s *Sim) startOutput(j *Job, r int32) {
+	red := &j.Reduces[r]
+	d := j.out.disk
+	d.cpuEnd[len(j.Maps)+int(r)] = s.now + red.workUs
+	if red.OutputBytes <= 0 {
+		s.flowReduceEnded(j, r)
+		return
+	}
+	rng := rand.New(rand.NewPCG(d.redSeed[r], streamOutput))
+	pipe := s.topo.placeOutput(rng, red.Node, s.hw.Replication, s.hw.Placement == PlacementRackAware)
+	prev := red.Node
+	for _, n := range pipe {
+		if n != prev {
+			s.netBytes += red.OutputBytes
+		}
+		prev = n
+	}
+	s.flowStart(Transfer{Kind: TransferOutput, Job: j.Index, Task: r, FetchOf: -1, Src: red.Node, Dst: pipe[0], Bytes: red.OutputBytes, Pipeline: pipe})
+}
+
+// flowReduceEnded: reduce r's output write is done; it ends when its work is
+// too.
+func (s *Sim) flowReduceEnded(j *Job, r int32) {
+	red := &j.Reduces[r]
+	end := max(s.now, j.out.disk.cpuEnd[len(j.Maps)+int(r)])
+	red.FinishUs = s.reported(red.Node, end)
+	s.schedule(red.FinishUs, evReduceDone, j.Index, r)
+}
+
+// flowTaskEnded handles the end of a transfer other than a fetch.
+func (s *Sim) flowTaskEnded(j *Job, x Transfer) {
+	switch x.Kind {
+	case TransferMapRead:
+		s.mapReadEnded(j, x.Task)
+	case TransferSpill:
+		s.flowMapEnded(j, x.Task)
+	case TransferOutput:
+		s.flowReduceEnded(j, x.Task)
+	}
+}
+
+// flowTransferred reports a transfer's network hops to the observers: none
+// for one within a node, each hop between distinct nodes of a pipeline.
+func (s *Sim) flowTransferred(x Transfer, at int64) {
+	if x.Kind != TransferOutput {
+		if x.Src != x.Dst {
+			s.bus.transfer(TransferEvent{Src: x.Src, Dst: x.Dst, Bytes: x.Bytes, Start: x.Start, End: at})
+		}
+		return
+	}
+	prev := x.Src
+	for _, n := range x.Pipeline {
+		if n != prev {
+			s.bus.transfer(TransferEvent{Src: prev, Dst: n, Bytes: x.Bytes, Start: x.Start, End: at})
+		}
+		prev = n
+	}
+}
+
+// placeOutput chooses the replicas of a block written from node writer, in
+// pipeline order, as HDFS's default placement does: the first on the writer
+// when it is a data node (else a random data node); with rackAware, the
+// second on another rack than the first's and the third on the second's rack;
+// the others (and all of them without rackAware) on random data nodes not yet
+// chosen. It always returns at least one node: the writer, when the cluster
+// has no data node.
+func (t *Topology) placeOutput(rng *rand.Rand, writer int32, replication int, rackAware bool) []int32 {
+	n := len(t.DataNodes)
+	replication = min(replication, n)
+	if replication <= 0 {
+		return []int32{writer}
+	}
+	dst := make([]int32, 0, replication)
+	if slices.Contains(t.dataRacks[t.Nodes[writer].Rack], writer) {
+		dst = append(dst, writer)
+	} else {
+		dst = append(dst, t.DataNodes[rng.IntN(n)])
+	}
+	for i := 1; i < replication; i++ {
+		c := int32(-1)
+		switch {
+		case rackAware && i == 1 && t.dataRackCount > 1:
+			first := t.Nodes[dst[0]].Rack
+			for c < 0 {
+				if x := t.DataNodes[rng.IntN(n)]; t.Nodes[x].Rack != first {
+					c = x
+				}
+			}
+		case rackAware && i == 2:
+			rack := t.dataRacks[t.Nodes[dst[1]].Rack]
+			used := 0
+			for _, y := range dst {
+				if t.Nodes[y].Rack == t.Nodes[dst[1]].Rack {
+					used++
+				}
+			}
+			if len(rack) > used {
+				for c < 0 {
+					if x := rack[rng.IntN(len(rack))]; !slices.Contains(dst, x) {
+						c = x
+					}
+				}
+			}
+		}
+		for c < 0 {
+			if x := t.DataNodes[rng.IntN(n)]; !slices.Contains(dst, x) {
+				c = x
+			}
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// xferPath appends transfer x's resources to dst, each once: the disks it
+// reads and writes and the network paths between its nodes (TransferKind).
+func (fn *flowNet) xferPath(dst []flow.ResourceID, x Transfer) ([]flow.ResourceID, error) {
+	start := len(dst)
+	var err error
+	switch x.Kind {
+	case TransferMapRead, TransferFetch:
+		if dst, err = fn.addDisk(dst, start, x.Src); err != nil {
+			return dst, err
+		}
+		if dst, err = fn.addHop(dst, start, x.Src, x.Dst); err != nil {
+			return dst, err
+		}
+		if x.Kind == TransferFetch {
+			dst, err = fn.addDisk(dst, start, x.Dst)
+		}
+	case TransferSpill:
+		dst, err = fn.addDisk(dst, start, x.Dst)
+	case TransferOutput:
+		prev := x.Src
+		for _, n := range x.Pipeline {
+			if dst, err = fn.addHop(dst, start, prev, n); err != nil {
+				return dst, err
+			}
+			if dst, err = fn.addDisk(dst, start, n); err != nil {
+				return dst, err
+			}
+			prev = n
+		}
+	}
+	return dst, err
+}
+
+// addDisk appends node n's disk to the path dst[start:] unless it is there.
+func (fn *flowNet) addDisk(dst []flow.ResourceID, start int, n int32) ([]flow.ResourceID, error) {
+	r, err := fn.topo.Disk(fn.node[n], 0)
+	if err != nil {
+		return dst, err
+	}
+	return addResource(dst, start, r), nil
+}
+
+// addHop appends the network path from node a to node b to the path
+// dst[start:], each resource once.
+func (fn *flowNet) addHop(dst []flow.ResourceID, start int, a, b int32) ([]flow.ResourceID, error) {
+	if a == b {
+		return dst, nil
+	}
+	k := len(dst)
+	p, err := fn.topo.Path(dst, fn.node[a], fn.node[b])
+	if err != nil {
+		return dst, err
+	}
+	dst = p[:k]
+	for _, r := range p[k:] { // each is read before anything is written over it
+		dst = addResource(dst, start, r)
+	}
+	return dst, nil
+}
+
+// addResource appends r to dst unless dst[start:] holds it.
+func addResource(dst []flow.ResourceID, start int, r flow.ResourceID) []flow.ResourceID {
+	if slices.Contains(dst[start:], r) {
+		return dst
+	}
+	return append(dst, r)
+}
