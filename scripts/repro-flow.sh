@@ -189,11 +189,12 @@ def hyb_rows(tf, tw):
                           ("Table 5 locality (%)", "terasort", "Table 5 locality, Terasort (mean of rows)")):
         g = lambda T: " / ".join(f1(v) for v in T[(lab, tr, "average", "")][:3]) + "%"
         show(f"HybSMRP {name} FIFO/Fair/HybSMRP", g(F), g(W))
-    g = lambda T, tr: " / ".join(f1(v) for v in T[("completion (s)", tr, "average", "")][:3]) + " s"
+    def g(T, tr):
+        vs = T[("completion (s)", tr, "vs FIFO", "")]
+        return (" / ".join(f1(v) for v in T[("completion (s)", tr, "average", "")][:3])
+                + f" s (vs FIFO, positive faster: Fair {vs[1]:+.1f}%, HybSMRP {vs[2]:+.1f}%)")
     show("HybSMRP completion under load, Wordcount FIFO/Fair/HybSMRP", g(F, "wordcount"), g(W, "wordcount"))
     show("HybSMRP completion under load, Terasort FIFO/Fair/HybSMRP", g(F, "terasort"), g(W, "terasort"))
-    g = lambda T, tr: f"Fair vs FIFO {pct(T[('completion (s)', tr, 'vs FIFO', '')][1])}"
-    show("HybSMRP under load, Terasort", g(F, "terasort"), g(W, "terasort"))
 
 def hyb_alone_rows(tf, tw):
     F, W = hyb_table(tf), hyb_table(tw)
