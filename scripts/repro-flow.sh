@@ -21,7 +21,9 @@
 # REPRODUCTION.md), OUT/cpu.txt (CPU seconds per preset) and prints the summary
 # (also OUT/summary.txt). Needs go, python3 (standard library only) and, for
 # the CPU times, /usr/bin/time. Deterministic: the same commit prints the same
-# numbers (CPU times aside).
+# numbers (CPU times aside). At commit of writing it took 338 CPU s (user+sys),
+# 323 s of it in replay, most in hybsmrp-flow (136 s) and hybsmrp-alone-flow
+# (94 s).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
