@@ -28,8 +28,16 @@ type linkStat struct {
 
 // linkStats ranks a run's links by mean utilisation over its instants,
 // busiest first (ties by name).
+//
+// The instants are the run's timeline instants (links.parquet has rows only
+// at instants with a transfer under way, so counting its own instants would
+// leave out the idle ones and overstate every link's mean); a run without a
+// timeline falls back to the instants links.parquet names.
 func linkStats(r Run) []linkStat {
 	instants := map[int64]bool{}
+	for _, s := range r.Timeline {
+		instants[s.TimeUs] = true
+	}
 	by := map[string]*linkStat{}
 	for _, s := range r.Links {
 		instants[s.TimeUs] = true
@@ -60,21 +68,32 @@ func hasLinks(runs []Run) bool {
 	return slices.ContainsFunc(runs, func(r Run) bool { return len(r.Links) > 0 })
 }
 
-// busiestLinks draws, for each cell (its first seed), the utilisation over
+// linkRun is the cell's first seed that recorded link loads: a seed whose
+// transfers all fell between timeline instants has no links.parquet rows.
+func linkRun(g Group) (Run, bool) {
+	i := slices.IndexFunc(g.Runs, func(r Run) bool { return len(r.Links) > 0 })
+	if i < 0 {
+		return Run{}, false
+	}
+	return g.Runs[i], true
+}
+
+// busiestLinks draws, for each cell (its first seed with link loads), the utilisation over
 // simulated time of its busiestLinksShown busiest links by mean utilisation:
 // one panel per cell, stacked.
 func busiestLinks(groups []Group, names []string, lk look) (Figure, error) {
 	var maxUs int64
 	for _, g := range groups {
-		for _, s := range g.Runs[0].Links {
+		r, _ := linkRun(g)
+		for _, s := range r.Links {
 			maxUs = max(maxUs, s.TimeUs)
 		}
 	}
 	unit, div := timeUnit(maxUs)
 	var panels []*plot.Plot
 	for i, g := range groups {
-		r := g.Runs[0]
-		if len(r.Links) == 0 {
+		r, ok := linkRun(g)
+		if !ok {
 			continue
 		}
 		p := lk.newPlot()
@@ -105,7 +124,7 @@ func busiestLinks(groups []Group, names []string, lk look) (Figure, error) {
 		panels = append(panels, p)
 	}
 	f := StackFigure(BusiestLinksFigure, panels, lk.height(1))
-	f.Caption = "Utilisation (load over capacity) of each cell's busiest links by mean utilisation over the run, at the timeline instants, one panel per cell (its first seed); network = \"flow\" only."
+	f.Caption = "Utilisation (load over capacity) of each cell's busiest links by mean utilisation over the run, at the timeline instants, one panel per cell (its first seed that recorded link loads); network = \"flow\" only."
 	return f, nil
 }
 
@@ -145,12 +164,16 @@ func LinkTable(runs []Run) *Table {
 		{Header: "peak\nutilisation", Name: "peak_utilisation", Align: AlignRight},
 		{Header: "time\nsaturated", Name: "share_saturated", Align: AlignRight}}
 	for _, g := range groups {
-		stats := linkStats(g.Runs[0])
+		r, ok := linkRun(g)
+		if !ok {
+			continue
+		}
+		stats := linkStats(r)
 		for _, st := range stats[:min(busiestLinksShown, len(stats))] {
 			t.AddRow(Str(g.Name(keys)), Str(st.link), Float(st.capMBs, 0), Float(st.meanMBps, 1),
 				Float(st.mean, 3), Float(st.peak, 3), Float(st.saturated, 3))
 		}
 	}
-	t.Notes = append(t.Notes, "Means are over the run's timeline instants (a link that carried nothing at an instant counts 0); saturated is at least 99% used; the first seed of each cell.")
+	t.Notes = append(t.Notes, "Means are over the run's timeline instants (a link that carried nothing at an instant counts 0); saturated is at least 99% used; the first seed of each cell that recorded link loads.")
 	return t
 }

@@ -8,9 +8,11 @@ import (
 	"github.com/tracereplay/tracereplay/internal/results"
 )
 
-// TestLinkTable: links ranked by mean utilisation over the run's instants,
-// worked out by hand: at 0 and 10 s, r0/uplink carries 0.5 then nothing
-// (mean 0.25), h1/nic-in 1.0 then 0.5 (mean 0.75, saturated half the time).
+// TestLinkTable: links ranked by mean utilisation over the run's timeline
+// instants, worked out by hand: the run samples at 0, 5, 10, 15 and 20 s
+// (makeRun, flowtime 20 s); links.parquet has rows only at 0 and 10 s, where
+// r0/uplink carries 0.5 then nothing (mean 0.5/5 = 0.1) and h1/nic-in 1.0
+// then 0.5 (mean 1.5/5 = 0.3, load 30 MB/s, saturated 1 instant of 5).
 func TestLinkTable(t *testing.T) {
 	r := makeRun(map[string]string{PolicyLabel: "fair"}, []jobSpec{{flow: 20}})
 	row := func(ts int64, link string, u float64) results.LinkSample {
@@ -21,7 +23,7 @@ func TestLinkTable(t *testing.T) {
 	if err := LinkTable([]Run{r}).WriteCSV(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := "fair,h1/nic-in,100,75,0.75,1,0.5\nfair,r0/uplink,100,25,0.25,0.5,0\n"
+	want := "fair,h1/nic-in,100,30,0.3,1,0.2\nfair,r0/uplink,100,10,0.1,0.5,0\n"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("link table\n%s\nlacks\n%s", b.String(), want)
 	}
@@ -34,6 +36,34 @@ func TestLinkTable(t *testing.T) {
 	}
 	if LinkTable([]Run{makeRun(map[string]string{PolicyLabel: "fifo"}, []jobSpec{{flow: 1}})}) != nil {
 		t.Error("a run without link loads has a link table")
+	}
+}
+
+// TestBusiestLinksFirstSeedIdle: a cell whose first seed recorded no link
+// loads (its transfers all fell between timeline instants) takes its panel and
+// table rows from the first seed that did, instead of drawing an empty panel
+// (which gonum/plot refused with a panic: "w and h must both be > 0").
+func TestBusiestLinksFirstSeedIdle(t *testing.T) {
+	idle := makeRun(map[string]string{PolicyLabel: "fair", "seed": "1"}, []jobSpec{{flow: 20}})
+	busy := makeRun(map[string]string{PolicyLabel: "fair", "seed": "2"}, []jobSpec{{flow: 20}})
+	busy.Links = []results.LinkSample{{Policy: "fair", TimeUs: 0, Link: "h1/nic-in", CapacityMBps: 100, LoadMBps: 100, Utilisation: 1, Flows: 1}}
+	runs := []Run{idle, busy}
+	if g := GroupRuns(runs); len(g) != 1 || len(g[0].Runs) != 2 {
+		t.Fatalf("want one cell of two seeds, got %d cells", len(g))
+	}
+	figs, err := RenderFigures(runs, FigureOptions{Format: "png"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(names(figs), BusiestLinksFigure) {
+		t.Errorf("figures %s: no %s", names(figs), BusiestLinksFigure)
+	}
+	var b bytes.Buffer
+	if err := LinkTable(runs).WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "fair,h1/nic-in,100,20,0.2,1,0.2\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("link table\n%s\nlacks\n%s", b.String(), want)
 	}
 }
 
