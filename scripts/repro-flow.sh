@@ -17,8 +17,7 @@
 #
 # Writes OUT/bin (replay, report), OUT/runs/<preset> (results),
 # OUT/report/<preset>.txt (what `report --preset` prints; no figures: they
-# cost CPU, and with --out report panics on two flow cells, see
-# REPRODUCTION.md), OUT/cpu.txt (CPU seconds per preset) and prints the summary
+# cost CPU), OUT/cpu.txt (CPU seconds per preset) and prints the summary
 # (also OUT/summary.txt). Needs go, python3 (standard library only) and, for
 # the CPU times, /usr/bin/time. Deterministic: the same commit prints the same
 # numbers (CPU times aside). At commit of writing it took 338 CPU s (user+sys),
