@@ -46,15 +46,25 @@ import (
 //
 // C_loc is the simulator's own: the mean of MapDuration on each map's first
 // replica.
+//
+// A map without input (no replicas: replay.MapTask.NoInput) is local on every
+// node and reads nothing, so it is left out of the allocation problem, whose
+// tasks each prefer the servers holding their input: after the job's other
+// maps are planned, each in index order is queued at cost C_loc on the map
+// node with the least load (running plus queued planned time; the first
+// among equals). The mean input in the fixed network's remote cost is over the
+// maps with input; C_loc is over all the job's maps.
 type BAR struct {
 	replay.Base
 	name string
 	mb   bool
 
-	bar  BARSolver
-	mc   MaxCoverSolver
-	prob replay.AllocProblem
-	out  []int32
+	bar   BARSolver
+	mc    MaxCoverSolver
+	prob  replay.AllocProblem
+	out   []int32
+	work  []int64 // per server: remaining planned time of its running maps (JobArrived)
+	tasks []int32 // the job's maps with input, the problem's tasks (JobArrived)
 
 	nodeOf   []int32 // server index -> node
 	serverOf []int32 // node -> server index, -1 for nodes without map slots
@@ -106,6 +116,7 @@ func (b *BAR) Init(s replay.Cluster) {
 	b.queued = make([]int64, len(nodes))
 	b.qbytes = make([]int64, len(nodes))
 	b.prob.Servers = len(b.nodeOf)
+	b.work = make([]int64, len(b.nodeOf))
 	b.prob.Init = make([]int64, len(b.nodeOf))
 	b.reduces = GreedyReduces{Order: SubmitOrder{}}
 }
@@ -120,13 +131,21 @@ func (b *BAR) JobArrived(s replay.Cluster, j *replay.JobView) {
 			work += max(0, r.end-now)
 		}
 		p.Init[k] = (work + b.queued[n]) / b.slots
+		b.work[k] = work
 	}
 	m := int(j.NumMaps())
-	p.Replication = len(j.Replicas(0))
+	p.Replication = 0
 	p.Replicas = p.Replicas[:0]
+	b.tasks = b.tasks[:0]
 	var local, bytes float64
 	for i := range int32(m) {
 		reps := j.Replicas(i)
+		if len(reps) == 0 { // no input: the same everywhere
+			local += float64(s.MapDuration(j, i, b.nodeOf[0]))
+			continue
+		}
+		p.Replication = len(reps)
+		b.tasks = append(b.tasks, i)
 		for _, n := range reps {
 			p.Replicas = append(p.Replicas, b.serverOf[n])
 		}
@@ -138,13 +157,16 @@ func (b *BAR) JobArrived(s replay.Cluster, j *replay.JobView) {
 	var extra, q int64
 	if hw.Network == "bar" {
 		q = int64(hw.BARq)
-	} else {
-		extra = int64(math.Ceil(bytes / float64(m) / hw.NICMBps))
+	} else if len(b.tasks) > 0 {
+		extra = int64(math.Ceil(bytes / float64(len(b.tasks)) / hw.NICMBps))
 	}
 	p.LocalCost, p.RemoteExtra, p.Q = max(1, cloc/b.slots), extra/b.slots, q/b.slots
-	if b.mb {
+	switch {
+	case len(b.tasks) == 0:
+		b.out = b.out[:0]
+	case b.mb:
 		b.out = b.mc.Solve(p)
-	} else {
+	default:
 		b.out = b.bar.Solve(p, s.Rand(), b.out)
 	}
 	remote := 0
@@ -160,9 +182,27 @@ func (b *BAR) JobArrived(s replay.Cluster, j *replay.JobView) {
 		if p.Prefers(int32(i), srv) {
 			cost = cloc
 		}
-		b.queue[n] = append(b.queue[n], barQueued{job: j, task: int32(i), cost: cost})
+		t := b.tasks[i]
+		b.queue[n] = append(b.queue[n], barQueued{job: j, task: t, cost: cost})
 		b.queued[n] += cost
-		b.qbytes[n] += j.MapInputBytes(int32(i))
+		b.qbytes[n] += j.MapInputBytes(t)
+	}
+	if len(b.tasks) == m {
+		return
+	}
+	for i := range int32(m) {
+		if len(j.Replicas(i)) > 0 {
+			continue
+		}
+		best := 0
+		for k := range b.nodeOf {
+			if b.work[k]+b.queued[b.nodeOf[k]] < b.work[best]+b.queued[b.nodeOf[best]] {
+				best = k
+			}
+		}
+		n := b.nodeOf[best]
+		b.queue[n] = append(b.queue[n], barQueued{job: j, task: i, cost: cloc})
+		b.queued[n] += cloc
 	}
 }
 

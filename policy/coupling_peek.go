@@ -118,9 +118,10 @@ func b2i(b bool) int {
 	return 0
 }
 
-// localMapNodes is the number of map nodes holding input of a pending map of
-// j: O(replication) after one of the job's launches, O(nodes holding its input)
-// when recounted.
+// localMapNodes is the number of map nodes to which a pending map of j is
+// local (holding its input; every map node while a map without input is
+// pending): O(replication) after one of the job's launches, O(nodes holding
+// its input) when recounted (O(nodes) while a map without input is pending).
 func (p *PeekingPicker) localMapNodes(j *replay.JobView) int {
 	p.notePicked()
 	pj := p.jobs[j.Index()]
@@ -145,6 +146,12 @@ func (p *PeekingPicker) notePicked() {
 		return // not launched, or the count is stale anyway
 	}
 	reps := j.Replicas(t)
+	if len(reps) == 0 {
+		// A map without input, local on every node: while another is pending
+		// every map node still counts; after the last, recount (localAt stays
+		// stale).
+		return
+	}
 	for k, r := range reps {
 		if p.mapNode[r] && !slices.Contains(reps[:k], r) && !j.HasLocalMap(r) {
 			pj.localNodes--

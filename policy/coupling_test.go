@@ -242,6 +242,10 @@ func couplingTrace() *trace.Trace {
 	tr := handTrace([]job{{0, []int64{2, 2, 2, 2}, []int64{3, 3}}, {1, []int64{1}, []int64{1}}})
 	tr.Tasks[0].InputBytes, tr.Tasks[0].OutputBytes = 1e6, 1e6 // 2 s: read 1 MB, write 1 MB
 	tr.Tasks[1].InputBytes, tr.Tasks[1].OutputBytes = 0, 2e6
+	// A 0-byte map with a recorded location keeps its replicas (both nodes
+	// here) instead of having no input (replay.MapTask.NoInput), which would
+	// put it after the maps whose input is on the node.
+	tr.Tasks[1].PreferredHosts = []string{"recorded"}
 	return tr
 }
 

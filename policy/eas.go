@@ -37,7 +37,8 @@ import (
 //   - Loads. A map machine's load L^mm is the input bytes of the maps queued on it
 //     plus those running there, whole (§5.4 measures load as input of unfinished
 //     maps; the JobTracker knows which maps are unfinished, not how far they are),
-//     and a map's load L_m is its input size. A reduce machine's load L^rm is the
+//     and a map's load L_m is its input size (1 byte for a map of none, see
+//     easLoad). A reduce machine's load L^rm is the
 //     shuffle bytes of the reduces queued or running there, and a reduce's load L_r
 //     its shuffle bytes.
 //   - Ties. Alg. 2 and 3 keep the first candidate among equals: replicas in the
@@ -93,12 +94,28 @@ type easSelection struct {
 	waiting int
 }
 
-// jobMaps adapts a job's maps to Algs. 1 and 2.
-type jobMaps struct{ j *replay.JobView }
+// jobMaps adapts a job's maps to Algs. 1 and 2. A map without input (no
+// replicas: replay.MapTask.NoInput) is local on every map machine (all), so
+// Alg. 2 puts it on the least-loaded one.
+type jobMaps struct {
+	j   *replay.JobView
+	all []int32
+}
 
-func (m jobMaps) Len() int            { return int(m.j.NumMaps()) }
-func (m jobMaps) Size(i int) int64    { return m.j.MapInputBytes(int32(i)) }
-func (m jobMaps) Hosts(i int) []int32 { return m.j.Replicas(int32(i)) }
+// easLoad is L_m, a map's load: its input bytes, and 1 for a map of 0 bytes,
+// so that Alg. 2 spreads maps without input over equally loaded machines
+// instead of queueing them all on the first (a load of 0 would leave the
+// first machine the least loaded after each).
+func easLoad(j *replay.JobView, i int32) int64 { return max(j.MapInputBytes(i), 1) }
+
+func (m jobMaps) Len() int         { return int(m.j.NumMaps()) }
+func (m jobMaps) Size(i int) int64 { return easLoad(m.j, int32(i)) }
+func (m jobMaps) Hosts(i int) []int32 {
+	if r := m.j.Replicas(int32(i)); len(r) > 0 {
+		return r
+	}
+	return m.all
+}
 
 func newEAS(r *ParamReader) (replay.Policy, error) {
 	e := &EAS{threshold: r.Int("threshold", 10)}
@@ -181,13 +198,13 @@ func (e *EAS) Heartbeat(s replay.Cluster, n int32) {
 func (e *EAS) selectJob(s replay.Cluster, by int32) {
 	e.sets = e.sets[:0]
 	for _, j := range e.waiting {
-		e.sets = append(e.sets, jobMaps{j})
+		e.sets = append(e.sets, jobMaps{j, e.mapMachines})
 	}
 	k := e.sel.choose(e.mapLoad, e.mapMachines, e.sets)
 	j := e.waiting[k]
 	e.history = append(e.history, easSelection{at: s.Now(), node: by, job: j.Index(), waiting: len(e.waiting)})
 	e.waiting = append(e.waiting[:k], e.waiting[k+1:]...)
-	e.place = placeMaps(e.mapLoad, jobMaps{j}, e.place[:0])
+	e.place = placeMaps(e.mapLoad, jobMaps{j, e.mapMachines}, e.place[:0])
 	for i, n := range e.place {
 		e.mapQ[n] = append(e.mapQ[n], queuedMap{j, int32(i)})
 		e.queued[n] += j.MapInputBytes(int32(i))
@@ -203,7 +220,7 @@ func (e *EAS) TaskFinished(_ replay.Cluster, j *replay.JobView, reduce bool, tas
 		delete(e.redRun, key)
 		return
 	}
-	e.mapLoad[j.MapNode(task)] -= j.MapInputBytes(task)
+	e.mapLoad[j.MapNode(task)] -= easLoad(j, task)
 	if !j.MapsDone() || j.NumReduces() == 0 {
 		return
 	}

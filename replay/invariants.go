@@ -10,7 +10,8 @@ func (e invariantError) Error() string { return "invariant violated: " + e.msg }
 // checker verifies the simulator's invariants as the run goes: slots are never
 // over-used, each task is launched and finished exactly once, no reduce phase
 // begins before its job's last map has ended, simulated time never goes back, and
-// every flowtime is at least the job's ideal. With the lifecycle, setup and
+// every flowtime is at least the job's ideal, and a map without input runs
+// node-local. With the lifecycle, setup and
 // cleanup tasks count against the slots they hold, a job's setup ends before
 // any of its maps or reduces starts, and its cleanup starts after all of them
 // have ended.
@@ -113,6 +114,9 @@ func (c *checker) launch(j *Job, reduce bool, i, n int32) {
 			c.fail("node %d runs %d reduces on %d slots", n, c.runningR[n], node.ReduceSlots)
 		}
 	} else {
+		if m := &j.Maps[i]; m.noInput && m.Locality != NodeLocal {
+			c.fail("map %d of job %s has no input but ran %s on node %d", i, j.Trace.ID, m.Locality, n)
+		}
 		c.running[n]++
 		if c.running[n] > node.MapSlots {
 			c.fail("node %d runs %d maps on %d slots", n, c.running[n], node.MapSlots)

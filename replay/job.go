@@ -18,6 +18,17 @@ const (
 )
 
 // Locality is how close a map ran to its input.
+//
+// A map without input (see MapTask.NoInput) runs NodeLocal wherever it runs:
+// it reads nothing, so no node is farther from its input than another, and
+// the level here is what decides a map's cost (a NodeLocal map reads no bytes
+// over the network and is not among the running remote maps) and what the
+// locality metrics count. Hadoop's own counters differ: Hadoop 1's
+// JobInProgress (getLocalityLevel over an empty split location list) counts
+// such a map in neither DATA_LOCAL_MAPS nor RACK_LOCAL_MAPS, and Hadoop 2's
+// RMContainerAllocator counts it in OTHER_LOCAL_MAPS; a replay's node-local
+// fraction of a workload with no-input maps is therefore above what those
+// counters would report for the same schedule, by its no-input maps.
 type Locality uint8
 
 // Locality levels, ordered from best to worst.
@@ -45,6 +56,7 @@ type MapTask struct {
 	State       TaskState
 	Node        int32 // where it ran, -1 before launch
 	Locality    Locality
+	noInput     bool // no input: no replicas, local on every node (NoInput)
 	LaunchUs    int64
 	FinishUs    int64
 	endUs       int64 // end of its attempt that completes it, before the report (lifecycle.go)
@@ -117,6 +129,9 @@ type Job struct {
 	rackHead  []int32
 	rackMaps  []int32
 	onNode    []uint64 // bit n: node n may hold a pending map's input (clear: it holds none)
+	noInMaps  []int32  // the maps without input (MapTask.NoInput), ascending; nil when none
+	noInHead  int32    // noInMaps before it have launched
+	numNodes  int32    // nodes in the topology the index was built for
 	nextAny   int32    // every map before it has been launched
 	nextRed   int32
 	ready     bool    // slow-start threshold reached
@@ -133,8 +148,23 @@ type Job struct {
 	view      JobView   // what policies see of it (View)
 }
 
-// Replicas returns the nodes holding map i's input block.
+// NoInput reports whether the map has no input to read: its input is 0 bytes
+// and, for a map from a trace, the trace lists no preferred location for it
+// (a Hadoop map with an empty split and no locations: RandomWriter, TeraGen,
+// the pi estimator, Sleep). It has no replicas (Job.Replicas is empty), and
+// the job's locality index offers it on every node at node locality
+// (Job.LocalMap), after the maps whose input is on that node, as Hadoop 1's
+// JobInProgress.findNewMapTask serves its nonLocalMaps after its cache; no
+// policy waits for locality to launch it. A 0-byte map with recorded
+// preferred locations keeps them.
+func (m *MapTask) NoInput() bool { return m.noInput }
+
+// Replicas returns the nodes holding map i's input block: none for a map
+// without input (MapTask.NoInput).
 func (j *Job) Replicas(i int32) []int32 {
+	if j.Maps[i].noInput {
+		return nil
+	}
 	r := int(j.replication)
 	return j.replicas[int(i)*r : int(i)*r+r]
 }
@@ -164,8 +194,13 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 	c := (*cnt)[:nn]
 	j.onNode = make([]uint64, (nn+63)/64)
 	j.rackOff = make([]int32, nr+1)
-	keys, total, rackTotal := 0, 0, 0
+	j.numNodes = int32(nn)
+	keys, total, rackTotal, free := 0, 0, 0, 0
 	for i := range j.Maps {
+		if j.Maps[i].noInput {
+			free++
+			continue
+		}
 		for _, n := range j.Replicas(int32(i)) {
 			if c[n] == 0 {
 				keys++
@@ -198,7 +233,15 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 	}
 	j.rackHead = slices.Clone(j.rackOff[:nr])
 	j.rackMaps = make([]int32, rackTotal)
+	j.noInMaps, j.noInHead = nil, 0
+	if free > 0 {
+		j.noInMaps = make([]int32, 0, free)
+	}
 	for i := range j.Maps {
+		if j.Maps[i].noInput {
+			j.noInMaps = append(j.noInMaps, int32(i))
+			continue
+		}
 		for _, n := range j.Replicas(int32(i)) {
 			j.nodeMaps[c[n]] = int32(i)
 			c[n]++
@@ -256,25 +299,39 @@ func (j *Job) localAt(k int) int32 {
 	return j.firstIn(j.nodeMaps, &j.nodeHead[k], j.nodeOff[k+1])
 }
 
-// LocalMap returns a pending map whose input is on node n, or -1. Among several it
-// returns the lowest index. Most calls find none (a node asking for work that
-// holds none of the job's pending input): a bit per node answers those without
-// a look-up in byNode.
+// LocalMap returns a pending map local to node n, or -1: the lowest-indexed
+// pending map whose input is on n, else the lowest-indexed pending map without
+// input (MapTask.NoInput), which is local everywhere. Most calls find none (a
+// node asking for work that holds none of the job's pending input): a bit per
+// node answers those without a look-up in nodeKeys.
 func (j *Job) LocalMap(n int32) int32 {
 	w, b := n>>6, uint64(1)<<(n&63)
-	if j.onNode[w]&b == 0 {
-		return -1
-	}
-	k, _ := slices.BinarySearch(j.nodeKeys, n)
-	t := j.localAt(k)
-	if t < 0 {
+	if j.onNode[w]&b != 0 {
+		k, _ := slices.BinarySearch(j.nodeKeys, n)
+		if t := j.localAt(k); t >= 0 {
+			return t
+		}
 		j.onNode[w] &^= b
 	}
-	return t
+	return j.noInputMap()
 }
 
-// RackMap returns a pending map with a replica in rack r, or -1.
-func (j *Job) RackMap(r int32) int32 { return j.firstIn(j.rackMaps, &j.rackHead[r], j.rackOff[r+1]) }
+// noInputMap returns the lowest-indexed pending map without input, or -1.
+func (j *Job) noInputMap() int32 {
+	if int(j.noInHead) == len(j.noInMaps) {
+		return -1
+	}
+	return j.firstIn(j.noInMaps, &j.noInHead, int32(len(j.noInMaps)))
+}
+
+// RackMap returns a pending map with a replica in rack r, else a pending map
+// without input (local everywhere, so in every rack), or -1.
+func (j *Job) RackMap(r int32) int32 {
+	if t := j.firstIn(j.rackMaps, &j.rackHead[r], j.rackOff[r+1]); t >= 0 {
+		return t
+	}
+	return j.noInputMap()
+}
 
 // AnyMap returns the lowest-indexed pending map, or -1.
 func (j *Job) AnyMap() int32 {
@@ -287,5 +344,6 @@ func (j *Job) AnyMap() int32 {
 	return j.nextAny
 }
 
-// HasLocalMap reports whether a pending map has its input on node n.
+// HasLocalMap reports whether a pending map is local to node n: its input is
+// on n, or it has none (LocalMap).
 func (j *Job) HasLocalMap(n int32) bool { return j.LocalMap(n) >= 0 }

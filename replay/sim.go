@@ -427,11 +427,16 @@ func (s *Sim) FreeReduceSlots(n int32) int32 { return s.nodes[n].freeReduce }
 // network.
 func (s *Sim) RunningRemoteMaps() int32 { return s.runningRemote }
 
-// locality is how close node n is to map i of job j.
+// locality is how close node n is to map i of job j: NodeLocal everywhere for
+// a map without input (MapTask.NoInput).
 func (s *Sim) locality(j *Job, i int32, n int32) Locality {
+	reps := j.Replicas(i)
+	if len(reps) == 0 {
+		return NodeLocal
+	}
 	rack := s.topo.Nodes[n].Rack
 	best := OffRack
-	for _, r := range j.Replicas(i) {
+	for _, r := range reps {
 		if r == n {
 			return NodeLocal
 		}

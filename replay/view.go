@@ -44,7 +44,8 @@ type Cluster interface {
 	// HeartbeatsSent is the number of periodic heartbeats all nodes have sent
 	// at or before time t on their nominal schedules (Sim.HeartbeatsSent).
 	HeartbeatsSent(t int64) int64
-	// Locality is how close node n is to the input of map i of j.
+	// Locality is how close node n is to the input of map i of j (NodeLocal
+	// on every node for a map without input: MapTask.NoInput).
 	Locality(j *JobView, i int32, n int32) Locality
 	// MapDuration is the time map i of j would take if launched on node n
 	// now: the simulator's own estimate, the one LaunchMap uses.
@@ -82,7 +83,8 @@ func (s *Sim) Active() []*JobView {
 	return s.views
 }
 
-// Locality is how close node n is to map i of job j.
+// Locality is how close node n is to map i of job j: NodeLocal on every node
+// for a map without input (MapTask.NoInput; Locality says why).
 func (s *Sim) Locality(j *JobView, i int32, n int32) Locality { return s.locality(j.j, i, n) }
 
 // MapDuration is the time map i of job j would take if launched on node n now.
@@ -250,7 +252,8 @@ func (v *JobView) MapOutputNodes() []int32 { return v.j.MapOutputNodes() }
 // NewJob builds a job outside a run, for fake clusters that test policies
 // without the engine (policy/policytest): job index of the workload, trace job
 // tj, its maps and reduces (their sizes; states are set pending), and each
-// map's replicas on topo's nodes (the same count for every map). Its counters
+// map's replicas on topo's nodes (the same count for every map, except that a
+// map of 0 input bytes with an empty list has no input: MapTask.NoInput). Its counters
 // say every task is pending and its reduces are not ready. A fake engine
 // launches and finishes its tasks by writing the Job's exported fields and
 // with SetReducesReady and AddMapOutput; policies see only its View.
@@ -260,12 +263,22 @@ func NewJob(index int32, tj *trace.Job, submitUs int64, maps []MapTask, reduces 
 	if len(replicas) != len(maps) {
 		return nil, fmt.Errorf("job %d: %d replica lists for %d maps", index, len(replicas), len(maps))
 	}
-	for i, r := range replicas {
-		if i == 0 {
+	for _, r := range replicas {
+		if len(r) > 0 {
 			j.replication = int32(len(r))
+			break
+		}
+	}
+	for i, r := range replicas {
+		if len(r) == 0 && maps[i].InputBytes == 0 {
+			j.Maps[i].noInput = true
+			for range j.replication {
+				j.replicas = append(j.replicas, 0) // never read: Replicas is empty
+			}
+			continue
 		}
 		if int32(len(r)) != j.replication || len(r) == 0 {
-			return nil, fmt.Errorf("job %d, map %d: %d replicas, want %d (at least 1)", index, i, len(r), j.replication)
+			return nil, fmt.Errorf("job %d, map %d: %d replicas, want %d (at least 1, or none for a map of 0 input bytes)", index, i, len(r), j.replication)
 		}
 		for _, n := range r {
 			if n < 0 || int(n) >= len(topo.Nodes) {

@@ -368,6 +368,10 @@ func (w *Workload) build(k int) *Job {
 		m := &j.Maps[i]
 		m.InputBytes = mapIn[i]
 		m.OutputBytes = mapOut[i]
+		// No input and no recorded location: no replicas (MapTask.NoInput). Its
+		// block was drawn above all the same, so the other maps' placement is
+		// what it was.
+		m.noInput = m.InputBytes == 0 && (i >= len(mapTT) || len(mapTT[i].PreferredHosts) == 0)
 		f := noise(dur, hw.DurationCV)
 		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, hw.MapComputeMBps))
 		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))

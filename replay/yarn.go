@@ -741,6 +741,7 @@ func (j *Job) requeueMap(i int32, topo *Topology) {
 		}
 	}
 	j.eachRack(topo, i, func(r int32) { back(j.rackMaps, &j.rackHead[r], j.rackOff[r], j.rackOff[r+1]) })
+	back(j.noInMaps, &j.noInHead, 0, int32(len(j.noInMaps))) // a map without input (job.go)
 	j.nextAny = min(j.nextAny, i)
 }
 

@@ -292,10 +292,15 @@ func (c *Cluster) HeartbeatsSent(t int64) int64 {
 	return int64(len(c.topo.Nodes)) * (t/int64(c.hw.Heartbeat) + 1)
 }
 
-// Locality is how close node n is to map i of j's replicas.
+// Locality is how close node n is to map i of j's replicas: NodeLocal
+// everywhere for a map without input (no replicas), as the engine has it.
 func (c *Cluster) Locality(v *replay.JobView, i int32, n int32) replay.Locality {
+	reps := v.Replicas(i)
+	if len(reps) == 0 {
+		return replay.NodeLocal
+	}
 	best := replay.OffRack
-	for _, r := range v.Replicas(i) {
+	for _, r := range reps {
 		if r == n {
 			return replay.NodeLocal
 		}
