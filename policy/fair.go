@@ -2,6 +2,7 @@ package policy
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -34,11 +35,12 @@ import (
 // anywhere; any launch restarts its count.
 type Fair struct {
 	replay.Base
-	name    string
-	order   *FairOrder
-	delay   *DelayPicker // nil: strict
-	maps    MapFiller
-	reduces GreedyReduces
+	name   string
+	order  *FairOrder
+	delay  *DelayPicker // nil: strict
+	maps   MapFiller
+	active []*replay.JobView // the arrived, unfinished jobs in arrival order: Cluster.Active's
+	reds   []*replay.JobView // fillReduces' candidates
 
 	lastNode int32 // the node and time of the last Heartbeat (IdleUntil)
 	lastTime int64
@@ -59,7 +61,7 @@ func newFair(strict bool) func(*ParamReader) (replay.Policy, error) {
 // scheduling d (strict node locality when nil).
 func newFairWith(name, poolBy string, d *DelayPicker) *Fair {
 	o := NewFairOrder(poolBy)
-	return &Fair{name: name, order: o, delay: d, reduces: GreedyReduces{Order: o}}
+	return &Fair{name: name, order: o, delay: d}
 }
 
 // Name is the registry name with parameters.
@@ -71,6 +73,7 @@ func (f *Fair) Init(s replay.Cluster) {
 	if f.delay != nil {
 		f.delay.Init(s)
 	}
+	f.active = f.active[:0]
 	f.lastNode, f.lastTime = -1, -1
 }
 
@@ -78,6 +81,7 @@ func (f *Fair) Init(s replay.Cluster) {
 // parked nodes that hold its input (IdleUntil) and the first heartbeat that
 // will offer it a slot.
 func (f *Fair) JobArrived(c replay.Cluster, j *replay.JobView) {
+	f.active = append(f.active, j)
 	f.order.JobArrived(j)
 	if f.delay != nil {
 		f.delay.JobArrived(j)
@@ -95,6 +99,7 @@ func (f *Fair) JobArrived(c replay.Cluster, j *replay.JobView) {
 
 // JobFinished forgets the job.
 func (f *Fair) JobFinished(_ replay.Cluster, j *replay.JobView) {
+	f.active = slices.DeleteFunc(f.active, func(x *replay.JobView) bool { return x == j })
 	f.order.JobFinished(j)
 	if f.delay != nil {
 		f.delay.JobFinished(j)
@@ -116,9 +121,9 @@ func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
 	}
 	offeredAll := false // every job with pending maps was offered a slot and declined it
 	if s.FreeMapSlots(n) > 0 {
-		f.maps.Start(s)
+		f.start()
 		if f.anyTakes(s, n) {
-			offeredAll = f.maps.fill(s, n, f.order, pick)
+			offeredAll = f.fill(s, n, pick)
 		} else {
 			offeredAll = true
 			if f.delay != nil {
@@ -128,10 +133,10 @@ func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
 			}
 		}
 	}
-	f.reduces.FillReduces(s, n)
+	f.fillReduces(s, n)
 	if f.delay != nil {
 		if _, ok := s.(replay.Waking); ok && !offeredAll && s.FreeMapSlots(n) == 0 {
-			f.maps.Start(s) // the candidates, for notify: fill may have left some out
+			f.start() // the candidates, for notify: fill may have left some out
 		}
 		f.delay.notify(s, !offeredAll, f.maps.jobs)
 	}
@@ -163,14 +168,14 @@ func (f *Fair) IdleUntil(c replay.Cluster, n int32) int64 {
 		return math.MaxInt64
 	}
 	if c.FreeReduceSlots(n) > 0 {
-		for _, j := range c.Active() {
+		for _, j := range f.active {
 			if canReduce(j) {
 				return now
 			}
 		}
 	}
 	if c.FreeMapSlots(n) > 0 {
-		f.maps.Start(c)
+		f.start()
 		if f.delay != nil {
 			for _, j := range f.maps.jobs {
 				st := f.delay.state[j.Index()]
@@ -184,6 +189,56 @@ func (f *Fair) IdleUntil(c replay.Cluster, n int32) int64 {
 		}
 	}
 	return math.MaxInt64
+}
+
+// start is MapFiller.Start from Fair's own list of the active jobs (the same
+// jobs in the same order as Cluster.Active, without building that list at
+// every heartbeat).
+func (f *Fair) start() {
+	f.maps.jobs = f.maps.jobs[:0]
+	for _, j := range f.active {
+		if j.PendingMaps() > 0 {
+			f.maps.jobs = append(f.maps.jobs, j)
+		}
+	}
+}
+
+// fill is MapFiller.fill, without sorting a single candidate (which the sort
+// leaves as it is).
+func (f *Fair) fill(c replay.Cluster, n int32, pick MapPicker) bool {
+	for c.FreeMapSlots(n) > 0 && len(f.maps.jobs) > 0 {
+		if len(f.maps.jobs) > 1 {
+			f.order.Sort(f.maps.jobs, runningMaps)
+		}
+		if !f.maps.Offer(c, n, pick) {
+			return true
+		}
+	}
+	return false
+}
+
+// fillReduces is GreedyReduces.FillReduces in the Fair order, from Fair's own
+// list of the active jobs, without sorting a single candidate.
+func (f *Fair) fillReduces(c replay.Cluster, n int32) {
+	if c.FreeReduceSlots(n) == 0 {
+		return
+	}
+	f.reds = f.reds[:0]
+	for _, j := range f.active {
+		if canReduce(j) {
+			f.reds = append(f.reds, j)
+		}
+	}
+	for c.FreeReduceSlots(n) > 0 && len(f.reds) > 0 {
+		if len(f.reds) > 1 {
+			f.order.Sort(f.reds, runningReduces)
+		}
+		j := f.reds[0]
+		c.LaunchReduce(j, n)
+		if !canReduce(j) {
+			f.reds = f.reds[1:]
+		}
+	}
 }
 
 // anyTakes reports whether some candidate of f.maps would take a free map slot
