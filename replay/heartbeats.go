@@ -95,11 +95,12 @@ func (s *Sim) next() (e event, ok bool) {
 		if hb && len(s.hbq) > 0 && (best == nil || s.hbq[0].before(best)) {
 			best, src = &s.hbq[0], 3
 		}
-		if wq := &s.pk.wq; hb && len(wq.h) > 0 && (best == nil || wq.at[wq.h[0]] <= best.t) {
-			n := wq.h[0]
-			s.countWakeup()
-			s.resume(n, wq.at[n])
-			continue
+		if hb && !s.pk.wq.empty() {
+			if n, t, _ := s.pk.wq.first(); best == nil || t <= best.t {
+				s.countWakeup()
+				s.resume(n, t)
+				continue
+			}
 		}
 		switch src {
 		case 1:
