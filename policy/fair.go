@@ -42,6 +42,18 @@ type Fair struct {
 	active []*replay.JobView // the arrived, unfinished jobs in arrival order: Cluster.Active's
 	reds   []*replay.JobView // fillReduces' candidates
 
+	// What anyTakes found, for the first offer of fill: the first candidate
+	// (in arrival order) that takes the slot, its map and level, and the
+	// candidates before it, which decline it (marked with stamp, by job
+	// index).
+	taker    *replay.JobView
+	takerMap int32
+	takerAt  replay.Locality
+	declines []uint32
+	stamp    uint32
+
+	plain bool // tests: fill slots with MapFiller and GreedyReduces from Cluster.Active, as before the shortcuts
+
 	lastNode int32 // the node and time of the last Heartbeat (IdleUntil)
 	lastTime int64
 }
@@ -121,9 +133,13 @@ func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
 	}
 	offeredAll := false // every job with pending maps was offered a slot and declined it
 	if s.FreeMapSlots(n) > 0 {
-		f.start()
+		f.start(s)
 		if f.anyTakes(s, n) {
-			offeredAll = f.fill(s, n, pick)
+			if f.plain {
+				offeredAll = f.maps.fill(s, n, f.order, pick)
+			} else {
+				offeredAll = f.fill(s, n, pick)
+			}
 		} else {
 			offeredAll = true
 			if f.delay != nil {
@@ -136,7 +152,7 @@ func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
 	f.fillReduces(s, n)
 	if f.delay != nil {
 		if _, ok := s.(replay.Waking); ok && !offeredAll && s.FreeMapSlots(n) == 0 {
-			f.start() // the candidates, for notify: fill may have left some out
+			f.start(s) // the candidates, for notify: fill may have left some out
 		}
 		f.delay.notify(s, !offeredAll, f.maps.jobs)
 	}
@@ -175,7 +191,7 @@ func (f *Fair) IdleUntil(c replay.Cluster, n int32) int64 {
 		}
 	}
 	if c.FreeMapSlots(n) > 0 {
-		f.start()
+		f.start(c)
 		if f.delay != nil {
 			for _, j := range f.maps.jobs {
 				st := f.delay.state[j.Index()]
@@ -194,7 +210,11 @@ func (f *Fair) IdleUntil(c replay.Cluster, n int32) int64 {
 // start is MapFiller.Start from Fair's own list of the active jobs (the same
 // jobs in the same order as Cluster.Active, without building that list at
 // every heartbeat).
-func (f *Fair) start() {
+func (f *Fair) start(c replay.Cluster) {
+	if f.plain {
+		f.maps.Start(c)
+		return
+	}
 	f.maps.jobs = f.maps.jobs[:0]
 	for _, j := range f.active {
 		if j.PendingMaps() > 0 {
@@ -203,16 +223,69 @@ func (f *Fair) start() {
 	}
 }
 
-// fill is MapFiller.fill, without sorting a single candidate (which the sort
-// leaves as it is).
+// fill is MapFiller.fill after anyTakes, without sorting a single candidate
+// (which the sort leaves as it is), and with the first offer using what
+// anyTakes found (offerFirst).
 func (f *Fair) fill(c replay.Cluster, n int32, pick MapPicker) bool {
+	first := true
 	for c.FreeMapSlots(n) > 0 && len(f.maps.jobs) > 0 {
 		if len(f.maps.jobs) > 1 {
 			f.order.Sort(f.maps.jobs, runningMaps)
 		}
-		if !f.maps.Offer(c, n, pick) {
+		took := false
+		if first {
+			took, first = f.offerFirst(c, n), false
+		} else {
+			took = f.maps.Offer(c, n, pick)
+		}
+		if !took {
 			return true
 		}
+	}
+	return false
+}
+
+// offerFirst is MapFiller.Offer for the first free slot of the heartbeat,
+// right after anyTakes: the candidates anyTakes saw decline (those before
+// its taker in arrival order) decline without looking for a map again, and
+// its taker takes the map anyTakes found; the delay-scheduling state changes
+// as PickMap changes it. Nothing changed between anyTakes and this offer, so
+// PickMap would find the same: its allowed level is the one anyTakes computed
+// (DelayPicker.level, without the change allowed makes), and the job's
+// pending maps are the same.
+func (f *Fair) offerFirst(c replay.Cluster, n int32) bool {
+	now := c.Now()
+	for k, j := range f.maps.jobs {
+		var t int32
+		switch {
+		case j == f.taker:
+			t = f.takerMap
+			if d := f.delay; d != nil {
+				st := d.state[j.Index()]
+				d.allowed(st, now)
+				st.level, st.waitStart, st.skips = f.takerAt, -1, 0
+				d.touch(st)
+			}
+		case int(j.Index()) < len(f.declines) && f.declines[j.Index()] == f.stamp:
+			if f.delay != nil {
+				f.delay.declined(j, now)
+			}
+			continue
+		default:
+			if f.delay != nil {
+				t = f.delay.PickMap(c, j, n)
+			} else {
+				t = StrictPicker{}.PickMap(c, j, n)
+			}
+			if t < 0 {
+				continue
+			}
+		}
+		c.LaunchMap(j, t, n)
+		if j.PendingMaps() == 0 {
+			f.maps.jobs = slices.Delete(f.maps.jobs, k, k+1)
+		}
+		return true
 	}
 	return false
 }
@@ -221,6 +294,10 @@ func (f *Fair) fill(c replay.Cluster, n int32, pick MapPicker) bool {
 // list of the active jobs, without sorting a single candidate.
 func (f *Fair) fillReduces(c replay.Cluster, n int32) {
 	if c.FreeReduceSlots(n) == 0 {
+		return
+	}
+	if f.plain {
+		(&GreedyReduces{Order: f.order}).FillReduces(c, n)
 		return
 	}
 	f.reds = f.reds[:0]
@@ -242,17 +319,31 @@ func (f *Fair) fillReduces(c replay.Cluster, n int32) {
 }
 
 // anyTakes reports whether some candidate of f.maps would take a free map slot
-// of node n now. It changes no delay-scheduling state.
+// of node n now. It changes no delay-scheduling state. It notes, for
+// offerFirst, the first candidate that would take the slot, the map and level,
+// and marks the candidates before it (which would not).
 func (f *Fair) anyTakes(s replay.Cluster, n int32) bool {
 	now := s.Now()
+	f.stamp++
+	if f.stamp == 0 { // wrapped: forget every mark
+		clear(f.declines)
+		f.stamp = 1
+	}
+	f.taker = nil
 	for _, j := range f.maps.jobs {
 		level := replay.NodeLocal
 		if f.delay != nil {
 			level = f.delay.level(f.delay.state[j.Index()], now)
 		}
-		if t, _ := bestMap(s, j, n, level); t >= 0 {
+		if t, at := bestMap(s, j, n, level); t >= 0 {
+			f.taker, f.takerMap, f.takerAt = j, t, at
 			return true
 		}
+		k := int(j.Index())
+		if k >= len(f.declines) {
+			f.declines = append(f.declines, make([]uint32, k+1-len(f.declines))...)
+		}
+		f.declines[k] = f.stamp
 	}
 	return false
 }
