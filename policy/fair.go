@@ -2,6 +2,7 @@ package policy
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -34,11 +35,24 @@ import (
 // anywhere; any launch restarts its count.
 type Fair struct {
 	replay.Base
-	name    string
-	order   *FairOrder
-	delay   *DelayPicker // nil: strict
-	maps    MapFiller
-	reduces GreedyReduces
+	name   string
+	order  *FairOrder
+	delay  *DelayPicker // nil: strict
+	maps   MapFiller
+	active []*replay.JobView // the arrived, unfinished jobs in arrival order: Cluster.Active's
+	reds   []*replay.JobView // fillReduces' candidates
+
+	// What anyTakes found, for the first offer of fill: the first candidate
+	// (in arrival order) that takes the slot, its map and level, and the
+	// candidates before it, which decline it (marked with stamp, by job
+	// index).
+	taker    *replay.JobView
+	takerMap int32
+	takerAt  replay.Locality
+	declines []uint32
+	stamp    uint32
+
+	plain bool // tests: fill slots with MapFiller and GreedyReduces from Cluster.Active, as before the shortcuts
 
 	lastNode int32 // the node and time of the last Heartbeat (IdleUntil)
 	lastTime int64
@@ -59,7 +73,7 @@ func newFair(strict bool) func(*ParamReader) (replay.Policy, error) {
 // scheduling d (strict node locality when nil).
 func newFairWith(name, poolBy string, d *DelayPicker) *Fair {
 	o := NewFairOrder(poolBy)
-	return &Fair{name: name, order: o, delay: d, reduces: GreedyReduces{Order: o}}
+	return &Fair{name: name, order: o, delay: d}
 }
 
 // Name is the registry name with parameters.
@@ -71,6 +85,7 @@ func (f *Fair) Init(s replay.Cluster) {
 	if f.delay != nil {
 		f.delay.Init(s)
 	}
+	f.active = f.active[:0]
 	f.lastNode, f.lastTime = -1, -1
 }
 
@@ -78,6 +93,7 @@ func (f *Fair) Init(s replay.Cluster) {
 // parked nodes that hold its input (IdleUntil) and the first heartbeat that
 // will offer it a slot.
 func (f *Fair) JobArrived(c replay.Cluster, j *replay.JobView) {
+	f.active = append(f.active, j)
 	f.order.JobArrived(j)
 	if f.delay != nil {
 		f.delay.JobArrived(j)
@@ -95,6 +111,7 @@ func (f *Fair) JobArrived(c replay.Cluster, j *replay.JobView) {
 
 // JobFinished forgets the job.
 func (f *Fair) JobFinished(_ replay.Cluster, j *replay.JobView) {
+	f.active = slices.DeleteFunc(f.active, func(x *replay.JobView) bool { return x == j })
 	f.order.JobFinished(j)
 	if f.delay != nil {
 		f.delay.JobFinished(j)
@@ -116,9 +133,13 @@ func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
 	}
 	offeredAll := false // every job with pending maps was offered a slot and declined it
 	if s.FreeMapSlots(n) > 0 {
-		f.maps.Start(s)
+		f.start(s)
 		if f.anyTakes(s, n) {
-			offeredAll = f.maps.fill(s, n, f.order, pick)
+			if f.plain {
+				offeredAll = f.maps.fill(s, n, f.order, pick)
+			} else {
+				offeredAll = f.fill(s, n, pick)
+			}
 		} else {
 			offeredAll = true
 			if f.delay != nil {
@@ -128,10 +149,10 @@ func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
 			}
 		}
 	}
-	f.reduces.FillReduces(s, n)
+	f.fillReduces(s, n)
 	if f.delay != nil {
 		if _, ok := s.(replay.Waking); ok && !offeredAll && s.FreeMapSlots(n) == 0 {
-			f.maps.Start(s) // the candidates, for notify: fill may have left some out
+			f.start(s) // the candidates, for notify: fill may have left some out
 		}
 		f.delay.notify(s, !offeredAll, f.maps.jobs)
 	}
@@ -163,14 +184,14 @@ func (f *Fair) IdleUntil(c replay.Cluster, n int32) int64 {
 		return math.MaxInt64
 	}
 	if c.FreeReduceSlots(n) > 0 {
-		for _, j := range c.Active() {
+		for _, j := range f.active {
 			if canReduce(j) {
 				return now
 			}
 		}
 	}
 	if c.FreeMapSlots(n) > 0 {
-		f.maps.Start(c)
+		f.start(c)
 		if f.delay != nil {
 			for _, j := range f.maps.jobs {
 				st := f.delay.state[j.Index()]
@@ -186,18 +207,143 @@ func (f *Fair) IdleUntil(c replay.Cluster, n int32) int64 {
 	return math.MaxInt64
 }
 
+// start is MapFiller.Start from Fair's own list of the active jobs (the same
+// jobs in the same order as Cluster.Active, without building that list at
+// every heartbeat).
+func (f *Fair) start(c replay.Cluster) {
+	if f.plain {
+		f.maps.Start(c)
+		return
+	}
+	f.maps.jobs = f.maps.jobs[:0]
+	for _, j := range f.active {
+		if j.PendingMaps() > 0 {
+			f.maps.jobs = append(f.maps.jobs, j)
+		}
+	}
+}
+
+// fill is MapFiller.fill after anyTakes, without sorting a single candidate
+// (which the sort leaves as it is), and with the first offer using what
+// anyTakes found (offerFirst).
+func (f *Fair) fill(c replay.Cluster, n int32, pick MapPicker) bool {
+	first := true
+	for c.FreeMapSlots(n) > 0 && len(f.maps.jobs) > 0 {
+		if len(f.maps.jobs) > 1 {
+			f.order.Sort(f.maps.jobs, runningMaps)
+		}
+		took := false
+		if first {
+			took, first = f.offerFirst(c, n), false
+		} else {
+			took = f.maps.Offer(c, n, pick)
+		}
+		if !took {
+			return true
+		}
+	}
+	return false
+}
+
+// offerFirst is MapFiller.Offer for the first free slot of the heartbeat,
+// right after anyTakes: the candidates anyTakes saw decline (those before
+// its taker in arrival order) decline without looking for a map again, and
+// its taker takes the map anyTakes found; the delay-scheduling state changes
+// as PickMap changes it. Nothing changed between anyTakes and this offer, so
+// PickMap would find the same: its allowed level is the one anyTakes computed
+// (DelayPicker.level, without the change allowed makes), and the job's
+// pending maps are the same.
+func (f *Fair) offerFirst(c replay.Cluster, n int32) bool {
+	now := c.Now()
+	for k, j := range f.maps.jobs {
+		var t int32
+		switch {
+		case j == f.taker:
+			t = f.takerMap
+			if d := f.delay; d != nil {
+				st := d.state[j.Index()]
+				d.allowed(st, now)
+				st.level, st.waitStart, st.skips = f.takerAt, -1, 0
+				d.touch(st)
+			}
+		case int(j.Index()) < len(f.declines) && f.declines[j.Index()] == f.stamp:
+			if f.delay != nil {
+				f.delay.declined(j, now)
+			}
+			continue
+		default:
+			if f.delay != nil {
+				t = f.delay.PickMap(c, j, n)
+			} else {
+				t = StrictPicker{}.PickMap(c, j, n)
+			}
+			if t < 0 {
+				continue
+			}
+		}
+		c.LaunchMap(j, t, n)
+		if j.PendingMaps() == 0 {
+			f.maps.jobs = slices.Delete(f.maps.jobs, k, k+1)
+		}
+		return true
+	}
+	return false
+}
+
+// fillReduces is GreedyReduces.FillReduces in the Fair order, from Fair's own
+// list of the active jobs, without sorting a single candidate.
+func (f *Fair) fillReduces(c replay.Cluster, n int32) {
+	if c.FreeReduceSlots(n) == 0 {
+		return
+	}
+	if f.plain {
+		(&GreedyReduces{Order: f.order}).FillReduces(c, n)
+		return
+	}
+	f.reds = f.reds[:0]
+	for _, j := range f.active {
+		if canReduce(j) {
+			f.reds = append(f.reds, j)
+		}
+	}
+	for c.FreeReduceSlots(n) > 0 && len(f.reds) > 0 {
+		if len(f.reds) > 1 {
+			f.order.Sort(f.reds, runningReduces)
+		}
+		j := f.reds[0]
+		c.LaunchReduce(j, n)
+		if !canReduce(j) {
+			f.reds = f.reds[1:]
+		}
+	}
+}
+
 // anyTakes reports whether some candidate of f.maps would take a free map slot
-// of node n now. It changes no delay-scheduling state.
+// of node n now. It changes no delay-scheduling state. It notes, for
+// offerFirst, the first candidate that would take the slot, the map and level,
+// and marks the candidates before it (which would not).
 func (f *Fair) anyTakes(s replay.Cluster, n int32) bool {
 	now := s.Now()
+	f.stamp++
+	if f.stamp == 0 { // wrapped: forget every mark
+		clear(f.declines)
+		f.stamp = 1
+	}
+	f.taker = nil
 	for _, j := range f.maps.jobs {
 		level := replay.NodeLocal
 		if f.delay != nil {
 			level = f.delay.level(f.delay.state[j.Index()], now)
 		}
-		if t, _ := bestMap(s, j, n, level); t >= 0 {
+		if t, at := bestMap(s, j, n, level); t >= 0 {
+			f.taker, f.takerMap, f.takerAt = j, t, at
 			return true
 		}
+		k := int(j.Index())
+		if k >= len(f.declines) {
+			f.declines = append(f.declines, make([]uint32, k+1-len(f.declines))...)
+		}
+		f.declines[k] = f.stamp
 	}
 	return false
 }

@@ -1,6 +1,9 @@
 package replay
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // HeartbeatsSent is the number of periodic heartbeats all nodes have sent at or
 // before time t on their nominal schedules (node i at phase_i + k·interval): the
@@ -76,7 +79,45 @@ func (s *Sim) scheduleSweep(t int64, n int32) {
 	s.sweepEv, s.sweepDue = e, true
 }
 
-// next pops the next event to handle: the first of q, the sweep's event and,
+// arrivals are the jobs' arrival events, kept apart from q: they are all
+// scheduled before the first event, with the first sequence numbers in
+// workload order, so they can be handed out in (time, sequence) order from a
+// list sorted once, and q holds only what the run schedules as it goes (the
+// running tasks' ends, mostly), a few thousand events instead of tens of
+// thousands on a day's trace. Under network = "flow" they stay in q, as the
+// heartbeats do (the flow network's steps are ordered against q alone).
+type arrivals struct {
+	ev   []event // by (time, sequence number)
+	next int     // the first not yet handed out
+}
+
+// due reports whether an arrival is left.
+func (a *arrivals) due() bool { return a.next < len(a.ev) }
+
+// scheduleArrivals schedules every job's arrival, as schedule would one after
+// the other in workload order.
+func (s *Sim) scheduleArrivals() {
+	n := s.w.Len()
+	if s.fn != nil {
+		for k := range n {
+			s.schedule(s.w.submitUs[k], evArrival, int32(k), 0)
+		}
+		return
+	}
+	s.arr.ev = make([]event, n)
+	for k := range n {
+		s.seq++
+		s.arr.ev[k] = event{t: s.w.submitUs[k], seq: s.seq << 1, a: int32(k), kind: evArrival}
+	}
+	slices.SortFunc(s.arr.ev, func(a, b event) int {
+		if c := cmpInt64(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+}
+
+// next pops the next event to handle: the first of q, the next arrival, the sweep's event and,
 // when a heartbeat can change anything, hbq. Parked nodes' wake-ups (park.go),
 // which come before every event at their time, and WakeFirst's events in hbq
 // are handled on the way and not returned; ok is false when one was the last
@@ -89,17 +130,21 @@ func (s *Sim) next() (e event, ok bool) {
 		if len(s.q) > 0 {
 			best, src = &s.q[0], 1
 		}
+		if s.arr.due() && (best == nil || s.arr.ev[s.arr.next].before(best)) {
+			best, src = &s.arr.ev[s.arr.next], 4
+		}
 		if s.sweepDue && (best == nil || s.sweepEv.before(best)) {
 			best, src = &s.sweepEv, 2
 		}
 		if hb && len(s.hbq) > 0 && (best == nil || s.hbq[0].before(best)) {
 			best, src = &s.hbq[0], 3
 		}
-		if wq := &s.pk.wq; hb && len(wq.h) > 0 && (best == nil || wq.at[wq.h[0]] <= best.t) {
-			n := wq.h[0]
-			s.countWakeup()
-			s.resume(n, wq.at[n])
-			continue
+		if hb && !s.pk.wq.empty() {
+			if n, t, _ := s.pk.wq.first(); best == nil || t <= best.t {
+				s.countWakeup()
+				s.resume(n, t)
+				continue
+			}
 		}
 		switch src {
 		case 1:
@@ -114,6 +159,9 @@ func (s *Sim) next() (e event, ok bool) {
 				continue
 			}
 			return e, true
+		case 4:
+			s.arr.next++
+			return *best, true
 		}
 		return e, false
 	}

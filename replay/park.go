@@ -73,8 +73,9 @@ const parkedHB = math.MaxInt64
 // woken to ask the policy again: it bounds the log.
 const parkCap = 100
 
+// parkLog is a handled event in the log, beside its time in parking.logT
+// (apart, so that tickKey's binary search reads only times).
 type parkLog struct {
-	t   int64
 	seq uint64
 	c   uint64 // s.seq before the event was handled
 }
@@ -87,13 +88,15 @@ type parking struct {
 	anchor   []int64  // by node: the first skipped heartbeat's time
 	akey     []uint64 // and its sequence number
 	phasePos []int32  // by node: index in phaseOrder
+	phases   []int64  // the nodes' phases in phase order, for binary searches
 	bits     []uint64 // bit i: node phaseOrder[i] is parked with a free map slot
 	rbits    []uint64 // bit i: node phaseOrder[i] is parked with a free reduce slot
 	pbits    []uint64 // bit i: node phaseOrder[i] is parked
 	lastWake int64    // the last WakeFirst event pushed
 	firstNow bool     // WakeFirst(now) was called during the heartbeat being handled
 	wq       wakeQueue
-	log      []parkLog
+	logT     []int64   // the log's times
+	log      []parkLog // and the rest of its entries
 	head     int
 	zero     bool // pending has been 0 since (zt, zs)
 	zt       int64
@@ -122,7 +125,9 @@ func (s *Sim) initParking() {
 	pk.rbits = make([]uint64, (n+63)/64)
 	pk.pbits = make([]uint64, (n+63)/64)
 	pk.wq.init(n)
+	pk.phases = make([]int64, n)
 	for i, x := range s.phaseOrder {
+		pk.phases[i] = s.nodes[x].phase
 		pk.pos[x] = -1
 		pk.phasePos[x] = int32(i)
 		ph := s.nodes[x].phase
@@ -132,7 +137,8 @@ func (s *Sim) initParking() {
 
 // record logs the event about to be handled.
 func (pk *parking) record(t int64, seq, c uint64) {
-	pk.log = append(pk.log, parkLog{t, seq, c})
+	pk.logT = append(pk.logT, t)
+	pk.log = append(pk.log, parkLog{seq, c})
 	if len(pk.log)&1023 == 0 {
 		// A parked node's anchor is at most parkCap intervals before its
 		// wake-up, which is not before now, or, if it has not been popped
@@ -147,10 +153,11 @@ func (pk *parking) record(t int64, seq, c uint64) {
 
 // trimBefore drops log entries before t.
 func (pk *parking) trimBefore(t int64) {
-	for pk.head < len(pk.log) && pk.log[pk.head].t < t {
+	for pk.head < len(pk.logT) && pk.logT[pk.head] < t {
 		pk.head++
 	}
 	if pk.head > 4096 && pk.head > len(pk.log)/2 {
+		pk.logT = append(pk.logT[:0], pk.logT[pk.head:]...)
 		pk.log = append(pk.log[:0], pk.log[pk.head:]...)
 		pk.head = 0
 	}
@@ -224,11 +231,11 @@ func (s *Sim) tickKey(n int32, x int64) uint64 {
 		return pk.akey[n]
 	}
 	p := x - int64(s.hw.Heartbeat)
-	l := pk.log[pk.head:]
-	i, _ := slices.BinarySearchFunc(l, p, func(e parkLog, t int64) int { return cmpInt64(e.t, t) })
-	if i < len(l) && l[i].t == p {
+	lt, l := pk.logT[pk.head:], pk.log[pk.head:]
+	i, _ := slices.BinarySearch(lt, p)
+	if i < len(l) && lt[i] == p {
 		kp := s.tickKey(n, p)
-		for i < len(l) && l[i].t == p && l[i].seq < kp {
+		for i < len(l) && lt[i] == p && l[i].seq < kp {
 			i++
 		}
 	}
@@ -338,28 +345,73 @@ func (s *Sim) wakeUp(e event) {
 // catchUp wakes the parked nodes whose wake-up time came while nothing
 // waited, when tasks wait again (after settleAll).
 func (s *Sim) catchUp() {
-	for wq := &s.pk.wq; len(wq.h) > 0 && wq.at[wq.h[0]] <= s.now; {
-		n := wq.h[0]
+	for wq := &s.pk.wq; ; {
+		n, t, ok := wq.first()
+		if !ok || t > s.now {
+			return
+		}
 		s.countWakeup()
-		s.resume(n, wq.at[n])
+		s.resume(n, t)
 	}
 }
 
-// wakeQueue is the parked nodes' wake-up times, a binary min-heap of nodes
-// that can remove any node. Wake-up times are heartbeat times of distinct
-// phases, so never equal.
+// wakeQueue is the parked nodes' wake-up times: a queue of nodes by time that
+// can remove any node. Wake-up times are heartbeat times of distinct phases, so
+// never equal. Nodes are mostly parked in the order of their wake-ups (a node
+// parked at its heartbeat at t wakes at t + parkCap intervals unless the policy
+// gave an earlier time), so a wake-up not before the last one queued goes to a
+// FIFO, from which removed nodes are dropped when they reach its head, and only
+// the others to a binary min-heap; the first wake-up is the earlier of the two
+// heads.
 type wakeQueue struct {
-	h   []int32
-	at  []int64 // by node
-	idx []int32 // by node: index in h, -1 when absent
+	fifo  []wakeEntry // in time order from head; an entry whose node is no longer queued at its time is stale
+	head  int
+	h     []int32 // the heap's nodes
+	at    []int64 // by node: its wake-up time, while queued
+	idx   []int32 // by node: index in h, -1 when not in the heap
+	in    []bool  // by node: queued (in the FIFO or the heap)
+	count int     // nodes queued
+}
+
+// wakeEntry is a node's wake-up in the FIFO.
+type wakeEntry struct {
+	t int64
+	n int32
 }
 
 func (q *wakeQueue) init(n int) {
 	q.at = make([]int64, n)
 	q.idx = make([]int32, n)
+	q.in = make([]bool, n)
 	for i := range q.idx {
 		q.idx[i] = -1
 	}
+}
+
+// empty reports whether no node is queued.
+func (q *wakeQueue) empty() bool { return q.count == 0 }
+
+// first returns the queued node that wakes first and its wake-up time.
+func (q *wakeQueue) first() (int32, int64, bool) {
+	for q.head < len(q.fifo) {
+		e := q.fifo[q.head]
+		if q.in[e.n] && q.idx[e.n] < 0 && q.at[e.n] == e.t {
+			break
+		}
+		q.head++
+	}
+	if q.head == len(q.fifo) {
+		q.fifo, q.head = q.fifo[:0], 0
+		if len(q.h) == 0 {
+			return 0, 0, false
+		}
+		return q.h[0], q.at[q.h[0]], true
+	}
+	e := q.fifo[q.head]
+	if len(q.h) > 0 && q.at[q.h[0]] < e.t {
+		return q.h[0], q.at[q.h[0]], true
+	}
+	return e.n, e.t, true
 }
 
 func (q *wakeQueue) less(i, j int) bool { return q.at[q.h[i]] < q.at[q.h[j]] }
@@ -397,17 +449,33 @@ func (q *wakeQueue) down(i int) {
 	}
 }
 
+// push queues node n, which is not queued, to wake at t.
 func (q *wakeQueue) push(n int32, t int64) {
-	q.at[n] = t
+	q.at[n], q.in[n] = t, true
+	q.count++
+	if k := len(q.fifo); k == q.head || q.fifo[k-1].t <= t {
+		if q.head > 4096 && q.head > k/2 {
+			q.fifo = append(q.fifo[:0], q.fifo[q.head:]...)
+			q.head = 0
+		}
+		q.fifo = append(q.fifo, wakeEntry{t, n})
+		return
+	}
 	q.idx[n] = int32(len(q.h))
 	q.h = append(q.h, n)
 	q.up(len(q.h) - 1)
 }
 
+// remove takes node n off the queue if it is queued.
 func (q *wakeQueue) remove(n int32) {
+	if !q.in[n] {
+		return
+	}
+	q.in[n] = false
+	q.count--
 	i := int(q.idx[n])
 	if i < 0 {
-		return
+		return // in the FIFO: stale from now on
 	}
 	last := len(q.h) - 1
 	q.swap(i, last)
@@ -480,7 +548,7 @@ func (s *Sim) wakeFirst(t int64, current bool) {
 // whether the node's phase is t's.
 func (s *Sim) scanParked(set []uint64, t int64, f func(n int32, same bool) bool) {
 	r := t % s.pk.iv
-	start, _ := slices.BinarySearchFunc(s.phaseOrder, r, func(n int32, x int64) int { return cmpInt64(s.nodes[n].phase, x) })
+	start, _ := slices.BinarySearch(s.pk.phases, r)
 	nn := len(s.phaseOrder)
 	for i, scanned := start, 0; scanned < nn; {
 		if i >= nn {

@@ -168,6 +168,7 @@ type Sim struct {
 	events int64
 	q      eventQueue
 	hbq    eventQueue // the nodes' heartbeats, apart from q (heartbeats.go)
+	arr    arrivals   // the jobs' arrivals, apart from q (heartbeats.go)
 	nodes  []nodeState
 
 	jobs    []*Job // by workload position; nil before arrival and after finish
@@ -279,9 +280,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	for _, o := range opt.Observers {
 		s.bus.register(o, onAll)
 	}
-	for k := range w.Len() {
-		s.schedule(w.submitUs[k], evArrival, int32(k), 0)
-	}
+	s.scheduleArrivals()
 	p.Init(s)
 	if pe, ok := p.(PolicyError); ok {
 		if err := pe.Err(); err != nil {
@@ -322,7 +321,7 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 || s.sweepDue || (len(s.hbq) > 0 || len(s.pk.wq.h) > 0) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
+	for len(s.q) > 0 || s.arr.due() || s.sweepDue || (len(s.hbq) > 0 || !s.pk.wq.empty()) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
