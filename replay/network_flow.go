@@ -93,6 +93,9 @@ func newFlowNet(h *Hardware, t *Topology) (*flowNet, error) {
 		return nil, fmt.Errorf("network = \"flow\": %w", err)
 	}
 	fn.topo = topo
+	if err := fn.n.SetUpdateQuantum(int64(h.FlowUpdate)); err != nil {
+		return nil, fmt.Errorf("flow_update = %s: %w", h.FlowUpdate, err)
+	}
 	fn.labels = linkLabels(fn.n, t, fn.node)
 	return fn, nil
 }
