@@ -85,7 +85,8 @@ type resource struct {
 	unfixed int
 	share   float64
 	stale   bool
-	dirty   bool // in Network.dirty
+	dirty   bool    // in Network.dirty
+	used    float64 // the rates of the flows crossing it (quantum.go's provisional rates)
 }
 
 type flowState struct {
@@ -439,6 +440,7 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 		f := n.flows[id]
 		for i, r := range f.path {
 			res := &n.res[r]
+			res.used -= f.rate
 			last := len(res.flows) - 1
 			moved := res.flows[last]
 			k := f.slot[i]

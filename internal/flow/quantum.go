@@ -11,16 +11,15 @@ import (
 //
 // With a quantum q > 0, the network re-solves at most once per q: a change at
 // or after the next solve time (the last solve's time plus q) is solved at
-// once, exactly as without a quantum; a change before it is deferred. A flow
-// removed early leaves its rate unused by the others until the solve; a flow
-// added early runs at a provisional rate, the smallest equal split of its
-// resources, min over its path of capacity / flows crossing it (itself
-// included), which is what max-min gives it when every flow on its bottleneck
-// is bottlenecked there, and never more than a resource's capacity. Resources
-// may carry more than their capacity until the solve, by at most the
-// provisional rates. The engine asks Due when the deferred solve falls and
-// calls Settle then; between solves every flow keeps its rate, so Next stays
-// exact for the rates it was given.
+// once, exactly as without a quantum; a change before it is deferred. Flows
+// keep their rates until the deferred solve: a flow removed early leaves its
+// rate unused, and a flow added early runs at a provisional rate, what its
+// resources have spare (min over its path of capacity minus the rates of the
+// flows crossing it, 0 when one is full, when it waits for the solve). No
+// resource carries more than its capacity, so the approximation errs on the
+// slow side: a deferred flow loses at most q at the rate max-min would give
+// it, and capacity freed early stays idle for at most q. The engine asks Due
+// when the deferred solve falls and calls Settle then.
 
 // SetUpdateQuantum sets the rate-update quantum in µs: 0, the default, is
 // exact max-min after every change; a positive q re-solves at most once per q.
@@ -92,12 +91,17 @@ func (n *Network) deferChange(path []ResourceID) {
 }
 
 // provisional gives a flow added while a solve is deferred its provisional
-// rate and finish time and returns its change.
+// rate, the spare capacity of its path, and finish time (far off at rate 0),
+// and returns its change.
 func (n *Network) provisional(f *flowState) Change {
 	rate := math.Inf(1)
 	for _, r := range f.path {
 		res := &n.res[r]
-		rate = min(rate, res.capacity/float64(len(res.flows)))
+		rate = min(rate, res.capacity-res.used)
+	}
+	rate = max(rate, 0)
+	for _, r := range f.path {
+		n.res[r].used += rate
 	}
 	f.rate = rate
 	f.bott = f.path[0]

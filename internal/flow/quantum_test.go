@@ -2,73 +2,100 @@ package flow
 
 import "testing"
 
-// TestUpdateQuantum works one resource of 1 MB/s by hand, with a 10 s
-// quantum and without:
+// TestUpdateQuantum works one resource of 1 MB/s by hand with a 10 s
+// quantum:
 //
 //   - 0 s: A (20 MB) starts. The first change is solved at once: A gets
 //     1 MB/s, finish 20 s; the next solve is due at 10 s.
-//   - 2 s: B (2 MB) starts, deferred: its provisional rate is 1 MB/s over 2
-//     flows, 0.5 MB/s, finish 2 + 4 = 6 s; A keeps 1 MB/s (the resource
-//     carries 1.5 MB/s until the solve). Due: 10 s.
-//   - 6 s: B ends, deferred; A still at 1 MB/s, finish 20 s.
-//   - 10 s: the deferred solve: A has sent 10 MB, 10 MB left alone at
-//     1 MB/s: finish still 20 s. Nothing is deferred; the next solve is due at
-//     20 s.
-//   - 20 s: A ends: solved at once (20 ≥ 20).
+//   - 2 s: B (2 MB) starts, deferred: its provisional rate is what its
+//     resource has spare, 1 − 1 = 0 MB/s, so it waits; A keeps 1 MB/s.
+//   - 10 s: the deferred solve: A has 10 MB left, B 2 MB, 0.5 MB/s each:
+//     B finishes at 14 s, A at 30 s. The next solve is due at 20 s.
+//   - 14 s: B ends, deferred: A keeps 0.5 MB/s (8 MB left, finish 30 s).
+//   - 15 s: C (1 MB) starts, deferred: 1 − 0.5 = 0.5 MB/s spare, finish
+//     17 s; A still 0.5 MB/s.
+//   - 17 s: C ends, deferred.
+//   - 20 s: the deferred solve: A has 8 − 6 × 0.5 = 5 MB left, alone at
+//     1 MB/s: finish 25 s.
 //
-// Exact (quantum 0): A alone 0–2 s (2 MB), A and B at 0.5 MB/s 2–6 s (B's
-// 2 MB, A's 2 MB), A alone from 6 s with 16 MB: finish 22 s, B at 6 s.
+// Exact (no quantum): A alone 0–2 s, A and B at 0.5 MB/s 2–6 s (B done), A
+// alone 6–15 s, A and C at 0.5 MB/s 15–17 s (C done), A alone after: A's
+// 20 MB = 2 + 2 + 9 + 1 + 6, finish 23 s.
 func TestUpdateQuantum(t *testing.T) {
 	const s = int64(1e6)
-	for _, c := range []struct {
-		quantum, aFinish int64
-	}{{10 * s, 20 * s}, {0, 22 * s}} {
-		n := New()
-		r, _ := n.AddResource("link", 1e6)
-		if err := n.SetUpdateQuantum(c.quantum); err != nil {
-			t.Fatal(err)
-		}
-		path := []ResourceID{r}
-		if _, err := n.Add(0, 1, 20e6, path); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := n.Due(); ok {
-			t.Errorf("quantum %d: a solve is deferred after the first change", c.quantum)
-		}
-		if _, err := n.Add(2*s, 2, 2e6, path); err != nil {
-			t.Fatal(err)
-		}
-		if fin, _ := n.Finish(2); fin != 6*s {
-			t.Errorf("quantum %d: B finishes at %d µs, want 6 s", c.quantum, fin)
-		}
-		due, ok := n.Due()
-		if c.quantum > 0 && (!ok || due != 10*s) || c.quantum == 0 && ok {
-			t.Errorf("quantum %d: due %d µs, %v", c.quantum, due, ok)
-		}
-		if rate, _ := n.Rate(1); c.quantum > 0 && rate != 1e6 {
-			t.Errorf("quantum %d: A's rate %v before the solve, want its last, 1e6", c.quantum, rate)
-		}
-		if _, err := n.Remove(6*s, 2); err != nil {
-			t.Fatal(err)
-		}
-		if c.quantum > 0 {
-			if _, err := n.Settle(10 * s); err != nil {
-				t.Fatal(err)
-			}
-			if _, ok := n.Due(); ok {
-				t.Errorf("quantum %d: still deferred after Settle", c.quantum)
-			}
-		}
-		if id, fin, _ := n.Next(); id != 1 || fin != c.aFinish {
-			t.Errorf("quantum %d: next flow %d at %d µs, want A at %d", c.quantum, id, fin, c.aFinish)
-		}
-		if _, err := n.Remove(c.aFinish, 1); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := n.Due(); ok {
-			t.Errorf("quantum %d: A's end was deferred", c.quantum)
+	n := New()
+	r, _ := n.AddResource("link", 1e6)
+	path := []ResourceID{r}
+	if err := n.SetUpdateQuantum(10 * s); err != nil {
+		t.Fatal(err)
+	}
+	step := func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
 		}
 	}
+	want := func(id FlowID, fin int64) {
+		t.Helper()
+		if got, _ := n.Finish(id); got != fin {
+			t.Errorf("at %d µs flow %d finishes at %d µs, want %d", n.Now(), id, got, fin)
+		}
+	}
+	_, err := n.Add(0, 1, 20e6, path)
+	step("add A", err)
+	want(1, 20*s)
+	if _, ok := n.Due(); ok {
+		t.Error("a solve is deferred after the first change")
+	}
+	_, err = n.Add(2*s, 2, 2e6, path)
+	step("add B", err)
+	if rate, _ := n.Rate(2); rate != 0 {
+		t.Errorf("B's provisional rate %v, want 0 (nothing spare)", rate)
+	}
+	want(1, 20*s)
+	if due, ok := n.Due(); !ok || due != 10*s {
+		t.Errorf("due %d µs, %v; want 10 s", due, ok)
+	}
+	_, err = n.Settle(10 * s)
+	step("settle at 10 s", err)
+	want(1, 30*s)
+	want(2, 14*s)
+	_, err = n.Remove(14*s, 2)
+	step("end B", err)
+	want(1, 30*s)
+	_, err = n.Add(15*s, 3, 1e6, path)
+	step("add C", err)
+	want(3, 17*s)
+	_, err = n.Remove(17*s, 3)
+	step("end C", err)
+	if due, ok := n.Due(); !ok || due != 20*s {
+		t.Errorf("due %d µs, %v; want 20 s", due, ok)
+	}
+	_, err = n.Settle(20 * s)
+	step("settle at 20 s", err)
+	want(1, 25*s)
+
+	// The same changes without a quantum.
+	n = New()
+	r, _ = n.AddResource("link", 1e6)
+	path = []ResourceID{r}
+	_, err = n.Add(0, 1, 20e6, path)
+	step("add A", err)
+	_, err = n.Add(2*s, 2, 2e6, path)
+	step("add B", err)
+	want(2, 6*s)
+	_, err = n.Remove(6*s, 2)
+	step("end B", err)
+	_, err = n.Add(15*s, 3, 1e6, path)
+	step("add C", err)
+	want(3, 17*s)
+	_, err = n.Remove(17*s, 3)
+	step("end C", err)
+	want(1, 23*s)
+	if _, ok := n.Due(); ok {
+		t.Error("a change was deferred without a quantum")
+	}
+
 	if err := New().SetUpdateQuantum(-1); err == nil {
 		t.Error("a negative quantum was accepted")
 	}

@@ -63,6 +63,11 @@ func (n *Network) apply(flows []*flowState) []Change {
 	changes := n.changes[:0]
 	for _, f := range flows {
 		f.bott = f.newBott
+		if f.newRate != f.rate {
+			for _, r := range f.path {
+				n.res[r].used += f.newRate - f.rate
+			}
+		}
 		if f.finish < 0 {
 			f.rate = f.newRate
 			f.finish = n.now + durationUs(f.remaining, f.rate)
