@@ -161,14 +161,15 @@ func (mm *machineMetrics) retime(m *MapTask, old int64) {
 // output became ready (Hadoop picks one at random; a fixed order keeps runs
 // identical).
 type fetchState struct {
-	hosts   []*hostOutputs         // hosts with outputs waiting and no fetch under way, in order
-	hhead   int                    // next in hosts
-	byHost  map[int32]*hostOutputs // every host an output came from
-	waiting int                    // outputs waiting, over all hosts
-	active  int32                  // fetches under way
-	started bool                   // its start-up is over
-	phase   bool                   // the job's maps are all done
-	latUs   int64                  // shuffle_fetch_latency's share of its fetches
+	hosts   []int32       // hosts (indexes in out) with outputs waiting and no fetch under way, in order
+	hhead   int           // next in hosts
+	slot    []int32       // by node: 1 + its index in out, 0 before its first output
+	out     []hostOutputs // every host an output came from
+	waiting int           // outputs waiting, over all hosts
+	active  int32         // fetches under way
+	started bool          // its start-up is over
+	phase   bool          // the job's maps are all done
+	latUs   int64         // shuffle_fetch_latency's share of its fetches
 }
 
 // hostOutputs is one host's map outputs for one reduce.
@@ -182,18 +183,21 @@ type hostOutputs struct {
 // 2's ShuffleSchedulerImpl.MAX_MAPS_AT_ONCE).
 const maxMapsAtOnce = 20
 
-// queue makes map m's output, on host node, wait for the reduce's fetch.
-func (st *fetchState) queue(node, m int32) {
-	if st.byHost == nil {
-		st.byHost = map[int32]*hostOutputs{}
+// queue makes map m's output, on host node of a cluster of nodes nodes,
+// wait for the reduce's fetch.
+func (st *fetchState) queue(node, m int32, nodes int) {
+	if st.slot == nil {
+		st.slot = make([]int32, nodes)
 	}
-	h := st.byHost[node]
-	if h == nil {
-		h = &hostOutputs{node: node}
-		st.byHost[node] = h
+	k := st.slot[node] - 1
+	if k < 0 {
+		st.out = append(st.out, hostOutputs{node: node})
+		k = int32(len(st.out) - 1)
+		st.slot[node] = k + 1
 	}
+	h := &st.out[k]
 	if len(h.ready) == 0 && !h.busy {
-		st.hosts = append(st.hosts, h)
+		st.hosts = append(st.hosts, k)
 	}
 	h.ready = append(h.ready, m)
 	st.waiting++
@@ -203,10 +207,11 @@ func (st *fetchState) queue(node, m int32) {
 // wait for the next fetcher.
 func (st *fetchState) free(node int32) {
 	st.active--
-	h := st.byHost[node]
+	k := st.slot[node] - 1
+	h := &st.out[k]
 	h.busy = false
 	if len(h.ready) > 0 {
-		st.hosts = append(st.hosts, h)
+		st.hosts = append(st.hosts, k)
 	}
 }
 
@@ -218,7 +223,7 @@ func (s *Sim) flowReduceLaunched(j *Job, i int32) {
 		o.fs = make([]fetchState, len(j.Reduces))
 	}
 	for _, m := range o.done {
-		o.fs[i].queue(j.Maps[m].Node, m)
+		o.fs[i].queue(j.Maps[m].Node, m, len(s.topo.Nodes))
 	}
 	s.schedule(s.now+int64(s.hw.TaskStartup), evFetchStart, j.Index, i)
 }
@@ -231,7 +236,7 @@ func (s *Sim) fetchStart(j *Job, i int32) {
 
 // flowFetch queues reduce r's fetch of map m's output.
 func (s *Sim) flowFetch(j *Job, r, m int32) {
-	j.out.fs[r].queue(j.Maps[m].Node, m)
+	j.out.fs[r].queue(j.Maps[m].Node, m, len(s.topo.Nodes))
 	s.pumpFetches(j, r)
 }
 
@@ -247,8 +252,8 @@ func (s *Sim) pumpFetches(j *Job, r int32) {
 	red := &j.Reduces[r]
 	p := int32(max(s.hw.ParallelCopies, 1))
 	for st.active < p && st.hhead < len(st.hosts) {
-		h := st.hosts[st.hhead]
-		st.hosts[st.hhead] = nil
+		hk := st.hosts[st.hhead]
+		h := &st.out[hk]
 		st.hhead++
 		node := h.node
 		k := min(len(h.ready), maxMapsAtOnce)
@@ -267,7 +272,7 @@ func (s *Sim) pumpFetches(j *Job, r int32) {
 		}
 		if node == red.Node || b <= 0 {
 			if len(h.ready) > 0 {
-				st.hosts = append(st.hosts, h)
+				st.hosts = append(st.hosts, hk)
 			}
 			continue
 		}
@@ -281,7 +286,7 @@ func (s *Sim) pumpFetches(j *Job, r int32) {
 	}
 	if st.phase && st.active == 0 && st.waiting == 0 {
 		st.phase = false
-		st.byHost, st.hosts = nil, nil
+		st.slot, st.out, st.hosts = nil, nil, nil
 		red.ShuffleEndUs = s.now + st.latUs
 		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+red.workUs)
 		if s.chk != nil {
