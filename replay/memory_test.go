@@ -135,9 +135,10 @@ timeline_sample = "10s"
 // smaller peak kept, as TestPeakHeapFlat does) with the collector running at
 // almost every allocation, samples the live heap while it writes, and
 // requires the peak above the results themselves to grow by less than 180
-// bytes per added job. Measured on the loaded 2-core machine: 53 and 128
-// bytes per job (what the Parquet writer keeps of a row group; the sampling
-// is noisy), and 237 and 275 with every row converted first, as before.
+// bytes per added job. Measured on the loaded 2-core machine: 53, 128 and
+// 35.5 bytes per job (not profiled; the
+// sampling is noisy), and 237 and 275 with every row converted first, as
+// before.
 // In its own process, as TestPeakHeapFlat.
 func TestWriteJobsHeapFlat(t *testing.T) {
 	testgate.Require(t, testgate.Full, "writes 800,000 job rows")
