@@ -136,10 +136,9 @@ timeline_sample = "10s"
 // almost every allocation, samples the live heap while it writes, and
 // requires the peak above the results themselves to grow by less than 180
 // bytes per added job. Measured on the loaded 2-core machine: 53, 128 and
-// 35.5 bytes per job (not profiled; the
-// sampling is noisy), and 237 and 275 with every row converted first, as
-// before.
-// In its own process, as TestPeakHeapFlat.
+// 35.5 bytes per job (the sampling is noisy; what holds them was not
+// profiled), and 237 and 275 with every row converted first, as before. In
+// its own process, as TestPeakHeapFlat.
 func TestWriteJobsHeapFlat(t *testing.T) {
 	testgate.Require(t, testgate.Full, "writes 800,000 job rows")
 	if os.Getenv("TRACEREPLAY_WRITEJOBS_CHILD") != "1" {
