@@ -20,7 +20,8 @@ import (
 // task, timeline sample and per-node interval of the run: task rows, timeline
 // samples and node_net rows go to the Parquet writers in batches, each of which
 // keeps at most one row group (trace.MaxRowsPerRowGroup rows, compressed) in
-// memory. Job rows, nodes and the summary are written by WriteRun at the end.
+// memory. Job rows (in the same batches), nodes and the summary are written
+// by WriteRun at the end.
 // Files are built under temporary names and renamed into place by WriteRun;
 // the bytes are those WriteRun writes for the same results held in memory.
 type RunWriter struct {
@@ -79,18 +80,26 @@ func (w *RunWriter) finish(res *Result, meta map[string]string) error {
 	if w.err != nil {
 		return w.err
 	}
-	rows := make([]JobRow, len(res.Jobs))
-	for i := range res.Jobs {
-		rows[i] = res.Jobs[i].Row()
-	}
 	// jobs.parquet records the results schema's version (its status column).
 	jobMeta := maps.Clone(meta)
 	if jobMeta == nil {
 		jobMeta = map[string]string{}
 	}
 	jobMeta[results.MetaSchemaVersion] = results.SchemaVersion
-	if err := trace.WriteParquetFile(filepath.Join(w.dir, JobsFile), rows, jobMeta,
-		trace.ParquetOptions{SortedBy: []string{"job_index"}}); err != nil {
+	// The job rows go to the writer in batches, as the streamed files' do,
+	// so that no second copy of every job's row (with its optional fields'
+	// allocations) is held at the end of a long run: the same bytes as
+	// trace.WriteParquetFile of all the rows.
+	jobs := stream[JobResult, JobRow]{path: filepath.Join(w.dir, JobsFile), conv: (*JobResult).Row,
+		opt: trace.ParquetOptions{SortedBy: []string{"job_index"}}}
+	for i := range res.Jobs {
+		if err := jobs.add(&res.Jobs[i]); err != nil {
+			jobs.abort()
+			return err
+		}
+	}
+	if err := jobs.close(jobMeta, true); err != nil {
+		jobs.abort()
 		return err
 	}
 	if err := w.timeline.close(meta, true); err != nil {

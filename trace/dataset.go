@@ -123,16 +123,13 @@ func sortedView(t *Trace) *Trace {
 // trace's invariants (Trace.Validate); errors name the offending file.
 func Read(dir string) (*Trace, error) {
 	jobsPath := filepath.Join(dir, JobsFile)
-	jrows, jmeta, err := readJobRows(jobsPath)
+	jobs, jmeta, err := readJobs(jobsPath)
 	if err != nil {
 		return nil, fmt.Errorf("read trace: %w", err)
 	}
-	t := &Trace{Jobs: make([]Job, len(jrows))}
+	t := &Trace{Jobs: jobs}
 	if err := decodeMeta(jmeta, &t.Meta); err != nil {
 		return nil, fmt.Errorf("read trace: %s: %w", jobsPath, err)
-	}
-	for i := range jrows {
-		t.Jobs[i] = jrows[i].job()
 	}
 	tasksPath := filepath.Join(dir, TasksFile)
 	if _, err := os.Stat(tasksPath); err == nil {
@@ -241,37 +238,33 @@ func decodeMeta(kv map[string]string, m *Meta) error {
 	return nil
 }
 
-// readJobRows reads a jobs.parquet of this schema version, of version 2, which
-// lacks the columns version 2.1 added, or of version 1, which also lacks those
-// version 2 added.
-func readJobRows(path string) ([]JobRow, map[string]string, error) {
+// readJobs reads the jobs of a jobs.parquet of this schema version, of version
+// 2, which lacks the columns version 2.1 added, or of version 1, which also
+// lacks those version 2 added. The rows are converted a batch at a time
+// (pqfile.ReadEach), so that reading holds the jobs and one batch of rows,
+// never a row per job beside them: a job-level trace of a month (733,260
+// jobs) would otherwise hold about 200 MB of rows, with their optional
+// fields' allocations, besides its jobs.
+func readJobs(path string) ([]Job, map[string]string, error) {
 	kv, err := parquetKeyValues(path)
 	if err != nil {
 		return nil, nil, err
 	}
+	var jobs []Job
+	size := func(n int64) { jobs = make([]Job, 0, n) }
+	var meta map[string]string
 	switch v := kv[MetaSchemaVersion]; {
 	case v == "2" || v == "2.0":
-		old, meta, err := ReadParquetFile[jobRowV2](path)
-		if err != nil {
-			return nil, nil, err
-		}
-		rows := make([]JobRow, len(old))
-		for i := range old {
-			rows[i] = old[i].row()
-		}
-		return rows, meta, nil
+		meta, err = eachParquetRow(path, size, func(r *jobRowV2) { row := r.row(); jobs = append(jobs, row.job()) })
 	case !strings.HasPrefix(v, "1.") && v != "1":
-		return ReadParquetFile[JobRow](path)
+		meta, err = eachParquetRow(path, size, func(r *JobRow) { jobs = append(jobs, r.job()) })
+	default:
+		meta, err = eachParquetRow(path, size, func(r *jobRowV1) { row := r.row(); jobs = append(jobs, row.job()) })
 	}
-	old, meta, err := ReadParquetFile[jobRowV1](path)
 	if err != nil {
 		return nil, nil, err
 	}
-	rows := make([]JobRow, len(old))
-	for i := range old {
-		rows[i] = old[i].row()
-	}
-	return rows, meta, nil
+	return jobs, meta, nil
 }
 
 // minSchemaMajor is the oldest schema major version Read still reads.

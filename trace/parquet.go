@@ -97,6 +97,32 @@ func ReadParquetFile[T any](path string) (rows []T, meta map[string]string, err 
 	return rows, meta, nil
 }
 
+// eachParquetRow reads the rows of the Parquet file at path into T a batch at
+// a time, as ReadParquetFile checks and reads them, and calls each on every
+// row in file order; it returns the file's key/value metadata. total, if not
+// nil, is told the row count first (pqfile.ReadEach).
+func eachParquetRow[T any](path string, total func(int64), each func(*T)) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	meta, err := pqfile.ReadEach(f, st.Size(), pqfile.Options{Columns: pqfile.SameLeaves}, total, func(rows []T) error {
+		for i := range rows {
+			each(&rows[i])
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, parquetError(path, err)
+	}
+	return meta, nil
+}
+
 // parquetKeyValues returns the key/value metadata of the Parquet file at path,
 // reading only its footer.
 func parquetKeyValues(path string) (map[string]string, error) {

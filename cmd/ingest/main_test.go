@@ -73,6 +73,11 @@ func TestCLI(t *testing.T) {
 			"--param", "maps_values=2,3", "--param", "map_time=normal", "--param", "map_time_sd_s=60", "--seed", "7"}, wantOut: true},
 		{name: "generate-bad-param", args: []string{"--out", "OUT", "--generate", "synthetic", "--param", "jobs=0", "--param", "mpas=3"}},
 		{name: "generate-not-key-value", args: []string{"--out", "OUT", "--generate", "synthetic", "--param", "jobs"}},
+		{name: "generate-resample", args: []string{"--out", "OUT", "--generate", "swim-resample", "--param", "trace=" + sample,
+			"--param", "days=2", "--param", "block_s=600", "--seed", "3"}, wantOut: true},
+		{name: "generate-resample-bad", args: []string{"--out", "OUT", "--generate", "swim-resample", "--param", "trace=" + sample,
+			"--param", "days=-1", "--param", "block_s=0"}},
+		{name: "generate-resample-no-trace", args: []string{"--out", "OUT", "--generate", "swim-resample", "--param", "trace=testdata/no-such-file.tsv"}},
 		{name: "generate-unknown", args: []string{"--out", "OUT", "--generate", "bogus"}},
 		{name: "generate-with-file", args: []string{"--out", "OUT", "--generate", "synthetic", sample}},
 		{name: "param-without-generate", args: []string{"--out", "OUT", "--param", "jobs=3"}},
@@ -129,6 +134,8 @@ func TestCLIExitCodes(t *testing.T) {
 		{[]string{"--out", "OUT", "--generate", "synthetic", "--param", "jobs=3"}, exitOK},
 		{[]string{"--out", "OUT", "--generate", "synthetic", "--param", "arrival=bursty"}, exitUsage},
 		{[]string{"--out", "OUT", "--generate", "synthetic", "--workers", "2"}, exitUsage},
+		{[]string{"--out", "OUT", "--generate", "swim-resample", "--param", "days=3"}, exitUsage},
+		{[]string{"--out", "OUT", "--generate", "swim-resample", "--param", "trace=" + sample, "--param", "days=x"}, exitUsage},
 	}
 	for _, c := range cases {
 		out := filepath.Join(t.TempDir(), "trace")

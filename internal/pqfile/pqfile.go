@@ -109,18 +109,37 @@ func open(r io.ReaderAt, size int64, opt Options) (*parquet.File, error) {
 // Read reads every row of the Parquet file r of size bytes into T and returns
 // them with the file's key/value metadata.
 func Read[T any](r io.ReaderAt, size int64, opt Options) (rows []T, meta map[string]string, err error) {
+	meta, err = ReadEach(r, size, opt, nil, func(batch []T) error {
+		rows = append(rows, batch...)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, meta, nil
+}
+
+// ReadEach reads the rows of the Parquet file r of size bytes into T a batch
+// of up to 4,096 at a time and hands each batch to each, which must not keep
+// it (the next batch reuses it); it returns the file's key/value metadata.
+// A caller that converts the rows to another type holds one batch of T, not
+// every row. An error of each stops the read and is returned as it is.
+// total, if not nil, is told the file's row count before the first batch,
+// once its bounds are checked (at most a few rows per byte of the file:
+// package pqbounds), so that the caller can size what it fills.
+func ReadEach[T any](r io.ReaderAt, size int64, opt Options, total func(rows int64), each func([]T) error) (meta map[string]string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			rows, meta, err = nil, nil, &Error{Stage: Panic, Err: fmt.Errorf("%v", p)}
+			meta, err = nil, &Error{Stage: Panic, Err: fmt.Errorf("%v", p)}
 		}
 	}()
 	pf, err := open(r, size, opt)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if opt.Columns != nil {
 		if err := opt.Columns(parquet.SchemaOf(new(T)), pf.Schema()); err != nil {
-			return nil, nil, &Error{Stage: Columns, Err: err}
+			return nil, &Error{Stage: Columns, Err: err}
 		}
 	}
 	meta = make(map[string]string, len(pf.Metadata().KeyValueMetadata))
@@ -132,25 +151,35 @@ func Read[T any](r io.ReaderAt, size int64, opt Options) (rows []T, meta map[str
 	// Read in chunks rather than trusting the footer's row count for one
 	// allocation, and stop at that count: on a corrupt file the reader may go on
 	// producing rows.
-	total := pf.NumRows()
-	buf := make([]T, min(total, chunk))
-	for int64(len(rows)) < total {
-		n, err := rd.Read(buf[:min(int64(len(buf)), total-int64(len(rows)))])
-		rows = append(rows, buf[:n]...)
+	rows := pf.NumRows()
+	if total != nil {
+		total(rows)
+	}
+	buf := make([]T, min(rows, chunk))
+	var done int64
+	for done < rows {
+		n, err := rd.Read(buf[:min(int64(len(buf)), rows-done)])
+		done += int64(n)
+		if n > 0 {
+			if err := each(buf[:n]); err != nil {
+				return nil, err
+			}
+			clear(buf[:n]) // drop the batch's strings and pointers
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, nil, &Error{Stage: Rows, Err: err, Row: int64(len(rows))}
+			return nil, &Error{Stage: Rows, Err: err, Row: done}
 		}
 		if n == 0 {
-			return nil, nil, &Error{Stage: Rows, Err: errors.New("reader made no progress"), Row: int64(len(rows))}
+			return nil, &Error{Stage: Rows, Err: errors.New("reader made no progress"), Row: done}
 		}
 	}
-	if int64(len(rows)) != total {
-		return nil, nil, &Error{Stage: Count, Row: int64(len(rows)), Want: total}
+	if done != rows {
+		return nil, &Error{Stage: Count, Row: done, Want: rows}
 	}
-	return rows, meta, nil
+	return meta, nil
 }
 
 // SameLeaves is an Options.Columns check: every leaf column of want must be in

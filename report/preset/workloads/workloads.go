@@ -1,5 +1,6 @@
 // Package workloads is the registry of trace generators: the general
-// synthetic one (trace.Synthetic) and each paper's workloads, which live next
+// synthetic one (trace.Synthetic), the resampling of a real job-level trace
+// (internal/resample) and each paper's workloads, which live next
 // to the paper's presets (report/preset/<paper>/workload). Adding a generator
 // is a line here.
 //
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tracereplay/tracereplay/internal/resample"
 	coupling "github.com/tracereplay/tracereplay/report/preset/coupling/workload"
 	eas "github.com/tracereplay/tracereplay/report/preset/eas/workload"
 	hybsmrp "github.com/tracereplay/tracereplay/report/preset/hybsmrp/workload"
@@ -22,7 +24,7 @@ import (
 // Generators lists every trace generator, sorted by name.
 func Generators() []trace.Generator {
 	var g []trace.Generator
-	g = append(g, trace.Synthetic())
+	g = append(g, trace.Synthetic(), resample.Generator())
 	g = append(g, coupling.Generators()...)
 	g = append(g, eas.Generators()...)
 	g = append(g, hybsmrp.Generators()...)

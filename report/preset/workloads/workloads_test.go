@@ -23,7 +23,7 @@ func TestGenerators(t *testing.T) {
 		names = append(names, g.Name)
 	}
 	want := []string{"coupling-batches", "coupling-grep", "coupling-single", "coupling-table3", "coupling-table4",
-		"coupling-twojobs", "coupling-wordcount", "eas-table1", "hybsmrp", "synthetic"}
+		"coupling-twojobs", "coupling-wordcount", "eas-table1", "hybsmrp", "swim-resample", "synthetic"}
 	if !slices.Equal(names, want) {
 		t.Errorf("generators %v, want %v", names, want)
 	}
