@@ -75,22 +75,33 @@ func NewParquetWriter[T any](w io.Writer, meta map[string]string, opt ...Parquet
 	return parquet.NewGenericWriter[T](w, options...)
 }
 
+// openSized opens the file at path for reading and returns its size, which
+// the Parquet reader needs to find the footer.
+func openSized(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
+}
+
 // ReadParquetFile reads every row of the Parquet file at path into T, and returns
 // the file's key/value metadata. Every leaf column of T must be in the file with
 // the same physical type and nesting (columns the file has beyond T are ignored):
 // a missing or mistyped column is an error naming the file and the column,
 // rather than a silent zero. A corrupt file is an error, never a panic.
 func ReadParquetFile[T any](path string) (rows []T, meta map[string]string, err error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, meta, err = pqfile.Read[T](f, st.Size(), pqfile.Options{Columns: pqfile.SameLeaves})
+	rows, meta, err = pqfile.Read[T](f, size, pqfile.Options{Columns: pqfile.SameLeaves})
 	if err != nil {
 		return nil, nil, parquetError(path, err)
 	}
@@ -102,16 +113,12 @@ func ReadParquetFile[T any](path string) (rows []T, meta map[string]string, err 
 // row in file order; it returns the file's key/value metadata. total, if not
 // nil, is told the row count first (pqfile.ReadEach).
 func eachParquetRow[T any](path string, total func(int64), each func(*T)) (map[string]string, error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	meta, err := pqfile.ReadEach(f, st.Size(), pqfile.Options{Columns: pqfile.SameLeaves}, total, func(rows []T) error {
+	meta, err := pqfile.ReadEach(f, size, pqfile.Options{Columns: pqfile.SameLeaves}, total, func(rows []T) error {
 		for i := range rows {
 			each(&rows[i])
 		}
@@ -126,16 +133,12 @@ func eachParquetRow[T any](path string, total func(int64), each func(*T)) (map[s
 // parquetKeyValues returns the key/value metadata of the Parquet file at path,
 // reading only its footer.
 func parquetKeyValues(path string) (map[string]string, error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	pf, err := pqfile.OpenFile(f, st.Size(), pqfile.Options{Small: true})
+	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Small: true})
 	if err != nil {
 		return nil, parquetError(path, err)
 	}
