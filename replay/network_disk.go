@@ -55,9 +55,16 @@ import (
 // fixed the shuffled bytes meet the reduce's disk once (disk_mb_per_s), and
 // here that is the fetch's write.
 //
-// Maps whose duration comes from the trace keep it (no flows, as under the
-// other models), and a reduce with an observed duration keeps its observed
-// work after its fetches (no output write flow).
+// Maps whose duration comes from the trace keep it, and a reduce with an
+// observed duration keeps its observed work after its fetches (no output
+// write flow). A trace-timed map with a locality rule (trace_locality's
+// factors) runs without flows, as under the other models. One without a rule
+// (the trace gives its duration but not where it ran, as the generators do,
+// or trace_locality = "bandwidth") is timed as under fixed, the observed
+// node-local time after its start-up and, when it runs away from its input,
+// its read before it, here a flow (the source disk and the network path):
+// the observed time already holds its node-local read and spill, so neither
+// is a flow of its own.
 
 // streamOutput seeds each reduce's output pipeline placement.
 const streamOutput = 7
@@ -77,7 +84,22 @@ type jobDisk struct {
 	redSeed []uint64 // per reduce: seeds its output pipeline's placement
 	cpuEnd  []int64  // per map, then per reduce, while it runs: when its compute ends
 	stage   []uint8  // per map: its stage while it runs
+	timed   []bool   // per map: its node-local time is observed (mapCPU holds it, after start-up); nil when none is
 }
+
+// setTimed makes map i trace-timed: its observed node-local time localUs
+// (start-up included) follows its read, when it has one, instead of the
+// modelled read ∥ compute and spill.
+func (d *jobDisk) setTimed(hw *Hardware, i int, localUs int64) {
+	if d.timed == nil {
+		d.timed = make([]bool, len(d.mapCPU))
+	}
+	d.timed[i] = true
+	d.mapCPU[i] = max(0, localUs-int64(hw.TaskStartup))
+}
+
+// isTimed reports whether map i is trace-timed (setTimed).
+func (d *jobDisk) isTimed(i int32) bool { return d.timed != nil && d.timed[i] }
 
 // newJobDisk is the flow state of trace job ti with the given maps and
 // reduces; each reduce's pipeline seed is drawn from its own stream.
@@ -146,8 +168,11 @@ func (s *Sim) taskFlowStage(j *Job, b int32) {
 	switch d.stage[b] {
 	case mapStartup:
 		d.stage[b] = mapReading
-		d.cpuEnd[b] = s.now + d.mapCPU[b]
-		if m.InputBytes > 0 {
+		timed := d.isTimed(b)
+		if !timed {
+			d.cpuEnd[b] = s.now + d.mapCPU[b]
+		}
+		if m.InputBytes > 0 && (!timed || m.srcNode != m.Node) {
 			s.flowStart(Transfer{Kind: TransferMapRead, Job: j.Index, Task: b, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes})
 			return
 		}
@@ -157,9 +182,13 @@ func (s *Sim) taskFlowStage(j *Job, b int32) {
 	}
 }
 
-// mapReadEnded: map i's read is done; its spill starts when its compute is.
+// mapReadEnded: map i's read is done; its spill starts when its compute is
+// (a trace-timed map's observed time starts now).
 func (s *Sim) mapReadEnded(j *Job, i int32) {
 	d := j.out.disk
+	if d.isTimed(i) {
+		d.cpuEnd[i] = s.now + d.mapCPU[i]
+	}
 	if d.cpuEnd[i] > s.now {
 		d.stage[i] = mapCompute
 		s.schedule(d.cpuEnd[i], evTaskFlow, j.Index, i)
@@ -172,7 +201,7 @@ func (s *Sim) mapReadEnded(j *Job, i int32) {
 func (s *Sim) startSpill(j *Job, i int32) {
 	m := &j.Maps[i]
 	j.out.disk.stage[i] = mapSpilling
-	if m.OutputBytes > 0 {
+	if m.OutputBytes > 0 && !j.out.disk.isTimed(i) {
 		s.flowStart(Transfer{Kind: TransferSpill, Job: j.Index, Task: i, FetchOf: -1, Src: m.Node, Dst: m.Node, Bytes: m.OutputBytes})
 		return
 	}

@@ -389,6 +389,9 @@ func (w *Workload) build(k int) *Job {
 				obs += int64(hw.TaskStartup)
 			}
 			hw.observedMap(m, mapTT[i], obs, w.net)
+			if disk != nil && m.obs == obsNone {
+				disk.setTimed(hw, i, m.localUs) // its observed time, not the disk model's (network_disk.go)
+			}
 		}
 		if i < len(mapTT) && w.retries != nil {
 			m.retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
