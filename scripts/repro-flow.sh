@@ -222,13 +222,13 @@ def cp_mean(t):
     """{workload-on-hw: (fair, coupling-pct, {label: pct})}"""
     res = {}
     for m in re.finditer(r"^(\S+ on \S+): mean processing time: Fair ([\d.]+) ± [\d.]+ min; (.*)$", t, re.M):
-        d = {k: float(v) for k, v in re.findall(r"(Coupling(?: β=[\d.]+)?|Hpfsp [\w=-]+) [\d.]+ ± [\d.]+ min \(([-\d.]+)%\)", m.group(3))}
+        d = {k: float(v) for k, v in re.findall(r"(Coupling(?: β=[\d.]+)?|Hpfsp [\w=-]+) [\d.]+ ± [\d.]+ min \(([-+\d.]+)%\)", m.group(3))}
         res[m.group(1)] = d
     return res
 
 def cp_single(t):
     return {m.group(1): float(m.group(2)) for m in re.finditer(
-        r"^(\S+) on \S+: processing time, mean ± 95% half-width \[range over seeds\]: .*\(([-\d.]+)%\)\.$", t, re.M)}
+        r"^(\S+) on \S+: processing time, mean ± 95% half-width \[range over seeds\]: .*\(([-+\d.]+)%\)\.$", t, re.M)}
 
 def cp_jobs(t, where):
     """per-job rows of the first per-job table: {(hw-prefix, job): [numbers]}"""
@@ -247,7 +247,7 @@ def cp_jobs(t, where):
 
 def cp_net(t, key):
     m = re.search(re.escape(key) + r": network \(Fig\. 14\).*?: Fair ([\d.]+) ± [\d.]+ MB, ([\d.]+) ± [\d.]+ GB; Coupling ([\d.]+) ± [\d.]+ MB, ([\d.]+)", t)
-    return m.groups() if m else None
+    return m.groups() if m else ("?", "?", "?", "?")  # no network line (no bytes moved between nodes)
 
 def coupling_rows(name, tf, tw):
     F, W = cp_mean(tf), cp_mean(tw)
