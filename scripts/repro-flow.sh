@@ -294,8 +294,11 @@ def coupling_rows(name, tf, tw):
 def coupling_parts(name, t):
     M = cp_mean(t)
     if name == "coupling-grep-flow-parts":
-        show("  [coupling-grep-flow-parts] Figs. 5–6, NIC 12.5 MB/s",
-             pct(M["grep10 on coupling-8node:fixed-nic12.5"]["Coupling"]), pct(M["grep10 on coupling-8node:flow-nic12.5"]["Coupling"]))
+        for v, what in (("nic12.5", "NIC 12.5 MB/s"), ("model", "modelled map times"),
+                        ("model-disk10", "modelled map times, disks 10 MB/s"), ("model-nic12.5", "modelled map times, NIC 12.5 MB/s")):
+            f, w = M.get(f"grep10 on coupling-8node:fixed-{v}"), M.get(f"grep10 on coupling-8node:flow-{v}")
+            if f and w:
+                show(f"  [coupling-grep-flow-parts] Figs. 5–6, {what}", pct(f["Coupling"]), pct(w["Coupling"]))
     elif name == "coupling-table4-flow-parts":
         show("  [coupling-table4-flow-parts] Table IV set B, NIC 1,250 MB/s",
              pct(M["table4 on coupling-set-b:fixed-nic1250"]["Coupling"]), pct(M["table4 on coupling-set-b:flow-nic1250"]["Coupling"]))
