@@ -169,6 +169,13 @@ def eas_parts(t):
             a, b = T[(fig,'eas:fixed-1rslot',r)], T[(fig,'eas:flow-1rslot',r)]
             show(f"  [eas-flow-parts] {fig} r={r}, 1 reduce slot per machine (EAS FIFO-BE FIFO-S HFS-BE HFS-S)",
                  " ".join(f1(v) for v in a.values()), " ".join(f1(v) for v in b.values()))
+            for hw, what in (("eas:flow-disk3000", "flow, disks 3,000 MB/s"), ("eas:flow-nic3000", "flow, NICs 3,000 MB/s"),
+                             ("eas:flow-nic3000-disk3000", "flow, disks and NICs 3,000 MB/s"),
+                             ("eas:fixed-nic3000-disk3000", "fixed, disks and NICs 3,000 MB/s")):
+                c = T.get((fig, hw, r))
+                if c:
+                    print(f"  [eas-flow-parts] {fig} r={r}, 2 reduce slots, {what} (EAS FIFO-BE FIFO-S HFS-BE HFS-S): "
+                          + " ".join(f1(v) for v in c.values()))
 
 # ---------------------------------------------------------------- HybSMRP
 def hyb_table(t):
