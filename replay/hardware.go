@@ -96,6 +96,13 @@ type Hardware struct {
 	// "flow": the core carries racks × rack uplink / this in all. Unset (0) or 1
 	// is a non-blocking core; an explicit value must be positive.
 	CoreOversubscription float64 `toml:"core_oversubscription"`
+	// FlowUpdate is the flow model's rate-update quantum, 10ms by default:
+	// "0s" re-solves the max-min rates after every transfer start and end
+	// (exact); a positive duration re-solves them at most once per quantum,
+	// transfers starting in between at a provisional rate (internal/flow's
+	// quantum.go; docs/network-model.md, "Cost in the engine", gives its
+	// error and cost).
+	FlowUpdate Duration `toml:"flow_update"`
 	// BARq is q of the BAR model: extra time per concurrently running remote map.
 	BARq Duration `toml:"bar_q"`
 	// Shuffle is the reduce copy model: "uniform" copies a reduce's whole share at
@@ -229,7 +236,7 @@ func DefaultHardware() Hardware {
 		TaskStartup: Duration(time.Second / time.Microsecond), Heartbeat: Duration(3 * time.Second / time.Microsecond),
 		OutOfBandHeartbeat: false, HeartbeatJitter: true, BlockSizeMB: 128, Replication: 3, Placement: PlacementRackAware,
 		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: NetworkFixed, Shuffle: ShuffleUniform, TaskTimes: TaskTimesAuto,
-		BARq: Duration(time.Second / time.Microsecond), DurationCV: 0.1,
+		BARq: Duration(time.Second / time.Microsecond), FlowUpdate: Duration(10 * time.Millisecond / time.Microsecond), DurationCV: 0.1,
 		TraceLocality: TraceLocalityFactors, RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
 		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none", JVMReuse: 1,

@@ -174,6 +174,9 @@ func (h *Hardware) UnmarshalJSON(b []byte) error {
 		d := DefaultHardware()
 		setYARNKeys(h, yarnKeysOf(&d))
 	}
+	if _, ok := m["FlowUpdate"]; !ok { // left out at its default (flowKeys)
+		h.FlowUpdate = DefaultHardware().FlowUpdate
+	}
 	return nil
 }
 

@@ -94,6 +94,9 @@ func newFlowNet(h *Hardware, t *Topology) (*flowNet, error) {
 		return nil, fmt.Errorf("network = \"flow\": %w", err)
 	}
 	fn.topo = topo
+	if err := fn.n.SetUpdateQuantum(int64(h.FlowUpdate)); err != nil {
+		return nil, fmt.Errorf("flow_update = %s: %w", h.FlowUpdate, err)
+	}
 	fn.labels = linkLabels(fn.n, t, fn.node)
 	return fn, nil
 }
@@ -228,3 +231,13 @@ func (fn *flowNet) End(id int, at int64) (Transfer, error) {
 	fn.free = append(fn.free, flow.FlowID(id))
 	return x, nil
 }
+
+// flowKeys is the flow model's key group added after the frozen JSON formats
+// (optionalKeyGroups): flow_update, left out of the run identity and the
+// manifest while it holds its default, so that a model that does not set it
+// (every fixed or bar run among them) keeps the identity it had before.
+type flowKeys struct {
+	FlowUpdate Duration
+}
+
+func flowKeysOf(h *Hardware) flowKeys { return flowKeys{h.FlowUpdate} }

@@ -1,6 +1,9 @@
 package replay
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // The engine's side of a re-timing network model (network.go): every map
 // read and spill, shuffle fetch and reduce output write (network_disk.go) is
@@ -22,6 +25,18 @@ func (s *Sim) flowStep() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if q, isFlow := fn.(*flowNet); isFlow {
+		// A re-solve deferred by flow_update comes before the flow ends and
+		// events of its time, or later ones.
+		if due, dirty := q.due(); dirty && (!ok || due <= at) && (len(s.q) == 0 || due <= s.q[0].t) {
+			due = max(due, s.now)
+			if s.chk != nil {
+				s.chk.time(due)
+			}
+			s.now = due
+			return true, q.settle(due)
+		}
+	}
 	if !ok || len(s.q) > 0 && s.q[0].t < at {
 		return false, nil
 	}
@@ -35,15 +50,12 @@ func (s *Sim) flowStep() (bool, error) {
 		return false, err
 	}
 	s.flowTransferred(x, at)
-	if s.inflight[x.Start]--; s.inflight[x.Start] <= 0 {
-		delete(s.inflight, x.Start)
-	}
+	s.inflight.done(x.Start)
 	j := s.jobs[x.Job]
 	if x.Kind != TransferFetch {
 		s.flowTaskEnded(j, x) // network_disk.go
 	} else {
-		st := &j.out.fs[x.Task]
-		st.active--
+		j.out.fs[x.Task].free(x.Src)
 		s.pumpFetches(j, x.Task)
 	}
 	return true, s.flowErr
@@ -54,23 +66,59 @@ func (s *Sim) flowStart(x Transfer) {
 	if err := s.fn.Start(s.now, x); err != nil && s.flowErr == nil {
 		s.flowErr = err
 	}
-	if s.inflight == nil {
-		s.inflight = map[int64]int{}
-	}
-	s.inflight[s.now]++
+	s.inflight.add(s.now)
 }
 
 // earliestStart is the start time of the earliest transfer under way or about
 // to start, math.MaxInt64 when there is none: the network accounting keeps
 // every interval a transfer may still spread its bytes into open until then
-// (netstats.go). Linear in the distinct start times of the transfers under
-// way.
-func (s *Sim) earliestStart() int64 {
-	m := int64(math.MaxInt64)
-	for t := range s.inflight {
-		m = min(m, t)
+// (netstats.go). O(1).
+func (s *Sim) earliestStart() int64 { return s.inflight.earliest() }
+
+// inflightTally counts the transfers under way by start time. Transfers start
+// at the engine's clock, which never goes back, so the start times are
+// appended in order and the earliest with a transfer under way is the front's.
+type inflightTally struct {
+	at    []int64 // distinct start times, increasing
+	count []int32 // transfers under way that started at at[i]
+	head  int     // at[:head] have none left
+}
+
+// add counts a transfer started at t, no earlier than any before it.
+func (c *inflightTally) add(t int64) {
+	if k := len(c.at); k > c.head && c.at[k-1] == t {
+		c.count[k-1]++
+		return
 	}
-	return m
+	c.at = append(c.at, t)
+	c.count = append(c.count, 1)
+}
+
+// done uncounts a transfer started at t.
+func (c *inflightTally) done(t int64) {
+	i := c.head + sort.Search(len(c.at)-c.head, func(i int) bool { return c.at[c.head+i] >= t })
+	if i == len(c.at) || c.at[i] != t {
+		return
+	}
+	c.count[i]--
+	for c.head < len(c.at) && c.count[c.head] == 0 {
+		c.head++
+	}
+	if c.head == len(c.at) {
+		c.at, c.count, c.head = c.at[:0], c.count[:0], 0
+	} else if c.head > 1024 && 2*c.head > len(c.at) {
+		k := copy(c.at, c.at[c.head:])
+		copy(c.count, c.count[c.head:])
+		c.at, c.count, c.head = c.at[:k], c.count[:k], 0
+	}
+}
+
+// earliest is the earliest start time counted, math.MaxInt64 when none is.
+func (c *inflightTally) earliest() int64 {
+	if c.head == len(c.at) {
+		return math.MaxInt64
+	}
+	return c.at[c.head]
 }
 
 // retime moves a running map's input load from its estimated finish (old) to
@@ -91,14 +139,71 @@ func (mm *machineMetrics) retime(m *MapTask, old int64) {
 	}
 }
 
-// fetchState is one reduce's shuffle under a re-timing network model.
+// fetchState is one reduce's shuffle under a re-timing network model. Its
+// fetches go host by host, as Hadoop 2's shuffle does
+// (org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl with its
+// Fetcher threads): a fetcher takes a host with ready map outputs
+// (getHost), copies up to maxMapsAtOnce of them over one connection
+// (getMapsForHost, MAX_MAPS_AT_ONCE = 20) and the host stays busy for that
+// reduce until the copy ends (freeHost); parallel_copies fetchers run at once
+// (mapreduce.reduce.shuffle.parallelcopies). So a reduce has at most one fetch
+// from each host under way, and it is one flow carrying the reduce's share of
+// every output it copies. Hosts are taken in the order their first waiting
+// output became ready (Hadoop picks one at random; a fixed order keeps runs
+// identical).
 type fetchState struct {
-	queue   []int32 // maps whose output it fetches, in finish order
-	head    int     // next in queue to start
-	active  int32   // fetches under way
-	started bool    // its start-up is over
-	phase   bool    // the job's maps are all done
-	latUs   int64   // shuffle_fetch_latency's share of its fetches
+	hosts   []int32       // hosts (indexes in out) with outputs waiting and no fetch under way, in order
+	hhead   int           // next in hosts
+	slot    []int32       // by node: 1 + its index in out, 0 before its first output
+	out     []hostOutputs // every host an output came from
+	waiting int           // outputs waiting, over all hosts
+	active  int32         // fetches under way
+	started bool          // its start-up is over
+	phase   bool          // the job's maps are all done
+	latUs   int64         // shuffle_fetch_latency's share of its fetches
+}
+
+// hostOutputs is one host's map outputs for one reduce.
+type hostOutputs struct {
+	node  int32
+	ready []int32 // maps whose output waits, in finish order
+	busy  bool    // a fetch from the host is under way
+}
+
+// maxMapsAtOnce is the most map outputs one fetch copies from a host (Hadoop
+// 2's ShuffleSchedulerImpl.MAX_MAPS_AT_ONCE).
+const maxMapsAtOnce = 20
+
+// queue makes map m's output, on host node of a cluster of nodes nodes,
+// wait for the reduce's fetch.
+func (st *fetchState) queue(node, m int32, nodes int) {
+	if st.slot == nil {
+		st.slot = make([]int32, nodes)
+	}
+	k := st.slot[node] - 1
+	if k < 0 {
+		st.out = append(st.out, hostOutputs{node: node})
+		k = int32(len(st.out) - 1)
+		st.slot[node] = k + 1
+	}
+	h := &st.out[k]
+	if len(h.ready) == 0 && !h.busy {
+		st.hosts = append(st.hosts, k)
+	}
+	h.ready = append(h.ready, m)
+	st.waiting++
+}
+
+// free ends the fetch from host node: its outputs that became ready meanwhile
+// wait for the next fetcher.
+func (st *fetchState) free(node int32) {
+	st.active--
+	k := st.slot[node] - 1
+	h := &st.out[k]
+	h.busy = false
+	if len(h.ready) > 0 {
+		st.hosts = append(st.hosts, k)
+	}
 }
 
 // flowReduceLaunched sets up reduce i's shuffle and queues the outputs of the
@@ -108,7 +213,9 @@ func (s *Sim) flowReduceLaunched(j *Job, i int32) {
 	if o.fs == nil {
 		o.fs = make([]fetchState, len(j.Reduces))
 	}
-	o.fs[i].queue = append(o.fs[i].queue, o.done...)
+	for _, m := range o.done {
+		o.fs[i].queue(j.Maps[m].Node, m, len(s.topo.Nodes))
+	}
 	s.schedule(s.now+int64(s.hw.TaskStartup), evFetchStart, j.Index, i)
 }
 
@@ -120,13 +227,15 @@ func (s *Sim) fetchStart(j *Job, i int32) {
 
 // flowFetch queues reduce r's fetch of map m's output.
 func (s *Sim) flowFetch(j *Job, r, m int32) {
-	st := &j.out.fs[r]
-	st.queue = append(st.queue, m)
+	j.out.fs[r].queue(j.Maps[m].Node, m, len(s.topo.Nodes))
 	s.pumpFetches(j, r)
 }
 
-// pumpFetches starts reduce r's queued fetches up to parallel_copies under
-// way, and ends its shuffle when its maps are done and nothing is left.
+// pumpFetches starts reduce r's fetches, host by host, up to parallel_copies
+// under way, and ends its shuffle when its maps are done and nothing is left.
+// Outputs on the reduce's own node are read from its disk (a flow that moves
+// no network bytes, network_disk.go); outputs whose share is empty move
+// nothing; shuffle_fetch_latency counts once per output.
 func (s *Sim) pumpFetches(j *Job, r int32) {
 	st := &j.out.fs[r]
 	if !st.started {
@@ -134,25 +243,46 @@ func (s *Sim) pumpFetches(j *Job, r int32) {
 	}
 	red := &j.Reduces[r]
 	p := int32(max(s.hw.ParallelCopies, 1))
-	for st.active < p && st.head < len(st.queue) {
-		m := st.queue[st.head]
-		st.head++
-		mp := &j.Maps[m]
-		if L := int64(s.hw.ShuffleFetchLatency); L > 0 {
-			st.latUs += (L + int64(p) - 1) / int64(p)
+	for st.active < p && st.hhead < len(st.hosts) {
+		hk := st.hosts[st.hhead]
+		h := &st.out[hk]
+		st.hhead++
+		node := h.node
+		k := min(len(h.ready), maxMapsAtOnce)
+		take := h.ready[:k]
+		h.ready = h.ready[k:]
+		if len(h.ready) == 0 {
+			h.ready = h.ready[:0:0]
 		}
-		b := s.share(j, red, mp)
+		st.waiting -= k
+		var b int64
+		for _, m := range take {
+			if L := int64(s.hw.ShuffleFetchLatency); L > 0 {
+				st.latUs += (L + int64(p) - 1) / int64(p)
+			}
+			b += s.share(j, red, &j.Maps[m])
+		}
 		if b <= 0 {
+			if len(h.ready) > 0 {
+				st.hosts = append(st.hosts, hk)
+			}
 			continue
 		}
-		if mp.Node != red.Node {
+		// A fetch from the reduce's own node reads that node's disk
+		// (network_disk.go): a flow too, but no network bytes.
+		h.busy = true
+		if node != red.Node {
 			s.netBytes += b
 		}
 		st.active++
-		s.flowStart(Transfer{Kind: TransferFetch, Job: j.Index, Task: r, FetchOf: m, Src: mp.Node, Dst: red.Node, Bytes: b})
+		s.flowStart(Transfer{Kind: TransferFetch, Job: j.Index, Task: r, FetchOf: take[0], Src: node, Dst: red.Node, Bytes: b})
 	}
-	if st.phase && st.active == 0 && st.head == len(st.queue) {
+	if st.hhead == len(st.hosts) {
+		st.hosts, st.hhead = st.hosts[:0], 0
+	}
+	if st.phase && st.active == 0 && st.waiting == 0 {
 		st.phase = false
+		st.slot, st.out, st.hosts = nil, nil, nil
 		red.ShuffleEndUs = s.now + st.latUs
 		if s.chk != nil {
 			s.chk.reducePhase(j, r)

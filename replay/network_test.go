@@ -31,6 +31,7 @@ duration_cv = 0
 slow_start = 0
 timeline_sample = "1s"
 network = "flow"
+flow_update = "0s"
 `, disk, nic, uplink))
 	if err != nil {
 		t.Fatal(err)

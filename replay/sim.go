@@ -213,7 +213,7 @@ type Sim struct {
 	netm                    NetworkModel  // the network key's model (network.go)
 	fn                      Flows         // netm's transfer network when it re-times transfers; nil otherwise
 	flowErr                 error         // a transfer that failed to start (a bug): stops the run
-	inflight                map[int64]int // transfers of fn under way, by start time (network_retimed.go)
+	inflight                inflightTally // transfers of fn under way, by start time (network_retimed.go)
 }
 
 // Run replays w through policy p and returns the results.

@@ -70,6 +70,7 @@ func (n *Network) resolveLocal(seeds []ResourceID) (changes []Change, ok bool) {
 		return true
 	}
 	defer func() {
+		n.stats.LocalFlows += int64(len(free))
 		n.compRes = touched[:0]
 		if !ok {
 			for i := range free {

@@ -62,6 +62,12 @@ type Network struct {
 	// localSkip the changes it sits out (see resolve).
 	localSolves, fullSolves int64
 	localFails, localSkip   int
+	stats                   Stats
+
+	// The rate-update quantum (quantum.go): 0 is exact; otherwise changes
+	// before nextSolve are deferred, their resources listed in dirty.
+	quantum, nextSolve int64
+	dirty              []ResourceID
 }
 
 type resource struct {
@@ -79,6 +85,8 @@ type resource struct {
 	unfixed int
 	share   float64
 	stale   bool
+	dirty   bool    // in Network.dirty
+	used    float64 // the rates of the flows crossing it (quantum.go's provisional rates)
 }
 
 type flowState struct {
@@ -297,7 +305,20 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 		seeds = append(seeds, sp.Path...)
 	}
 	n.seeds = seeds[:0]
-	return n.resolve(seeds), nil
+	n.stats.Added += int64(len(specs))
+	n.stats.AddBatches++
+	if n.deferring() {
+		changes := n.changes[:0]
+		for _, sp := range specs {
+			changes = append(changes, n.provisional(n.flows[sp.ID]))
+			n.deferChange(sp.Path)
+		}
+		n.changes = changes
+		return changes, nil
+	}
+	ch := n.solveNow(seeds)
+	n.stats.Retimed += int64(len(ch) - len(specs))
+	return ch, nil
 }
 
 // checkSpec checks a flow to add against the network.
@@ -419,6 +440,7 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 		f := n.flows[id]
 		for i, r := range f.path {
 			res := &n.res[r]
+			res.used -= f.rate
 			last := len(res.flows) - 1
 			moved := res.flows[last]
 			k := f.slot[i]
@@ -434,7 +456,15 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 		n.free = append(n.free, f)
 	}
 	n.seeds = seeds[:0]
-	return n.resolve(seeds), nil
+	n.stats.Removed += int64(len(ids))
+	n.stats.RemoveBatches++
+	if n.deferring() {
+		n.deferChange(seeds)
+		return n.changes[:0], nil
+	}
+	ch := n.solveNow(seeds)
+	n.stats.Retimed += int64(len(ch))
+	return ch, nil
 }
 
 func (f *flowState) pathIndex(r ResourceID) int {

@@ -40,14 +40,19 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 	default:
 		if changes, ok := n.resolveLocal(seeds); ok {
 			n.localSolves++
+			n.stats.LocalSolves++
 			n.localFails = 0
 			return changes
 		}
 		n.localSkip = 1 << min(n.localFails, 4)
 		n.localFails++
+		n.stats.LocalFailures++
 	}
 	n.fullSolves++
-	return n.apply(n.fill(seeds))
+	n.stats.FullSolves++
+	comp := n.fill(seeds)
+	n.stats.FullFlows += int64(len(comp))
+	return n.apply(comp)
 }
 
 // apply gives the flows of a solve their new rates and bottlenecks, re-times
@@ -58,6 +63,11 @@ func (n *Network) apply(flows []*flowState) []Change {
 	changes := n.changes[:0]
 	for _, f := range flows {
 		f.bott = f.newBott
+		if f.newRate != f.rate {
+			for _, r := range f.path {
+				n.res[r].used += f.newRate - f.rate
+			}
+		}
 		if f.finish < 0 {
 			f.rate = f.newRate
 			f.finish = n.now + durationUs(f.remaining, f.rate)

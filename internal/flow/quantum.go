@@ -1,0 +1,111 @@
+package flow
+
+import (
+	"fmt"
+	"math"
+)
+
+// The rate-update quantum, an approximation of max-min sharing for runs with
+// thousands of flows crossing racks, where every start or end re-times most
+// active flows (docs/network-model.md, "Cost in the engine").
+//
+// With a quantum q > 0, the network re-solves at most once per q: a change at
+// or after the next solve time (the last solve's time plus q) is solved at
+// once, exactly as without a quantum; a change before it is deferred. Flows
+// keep their rates until the deferred solve: a flow removed early leaves its
+// rate unused, and a flow added early runs at a provisional rate, what its
+// resources have spare (min over its path of capacity minus the rates of the
+// flows crossing it, 0 when one is full, when it waits for the solve). No
+// resource carries more than its capacity, so the approximation errs on the
+// slow side: a deferred flow loses at most q at the rate max-min would give
+// it, and capacity freed early stays idle for at most q. The engine asks Due
+// when the deferred solve falls and calls Settle then.
+
+// SetUpdateQuantum sets the rate-update quantum in µs: 0, the default, is
+// exact max-min after every change; a positive q re-solves at most once per q.
+// It is an error to set a negative quantum or to change it while changes are
+// deferred.
+func (n *Network) SetUpdateQuantum(q int64) error {
+	if q < 0 || q > maxDuration {
+		return fmt.Errorf("flow: rate-update quantum %d µs: want 0 (exact) or a positive duration", q)
+	}
+	if len(n.dirty) > 0 {
+		return fmt.Errorf("flow: rate-update quantum changed with a re-solve deferred")
+	}
+	n.quantum = q
+	return nil
+}
+
+// Due is the time of the deferred re-solve; ok is false when nothing is
+// deferred.
+func (n *Network) Due() (at int64, ok bool) {
+	if len(n.dirty) == 0 {
+		return 0, false
+	}
+	return n.nextSolve, true
+}
+
+// Settle advances the clock to t as Advance does and re-solves the changes
+// deferred by the quantum, returning the flows whose finish times moved (the
+// slice is reused by the next call). With nothing deferred it only advances
+// the clock.
+func (n *Network) Settle(t int64) ([]Change, error) {
+	if err := n.checkTime(t); err != nil {
+		return nil, fmt.Errorf("flow: settling deferred changes: %w", err)
+	}
+	n.now = t
+	if len(n.dirty) == 0 {
+		return nil, nil
+	}
+	return n.solveNow(nil), nil
+}
+
+// deferring reports whether a change at the clock's time waits for the next
+// solve.
+func (n *Network) deferring() bool { return n.quantum > 0 && n.now < n.nextSolve }
+
+// solveNow re-solves the deferred resources and seeds at the clock's time and
+// starts the next quantum.
+func (n *Network) solveNow(seeds []ResourceID) []Change {
+	for _, r := range n.dirty {
+		n.res[r].dirty = false
+	}
+	seeds = append(seeds, n.dirty...)
+	n.dirty = n.dirty[:0]
+	if n.quantum > 0 {
+		n.nextSolve = n.now + n.quantum
+		n.stats.QuantumSolves++
+	}
+	n.seeds = seeds[:0]
+	return n.resolve(seeds)
+}
+
+// deferChange marks a change's resources for the next solve.
+func (n *Network) deferChange(path []ResourceID) {
+	for _, r := range path {
+		if !n.res[r].dirty {
+			n.res[r].dirty = true
+			n.dirty = append(n.dirty, r)
+		}
+	}
+}
+
+// provisional gives a flow added while a solve is deferred its provisional
+// rate, the spare capacity of its path, and finish time (far off at rate 0),
+// and returns its change.
+func (n *Network) provisional(f *flowState) Change {
+	rate := math.Inf(1)
+	for _, r := range f.path {
+		res := &n.res[r]
+		rate = min(rate, res.capacity-res.used)
+	}
+	rate = max(rate, 0)
+	for _, r := range f.path {
+		n.res[r].used += rate
+	}
+	f.rate = rate
+	f.bott = f.path[0]
+	f.finish = n.now + durationUs(f.remaining, rate)
+	n.fin.push(f)
+	return Change{Flow: f.id, Finish: f.finish}
+}
