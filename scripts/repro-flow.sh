@@ -20,9 +20,9 @@
 # cost CPU), OUT/cpu.txt (CPU seconds per preset) and prints the summary
 # (also OUT/summary.txt). Needs go, python3 (standard library only) and, for
 # the CPU times, /usr/bin/time. Deterministic: the same commit prints the same
-# numbers (CPU times aside). With disks shared under flow (main 7a2df90) it
-# took 783 CPU s (user+sys), 755 s of it in replay, most in hybsmrp-flow
-# (390 s) and hybsmrp-alone-flow (176 s); 338 CPU s before disks were shared.
+# numbers (CPU times aside). After h-flowcost (989cda3) it took 207 CPU s
+# (user+sys), 193 s of it in replay, most in hybsmrp-flow (124 s); with shared
+# disks before h-flowcost 783 CPU s, and 338 before disks were shared.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
