@@ -20,9 +20,9 @@
 # cost CPU), OUT/cpu.txt (CPU seconds per preset) and prints the summary
 # (also OUT/summary.txt). Needs go, python3 (standard library only) and, for
 # the CPU times, /usr/bin/time. Deterministic: the same commit prints the same
-# numbers (CPU times aside). At commit of writing it took 338 CPU s (user+sys),
-# 323 s of it in replay, most in hybsmrp-flow (136 s) and hybsmrp-alone-flow
-# (94 s).
+# numbers (CPU times aside). After h-flowcost (989cda3) it took 207 CPU s
+# (user+sys), 193 s of it in replay, most in hybsmrp-flow (124 s); with shared
+# disks before h-flowcost 783 CPU s, and 338 before disks were shared.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -169,6 +169,13 @@ def eas_parts(t):
             a, b = T[(fig,'eas:fixed-1rslot',r)], T[(fig,'eas:flow-1rslot',r)]
             show(f"  [eas-flow-parts] {fig} r={r}, 1 reduce slot per machine (EAS FIFO-BE FIFO-S HFS-BE HFS-S)",
                  " ".join(f1(v) for v in a.values()), " ".join(f1(v) for v in b.values()))
+            for hw, what in (("eas:flow-disk3000", "flow, disks 3,000 MB/s"), ("eas:flow-nic3000", "flow, NICs 3,000 MB/s"),
+                             ("eas:flow-nic3000-disk3000", "flow, disks and NICs 3,000 MB/s"),
+                             ("eas:fixed-nic3000-disk3000", "fixed, disks and NICs 3,000 MB/s")):
+                c = T.get((fig, hw, r))
+                if c:
+                    print(f"  [eas-flow-parts] {fig} r={r}, 2 reduce slots, {what} (EAS FIFO-BE FIFO-S HFS-BE HFS-S): "
+                          + " ".join(f1(v) for v in c.values()))
 
 # ---------------------------------------------------------------- HybSMRP
 def hyb_table(t):
@@ -222,13 +229,13 @@ def cp_mean(t):
     """{workload-on-hw: (fair, coupling-pct, {label: pct})}"""
     res = {}
     for m in re.finditer(r"^(\S+ on \S+): mean processing time: Fair ([\d.]+) ± [\d.]+ min; (.*)$", t, re.M):
-        d = {k: float(v) for k, v in re.findall(r"(Coupling(?: β=[\d.]+)?|Hpfsp [\w=-]+) [\d.]+ ± [\d.]+ min \(([-\d.]+)%\)", m.group(3))}
+        d = {k: float(v) for k, v in re.findall(r"(Coupling(?: β=[\d.]+)?|Hpfsp [\w=-]+) [\d.]+ ± [\d.]+ min \(([-+\d.]+)%\)", m.group(3))}
         res[m.group(1)] = d
     return res
 
 def cp_single(t):
     return {m.group(1): float(m.group(2)) for m in re.finditer(
-        r"^(\S+) on \S+: processing time, mean ± 95% half-width \[range over seeds\]: .*\(([-\d.]+)%\)\.$", t, re.M)}
+        r"^(\S+) on \S+: processing time, mean ± 95% half-width \[range over seeds\]: .*\(([-+\d.]+)%\)\.$", t, re.M)}
 
 def cp_jobs(t, where):
     """per-job rows of the first per-job table: {(hw-prefix, job): [numbers]}"""
@@ -247,7 +254,7 @@ def cp_jobs(t, where):
 
 def cp_net(t, key):
     m = re.search(re.escape(key) + r": network \(Fig\. 14\).*?: Fair ([\d.]+) ± [\d.]+ MB, ([\d.]+) ± [\d.]+ GB; Coupling ([\d.]+) ± [\d.]+ MB, ([\d.]+)", t)
-    return m.groups() if m else None
+    return m.groups() if m else ("?", "?", "?", "?")  # no network line (no bytes moved between nodes)
 
 def coupling_rows(name, tf, tw):
     F, W = cp_mean(tf), cp_mean(tw)
@@ -294,8 +301,11 @@ def coupling_rows(name, tf, tw):
 def coupling_parts(name, t):
     M = cp_mean(t)
     if name == "coupling-grep-flow-parts":
-        show("  [coupling-grep-flow-parts] Figs. 5–6, NIC 12.5 MB/s",
-             pct(M["grep10 on coupling-8node:fixed-nic12.5"]["Coupling"]), pct(M["grep10 on coupling-8node:flow-nic12.5"]["Coupling"]))
+        for v, what in (("nic12.5", "NIC 12.5 MB/s"), ("model", "modelled map times"),
+                        ("model-disk10", "modelled map times, disks 10 MB/s"), ("model-nic12.5", "modelled map times, NIC 12.5 MB/s")):
+            f, w = M.get(f"grep10 on coupling-8node:fixed-{v}"), M.get(f"grep10 on coupling-8node:flow-{v}")
+            if f and w:
+                show(f"  [coupling-grep-flow-parts] Figs. 5–6, {what}", pct(f["Coupling"]), pct(w["Coupling"]))
     elif name == "coupling-table4-flow-parts":
         show("  [coupling-table4-flow-parts] Table IV set B, NIC 1,250 MB/s",
              pct(M["table4 on coupling-set-b:fixed-nic1250"]["Coupling"]), pct(M["table4 on coupling-set-b:flow-nic1250"]["Coupling"]))
