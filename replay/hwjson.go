@@ -129,11 +129,11 @@ func fieldNames(b []byte, t reflect.Type) ([]byte, error) {
 }
 
 // UnmarshalJSON reads a model written by MarshalJSON (TOML keys) or by
-// FieldJSON (Go field names). Keys left out keep their zero values, except
-// the YARN model's: written without them (a slot cluster with the YARN keys at
-// their defaults, or a model from before they existed), they read back as
-// their defaults. The
-// enumerated keys are read as written, not checked against this build's
+// FieldJSON (Go field names). An optional group of keys (optionalKeyGroups)
+// written without any of its keys (left out at its defaults, or a model from
+// before the group existed, which behaved as its defaults) reads back as its
+// defaults, so a model survives the round trip; any other key left out keeps
+// its zero value. The enumerated keys are read as written, not checked against this build's
 // names: results record a model that was valid where it ran, and Validate
 // says what this build makes of it.
 func (h *Hardware) UnmarshalJSON(b []byte) error {
@@ -146,6 +146,10 @@ func (h *Hardware) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(nb, &m); err != nil || m == nil {
 		type plain Hardware
 		return json.Unmarshal(nb, (*plain)(h))
+	}
+	present := make(map[string]bool, len(m))
+	for k := range m {
+		present[k] = true
 	}
 	enums := map[string]string{}
 	for i := range t.NumField() {
@@ -170,13 +174,7 @@ func (h *Hardware) UnmarshalJSON(b []byte) error {
 	for name, v := range enums {
 		hv.FieldByName(name).SetString(v)
 	}
-	if yarnKeysOf(h) == (yarnKeys{}) {
-		d := DefaultHardware()
-		setYARNKeys(h, yarnKeysOf(&d))
-	}
-	if _, ok := m["FlowUpdate"]; !ok { // left out at its default (flowKeys)
-		h.FlowUpdate = DefaultHardware().FlowUpdate
-	}
+	defaultOptionalGroups(h, present)
 	return nil
 }
 
@@ -188,4 +186,28 @@ func (q *Queue) UnmarshalJSON(b []byte) error {
 	}
 	type plain Queue
 	return json.Unmarshal(nb, (*plain)(q))
+}
+
+// defaultOptionalGroups sets each optional key group (optionalKeyGroups) none
+// of whose Go field names is in present to its defaults.
+func defaultOptionalGroups(h *Hardware, present map[string]bool) {
+	d := DefaultHardware()
+	hv, dv := reflect.ValueOf(h).Elem(), reflect.ValueOf(&d).Elem()
+	for _, of := range optionalKeyGroups() {
+		g := reflect.TypeOf(of(&d))
+		absent := true
+		for i := range g.NumField() {
+			if present[g.Field(i).Name] {
+				absent = false
+				break
+			}
+		}
+		if !absent {
+			continue
+		}
+		for i := range g.NumField() {
+			name := g.Field(i).Name
+			hv.FieldByName(name).Set(dv.FieldByName(name))
+		}
+	}
 }
