@@ -220,9 +220,16 @@ func (s *Sim) flowMapEnded(j *Job, i int32) {
 }
 
 // flowShuffleEnded: reduce r's shuffle ends at its ShuffleEndUs (now plus its
-// fetch latency); its work and output write follow.
+// fetch latency), or for a reduce with an observed copy tail (trace mode,
+// tracemode.go) at the tail's end when that is later, as under fixed: the
+// tail is what the reduce's copier spent after the last map output appeared
+// (Hadoop 1's ReduceCopier sleeps between fetch rounds), which the fetches
+// themselves leave out; its work and output write follow.
 func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 	red := &j.Reduces[r]
+	if red.obsTail {
+		red.ShuffleEndUs = max(red.ShuffleEndUs, obsTailEnd(j, red))
+	}
 	if !j.out.disk.redOut[r] {
 		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+red.workUs)
 		s.schedule(red.FinishUs, evReduceDone, j.Index, r)
