@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -20,10 +21,17 @@ import (
 // start-up (0) and the last map's end: its shuffle ends at 9 s, its observed
 // work (9 − 7 = 2 s) ends at 11 s, as under fixed. Its fetch of the map's
 // empty output ends at once, so without the tail the shuffle ended at 6 s
-// and the job at 8 s.
+// and the job at 8 s. The tail holds the fetch rounds' latency, which is not
+// added again: with shuffle_fetch_latency = 20 s (4 s for the one output at
+// 5 parallel copies under flow) the shuffle still ends at 9 s under both
+// models (before, 10 s under flow).
 func TestFlowObservedCopyTail(t *testing.T) {
-	for _, network := range []string{"fixed", "flow"} {
-		hw := oneNodeHardware(t, `network = "`+network+`"`)
+	for _, network := range []string{"fixed", "flow", "fixed latency", "flow latency"} {
+		extra := `network = "` + strings.Fields(network)[0] + `"`
+		if strings.HasSuffix(network, "latency") {
+			extra += "\nshuffle_fetch_latency = \"20s\"\nparallel_copies = 5"
+		}
+		hw := oneNodeHardware(t, extra)
 		hw.TaskTimes = "trace"
 		tr := retryTrace(0, false)
 		for i := range tr.Tasks {
