@@ -115,3 +115,43 @@ network = "flow"
 		}
 	}
 }
+
+// TestFlowJobFailsOnReduce is TestJobFailsOnReduce under network = "flow",
+// with a map output of 20 MB, all for the reduce: the map (3–4 s, timed by
+// the trace) ends on a timer, the reduce launches at the heartbeat at 6 s
+// and fetches the output from its own node's disk (1 MB/s: a flow of 6–26 s
+// alone) while it replays its four failed attempts; the last fails at 10 s
+// and fails the job, which finishes then, as under fixed. The fetch, 4 MB
+// through, is cancelled with the job: before, its end at 26 s reached a job
+// that had finished. (Before that, flow replayed no failed job: the reduce
+// ran its recorded attempt and the job succeeded.)
+func TestFlowJobFailsOnReduce(t *testing.T) {
+	for _, network := range []string{"fixed", "flow"} {
+		hw := oneNodeHardware(t, `network = "`+network+`"`)
+		hw.TaskTimes = "trace"
+		j, tasks := oneNodeJob("job_1", 0)
+		j.FinishMs, j.Status, j.ShuffleBytes = 8400, trace.StatusFailed, 20e6
+		m, r := &tasks[0], &tasks[1]
+		m.OutputBytes, r.ShuffleBytes = 20e6, 20e6
+		m.Host, m.StartMs, m.FinishMs, m.Status = "h1", 3000, 4000, trace.StatusSucceeded
+		r.Host, r.StartMs, r.FinishMs, r.Status = "h1", 7300, 8300, trace.StatusFailed
+		am := trace.NewAttempt("job_1", m.TaskID, m.TaskID+"_0", trace.Map)
+		am.Status, am.StartMs, am.FinishMs, am.Host = trace.StatusSucceeded, 3000, 4000, "h1"
+		atts := []trace.Attempt{am}
+		for k, start := range []int64{4000, 5100, 6200, 7300} {
+			a := trace.NewAttempt("job_1", r.TaskID, r.TaskID+"_"+string(rune('0'+k)), trace.Reduce)
+			a.Status, a.StartMs, a.FinishMs, a.Host = trace.StatusFailed, start, start+1000, "h1"
+			atts = append(atts, a)
+		}
+		tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: tasks, Attempts: atts}
+		tr.Sort()
+		res := runOne(t, tr, hw)
+		jr := res.Jobs[0]
+		if jr.FinishUs != 10e6 || jr.LastMapEndUs != 4e6 || jr.FirstReduceLaunchUs != 6e6 || jr.Status != "FAILED" {
+			t.Errorf("network %s: job %+v, want FAILED, finish 10 s, last map end 4 s, reduce launched at 6 s", network, jr)
+		}
+		if res.Summary.MakespanUs != 10e6 {
+			t.Errorf("network %s: makespan %d µs, want 10e6", network, res.Summary.MakespanUs)
+		}
+	}
+}

@@ -137,9 +137,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		if w.retries, err = traceRetries(tr, hw); err != nil {
 			return nil, err
 		}
-		if !w.net.Retimes() {
-			w.fails, w.retries = traceFailures(tr, hw, w.retries)
-		}
+		w.fails, w.retries = traceFailures(tr, hw, w.retries)
 		// Observed speculative copies take map slots; on a YARN cluster
 		// they are not replayed yet (docs/yarn.md); under a re-timing
 		// network, only for maps timed without flows (copyable).
