@@ -28,6 +28,8 @@ import (
 // the compute rate) and subtracted; the rest is a robust line fit (Theil–Sen:
 // the median of pairwise slopes, then the median intercept) of the remaining
 // duration on the bytes. Rates are MB/s with MB = 10^6 bytes, as in the model.
+// A base model with network = "flow" fits the flow model's formulas instead
+// (calibrate_flow.go).
 
 // ErrNoSchedule is returned by Calibrate for a trace that records no schedule
 // (no task with a host, a start and a finish). It matches trace.ErrBadInput.
@@ -70,12 +72,15 @@ const minFitSamples = 3
 
 // Calibrate fits the model's parameters to tr's observed schedule; base gives
 // the values that are not fitted (the disk rate subtracted from task durations,
-// parallel copies). It returns ErrNoSchedule for a trace without a schedule.
+// parallel copies, and the network model whose formulas are fitted:
+// calibrate_flow.go for network = "flow"). It returns ErrNoSchedule for a
+// trace without a schedule.
 func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	if !HasObservedSchedule(tr) {
 		return nil, ErrNoSchedule
 	}
 	c := &Calibration{}
+	flow := base.NetworkModel().Retimes()
 	jobs := map[string]*trace.Job{}
 	for i := range tr.Jobs {
 		jobs[tr.Jobs[i].ID] = &tr.Jobs[i]
@@ -117,6 +122,9 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 			continue
 		}
 		y := msUs(t.FinishMs-t.StartMs) - bytesUs(t.InputBytes+max(t.OutputBytes, 0), base.DiskMBps)
+		if flow { // the read runs beside the compute: only the spill is subtracted
+			y = msUs(t.FinishMs-t.StartMs) - bytesUs(max(t.OutputBytes, 0), base.DiskMBps)
+		}
 		allX, allY = append(allX, float64(t.InputBytes)), append(allY, y)
 		if t.Locality == trace.NodeLocal {
 			mx, my = append(mx, float64(t.InputBytes)), append(my, y)
@@ -129,10 +137,16 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	startup := math.NaN()
 	if len(mx) >= minFitSamples {
 		slope, icept, lo := theilSen(mx, my)
-		slope = significant(slope, lo)
 		startup = max(icept, 0)
-		c.add("task_startup", durationValue(startup), fmt.Sprintf("intercept of a Theil-Sen fit of the %s' duration, less (input+output)/disk_mb_per_s = %g, on input bytes", which, base.DiskMBps), len(mx))
-		c.add("map_compute_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of the same fit (%s)", slopeNote(slope)), len(mx))
+		if flow {
+			slope = flowMapFit(slope, lo, base.DiskMBps)
+			c.add("task_startup", durationValue(startup), fmt.Sprintf("network = \"flow\": intercept of a Theil-Sen fit of the %s' duration, less output/disk_mb_per_s = %g (the spill), on input bytes", which, base.DiskMBps), len(mx))
+			c.add("map_compute_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of the same fit, which is the slower of the read and the compute that run side by side (%s)", flowMapNote(slope, base.DiskMBps)), len(mx))
+		} else {
+			slope = significant(slope, lo)
+			c.add("task_startup", durationValue(startup), fmt.Sprintf("intercept of a Theil-Sen fit of the %s' duration, less (input+output)/disk_mb_per_s = %g, on input bytes", which, base.DiskMBps), len(mx))
+			c.add("map_compute_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of the same fit (%s)", slopeNote(slope)), len(mx))
+		}
 	} else {
 		c.note("task_startup and map_compute_mb_per_s: fewer than %d maps with input bytes and observed times", minFitSamples)
 	}
@@ -147,7 +161,11 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 		}
 		sh := float64(t.ShuffleBytes)
 		wx = append(wx, sh)
-		wy = append(wy, msUs(t.FinishMs-t.ShuffleFinishMs)-bytesUs(t.ShuffleBytes+max(t.OutputBytes, 0), base.DiskMBps))
+		if flow { // the fetched bytes meet the disk in the fetch; the output write runs beside the work
+			wy = append(wy, msUs(t.FinishMs-t.ShuffleFinishMs))
+		} else {
+			wy = append(wy, msUs(t.FinishMs-t.ShuffleFinishMs)-bytesUs(t.ShuffleBytes+max(t.OutputBytes, 0), base.DiskMBps))
+		}
 		sort := 0.0 // the sort (merge) phase, when the history records its end
 		if t.SortFinishMs >= t.ShuffleFinishMs && t.SortFinishMs <= t.FinishMs {
 			sort = msUs(t.SortFinishMs - t.ShuffleFinishMs)
@@ -184,11 +202,17 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 		}
 		slope, icept, lo := theilSen(wx, wy)
 		slope = significant(slope, lo)
-		c.add("reduce_compute_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of a Theil-Sen fit of the reduces' %s less (shuffle+output)/disk_mb_per_s on shuffle bytes (%s; intercept %s, which the model has no key for)", what, slopeNote(slope), durationValue(icept)), len(wx))
+		disk := "less (shuffle+output)/disk_mb_per_s"
+		if flow {
+			disk = "(network = \"flow\": no disk term, the fetch writes the shuffle and the output write runs beside the work)"
+		}
+		c.add("reduce_compute_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of a Theil-Sen fit of the reduces' %s %s on shuffle bytes (%s; intercept %s, which the model has no key for)", what, disk, slopeNote(slope), durationValue(icept)), len(wx))
 	} else {
 		c.note("reduce_compute_mb_per_s: fewer than %d reduces with shuffle bytes and a shuffle end", minFitSamples)
 	}
-	if len(cx) >= minFitSamples {
+	if flow {
+		c.fitFlowCopy(tr, base, observed, startup, cx, cy, cmaps)
+	} else if len(cx) >= minFitSamples {
 		slope, icept, lo := theilSen(cx, cy)
 		slope = significant(slope, lo)
 		if slope > 0 {
@@ -276,6 +300,9 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	}
 	c.fitSetupCleanup(tr, observed)
 	c.fitRetryContainerDelay(tr)
+	if flow {
+		c.add("network", `"flow"`, "the rates are fitted for the flow model's formulas (calibrate_flow.go), which the replay uses with them", c.Tasks)
+	}
 	if _, ok := c.Value("job_init_time"); ok {
 		c.add("lifecycle", "true", "the fitted initialisation, setup and cleanup times are those of the job lifecycle (submitted, initialising, setup, maps and reduces, cleanup)", c.Jobs)
 	}

@@ -281,6 +281,7 @@ func (s *Sim) mapFailed(j *Job, i int32) bool {
 
 // reduceFailed is mapFailed for reduce i.
 func (s *Sim) reduceFailed(j *Job, i int32) bool {
+	s.cancelReduceFlows(j, i) // network = "flow": its shuffle stops (network_cancel.go)
 	f := &j.life.fail
 	f.failedReduces++
 	if !failsJob(f.failedMaps, int32(len(j.Maps)), f.mapPercent, f.failedReduces, int32(len(j.Reduces)), f.reducePercent) {
@@ -366,6 +367,7 @@ func (s *Sim) failJob(j *Job) {
 		freed = append(freed, r.Node)
 	}
 	j.waiting = nil
+	s.cancelTransfers(j, -1) // network = "flow": the killed tasks' transfers end (network_cancel.go)
 	s.dropEvents(j.Index)
 	s.finishJob(j)
 	slices.Sort(freed)
@@ -375,9 +377,12 @@ func (s *Sim) failJob(j *Job) {
 }
 
 // dropEvents withdraws the map and reduce done events of job k (killed
-// tasks), keeping the others' order.
+// tasks), and under network = "flow" their stage events, keeping the others'
+// order.
 func (s *Sim) dropEvents(k int32) {
-	s.dropEventsWhere(func(e event) bool { return e.a == k && (e.kind == evMapDone || e.kind == evReduceDone) })
+	s.dropEventsWhere(func(e event) bool {
+		return e.a == k && (e.kind == evMapDone || e.kind == evReduceDone) || flowEventOf(e, k, -1)
+	})
 }
 
 // dropEventsWhere withdraws the queued events drop says to (killed or

@@ -8,7 +8,8 @@ import (
 )
 
 // Observed speculative attempts in trace mode (lifecycle on, trace times,
-// speculation = "none", not under a network model that re-times transfers).
+// speculation = "none"; under a network model that re-times transfers, for
+// the maps whose end is a timer, copyable).
 //
 // A map whose successful attempt overlapped another attempt of the same task
 // ran two attempts at once: a speculative copy (Hadoop 1's
@@ -96,10 +97,30 @@ func traceSpeculation(tr *trace.Trace, hw *Hardware) map[string]obsCopy {
 	return out
 }
 
+// copyable reports whether map tt may replay its observed copy: always,
+// except under a re-timing network (network = "flow") for a map whose stages
+// are flows (a trace-timed map without an observed locality rule,
+// observedMap: no host, or trace_locality = "bandwidth"), whose end the
+// network times and a copy could not overtake. Maps with a rule end on a
+// timer there as under fixed, so the first of the map and its copy to finish
+// completes it, as it does under fixed.
+func (w *Workload) copyable(tt *trace.Task) bool {
+	return !w.net.Retimes() || tt.Host != "" && (len(tt.PreferredHosts) == 0 || w.hw.TraceLocality != TraceLocalityBandwidth)
+}
+
+// obsCopyOf is map tt of job tj's observed copy, if it replays one.
+func (w *Workload) obsCopyOf(tj *trace.Job, tt *trace.Task) (obsCopy, bool) {
+	if w.specs == nil || !w.copyable(tt) {
+		return obsCopy{}, false
+	}
+	c, ok := w.specs[retryKey(tj.ID, tt.TaskID)]
+	return c, ok
+}
+
 // specOrigUs is the observed duration (µs) the original attempt of map tt of
 // job tj runs in place of its task's, or -1 when it is the task's own.
 func (w *Workload) specOrigUs(tj *trace.Job, tt *trace.Task) int64 {
-	if c, ok := w.specs[retryKey(tj.ID, tt.TaskID)]; ok {
+	if c, ok := w.obsCopyOf(tj, tt); ok {
 		return c.origUs
 	}
 	return -1
@@ -112,7 +133,7 @@ func (w *Workload) setObsCopies(j *Job, mapTT []*trace.Task) {
 		return
 	}
 	for i, tt := range mapTT {
-		if c, ok := w.specs[retryKey(j.Trace.ID, tt.TaskID)]; ok {
+		if c, ok := w.obsCopyOf(j.Trace, tt); ok {
 			if j.life.copies == nil {
 				j.life.copies = map[int32]obsCopy{}
 			}
@@ -169,7 +190,7 @@ func (s *Sim) obsSpeculate(n int32) {
 // lower bound) counts: localUs, or its observed copy's when that is shorter
 // (the copy succeeded and its original was killed).
 func (w *Workload) idealMapUs(tj *trace.Job, tt *trace.Task, localUs int64) int64 {
-	if c, ok := w.specs[retryKey(tj.ID, tt.TaskID)]; ok && c.origUs >= 0 {
+	if c, ok := w.obsCopyOf(tj, tt); ok && c.origUs >= 0 {
 		return min(localUs, c.copyUs)
 	}
 	return localUs

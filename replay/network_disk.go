@@ -219,10 +219,20 @@ func (s *Sim) flowMapEnded(j *Job, i int32) {
 	s.schedule(m.FinishUs, evMapDone, j.Index, i)
 }
 
-// flowShuffleEnded: reduce r's shuffle ends at its ShuffleEndUs (now plus its
-// fetch latency); its work and output write follow.
+// flowShuffleEnded: reduce r's last fetch has ended (now); its shuffle ends
+// at its ShuffleEndUs (now plus its fetch latency), or for a reduce with an
+// observed copy tail (trace mode, tracemode.go) at the tail's end, or now
+// when its fetches outlast it, as under fixed: the tail is what the reduce's
+// copier spent after the last map output appeared (Hadoop 1's ReduceCopier
+// sleeps between fetch rounds), which the fetches themselves leave out, and
+// it holds the fetch rounds' latency, which is not added again (under fixed
+// such a reduce's copy has no fetch overhead either). Its work and output
+// write follow.
 func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 	red := &j.Reduces[r]
+	if red.obsTail {
+		red.ShuffleEndUs = max(s.now, obsTailEnd(j, red))
+	}
 	if !j.out.disk.redOut[r] {
 		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+red.workUs)
 		s.schedule(red.FinishUs, evReduceDone, j.Index, r)

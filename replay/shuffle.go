@@ -169,7 +169,17 @@ func (s *Sim) shuffleEnd(j *Job, i int32) int64 {
 		return j.out.cursor[i]
 	}
 	if r.obsTail {
-		return max(j.LastMapEndUs, max(r.LaunchUs+r.amWaitUs+r.copyUs, j.mapAttemptsEndUs())+r.obsTailUs)
+		return obsTailEnd(j, r)
 	}
 	return max(r.LaunchUs+r.amWaitUs+r.copyUs, j.LastMapEndUs+r.tailUs)
+}
+
+// obsTailEnd is when reduce r's shuffle ends by its observed copy tail
+// (r.obsTail, tracemode.go): the tail after the later of its start-up and the
+// job's last map attempt's end, and never before the last map's completion
+// is reported. The fixed shuffle ends then; under network = "flow" the
+// shuffle ends then or with its last fetch, whichever is later
+// (flowShuffleEnded).
+func obsTailEnd(j *Job, r *ReduceTask) int64 {
+	return max(j.LastMapEndUs, max(r.LaunchUs+r.amWaitUs+r.copyUs, j.mapAttemptsEndUs())+r.obsTailUs)
 }

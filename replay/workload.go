@@ -137,13 +137,12 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		if w.retries, err = traceRetries(tr, hw); err != nil {
 			return nil, err
 		}
-		if !w.net.Retimes() {
-			w.fails, w.retries = traceFailures(tr, hw, w.retries)
-			// Observed speculative copies take map slots; on a YARN cluster
-			// they are not replayed yet (docs/yarn.md).
-			if hw.Speculation == "none" && hw.Cluster != ClusterYARN {
-				w.specs = traceSpeculation(tr, hw)
-			}
+		w.fails, w.retries = traceFailures(tr, hw, w.retries)
+		// Observed speculative copies take map slots; on a YARN cluster
+		// they are not replayed yet (docs/yarn.md); under a re-timing
+		// network, only for maps timed without flows (copyable).
+		if hw.Speculation == "none" && hw.Cluster != ClusterYARN {
+			w.specs = traceSpeculation(tr, hw)
 		}
 	}
 	var first int64

@@ -29,8 +29,9 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	format := fs.String("format", "auto", "format of a raw --trace file, or the one kind of history read from a raw directory: auto or "+strings.Join(trace.FormatNames(), ", "))
 	out := fs.String("out", "", "write the hardware model to `FILE` (- for stdout)")
 	hwPath := fs.String("hardware", "", "base hardware model `FILE` whose disk rate is subtracted from task times (default: the built-in defaults)")
+	network := fs.String("network", "", "fit the formulas of network model `NAME` ("+strings.Join(replay.NetworkModelNames(), ", ")+"; default: the base model's): flow fits the flow model's stage rates and writes network = \"flow\"")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: replay calibrate --trace PATH --out hw.toml [--hardware BASE.toml]\n\n"+
+		fmt.Fprintf(stderr, "Usage: replay calibrate --trace PATH --out hw.toml [--hardware BASE.toml] [--network NAME]\n\n"+
 			"Fits the hardware model (slots per node, task start-up, map and reduce compute rates, shuffle\n"+
 			"rate and fetch latency, job initialisation time) to the schedule a job history recorded and\n"+
 			"writes a hardware TOML file that says how each value was fitted and from how many samples.\n\nFlags:\n%s", fs.FlagUsages())
@@ -57,6 +58,16 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		var err error
 		if base, err = replay.LoadHardware(*hwPath); err != nil {
 			return fail(2, "%v", err)
+		}
+	}
+	if *network != "" {
+		n, err := replay.ParseNetworkName(*network)
+		if err != nil {
+			return fail(2, "--network: %v", err)
+		}
+		base.Network = n
+		if err := base.Validate(); err != nil {
+			return fail(2, "--network %s: %v", *network, err)
 		}
 	}
 	tr, err := readCalibrationTrace(ctx, *tracePath, *format, stdin, stderr)

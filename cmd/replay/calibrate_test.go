@@ -46,6 +46,28 @@ func TestCalibrateWritesLoadableModel(t *testing.T) {
 	}
 }
 
+// TestCalibrateForFlow: --network flow fits the flow model's formulas and
+// writes network = "flow" (replay/calibrate_flow.go); the file loads as a
+// flow model. Without it the file names no network (fixed).
+func TestCalibrateForFlow(t *testing.T) {
+	for _, args := range [][]string{{"--network", "flow"}, nil} {
+		out := filepath.Join(t.TempDir(), "hw.toml")
+		code, _, stderr := runCmd(append([]string{"calibrate", "--trace", rawHadoop1Dir, "--out", out}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		hw, err := replay.LoadHardware(out)
+		if err != nil {
+			t.Fatalf("%v: calibrated model does not load: %v", args, err)
+		}
+		b, _ := os.ReadFile(out)
+		flow := strings.Contains(string(b), `network = "flow"`)
+		if want := args != nil; flow != want || (hw.Network == "flow") != want {
+			t.Errorf("%v: network = %q, file names flow %v; want flow %v", args, hw.Network, flow, want)
+		}
+	}
+}
+
 // rawHadoop1Dir is a directory of raw Hadoop 1 JobTracker history logs and
 // their confs, as a cluster leaves them (two jobs; committed for the
 // validation harness).
@@ -104,6 +126,7 @@ func TestCalibrateBadInput(t *testing.T) {
 		{"missing trace", []string{"--trace", filepath.Join(dir, "nope"), "--out", out}, "no such file"},
 		{"directory without histories", []string{"--trace", empty, "--out", out}, "no job histories found"},
 		{"directory, file format", []string{"--trace", empty, "--format", "swim", "--out", out}, "--format swim reads files, not directories"},
+		{"unknown network", []string{"--trace", swim, "--network", "mesh", "--out", out}, `network "mesh": want one of fixed, bar, flow`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCmd(append([]string{"calibrate"}, tc.args...)...)

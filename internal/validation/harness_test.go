@@ -15,6 +15,10 @@
 // trace with replay.DefaultHardware() (lifecycle on) instead of the other
 // fold's calibration, and VALIDATION_MODEL=same with the calibration of the
 // trace's own fold, to show how much the score depends on the calibration;
+// VALIDATION_NETWORK=flow (or bar) calibrates for that network model and
+// replays with it (fixed by default), with the same split, and
+// VALIDATION_FIT=fixed with it fits the fixed model's formulas all the same,
+// for comparison;
 // VALIDATION_EXCLUDED=score also scores the excluded candidates
 // (harnessExcluded) found in the traces directory, and
 // VALIDATION_EXCLUDED=NAME,... those of these file names (the committed copies
@@ -180,9 +184,15 @@ func pooledTrace(trs []*trace.Trace) *trace.Trace {
 	return out
 }
 
-// calibrated returns the hardware model calibrated on trs, and its TOML.
+// calibrated returns the hardware model calibrated on trs, and its TOML:
+// fitted for the network model VALIDATION_NETWORK names (calibrate_flow.go
+// for flow), fixed by default.
 func calibrated(t *testing.T, trs []*trace.Trace, name string) (replay.Hardware, string) {
-	cal, err := replay.Calibrate(pooledTrace(trs), replay.DefaultHardware())
+	base := replay.DefaultHardware()
+	if n := os.Getenv("VALIDATION_NETWORK"); n != "" && os.Getenv("VALIDATION_FIT") != "fixed" {
+		base.Network = replay.NetworkName(n)
+	}
+	cal, err := replay.Calibrate(pooledTrace(trs), base)
 	if err != nil {
 		t.Fatalf("calibrate on fold %s: %v", name, err)
 	}
@@ -296,6 +306,19 @@ func TestValidationHarness(t *testing.T) {
 		default:
 			t.Fatalf("VALIDATION_MODEL=%q: want fold, same or default", m)
 		}
+	}
+	if n := os.Getenv("VALIDATION_NETWORK"); n != "" {
+		if _, err := replay.ParseNetworkName(n); err != nil {
+			t.Fatalf("VALIDATION_NETWORK=%q: %v", n, err)
+		}
+		for f, hw := range models {
+			hw.Network = replay.NetworkName(n)
+			if err := hw.Validate(); err != nil {
+				t.Fatalf("VALIDATION_NETWORK=%q on fold %s's model: %v", n, f, err)
+			}
+			models[f] = hw
+		}
+		fmt.Printf("== every fold is replayed with network = %q (VALIDATION_NETWORK)\n", n)
 	}
 	var pairs []report.ValidationPair
 	scored := map[string]string{} // job set -> the trace scored for it
