@@ -160,6 +160,10 @@ func (s *Sim) obsSpeculate(n int32) {
 			continue // never beside the original
 		}
 		s.lc.obsDue = slices.Delete(q, x, x+1)
+		if s.flowCopies(d.j, d.i) {
+			s.launchFlowCopy(d.j, d.i, n, d.j.life.copies[d.i].copyUs) // lifecycle_flowspec.go
+			return
+		}
 		s.launchCopy(d.j, d.i, n, d.j.life.copies[d.i].copyUs)
 		return
 	}

@@ -22,6 +22,11 @@ func TestFlowInvariantsEveryPolicy(t *testing.T) {
 		// disks: compute outlasting reads, start-up timers, reused JVMs, fetch
 		// latency after the shuffle, reports at heartbeats
 		"network = \"flow\"\ndisk_mb_per_s = 60\nmap_compute_mb_per_s = 20\nreduce_compute_mb_per_s = 10\nsort_mb_per_s = 50\ntask_startup = \"2s\"\njvm_reuse = -1\nshuffle_fetch_latency = \"50ms\"\nreport_at_heartbeat = true\nduration_cv = 0.5",
+		// the lifecycle with failed attempts, stragglers, reused JVMs and
+		// speculative copies whose flows are killed (lifecycle_flowspec.go):
+		// LATE, then Hadoop's rule with exact rates
+		"network = \"flow\"\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\njvm_reuse = -1\ntask_startup = \"1s\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",
+		"network = \"flow\"\nlifecycle = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"hadoop\"\nmap_compute_mb_per_s = 30\nflow_update = \"0s\"\nout_of_band_heartbeat = true",
 	}
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)

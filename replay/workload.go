@@ -400,10 +400,15 @@ func (w *Workload) build(k int) *Job {
 			j.life.fail.setMapFate(i, len(j.Maps), fateFail)
 		}
 		if faults != nil {
-			total, failed := hw.faultsUs(faults, m.localUs, mapMax, !w.net.Retimes())
-			m.retryUs += total - m.localUs
-			if failed {
+			fd := hw.drawFaults(faults, m.localUs, mapMax, !w.net.Retimes())
+			total := fd.stretchedUs + fd.failedUs
+			if fd.failed {
+				total = fd.failedUs
 				j.life.fail.setMapFate(i, len(j.Maps), fateFail)
+			}
+			m.retryUs += total - m.localUs
+			if disk != nil {
+				disk.setMapFaults(i, fd, fd.stretchedUs-m.localUs) // network_disk.go
 			}
 		}
 		m.Node, m.specNode = -1, -1
@@ -453,16 +458,24 @@ func (w *Workload) build(k int) *Job {
 		if i < len(redTT) && w.retries != nil {
 			// A failed reduce attempt held the slot before the successful one.
 			r.copyUs += w.retries[retryKey(tj.ID, redTT[i].TaskID)]
+			if disk != nil {
+				disk.addReduceRetry(i, w.retries[retryKey(tj.ID, redTT[i].TaskID)]) // network_disk.go
+			}
 		}
 		if i < len(redTT) && w.fails != nil && w.fails[retryKey(tj.ID, redTT[i].TaskID)].fate == fateFail && redObs[i] >= 0 {
 			// Its earlier attempts, then its recorded last one, which fails.
 			j.life.fail.setReduceFate(i, len(j.Reduces), fateFail, w.retries[retryKey(tj.ID, redTT[i].TaskID)]+redObs[i]+int64(hw.TaskStartup))
 		}
 		if faults != nil {
-			total, failed := hw.faultsUs(faults, r.copyUs+r.workUs, redMax, !w.net.Retimes())
-			r.copyUs += total - r.copyUs - r.workUs
-			if failed {
+			fd := hw.drawFaults(faults, r.copyUs+r.workUs, redMax, !w.net.Retimes())
+			total := fd.stretchedUs + fd.failedUs
+			if fd.failed {
+				total = fd.failedUs
 				j.life.fail.setReduceFate(i, len(j.Reduces), fateFail, total)
+			}
+			r.copyUs += total - r.copyUs - r.workUs
+			if disk != nil {
+				disk.setReduceFaults(i, fd) // network_disk.go
 			}
 		}
 		r.Node = -1
