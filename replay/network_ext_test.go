@@ -3,6 +3,7 @@ package replay_test
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/policy"
@@ -69,5 +70,75 @@ func TestFlowDeterminism(t *testing.T) {
 	c := runPolicy(t, tr, smallHardware(t, ""), "fair", 7)
 	if reflect.DeepEqual(a.Jobs, c.Jobs) {
 		t.Fatal("the flow model gave the fixed model's results")
+	}
+}
+
+// copyCounter counts speculative copies launched.
+type copyCounter struct {
+	replay.NopObserver
+	copies int
+}
+
+func (c *copyCounter) TaskLaunched(e replay.TaskEvent) {
+	if e.Kind == replay.TaskSpeculative {
+		c.copies++
+	}
+}
+
+// TestFlowSpeculationEveryPolicy: the lifecycle with failed attempts,
+// stragglers and speculative copies (LATE and Hadoop's rule) under
+// network = "flow", through every policy with the invariant checker on
+// (each task counted once, no slot over-used, no killed attempt's transfer
+// ending, LATE's index agreeing with the scan): every run leaves no flow and
+// no event, copies run and some attempts' transfers are withdrawn, and the
+// same seed gives the same results.
+func TestFlowSpeculationEveryPolicy(t *testing.T) {
+	var allCancels int64
+	for _, shape := range []string{
+		"network = \"flow\"\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\njvm_reuse = -1\ntask_startup = \"1s\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",
+		"network = \"flow\"\nlifecycle = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"hadoop\"\nmap_compute_mb_per_s = 30\nflow_update = \"0s\"\nout_of_band_heartbeat = true",
+	} {
+		hw := smallHardware(t, shape)
+		tr := randomTrace(40, 31)
+		var copies int
+		var cancels int64
+		for _, name := range policy.NamesFor(replay.ClusterSlots) {
+			run := func() *replay.Result {
+				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 3), 3, replay.WorkloadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := policy.New(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cc := &copyCounter{}
+				opt := replay.Options{Seed: 3, CheckInvariants: true, RecordTasks: true, Observers: []replay.Observer{cc}}
+				replay.FlowEnd(&opt, func(c int64, left bool, queued int) {
+					if left || queued != 0 {
+						t.Errorf("%s: the run left flows (%v) or %d events", name, left, queued)
+					}
+					cancels += c
+				})
+				res, err := replay.Run(w, p, opt)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				copies += cc.copies
+				res.Wall = 0
+				return res
+			}
+			if a, b := run(), run(); !reflect.DeepEqual(a, b) {
+				t.Errorf("%s: two runs with the same seed differ", name)
+			}
+		}
+		t.Logf("%s: %d copies, %d transfers withdrawn over the policies (twice each)", shape[strings.LastIndex(shape, "speculation"):], copies, cancels)
+		if copies == 0 {
+			t.Errorf("no copy: the shape does not exercise speculation")
+		}
+		allCancels += cancels
+	}
+	if allCancels == 0 {
+		t.Error("no killed attempt's transfer withdrawn: the shapes do not exercise it")
 	}
 }
