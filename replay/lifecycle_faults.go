@@ -35,7 +35,9 @@ import (
 //     elapsed. The copy runs the map's duration without its straggler factor
 //     and failures on the copy's node; the first to finish completes the map
 //     and the other is killed, its slot freed. The map's output stays on the
-//     original's node, and the policy is not told about the copy.
+//     original's node, and the policy is not told about the copy. (Under
+//     network = "flow" the copy runs its own flows and a winning copy's
+//     output is on its node: lifecycle_flowspec.go.)
 // Failures and straggler factors are drawn from the job's own stream at build
 // time, so every policy replays the same workload.
 

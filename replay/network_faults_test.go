@@ -304,3 +304,61 @@ func TestFlowSpeculationStraggler(t *testing.T) {
 		t.Errorf("%d flows cancelled, want none", end.cancels)
 	}
 }
+
+// TestFlowObservedCopyWins: an observed copy (trace mode's speculative
+// attempt, set here by hand) of a map whose stages are flows runs its
+// observed time without flows, and winning kills the original's read.
+// TestFlowSpeculationCopyWins's cluster, job and placement, no speculation
+// key; the copy is asked for 1 s after the map's launch and lasts 2 s:
+//
+//	0 s: the map reads over the 0.5 MB/s uplinks (8 s alone);
+//	1 s: node 0's heartbeat launches the copy: 1–3 s;
+//	3 s: the copy wins, the original's read is cancelled, the map is done
+//	     with its output on node 0; the reduce fetches it 3–3.2 s.
+func TestFlowObservedCopyWins(t *testing.T) {
+	h := flowHardware(t, 10.5, 10, 0.5)
+	h.MapSlots, h.MapComputeMBps = 5, 2
+	tr := &trace.Trace{}
+	diskJob(tr, "A", [][2]int64{{4e6, 2e6}}, [][2]int64{{2e6, 0}})
+	edit := func(w *Workload) {
+		w.specs = map[string]obsCopy{retryKey("A", "Am"): {delayUs: sec, copyUs: 2 * sec, origUs: -1}}
+	}
+	res, end := runFlowCase(t, h, tr, 3, edit, func(s Cluster, jobs []*JobView) []launch {
+		if r := jobs[0].Replicas(0); len(r) != 1 || r[0] != 0 {
+			t.Fatalf("seed 3 puts the block on %v, want node 0", r)
+		}
+		return []launch{{0, false, 0, 3, 0}, {0, true, 0, 1, 0}}
+	})
+	if m := taskTimes(res, "A", "MAP")[0]; m != [2]int64{0, 3 * sec} {
+		t.Errorf("map ran %v µs, want 0–3 s", m)
+	}
+	if red := res.Tasks[len(res.Tasks)-1]; red.ShuffleEndUs != 3200*ms {
+		t.Errorf("reduce's shuffle ends at %d µs, want 3.2 s", red.ShuffleEndUs)
+	}
+	if end.cancels != 1 {
+		t.Errorf("%d flows cancelled, want 1 (the original's read)", end.cancels)
+	}
+}
+
+// TestFlowJVMReuseMap: a map that reuses its job's JVM skips its start-up
+// under flow too. Two maps of job A (no input, 1 MB of output each) take
+// turns on node 0's one map slot: map 0 starts up 0–1 s and spills 1–2 s;
+// map 1, launched at 2 s, starts up 2–3 s and spills 3–4 s, or reusing map
+// 0's JVM spills 2–3 s.
+func TestFlowJVMReuseMap(t *testing.T) {
+	for _, c := range []struct {
+		reuse int
+		end   int64
+	}{{1, 4}, {-1, 3}} {
+		h := faultHardware(t)
+		h.JVMReuse, h.MapSlots = c.reuse, 1
+		tr := &trace.Trace{}
+		diskJob(tr, "A", [][2]int64{{0, 1e6}, {0, 1e6}}, nil)
+		res, _ := runFlowCase(t, h, tr, 1, nil, func(s Cluster, jobs []*JobView) []launch {
+			return []launch{{0, false, 0, 0, 0}, {0, false, 1, 0, 0}}
+		})
+		if got := taskTimes(res, "A", "MAP"); len(got) != 2 || got[0] != [2]int64{0, 2 * sec} || got[1] != [2]int64{2 * sec, c.end * sec} {
+			t.Errorf("jvm_reuse %d: maps ran %v µs, want 0–2 s and 2–%d s", c.reuse, got, c.end)
+		}
+	}
+}

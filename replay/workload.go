@@ -139,11 +139,12 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		}
 		if !w.net.Retimes() {
 			w.fails, w.retries = traceFailures(tr, hw, w.retries)
-			// Observed speculative copies take map slots; on a YARN cluster
-			// they are not replayed yet (docs/yarn.md).
-			if hw.Speculation == "none" && hw.Cluster != ClusterYARN {
-				w.specs = traceSpeculation(tr, hw)
-			}
+		}
+		// Observed speculative copies take map slots (under flow with their
+		// own timer, lifecycle_flowspec.go); on a YARN cluster they are not
+		// replayed yet (docs/yarn.md).
+		if hw.Speculation == "none" && hw.Cluster != ClusterYARN {
+			w.specs = traceSpeculation(tr, hw)
 		}
 	}
 	var first int64
