@@ -162,9 +162,10 @@ func checkFactor(t *testing.T, w *Workload) {
 //	reduce: launched at 102 s, start-up 102–202 s, fetch (a flow, not
 //	        stretched) 202–204 s, reduce function 1 s × 100 = 204–304 s.
 //
-// (Before this was fixed the reduce's slowdown lived in its copyUs, unused
-// under flow: 102–105 s; and the map's was a wait before its start-up,
-// 100 × its nominal 3 s = 300 s of wait with its spill after: 0–302 s.)
+// (Before this was fixed, on the base commit: the map's stretch was a wait
+// of (100 − 1) × its nominal 3 s before its start-up and spill, 0–300 s,
+// and the reduce's factor, in its copyUs, was unused under flow: start-up
+// 1 s, fetch 300–302 s, work 1 s, 102–303 s.)
 func TestFlowStragglerReduce(t *testing.T) {
 	h := faultHardware(t)
 	h.ReduceComputeMBps = 2
