@@ -19,3 +19,10 @@ func CountEvents(o *Options) *EventStats {
 // QueueAllHeartbeats makes a run with o queue every heartbeat with the other
 // events and handle each, cancelling none (heartbeats.go).
 func QueueAllHeartbeats(o *Options) { o.queueAll = true }
+
+// FlowEnd makes a run with o report, after its last event, the transfers its
+// flow network withdrew before their end (killed attempts'), whether a
+// transfer was left under way or pending, and the events left queued.
+func FlowEnd(o *Options, f func(cancels int64, flowsLeft bool, queued int)) {
+	o.atEnd = func(s *Sim) { f(s.flowCancels, s.fn != nil && s.fn.Active(), len(s.q)) }
+}

@@ -246,6 +246,19 @@ func (c *checker) lcFinish(j *Job, kind, n int32, mapSlot bool) {
 	}
 }
 
+// mapTransferEnded checks that a map attempt's read or spill ends in the
+// stage that started it: a killed attempt's transfers were withdrawn
+// (network = "flow", lifecycle_flowspec.go).
+func (c *checker) mapTransferEnded(j *Job, x Transfer, stage uint8) {
+	want := mapReading
+	if x.Kind == TransferSpill {
+		want = mapSpilling
+	}
+	if stage != want {
+		c.fail("map %d of job %s (copy %v): its transfer of kind %d ended in stage %d (stale)", x.Task, j.Trace.ID, x.Copy, x.Kind, stage)
+	}
+}
+
 func (c *checker) reducePhase(j *Job, i int32) {
 	if !j.MapsDone() || j.Reduces[i].ShuffleEndUs < j.LastMapEndUs {
 		c.fail("reduce %d of job %s enters its reduce phase before the job's maps are done", i, j.Trace.ID)
@@ -312,5 +325,11 @@ func (c *checker) final() {
 	}
 	if len(c.launched) != len(c.finished) {
 		c.fail("%d tasks launched, %d finished", len(c.launched), len(c.finished))
+	}
+	if c.s.fn != nil && c.s.fn.Active() {
+		c.fail("transfers left in the flow network after the last event")
+	}
+	if c.s.specRunning != 0 {
+		c.fail("%d speculative copies still running after the last event", c.s.specRunning)
 	}
 }

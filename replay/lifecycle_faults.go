@@ -35,7 +35,9 @@ import (
 //     elapsed. The copy runs the map's duration without its straggler factor
 //     and failures on the copy's node; the first to finish completes the map
 //     and the other is killed, its slot freed. The map's output stays on the
-//     original's node, and the policy is not told about the copy.
+//     original's node, and the policy is not told about the copy. (Under
+//     network = "flow" the copy runs its own flows and a winning copy's
+//     output is on its node: lifecycle_flowspec.go.)
 // Failures and straggler factors are drawn from the job's own stream at build
 // time, so every policy replays the same workload.
 
@@ -77,22 +79,43 @@ func (h *Hardware) validateFaults(bad func(string, ...any)) {
 // attempt always succeeds, plus one for the last attempt when every earlier
 // one failed.
 func (h *Hardware) faultsUs(rng *rand.Rand, d int64, maxA int32, canFail bool) (total int64, failed bool) {
-	total = d
+	f := h.drawFaults(rng, d, maxA, canFail)
+	if f.failed {
+		return f.failedUs, true
+	}
+	return f.stretchedUs + f.failedUs, false
+}
+
+// taskFaults is what drawFaults drew for one task.
+type taskFaults struct {
+	factor      float64 // its straggler factor: 1, or Pareto(straggler_alpha) capped at 100
+	stretchedUs int64   // its duration times factor, rounded
+	failedUs    int64   // its failed attempts' time, each a uniform fraction of stretchedUs
+	failed      bool    // every attempt failed (canFail only): failedUs holds them all
+}
+
+// drawFaults is faultsUs with its parts apart: the straggler factor, the
+// stretched duration and the failed attempts' time. faultsUs adds them up;
+// the flow model (network_disk.go) applies the factor to the task's own
+// stages and runs the failed attempts' time before its successful attempt.
+func (h *Hardware) drawFaults(rng *rand.Rand, d int64, maxA int32, canFail bool) taskFaults {
+	f := taskFaults{factor: 1, stretchedUs: d}
 	if h.StragglerFraction > 0 && rng.Float64() < h.StragglerFraction {
-		f := math.Min(math.Pow(1-rng.Float64(), -1/h.StragglerAlpha), 100)
-		total = int64(math.Round(float64(d) * f))
+		f.factor = math.Min(math.Pow(1-rng.Float64(), -1/h.StragglerAlpha), 100)
+		f.stretchedUs = int64(math.Round(float64(d) * f.factor))
 	}
 	if h.AttemptFailureRate > 0 {
-		full := total
+		full := f.stretchedUs
 		a := int32(1)
 		for ; a < maxA && rng.Float64() < h.AttemptFailureRate; a++ {
-			total += int64(math.Round(rng.Float64() * float64(full)))
+			f.failedUs += int64(math.Round(rng.Float64() * float64(full)))
 		}
 		if canFail && a == maxA && rng.Float64() < h.AttemptFailureRate {
-			return total - full + int64(math.Round(rng.Float64()*float64(full))), true
+			f.failedUs += int64(math.Round(rng.Float64() * float64(full)))
+			f.failed = true
 		}
 	}
-	return total, false
+	return f
 }
 
 // specCand is a running map as speculation sees it.
@@ -392,6 +415,10 @@ func (s *Sim) speculate(n int32) {
 	if s.hw.Speculation == "late" {
 		s.lateCopied(j, i) // the map leaves the candidates
 	}
+	if s.flowCopies(j, i) {
+		s.launchFlowCopy(j, i, n, -1) // its own flows (lifecycle_flowspec.go)
+		return
+	}
 	d, _, _ := s.mapCost(j, i, n)
 	d -= j.Maps[i].retryUs // the copy runs without the original's straggler factor and failures
 	s.launchCopy(j, i, n, d)
@@ -402,12 +429,7 @@ func (s *Sim) speculate(n int32) {
 // finish completes the map.
 func (s *Sim) launchCopy(j *Job, i int32, n int32, d int64) {
 	m := &j.Maps[i]
-	s.nodes[n].freeMap--
-	s.jvmTrim(n, false)
-	s.running++
-	s.specRunning++
-	m.specNode, m.specLaunchUs = n, s.now
-	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskSpeculative, Index: i, Node: n})
+	s.copySlot(j, i, n)
 	if f := s.reported(n, s.now+d); f < m.FinishUs {
 		m.FinishUs = f // the copy wins: the map completes then (the original's event is stale)
 		m.endUs = s.now + d
@@ -415,8 +437,21 @@ func (s *Sim) launchCopy(j *Job, i int32, n int32, d int64) {
 	}
 }
 
-// specEnded frees map i's speculative copy's slot when the map completes.
+// copySlot gives map i of job j's speculative copy a map slot of node n.
+func (s *Sim) copySlot(j *Job, i int32, n int32) {
+	m := &j.Maps[i]
+	s.nodes[n].freeMap--
+	s.jvmTrim(n, false)
+	s.running++
+	s.specRunning++
+	m.specNode, m.specLaunchUs = n, s.now
+	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskSpeculative, Index: i, Node: n})
+}
+
+// specEnded frees map i's speculative copy's slot when the map completes
+// (under flow, killing the copy if it still runs: lifecycle_flowspec.go).
 func (s *Sim) specEnded(j *Job, i int32) {
+	s.flowSpecEnded(j, i)
 	m := &j.Maps[i]
 	n := m.specNode
 	s.nodes[n].freeMap++

@@ -8,8 +8,9 @@ import (
 )
 
 // Observed speculative attempts in trace mode (lifecycle on, trace times,
-// speculation = "none"; under a network model that re-times transfers, for
-// the maps whose end is a timer, copyable).
+// speculation = "none"; under a network model that re-times transfers too:
+// a copy of a map whose stages are flows runs its observed time on a timer
+// and the loser's flows are withdrawn, lifecycle_flowspec.go).
 //
 // A map whose successful attempt overlapped another attempt of the same task
 // ran two attempts at once: a speculative copy (Hadoop 1's
@@ -97,20 +98,9 @@ func traceSpeculation(tr *trace.Trace, hw *Hardware) map[string]obsCopy {
 	return out
 }
 
-// copyable reports whether map tt may replay its observed copy: always,
-// except under a re-timing network (network = "flow") for a map whose stages
-// are flows (a trace-timed map without an observed locality rule,
-// observedMap: no host, or trace_locality = "bandwidth"), whose end the
-// network times and a copy could not overtake. Maps with a rule end on a
-// timer there as under fixed, so the first of the map and its copy to finish
-// completes it, as it does under fixed.
-func (w *Workload) copyable(tt *trace.Task) bool {
-	return !w.net.Retimes() || tt.Host != "" && (len(tt.PreferredHosts) == 0 || w.hw.TraceLocality != TraceLocalityBandwidth)
-}
-
 // obsCopyOf is map tt of job tj's observed copy, if it replays one.
 func (w *Workload) obsCopyOf(tj *trace.Job, tt *trace.Task) (obsCopy, bool) {
-	if w.specs == nil || !w.copyable(tt) {
+	if w.specs == nil {
 		return obsCopy{}, false
 	}
 	c, ok := w.specs[retryKey(tj.ID, tt.TaskID)]
@@ -181,6 +171,10 @@ func (s *Sim) obsSpeculate(n int32) {
 			continue // never beside the original
 		}
 		s.lc.obsDue = slices.Delete(q, x, x+1)
+		if s.flowCopies(d.j, d.i) {
+			s.launchFlowCopy(d.j, d.i, n, d.j.life.copies[d.i].copyUs) // lifecycle_flowspec.go
+			return
+		}
 		s.launchCopy(d.j, d.i, n, d.j.life.copies[d.i].copyUs)
 		return
 	}

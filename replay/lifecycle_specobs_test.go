@@ -72,7 +72,11 @@ job_init_time = "2s"
 		copyWins bool
 		extra    string
 		finish   int64
-	}{{true, "", 8e6}, {false, "", 7e6}, {true, `speculation = "hadoop"`, 5e6}} {
+	}{{true, "", 8e6}, {false, "", 7e6}, {true, `speculation = "hadoop"`, 5e6},
+		// under flow (observed copies were not replayed there before): these
+		// maps keep their observed times by trace_locality's rule, without
+		// flows, and their copies too, as under fixed: the same ends
+		{true, `network = "flow"`, 8e6}, {false, `network = "flow"`, 7e6}} {
 		hw, err := replay.ParseHardware([]byte(base + c.extra))
 		if err != nil {
 			t.Fatal(err)
@@ -106,8 +110,9 @@ func (c *specCounter) TaskLaunched(e replay.TaskEvent) {
 // TestObservedSpeculationEveryPolicy replays the committed Hadoop 1 history
 // (trace/testdata/hadoop1: job 40864's map 1 and reduce 1 each have a
 // second attempt that started while the first ran and succeeded) on its
-// derived cluster through every policy with the invariants checked: every
-// job finishes, and a copy is launched (the map's; reduces are not copied).
+// derived cluster through every policy with the invariants checked, under
+// the fixed and the flow network: every job finishes, and a copy is
+// launched (the map's; reduces are not copied).
 func TestObservedSpeculationEveryPolicy(t *testing.T) {
 	tr, _, err := trace.ReadTree(context.Background(), filepath.Join("..", "trace", "testdata", "hadoop1"), trace.TreeOptions{})
 	if err != nil {
@@ -117,19 +122,22 @@ func TestObservedSpeculationEveryPolicy(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
-	for _, name := range policy.NamesFor(replay.ClusterSlots) {
-		topo := replay.NewTopology(&hw, 1)
-		w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &specCounter{}
-		res, err := replay.Run(w, mustPolicy(t, name), replay.Options{Seed: 1, CheckInvariants: true, Observers: []replay.Observer{c}})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if len(res.Jobs) != len(tr.Jobs) || c.n == 0 {
-			t.Errorf("%s: %d of %d jobs finished, %d copies launched; want all, and a copy", name, len(res.Jobs), len(tr.Jobs), c.n)
+	for _, network := range []replay.NetworkName{replay.NetworkFixed, replay.NetworkFlow} {
+		hw.Network = network
+		for _, name := range policy.NamesFor(replay.ClusterSlots) {
+			topo := replay.NewTopology(&hw, 1)
+			w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &specCounter{}
+			res, err := replay.Run(w, mustPolicy(t, name), replay.Options{Seed: 1, CheckInvariants: true, Observers: []replay.Observer{c}})
+			if err != nil {
+				t.Fatalf("%s %s: %v", network, name, err)
+			}
+			if len(res.Jobs) != len(tr.Jobs) || c.n == 0 {
+				t.Errorf("%s %s: %d of %d jobs finished, %d copies launched; want all, and a copy", network, name, len(res.Jobs), len(tr.Jobs), c.n)
+			}
 		}
 	}
 }

@@ -43,9 +43,13 @@ type NetworkModel interface {
 
 // Flows is a run's network of re-timed transfers.
 type Flows interface {
-	// Start begins transfer x at now; the transfers started at one time join
-	// the network together, at the next call of Next.
-	Start(now int64, x Transfer) error
+	// Start begins transfer x at now and returns its id; the transfers
+	// started at one time join the network together, at the next call of
+	// Next.
+	Start(now int64, x Transfer) (int, error)
+	// Cancel ends transfer id, under way or about to start, at now, before
+	// its end (its task's attempt was killed), and returns what it carried.
+	Cancel(now int64, id int) (Transfer, error)
 	// Next adds the transfers started at now and returns the earliest end of
 	// those under way: its id and time; ok is false when none is under way.
 	Next(now int64) (id int, at int64, ok bool, err error)
@@ -69,9 +73,11 @@ type Flows interface {
 // to its node's disk (Src = Dst), or reduce Task's output written from node
 // Src through the HDFS pipeline Pipeline (the replicas' nodes in order); all
 // of job Job (its workload index), Bytes in all, started at Start (set by
-// Flows.Start). Src = Dst is a transfer within a node: its disk only.
+// Flows.Start). Src = Dst is a transfer within a node: its disk only. Copy
+// marks a map's read or spill by its speculative copy (lifecycle_flowspec.go).
 type Transfer struct {
 	Kind               TransferKind
+	Copy               bool
 	Job, Task, FetchOf int32
 	Src, Dst           int32
 	Bytes, Start       int64
@@ -149,11 +155,6 @@ func (h *Hardware) validateNetwork(bad func(string, ...any)) {
 	}
 	if c := h.CoreOversubscription; !(c >= 0 && c <= 1e6) {
 		bad("core_oversubscription = %g: want a positive ratio of at most 1e6", c)
-	}
-	if h.Speculation != "none" && h.NetworkModel().Retimes() {
-		// speculation compares a copy's end with the original's, which a
-		// re-timed transfer does not know yet
-		bad("network = %q does not support speculation %q yet: want speculation = \"none\"", h.Network, h.Speculation)
 	}
 }
 

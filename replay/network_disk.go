@@ -69,13 +69,46 @@ import (
 // streamOutput seeds each reduce's output pipeline placement.
 const streamOutput = 7
 
-// Stages of a modelled map under network = "flow".
+// Stages of a modelled map's attempt under network = "flow" (the original's
+// in jobDisk.stage, a speculative copy's in mapCopy.stage).
 const (
-	mapStartup  uint8 = iota // its start-up: the read starts at its end
+	mapStartup  uint8 = iota // its start-up: the read starts at its end (a timer event is queued)
 	mapReading               // its input read (and compute) under way
-	mapCompute               // read done, compute still under way: the spill starts at its end
+	mapCompute               // read done, compute still under way: the spill starts at its end (a timer event is queued)
 	mapSpilling              // its output spill under way
+	mapGone                  // it ended, or was killed when the other attempt won (lifecycle_flowspec.go)
 )
+
+// Faults under network = "flow" (lifecycle_faults.go draws them, with the
+// same draws as under the other models).
+//
+// A straggler's factor stretches the stages the task runs by itself: its
+// start-up and its CPU — a map's compute (a trace-timed map's observed
+// node-local time), a reduce's sort and reduce function (an observed
+// reduce's work). Its flows (input read, spill, fetches, output write) run
+// at their max-min share like any other task's. The factor is drawn per
+// task, independently of its node and of the tasks beside it, so it can only
+// stand for what is the task's own; a slow disk or link is its node's and
+// would slow every task crossing it, which this model states through that
+// resource's capacity and sharing. Slowing one task's flows would also have
+// it take less than its max-min share of a bottleneck while its neighbours
+// get no more: a per-flow weight, which the solver (plain max-min, as
+// SimGrid's CM02 without its factors) does not have. Under fixed the factor
+// multiplies the task's whole nominal time, transfers included, because
+// there nothing else moves them. So with compute rates of 0 (the paper
+// generators') a straggler is slowed under flow in its start-up alone.
+//
+// Failed attempts (attempt_failure_rate, and in trace mode the observed
+// failed and killed attempts before the successful one) hold the task's
+// slot before its successful attempt, as under fixed: their drawn or
+// observed time is a wait before the successful attempt's start-up, without
+// flows of their own (what a failed attempt read or fetched is not
+// modelled). A modelled failed attempt lasts a uniform fraction of the
+// task's nominal, stretched time (the draw is made when the job is built,
+// before any flow runs), the same time as under fixed.
+//
+// A reused JVM (jvm_reuse) skips the start-up: the start-up stage lasts
+// (task_startup − what the JVM saves) × the factor.
 
 // jobDisk is a job's per-task state under network = "flow".
 type jobDisk struct {
@@ -83,8 +116,89 @@ type jobDisk struct {
 	redOut  []bool   // per reduce: its output is written as a flow (false: an observed duration holds it)
 	redSeed []uint64 // per reduce: seeds its output pipeline's placement
 	cpuEnd  []int64  // per map, then per reduce, while it runs: when its compute ends
-	stage   []uint8  // per map: its stage while it runs
+	stage   []uint8  // per map: its original attempt's stage while it runs
 	timed   []bool   // per map: its node-local time is observed (mapCPU holds it, after start-up); nil when none is
+	// Faults (above), nil when none applies to the job.
+	slow     []float64 // per map, then per reduce: its straggler factor (0: none)
+	stretch  []int64   // per map: what its factor adds to its nominal time (in its retryUs, which policies' estimates use; not a wait)
+	redRetry []int64   // per reduce: its failed attempts' time, before its successful attempt
+	// Speculation (lifecycle_flowspec.go), nil without it.
+	flow    []int32            // per map: its original attempt's transfer under way, -1 none
+	copies  map[int32]*mapCopy // per map with one: its speculative copy
+	outNode map[int32]int32    // per map whose copy won: the copy's node, which holds the map's output
+}
+
+// setMapFaults records map i's straggler factor (f.factor) and what it adds
+// to the map's nominal time (stretchUs).
+func (d *jobDisk) setMapFaults(i int, f taskFaults, stretchUs int64) {
+	if f.factor == 1 {
+		return
+	}
+	d.setSlow(i, f.factor)
+	if d.stretch == nil {
+		d.stretch = make([]int64, len(d.mapCPU))
+	}
+	d.stretch[i] = stretchUs
+}
+
+// setReduceFaults records reduce i's straggler factor and failed attempts.
+func (d *jobDisk) setReduceFaults(i int, f taskFaults) {
+	if f.factor != 1 {
+		d.setSlow(len(d.mapCPU)+i, f.factor)
+	}
+	d.addReduceRetry(i, f.failedUs)
+}
+
+// setSlow records task k's straggler factor (k: a map, or the maps' count
+// plus a reduce).
+func (d *jobDisk) setSlow(k int, factor float64) {
+	if d.slow == nil {
+		d.slow = make([]float64, len(d.mapCPU)+len(d.redOut))
+	}
+	d.slow[k] = factor
+}
+
+// addReduceRetry adds us of failed attempts before reduce i's successful one.
+func (d *jobDisk) addReduceRetry(i int, us int64) {
+	if us == 0 {
+		return
+	}
+	if d.redRetry == nil {
+		d.redRetry = make([]int64, len(d.redOut))
+	}
+	d.redRetry[i] += us
+}
+
+// slowed is us µs of task k's own work (start-up or CPU) at its straggler
+// factor (k: a map, or the maps' count plus a reduce).
+func (d *jobDisk) slowed(k int, us int64) int64 {
+	if d.slow == nil || d.slow[k] == 0 {
+		return us
+	}
+	return int64(math.Round(float64(us) * d.slow[k]))
+}
+
+// mapWaitUs is map i's time from its launch to its read under flow: its
+// failed attempts (retryUs less its straggler's stretch, which is in retryUs
+// for estimates only), then its start-up, less what a reused JVM saves,
+// stretched by its straggler factor.
+func (d *jobDisk) mapWaitUs(hw *Hardware, m *MapTask, i int32, saved int64) int64 {
+	wait := m.retryUs + d.slowed(int(i), max(0, int64(hw.TaskStartup)-saved))
+	if d.stretch != nil {
+		wait -= d.stretch[i]
+	}
+	return max(0, wait)
+}
+
+// reduceWaitUs is reduce i's time from its launch to its first fetch under
+// flow: its failed attempts, then its start-up, less what a reused JVM
+// saves, stretched by its straggler factor.
+func (d *jobDisk) reduceWaitUs(hw *Hardware, i int32, saved int64) int64 {
+	wait := d.slowed(len(d.mapCPU)+int(i), max(0, int64(hw.TaskStartup)-saved))
+	if d.redRetry != nil {
+		wait += d.redRetry[i]
+	}
+	return wait
 }
 
 // setTimed makes map i trace-timed: its observed node-local time localUs
@@ -106,6 +220,9 @@ func (d *jobDisk) isTimed(i int32) bool { return d.timed != nil && d.timed[i] }
 func (w *Workload) newJobDisk(ti, maps, reduces int) *jobDisk {
 	d := &jobDisk{mapCPU: make([]int64, maps), redOut: make([]bool, reduces), redSeed: make([]uint64, reduces),
 		cpuEnd: make([]int64, maps+reduces), stage: make([]uint8, maps)}
+	if w.hw.Speculation != "none" || w.specs != nil {
+		d.flow = make([]int32, maps)
+	}
 	rng := jobRand(w.seed, streamOutput, ti)
 	for i := range d.redSeed {
 		d.redSeed[i] = rng.Uint64()
@@ -146,10 +263,15 @@ func (d *jobDisk) reducePostUs(hw *Hardware, i int, r *ReduceTask) int64 {
 	return max(r.workUs, floorUs(r.OutputBytes, hw.DiskMBps))
 }
 
-// flowMapLaunched starts map i's stages after delay µs of start-up.
-func (s *Sim) flowMapLaunched(j *Job, i int32, delay int64) {
-	j.out.disk.stage[i] = mapStartup
-	if delay > 0 {
+// flowMapLaunched starts map i's stages: its failed attempts and start-up
+// (less saved, what a reused JVM saves), then its read.
+func (s *Sim) flowMapLaunched(j *Job, i int32, saved int64) {
+	d := j.out.disk
+	d.stage[i] = mapStartup
+	if d.flow != nil {
+		d.flow[i] = -1
+	}
+	if delay := d.mapWaitUs(s.hw, &j.Maps[i], i, saved); delay > 0 {
 		s.schedule(s.now+delay, evTaskFlow, j.Index, i)
 		return
 	}
@@ -157,11 +279,17 @@ func (s *Sim) flowMapLaunched(j *Job, i int32, delay int64) {
 }
 
 // taskFlowStage is an evTaskFlow event: map b's next stage starts (its read
-// after its start-up, or its spill after its compute), or for b < 0 reduce
-// -1-b's output write, after its fetch latency.
+// after its start-up, or its spill after its compute), for b ≥ the job's
+// maps the next stage of map b − maps' speculative copy
+// (lifecycle_flowspec.go), or for b < 0 reduce -1-b's output write, after
+// its fetch latency.
 func (s *Sim) taskFlowStage(j *Job, b int32) {
 	if b < 0 {
 		s.startOutput(j, -1-b)
+		return
+	}
+	if int(b) >= len(j.Maps) {
+		s.copyStage(j, b-int32(len(j.Maps)))
 		return
 	}
 	d, m := j.out.disk, &j.Maps[b]
@@ -170,15 +298,27 @@ func (s *Sim) taskFlowStage(j *Job, b int32) {
 		d.stage[b] = mapReading
 		timed := d.isTimed(b)
 		if !timed {
-			d.cpuEnd[b] = s.now + d.mapCPU[b]
+			d.cpuEnd[b] = s.now + d.slowed(int(b), d.mapCPU[b])
 		}
 		if m.InputBytes > 0 && (!timed || m.srcNode != m.Node) {
-			s.flowStart(Transfer{Kind: TransferMapRead, Job: j.Index, Task: b, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes})
+			d.setFlow(b, s.flowStart(Transfer{Kind: TransferMapRead, Job: j.Index, Task: b, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes}))
 			return
 		}
 		s.mapReadEnded(j, b)
 	case mapCompute:
 		s.startSpill(j, b)
+	default:
+		if s.chk != nil {
+			s.chk.fail("map %d of job %s: a stage event in stage %d (stale)", b, j.Trace.ID, d.stage[b])
+		}
+	}
+}
+
+// setFlow records map i's original attempt's transfer under way (-1: none),
+// when speculation may kill it.
+func (d *jobDisk) setFlow(i, id int32) {
+	if d.flow != nil {
+		d.flow[i] = id
 	}
 }
 
@@ -186,8 +326,9 @@ func (s *Sim) taskFlowStage(j *Job, b int32) {
 // (a trace-timed map's observed time starts now).
 func (s *Sim) mapReadEnded(j *Job, i int32) {
 	d := j.out.disk
+	d.setFlow(i, -1)
 	if d.isTimed(i) {
-		d.cpuEnd[i] = s.now + d.mapCPU[i]
+		d.cpuEnd[i] = s.now + d.slowed(int(i), d.mapCPU[i])
 	}
 	if d.cpuEnd[i] > s.now {
 		d.stage[i] = mapCompute
@@ -202,20 +343,29 @@ func (s *Sim) startSpill(j *Job, i int32) {
 	m := &j.Maps[i]
 	j.out.disk.stage[i] = mapSpilling
 	if m.OutputBytes > 0 && !j.out.disk.isTimed(i) {
-		s.flowStart(Transfer{Kind: TransferSpill, Job: j.Index, Task: i, FetchOf: -1, Src: m.Node, Dst: m.Node, Bytes: m.OutputBytes})
+		j.out.disk.setFlow(i, s.flowStart(Transfer{Kind: TransferSpill, Job: j.Index, Task: i, FetchOf: -1, Src: m.Node, Dst: m.Node, Bytes: m.OutputBytes}))
 		return
 	}
 	s.flowMapEnded(j, i)
 }
 
 // flowMapEnded: map i's spill is done, so is the map (reported as the model
-// says).
+// says); a speculative copy still running is killed.
 func (s *Sim) flowMapEnded(j *Job, i int32) {
 	m := &j.Maps[i]
+	d := j.out.disk
+	d.stage[i] = mapGone
+	d.setFlow(i, -1)
+	if d.copies != nil {
+		if c := d.copies[i]; c != nil {
+			s.killCopy(j, i, c) // lifecycle_flowspec.go
+		}
+	}
 	old := m.FinishUs
 	m.endUs = s.now
 	m.FinishUs = s.reported(m.Node, s.now)
 	s.mm.retime(m, old)
+	s.lateRetimed(j, i, old) // lifecycle_flowspec.go
 	s.schedule(m.FinishUs, evMapDone, j.Index, i)
 }
 
@@ -234,7 +384,7 @@ func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 		red.ShuffleEndUs = max(s.now, obsTailEnd(j, red))
 	}
 	if !j.out.disk.redOut[r] {
-		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+red.workUs)
+		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+j.out.disk.slowed(len(j.Maps)+int(r), red.workUs))
 		s.schedule(red.FinishUs, evReduceDone, j.Index, r)
 		return
 	}
@@ -250,7 +400,7 @@ func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 func (s *Sim) startOutput(j *Job, r int32) {
 	red := &j.Reduces[r]
 	d := j.out.disk
-	d.cpuEnd[len(j.Maps)+int(r)] = s.now + red.workUs
+	d.cpuEnd[len(j.Maps)+int(r)] = s.now + d.slowed(len(j.Maps)+int(r), red.workUs)
 	if red.OutputBytes <= 0 {
 		s.flowReduceEnded(j, r)
 		return
@@ -278,6 +428,13 @@ func (s *Sim) flowReduceEnded(j *Job, r int32) {
 
 // flowTaskEnded handles the end of a transfer other than a fetch.
 func (s *Sim) flowTaskEnded(j *Job, x Transfer) {
+	if x.Copy {
+		s.copyTransferEnded(j, x) // lifecycle_flowspec.go
+		return
+	}
+	if s.chk != nil && x.Kind != TransferOutput {
+		s.chk.mapTransferEnded(j, x, j.out.disk.stage[x.Task])
+	}
 	switch x.Kind {
 	case TransferMapRead:
 		s.mapReadEnded(j, x.Task)

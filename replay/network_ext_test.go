@@ -3,8 +3,10 @@ package replay_test
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 )
@@ -22,6 +24,11 @@ func TestFlowInvariantsEveryPolicy(t *testing.T) {
 		// disks: compute outlasting reads, start-up timers, reused JVMs, fetch
 		// latency after the shuffle, reports at heartbeats
 		"network = \"flow\"\ndisk_mb_per_s = 60\nmap_compute_mb_per_s = 20\nreduce_compute_mb_per_s = 10\nsort_mb_per_s = 50\ntask_startup = \"2s\"\njvm_reuse = -1\nshuffle_fetch_latency = \"50ms\"\nreport_at_heartbeat = true\nduration_cv = 0.5",
+		// the lifecycle with failed attempts, stragglers, reused JVMs and
+		// speculative copies whose flows are killed (lifecycle_flowspec.go):
+		// LATE, then Hadoop's rule with exact rates
+		"network = \"flow\"\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\njvm_reuse = -1\ntask_startup = \"1s\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",
+		"network = \"flow\"\nlifecycle = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"hadoop\"\nmap_compute_mb_per_s = 30\nflow_update = \"0s\"\nout_of_band_heartbeat = true",
 	}
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)
@@ -64,5 +71,86 @@ func TestFlowDeterminism(t *testing.T) {
 	c := runPolicy(t, tr, smallHardware(t, ""), "fair", 7)
 	if reflect.DeepEqual(a.Jobs, c.Jobs) {
 		t.Fatal("the flow model gave the fixed model's results")
+	}
+}
+
+// copyCounter counts speculative copies launched.
+type copyCounter struct {
+	replay.NopObserver
+	copies int
+}
+
+func (c *copyCounter) TaskLaunched(e replay.TaskEvent) {
+	if e.Kind == replay.TaskSpeculative {
+		c.copies++
+	}
+}
+
+// TestFlowSpeculationEveryPolicy: the lifecycle with failed attempts,
+// stragglers and speculative copies (LATE and Hadoop's rule) under
+// network = "flow", through every policy with the invariant checker on
+// (each task counted once, no slot over-used, no killed attempt's transfer
+// ending, LATE's index agreeing with the scan): every run leaves no flow and
+// no event, copies run and some attempts' transfers are withdrawn, and the
+// same seed gives the same results.
+func TestFlowSpeculationEveryPolicy(t *testing.T) {
+	var allCancels int64
+	for _, shape := range []string{
+		"network = \"flow\"\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\njvm_reuse = -1\ntask_startup = \"1s\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",
+		"network = \"flow\"\nlifecycle = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"hadoop\"\nmap_compute_mb_per_s = 30\nflow_update = \"0s\"\nout_of_band_heartbeat = true",
+		// Tasks failing for good: at 0.6 a task's four attempts all fail
+		// 13% of the time, and its job fails with its transfers under way.
+		"network = \"flow\"\nlifecycle = true\nattempt_failure_rate = 0.6\nspeculation = \"late\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20",
+	} {
+		hw := smallHardware(t, shape)
+		tr := randomTrace(40, 31)
+		var copies, failed int
+		var cancels int64
+		for _, name := range policy.NamesFor(replay.ClusterSlots) {
+			run := func() *replay.Result {
+				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 3), 3, replay.WorkloadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := policy.New(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cc := &copyCounter{}
+				opt := replay.Options{Seed: 3, CheckInvariants: true, RecordTasks: true, Observers: []replay.Observer{cc}}
+				replay.FlowEnd(&opt, func(c int64, left bool, queued int) {
+					if left || queued != 0 {
+						t.Errorf("%s: the run left flows (%v) or %d events", name, left, queued)
+					}
+					cancels += c
+				})
+				res, err := replay.Run(w, p, opt)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				copies += cc.copies
+				for _, j := range res.Jobs {
+					if j.Status == results.StatusFailed {
+						failed++
+					}
+				}
+				res.Wall = 0
+				return res
+			}
+			if a, b := run(), run(); !reflect.DeepEqual(a, b) {
+				t.Errorf("%s: two runs with the same seed differ", name)
+			}
+		}
+		t.Logf("%s: %d copies, %d transfers withdrawn, %d jobs failed over the policies (twice each)", shape[strings.LastIndex(shape, "speculation"):], copies, cancels, failed)
+		if copies == 0 {
+			t.Errorf("no copy: the shape does not exercise speculation")
+		}
+		if strings.Contains(shape, "rate = 0.6") && failed == 0 {
+			t.Errorf("no job failed: the shape does not exercise tasks failing for good")
+		}
+		allCancels += cancels
+	}
+	if allCancels == 0 {
+		t.Error("no killed attempt's transfer withdrawn: the shapes do not exercise it")
 	}
 }

@@ -153,11 +153,11 @@ func (fn *flowNet) Links(visit func(link string, capacity, load float64, flows i
 func (fn *flowNet) Active() bool { return fn.n.Active() > 0 || len(fn.pending) > 0 }
 
 // Start begins a transfer at now: it joins the batch added at the next flush.
-func (fn *flowNet) Start(now int64, x Transfer) error {
+func (fn *flowNet) Start(now int64, x Transfer) (int, error) {
 	k := len(fn.paths)
 	p, err := fn.xferPath(fn.paths, x)
 	if err != nil {
-		return err
+		return -1, err
 	}
 	fn.paths = p
 	var id flow.FlowID
@@ -172,7 +172,35 @@ func (fn *flowNet) Start(now int64, x Transfer) error {
 	// The path is p[k:] once every path of the batch is in paths (appends may
 	// move it), so it is set by flush.
 	fn.pending = append(fn.pending, flow.Spec{ID: id, Bytes: x.Bytes, Path: p[k:len(p):len(p)]})
-	return nil
+	return int(id), nil
+}
+
+// Cancel ends transfer id at now before its end: a flow not yet added leaves
+// the pending batch (and its path the batch's paths), one under way leaves
+// the network (Remove re-times the others).
+func (fn *flowNet) Cancel(now int64, id int) (Transfer, error) {
+	x := fn.xfers[id]
+	off := 0
+	for k := range fn.pending {
+		n := len(fn.pending[k].Path)
+		if int(fn.pending[k].ID) != id {
+			off += n
+			continue
+		}
+		// flush sets the paths from their lengths, in order: the later
+		// entries' paths move down with the backing store.
+		fn.paths = append(fn.paths[:off], fn.paths[off+n:]...)
+		fn.pending = append(fn.pending[:k], fn.pending[k+1:]...)
+		fn.xfers[id] = Transfer{}
+		fn.free = append(fn.free, flow.FlowID(id))
+		return x, nil
+	}
+	if _, err := fn.n.Remove(now, flow.FlowID(id)); err != nil {
+		return x, fmt.Errorf("flow network: cancel flow %d at %d µs: %w", id, now, err)
+	}
+	fn.xfers[id] = Transfer{}
+	fn.free = append(fn.free, flow.FlowID(id))
+	return x, nil
 }
 
 // flush adds the pending flows at now in one batch.

@@ -61,12 +61,26 @@ func (s *Sim) flowStep() (bool, error) {
 	return true, s.flowErr
 }
 
-// flowStart starts a transfer; an error (a bug) stops the run at its next step.
-func (s *Sim) flowStart(x Transfer) {
-	if err := s.fn.Start(s.now, x); err != nil && s.flowErr == nil {
+// flowStart starts a transfer and returns its id; an error (a bug) stops
+// the run at its next step.
+func (s *Sim) flowStart(x Transfer) int32 {
+	id, err := s.fn.Start(s.now, x)
+	if err != nil && s.flowErr == nil {
 		s.flowErr = err
 	}
 	s.inflight.add(s.now)
+	return int32(id)
+}
+
+// flowCancel withdraws transfer id, under way or about to start, now (its
+// attempt was killed: lifecycle_flowspec.go).
+func (s *Sim) flowCancel(id int32) {
+	x, err := s.fn.Cancel(s.now, int(id))
+	if err != nil && s.flowErr == nil {
+		s.flowErr = err
+	}
+	s.inflight.done(x.Start)
+	s.flowCancels++
 }
 
 // earliestStart is the start time of the earliest transfer under way or about
@@ -207,16 +221,17 @@ func (st *fetchState) free(node int32) {
 }
 
 // flowReduceLaunched sets up reduce i's shuffle and queues the outputs of the
-// maps already done; its fetches start after its start-up.
-func (s *Sim) flowReduceLaunched(j *Job, i int32) {
+// maps already done; its fetches start after its failed attempts and
+// start-up (network_disk.go; saved: what a reused JVM saves).
+func (s *Sim) flowReduceLaunched(j *Job, i int32, saved int64) {
 	o := &j.out
 	if o.fs == nil {
 		o.fs = make([]fetchState, len(j.Reduces))
 	}
 	for _, m := range o.done {
-		o.fs[i].queue(j.Maps[m].Node, m, len(s.topo.Nodes))
+		o.fs[i].queue(s.outputNode(j, m), m, len(s.topo.Nodes))
 	}
-	s.schedule(s.now+int64(s.hw.TaskStartup), evFetchStart, j.Index, i)
+	s.schedule(s.now+o.disk.reduceWaitUs(s.hw, i, saved), evFetchStart, j.Index, i)
 }
 
 // fetchStart is the end of reduce i's start-up: its fetches begin.
@@ -227,7 +242,7 @@ func (s *Sim) fetchStart(j *Job, i int32) {
 
 // flowFetch queues reduce r's fetch of map m's output.
 func (s *Sim) flowFetch(j *Job, r, m int32) {
-	j.out.fs[r].queue(j.Maps[m].Node, m, len(s.topo.Nodes))
+	j.out.fs[r].queue(s.outputNode(j, m), m, len(s.topo.Nodes))
 	s.pumpFetches(j, r)
 }
 

@@ -315,7 +315,6 @@ func TestNetworkKeys(t *testing.T) {
 		{`network = "flows"`, `network "flows": want one of fixed, bar, flow`},
 		{"network = \"flow\"\ncore_oversubscription = 0", "core_oversubscription = 0: want a positive ratio"},
 		{"network = \"flow\"\ncore_oversubscription = -1", "core_oversubscription = -1: want a positive ratio"},
-		{"network = \"flow\"\nspeculation = \"late\"", `does not support speculation "late"`},
 		{"network = \"flow\"\ndisk_mb_per_s = 0", "disk_mb_per_s = 0: want a finite rate"},
 		{"network = \"flow\"\ndisk_mb_per_s = -5", "disk_mb_per_s = -5: want a finite rate"},
 	} {

@@ -89,10 +89,11 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 	}
 	m := &j.Maps[i]
 	if m.OutputBytes > 0 {
-		if o.bytes[m.Node] == 0 {
-			o.nodes = append(o.nodes, m.Node)
+		n := s.outputNode(j, i) // m.Node, or under flow its speculative copy's when that won (lifecycle_flowspec.go)
+		if o.bytes[n] == 0 {
+			o.nodes = append(o.nodes, n)
 		}
-		o.bytes[m.Node] += m.OutputBytes
+		o.bytes[n] += m.OutputBytes
 	}
 	o.done = append(o.done, i)
 	if s.fn != nil {
@@ -106,11 +107,12 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 	}
 }
 
-// reduceLaunched does the shuffle bookkeeping of reduce i, just launched.
-func (s *Sim) reduceLaunched(j *Job, i int32) {
+// reduceLaunched does the shuffle bookkeeping of reduce i, just launched
+// (saved: the start-up its reused JVM saves).
+func (s *Sim) reduceLaunched(j *Job, i int32, saved int64) {
 	r := &j.Reduces[i]
 	if s.fn != nil {
-		s.flowReduceLaunched(j, i)
+		s.flowReduceLaunched(j, i, saved)
 		return
 	}
 	if !s.topologyShuffle() {

@@ -130,6 +130,9 @@ type Options struct {
 	// queueAll queues every heartbeat with the other events and handles each
 	// (heartbeats.go; tests only, to check that cancelling changes nothing).
 	queueAll bool
+	// atEnd, if set, sees the engine after its last event (tests only: the
+	// flow network and the queue left empty).
+	atEnd func(*Sim)
 }
 
 // Result is everything one run produced.
@@ -214,6 +217,7 @@ type Sim struct {
 	fn                      Flows         // netm's transfer network when it re-times transfers; nil otherwise
 	flowErr                 error         // a transfer that failed to start (a bug): stops the run
 	inflight                inflightTally // transfers of fn under way, by start time (network_retimed.go)
+	flowCancels             int64         // transfers of fn withdrawn before their end: killed attempts' (lifecycle_flowspec.go)
 }
 
 // Run replays w through policy p and returns the results.
@@ -290,6 +294,9 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	}
 	if err := s.loop(); err != nil {
 		return nil, fmt.Errorf("policy %s: %w", p.Name(), err)
+	}
+	if opt.atEnd != nil {
+		opt.atEnd(s)
 	}
 	if opt.Alone != nil {
 		if err := s.measureAlone(); err != nil {
@@ -513,7 +520,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 		s.sampleUnprocessedLoad()
 	}
 	if flowRead {
-		s.flowMapLaunched(j, i, max(0, m.retryUs+int64(s.hw.TaskStartup)-saved)) // its spill's end schedules the map's end
+		s.flowMapLaunched(j, i, saved) // its spill's end schedules the map's end
 	} else {
 		s.schedule(m.FinishUs, evMapDone, j.Index, i)
 	}
@@ -543,13 +550,14 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	}
 	r := &j.Reduces[i]
 	s.takeReduceSlot(j, n)
-	r.copyUs -= s.jvmTake(n, j, true, i) // JVM reuse (lifecycle_ext.go)
+	saved := s.jvmTake(n, j, true, i) // JVM reuse (lifecycle_ext.go)
+	r.copyUs -= saved
 	r.amWaitUs = s.amWaitUs(j)
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
 	j.PendingReduces--
 	j.RunningReduces++
 	s.taskLaunched(j)
-	s.reduceLaunched(j, i)
+	s.reduceLaunched(j, i, saved)
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskReduce, Index: i, Node: n})
 	if s.launchFailingReduce(j, i) { // jobfail.go
 		return i

@@ -138,9 +138,9 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 			return nil, err
 		}
 		w.fails, w.retries = traceFailures(tr, hw, w.retries)
-		// Observed speculative copies take map slots; on a YARN cluster
-		// they are not replayed yet (docs/yarn.md); under a re-timing
-		// network, only for maps timed without flows (copyable).
+		// Observed speculative copies take map slots (under flow with their
+		// own timer, lifecycle_flowspec.go); on a YARN cluster they are not
+		// replayed yet (docs/yarn.md).
 		if hw.Speculation == "none" && hw.Cluster != ClusterYARN {
 			w.specs = traceSpeculation(tr, hw)
 		}
@@ -399,10 +399,15 @@ func (w *Workload) build(k int) *Job {
 			j.life.fail.setMapFate(i, len(j.Maps), fateFail)
 		}
 		if faults != nil {
-			total, failed := hw.faultsUs(faults, m.localUs, mapMax, !w.net.Retimes())
-			m.retryUs += total - m.localUs
-			if failed {
+			fd := hw.drawFaults(faults, m.localUs, mapMax, true)
+			total := fd.stretchedUs + fd.failedUs
+			if fd.failed {
+				total = fd.failedUs
 				j.life.fail.setMapFate(i, len(j.Maps), fateFail)
+			}
+			m.retryUs += total - m.localUs
+			if disk != nil {
+				disk.setMapFaults(i, fd, fd.stretchedUs-m.localUs) // network_disk.go
 			}
 		}
 		m.Node, m.specNode = -1, -1
@@ -452,16 +457,24 @@ func (w *Workload) build(k int) *Job {
 		if i < len(redTT) && w.retries != nil {
 			// A failed reduce attempt held the slot before the successful one.
 			r.copyUs += w.retries[retryKey(tj.ID, redTT[i].TaskID)]
+			if disk != nil {
+				disk.addReduceRetry(i, w.retries[retryKey(tj.ID, redTT[i].TaskID)]) // network_disk.go
+			}
 		}
 		if i < len(redTT) && w.fails != nil && w.fails[retryKey(tj.ID, redTT[i].TaskID)].fate == fateFail && redObs[i] >= 0 {
 			// Its earlier attempts, then its recorded last one, which fails.
 			j.life.fail.setReduceFate(i, len(j.Reduces), fateFail, w.retries[retryKey(tj.ID, redTT[i].TaskID)]+redObs[i]+int64(hw.TaskStartup))
 		}
 		if faults != nil {
-			total, failed := hw.faultsUs(faults, r.copyUs+r.workUs, redMax, !w.net.Retimes())
-			r.copyUs += total - r.copyUs - r.workUs
-			if failed {
+			fd := hw.drawFaults(faults, r.copyUs+r.workUs, redMax, true)
+			total := fd.stretchedUs + fd.failedUs
+			if fd.failed {
+				total = fd.failedUs
 				j.life.fail.setReduceFate(i, len(j.Reduces), fateFail, total)
+			}
+			r.copyUs += total - r.copyUs - r.workUs
+			if disk != nil {
+				disk.setReduceFaults(i, fd) // network_disk.go
 			}
 		}
 		r.Node = -1

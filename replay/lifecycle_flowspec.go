@@ -1,0 +1,257 @@
+package replay
+
+import "slices"
+
+// Speculative copies under network = "flow".
+//
+// A copy of a map that runs its stages as flows (network_disk.go; a map
+// without flows, trace-timed with a locality rule, is copied as under fixed)
+// is a second attempt with flows of its own, on the copy's node: its
+// start-up (task_startup: the copy takes no reused JVM, as under fixed),
+// then its input read from the replica nearest that node (a flow from the
+// replica's disk over the network path, or of the node's own disk when it
+// holds one) beside its compute, then its output spill to that node's disk;
+// a trace-timed map's copy reads (when remote) and then runs the observed
+// node-local time. As under fixed, the copy runs without the original's
+// straggler factor and failed attempts. An observed copy (trace mode,
+// lifecycle_specobs.go) runs its observed duration, start-up included,
+// without flows: the trace gives its time, not its bytes' path.
+//
+// The first attempt to end its last stage completes the map: the other is
+// killed at that instant, its transfer under way withdrawn from the flow
+// network (Flows.Cancel, which re-times the flows it shared resources with)
+// or its queued stage event withdrawn from the queue, so no flow and no
+// event of a killed attempt is left. The map is reported done from the
+// winner's node (Sim.reported), and both slots are held until then, as
+// under fixed. When the copy wins, the map's output is the one it spilled,
+// on the copy's node, and reduces fetch it from there (outputNode; under
+// fixed the output stays on the original's node). Hadoop 1 kills the loser
+// when the tracker that ran the winner reports it and the loser's tracker
+// next heartbeats; the replay kills it when the winner ends, a heartbeat
+// interval or two early, which the slots (held to the report) do not see.
+//
+// A copy launched after the original ended but before its end was reported
+// (the JobTracker cannot know) is killed when the map is reported done.
+// A killed transfer's bytes moved so far are not reported to the observers
+// (no TransferEvent); a copy's remote read counts in the run's network bytes
+// when it starts, as a map's does at its launch.
+
+// mapCopy is a running speculative copy of a map under network = "flow".
+type mapCopy struct {
+	node, src int32 // where it runs, and the replica it reads
+	stage     uint8 // mapStartup … mapSpilling, mapGone when it ended or was killed
+	cpuEnd    int64 // when its compute ends
+	flow      int32 // its transfer under way, -1 none
+	plainUs   int64 // an observed copy's duration, run without flows; -1 a modelled copy
+}
+
+// flowCopies reports whether a copy of map i of job j runs its stages as
+// flows: under flow, for a map whose own stages are flows.
+func (s *Sim) flowCopies(j *Job, i int32) bool { return s.fn != nil && j.Maps[i].obs == obsNone }
+
+// outputNode is the node holding map i's output: its own, or under flow its
+// speculative copy's when the copy won.
+func (s *Sim) outputNode(j *Job, i int32) int32 {
+	if d := j.out.disk; d != nil && d.outNode != nil {
+		if n, ok := d.outNode[i]; ok {
+			return n
+		}
+	}
+	return j.Maps[i].Node
+}
+
+// launchFlowCopy starts a speculative copy of map i of job j on node n, which
+// has a free map slot: a modelled copy (plainUs < 0) or an observed one of
+// plainUs µs.
+func (s *Sim) launchFlowCopy(j *Job, i, n int32, plainUs int64) {
+	s.copySlot(j, i, n)
+	d := j.out.disk
+	c := &mapCopy{node: n, src: n, flow: -1, plainUs: plainUs}
+	if s.locality(j, i, n) != NodeLocal {
+		c.src = s.nearestReplica(j, i, n)
+	}
+	if d.copies == nil {
+		d.copies = map[int32]*mapCopy{}
+	}
+	d.copies[i] = c
+	b := int32(len(j.Maps)) + i
+	if plainUs >= 0 {
+		c.stage, c.cpuEnd = mapCompute, s.now+plainUs
+		s.schedule(c.cpuEnd, evTaskFlow, j.Index, b)
+		return
+	}
+	c.stage = mapStartup
+	if su := int64(s.hw.TaskStartup); su > 0 {
+		s.schedule(s.now+su, evTaskFlow, j.Index, b)
+		return
+	}
+	s.copyStage(j, i)
+}
+
+// copyStage is an evTaskFlow event of map i's copy: its read (and compute)
+// after its start-up, or its spill after its compute.
+func (s *Sim) copyStage(j *Job, i int32) {
+	d, m := j.out.disk, &j.Maps[i]
+	c := d.copies[i]
+	if c == nil {
+		if s.chk != nil {
+			s.chk.fail("map %d of job %s: a copy's stage event with no copy (stale)", i, j.Trace.ID)
+		}
+		return
+	}
+	switch c.stage {
+	case mapStartup:
+		c.stage = mapReading
+		timed := d.isTimed(i)
+		if !timed {
+			c.cpuEnd = s.now + d.mapCPU[i] // without the original's straggler factor
+		}
+		if m.InputBytes > 0 && (!timed || c.src != c.node) {
+			if c.src != c.node {
+				s.netBytes += m.InputBytes
+			}
+			c.flow = s.flowStart(Transfer{Kind: TransferMapRead, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.src, Dst: c.node, Bytes: m.InputBytes})
+			return
+		}
+		s.copyReadEnded(j, i, c)
+	case mapCompute:
+		if c.plainUs >= 0 {
+			s.copyEnded(j, i, c)
+			return
+		}
+		s.copySpill(j, i, c)
+	default:
+		if s.chk != nil {
+			s.chk.fail("map %d of job %s: a copy's stage event in stage %d (stale)", i, j.Trace.ID, c.stage)
+		}
+	}
+}
+
+// copyReadEnded: the copy's read is done; its spill starts when its compute
+// is.
+func (s *Sim) copyReadEnded(j *Job, i int32, c *mapCopy) {
+	d := j.out.disk
+	c.flow = -1
+	if d.isTimed(i) {
+		c.cpuEnd = s.now + d.mapCPU[i]
+	}
+	if c.cpuEnd > s.now {
+		c.stage = mapCompute
+		s.schedule(c.cpuEnd, evTaskFlow, j.Index, int32(len(j.Maps))+i)
+		return
+	}
+	s.copySpill(j, i, c)
+}
+
+// copySpill starts the copy's spill to its node's disk.
+func (s *Sim) copySpill(j *Job, i int32, c *mapCopy) {
+	m := &j.Maps[i]
+	c.stage = mapSpilling
+	if m.OutputBytes > 0 && !j.out.disk.isTimed(i) {
+		c.flow = s.flowStart(Transfer{Kind: TransferSpill, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.node, Dst: c.node, Bytes: m.OutputBytes})
+		return
+	}
+	s.copyEnded(j, i, c)
+}
+
+// copyTransferEnded handles the end of a copy's read or spill.
+func (s *Sim) copyTransferEnded(j *Job, x Transfer) {
+	c := j.out.disk.copies[x.Task]
+	if c == nil {
+		if s.chk != nil {
+			s.chk.fail("map %d of job %s: a copy's transfer ended with no copy (stale)", x.Task, j.Trace.ID)
+		}
+		return
+	}
+	if s.chk != nil {
+		s.chk.mapTransferEnded(j, x, c.stage)
+	}
+	c.flow = -1
+	if x.Kind == TransferMapRead {
+		s.copyReadEnded(j, x.Task, c)
+		return
+	}
+	s.copyEnded(j, x.Task, c)
+}
+
+// copyEnded: map i's copy ended its last stage. If the original still runs,
+// the copy wins: the original is killed and the map completes now, on the
+// copy's node, which holds its output. If the original had ended (the copy
+// was launched before its end was reported), the map already completes
+// then.
+func (s *Sim) copyEnded(j *Job, i int32, c *mapCopy) {
+	d, m := j.out.disk, &j.Maps[i]
+	c.stage, c.flow = mapGone, -1
+	if d.stage[i] == mapGone {
+		return
+	}
+	s.killAttempt(j, int(i), d.stage[i], d.flow[i])
+	d.stage[i], d.flow[i] = mapGone, -1
+	if d.outNode == nil {
+		d.outNode = map[int32]int32{}
+	}
+	d.outNode[i] = c.node
+	old := m.FinishUs
+	m.endUs = s.now
+	m.FinishUs = s.reported(c.node, s.now)
+	s.mm.retime(m, old)
+	s.schedule(m.FinishUs, evMapDone, j.Index, i)
+}
+
+// killCopy kills map i's copy, if it still runs: the original completed the
+// map.
+func (s *Sim) killCopy(j *Job, i int32, c *mapCopy) {
+	if c.stage == mapGone {
+		return
+	}
+	s.killAttempt(j, len(j.Maps)+int(i), c.stage, c.flow)
+	c.stage, c.flow = mapGone, -1
+}
+
+// killAttempt withdraws what an attempt in stage stage has under way: its
+// transfer flow, or its stage event (b: the event's task, a map's index or
+// the maps' count plus it for its copy).
+func (s *Sim) killAttempt(j *Job, b int, stage uint8, flow int32) {
+	switch stage {
+	case mapStartup, mapCompute:
+		// For rare kills: dropEventsWhere rebuilds the queue.
+		s.dropEventsWhere(func(e event) bool { return e.kind == evTaskFlow && e.a == j.Index && int(e.b) == b })
+	case mapReading, mapSpilling:
+		if flow >= 0 {
+			s.flowCancel(flow)
+		}
+	}
+}
+
+// flowSpecEnded is specEnded's part under flow: the copy, killed if it
+// still runs, leaves its map.
+func (s *Sim) flowSpecEnded(j *Job, i int32) {
+	d := j.out.disk
+	if d == nil || d.copies == nil {
+		return
+	}
+	if c := d.copies[i]; c != nil {
+		s.killCopy(j, i, c)
+		delete(d.copies, i)
+	}
+}
+
+// lateRetimed moves map i of job j in LATE's index when its reported end
+// moved from old while it still runs (under flow a map's end is known only
+// when its spill ends; until then it is the launch's estimate).
+func (s *Sim) lateRetimed(j *Job, i int32, old int64) {
+	m := &j.Maps[i]
+	sp := &j.life.spec
+	x := &s.lc.spec.late
+	if m.FinishUs == old || s.hw.Speculation != "late" || !x.started || sp.ids == nil {
+		return
+	}
+	k, ok := slices.BinarySearch(sp.running, i)
+	if !ok || sp.ids[k] < 0 {
+		return
+	}
+	v := sp.ids[k]
+	x.remove(v)
+	x.t[v].d, x.t[v].finish = max(m.FinishUs-m.LaunchUs, 1), m.FinishUs
+	x.insert(v)
+}
