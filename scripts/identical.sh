@@ -28,6 +28,8 @@ i --generate coupling-table4 --out "$work/i-gen-coupling"
 i --generate eas-table1 --out "$work/i-gen-eas"
 r --out "$work/r-demo" --tasks
 r --trace "$small" --out "$work/r-flow" --tasks --set network=flow --set map_compute_mb_per_s=40
+r --trace "$small" --out "$work/r-flowlife" --tasks --set network=flow --set map_compute_mb_per_s=40 --set lifecycle=true \
+  --set attempt_failure_rate=0.05 --set straggler_fraction=0.1 --set speculation=late --seed 7
 r --trace "$small" --out "$work/r-bar" --set network=bar --alone
 r --trace "$small" --out "$work/r-life" --tasks --set lifecycle=true \
   --set attempt_failure_rate=0.05 --set straggler_fraction=0.1 --set speculation=late --seed 7
