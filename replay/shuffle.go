@@ -152,7 +152,7 @@ func (s *Sim) share(j *Job, r *ReduceTask, m *MapTask) int64 {
 		return 0
 	}
 	if j.out.total <= 0 {
-		return r.ShuffleBytes / int64(len(j.Maps))
+		return r.ShuffleBytes / int64(j.NumMaps())
 	}
 	// r.ShuffleBytes * m.OutputBytes / total without overflow; the quotient is at
 	// most r.ShuffleBytes since m.OutputBytes <= total.

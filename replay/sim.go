@@ -830,6 +830,9 @@ func (s *Sim) mapDone(j *Job, i int32) {
 		j.waiting = nil
 	}
 	s.pol.TaskFinished(s, j.View(), false, i)
+	if j.MapsDone() && s.retiresMaps() {
+		s.retireMaps(j) // job.go
+	}
 	if j.MapsDone() && len(j.Reduces) == 0 {
 		s.finishJob(j)
 	}

@@ -149,7 +149,7 @@ func (v *JobView) SubmitUs() int64 { return v.j.SubmitUs }
 func (v *JobView) IdealUs() int64 { return v.j.IdealUs }
 
 // NumMaps is the number of the job's maps.
-func (v *JobView) NumMaps() int32 { return int32(len(v.j.Maps)) }
+func (v *JobView) NumMaps() int32 { return v.j.NumMaps() }
 
 // NumReduces is the number of the job's reduces.
 func (v *JobView) NumReduces() int32 { return int32(len(v.j.Reduces)) }
@@ -188,8 +188,14 @@ func (v *JobView) LastMapEndUs() int64 { return v.j.LastMapEndUs }
 // MapInputBytes is the input of map i.
 func (v *JobView) MapInputBytes(i int32) int64 { return v.j.Maps[i].InputBytes }
 
-// MapState is where map i is in its life.
-func (v *JobView) MapState(i int32) TaskState { return v.j.Maps[i].State }
+// MapState is where map i is in its life (Done for every map once the job's
+// map records were dropped: Job.Maps).
+func (v *JobView) MapState(i int32) TaskState {
+	if v.j.retired {
+		return Done
+	}
+	return v.j.Maps[i].State
+}
 
 // MapNode is the node map i runs or ran on, -1 before its launch.
 func (v *JobView) MapNode(i int32) int32 { return v.j.Maps[i].Node }
