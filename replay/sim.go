@@ -214,6 +214,8 @@ type Sim struct {
 	fn                      Flows         // netm's transfer network when it re-times transfers; nil otherwise
 	flowErr                 error         // a transfer that failed to start (a bug): stops the run
 	inflight                inflightTally // transfers of fn under way, by start time (network_retimed.go)
+
+	hbSent hbSentAt // HeartbeatsSent's last answer (heartbeats.go)
 }
 
 // Run replays w through policy p and returns the results.
@@ -704,6 +706,7 @@ func (s *Sim) orderPhases() {
 		s.phaseOrder[i] = int32(i)
 	}
 	slices.SortStableFunc(s.phaseOrder, func(a, b int32) int { return cmpInt64(s.nodes[a].phase, s.nodes[b].phase) })
+	s.hbSent = hbSentAt{}
 }
 
 func cmpInt64(a, b int64) int {
