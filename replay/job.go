@@ -378,7 +378,8 @@ func (s *Sim) retiresMaps() bool {
 // replicas, the finish order and the pending-map index, which with a backlog
 // of jobs waiting for their reduces (Coupling's) is most of a run's memory.
 // What is read afterwards is kept as counts: NumMaps, the map output per
-// node (MapOutputBytes) and its total. The index is left empty but valid:
+// node (MapOutputBytes; as a list of the nodes holding some when that is
+// smaller) and its total. The index is left empty but valid:
 // LocalMap, RackMap, AnyMap and CountLocalMapNodes find no pending map.
 // Under the invariant checker it first checks that every map is done.
 func (s *Sim) retireMaps(j *Job) {
@@ -391,6 +392,7 @@ func (s *Sim) retireMaps(j *Job) {
 	}
 	j.nMaps, j.retired = int32(len(j.Maps)), true
 	j.Maps, j.replicas, j.out.done = nil, nil, nil
+	j.out.compact()
 	j.nodeKeys, j.nodeOff, j.nodeHead, j.nodeMaps, j.rackMaps = nil, nil, nil, nil, nil
 	clear(j.onNode)
 	copy(j.rackHead, j.rackOff[1:]) // every rack's list consumed

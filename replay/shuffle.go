@@ -1,8 +1,10 @@
 package replay
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Intermediate data and the shuffle.
@@ -37,6 +39,7 @@ import (
 // jobOutput is the intermediate data of one job.
 type jobOutput struct {
 	bytes  []int64      // per node: output of the job's finished maps stored there
+	sparse []nodeBytes  // instead of bytes once the maps were dropped (Sim.retireMaps): by node, those with output
 	nodes  []int32      // nodes with output, in the order of their first output
 	done   []int32      // finished maps, in finish order
 	total  int64        // map output of all the job's maps (the simulator's knowledge)
@@ -49,9 +52,33 @@ type jobOutput struct {
 // as the JobTracker knows it from their completion reports.
 func (j *Job) MapOutputBytes(n int32) int64 {
 	if j.out.bytes == nil {
+		if k, ok := slices.BinarySearchFunc(j.out.sparse, n, func(x nodeBytes, n int32) int { return cmp.Compare(x.node, n) }); ok {
+			return j.out.sparse[k].bytes
+		}
 		return 0
 	}
 	return j.out.bytes[n]
+}
+
+// nodeBytes is the map output stored on a node.
+type nodeBytes struct {
+	node  int32
+	bytes int64
+}
+
+// compact replaces the per-node output by the list of the nodes holding
+// some, when that is smaller; the output no longer changes (every map has
+// finished).
+func (o *jobOutput) compact() {
+	if o.bytes == nil || 2*len(o.nodes) >= len(o.bytes) { // 16 bytes an entry against 8 a node
+		return
+	}
+	o.sparse = make([]nodeBytes, len(o.nodes))
+	for k, n := range o.nodes {
+		o.sparse[k] = nodeBytes{n, o.bytes[n]}
+	}
+	slices.SortFunc(o.sparse, func(a, b nodeBytes) int { return cmp.Compare(a.node, b.node) })
+	o.bytes = nil
 }
 
 // MapOutputNodes lists the nodes holding intermediate data of j, in the order
