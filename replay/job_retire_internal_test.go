@@ -21,12 +21,17 @@ func TestMapOutputCompact(t *testing.T) {
 			want[n] = j.MapOutputBytes(n)
 		}
 		j.out.compact()
-		if sparse := j.out.bytes == nil; sparse != (2*len(j.out.nodes) < nodes) {
+		if sparse := j.out.bytes == nil; sparse != (3*len(j.out.nodes) < 2*nodes) {
 			t.Errorf("%d holders: compacted %v with %d nodes holding output", holders, sparse, len(j.out.nodes))
 		}
 		for n := range int32(nodes) {
 			if got := j.MapOutputBytes(n); got != want[n] {
 				t.Fatalf("%d holders: node %d holds %d after compact, %d before", holders, n, got, want[n])
+			}
+		}
+		for k, n := range j.MapOutputNodes() {
+			if got := j.MapOutputAt(k); got != want[n] {
+				t.Fatalf("%d holders: MapOutputAt(%d) (node %d) = %d after compact, want %d", holders, k, n, got, want[n])
 			}
 		}
 	}

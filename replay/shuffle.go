@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -39,7 +38,7 @@ import (
 // jobOutput is the intermediate data of one job.
 type jobOutput struct {
 	bytes  []int64      // per node: output of the job's finished maps stored there
-	sparse []nodeBytes  // instead of bytes once the maps were dropped (Sim.retireMaps): by node, those with output
+	outAt  []int64      // instead of bytes once the maps were dropped (Sim.retireMaps): the output on nodes[k]
 	nodes  []int32      // nodes with output, in the order of their first output
 	done   []int32      // finished maps, in finish order
 	total  int64        // map output of all the job's maps (the simulator's knowledge)
@@ -50,34 +49,37 @@ type jobOutput struct {
 
 // MapOutputBytes is the intermediate data of j's finished maps stored on node n,
 // as the JobTracker knows it from their completion reports.
+// O(1), or O(nodes holding output) once the job's maps were dropped
+// (Sim.retireMaps; MapOutputAt is O(1) then too).
 func (j *Job) MapOutputBytes(n int32) int64 {
 	if j.out.bytes == nil {
-		if k, ok := slices.BinarySearchFunc(j.out.sparse, n, func(x nodeBytes, n int32) int { return cmp.Compare(x.node, n) }); ok {
-			return j.out.sparse[k].bytes
+		if k := slices.Index(j.out.nodes, n); k >= 0 && j.out.outAt != nil {
+			return j.out.outAt[k]
 		}
 		return 0
 	}
 	return j.out.bytes[n]
 }
 
-// nodeBytes is the map output stored on a node.
-type nodeBytes struct {
-	node  int32
-	bytes int64
+// MapOutputAt is MapOutputBytes of MapOutputNodes()[k], in O(1).
+func (j *Job) MapOutputAt(k int) int64 {
+	if j.out.bytes == nil {
+		return j.out.outAt[k]
+	}
+	return j.out.bytes[j.out.nodes[k]]
 }
 
-// compact replaces the per-node output by the list of the nodes holding
-// some, when that is smaller; the output no longer changes (every map has
-// finished).
+// compact replaces the per-node output by the output of each node of
+// o.nodes, when that is smaller; the output no longer changes (every map
+// has finished).
 func (o *jobOutput) compact() {
-	if o.bytes == nil || 2*len(o.nodes) >= len(o.bytes) { // 16 bytes an entry against 8 a node
+	if o.bytes == nil || 3*len(o.nodes) >= 2*len(o.bytes) { // 12 bytes a node holding output against 8 a node
 		return
 	}
-	o.sparse = make([]nodeBytes, len(o.nodes))
+	o.outAt = make([]int64, len(o.nodes))
 	for k, n := range o.nodes {
-		o.sparse[k] = nodeBytes{n, o.bytes[n]}
+		o.outAt[k] = o.bytes[n]
 	}
-	slices.SortFunc(o.sparse, func(a, b nodeBytes) int { return cmp.Compare(a.node, b.node) })
 	o.bytes = nil
 }
 

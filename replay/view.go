@@ -250,6 +250,10 @@ func (v *JobView) CountLocalMapNodes(keep func(n int32) bool) int {
 // node n.
 func (v *JobView) MapOutputBytes(n int32) int64 { return v.j.MapOutputBytes(n) }
 
+// MapOutputAt is the intermediate data stored on MapOutputNodes()[k], in
+// O(1).
+func (v *JobView) MapOutputAt(k int) int64 { return v.j.MapOutputAt(k) }
+
 // MapOutputNodes lists the nodes holding intermediate data of the job, in the
 // order their first map output appeared. The slice is the job's own: do not
 // keep or modify it.
