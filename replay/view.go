@@ -185,7 +185,10 @@ func (v *JobView) ReducesReady() bool { return v.j.ReducesReady() }
 // LastMapEndUs is when the job's last map ended, -1 until every map has.
 func (v *JobView) LastMapEndUs() int64 { return v.j.LastMapEndUs }
 
-// MapInputBytes is the input of map i.
+// MapInputBytes is the input of map i. It, MapNode, MapLaunchUs and
+// MapFinishUs read the map's record, which the engine drops once every map
+// of the job has finished, after the last one's end has been reported
+// (TaskFinished): ask them no later (Job.Maps).
 func (v *JobView) MapInputBytes(i int32) int64 { return v.j.Maps[i].InputBytes }
 
 // MapState is where map i is in its life (Done for every map once the job's
