@@ -72,9 +72,11 @@ import "github.com/tracereplay/tracereplay/replay"
 //     free map slot are counted as the policy's launches and map ends change
 //     them; without the lifecycle and speculation, whose tasks take slots
 //     unseen) and O(K) otherwise.
-//   - Reduces (Alg. 2): the nominal heartbeat count, O(log N), then O(1),
-//     except (a) choosing a candidate, O(J), once per launch or drop, and (b)
-//     redrawing the candidate's D-best list at its first consultation after any
+//   - Reduces (Alg. 2): the nominal heartbeat count, O(1) amortized
+//     (Cluster.HeartbeatsSent walks on from its answer at the previous
+//     heartbeat over the nodes whose tick passed since; O(log N) at the first
+//     call of a heartbeat interval), then O(1), except (a) choosing a
+//     candidate, O(J), once per launch or drop, and (b) redrawing the candidate's D-best list at its first consultation after any
 //     task end or reduce launch: the model draws |V_r| − 1 numbers for the tie
 //     order (rng.Shuffle's draws, made exactly), so a redraw is O(|V_r|) draws
 //     plus O(T·d) for the T candidates whose cost is at most the d-th least.
@@ -90,7 +92,20 @@ import "github.com/tracereplay/tracereplay/replay"
 // (the simulator skips only heartbeats that cannot change anything), and one
 // candidate at a time launches one reduce when its node's heartbeat comes, so
 // the run lasts about (reduces × the wait for that heartbeat) with all N nodes
-// heartbeating (docs/performance.md, FB-2010: 93.6 events per task).
+// heartbeating (docs/performance.md, FB-2010: 93.6 events per task). Those
+// heartbeats are not skipped (parked, as fair's idle nodes are): which
+// heartbeat first consults the list after a task end decides how many draws
+// a redraw makes (|V_r| then) and whether two task ends share one redraw,
+// and the heartbeat after the count passes 4N drops the candidate, so
+// skipping one can move the policy's random stream and with it the schedule
+// (read from the code; not tried).
+//
+// Memory: O(J + N) of its own (a few words per job, the node marks and the
+// list's candidates); of a job whose maps are all done the engine keeps only
+// counts and the map output per node (it drops the per-map records:
+// Sim.retireMaps), so a job of Coupling's backlog waiting for its reduces
+// holds its reduces' records and O(N) words, not its maps
+// (docs/performance.md).
 //
 // Parameters: threshold (Alg. 1, default 3), d (list length D, default 7), k
 // (peeking sample size, 0 = every node, the paper's setting for its testbed),

@@ -214,6 +214,7 @@ func dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32,
 // dBestScratch holds dBest's working memory between calls.
 type dBestScratch struct {
 	rack []int64
+	own  []int64 // costs: per node, its share of the data (0 outside data)
 	cs   []dCand
 	best []dCand
 	low  []int64 // plan's d least costs
@@ -237,7 +238,7 @@ type dPlan struct {
 
 // dBest is dBest reusing sc's memory, the list appended to l[:0].
 func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand, l []int32) []int32 {
-	sc.cs = sc.costs(topo, data, w, vr, sc.cs[:0])
+	sc.cs = sc.costs(topo, data, func(k int) int64 { return w(data[k]) }, vr, sc.cs[:0])
 	var p dPlan
 	sc.plan(sc.cs, d, &p)
 	return sc.pick(&p, d, rng, l)
@@ -245,25 +246,34 @@ func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32)
 
 // costs appends to cs the nodes of vr, in their order, with eq. 1's cost in
 // closed form; a node whose rack holds none of the data costs 4W without
-// looking up its own share.
-func (sc *dBestScratch) costs(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, cs []dCand) []dCand {
+// looking up its own share. wAt(k) is the data on data[k] (the nodes
+// holding data; there is none elsewhere), kept in a per-node scratch array
+// for the nodes of vr: O(|V_d| + |V_r|).
+func (sc *dBestScratch) costs(topo *replay.Topology, data []int32, wAt func(k int) int64, vr []int32, cs []dCand) []dCand {
 	var total int64
 	if cap(sc.rack) < len(topo.RackNames) {
 		sc.rack = make([]int64, len(topo.RackNames))
 	}
-	rack := sc.rack[:len(topo.RackNames)]
+	if len(sc.own) < len(topo.Nodes) {
+		sc.own = make([]int64, len(topo.Nodes))
+	}
+	rack, own := sc.rack[:len(topo.RackNames)], sc.own
 	clear(rack)
-	for _, u := range data {
-		x := w(u)
+	for k, u := range data {
+		x := wAt(k)
+		own[u] = x
 		total += x
 		rack[topo.Nodes[u].Rack] += x
 	}
 	for _, v := range vr {
 		c := 4 * total // no data in v's rack, so none on v
 		if inRack := rack[topo.Nodes[v].Rack]; inRack != 0 {
-			c = 2*(inRack-w(v)) + 4*(total-inRack)
+			c = 2*(inRack-own[v]) + 4*(total-inRack)
 		}
 		cs = append(cs, dCand{v, c})
+	}
+	for _, u := range data {
+		own[u] = 0
 	}
 	return cs
 }
@@ -483,7 +493,7 @@ func (e *clusterWait) inList(i int, v int32) bool {
 			if len(vr) == 0 {
 				vr = busy
 			}
-			c.cands = c.scratch.costs(topo, e.j.MapOutputNodes(), e.j.MapOutputBytes, vr, c.cands[:0])
+			c.cands = c.scratch.costs(topo, e.j.MapOutputNodes(), e.j.MapOutputAt, vr, c.cands[:0])
 			c.scratch.plan(c.cands, c.d, &c.candPlan)
 			c.candJob, c.candMaps, c.candSlots = e.j, e.j.FinishedMaps(), c.slotVer
 		}

@@ -49,7 +49,18 @@ func TestHeartbeatsSentClosedForm(t *testing.T) {
 	}
 	s.nodes[0].phase, s.nodes[1].phase = 0, iv-1
 	s.orderPhases()
-	for _, tm := range []int64{-1, 0, 1, iv - 1, iv, iv + 1, 7*iv + 12345, rng.Int64N(100 * iv)} {
+	times := []int64{-1, 0, 1, iv - 1, iv, iv + 1, 7*iv + 12345, rng.Int64N(100 * iv)}
+	// Increasing times, as a policy asks at each heartbeat (the walk from the
+	// previous answer), some equal, some in the next interval.
+	tm := int64(0)
+	for range 400 {
+		times = append(times, tm)
+		tm += rng.Int64N(iv / 20)
+	}
+	for _, n := range s.phaseOrder { // at each node's tick, in order
+		times = append(times, 5*iv+s.nodes[n].phase)
+	}
+	for _, tm := range times {
 		var want int64
 		for _, n := range s.nodes {
 			if tm >= n.phase {

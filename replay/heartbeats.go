@@ -15,15 +15,36 @@ import (
 //
 // With t = q·interval + r and every phase in [0, interval), a node whose phase is
 // at most r has sent q+1 heartbeats and any other q, so the count is
-// N·q + |{phase ≤ r}|: a binary search over the nodes in phase order.
+// N·q + |{phase ≤ r}|: a binary search over the nodes in phase order, or,
+// when t is later in the same interval as the previous call's (a policy
+// asking at each heartbeat), a walk on from that call's count over the
+// phases passed since, O(1) amortized.
 func (s *Sim) HeartbeatsSent(t int64) int64 {
 	if t < 0 {
 		return 0
 	}
 	iv := int64(s.hw.Heartbeat)
 	q, r := t/iv, t%iv
-	k, _ := slices.BinarySearchFunc(s.phaseOrder, r+1, func(n int32, x int64) int { return cmpInt64(s.nodes[n].phase, x) })
+	c := &s.hbSent
+	var k int
+	if c.ok && q == c.q && r >= c.r {
+		k = c.k
+		for k < len(s.phaseOrder) && s.nodes[s.phaseOrder[k]].phase <= r {
+			k++
+		}
+	} else {
+		k, _ = slices.BinarySearchFunc(s.phaseOrder, r+1, func(n int32, x int64) int { return cmpInt64(s.nodes[n].phase, x) })
+	}
+	*c = hbSentAt{ok: true, q: q, r: r, k: k}
 	return int64(len(s.nodes))*q + int64(k)
+}
+
+// hbSentAt is HeartbeatsSent's last answer: at q·interval + r, k nodes had
+// a phase of at most r.
+type hbSentAt struct {
+	ok   bool
+	q, r int64
+	k    int
 }
 
 // Cancelled heartbeats. A node's periodic heartbeat is scheduled when its slot

@@ -104,6 +104,8 @@ type Job struct {
 	SubmitUs int64
 	IdealUs  int64 // lower bound on the flowtime: alone, no heartbeat latency, all maps local
 
+	// Maps is nil once every map has finished on a run that reads no map's
+	// record after its end (Sim.retireMaps); NumMaps counts them still.
 	Maps    []MapTask
 	Reduces []ReduceTask
 
@@ -146,6 +148,8 @@ type Job struct {
 	yarn      jobYARN   // containers on a YARN cluster (yarn.go)
 	redAgain  []int32   // preempted reduces to launch again, before nextRed (yarn.go)
 	view      JobView   // what policies see of it (View)
+	retired   bool      // Maps and the map index were dropped (Sim.retireMaps)
+	nMaps     int32     // len(Maps) before they were dropped
 }
 
 // NoInput reports whether the map has no input to read: its input is 0 bytes
@@ -169,8 +173,17 @@ func (j *Job) Replicas(i int32) []int32 {
 	return j.replicas[int(i)*r : int(i)*r+r]
 }
 
+// NumMaps is the number of the job's maps, also after their records were
+// dropped (Sim.retireMaps).
+func (j *Job) NumMaps() int32 {
+	if j.retired {
+		return j.nMaps
+	}
+	return int32(len(j.Maps))
+}
+
 // MapsDone reports whether every map of the job has finished.
-func (j *Job) MapsDone() bool { return j.FinishedMaps == int32(len(j.Maps)) }
+func (j *Job) MapsDone() bool { return j.FinishedMaps == j.NumMaps() }
 
 // ReducesReady reports whether the job's reduces may launch: the slow-start
 // fraction of its maps has finished.
@@ -335,10 +348,11 @@ func (j *Job) RackMap(r int32) int32 {
 
 // AnyMap returns the lowest-indexed pending map, or -1.
 func (j *Job) AnyMap() int32 {
-	for int(j.nextAny) < len(j.Maps) && j.Maps[j.nextAny].State != Pending {
+	n := j.NumMaps()
+	for j.nextAny < n && j.Maps[j.nextAny].State != Pending {
 		j.nextAny++
 	}
-	if int(j.nextAny) == len(j.Maps) {
+	if j.nextAny == n {
 		return -1
 	}
 	return j.nextAny
@@ -347,3 +361,41 @@ func (j *Job) AnyMap() int32 {
 // HasLocalMap reports whether a pending map is local to node n: its input is
 // on n, or it has none (LocalMap).
 func (j *Job) HasLocalMap(n int32) bool { return j.LocalMap(n) >= 0 }
+
+// retiresMaps reports whether the run drops a job's per-map records once all
+// its maps have finished (retireMaps): true when nothing reads a finished
+// map's record again. Those that do: the topology shuffle and network =
+// "flow" (a reduce launched later fetches each map's output from its node,
+// from its end), the lifecycle (reported ends, speculative copies, failed
+// attempts and jobs), modelled faults, and YARN (containers and preemption).
+func (s *Sim) retiresMaps() bool {
+	return !s.hw.Lifecycle && s.hw.Speculation == "none" && !s.hw.faultsOn() && !s.yarn.on &&
+		s.fn == nil && !s.topologyShuffle() && s.w.fails == nil
+}
+
+// retireMaps drops the per-map records of j, whose maps have all finished
+// and been reported to the bus's observers and to the policy: Maps, the
+// replicas, the finish order and the pending-map index, which with a backlog
+// of jobs waiting for their reduces (Coupling's) is most of a run's memory.
+// What is read afterwards is kept as counts: NumMaps, the map output per
+// node (MapOutputBytes; as a list of the nodes holding some when that is
+// smaller) and its total. The index is left empty but valid:
+// LocalMap, RackMap, AnyMap and CountLocalMapNodes find no pending map.
+// Under the invariant checker it first checks that every map is done.
+func (s *Sim) retireMaps(j *Job) {
+	if s.chk != nil {
+		for i := range j.Maps {
+			if j.Maps[i].State != Done {
+				s.chk.fail("job %s: maps dropped with map %d not done", j.Trace.ID, i)
+			}
+		}
+	}
+	j.nMaps, j.retired = int32(len(j.Maps)), true
+	j.Maps, j.replicas, j.out.done = nil, nil, nil
+	j.out.compact()
+	j.nodeKeys, j.nodeOff, j.nodeHead, j.nodeMaps, j.rackMaps = nil, nil, nil, nil, nil
+	clear(j.onNode)
+	copy(j.rackHead, j.rackOff[1:]) // every rack's list consumed
+	j.noInMaps, j.noInHead = nil, 0
+	j.nextAny = j.nMaps
+}

@@ -65,7 +65,7 @@ func (m *jobMetrics) JobFinished(e JobEvent) {
 	// built in place in jobs: a result passed to adjust would escape
 	*m.jobs = append(*m.jobs, JobResult{
 		JobIndex: j.Index, JobID: tj.ID, Name: tj.Name, User: tj.User, Queue: tj.Queue,
-		Maps: int32(len(j.Maps)), Reduces: int32(len(j.Reduces)),
+		Maps: j.NumMaps(), Reduces: int32(len(j.Reduces)),
 		SubmitUs: j.SubmitUs, FirstLaunchUs: j.FirstLaunchUs, LastMapEndUs: j.LastMapEndUs,
 		FirstReduceLaunchUs: j.firstRed, LastReduceLaunchUs: j.lastRed, FinishUs: e.Time,
 		FlowtimeUs: Unset, IdealUs: j.IdealUs, WaitingUs: Unset,

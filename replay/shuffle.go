@@ -3,6 +3,7 @@ package replay
 import (
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Intermediate data and the shuffle.
@@ -37,6 +38,7 @@ import (
 // jobOutput is the intermediate data of one job.
 type jobOutput struct {
 	bytes  []int64      // per node: output of the job's finished maps stored there
+	outAt  []int64      // instead of bytes once the maps were dropped (Sim.retireMaps): the output on nodes[k]
 	nodes  []int32      // nodes with output, in the order of their first output
 	done   []int32      // finished maps, in finish order
 	total  int64        // map output of all the job's maps (the simulator's knowledge)
@@ -47,11 +49,38 @@ type jobOutput struct {
 
 // MapOutputBytes is the intermediate data of j's finished maps stored on node n,
 // as the JobTracker knows it from their completion reports.
+// O(1), or O(nodes holding output) once the job's maps were dropped
+// (Sim.retireMaps; MapOutputAt is O(1) then too).
 func (j *Job) MapOutputBytes(n int32) int64 {
 	if j.out.bytes == nil {
+		if k := slices.Index(j.out.nodes, n); k >= 0 && j.out.outAt != nil {
+			return j.out.outAt[k]
+		}
 		return 0
 	}
 	return j.out.bytes[n]
+}
+
+// MapOutputAt is MapOutputBytes of MapOutputNodes()[k], in O(1).
+func (j *Job) MapOutputAt(k int) int64 {
+	if j.out.bytes == nil {
+		return j.out.outAt[k]
+	}
+	return j.out.bytes[j.out.nodes[k]]
+}
+
+// compact replaces the per-node output by the output of each node of
+// o.nodes, when that is smaller; the output no longer changes (every map
+// has finished).
+func (o *jobOutput) compact() {
+	if o.bytes == nil || 3*len(o.nodes) >= 2*len(o.bytes) { // 12 bytes a node holding output against 8 a node
+		return
+	}
+	o.outAt = make([]int64, len(o.nodes))
+	for k, n := range o.nodes {
+		o.outAt[k] = o.bytes[n]
+	}
+	o.bytes = nil
 }
 
 // MapOutputNodes lists the nodes holding intermediate data of j, in the order
@@ -154,7 +183,7 @@ func (s *Sim) share(j *Job, r *ReduceTask, m *MapTask) int64 {
 		return 0
 	}
 	if j.out.total <= 0 {
-		return r.ShuffleBytes / int64(len(j.Maps))
+		return r.ShuffleBytes / int64(j.NumMaps())
 	}
 	// r.ShuffleBytes * m.OutputBytes / total without overflow; the quotient is at
 	// most r.ShuffleBytes since m.OutputBytes <= total.

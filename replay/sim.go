@@ -218,6 +218,8 @@ type Sim struct {
 	flowErr                 error         // a transfer that failed to start (a bug): stops the run
 	inflight                inflightTally // transfers of fn under way, by start time (network_retimed.go)
 	flowCancels             int64         // transfers of fn withdrawn before their end: killed attempts' (lifecycle_flowspec.go)
+
+	hbSent hbSentAt // HeartbeatsSent's last answer (heartbeats.go)
 }
 
 // Run replays w through policy p and returns the results.
@@ -712,6 +714,7 @@ func (s *Sim) orderPhases() {
 		s.phaseOrder[i] = int32(i)
 	}
 	slices.SortStableFunc(s.phaseOrder, func(a, b int32) int { return cmpInt64(s.nodes[a].phase, s.nodes[b].phase) })
+	s.hbSent = hbSentAt{}
 }
 
 func cmpInt64(a, b int64) int {
@@ -838,6 +841,9 @@ func (s *Sim) mapDone(j *Job, i int32) {
 		j.waiting = nil
 	}
 	s.pol.TaskFinished(s, j.View(), false, i)
+	if j.MapsDone() && s.retiresMaps() {
+		s.retireMaps(j) // job.go
+	}
 	if j.MapsDone() && len(j.Reduces) == 0 {
 		s.finishJob(j)
 	}

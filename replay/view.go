@@ -149,7 +149,7 @@ func (v *JobView) SubmitUs() int64 { return v.j.SubmitUs }
 func (v *JobView) IdealUs() int64 { return v.j.IdealUs }
 
 // NumMaps is the number of the job's maps.
-func (v *JobView) NumMaps() int32 { return int32(len(v.j.Maps)) }
+func (v *JobView) NumMaps() int32 { return v.j.NumMaps() }
 
 // NumReduces is the number of the job's reduces.
 func (v *JobView) NumReduces() int32 { return int32(len(v.j.Reduces)) }
@@ -185,11 +185,20 @@ func (v *JobView) ReducesReady() bool { return v.j.ReducesReady() }
 // LastMapEndUs is when the job's last map ended, -1 until every map has.
 func (v *JobView) LastMapEndUs() int64 { return v.j.LastMapEndUs }
 
-// MapInputBytes is the input of map i.
+// MapInputBytes is the input of map i. It, MapNode, MapLaunchUs and
+// MapFinishUs read the map's record, which the engine drops once every map
+// of the job has finished, after the last one's end has been reported
+// (TaskFinished): ask them no later (Job.Maps).
 func (v *JobView) MapInputBytes(i int32) int64 { return v.j.Maps[i].InputBytes }
 
-// MapState is where map i is in its life.
-func (v *JobView) MapState(i int32) TaskState { return v.j.Maps[i].State }
+// MapState is where map i is in its life (Done for every map once the job's
+// map records were dropped: Job.Maps).
+func (v *JobView) MapState(i int32) TaskState {
+	if v.j.retired {
+		return Done
+	}
+	return v.j.Maps[i].State
+}
 
 // MapNode is the node map i runs or ran on, -1 before its launch.
 func (v *JobView) MapNode(i int32) int32 { return v.j.Maps[i].Node }
@@ -243,6 +252,10 @@ func (v *JobView) CountLocalMapNodes(keep func(n int32) bool) int {
 // MapOutputBytes is the intermediate data of the job's finished maps stored on
 // node n.
 func (v *JobView) MapOutputBytes(n int32) int64 { return v.j.MapOutputBytes(n) }
+
+// MapOutputAt is the intermediate data stored on MapOutputNodes()[k], in
+// O(1).
+func (v *JobView) MapOutputAt(k int) int64 { return v.j.MapOutputAt(k) }
 
 // MapOutputNodes lists the nodes holding intermediate data of the job, in the
 // order their first map output appeared. The slice is the job's own: do not

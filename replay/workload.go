@@ -61,8 +61,10 @@ type WorkloadOptions struct {
 
 // Limits on the tasks of a replayed trace, checked by NewWorkload before any
 // task is built. A run materialises a job's tasks when the job arrives and
-// holds them until it finishes, about 175 bytes a task, so its memory is set
-// by the tasks of the jobs present at once: 1 job of 2^20 maps replays in
+// holds them until it finishes, about 175 bytes a task (its maps only until
+// they have all finished, where no model reads them afterwards:
+// Sim.retireMaps), so its memory is set by the tasks of the jobs present at
+// once: 1 job of 2^20 maps replays in
 // 270 MB, 2 in 440 MB, 6 in 1.17 GB. Which jobs are present at once depends
 // on the schedule; what arrives within an hour is known before the run, and on
 // any cluster on which an hour's jobs are not done within the hour it is all

@@ -1,0 +1,105 @@
+package replay_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/internal/testgate"
+	"github.com/tracereplay/tracereplay/policy"
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// backlogTrace is n jobs, one every 5 s, each of maps blocks of 1 MB and one
+// long reduce: their maps are done within seconds, their reduces (about 200
+// s each on 20 reduce slots, one launch at a time under Coupling) fall
+// behind, so finished-map jobs pile up, as FB-2010's do under Coupling.
+func backlogTrace(n, maps int) *trace.Trace {
+	tr := &trace.Trace{}
+	for k := range n {
+		j := trace.NewJob(fmt.Sprintf("job%05d", k))
+		j.SubmitMs, j.Status = int64(k)*5000, trace.StatusSucceeded
+		j.InputBytes, j.ShuffleBytes, j.OutputBytes = int64(maps)<<20, 1<<30, 1<<20
+		j.NumReduces = 1
+		tr.Jobs = append(tr.Jobs, j)
+	}
+	return tr
+}
+
+// TestBacklogHeapFlatInMaps: the memory of a backlog of jobs whose maps are
+// all done does not grow with their maps (Sim.retireMaps drops the per-map
+// records). 600 jobs pile up behind their reduces under Coupling; giving
+// each job 4 times the maps (16 → 64 maps of 1 MB, the same reduces, so the
+// same schedule of reduces and the same backlog) must leave the peak live
+// heap above the loaded workload within 25%. Keeping every finished map's
+// record fails it (the peak grows with the maps). In its own process, each
+// size replayed twice and the smaller peak kept, as TestPeakHeapFlat.
+func TestBacklogHeapFlatInMaps(t *testing.T) {
+	testgate.Require(t, testgate.Full, "replays 2,400 jobs")
+	if os.Getenv("TRACEREPLAY_BACKLOG_CHILD") != "1" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestBacklogHeapFlatInMaps$", "-test.v", "-test.count=1")
+		cmd.Env = append(os.Environ(), "TRACEREPLAY_BACKLOG_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		t.Logf("in its own process:\n%s", out)
+		if err != nil {
+			t.Fatalf("the measurement failed: %v", err)
+		}
+		return
+	}
+	hw, err := replay.ParseHardware([]byte(`
+racks = 2
+nodes_per_rack = 10
+map_slots = 4
+reduce_slots = 1
+block_size_mb = 1
+reduce_compute_mb_per_s = 5
+timeline_sample = "10s"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const jobs = 600
+	peak := func(maps int) (uint64, replay.RunSummary) {
+		w, err := replay.NewWorkload(backlogTrace(jobs, maps), &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := policy.New("coupling")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := replay.NewRunWriter(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		probe := &heapProbe{Policy: p}
+		base := liveHeap()
+		res, err := replay.Run(w, probe, replay.Options{Seed: 1, Timeline: true, Out: out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.KeepAlive(w)
+		return probe.peak - min(base, probe.peak), res.Summary
+	}
+	smaller := func(maps int) (uint64, replay.RunSummary) {
+		a, s := peak(maps)
+		b, _ := peak(maps)
+		return min(a, b), s
+	}
+	p1, s1 := smaller(16)
+	p2, s2 := smaller(64)
+	t.Logf("peak live heap above the workload: 16 maps a job %.2f MB (makespan %.1f h), 64 maps a job %.2f MB (%.1f h)",
+		float64(p1)/1e6, float64(s1.MakespanUs)/3.6e9, float64(p2)/1e6, float64(s2.MakespanUs)/3.6e9)
+	// The backlog is there: the run lasts well beyond the last arrival
+	// (600 × 5 s = 50 min).
+	if s1.MakespanUs < 2*jobs*5e6 || s2.MakespanUs < 2*jobs*5e6 {
+		t.Fatalf("no backlog: makespans %d and %d µs", s1.MakespanUs, s2.MakespanUs)
+	}
+	if float64(p2) > 1.25*float64(p1) {
+		t.Errorf("peak heap grew from %d to %d bytes (%.0f%%) with 4 times the maps per backlogged job",
+			p1, p2, 100*(float64(p2)/float64(p1)-1))
+	}
+}
