@@ -129,6 +129,7 @@ type Job struct {
 	rackHead  []int32
 	rackMaps  []int32
 	onNode    []uint64 // bit n: node n may hold a pending map's input (clear: it holds none)
+	taken     []uint64 // bit i: map i is not pending (MapTask.State), read by the index walks instead of the maps
 	noInMaps  []int32  // the maps without input (MapTask.NoInput), ascending; nil when none
 	noInHead  int32    // noInMaps before it have launched
 	numNodes  int32    // nodes in the topology the index was built for
@@ -195,8 +196,12 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 	j.onNode = make([]uint64, (nn+63)/64)
 	j.rackOff = make([]int32, nr+1)
 	j.numNodes = int32(nn)
+	j.taken = make([]uint64, (len(j.Maps)+63)/64)
 	keys, total, rackTotal, free := 0, 0, 0, 0
 	for i := range j.Maps {
+		if j.Maps[i].State != Pending {
+			j.taken[i>>6] |= 1 << (i & 63)
+		}
 		if j.Maps[i].noInput {
 			free++
 			continue
@@ -280,11 +285,21 @@ replica:
 	}
 }
 
+// isTaken reports whether map i is known not to be pending: a bit of taken,
+// which the engine's launchMap sets and requeueMap clears.
+func (j *Job) isTaken(i int32) bool { return j.taken[i>>6]&(1<<(i&63)) != 0 }
+
+// notPending reports whether map i is not pending. The bit answers for the
+// maps the engine launched without reading the map's MapTask (a cache miss
+// per map on large jobs, and the index walks step over many launched maps);
+// a map launched by other code that sets MapTask.State (policytest) is read.
+func (j *Job) notPending(i int32) bool { return j.isTaken(i) || j.Maps[i].State != Pending }
+
 // firstIn returns the first map of maps[*head:end] that is pending, moving
 // *head past those that are not, or -1.
 func (j *Job) firstIn(maps []int32, head *int32, end int32) int32 {
 	h := *head
-	for h < end && j.Maps[maps[h]].State != Pending {
+	for h < end && j.notPending(maps[h]) {
 		h++
 	}
 	*head = h
@@ -335,7 +350,7 @@ func (j *Job) RackMap(r int32) int32 {
 
 // AnyMap returns the lowest-indexed pending map, or -1.
 func (j *Job) AnyMap() int32 {
-	for int(j.nextAny) < len(j.Maps) && j.Maps[j.nextAny].State != Pending {
+	for int(j.nextAny) < len(j.Maps) && j.notPending(j.nextAny) {
 		j.nextAny++
 	}
 	if int(j.nextAny) == len(j.Maps) {

@@ -496,6 +496,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	d += s.amWaitUs(j) // YARN: the AM takes the container at its next heartbeat (yarn.go)
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
 	m.endUs = s.now + d
+	j.taken[i>>6] |= 1 << (i & 63)
 	j.PendingMaps--
 	j.RunningMaps++
 	s.taskLaunched(j)
