@@ -130,6 +130,8 @@ type Job struct {
 	rackMaps  []int32
 	onNode    []uint64 // bit n: node n may hold a pending map's input (clear: it holds none)
 	taken     []uint64 // bit i: map i is not pending (MapTask.State), read by the index walks instead of the maps
+	keyBits   []uint64 // bit n: n is in nodeKeys (onNode as built, never cleared)
+	keyRank   []int32  // keyRank[w]: the nodes of nodeKeys below node 64·w, so n is nodeKeys[keyRank[n/64] + bits below n in keyBits]
 	noInMaps  []int32  // the maps without input (MapTask.NoInput), ascending; nil when none
 	noInHead  int32    // noInMaps before it have launched
 	numNodes  int32    // nodes in the topology the index was built for
@@ -221,7 +223,10 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 	}
 	j.nodeKeys = make([]int32, 0, keys)
 	j.nodeOff = make([]int32, keys+1)
+	j.keyBits = slices.Clone(j.onNode)
+	j.keyRank = make([]int32, len(j.onNode))
 	for w, word := range j.onNode {
+		j.keyRank[w] = int32(len(j.nodeKeys))
 		for word != 0 {
 			b := bits.TrailingZeros64(word)
 			word &= word - 1
@@ -322,7 +327,7 @@ func (j *Job) localAt(k int) int32 {
 func (j *Job) LocalMap(n int32) int32 {
 	w, b := n>>6, uint64(1)<<(n&63)
 	if j.onNode[w]&b != 0 {
-		k, _ := slices.BinarySearch(j.nodeKeys, n)
+		k := int(j.keyRank[w]) + bits.OnesCount64(j.keyBits[w]&(b-1)) // n's place in nodeKeys
 		if t := j.localAt(k); t >= 0 {
 			return t
 		}
