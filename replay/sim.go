@@ -168,6 +168,7 @@ type Sim struct {
 	events int64
 	q      eventQueue
 	hbq    eventQueue // the nodes' heartbeats, apart from q (heartbeats.go)
+	hbf    hbFIFO     // the heartbeats scheduled one interval after the one handled (heartbeats.go)
 	arr    arrivals   // the jobs' arrivals, apart from q (heartbeats.go)
 	nodes  []nodeState
 
@@ -321,7 +322,7 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 || s.arr.due() || s.sweepDue || (len(s.hbq) > 0 || !s.pk.wq.empty()) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
+	for len(s.q) > 0 || s.arr.due() || s.sweepDue || (len(s.hbq) > 0 || s.hbf.len() > 0 || !s.pk.wq.empty()) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
@@ -744,7 +745,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 		st.heartbeat(s, n, s.running-launched)
 	}
 	if s.hasRoom(n) && s.wantsHeartbeats() && !s.park(n, t+int64(s.hw.Heartbeat)) {
-		s.scheduleHeartbeat(n, t+int64(s.hw.Heartbeat))
+		s.scheduleNextHeartbeat(n, t+int64(s.hw.Heartbeat))
 	}
 }
 
