@@ -130,6 +130,7 @@ type Job struct {
 	rackMaps  []int32
 	onNode    []uint64 // bit n: node n may hold a pending map's input (clear: it holds none)
 	taken     []uint64 // bit i: map i is not pending (MapTask.State), read by the index walks instead of the maps
+	ownTaken  bool     // the engine runs the job: taken is set at every launch, so a clear bit is a pending map
 	keyBits   []uint64 // bit n: n is in nodeKeys (onNode as built, never cleared)
 	keyRank   []int32  // keyRank[w]: the nodes of nodeKeys below node 64·w, so n is nodeKeys[keyRank[n/64] + bits below n in keyBits]
 	noInMaps  []int32  // the maps without input (MapTask.NoInput), ascending; nil when none
@@ -294,11 +295,14 @@ replica:
 // which the engine's launchMap sets and requeueMap clears.
 func (j *Job) isTaken(i int32) bool { return j.taken[i>>6]&(1<<(i&63)) != 0 }
 
-// notPending reports whether map i is not pending. The bit answers for the
-// maps the engine launched without reading the map's MapTask (a cache miss
-// per map on large jobs, and the index walks step over many launched maps);
-// a map launched by other code that sets MapTask.State (policytest) is read.
-func (j *Job) notPending(i int32) bool { return j.isTaken(i) || j.Maps[i].State != Pending }
+// notPending reports whether map i is not pending. The bit answers without
+// reading the map's MapTask (a cache miss per map on large jobs, and the
+// index walks step over many launched maps); on a job that other code than
+// the engine launches by setting MapTask.State (policytest), a clear bit is
+// checked against the state.
+func (j *Job) notPending(i int32) bool {
+	return j.isTaken(i) || !j.ownTaken && j.Maps[i].State != Pending
+}
 
 // firstIn returns the first map of maps[*head:end] that is pending, moving
 // *head past those that are not, or -1.

@@ -600,6 +600,7 @@ func (s *Sim) arrive(k int) {
 // the lifecycle when its setup is done.
 func (s *Sim) admit(j *Job) {
 	j.indexWith(s.topo, &s.idxCount)
+	j.ownTaken = true
 	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))

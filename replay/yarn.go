@@ -386,6 +386,7 @@ func (s *Sim) yarnSubmit(j *Job) {
 	j.yarn = jobYARN{size: size, amPending: true, amNode: -1}
 	j.life.setup.present, j.life.cleanup.present = false, false // they run in the AM
 	j.index(s.topo)
+	j.ownTaken = true
 	s.active = append(s.active, j)
 	s.lastChange = s.now
 	s.pending++ // the AM's container
