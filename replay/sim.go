@@ -69,13 +69,27 @@ func (q *eventQueue) pop() event {
 	i := 0
 	for {
 		c := 4*i + 1
-		if c >= n {
-			break
-		}
-		m := c
-		for k := c + 1; k < min(c+4, n); k++ {
-			if h[k].before(&h[m]) {
-				m = k
+		var m int
+		if c+3 < n { // four children: unrolled
+			m = c
+			if h[c+1].before(&h[m]) {
+				m = c + 1
+			}
+			if h[c+2].before(&h[m]) {
+				m = c + 2
+			}
+			if h[c+3].before(&h[m]) {
+				m = c + 3
+			}
+		} else {
+			if c >= n {
+				break
+			}
+			m = c
+			for k := c + 1; k < n; k++ {
+				if h[k].before(&h[m]) {
+					m = k
+				}
 			}
 		}
 		if !h[m].before(&last) {
