@@ -50,6 +50,7 @@ type FairOrder struct {
 	ids    map[string]int32 // pool number by name, in order of first use
 	names  []string         // pool names by number
 	pool   []int32          // pool number by job index (jobs seen by JobArrived)
+	rank   []int32          // by pool number: the pool's place among the names in order
 	counts []int32          // running tasks per pool number while sorting
 	keys   []fairKey        // the candidates' sort keys while sorting
 }
@@ -59,7 +60,23 @@ type FairOrder struct {
 type fairKey struct {
 	poolRunning, running int32
 	pool, index          int32
+	rank                 int32 // the pool's name's rank (FairOrder.rank)
 	j                    *replay.JobView
+}
+
+// less is the Fair order: the pool's running count, the pool's name, the
+// job's running count, submit order.
+func (a *fairKey) less(b *fairKey) bool {
+	if a.poolRunning != b.poolRunning {
+		return a.poolRunning < b.poolRunning
+	}
+	if a.rank != b.rank {
+		return a.rank < b.rank
+	}
+	if a.running != b.running {
+		return a.running < b.running
+	}
+	return a.index < b.index
 }
 
 // NewFairOrder returns the Fair order with pools by "user" or "queue".
@@ -68,7 +85,7 @@ func NewFairOrder(poolBy string) *FairOrder { return &FairOrder{poolBy: poolBy} 
 // Init forgets every job.
 func (o *FairOrder) Init() {
 	o.ids = map[string]int32{}
-	o.names, o.pool, o.counts = o.names[:0], o.pool[:0], o.counts[:0]
+	o.names, o.pool, o.counts, o.rank = o.names[:0], o.pool[:0], o.counts[:0], o.rank[:0]
 }
 
 // JobArrived puts the job in its pool.
@@ -80,6 +97,7 @@ func (o *FairOrder) JobArrived(j *replay.JobView) {
 		o.ids[name] = id
 		o.names = append(o.names, name)
 		o.counts = append(o.counts, 0)
+		o.rankPools()
 	}
 	k := int(j.Index())
 	if k >= len(o.pool) {
@@ -88,16 +106,32 @@ func (o *FairOrder) JobArrived(j *replay.JobView) {
 	o.pool[k] = id
 }
 
+// rankPools ranks the pools by name, after a new pool (pools are few: one
+// per user or queue), so that sorting compares ranks instead of names.
+func (o *FairOrder) rankPools() {
+	by := make([]int32, len(o.names))
+	for i := range by {
+		by[i] = int32(i)
+	}
+	slices.SortFunc(by, func(a, b int32) int { return cmp.Compare(o.names[a], o.names[b]) })
+	o.rank = slices.Grow(o.rank[:0], len(by))[:len(by)]
+	for r, p := range by {
+		o.rank[p] = int32(r)
+	}
+}
+
 // JobFinished forgets the job.
 func (o *FairOrder) JobFinished(*replay.JobView) {}
 
 // Sort orders jobs by their pool's running count, the pool's name, their own
 // running count, then submit order. (Every job has a distinct index, so the
-// order is total and the result does not depend on the sorting algorithm.)
+// order is total and the result does not depend on the sorting algorithm:
+// an insertion sort for the few candidates of most slots, pdqsort above.)
 func (o *FairOrder) Sort(jobs []*replay.JobView, running func(*replay.JobView) int32) {
 	o.keys = o.keys[:0]
 	for _, j := range jobs {
-		k := fairKey{running: running(j), pool: o.pool[j.Index()], index: j.Index(), j: j}
+		p := o.pool[j.Index()]
+		k := fairKey{running: running(j), pool: p, rank: o.rank[p], index: j.Index(), j: j}
 		o.counts[k.pool] = 0
 		o.keys = append(o.keys, k)
 	}
@@ -107,20 +141,26 @@ func (o *FairOrder) Sort(jobs []*replay.JobView, running func(*replay.JobView) i
 	for i := range o.keys {
 		o.keys[i].poolRunning = o.counts[o.keys[i].pool]
 	}
-	slices.SortFunc(o.keys, func(a, b fairKey) int {
-		if c := cmp.Compare(a.poolRunning, b.poolRunning); c != 0 {
-			return c
+	keys := o.keys
+	if len(keys) <= 16 {
+		for i := 1; i < len(keys); i++ {
+			for k := i; k > 0 && keys[k].less(&keys[k-1]); k-- {
+				keys[k], keys[k-1] = keys[k-1], keys[k]
+			}
 		}
-		if a.pool != b.pool {
-			return cmp.Compare(o.names[a.pool], o.names[b.pool])
-		}
-		if c := cmp.Compare(a.running, b.running); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.index, b.index)
-	})
-	for i := range o.keys {
-		jobs[i] = o.keys[i].j
+	} else {
+		slices.SortFunc(keys, func(a, b fairKey) int {
+			switch {
+			case a.index == b.index:
+				return 0
+			case a.less(&b):
+				return -1
+			}
+			return 1
+		})
+	}
+	for i := range keys {
+		jobs[i] = keys[i].j
 	}
 }
 

@@ -476,22 +476,30 @@ func (h *Hardware) nodeSlots(i int) (maps, reduces int) {
 
 // TotalMapSlots is the number of map slots in the cluster.
 func (h *Hardware) TotalMapSlots() int {
-	t := 0
-	for i := range h.Nodes() {
-		m, _ := h.nodeSlots(i)
-		t += m
-	}
-	return t
+	m, _ := h.totalSlots()
+	return m
 }
 
 // TotalReduceSlots is the number of reduce slots in the cluster.
 func (h *Hardware) TotalReduceSlots() int {
-	t := 0
-	for i := range h.Nodes() {
-		_, r := h.nodeSlots(i)
-		t += r
+	_, r := h.totalSlots()
+	return r
+}
+
+// totalSlots is the sum of nodeSlots over the nodes, counted without visiting
+// them (the workload asks for it for every job it builds): nodes below
+// MapNodes have map slots only, the next ReduceNodes reduce slots only, the
+// rest both.
+func (h *Hardware) totalSlots() (maps, reduces int) {
+	n := h.Nodes()
+	if h.Cluster == ClusterYARN {
+		c := h.nodeContainers()
+		return c * n, c * n
 	}
-	return t
+	mapOnly := min(max(h.MapNodes, 0), n)
+	redOnly := max(min(max(h.MapNodes+h.ReduceNodes, 0), n)-mapOnly, 0)
+	both := n - mapOnly - redOnly
+	return h.MapSlots * (mapOnly + both), h.ReduceSlots * (redOnly + both)
 }
 
 // afterDecode applies what depends on which keys a TOML text (a file or

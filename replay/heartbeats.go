@@ -84,6 +84,64 @@ func (s *Sim) scheduleHeartbeat(n int32, t int64) {
 	s.hbq.push(e)
 }
 
+// scheduleNextHeartbeat schedules node n's heartbeat at t, one interval after
+// the heartbeat being handled, which is now: such heartbeats are scheduled in
+// (time, sequence number) order (now never goes back, the interval is fixed
+// and the counter only grows), so they are kept in a FIFO, hbf, beside hbq,
+// and next takes the earlier of the two heads. Nearly 40% of the heartbeats
+// of fair on FB-2010 are scheduled so; the others (slots freeing, parked
+// nodes woken, WakeFirst) go to hbq.
+func (s *Sim) scheduleNextHeartbeat(n int32, t int64) {
+	if s.fn != nil || s.opt.queueAll || !s.hbf.fits(t, (s.seq+1)<<1) {
+		s.scheduleHeartbeat(n, t)
+		return
+	}
+	s.seq++
+	ns := &s.nodes[n]
+	ns.nextHB, ns.hbSeq = t, s.seq<<1
+	s.hbf.push(event{t: t, seq: s.seq << 1, a: n, kind: evHeartbeat})
+}
+
+// hbFIFO is a queue of heartbeats scheduled in (time, sequence number)
+// order (scheduleNextHeartbeat).
+type hbFIFO struct {
+	ev   []event
+	head int
+}
+
+// len is the number of heartbeats queued.
+func (f *hbFIFO) len() int { return len(f.ev) - f.head }
+
+// fits reports whether a heartbeat at (t, seq) comes after every one queued.
+func (f *hbFIFO) fits(t int64, seq uint64) bool {
+	if f.len() == 0 {
+		return true
+	}
+	l := &f.ev[len(f.ev)-1]
+	return l.t < t || l.t == t && l.seq < seq
+}
+
+// push queues e, which fits.
+func (f *hbFIFO) push(e event) {
+	if f.head > 0 && f.head == len(f.ev) {
+		f.ev, f.head = f.ev[:0], 0
+	} else if f.head >= 4096 && f.head*2 >= len(f.ev) {
+		n := copy(f.ev, f.ev[f.head:])
+		f.ev, f.head = f.ev[:n], 0
+	}
+	f.ev = append(f.ev, e)
+}
+
+// first is the earliest heartbeat queued; the queue must not be empty.
+func (f *hbFIFO) first() *event { return &f.ev[f.head] }
+
+// pop takes the earliest heartbeat off the queue.
+func (f *hbFIFO) pop() event {
+	e := f.ev[f.head]
+	f.head++
+	return e
+}
+
 // scheduleSweep schedules the wake-up sweep's visit of node n at t. The sweep
 // has at most one event scheduled at a time (nextSweep schedules the next one
 // when it is handled), so it is kept in its own slot, sweepEv, rather than in
@@ -139,7 +197,7 @@ func (s *Sim) scheduleArrivals() {
 }
 
 // next pops the next event to handle: the first of q, the next arrival, the sweep's event and,
-// when a heartbeat can change anything, hbq. Parked nodes' wake-ups (park.go),
+// when a heartbeat can change anything, hbq and hbf. Parked nodes' wake-ups (park.go),
 // which come before every event at their time, and WakeFirst's events in hbq
 // are handled on the way and not returned; ok is false when one was the last
 // event.
@@ -159,6 +217,9 @@ func (s *Sim) next() (e event, ok bool) {
 		}
 		if hb && len(s.hbq) > 0 && (best == nil || s.hbq[0].before(best)) {
 			best, src = &s.hbq[0], 3
+		}
+		if hb && s.hbf.len() > 0 && (best == nil || s.hbf.first().before(best)) {
+			best, src = s.hbf.first(), 5
 		}
 		if hb && !s.pk.wq.empty() {
 			if n, t, _ := s.pk.wq.first(); best == nil || t <= best.t {
@@ -183,6 +244,8 @@ func (s *Sim) next() (e event, ok bool) {
 		case 4:
 			s.arr.next++
 			return *best, true
+		case 5:
+			return s.hbf.pop(), true
 		}
 		return e, false
 	}
@@ -203,6 +266,15 @@ func (s *Sim) cancelHeartbeats() {
 		if e.b != 0 {
 			continue // WakeFirst's: nothing waited at its time
 		}
+		if ns := &s.nodes[e.a]; ns.nextHB == e.t {
+			ns.nextHB = -1
+		}
+		if s.opt.stats != nil {
+			s.opt.stats.Cancelled++
+		}
+	}
+	for s.hbf.len() > 0 && s.cancelled(s.hbf.first().t, s.hbf.first().seq) {
+		e := s.hbf.pop()
 		if ns := &s.nodes[e.a]; ns.nextHB == e.t {
 			ns.nextHB = -1
 		}

@@ -117,6 +117,7 @@ func (c *checker) launch(j *Job, reduce bool, i, n int32) {
 		if m := &j.Maps[i]; m.noInput && m.Locality != NodeLocal {
 			c.fail("map %d of job %s has no input but ran %s on node %d", i, j.Trace.ID, m.Locality, n)
 		}
+		c.taken(j, i)
 		c.running[n]++
 		if c.running[n] > node.MapSlots {
 			c.fail("node %d runs %d maps on %d slots", n, c.running[n], node.MapSlots)
@@ -182,9 +183,18 @@ func (c *checker) finish(j *Job, reduce bool, i, n int32) {
 		}
 	} else {
 		c.running[n]--
+		c.taken(j, i)
 		if j.Maps[i].FinishUs != c.s.now {
 			c.fail("map %d of job %s ends at %d, scheduled for %d", i, j.Trace.ID, c.s.now, j.Maps[i].FinishUs)
 		}
+	}
+}
+
+// taken checks that the job's index sees map i as pending exactly when it is
+// (Job.taken).
+func (c *checker) taken(j *Job, i int32) {
+	if (j.Maps[i].State != Pending) != j.isTaken(i) {
+		c.fail("map %d of job %s: state %d, but the index's bit says taken=%v", i, j.Trace.ID, j.Maps[i].State, j.isTaken(i))
 	}
 }
 

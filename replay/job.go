@@ -131,6 +131,10 @@ type Job struct {
 	rackHead  []int32
 	rackMaps  []int32
 	onNode    []uint64 // bit n: node n may hold a pending map's input (clear: it holds none)
+	taken     []uint64 // bit i: map i is not pending (MapTask.State), read by the index walks instead of the maps
+	ownTaken  bool     // the engine runs the job: taken is set at every launch, so a clear bit is a pending map
+	keyBits   []uint64 // bit n: n is in nodeKeys (onNode as built, never cleared)
+	keyRank   []int32  // keyRank[w]: the nodes of nodeKeys below node 64·w, so n is nodeKeys[keyRank[n/64] + bits below n in keyBits]
 	noInMaps  []int32  // the maps without input (MapTask.NoInput), ascending; nil when none
 	noInHead  int32    // noInMaps before it have launched
 	numNodes  int32    // nodes in the topology the index was built for
@@ -208,8 +212,12 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 	j.onNode = make([]uint64, (nn+63)/64)
 	j.rackOff = make([]int32, nr+1)
 	j.numNodes = int32(nn)
+	j.taken = make([]uint64, (len(j.Maps)+63)/64)
 	keys, total, rackTotal, free := 0, 0, 0, 0
 	for i := range j.Maps {
+		if j.Maps[i].State != Pending {
+			j.taken[i>>6] |= 1 << (i & 63)
+		}
 		if j.Maps[i].noInput {
 			free++
 			continue
@@ -229,7 +237,10 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 	}
 	j.nodeKeys = make([]int32, 0, keys)
 	j.nodeOff = make([]int32, keys+1)
+	j.keyBits = slices.Clone(j.onNode)
+	j.keyRank = make([]int32, len(j.onNode))
 	for w, word := range j.onNode {
+		j.keyRank[w] = int32(len(j.nodeKeys))
 		for word != 0 {
 			b := bits.TrailingZeros64(word)
 			word &= word - 1
@@ -293,11 +304,24 @@ replica:
 	}
 }
 
+// isTaken reports whether map i is known not to be pending: a bit of taken,
+// which the engine's launchMap sets and requeueMap clears.
+func (j *Job) isTaken(i int32) bool { return j.taken[i>>6]&(1<<(i&63)) != 0 }
+
+// notPending reports whether map i is not pending. The bit answers without
+// reading the map's MapTask (a cache miss per map on large jobs, and the
+// index walks step over many launched maps); on a job that other code than
+// the engine launches by setting MapTask.State (policytest), a clear bit is
+// checked against the state.
+func (j *Job) notPending(i int32) bool {
+	return j.isTaken(i) || !j.ownTaken && j.Maps[i].State != Pending
+}
+
 // firstIn returns the first map of maps[*head:end] that is pending, moving
 // *head past those that are not, or -1.
 func (j *Job) firstIn(maps []int32, head *int32, end int32) int32 {
 	h := *head
-	for h < end && j.Maps[maps[h]].State != Pending {
+	for h < end && j.notPending(maps[h]) {
 		h++
 	}
 	*head = h
@@ -320,7 +344,7 @@ func (j *Job) localAt(k int) int32 {
 func (j *Job) LocalMap(n int32) int32 {
 	w, b := n>>6, uint64(1)<<(n&63)
 	if j.onNode[w]&b != 0 {
-		k, _ := slices.BinarySearch(j.nodeKeys, n)
+		k := int(j.keyRank[w]) + bits.OnesCount64(j.keyBits[w]&(b-1)) // n's place in nodeKeys
 		if t := j.localAt(k); t >= 0 {
 			return t
 		}
@@ -349,7 +373,7 @@ func (j *Job) RackMap(r int32) int32 {
 // AnyMap returns the lowest-indexed pending map, or -1.
 func (j *Job) AnyMap() int32 {
 	n := j.NumMaps()
-	for j.nextAny < n && j.Maps[j.nextAny].State != Pending {
+	for j.nextAny < n && j.notPending(j.nextAny) {
 		j.nextAny++
 	}
 	if j.nextAny == n {
@@ -394,6 +418,7 @@ func (s *Sim) retireMaps(j *Job) {
 	j.Maps, j.replicas, j.out.done = nil, nil, nil
 	j.out.compact()
 	j.nodeKeys, j.nodeOff, j.nodeHead, j.nodeMaps, j.rackMaps = nil, nil, nil, nil, nil
+	j.taken, j.keyBits, j.keyRank = nil, nil, nil // nothing is pending: no walk reads them
 	clear(j.onNode)
 	copy(j.rackHead, j.rackOff[1:]) // every rack's list consumed
 	j.noInMaps, j.noInHead = nil, 0

@@ -69,13 +69,27 @@ func (q *eventQueue) pop() event {
 	i := 0
 	for {
 		c := 4*i + 1
-		if c >= n {
-			break
-		}
-		m := c
-		for k := c + 1; k < min(c+4, n); k++ {
-			if h[k].before(&h[m]) {
-				m = k
+		var m int
+		if c+3 < n { // four children: unrolled
+			m = c
+			if h[c+1].before(&h[m]) {
+				m = c + 1
+			}
+			if h[c+2].before(&h[m]) {
+				m = c + 2
+			}
+			if h[c+3].before(&h[m]) {
+				m = c + 3
+			}
+		} else {
+			if c >= n {
+				break
+			}
+			m = c
+			for k := c + 1; k < n; k++ {
+				if h[k].before(&h[m]) {
+					m = k
+				}
 			}
 		}
 		if !h[m].before(&last) {
@@ -171,6 +185,7 @@ type Sim struct {
 	events int64
 	q      eventQueue
 	hbq    eventQueue // the nodes' heartbeats, apart from q (heartbeats.go)
+	hbf    hbFIFO     // the heartbeats scheduled one interval after the one handled (heartbeats.go)
 	arr    arrivals   // the jobs' arrivals, apart from q (heartbeats.go)
 	nodes  []nodeState
 
@@ -330,7 +345,7 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for len(s.q) > 0 || s.arr.due() || s.sweepDue || (len(s.hbq) > 0 || !s.pk.wq.empty()) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
+	for len(s.q) > 0 || s.arr.due() || s.sweepDue || (len(s.hbq) > 0 || s.hbf.len() > 0 || !s.pk.wq.empty()) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
@@ -505,6 +520,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	d += s.amWaitUs(j) // YARN: the AM takes the container at its next heartbeat (yarn.go)
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
 	m.endUs = s.now + d
+	j.taken[i>>6] |= 1 << (i & 63)
 	j.PendingMaps--
 	j.RunningMaps++
 	s.taskLaunched(j)
@@ -608,6 +624,7 @@ func (s *Sim) arrive(k int) {
 // the lifecycle when its setup is done.
 func (s *Sim) admit(j *Job) {
 	j.indexWith(s.topo, &s.idxCount)
+	j.ownTaken = true
 	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
@@ -754,7 +771,7 @@ func (s *Sim) heartbeat(n int32, t int64) {
 		st.heartbeat(s, n, s.running-launched)
 	}
 	if s.hasRoom(n) && s.wantsHeartbeats() && !s.park(n, t+int64(s.hw.Heartbeat)) {
-		s.scheduleHeartbeat(n, t+int64(s.hw.Heartbeat))
+		s.scheduleNextHeartbeat(n, t+int64(s.hw.Heartbeat))
 	}
 }
 

@@ -386,6 +386,7 @@ func (s *Sim) yarnSubmit(j *Job) {
 	j.yarn = jobYARN{size: size, amPending: true, amNode: -1}
 	j.life.setup.present, j.life.cleanup.present = false, false // they run in the AM
 	j.index(s.topo)
+	j.ownTaken = true
 	s.active = append(s.active, j)
 	s.lastChange = s.now
 	s.pending++ // the AM's container
@@ -729,6 +730,7 @@ func (s *Sim) dropTaskEvent(k int32, kind eventKind, i int32) {
 // makes i findable again (the maps between that are not pending are skipped
 // again).
 func (j *Job) requeueMap(i int32, topo *Topology) {
+	j.taken[i>>6] &^= 1 << (i & 63)
 	back := func(maps []int32, head *int32, from, end int32) {
 		if at, found := slices.BinarySearch(maps[from:end], i); found {
 			*head = min(*head, from+int32(at))
