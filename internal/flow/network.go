@@ -68,6 +68,9 @@ type Network struct {
 	// before nextSolve are deferred, their resources listed in dirty.
 	quantum, nextSolve int64
 	dirty              []ResourceID
+	// added are the flows added since the last solve, each's addIdx its
+	// place here (solveNow).
+	added []*flowState
 }
 
 type resource struct {
@@ -100,6 +103,7 @@ type flowState struct {
 	rate      float64 // bytes per second; 0 until first solved
 	finish    int64   // µs; -1 until first solved
 	hidx      int     // place in the finish heap
+	addIdx    int     // place in Network.added, -1 when not there
 
 	// bott is the resource where the last solve fixed the flow's rate, its
 	// bottleneck; the incremental solver checks it still is.
@@ -296,6 +300,8 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 		f.rate = 0
 		f.finish = -1
 		f.hidx = -1
+		f.addIdx = len(n.added)
+		n.added = append(n.added, f)
 		for _, r := range sp.Path {
 			res := &n.res[r]
 			f.slot = append(f.slot, len(res.flows))
@@ -316,7 +322,7 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 		n.changes = changes
 		return changes, nil
 	}
-	ch := n.solveNow(seeds)
+	ch := n.solveNow(seeds, true)
 	n.stats.Retimed += int64(len(ch) - len(specs))
 	return ch, nil
 }
@@ -452,6 +458,14 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 			}
 		}
 		delete(n.flows, id)
+		if k := f.addIdx; k >= 0 { // added since the last solve: it leaves n.added
+			last := len(n.added) - 1
+			n.added[k] = n.added[last]
+			n.added[k].addIdx = k
+			n.added[last] = nil
+			n.added = n.added[:last]
+			f.addIdx = -1
+		}
 		seeds = append(seeds, f.path...)
 		n.free = append(n.free, f)
 	}
@@ -462,7 +476,7 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 		n.deferChange(seeds)
 		return n.changes[:0], nil
 	}
-	ch := n.solveNow(seeds)
+	ch := n.solveNow(seeds, false)
 	n.stats.Retimed += int64(len(ch))
 	return ch, nil
 }
