@@ -108,15 +108,8 @@ func (n *Network) solveNow(seeds []ResourceID, added bool) []Change {
 }
 
 // holdsBottleneck reports whether a flow crossing resource r has r as its
-// bottleneck (the resource where the last solve fixed its rate). O(flows on r).
-func (n *Network) holdsBottleneck(r ResourceID) bool {
-	for _, f := range n.res[r].flows {
-		if f.bott == r {
-			return true
-		}
-	}
-	return false
-}
+// bottleneck (the resource where the last solve fixed its rate), O(1).
+func (n *Network) holdsBottleneck(r ResourceID) bool { return n.res[r].bottled > 0 }
 
 // deferChange marks a change's resources for the next solve.
 func (n *Network) deferChange(path []ResourceID) {
@@ -142,7 +135,7 @@ func (n *Network) provisional(f *flowState) Change {
 		n.res[r].used += rate
 	}
 	f.rate = rate
-	f.bott = f.path[0]
+	n.setBott(f, f.path[0])
 	f.finish = n.now + durationUs(f.remaining, rate)
 	n.fin.push(f)
 	return Change{Flow: f.id, Finish: f.finish}

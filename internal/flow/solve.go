@@ -70,7 +70,7 @@ func (n *Network) resolve(seeds []ResourceID, added []*flowState) []Change {
 func (n *Network) apply(flows []*flowState) []Change {
 	changes := n.changes[:0]
 	for _, f := range flows {
-		f.bott = f.newBott
+		n.setBott(f, f.newBott)
 		if f.newRate != f.rate {
 			for _, r := range f.path {
 				n.res[r].used += f.newRate - f.rate
