@@ -100,6 +100,7 @@ const (
 	// TransferOutput is a reduce's output written through the HDFS
 	// replication pipeline: each replica's disk and the network hops between.
 	TransferOutput
+	numTransferKinds
 )
 
 // networkModel is one entry of the registry: a network key's name and the

@@ -3,6 +3,7 @@
 package replay_test
 
 import (
+	"flag"
 	"math"
 	"slices"
 	"syscall"
@@ -55,25 +56,29 @@ func costRun(b *testing.B, tr *trace.Trace, hw replay.Hardware, pol string) (int
 // and the flow network models, one after the other in each op, and reports
 // each one's CPU µs per task and their ratio (flow-cpu/fixed-cpu): issue 13's
 // cost bound is a ratio of at most 3 on the whole trace
-// (docs/network-model.md, "Cost in the engine").
+// (docs/network-model.md, "Cost in the engine"). With -v it logs what the
+// flow run did: events, transfers by kind, and the solver's counters.
+// -flow-jobs sets the prefix (100 jobs by default).
 //
-//	go test ./replay -run '^$' -bench FlowModel -benchtime 1x
+//	go test ./replay -run '^$' -bench FlowModel -benchtime 1x -v -args -flow-jobs 300
 func BenchmarkFlowModel(b *testing.B) {
-	tr := prefix(sharedTrace(b, "FB-2010_samples_24_times_1hr_0.tsv"), flowModelJobs)
+	tr := prefix(sharedTrace(b, "FB-2010_samples_24_times_1hr_0.tsv"), *flowModelJobs)
 	for _, pol := range []string{"fifo", "fair"} {
 		b.Run(pol, func(b *testing.B) {
 			var fixedCPU, flowCPU, tasks int64
 			for range b.N {
 				hw := loadHardware(b, "fb-3000.toml")
-				c, n, _ := costRun(b, tr, hw, pol)
+				c, n, res := costRun(b, tr, hw, pol)
 				fixedCPU += c
+				b.Logf("fixed: %d events, %d tasks", res.Summary.Events, n)
 				tasks += n
 				hw.Network = replay.NetworkFlow
 				if err := hw.Validate(); err != nil {
 					b.Fatal(err)
 				}
-				c, _, _ = costRun(b, tr, hw, pol)
+				c, _, res = costRun(b, tr, hw, pol)
 				flowCPU += c
+				logFlowCost(b, res)
 			}
 			b.ReportMetric(float64(fixedCPU)/1e3/float64(tasks), "fixed-cpu-µs/task")
 			b.ReportMetric(float64(flowCPU)/1e3/float64(tasks), "flow-cpu-µs/task")
@@ -83,7 +88,22 @@ func BenchmarkFlowModel(b *testing.B) {
 }
 
 // flowModelJobs is BenchmarkFlowModel's prefix of FB-2010.
-const flowModelJobs = 100
+var flowModelJobs = flag.Int("flow-jobs", 100, "BenchmarkFlowModel: the prefix of FB-2010 replayed, in jobs")
+
+// logFlowCost logs what a flow run did (replay.FlowCost).
+func logFlowCost(b *testing.B, res *replay.Result) {
+	b.Helper()
+	c, ok := res.FlowCost()
+	if !ok {
+		b.Fatal("a flow run without FlowCost")
+	}
+	st := c.Solver
+	b.Logf("flow: %d events; transfers: %d map reads, %d fetches, %d spills, %d output writes; "+
+		"%d solves (%d with the rate-update quantum), incremental %d (%d gave up) re-solving %d flows, full %d re-solving %d flows (%.0f a solve); %d flows re-timed",
+		res.Summary.Events, c.MapReads, c.Fetches, c.Spills, c.Outputs,
+		st.LocalSolves+st.FullSolves, st.QuantumSolves, st.LocalSolves, st.LocalFailures, st.LocalFlows,
+		st.FullSolves, st.FullFlows, float64(st.FullFlows)/float64(max(st.FullSolves, 1)), st.Retimed)
+}
 
 // BenchmarkFlowUpdate measures the rate-update quantum (flow_update) against
 // exact max-min (flow_update = 0) on the first 300 jobs of FB-2009 on fb-600

@@ -68,8 +68,9 @@ type flowNet struct {
 	// pending are the flows started at the current time, added in one batch
 	// (one re-solve) before the network is next asked for its next end.
 	pending []flow.Spec
-	paths   []flow.ResourceID // backing store of pending's paths
-	labels  []string          // each resource's name in the replay's hosts and racks (Links)
+	paths   []flow.ResourceID       // backing store of pending's paths
+	labels  []string                // each resource's name in the replay's hosts and racks (Links)
+	started [numTransferKinds]int64 // transfers started, by kind (FlowCost)
 }
 
 // newFlowNet builds the flow network of the run's cluster.
@@ -169,6 +170,7 @@ func (fn *flowNet) Start(now int64, x Transfer) (int, error) {
 	}
 	x.Start = now
 	fn.xfers[id] = x
+	fn.started[x.Kind]++
 	// The path is p[k:] once every path of the batch is in paths (appends may
 	// move it), so it is set by flush.
 	fn.pending = append(fn.pending, flow.Spec{ID: id, Bytes: x.Bytes, Path: p[k:len(p):len(p)]})

@@ -163,10 +163,11 @@ type Result struct {
 	Queues []QueueSample
 	// Links is each loaded link per timeline instant under network =
 	// "flow" (links.parquet), when Options.Timeline is set.
-	Links   []LinkSample
-	Summary RunSummary
-	Wall    time.Duration
-	out     *RunWriter // Options.Out, which holds the streamed rows
+	Links    []LinkSample
+	Summary  RunSummary
+	Wall     time.Duration
+	out      *RunWriter // Options.Out, which holds the streamed rows
+	flowCost *FlowCost  // network = "flow": what the flow network did (network_cost.go)
 }
 
 // Sim is one run of the simulator: a cluster, a workload and a policy. Policies
@@ -321,6 +322,9 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		}
 	}
 	s.summarise()
+	if q, ok := s.fn.(*flowNet); ok {
+		s.res.flowCost = q.cost()
+	}
 	s.res.Wall = time.Since(start)
 	return &s.res, nil
 }

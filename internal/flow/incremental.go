@@ -33,7 +33,11 @@ const maxLocalRounds = 8
 
 // resolveLocal re-solves around the seed resources as described above and
 // applies the result; ok is false, with nothing applied, when it gave up.
-func (n *Network) resolveLocal(seeds []ResourceID) (changes []Change, ok bool) {
+//
+// The flows added are free from the start, and the resources they cross are
+// checked but not in the region: a new flow on a resource with spare capacity
+// frees nobody else.
+func (n *Network) resolveLocal(seeds []ResourceID, added []*flowState) (changes []Change, ok bool) {
 	n.epoch++
 	ep := n.epoch
 	free := n.comp[:0]
@@ -82,6 +86,22 @@ func (n *Network) resolveLocal(seeds []ResourceID) (changes []Change, ok bool) {
 	for _, r := range seeds {
 		if !grow(r) {
 			return nil, false
+		}
+	}
+	for _, f := range added {
+		if f.seen == ep {
+			continue
+		}
+		f.seen = ep
+		free = append(free, f)
+		if len(free) > limit {
+			return nil, false
+		}
+		for _, q := range f.path {
+			if n.res[q].seen != ep {
+				n.res[q].seen = ep
+				touched = append(touched, q)
+			}
 		}
 	}
 	for round := 0; ; round++ {

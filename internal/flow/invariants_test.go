@@ -22,6 +22,15 @@ func checkMaxMin(n *Network) error {
 		if load := n.Load(ResourceID(r)); load > res.capacity*(1+tol) {
 			return fmt.Errorf("resource %s carries %v > capacity %v", res.name, load, res.capacity)
 		}
+		held := 0
+		for _, f := range res.flows {
+			if f.bott == ResourceID(r) {
+				held++
+			}
+		}
+		if held != res.bottled {
+			return fmt.Errorf("resource %s: %d flows have it as their bottleneck, counted %d", res.name, held, res.bottled)
+		}
 	}
 	for id, f := range n.flows {
 		if !(f.rate > 0) {

@@ -68,6 +68,9 @@ type Network struct {
 	// before nextSolve are deferred, their resources listed in dirty.
 	quantum, nextSolve int64
 	dirty              []ResourceID
+	// added are the flows added since the last solve, each's addIdx its
+	// place here (solveNow).
+	added []*flowState
 }
 
 type resource struct {
@@ -87,6 +90,7 @@ type resource struct {
 	stale   bool
 	dirty   bool    // in Network.dirty
 	used    float64 // the rates of the flows crossing it (quantum.go's provisional rates)
+	bottled int     // the flows crossing it that have it as their bottleneck (flowState.bott)
 }
 
 type flowState struct {
@@ -100,9 +104,11 @@ type flowState struct {
 	rate      float64 // bytes per second; 0 until first solved
 	finish    int64   // µs; -1 until first solved
 	hidx      int     // place in the finish heap
+	addIdx    int     // place in Network.added, -1 when not there
 
 	// bott is the resource where the last solve fixed the flow's rate, its
-	// bottleneck; the incremental solver checks it still is.
+	// bottleneck (-1 before the first); the incremental solver checks it
+	// still is. setBott keeps the resources' counts.
 	bott ResourceID
 
 	seen    uint64
@@ -296,6 +302,9 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 		f.rate = 0
 		f.finish = -1
 		f.hidx = -1
+		f.bott = -1
+		f.addIdx = len(n.added)
+		n.added = append(n.added, f)
 		for _, r := range sp.Path {
 			res := &n.res[r]
 			f.slot = append(f.slot, len(res.flows))
@@ -316,7 +325,7 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 		n.changes = changes
 		return changes, nil
 	}
-	ch := n.solveNow(seeds)
+	ch := n.solveNow(seeds, true)
 	n.stats.Retimed += int64(len(ch) - len(specs))
 	return ch, nil
 }
@@ -452,6 +461,15 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 			}
 		}
 		delete(n.flows, id)
+		n.setBott(f, -1)
+		if k := f.addIdx; k >= 0 { // added since the last solve: it leaves n.added
+			last := len(n.added) - 1
+			n.added[k] = n.added[last]
+			n.added[k].addIdx = k
+			n.added[last] = nil
+			n.added = n.added[:last]
+			f.addIdx = -1
+		}
 		seeds = append(seeds, f.path...)
 		n.free = append(n.free, f)
 	}
@@ -462,9 +480,24 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 		n.deferChange(seeds)
 		return n.changes[:0], nil
 	}
-	ch := n.solveNow(seeds)
+	ch := n.solveNow(seeds, false)
 	n.stats.Retimed += int64(len(ch))
 	return ch, nil
+}
+
+// setBott makes b flow f's bottleneck (-1: none), keeping the resources'
+// counts of the flows they hold (resource.bottled).
+func (n *Network) setBott(f *flowState, b ResourceID) {
+	if f.bott == b {
+		return
+	}
+	if f.bott >= 0 {
+		n.res[f.bott].bottled--
+	}
+	if b >= 0 {
+		n.res[b].bottled++
+	}
+	f.bott = b
 }
 
 func (f *flowState) pathIndex(r ResourceID) int {

@@ -29,7 +29,7 @@ func (n *Network) SetUpdateQuantum(q int64) error {
 	if q < 0 || q > maxDuration {
 		return fmt.Errorf("flow: rate-update quantum %d µs: want 0 (exact) or a positive duration", q)
 	}
-	if len(n.dirty) > 0 {
+	if len(n.dirty) > 0 || len(n.added) > 0 {
 		return fmt.Errorf("flow: rate-update quantum changed with a re-solve deferred")
 	}
 	n.quantum = q
@@ -39,7 +39,7 @@ func (n *Network) SetUpdateQuantum(q int64) error {
 // Due is the time of the deferred re-solve; ok is false when nothing is
 // deferred.
 func (n *Network) Due() (at int64, ok bool) {
-	if len(n.dirty) == 0 {
+	if len(n.dirty) == 0 && len(n.added) == 0 {
 		return 0, false
 	}
 	return n.nextSolve, true
@@ -54,31 +54,62 @@ func (n *Network) Settle(t int64) ([]Change, error) {
 		return nil, fmt.Errorf("flow: settling deferred changes: %w", err)
 	}
 	n.now = t
-	if len(n.dirty) == 0 {
+	if len(n.dirty) == 0 && len(n.added) == 0 {
 		return nil, nil
 	}
-	return n.solveNow(nil), nil
+	return n.solveNow(nil, false), nil
 }
 
 // deferring reports whether a change at the clock's time waits for the next
 // solve.
 func (n *Network) deferring() bool { return n.quantum > 0 && n.now < n.nextSolve }
 
-// solveNow re-solves the deferred resources and seeds at the clock's time and
-// starts the next quantum.
-func (n *Network) solveNow(seeds []ResourceID) []Change {
+// solveNow re-solves the deferred changes and seeds at the clock's time and
+// starts the next quantum; added says the seeds are the paths of flows just
+// added (else of flows just removed).
+//
+// The flows added since the last solve (n.added) are re-solved with the
+// resources they cross checked, not freed: the incremental solver pulls in a
+// resource only when its bottleneck check fails there (incremental.go). A
+// resource that lost flows is left out of the seeds unless a flow crossing it
+// has it as its bottleneck: every other flow there is held by a saturated
+// resource elsewhere whose flows did not change, so it keeps its rate, and a
+// resource carrying less cannot go over its capacity. Seeding such a resource
+// would free every flow crossing it (a rack uplink: hundreds) for nothing and
+// push the incremental solver past its limit into a full re-solve.
+func (n *Network) solveNow(seeds []ResourceID, added bool) []Change {
+	keep := seeds[:0]
+	if !added {
+		for _, r := range seeds {
+			if n.holdsBottleneck(r) {
+				keep = append(keep, r)
+			}
+		}
+	}
 	for _, r := range n.dirty {
+		if n.holdsBottleneck(r) {
+			keep = append(keep, r)
+		}
 		n.res[r].dirty = false
 	}
-	seeds = append(seeds, n.dirty...)
 	n.dirty = n.dirty[:0]
 	if n.quantum > 0 {
 		n.nextSolve = n.now + n.quantum
 		n.stats.QuantumSolves++
 	}
-	n.seeds = seeds[:0]
-	return n.resolve(seeds)
+	n.seeds = keep[:0]
+	ch := n.resolve(keep, n.added)
+	for i, f := range n.added {
+		f.addIdx = -1
+		n.added[i] = nil
+	}
+	n.added = n.added[:0]
+	return ch
 }
+
+// holdsBottleneck reports whether a flow crossing resource r has r as its
+// bottleneck (the resource where the last solve fixed its rate), O(1).
+func (n *Network) holdsBottleneck(r ResourceID) bool { return n.res[r].bottled > 0 }
 
 // deferChange marks a change's resources for the next solve.
 func (n *Network) deferChange(path []ResourceID) {
@@ -104,7 +135,7 @@ func (n *Network) provisional(f *flowState) Change {
 		n.res[r].used += rate
 	}
 	f.rate = rate
-	f.bott = f.path[0]
+	n.setBott(f, f.path[0])
 	f.finish = n.now + durationUs(f.remaining, rate)
 	n.fin.push(f)
 	return Change{Flow: f.id, Finish: f.finish}

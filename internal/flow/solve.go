@@ -28,7 +28,11 @@ import (
 // once at a time and each stale surfacing costs one push and pop, so the cost
 // is O(E + R + S log R) for E (flow, resource) pairs, R resources and S stale
 // surfacings (at most E).
-func (n *Network) resolve(seeds []ResourceID) []Change {
+//
+// added are flows added since the last solve: the incremental solver re-solves
+// them without freeing the flows of the resources they cross; the full solver
+// takes their resources as seeds.
+func (n *Network) resolve(seeds []ResourceID, added []*flowState) []Change {
 	// After the incremental solver gives up, the next changes likely spread as
 	// far (a shuffle across racks): it sits out 1, 2, 4, … up to 16 changes
 	// after consecutive failures, and is tried on every change again after a
@@ -38,7 +42,7 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 	case n.localSkip > 0:
 		n.localSkip--
 	default:
-		if changes, ok := n.resolveLocal(seeds); ok {
+		if changes, ok := n.resolveLocal(seeds, added); ok {
 			n.localSolves++
 			n.stats.LocalSolves++
 			n.localFails = 0
@@ -50,6 +54,10 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 	}
 	n.fullSolves++
 	n.stats.FullSolves++
+	for _, f := range added {
+		seeds = append(seeds, f.path...)
+	}
+	n.seeds = seeds[:0]
 	comp := n.fill(seeds)
 	n.stats.FullFlows += int64(len(comp))
 	return n.apply(comp)
@@ -62,7 +70,7 @@ func (n *Network) resolve(seeds []ResourceID) []Change {
 func (n *Network) apply(flows []*flowState) []Change {
 	changes := n.changes[:0]
 	for _, f := range flows {
-		f.bott = f.newBott
+		n.setBott(f, f.newBott)
 		if f.newRate != f.rate {
 			for _, r := range f.path {
 				n.res[r].used += f.newRate - f.rate
