@@ -96,14 +96,6 @@ type yarnKeys struct {
 	ReduceRampupLimit                       float64
 }
 
-// setYARNKeys sets the YARN group's fields of h from k.
-func setYARNKeys(h *Hardware, k yarnKeys) {
-	h.Cluster, h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MaxAllocationMB = k.Cluster, k.NodeMemoryMB, k.NodeVCores, k.MinAllocationMB, k.MaxAllocationMB
-	h.MinAllocationVCores, h.MaxAllocationVCores, h.MapMemoryMB, h.ReduceMemoryMB, h.AMMemoryMB = k.MinAllocationVCores, k.MaxAllocationVCores, k.MapMemoryMB, k.ReduceMemoryMB, k.AMMemoryMB
-	h.MapVCores, h.ReduceVCores, h.AMVCores, h.AMStartup, h.AMLaunch, h.AMHeartbeat = k.MapVCores, k.ReduceVCores, k.AMVCores, k.AMStartup, k.AMLaunch, k.AMHeartbeat
-	h.ReduceRampupLimit = k.ReduceRampupLimit
-}
-
 func yarnKeysOf(h *Hardware) yarnKeys {
 	return yarnKeys{h.Cluster, h.NodeMemoryMB, h.NodeVCores, h.MinAllocationMB, h.MaxAllocationMB,
 		h.MinAllocationVCores, h.MaxAllocationVCores, h.MapMemoryMB, h.ReduceMemoryMB, h.AMMemoryMB,
