@@ -3,7 +3,7 @@ package replay
 // SetRowGroup bounds the row groups of w's streamed files to n rows, so that a
 // test sees memory bounded on a run far smaller than a production row group.
 func SetRowGroup(w *RunWriter, n int) {
-	w.tasks.rowGroup, w.timeline.rowGroup, w.nodeNet.rowGroup = n, n, n
+	w.tasks.rowGroup, w.timeline.rowGroup, w.nodeNet.rowGroup, w.jobs.rowGroup = n, n, n, n
 }
 
 // EventStats is eventStats for tests and benchmarks.
@@ -19,3 +19,7 @@ func CountEvents(o *Options) *EventStats {
 // QueueAllHeartbeats makes a run with o queue every heartbeat with the other
 // events and handle each, cancelling none (heartbeats.go).
 func QueueAllHeartbeats(o *Options) { o.queueAll = true }
+
+// MaxJobsWaiting is the most finished jobs w held at once, waiting for an
+// earlier job to finish before their rows could be written.
+func MaxJobsWaiting(w *RunWriter) int { return w.maxWait }
