@@ -65,8 +65,11 @@ func NewRunWriter(dir string) (*RunWriter, error) {
 		conv: identity[QueueSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us", "queue"}}}
 	w.links = stream[LinkSample, LinkSample]{path: filepath.Join(dir, LinksFile),
 		conv: identity[LinkSample], opt: trace.ParquetOptions{SortedBy: []string{"time_us"}}}
+	// jobs.parquet's one row group (up to trace.MaxRowsPerRowGroup jobs) is
+	// built over the whole run: its compressed pages wait on disk (40.7 MB
+	// of heap for 700,000 of FB-2010's rows in memory, 3.6 MB spilled).
 	w.jobs = stream[JobResult, JobRow]{path: filepath.Join(dir, JobsFile), conv: (*JobResult).Row,
-		opt: trace.ParquetOptions{SortedBy: []string{"job_index"}}}
+		opt: trace.ParquetOptions{SortedBy: []string{"job_index"}, SpillDir: os.TempDir()}}
 	return w, nil
 }
 
