@@ -3,7 +3,7 @@ package replay
 // SetRowGroup bounds the row groups of w's streamed files to n rows, so that a
 // test sees memory bounded on a run far smaller than a production row group.
 func SetRowGroup(w *RunWriter, n int) {
-	w.tasks.rowGroup, w.timeline.rowGroup, w.nodeNet.rowGroup = n, n, n
+	w.tasks.rowGroup, w.timeline.rowGroup, w.nodeNet.rowGroup, w.jobs.rowGroup = n, n, n, n
 }
 
 // EventStats is eventStats for tests and benchmarks.
@@ -26,3 +26,7 @@ func QueueAllHeartbeats(o *Options) { o.queueAll = true }
 func FlowEnd(o *Options, f func(cancels int64, flowsLeft bool, queued int)) {
 	o.atEnd = func(s *Sim) { f(s.flowCancels, s.fn != nil && s.fn.Active(), len(s.q)) }
 }
+
+// MaxJobsWaiting is the most finished jobs w held at once, waiting for an
+// earlier job to finish before their rows could be written.
+func MaxJobsWaiting(w *RunWriter) int { return w.maxWait }

@@ -22,6 +22,10 @@ type jobMetrics struct {
 	// observed marks the observed schedule's run: a job's status is the
 	// trace's, not the simulation's.
 	observed bool
+	// sink, if set, receives each finished job's result, built in scratch,
+	// instead of jobs; it copies what it keeps.
+	sink    func(*JobResult)
+	scratch JobResult
 }
 
 // jobMetricsEvents are the events jobMetrics listens to.
@@ -62,8 +66,16 @@ func (m *jobMetrics) TaskLaunched(e TaskEvent) {
 // whose trace records none) leaves its flowtime and slowdown unset.
 func (m *jobMetrics) JobFinished(e JobEvent) {
 	j, tj := e.Job, e.Job.Trace
-	// built in place in jobs: a result passed to adjust would escape
-	*m.jobs = append(*m.jobs, JobResult{
+	// built in place (in jobs, or in scratch for sink): a result passed to
+	// adjust would escape
+	var r *JobResult
+	if m.sink == nil {
+		*m.jobs = append(*m.jobs, JobResult{})
+		r = &(*m.jobs)[len(*m.jobs)-1]
+	} else {
+		r = &m.scratch
+	}
+	*r = JobResult{
 		JobIndex: j.Index, JobID: tj.ID, Name: tj.Name, User: tj.User, Queue: tj.Queue,
 		Maps: j.NumMaps(), Reduces: int32(len(j.Reduces)),
 		SubmitUs: j.SubmitUs, FirstLaunchUs: j.FirstLaunchUs, LastMapEndUs: j.LastMapEndUs,
@@ -71,8 +83,7 @@ func (m *jobMetrics) JobFinished(e JobEvent) {
 		FlowtimeUs: Unset, IdealUs: j.IdealUs, WaitingUs: Unset,
 		ReducesLate: j.late, InputBytes: tj.InputBytes, ShuffleBytes: tj.ShuffleBytes, OutputBytes: tj.OutputBytes,
 		ObservedFlowtimeUs: Unset, AloneUs: Unset, Status: results.StatusSucceeded,
-	})
-	r := &(*m.jobs)[len(*m.jobs)-1]
+	}
 	switch {
 	case m.observed:
 		r.Status = tj.Status
@@ -99,4 +110,7 @@ func (m *jobMetrics) JobFinished(e JobEvent) {
 	}
 	l := m.loc[j.Index]
 	r.MapsNodeLocal, r.MapsRackLocal, r.MapsOffRack = l[NodeLocal], l[RackLocal], l[OffRack]
+	if m.sink != nil {
+		m.sink(r)
+	}
 }

@@ -1,6 +1,10 @@
 package replay
 
-import "github.com/tracereplay/tracereplay/internal/results"
+import (
+	"math"
+
+	"github.com/tracereplay/tracereplay/internal/results"
+)
 
 // The results schema (the rows of a run's Parquet files, run.json and
 // manifest.json) is package internal/results, which the report reads without
@@ -72,4 +76,39 @@ func (h *Hardware) RackCount() int {
 		return len(h.Layout)
 	}
 	return h.Racks
+}
+
+// runAcc accumulates the run summary's per-job figures (summarise) one job at
+// a time, in the order the jobs finished, so that a run that streams its
+// results need not hold them: the sums are those of a loop over Result.Jobs
+// before they are sorted, to the bit (Jain's index sums its floats in that
+// order).
+type runAcc struct {
+	jobs                  int
+	maps, reduces, flowUs int64
+	first, last           int64 // earliest submit, latest finish
+	local, rack           int64 // maps node-local, rack-local
+	slowSum, slowSq       float64
+}
+
+func (a *runAcc) init() { *a = runAcc{first: math.MaxInt64} }
+
+func (a *runAcc) add(r *JobResult) {
+	a.jobs++
+	a.maps += int64(r.Maps)
+	a.reduces += int64(r.Reduces)
+	a.flowUs += r.FlowtimeUs
+	a.first, a.last = min(a.first, r.SubmitUs), max(a.last, r.FinishUs)
+	a.local += int64(r.MapsNodeLocal)
+	a.rack += int64(r.MapsRackLocal)
+	a.slowSum += r.Slowdown
+	a.slowSq += r.Slowdown * r.Slowdown
+}
+
+// jain is Jain's fairness index of the jobs' slowdowns, (Σx)² / (n·Σx²).
+func (a *runAcc) jain() float64 {
+	if a.slowSq == 0 {
+		return 1
+	}
+	return a.slowSum * a.slowSum / (float64(a.jobs) * a.slowSq)
 }

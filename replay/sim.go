@@ -132,10 +132,14 @@ type Options struct {
 	// Context, if set, stops the run with its error soon after it is done
 	// (checked every few thousand events).
 	Context context.Context
-	// Out, if set, receives the run's task rows, timeline samples and node_net
-	// rows as they happen instead of the Result (stream.go); WriteRun into
-	// Out's directory then completes the run's files.
+	// Out, if set, receives the run's job results (unless Alone is set), task
+	// rows, timeline samples and node_net rows as they happen instead of the
+	// Result (stream.go); WriteRun into Out's directory then completes the
+	// run's files.
 	Out *RunWriter
+	// JobStats keeps the statistics and the digest of the jobs a run streams
+	// to Out (Result.JobStats), which then are not in Result.Jobs.
+	JobStats bool
 	// Observers, if set, listen to the run's events (bus.go) after the
 	// run's own metrics, checker and recorders.
 	Observers []Observer
@@ -280,7 +284,9 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	if rep, ok := p.(QueueReporter); ok && s.yarn.on {
 		adjust = leafQueues(rep, adjust)
 	}
-	s.bus.register(newJobMetrics(&s.res.Jobs, w.Len(), adjust), jobMetricsEvents)
+	jm := newJobMetrics(&s.res.Jobs, w.Len(), adjust)
+	jm.sink = s.jobSink() // stream.go
+	s.bus.register(jm, jobMetricsEvents)
 	s.bus.register(&s.mm, onJobArrived|onTaskLaunched|onTaskEnded)
 	s.bus.register(&s.net, onTransfer)
 	if opt.RecordTasks {
@@ -949,24 +955,23 @@ func (s *Sim) sample() {
 func (s *Sim) summarise() {
 	sum := &s.res.Summary
 	sum.Policy, sum.Trace, sum.Hardware, sum.Seed = s.pol.Name(), s.opt.TraceName, s.opt.HardwareName, s.opt.Seed
-	sum.Jobs = len(s.res.Jobs)
-	var first, last int64 = math.MaxInt64, 0
-	var local, rack int64
-	slowdowns := make([]float64, 0, len(s.res.Jobs))
-	for i := range s.res.Jobs {
-		r := &s.res.Jobs[i]
-		sum.Maps += int64(r.Maps)
-		sum.Reduces += int64(r.Reduces)
-		sum.TotalFlowtimeUs += r.FlowtimeUs
-		first, last = min(first, r.SubmitUs), max(last, r.FinishUs)
-		local += int64(r.MapsNodeLocal)
-		rack += int64(r.MapsRackLocal)
-		slowdowns = append(slowdowns, r.Slowdown)
+	// The jobs' sums: taken as they finished when they were streamed, else
+	// over the results in finish order (results.go).
+	var acc runAcc
+	if w := s.opt.Out; w != nil && w.jobsOn {
+		acc = w.run
+	} else {
+		acc.init()
+		for i := range s.res.Jobs {
+			acc.add(&s.res.Jobs[i])
+		}
 	}
-	sum.MakespanUs = last - first
+	sum.Jobs = acc.jobs
+	sum.Maps, sum.Reduces, sum.TotalFlowtimeUs = acc.maps, acc.reduces, acc.flowUs
+	sum.MakespanUs = acc.last - acc.first
 	if sum.Maps > 0 {
-		sum.MapLocality = float64(local) / float64(sum.Maps)
-		sum.RackLocality = float64(rack) / float64(sum.Maps)
+		sum.MapLocality = float64(acc.local) / float64(sum.Maps)
+		sum.RackLocality = float64(acc.rack) / float64(sum.Maps)
 	}
 	if sec := float64(sum.MakespanUs) / 1e6; sec > 0 {
 		sum.MapThroughput = float64(sum.Maps) / sec
@@ -975,7 +980,7 @@ func (s *Sim) summarise() {
 		sum.ReduceUtilisation = float64(s.busyReduceUs) / (float64(s.hw.TotalReduceSlots()) * float64(sum.MakespanUs))
 	}
 	s.yarnUtilisation(sum)
-	sum.JainFairness = jain(slowdowns)
+	sum.JainFairness = acc.jain()
 	s.mm.summarise(sum)
 	sum.NetworkBytes = s.netBytes
 	s.summariseNodes()

@@ -27,6 +27,11 @@ type ParquetOptions struct {
 	SortedBy []string
 	// MaxRowsPerRowGroup, if positive, replaces the MaxRowsPerRowGroup bound.
 	MaxRowsPerRowGroup int
+	// SpillDir, if set, keeps the compressed pages of the row group being
+	// built in unlinked temporary files in that directory (spill.go) instead
+	// of memory: the same bytes, and a file whose one row group grows over a
+	// long run holds only its columns' current pages in memory.
+	SpillDir string
 }
 
 // WriteParquetFile writes rows as one zstd-compressed Parquet file at path, with
@@ -67,6 +72,9 @@ func NewParquetWriter[T any](w io.Writer, meta map[string]string, opt ...Parquet
 		}
 		if o.MaxRowsPerRowGroup > 0 {
 			options = append(options, parquet.MaxRowsPerRowGroup(int64(o.MaxRowsPerRowGroup)))
+		}
+		if o.SpillDir != "" {
+			options = append(options, parquet.ColumnPageBuffers(spillPool{dir: o.SpillDir}))
 		}
 	}
 	if len(sorting) > 0 {

@@ -213,6 +213,9 @@ func runJob(ctx context.Context, j *job, c *config, prog *progress, out string, 
 		RecordTasks: c.tasks && out != "", Timeline: !c.noTimeline && out != "", CheckInvariants: c.check,
 		TraceName: j.traceSrc, HardwareName: j.cell.HWName,
 		Workload: workloadOptions(c),
+		// A run with --out streams its jobs' rows: the summary table's
+		// statistics are then taken as they are written.
+		JobStats: !c.quiet && out != "",
 		Progress: func(done, total int) { prog.jobs(j.cell.Dir, done, total) },
 	}
 	if c.alone {
@@ -268,8 +271,11 @@ func finishCell(j *job, res *replay.Result, out string, quiet bool, ids *traceID
 	j.run = summary.Run{Dir: j.cell.Dir, Labels: labels, Policy: j.cell.Policy, Summary: res.Summary,
 		Stats: &summary.Stats{}, Cluster: summary.ClusterSize(&j.cell.Hardware)}
 	if !quiet { // the table and the identical runs are printed
-		*j.run.Stats = summary.Compute(res.Jobs)
-		j.run.JobsDigest = summary.Digest(res.Jobs)
+		st, digest, err := res.JobStats()
+		if err != nil {
+			return err
+		}
+		*j.run.Stats, j.run.JobsDigest = st, digest
 	}
 	return nil
 }

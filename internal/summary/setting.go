@@ -1,8 +1,6 @@
 package summary
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -249,15 +247,11 @@ func sameRunJobs(a, b Run) bool {
 // collisions; floats are compared by their shortest decimal form). It is ""
 // for no jobs, which sameJobs never matches.
 func Digest(jobs []results.Job) string {
-	if len(jobs) == 0 {
-		return ""
+	var a Acc
+	for i := range jobs {
+		a.Add(&jobs[i])
 	}
-	h := sha256.New()
-	for _, j := range jobs {
-		j.Policy = ""
-		fmt.Fprintf(h, "%#v\n", j)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return a.Digest()
 }
 
 // sameJobs reports whether two runs' jobs are equal except for the policy name.

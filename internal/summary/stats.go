@@ -102,51 +102,14 @@ type Stats struct {
 	SlowdownMean float64
 }
 
-// Compute returns the summary statistics of one run's jobs.
+// Compute returns the summary statistics of one run's jobs (an Acc given
+// each of them).
 func Compute(jobs []results.Job) Stats {
-	s := Stats{Jobs: len(jobs)}
-	flow := Flowtimes(jobs)
-	s.Unfinished = len(jobs) - len(flow)
-	s.FlowtimeMean = Mean(flow)
-	s.FlowtimeP50 = Percentile(flow, 0.50)
-	s.FlowtimeP95 = Percentile(flow, 0.95)
-	s.FlowtimeP99 = Percentile(flow, 0.99)
-
-	var slow []float64
-	for _, j := range jobs {
-		if j.FinishUs != results.Unset && j.Slowdown > 0 {
-			slow = append(slow, j.Slowdown)
-		}
+	a := Acc{noDigest: true}
+	for i := range jobs {
+		a.Add(&jobs[i])
 	}
-	s.SlowdownMean = Mean(slow)
-
-	starv := Starvations(jobs)
-	s.StarvationJobs = len(starv)
-	s.StarvationMean = Mean(starv)
-	s.StarvationP95 = Percentile(starv, 0.95)
-
-	var node, rack, off int64
-	for _, j := range jobs {
-		node += int64(j.MapsNodeLocal)
-		rack += int64(j.MapsRackLocal)
-		off += int64(j.MapsOffRack)
-	}
-	s.NodeLocalPct = percent(node, node+rack+off)
-	s.RackLocalPct = percent(rack, node+rack+off)
-	s.OffRackPct = percent(off, node+rack+off)
-
-	s.Makespan = math.NaN()
-	first, last := int64(math.MaxInt64), int64(math.MinInt64)
-	for _, j := range jobs {
-		first = min(first, j.SubmitUs)
-		if j.FinishUs != results.Unset {
-			last = max(last, j.FinishUs)
-		}
-	}
-	if last != math.MinInt64 {
-		s.Makespan = Seconds(last - first)
-	}
-	return s
+	return a.Stats()
 }
 
 func percent(part, whole int64) float64 {
