@@ -76,13 +76,20 @@ import (
 // list; a task end O(1) amortized (the running list keeps launch order with
 // holes, compacted when they outnumber the tasks). The slack-system update runs
 // at most once per update-interval, in O(J + the executed jobs' running tasks)
-// plus the queue moves. Each slot decision is the comparator's O(J) scan (not
-// bounded by what changed); the front minima of the slacks, O(Q), are
-// recomputed only after the slack system changed (updates, arrivals, ends),
-// not per decision; a job's stage is O(1) unless its finished and running
-// tasks straddle reduce-stage, and then one O(running) sum per task end or
-// change of its average, its answer kept while no task of the phase ends and
-// its terms cannot have reached the threshold (progressAtLeast).
+// plus the queue moves. A slot decision reads the comparator's index
+// (hpfspIndex) instead of scanning the jobs: O(log J) for each job touched
+// since the last decision (its launches, task ends, re-estimates) or whose
+// stage answer may have changed with time, plus one heap pop for each stale
+// entry it meets (a job whose count moved, that left its fair phase or has no
+// task of the slot's kind left), paid once by the change that made it stale.
+// Only the first decision after the slack system changed (an update,
+// arrival or end, which moves every queued job's slack) costs O(J + Q): the
+// front minima of the slacks and the heaps of completable and PS-ordered
+// jobs are rebuilt then, not per decision. A job's stage is O(1) unless its
+// finished and running tasks straddle reduce-stage, and then one O(running)
+// sum per task end or change of its average, its answer kept while no task of
+// the phase ends and its terms cannot have reached the threshold
+// (progressAtLeast), and re-checked only when that bound expires (noUntil).
 type HPFSP struct {
 	replay.Base
 	name        string

@@ -19,9 +19,10 @@ import (
 // ended, has no task of the kind left, left its fair phase, or its count
 // moved on), so a change costs a push, and a stale entry one pop. comp and ps
 // depend on the slack system (w, the slacks, the queue order), which an update
-// changes for every queued job: they are rebuilt in O(J) at the first decision
-// after the slack system changed (sys.ver), and otherwise only gain the jobs
-// whose reduces become ready. A job's fair phase depends on its launches (a
+// changes for every queued job: those of a kind are rebuilt in O(J) at the
+// first decision of the kind after the slack system changed (sys.ver) that
+// the fair phase does not decide, and otherwise only gain the jobs whose
+// reduces become ready. A job's fair phase depends on its launches (a
 // launch touches it) and, when its two counts straddle fair-limit, on its
 // stage, which moves with time, its map ends and its average (a task end and
 // an update touch it); a touched job is re-classified at the next decision,
@@ -31,7 +32,7 @@ type hpfspIndex struct {
 	fair, comp, ps [2]entryHeap
 	stage          entryHeap   // by the time b at which to re-classify x
 	dirty          []*hpfspJob // touched since the last decision
-	ver            uint64      // sys.ver + 1 when comp and ps were built; 0: never
+	ver            [2]uint64   // per kind: sys.ver + 1 when comp and ps were built; 0: never
 	seq            int64       // arrivals so far: the next job's arrival order
 }
 
@@ -202,37 +203,32 @@ func (h *HPFSP) settle(now int64) {
 	}
 }
 
-// rebuild refreshes the slacks' front minima and the comp and ps heaps after
-// the slack system changed: O(J) once per change.
-func (h *HPFSP) rebuild(s replay.Cluster) {
+// rebuild refreshes the slacks' front minima and the comp and ps heaps of
+// kind k after the slack system changed: O(J) once per change and kind, at
+// the first decision of the kind that gets past the fair phase.
+func (h *HPFSP) rebuild(s replay.Cluster, k int) {
+	if h.idx.ver[k] == h.sys.ver+1 {
+		return
+	}
+	h.idx.ver[k] = h.sys.ver + 1
 	if h.frontVer != h.sys.ver+1 {
 		h.front = h.sys.frontMin(h.front)
 		h.frontVer = h.sys.ver + 1
 	}
-	if h.idx.ver == h.sys.ver+1 {
-		return
-	}
-	h.idx.ver = h.sys.ver + 1
-	for k := range 2 {
-		h.idx.comp[k] = h.idx.comp[k][:0]
-		h.idx.ps[k] = h.idx.ps[k][:0]
-	}
+	h.idx.comp[k] = h.idx.comp[k][:0]
+	h.idx.ps[k] = h.idx.ps[k][:0]
+	reduce := k == 1
 	for _, j := range s.Active() {
 		x := h.jobs[j.Index()]
-		x.readyIn = false
-		for k, reduce := range [2]bool{false, true} {
-			if eligible(x, reduce) {
-				h.addTiers(x, k, false)
-			}
+		if reduce {
+			x.readyIn = false
 		}
-		if x.fair && !x.dirty {
-			h.pushFair(x) // a task of a kind that appeared without a hook
+		if eligible(x, reduce) {
+			h.addTiers(x, k, false)
 		}
 	}
-	for k := range 2 {
-		h.idx.comp[k].heapify()
-		h.idx.ps[k].heapify()
-	}
+	h.idx.comp[k].heapify()
+	h.idx.ps[k].heapify()
 }
 
 // addTiers puts eligible x into the comp (if completable) and ps heaps of
@@ -258,7 +254,7 @@ func (h *HPFSP) addTiers(x *hpfspJob, k int, push bool) {
 // reducesReady adds x to the reduce heaps when its reduces became ready
 // between two changes of the slack system.
 func (h *HPFSP) reducesReady(x *hpfspJob) {
-	if !x.readyIn && h.idx.ver == h.sys.ver+1 && canReduce(x.j) {
+	if !x.readyIn && h.idx.ver[1] == h.sys.ver+1 && canReduce(x.j) {
 		h.addTiers(x, 1, true)
 	}
 }
@@ -271,7 +267,6 @@ func (h *HPFSP) reducesReady(x *hpfspJob) {
 // valid entry of the index's heaps, dropping the stale ones it meets.
 func (h *HPFSP) choose(s replay.Cluster, reduce bool) *hpfspJob {
 	h.settle(s.Now())
-	h.rebuild(s)
 	k := kindIndex(reduce)
 	for q := &h.idx.fair[k]; len(*q) > 0; {
 		e := &(*q)[0]
@@ -284,6 +279,7 @@ func (h *HPFSP) choose(s replay.Cluster, reduce bool) *hpfspJob {
 		}
 		q.pop()
 	}
+	h.rebuild(s, k)
 	for _, q := range []*entryHeap{&h.idx.comp[k], &h.idx.ps[k]} {
 		for len(*q) > 0 {
 			if x := (*q)[0].x; !x.gone && eligible(x, reduce) {

@@ -26,11 +26,14 @@ func (h *HPFSP) fairPhaseScan(x *hpfspJob, now int64) bool {
 
 // chooseScan is the comparator of Alg. 2 as an O(J) scan of the active jobs
 // (H-PFSP's choose before its index): the reference the index must match.
-// It reads h.front, which choose has just brought up to date.
 func (h *HPFSP) chooseScan(s replay.Cluster, reduce bool) *hpfspJob {
 	now := s.Now()
 	var fair, best, fallback *hpfspJob
 	var fairCount int32
+	if h.frontVer != h.sys.ver+1 {
+		h.front = h.sys.frontMin(h.front)
+		h.frontVer = h.sys.ver + 1
+	}
 	for _, j := range s.Active() {
 		if reduce && !canReduce(j) || !reduce && j.PendingMaps() == 0 {
 			continue
@@ -165,4 +168,9 @@ slow_start = %g
 	if tally.fair < 100 || tally.comp < 100 || tally.fallback < 10 || tally.none < 100 || tally.stageDecided < 10 {
 		t.Errorf("too few decisions of some kind: %+v", tally)
 	}
+}
+
+// hpfspCountDecisions makes h count its slot decisions into n.
+func hpfspCountDecisions(h *HPFSP, n *int64) {
+	h.verify = func(replay.Cluster, bool, *hpfspJob) { *n++ }
 }
