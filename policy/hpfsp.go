@@ -219,8 +219,8 @@ func (h *HPFSP) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool, t
 	} else {
 		d := j.MapFinishUs(task) - j.MapLaunchUs(task)
 		x.m.taskDone(task, d)
+		h.touch(x) // its stage may have changed, and its reduces become ready
 	}
-	h.touch(x)
 	h.update(s, false)
 	h.reducesReady(x)
 }
@@ -316,13 +316,14 @@ func (h *HPFSP) update(s replay.Cluster, force bool) {
 	}
 	h.sys.progress(h.served)
 	for _, x := range h.execd {
-		x.m.update(h.alpha, h.minProgress)
+		if x.m.update(h.alpha, h.minProgress) {
+			h.touch(x) // its map average, and with it its stage, changed
+		}
 		if !x.j.MapsDone() && !x.r.observed {
 			x.r.avg = x.m.avg // §II-B: no reduce estimate before the map phase ends
 		}
 		x.r.update(h.alpha, h.minProgress)
 		h.sys.reestimate(&x.sl, remainingTime(&x.m, &x.r, now, h.nm, h.nr, h.wMin))
-		h.touch(x) // its average may have changed, and with it its stage
 	}
 }
 
