@@ -156,6 +156,12 @@ func (h *HPFSP) classify(x *hpfspJob, now int64) {
 	if x.gone {
 		return
 	}
+	if !eligible(x, false) && !eligible(x, true) {
+		// Nothing to launch, so no fair entry: its stage is not needed. Only a
+		// map end (a touch) can give it a task to launch again.
+		x.fair, x.fairIn = false, [2]int32{}
+		return
+	}
 	inM, inR := x.launchedM < h.fairLimit, x.launchedR < h.fairLimit
 	fair := inM // the stage does not matter, or it is MAP
 	if x.j.NumReduces() != 0 && inM != inR {
