@@ -78,14 +78,15 @@ import (
 // at most once per update-interval, in O(J + the executed jobs' running tasks)
 // plus the queue moves. A slot decision reads the comparator's index
 // (hpfspIndex) instead of scanning the jobs: O(log J) for each job touched
-// since the last decision (its launches, task ends, re-estimates) or whose
+// since the last decision (its launches, map ends, a new map average) or whose
 // stage answer may have changed with time, plus one heap pop for each stale
 // entry it meets (a job whose count moved, that left its fair phase or has no
 // task of the slot's kind left), paid once by the change that made it stale.
-// Only the first decision after the slack system changed (an update,
-// arrival or end, which moves every queued job's slack) costs O(J + Q): the
-// front minima of the slacks and the heaps of completable and PS-ordered
-// jobs are rebuilt then, not per decision. A job's stage is O(1) unless its
+// Only the first decision of each kind of slot after the slack system
+// changed (an update, arrival or end, which moves every queued job's slack)
+// that the fair phase does not decide costs O(J + Q): the front minima of
+// the slacks and that kind's heaps of completable and PS-ordered jobs are
+// rebuilt then, not per decision. A job's stage is O(1) unless its
 // finished and running tasks straddle reduce-stage, and then one O(running)
 // sum per task end or change of its average, its answer kept while no task of
 // the phase ends and its terms cannot have reached the threshold
