@@ -76,13 +76,21 @@ import (
 // list; a task end O(1) amortized (the running list keeps launch order with
 // holes, compacted when they outnumber the tasks). The slack-system update runs
 // at most once per update-interval, in O(J + the executed jobs' running tasks)
-// plus the queue moves. Each slot decision is the comparator's O(J) scan (not
-// bounded by what changed); the front minima of the slacks, O(Q), are
-// recomputed only after the slack system changed (updates, arrivals, ends),
-// not per decision; a job's stage is O(1) unless its finished and running
-// tasks straddle reduce-stage, and then one O(running) sum per task end or
-// change of its average, its answer kept while no task of the phase ends and
-// its terms cannot have reached the threshold (progressAtLeast).
+// plus the queue moves. A slot decision reads the comparator's index
+// (hpfspIndex) instead of scanning the jobs: O(log J) for each job touched
+// since the last decision (its launches, map ends, a new map average) or whose
+// stage answer may have changed with time, plus one heap pop for each stale
+// entry it meets (a job whose count moved, that left its fair phase or has no
+// task of the slot's kind left), paid once by the change that made it stale.
+// Only the first decision of each kind of slot after the slack system
+// changed (an update, arrival or end, which moves every queued job's slack)
+// that the fair phase does not decide costs O(J + Q): the front minima of
+// the slacks and that kind's heaps of completable and PS-ordered jobs are
+// rebuilt then, not per decision. A job's stage is O(1) unless its
+// finished and running tasks straddle reduce-stage, and then one O(running)
+// sum per task end or change of its average, its answer kept while no task of
+// the phase ends and its terms cannot have reached the threshold
+// (progressAtLeast), and re-checked only when that bound expires (noUntil).
 type HPFSP struct {
 	replay.Base
 	name        string
@@ -107,6 +115,10 @@ type HPFSP struct {
 	frontVer uint64 // sys.ver + 1 when front was computed; 0: never
 	served   []served
 	execd    []*hpfspJob
+	idx      hpfspIndex
+
+	// verify, when set (tests), is shown each slot decision.
+	verify func(s replay.Cluster, reduce bool, got *hpfspJob)
 }
 
 // hpfspJob is H-PFSP's record of one job.
@@ -118,6 +130,15 @@ type hpfspJob struct {
 	slotM, slotR         float64 // slot time its maps and reduces have run, µs
 	chargedM, chargedR   float64 // the part already given to the slack system
 	lastInt              int64   // time up to which slotM and slotR are integrated
+
+	// The comparator's index (hpfspIndex).
+	seq     int64    // arrival order
+	gone    bool     // finished
+	fair    bool     // in its fair phase (Alg. 3) when last classified
+	dirty   bool     // touched since it was last classified
+	stamp   uint32   // classifications so far: its stage entry is the one made at the last
+	fairIn  [2]int32 // per kind: its count + 1 when it has a fair entry under that count, else 0
+	readyIn bool     // in the reduce heaps of the current slack system
 }
 
 func newHPFSP(r *ParamReader) (replay.Policy, error) {
@@ -160,6 +181,7 @@ func (h *HPFSP) Init(s replay.Cluster) {
 	h.jobs = nil
 	h.sys = slackSystem{eps: 1e-6}
 	h.frontVer = 0
+	h.idx = hpfspIndex{}
 }
 
 // JobArrived brings the slack system up to now and queues the job with the
@@ -175,7 +197,9 @@ func (h *HPFSP) JobArrived(s replay.Cluster, j *replay.JobView) {
 	}
 	x := &hpfspJob{j: j, sl: slackJob{id: j.Index(), pos: -1}, lastInt: s.Now(),
 		m: phaseEstimate{avg: defM, tasks: j.NumMaps()},
-		r: phaseEstimate{avg: defR, tasks: j.NumReduces()}}
+		r: phaseEstimate{avg: defR, tasks: j.NumReduces()}, seq: h.idx.seq}
+	h.idx.seq++
+	h.touch(x)
 	w := max(0, float64(j.NumMaps())*defM/h.nm+float64(j.NumReduces())*defR/h.nr)
 	x.sl.w, x.sl.v = w, w
 	for int(j.Index()) >= len(h.jobs) {
@@ -196,8 +220,10 @@ func (h *HPFSP) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool, t
 	} else {
 		d := j.MapFinishUs(task) - j.MapLaunchUs(task)
 		x.m.taskDone(task, d)
+		h.touch(x) // its stage may have changed, and its reduces become ready
 	}
 	h.update(s, false)
+	h.reducesReady(x)
 }
 
 // JobFinished charges the job's last service and marks it finished in the slack
@@ -210,6 +236,7 @@ func (h *HPFSP) JobFinished(s replay.Cluster, j *replay.JobView) {
 	h.mapCount += int64(x.m.finished)
 	h.redSum += x.r.sum
 	h.redCount += int64(x.r.finished)
+	x.gone = true
 	h.jobs[j.Index()] = nil
 }
 
@@ -220,6 +247,9 @@ func (h *HPFSP) Heartbeat(s replay.Cluster, n int32) {
 	now := s.Now()
 	for s.FreeMapSlots(n) > 0 {
 		x := h.choose(s, false)
+		if h.verify != nil {
+			h.verify(s, false, x)
+		}
 		if x == nil {
 			break
 		}
@@ -228,9 +258,13 @@ func (h *HPFSP) Heartbeat(s replay.Cluster, n int32) {
 		x.integrate(now)
 		x.launchedM++
 		x.m.running.add(t, now, x.m.tasks)
+		h.touch(x)
 	}
 	for s.FreeReduceSlots(n) > 0 {
 		x := h.choose(s, true)
+		if h.verify != nil {
+			h.verify(s, true, x)
+		}
 		if x == nil {
 			break
 		}
@@ -238,6 +272,7 @@ func (h *HPFSP) Heartbeat(s replay.Cluster, n int32) {
 		x.integrate(now)
 		x.launchedR++
 		x.r.running.add(t, now, x.r.tasks)
+		h.touch(x)
 	}
 }
 
@@ -282,70 +317,15 @@ func (h *HPFSP) update(s replay.Cluster, force bool) {
 	}
 	h.sys.progress(h.served)
 	for _, x := range h.execd {
-		x.m.update(h.alpha, h.minProgress)
+		if x.m.update(h.alpha, h.minProgress) {
+			h.touch(x) // its map average, and with it its stage, changed
+		}
 		if !x.j.MapsDone() && !x.r.observed {
 			x.r.avg = x.m.avg // §II-B: no reduce estimate before the map phase ends
 		}
 		x.r.update(h.alpha, h.minProgress)
 		h.sys.reestimate(&x.sl, remainingTime(&x.m, &x.r, now, h.nm, h.nr, h.wMin))
 	}
-}
-
-// fairPhase is Alg. 3: the job has scheduled fewer than FAIR_LIMIT tasks of its
-// current stage.
-func (h *HPFSP) fairPhase(x *hpfspJob, now int64) bool {
-	inM, inR := x.launchedM < h.fairLimit, x.launchedR < h.fairLimit
-	if x.j.NumReduces() == 0 || inM == inR {
-		return inM // the stage does not matter
-	}
-	if x.m.progressAtLeast(now, h.reduceStage) {
-		return inR
-	}
-	return inM
-}
-
-// choose is the H-PFSP comparator of Alg. 2 for a map (or reduce) slot: a job in
-// its fair phase with the fewest tasks of the slot's kind scheduled; else the
-// completable job with the least w; else (see the type's doc) the first job in
-// PS order. Only jobs with a task of the slot's kind ready to launch compete.
-func (h *HPFSP) choose(s replay.Cluster, reduce bool) *hpfspJob {
-	now := s.Now()
-	var fair, best, fallback *hpfspJob
-	var fairCount int32
-	if h.frontVer != h.sys.ver+1 {
-		h.front = h.sys.frontMin(h.front) // only after the slack system changed
-		h.frontVer = h.sys.ver + 1
-	}
-	for _, j := range s.Active() {
-		if reduce && !canReduce(j) || !reduce && j.PendingMaps() == 0 {
-			continue
-		}
-		x := h.jobs[j.Index()]
-		count := x.launchedM
-		if reduce {
-			count = x.launchedR
-		}
-		if h.fairPhase(x, now) && (fair == nil || count < fairCount) {
-			fair, fairCount = x, count
-		}
-		if fair != nil {
-			continue
-		}
-		if completable(&x.sl, h.front) && (best == nil || x.sl.w < best.sl.w ||
-			x.sl.w == best.sl.w && psBefore(&x.sl, &best.sl)) {
-			best = x
-		}
-		if fallback == nil || psBefore(&x.sl, &fallback.sl) {
-			fallback = x
-		}
-	}
-	switch {
-	case fair != nil:
-		return fair
-	case best != nil:
-		return best
-	}
-	return fallback
 }
 
 // psBefore orders jobs as the PS queue does, jobs no longer in it (overdue)

@@ -1,5 +1,7 @@
 package policy
 
+import "math"
+
 // phaseEstimate is H-PFSP's estimate of one phase (maps or reduces) of a job
 // (§II-B): the EWMA of its average task time (eqs. 1-2) and what it knows of
 // the tasks: the number finished, and the running ones with their launch times.
@@ -211,6 +213,48 @@ func (e *phaseEstimate) progressAtLeast(now int64, x float64) bool {
 	*c = stageCache{valid: true, x: x, avg: e.avg, finished: e.finished, reached: ok,
 		t0: now, p0: p, growing: growing, running: e.running.n}
 	return ok
+}
+
+// noUntil is called right after progressAtLeast(now, x) answered false. It
+// returns a time through which that answer stays false while the phase's
+// finished count, running tasks and average stay as they are:
+// math.MaxInt64 when the finished and running tasks together cannot reach x;
+// else the last time at which progressAtLeast's test of its cached sum (p0
+// plus the growth the terms can have had) still answers false, found from
+// the test itself, which is monotone in time; now when that test does not
+// hold now (progressAtLeast would sum again at the next call).
+func (e *phaseEstimate) noUntil(now int64, x float64) int64 {
+	if e.tasks == 0 {
+		return now
+	}
+	if min(1, float64(int64(e.finished)+int64(e.running.Len()))/float64(e.tasks)) < x {
+		return math.MaxInt64
+	}
+	c := &e.stage
+	if !c.valid || c.reached || c.x != x || c.avg != e.avg || c.finished != e.finished || !(e.avg > 0) || now < c.t0 {
+		return now
+	}
+	g := float64(c.growing + e.running.n - c.running)
+	no := func(t int64) bool { // progressAtLeast's test, the same float operations
+		grow := g * float64(t-c.t0) / e.avg
+		return c.p0+grow < x*float64(e.tasks)-1e-6*float64(e.tasks+1)
+	}
+	if !no(now) {
+		return now
+	}
+	if g <= 0 {
+		return math.MaxInt64
+	}
+	d := (x*float64(e.tasks) - 1e-6*float64(e.tasks+1) - c.p0) * e.avg / g
+	if c.t0 > 1<<61 {
+		return now
+	}
+	t := c.t0 + int64(min(d, 1<<60)) // d ≥ 0: no(t0) holds
+
+	for step := int64(1); t > now && !no(t); step *= 2 {
+		t -= step
+	}
+	return max(t, now)
 }
 
 // remaining is one phase's term of eq. (5): N(T)·(1−P)·Avg(T)/N(S), with eq. (3)
