@@ -75,7 +75,7 @@ timeline_sample = "10s"
 		if err != nil {
 			t.Fatal(err)
 		}
-		probe := &heapProbe{Policy: p}
+		probe := &heapProbe{Policy: p, every: 1}
 		base := liveHeap()
 		res, err := replay.Run(w, probe, replay.Options{Seed: 1, Timeline: true, Out: out})
 		if err != nil {
