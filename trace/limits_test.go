@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tracereplay/tracereplay/internal/cputime"
 )
 
 // measure runs fn and returns the CPU time the process used meanwhile (not
@@ -23,9 +25,9 @@ func measure(fn func()) (time.Duration, uint64) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	start := processCPU()
+	start := cputime.Process()
 	fn()
-	d := processCPU() - start
+	d := cputime.Process() - start
 	runtime.ReadMemStats(&after)
 	return d, after.TotalAlloc - before.TotalAlloc
 }

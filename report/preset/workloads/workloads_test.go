@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tracereplay/tracereplay/internal/cputime"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -105,9 +106,9 @@ func TestGeneratorLimits(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		start := time.Now()
+		start := cputime.Process()
 		_, err := Generate(tc.gen, tc.p, 1)
-		d := time.Since(start)
+		d := cputime.Process() - start
 		runtime.ReadMemStats(&after)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %v: error %v, want %q", tc.gen, tc.p, err, tc.want)
