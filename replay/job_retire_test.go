@@ -2,8 +2,6 @@ package replay_test
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"runtime"
 	"testing"
 
@@ -39,14 +37,7 @@ func backlogTrace(n, maps int) *trace.Trace {
 // size replayed twice and the smaller peak kept, as TestPeakHeapFlat.
 func TestBacklogHeapFlatInMaps(t *testing.T) {
 	testgate.Require(t, testgate.Full, "replays 2,400 jobs")
-	if os.Getenv("TRACEREPLAY_BACKLOG_CHILD") != "1" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestBacklogHeapFlatInMaps$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), "TRACEREPLAY_BACKLOG_CHILD=1")
-		out, err := cmd.CombinedOutput()
-		t.Logf("in its own process:\n%s", out)
-		if err != nil {
-			t.Fatalf("the measurement failed: %v", err)
-		}
+	if !inOwnProcess(t, "TRACEREPLAY_BACKLOG_CHILD") {
 		return
 	}
 	hw, err := replay.ParseHardware([]byte(`

@@ -90,14 +90,7 @@ func smallJobsTrace(n int) *trace.Trace {
 // out 29% above the 1,000-job one; run alone, the two differ by about 1%.)
 func TestPeakHeapFlat(t *testing.T) {
 	testgate.Require(t, testgate.Full, "replays 66,000 jobs")
-	if os.Getenv("TRACEREPLAY_PEAKHEAP_CHILD") != "1" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestPeakHeapFlat$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), "TRACEREPLAY_PEAKHEAP_CHILD=1")
-		out, err := cmd.CombinedOutput()
-		t.Logf("in its own process:\n%s", out)
-		if err != nil {
-			t.Fatalf("the measurement failed: %v", err)
-		}
+	if !inOwnProcess(t, "TRACEREPLAY_PEAKHEAP_CHILD") {
 		return
 	}
 	hw, err := replay.ParseHardware([]byte(`
@@ -181,14 +174,7 @@ timeline_sample = "10s"
 // its own process, as TestPeakHeapFlat.
 func TestWriteJobsHeapFlat(t *testing.T) {
 	testgate.Require(t, testgate.Full, "writes 800,000 job rows")
-	if os.Getenv("TRACEREPLAY_WRITEJOBS_CHILD") != "1" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestWriteJobsHeapFlat$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), "TRACEREPLAY_WRITEJOBS_CHILD=1")
-		out, err := cmd.CombinedOutput()
-		t.Logf("in its own process:\n%s", out)
-		if err != nil {
-			t.Fatalf("the measurement failed: %v", err)
-		}
+	if !inOwnProcess(t, "TRACEREPLAY_WRITEJOBS_CHILD") {
 		return
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(2))
@@ -236,4 +222,24 @@ func TestWriteJobsHeapFlat(t *testing.T) {
 	if per > 180 {
 		t.Errorf("writing jobs.parquet holds %.1f bytes per job beyond the results (want < 180)", per)
 	}
+}
+
+// inOwnProcess runs the test t names in a process of its own (this test
+// binary, re-run for that test alone, with env set to 1) and reports
+// whether the caller is that process and should measure; in the parent it
+// logs the child's output, fails t if the child failed, and returns false.
+// A heap measured so counts nothing another test left behind.
+func inOwnProcess(t *testing.T, env string) bool {
+	t.Helper()
+	if os.Getenv(env) == "1" {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), env+"=1")
+	out, err := cmd.CombinedOutput()
+	t.Logf("in its own process:\n%s", out)
+	if err != nil {
+		t.Fatalf("the measurement failed: %v", err)
+	}
+	return false
 }
