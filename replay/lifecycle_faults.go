@@ -71,21 +71,6 @@ func (h *Hardware) validateFaults(bad func(string, ...any)) {
 	}
 }
 
-// faultsUs returns a task of duration d's straggler-stretched duration plus the
-// time of its failed attempts, drawn from rng, for a task of maxA attempts.
-// When canFail is set and its every attempt fails, it returns the time of
-// those failed attempts and failed (the task fails, jobfail.go); otherwise
-// its last attempt succeeds. The draws are those of a task whose last
-// attempt always succeeds, plus one for the last attempt when every earlier
-// one failed.
-func (h *Hardware) faultsUs(rng *rand.Rand, d int64, maxA int32, canFail bool) (total int64, failed bool) {
-	f := h.drawFaults(rng, d, maxA, canFail)
-	if f.failed {
-		return f.failedUs, true
-	}
-	return f.stretchedUs + f.failedUs, false
-}
-
 // taskFaults is what drawFaults drew for one task.
 type taskFaults struct {
 	factor      float64 // its straggler factor: 1, or Pareto(straggler_alpha) capped at 100
@@ -94,10 +79,15 @@ type taskFaults struct {
 	failed      bool    // every attempt failed (canFail only): failedUs holds them all
 }
 
-// drawFaults is faultsUs with its parts apart: the straggler factor, the
-// stretched duration and the failed attempts' time. faultsUs adds them up;
-// the flow model (network_disk.go) applies the factor to the task's own
-// stages and runs the failed attempts' time before its successful attempt.
+// drawFaults draws a task of duration d's faults from rng, for a task of
+// maxA attempts: its straggler factor, its stretched duration and its failed
+// attempts' time. When canFail is set and its every attempt fails, failed is
+// set and failedUs holds all of them (the task fails, jobfail.go); otherwise
+// its last attempt succeeds. The draws are those of a task whose last
+// attempt always succeeds, plus one for the last attempt when every earlier
+// one failed. The fixed models add the parts up (workload.go); the flow
+// model (network_disk.go) applies the factor to the task's own stages and
+// runs the failed attempts' time before its successful attempt.
 func (h *Hardware) drawFaults(rng *rand.Rand, d int64, maxA int32, canFail bool) taskFaults {
 	f := taskFaults{factor: 1, stretchedUs: d}
 	if h.StragglerFraction > 0 && rng.Float64() < h.StragglerFraction {

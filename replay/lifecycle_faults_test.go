@@ -127,3 +127,18 @@ func TestHardwareJSONWithoutLifecycle(t *testing.T) {
 		t.Errorf("round trip: %v %+v", err, back)
 	}
 }
+
+// faultsUs (a test helper) returns a task of duration d's straggler-stretched duration plus the
+// time of its failed attempts, drawn from rng, for a task of maxA attempts.
+// When canFail is set and its every attempt fails, it returns the time of
+// those failed attempts and failed (the task fails, jobfail.go); otherwise
+// its last attempt succeeds. The draws are those of a task whose last
+// attempt always succeeds, plus one for the last attempt when every earlier
+// one failed.
+func (h *Hardware) faultsUs(rng *rand.Rand, d int64, maxA int32, canFail bool) (total int64, failed bool) {
+	f := h.drawFaults(rng, d, maxA, canFail)
+	if f.failed {
+		return f.failedUs, true
+	}
+	return f.stretchedUs + f.failedUs, false
+}
