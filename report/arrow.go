@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/tracereplay/tracereplay/internal/results"
+	"github.com/tracereplay/tracereplay/internal/summary"
 )
 
 // jobColumn is one field of results.Job as an Arrow column.
@@ -52,15 +53,7 @@ func jobColumns() []jobColumn {
 
 // LabelKeys returns the union of the runs' label keys in canonical order:
 // PolicyLabel, which every run has (see Run.Label), then the others sorted.
-func LabelKeys(runs []Run) []string {
-	union := map[string]string{PolicyLabel: ""}
-	for _, r := range runs {
-		for k := range r.Labels {
-			union[k] = ""
-		}
-	}
-	return sortedLabelKeys(union)
-}
+func LabelKeys(runs []Run) []string { return summary.LabelKeys(runs) }
 
 // JobsRecord returns one Arrow record holding every job of every run: first one
 // string column per label key (see LabelKeys; null where a run lacks the label),

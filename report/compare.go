@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tracereplay/tracereplay/internal/summary"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -215,7 +216,7 @@ func Compare(base, cand []Run, thresholds []Threshold, opt ...CompareOptions) (*
 }
 
 // cellKeys are the label keys that identify a cell: every key but the seed.
-func cellKeys(runs []Run) []string { return withoutSeed(LabelKeys(runs)) }
+func cellKeys(runs []Run) []string { return summary.WithoutSeed(LabelKeys(runs)) }
 
 // cellKey names a cell by all its labels, e.g. "policy=fair hw=fb-600 trace=x".
 func cellKey(r Run, keys []string) string {
@@ -318,7 +319,7 @@ func matchIdentities(bg, cg []Group, keys []string) error {
 // compareCell compares the runs of one cell.
 func compareCell(b, c Group, thresholds []Threshold, allowUntested bool) (CellComparison, error) {
 	out := CellComparison{Labels: map[string]string{}, BaseSeeds: b.Seeds(), CandSeeds: c.Seeds()}
-	for _, k := range withoutSeed(b.Runs[0].LabelKeys()) {
+	for _, k := range summary.WithoutSeed(b.Runs[0].LabelKeys()) {
 		out.Labels[k], _ = b.Label(k)
 	}
 	paired := slices.Equal(out.BaseSeeds, out.CandSeeds)

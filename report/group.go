@@ -3,6 +3,8 @@ package report
 import (
 	"slices"
 	"strconv"
+
+	"github.com/tracereplay/tracereplay/internal/summary"
 )
 
 // SeedLabel is the label key of a run's seed. Runs whose labels differ only in
@@ -34,26 +36,18 @@ func (g Group) Seeds() []string {
 // Name names the group by the given label keys, as RunName does, leaving out
 // SeedLabel.
 func (g Group) Name(keys []string) string {
-	return RunName(g.Runs[0], withoutSeed(keys))
+	return RunName(g.Runs[0], summary.WithoutSeed(keys))
 }
 
 // GroupRuns sorts a copy of runs with SortRuns and splits it into groups of runs
 // that differ only in SeedLabel. Groups are ordered by their labels (as SortRuns
 // orders runs, the seed left out), runs within a group by seed.
 func GroupRuns(runs []Run) []Group {
-	sorted := slices.Clone(runs)
-	SortRuns(sorted)
-	keys := withoutSeed(LabelKeys(sorted))
-	var groups []Group
-	for _, r := range sorted {
-		i := slices.IndexFunc(groups, func(g Group) bool { return sameLabels(g.Runs[0], r, keys) })
-		if i < 0 {
-			groups = append(groups, Group{})
-			i = len(groups) - 1
-		}
-		groups[i].Runs = append(groups[i].Runs, r)
+	cells := summary.GroupBySeed(runs)
+	groups := make([]Group, len(cells))
+	for i, c := range cells {
+		groups[i].Runs = c
 	}
-	slices.SortStableFunc(groups, func(a, b Group) int { return compareRunLabels(a.Runs[0], b.Runs[0], keys) })
 	return groups
 }
 
@@ -71,41 +65,7 @@ func GroupLabels(groups []Group) []string {
 	for i, g := range groups {
 		reps[i] = g.Runs[0]
 	}
-	return withoutSeed(VaryingLabels(reps))
-}
-
-func withoutSeed(keys []string) []string {
-	return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return k == SeedLabel })
-}
-
-func sameLabels(a, b Run, keys []string) bool {
-	for _, k := range keys {
-		va, oka := a.Label(k)
-		vb, okb := b.Label(k)
-		if oka != okb || va != vb {
-			return false
-		}
-	}
-	return true
-}
-
-// compareRunLabels compares two runs label by label in the order of keys, as
-// SortRuns does, without the Dir tie-break.
-func compareRunLabels(a, b Run, keys []string) int {
-	for _, k := range keys {
-		va, oka := a.Label(k)
-		vb, okb := b.Label(k)
-		if oka != okb {
-			if !oka {
-				return -1
-			}
-			return 1
-		}
-		if c := CompareLabelValues(va, vb); c != 0 {
-			return c
-		}
-	}
-	return 0
+	return summary.WithoutSeed(VaryingLabels(reps))
 }
 
 // seedsText describes n seeds for legends and notes: "1 seed", "5 seeds".

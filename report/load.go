@@ -4,13 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/internal/safeout"
+	"github.com/tracereplay/tracereplay/internal/summary"
 )
 
 // ErrParquetBounds is the error (wrapped with the reason) of a results file
@@ -54,8 +56,16 @@ type Run struct {
 // LabelKeys returns the keys of r.Labels in their canonical order: PolicyLabel
 // first, then the others sorted.
 func (r Run) LabelKeys() []string {
-	return sortedLabelKeys(r.Labels)
+	keys := slices.Collect(maps.Keys(r.Labels))
+	summary.SortLabelKeys(keys)
+	return keys
 }
+
+// LabelMap returns r.Labels (summary.Labeled).
+func (r Run) LabelMap() map[string]string { return r.Labels }
+
+// RunDir returns r.Dir (summary.Labeled).
+func (r Run) RunDir() string { return r.Dir }
 
 // Label returns the value of label k. The policy label falls back to r.Policy, so
 // that runs built in memory without Labels still sort and print by policy.
@@ -65,23 +75,6 @@ func (r Run) Label(k string) (string, bool) {
 		return r.Policy, true
 	}
 	return v, ok
-}
-
-func sortedLabelKeys(labels map[string]string) []string {
-	keys := make([]string, 0, len(labels))
-	for k := range labels {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return labelKeyLess(keys[i], keys[j]) })
-	return keys
-}
-
-// labelKeyLess orders label keys with PolicyLabel first, then by name.
-func labelKeyLess(a, b string) bool {
-	if (a == PolicyLabel) != (b == PolicyLabel) {
-		return a == PolicyLabel
-	}
-	return a < b
 }
 
 // Load reads every run under root: each directory at or below root that holds

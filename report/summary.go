@@ -1,9 +1,6 @@
 package report
 
 import (
-	"cmp"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/tracereplay/tracereplay/internal/summary"
@@ -13,45 +10,16 @@ import (
 // order (PolicyLabel first, then sorted keys); a missing label sorts first, numeric
 // values compare as numbers (seed=2 before seed=10), others as strings. Runs with
 // equal labels keep their order by Dir.
-func SortRuns(runs []Run) {
-	keys := LabelKeys(runs)
-	slices.SortStableFunc(runs, func(a, b Run) int {
-		if c := compareRunLabels(a, b, keys); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Dir, b.Dir)
-	})
-}
+func SortRuns(runs []Run) { summary.SortRuns(runs) }
 
-func CompareLabelValues(a, b string) int {
-	fa, erra := strconv.ParseFloat(a, 64)
-	fb, errb := strconv.ParseFloat(b, 64)
-	if erra == nil && errb == nil && fa != fb {
-		return cmp.Compare(fa, fb)
-	}
-	return strings.Compare(a, b)
-}
+// CompareLabelValues compares two label values: as numbers when both parse as
+// different numbers, else as strings (summary.CompareLabelValues).
+func CompareLabelValues(a, b string) int { return summary.CompareLabelValues(a, b) }
 
 // VaryingLabels returns, in canonical order, PolicyLabel and the label keys whose
 // values are not the same in every run (a key some runs lack counts as varying).
 // These are the labels that tell the runs apart.
-func VaryingLabels(runs []Run) []string {
-	var out []string
-	for _, k := range LabelKeys(runs) {
-		if k == PolicyLabel {
-			out = append(out, k)
-			continue
-		}
-		v0, ok0 := runs[0].Label(k)
-		for _, r := range runs {
-			if v, ok := r.Label(k); ok != ok0 || v != v0 {
-				out = append(out, k)
-				break
-			}
-		}
-	}
-	return out
-}
+func VaryingLabels(runs []Run) []string { return summary.VaryingLabels(runs) }
 
 // RunName names a run by the given label keys: the policy, then key=value for
 // each other key the run has, e.g. "fair seed=3".

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tracereplay/tracereplay/internal/results"
+	"github.com/tracereplay/tracereplay/internal/summary"
 )
 
 // A validation sets each simulated run beside the run of policy "observed"
@@ -161,7 +162,7 @@ func PairRuns(source string, runs []Run) ([]ValidationPair, error) {
 		return nil, fmt.Errorf("%s: no simulated run beside %q", where, results.ObservedPolicy)
 	}
 	SortRuns(sim)
-	keys := withoutSeed(LabelKeys(sims))
+	keys := summary.WithoutSeed(LabelKeys(sims))
 	names := VaryingLabels(sim)
 	var pairs []ValidationPair
 	for _, s := range sim {

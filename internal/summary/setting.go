@@ -210,8 +210,8 @@ func Identical(runs []Run) []string {
 // IdenticalSets returns the sets of two or more runs (in label order) that
 // differ only in their policy and have equal results for every job.
 func IdenticalSets(runs []Run) [][]Run {
-	sorted := slices.Concat(group(runs)...)
-	keys := slices.DeleteFunc(labelKeys(sorted), func(k string) bool { return k == PolicyLabel })
+	sorted := slices.Concat(GroupBySeed(runs)...)
+	keys := slices.DeleteFunc(LabelKeys(sorted), func(k string) bool { return k == PolicyLabel })
 	var sets [][]Run
 	used := make([]bool, len(sorted))
 	for i, a := range sorted {
@@ -221,7 +221,7 @@ func IdenticalSets(runs []Run) [][]Run {
 		set := []Run{a}
 		for j := i + 1; j < len(sorted); j++ {
 			b := sorted[j]
-			if !used[j] && sameLabels(a, b, keys) && sameRunJobs(a, b) {
+			if !used[j] && SameLabels(a, b, keys) && sameRunJobs(a, b) {
 				set = append(set, b)
 				used[j] = true
 			}

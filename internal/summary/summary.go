@@ -1,12 +1,9 @@
 package summary
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/internal/table"
@@ -84,118 +81,11 @@ func (r Run) Label(k string) (string, bool) {
 	return v, ok
 }
 
-// labelKeys returns the union of the runs' label keys, PolicyLabel (which every
-// run has, see Run.Label) first, then the others sorted.
-func labelKeys(runs []Run) []string {
-	set := map[string]bool{PolicyLabel: true}
-	for _, r := range runs {
-		for k := range r.Labels {
-			set[k] = true
-		}
-	}
-	keys := make([]string, 0, len(set))
-	for k := range set {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int {
-		if (a == PolicyLabel) != (b == PolicyLabel) {
-			if a == PolicyLabel {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
-	return keys
-}
+// LabelMap returns r.Labels (Labeled).
+func (r Run) LabelMap() map[string]string { return r.Labels }
 
-func compareValues(a, b string) int {
-	fa, erra := strconv.ParseFloat(a, 64)
-	fb, errb := strconv.ParseFloat(b, 64)
-	if erra == nil && errb == nil && fa != fb {
-		return cmp.Compare(fa, fb)
-	}
-	return strings.Compare(a, b)
-}
-
-// compareLabels compares two runs label by label in the order of keys: a
-// missing label first, numbers as numbers, other values as strings.
-func compareLabels(a, b Run, keys []string) int {
-	for _, k := range keys {
-		va, oka := a.Label(k)
-		vb, okb := b.Label(k)
-		if oka != okb {
-			if !oka {
-				return -1
-			}
-			return 1
-		}
-		if c := compareValues(va, vb); c != 0 {
-			return c
-		}
-	}
-	return 0
-}
-
-func withoutSeed(keys []string) []string {
-	return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return k == SeedLabel })
-}
-
-// varyingLabels returns PolicyLabel and the label keys whose values are not the
-// same in every run, in canonical order.
-func varyingLabels(runs []Run) []string {
-	var out []string
-	for _, k := range labelKeys(runs) {
-		if k == PolicyLabel {
-			out = append(out, k)
-			continue
-		}
-		v0, ok0 := runs[0].Label(k)
-		for _, r := range runs {
-			if v, ok := r.Label(k); ok != ok0 || v != v0 {
-				out = append(out, k)
-				break
-			}
-		}
-	}
-	return out
-}
-
-// group sorts a copy of runs by their labels (then Dir) and splits it into cells
-// of runs that differ only in SeedLabel, ordered by their labels.
-func group(runs []Run) [][]Run {
-	sorted := slices.Clone(runs)
-	all := labelKeys(sorted)
-	slices.SortStableFunc(sorted, func(a, b Run) int {
-		if c := compareLabels(a, b, all); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Dir, b.Dir)
-	})
-	keys := withoutSeed(all)
-	var groups [][]Run
-	for _, r := range sorted {
-		i := slices.IndexFunc(groups, func(g []Run) bool { return sameLabels(g[0], r, keys) })
-		if i < 0 {
-			groups = append(groups, nil)
-			i = len(groups) - 1
-		}
-		groups[i] = append(groups[i], r)
-	}
-	slices.SortStableFunc(groups, func(a, b []Run) int { return compareLabels(a[0], b[0], keys) })
-	return groups
-}
-
-func sameLabels(a, b Run, keys []string) bool {
-	for _, k := range keys {
-		va, oka := a.Label(k)
-		vb, okb := b.Label(k)
-		if oka != okb || va != vb {
-			return false
-		}
-	}
-	return true
-}
+// RunDir returns r.Dir (Labeled).
+func (r Run) RunDir() string { return r.Dir }
 
 // Notes define the summary's columns; they are printed under the table.
 var Notes = []string{
@@ -234,7 +124,7 @@ var metrics = []metric{
 // its 95% confidence interval (MeanCI95). An "unfinished" column appears when
 // some run has jobs without a finish time. runs itself is not reordered.
 func Table(runs []Run) *table.Table {
-	groups := group(runs)
+	groups := GroupBySeed(runs)
 	if !slices.ContainsFunc(groups, func(g []Run) bool { return len(g) > 1 }) {
 		return perRunTable(groups)
 	}
@@ -253,7 +143,7 @@ func perRunTable(groups [][]Run) *table.Table {
 		stats[i] = r.stats()
 		unfinished = unfinished || stats[i].Unfinished > 0
 	}
-	keys := varyingLabels(sorted)
+	keys := VaryingLabels(sorted)
 
 	t := &table.Table{Title: fmt.Sprintf("Summary of %d run%s", len(sorted), plural(len(sorted)))}
 	for _, k := range keys {
@@ -302,7 +192,7 @@ func aggregatedTable(groups [][]Run) *table.Table {
 		}
 		runs += len(g)
 	}
-	keys := withoutSeed(varyingLabels(reps))
+	keys := WithoutSeed(VaryingLabels(reps))
 	t := &table.Table{Title: fmt.Sprintf("Summary of %d runs in %d cell%s: mean ± 95%% CI over seeds", runs, len(groups), plural(len(groups)))}
 	for _, k := range keys {
 		t.Columns = append(t.Columns, table.Column{Header: k, Name: k, Align: table.AlignLeft})
