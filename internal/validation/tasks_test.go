@@ -1,0 +1,125 @@
+package validation_test
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// taskPair holds one run's per-task results, simulated and observed, for the
+// per-task duration errors the harness prints in model mode
+// (VALIDATION_TASKS=1 prints them in trace mode too).
+type taskPair struct {
+	name     string
+	obs, sim []replay.TaskResult
+}
+
+// taskKey matches a simulated task to its observed one: the job, the type and
+// the task's index among its job's maps or reduces (trace order in both).
+type taskKey struct {
+	job, typ string
+	index    int32
+}
+
+// taskRatios are the sim/obs ratios of one quantity of the matched tasks.
+type taskRatios struct {
+	what   string
+	ratios []float64
+}
+
+// taskDurationRatios matches p's tasks and returns the sim/obs ratios of the
+// maps' duration (finish − launch) and of the reduces' duration, copy
+// (shuffle end − launch) and work after the shuffle (finish − shuffle end),
+// over the tasks whose observed quantity is positive.
+func taskDurationRatios(p taskPair) []taskRatios {
+	obs := map[taskKey]replay.TaskResult{}
+	for _, t := range p.obs {
+		obs[taskKey{t.JobID, t.Type, t.Index}] = t
+	}
+	out := []taskRatios{{what: "map duration"}, {what: "reduce duration"}, {what: "reduce copy"}, {what: "reduce work"}}
+	add := func(k int, s, o int64) {
+		if o > 0 && s >= 0 {
+			out[k].ratios = append(out[k].ratios, float64(s)/float64(o))
+		}
+	}
+	for _, s := range p.sim {
+		o, ok := obs[taskKey{s.JobID, s.Type, s.Index}]
+		if !ok || o.LaunchUs < 0 || o.FinishUs < 0 || s.LaunchUs < 0 || s.FinishUs < 0 {
+			continue
+		}
+		if s.Type == "MAP" {
+			add(0, s.FinishUs-s.LaunchUs, o.FinishUs-o.LaunchUs)
+			continue
+		}
+		add(1, s.FinishUs-s.LaunchUs, o.FinishUs-o.LaunchUs)
+		if o.ShuffleEndUs >= 0 && s.ShuffleEndUs >= 0 {
+			add(2, s.ShuffleEndUs-s.LaunchUs, o.ShuffleEndUs-o.LaunchUs)
+			add(3, s.FinishUs-s.ShuffleEndUs, o.FinishUs-o.ShuffleEndUs)
+		}
+	}
+	return out
+}
+
+// printTaskErrors writes, per run and pooled, the matched tasks' sim/obs
+// duration ratios (10th percentile, median, 90th percentile, nearest rank)
+// and the median per-task error |sim − obs| / obs.
+func printTaskErrors(w io.Writer, pairs []taskPair) {
+	fmt.Fprintf(w, "\nPer-task durations, simulated / observed (tasks matched by job, type and index)\n\n")
+	fmt.Fprintf(w, "%-40s %-16s %6s %7s %7s %7s %9s\n", "run", "quantity", "tasks", "p10", "median", "p90", "median err %")
+	pooled := make([][]float64, 4)
+	for _, p := range pairs {
+		for k, r := range taskDurationRatios(p) {
+			pooled[k] = append(pooled[k], r.ratios...)
+			printRatioRow(w, p.name, r.what, r.ratios)
+		}
+	}
+	for k, what := range []string{"map duration", "reduce duration", "reduce copy", "reduce work"} {
+		printRatioRow(w, "all (pooled)", what, pooled[k])
+	}
+}
+
+func printRatioRow(w io.Writer, run, what string, ratios []float64) {
+	if len(ratios) == 0 {
+		fmt.Fprintf(w, "%-40s %-16s %6d %7s %7s %7s %9s\n", run, what, 0, "-", "-", "-", "-")
+		return
+	}
+	r := slices.Clone(ratios)
+	slices.Sort(r)
+	errs := make([]float64, len(r))
+	for i, x := range r {
+		errs[i] = math.Abs(x - 1)
+	}
+	slices.Sort(errs)
+	q := func(s []float64, p float64) float64 {
+		k := int(math.Ceil(p*float64(len(s)))) - 1
+		return s[min(max(k, 0), len(s)-1)]
+	}
+	fmt.Fprintf(w, "%-40s %-16s %6d %7.3f %7.3f %7.3f %9.1f\n", run, what, len(r), q(r, 0.1), q(r, 0.5), q(r, 0.9), 100*q(errs, 0.5))
+}
+
+// TestFoldCalibratesEachJobSetOnce: fold A's sample-job-tracker-logs and the
+// two Rumen traces made from it are one schedule; the fold's calibration
+// takes it once (appendJobSet), as the scoring does, so that a fit does not
+// count its tasks three times (docs/validation.md, "Model mode": three
+// copies of three reduces made a copy-phase slope look significant).
+func TestFoldCalibratesEachJobSetOnce(t *testing.T) {
+	dir := sharedTraces(t)
+	var fold []*trace.Trace
+	seen := map[string]bool{}
+	for _, p := range []string{hadoop1 + "sample-job-tracker-logs.gz", rumen1 + "job-tracker-logs-trace-output.gz", rumen1 + "dispatch-trace-output.json.gz", hadoop1 + "v20-single-input-log.gz"} {
+		tr, err := readTrace(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fold = appendJobSet(fold, tr, seen)
+	}
+	if len(fold) != 2 {
+		t.Errorf("fold A's calibration holds %d traces of these four, want 2 (the three copies of one schedule once, and v20-single-input-log)", len(fold))
+	}
+}
