@@ -352,7 +352,9 @@ func durationValue(us float64) string {
 // (Sen's split-sample variant), which keeps it O(n log n). It returns b = 0 when
 // no pair has different x. lo is the lower end of the slope's approximate 95%
 // confidence interval (Sen 1968: the pairwise slopes ranked (N − C)/2 with
-// C = 1.96·√(n(n−1)(2n+5)/18)); a slope whose lo is not positive is not told
+// C = 1.96·√(n(n−1)(2n+5)/18)), −∞ when that rank is below the first (too
+// few points for a 95% interval: 3 points with rising y come in one of the
+// 6 orders by chance alone); a slope whose lo is not positive is not told
 // apart from none.
 func theilSen(x, y []float64) (slope, intercept, lo float64) {
 	n := len(x)
@@ -384,7 +386,10 @@ func theilSen(x, y []float64) (slope, intercept, lo float64) {
 		slope = median(slopes)
 		c := 1.96 * math.Sqrt(float64(n)*float64(n-1)*float64(2*n+5)/18)
 		k := int(math.Floor((float64(len(slopes)) - c) / 2))
-		lo = slopes[min(max(k, 0), len(slopes)-1)]
+		lo = math.Inf(-1) // too few pairs for a 95% interval: it has no lower end
+		if k >= 0 {
+			lo = slopes[min(k, len(slopes)-1)]
+		}
 	}
 	res := make([]float64, n)
 	for i := range n {
