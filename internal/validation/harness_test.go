@@ -23,7 +23,9 @@
 // from the fitted rates, start-up and shuffle parameters, the fitted
 // task_startup kept) instead of trace mode, and prints the matched tasks'
 // simulated / observed durations per run (VALIDATION_TASKS=1 prints them in
-// trace mode too); VALIDATION_SET=key=value,... overrides hardware keys of
+// trace mode too), VALIDATION_JOBS=NAME each job's simulated and observed
+// spans (wait, map phase, the rest) for the runs whose name contains NAME
+// (":" for all); VALIDATION_SET=key=value,... overrides hardware keys of
 // both folds' models after the calibration, for isolation runs;
 // VALIDATION_EXCLUDED=score also scores the excluded candidates
 // (harnessExcluded) found in the traces directory, and
@@ -468,6 +470,9 @@ func TestValidationHarness(t *testing.T) {
 	}
 	if mode == replay.TaskTimesModel || os.Getenv("VALIDATION_TASKS") != "" {
 		printTaskErrors(os.Stdout, tasks)
+	}
+	if f := os.Getenv("VALIDATION_JOBS"); f != "" {
+		printJobPhases(os.Stdout, pairs, f)
 	}
 }
 

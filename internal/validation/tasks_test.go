@@ -6,9 +6,11 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/report"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -121,5 +123,42 @@ func TestFoldCalibratesEachJobSetOnce(t *testing.T) {
 	}
 	if len(fold) != 2 {
 		t.Errorf("fold A's calibration holds %d traces of these four, want 2 (the three copies of one schedule once, and v20-single-input-log)", len(fold))
+	}
+}
+
+// printJobPhases writes, for every job of the pairs whose name contains
+// filter, its simulated and observed flowtime and the three spans it adds up
+// to: wait (submit to first task start), map phase (first task start to last
+// map end) and post (last map end to finish: reduces, cleanup), in seconds.
+func printJobPhases(w io.Writer, pairs []report.ValidationPair, filter string) {
+	fmt.Fprintf(w, "\nPer-job spans, simulated / observed, s (VALIDATION_JOBS=%s)\n\n", filter)
+	fmt.Fprintf(w, "%-40s %-26s %15s %15s %15s %15s\n", "run", "job", "flowtime", "wait", "map phase", "post")
+	span := func(a, b int64) string {
+		if a < 0 || b < 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f", float64(b-a)/1e6)
+	}
+	for _, p := range pairs {
+		if !strings.Contains(p.Name, filter) {
+			continue
+		}
+		obs := map[string]int{}
+		for i, j := range p.Observed.Jobs {
+			obs[j.JobID] = i
+		}
+		for _, s := range p.Sim.Jobs {
+			i, ok := obs[s.JobID]
+			if !ok {
+				continue
+			}
+			o := p.Observed.Jobs[i]
+			pair := func(sa, sb, oa, ob int64) string { return span(sa, sb) + "/" + span(oa, ob) }
+			fmt.Fprintf(w, "%-40s %-26s %15s %15s %15s %15s\n", p.Name, s.JobID,
+				pair(s.SubmitUs, s.FinishUs, o.SubmitUs, o.FinishUs),
+				pair(s.SubmitUs, s.FirstLaunchUs, o.SubmitUs, o.FirstLaunchUs),
+				pair(s.FirstLaunchUs, s.LastMapEndUs, o.FirstLaunchUs, o.LastMapEndUs),
+				pair(s.LastMapEndUs, s.FinishUs, o.LastMapEndUs, o.FinishUs))
+		}
 	}
 }
