@@ -218,7 +218,7 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 		if slope > 0 {
 			c.add("nic_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of a Theil-Sen fit of the copy phase (shuffle end - start) of reduces launched after their job's last map, on shuffle bytes (%s); the model's shuffle copies at the NIC rate", slopeNote(slope)), len(cx))
 		} else {
-			c.note("nic_mb_per_s: the copy phase does not grow with the shuffle bytes over %d reduces (no slope whose 95%% interval is above 0); the base value is kept", len(cx))
+			c.note("nic_mb_per_s: the copy phase does not grow with the shuffle bytes over %d reduces (no slope whose 95%% interval is above 0, or too few reduces for a 95%% interval); the base value is kept", len(cx))
 		}
 		if !math.IsNaN(startup) {
 			// Fetch latency: what the copy takes beyond start-up and bytes, per
