@@ -472,7 +472,7 @@ func TestValidationHarness(t *testing.T) {
 		printTaskErrors(os.Stdout, tasks)
 	}
 	if f := os.Getenv("VALIDATION_JOBS"); f != "" {
-		printJobPhases(os.Stdout, pairs, f)
+		printJobPhases(os.Stdout, pairs, tasks, f)
 	}
 }
 

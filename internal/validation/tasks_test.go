@@ -129,19 +129,31 @@ func TestFoldCalibratesEachJobSetOnce(t *testing.T) {
 // printJobPhases writes, for every job of the pairs whose name contains
 // filter, its simulated and observed flowtime and the three spans it adds up
 // to: wait (submit to first task start), map phase (first task start to last
-// map end) and post (last map end to finish: reduces, cleanup), in seconds.
-func printJobPhases(w io.Writer, pairs []report.ValidationPair, filter string) {
+// map end) and post (last map end to finish: reduces, cleanup), in seconds,
+// and the median sim/obs duration of its maps (tasks[i] are pairs[i]'s).
+func printJobPhases(w io.Writer, pairs []report.ValidationPair, tasks []taskPair, filter string) {
 	fmt.Fprintf(w, "\nPer-job spans, simulated / observed, s (VALIDATION_JOBS=%s)\n\n", filter)
-	fmt.Fprintf(w, "%-40s %-26s %15s %15s %15s %15s\n", "run", "job", "flowtime", "wait", "map phase", "post")
+	fmt.Fprintf(w, "%-40s %-26s %15s %15s %15s %15s %9s\n", "run", "job", "flowtime", "wait", "map phase", "post", "map ratio")
 	span := func(a, b int64) string {
 		if a < 0 || b < 0 {
 			return "-"
 		}
 		return fmt.Sprintf("%.1f", float64(b-a)/1e6)
 	}
-	for _, p := range pairs {
+	for k, p := range pairs {
 		if !strings.Contains(p.Name, filter) {
 			continue
+		}
+		mapRatios := map[string][]float64{} // per job
+		obsTask := map[taskKey]replay.TaskResult{}
+		for _, o := range tasks[k].obs {
+			obsTask[taskKey{o.JobID, o.Type, o.Index}] = o
+		}
+		for _, st := range tasks[k].sim {
+			o, ok := obsTask[taskKey{st.JobID, st.Type, st.Index}]
+			if ok && st.Type == "MAP" && o.FinishUs > o.LaunchUs && o.LaunchUs >= 0 && st.LaunchUs >= 0 && st.FinishUs >= st.LaunchUs {
+				mapRatios[st.JobID] = append(mapRatios[st.JobID], float64(st.FinishUs-st.LaunchUs)/float64(o.FinishUs-o.LaunchUs))
+			}
 		}
 		obs := map[string]int{}
 		for i, j := range p.Observed.Jobs {
@@ -154,11 +166,16 @@ func printJobPhases(w io.Writer, pairs []report.ValidationPair, filter string) {
 			}
 			o := p.Observed.Jobs[i]
 			pair := func(sa, sb, oa, ob int64) string { return span(sa, sb) + "/" + span(oa, ob) }
-			fmt.Fprintf(w, "%-40s %-26s %15s %15s %15s %15s\n", p.Name, s.JobID,
+			ratio := "-"
+			if r := mapRatios[s.JobID]; len(r) > 0 {
+				slices.Sort(r)
+				ratio = fmt.Sprintf("%.2f", r[(len(r)-1)/2])
+			}
+			fmt.Fprintf(w, "%-40s %-26s %15s %15s %15s %15s %9s\n", p.Name, s.JobID,
 				pair(s.SubmitUs, s.FinishUs, o.SubmitUs, o.FinishUs),
 				pair(s.SubmitUs, s.FirstLaunchUs, o.SubmitUs, o.FirstLaunchUs),
 				pair(s.FirstLaunchUs, s.LastMapEndUs, o.FirstLaunchUs, o.LastMapEndUs),
-				pair(s.LastMapEndUs, s.FinishUs, o.LastMapEndUs, o.FinishUs))
+				pair(s.LastMapEndUs, s.FinishUs, o.LastMapEndUs, o.FinishUs), ratio)
 		}
 	}
 }
