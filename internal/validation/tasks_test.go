@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/report"
 	"github.com/tracereplay/tracereplay/trace"
@@ -176,6 +177,61 @@ func printJobPhases(w io.Writer, pairs []report.ValidationPair, tasks []taskPair
 				pair(s.SubmitUs, s.FirstLaunchUs, o.SubmitUs, o.FirstLaunchUs),
 				pair(s.FirstLaunchUs, s.LastMapEndUs, o.FirstLaunchUs, o.LastMapEndUs),
 				pair(s.LastMapEndUs, s.FinishUs, o.LastMapEndUs, o.FinishUs), ratio)
+		}
+	}
+}
+
+// TestReduceSpansOfTraces prints, per scored trace (each job set once), what
+// its reduces record (docs/validation.md, "Model mode"): the median shuffle
+// bytes, the median work after the shuffle (finish − shuffle end), the median
+// copy tail past the job's last map end of the reduces started before it,
+// and each reduce started at or after it (the copy fits' samples) with its
+// job's maps, shuffle bytes and copy (shuffle end − start).
+func TestReduceSpansOfTraces(t *testing.T) {
+	testgate.Require(t, testgate.Full, "reads every scored trace")
+	dir := sharedTraces(t)
+	seen := map[string]bool{}
+	med := func(v []float64) string {
+		if len(v) == 0 {
+			return "-"
+		}
+		slices.Sort(v)
+		return fmt.Sprintf("%.4g", v[(len(v)-1)/2])
+	}
+	for _, h := range harnessTraces {
+		tr, err := readTrace(filepath.Join(dir, h.path))
+		if err != nil || seen[jobSet(tr)] {
+			continue
+		}
+		seen[jobSet(tr)] = true
+		lastMap, maps := map[string]int64{}, map[string]int{}
+		for _, k := range tr.Tasks {
+			if k.Type == trace.Map && k.Host != "" && k.StartMs >= 0 && k.FinishMs >= k.StartMs {
+				lastMap[k.JobID] = max(lastMap[k.JobID], k.FinishMs)
+				maps[k.JobID]++
+			}
+		}
+		var shuffle, work, tail []float64
+		var late []string
+		for _, k := range tr.Tasks {
+			if k.Type != trace.Reduce || k.Host == "" || k.StartMs < 0 || k.ShuffleFinishMs < k.StartMs || k.FinishMs < k.ShuffleFinishMs {
+				continue
+			}
+			shuffle = append(shuffle, float64(max(k.ShuffleBytes, 0)))
+			work = append(work, float64(k.FinishMs-k.ShuffleFinishMs)/1000)
+			lm, ok := lastMap[k.JobID]
+			switch {
+			case !ok:
+			case k.StartMs < lm:
+				tail = append(tail, float64(k.ShuffleFinishMs-lm)/1000)
+			default:
+				late = append(late, fmt.Sprintf("%s: %d maps, %d B in %.2f s", k.TaskID, maps[k.JobID], k.ShuffleBytes, float64(k.ShuffleFinishMs-k.StartMs)/1000))
+			}
+		}
+		fmt.Printf("%s (fold %s): %d reduces, shuffle median %s B, work after the shuffle median %s s, copy tail past the last map median %s s (%d reduces started before it)\n",
+			shortName(h.path), h.fold, len(shuffle), med(shuffle), med(work), med(tail), len(tail))
+		for _, l := range late {
+			fmt.Printf("  started after the last map: %s\n", l)
 		}
 	}
 }
