@@ -218,7 +218,7 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 		if slope > 0 {
 			c.add("nic_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of a Theil-Sen fit of the copy phase (shuffle end - start) of reduces launched after their job's last map, on shuffle bytes (%s); the model's shuffle copies at the NIC rate", slopeNote(slope)), len(cx))
 		} else {
-			c.note("nic_mb_per_s: the copy phase does not grow with the shuffle bytes over %d reduces (no slope whose 95%% interval is above 0); the base value is kept", len(cx))
+			c.note("nic_mb_per_s: the copy phase does not grow with the shuffle bytes over %d reduces (no slope whose 95%% interval is above 0, or too few reduces for a 95%% interval); the base value is kept", len(cx))
 		}
 		if !math.IsNaN(startup) {
 			// Fetch latency: what the copy takes beyond start-up and bytes, per
@@ -352,7 +352,9 @@ func durationValue(us float64) string {
 // (Sen's split-sample variant), which keeps it O(n log n). It returns b = 0 when
 // no pair has different x. lo is the lower end of the slope's approximate 95%
 // confidence interval (Sen 1968: the pairwise slopes ranked (N − C)/2 with
-// C = 1.96·√(n(n−1)(2n+5)/18)); a slope whose lo is not positive is not told
+// C = 1.96·√(n(n−1)(2n+5)/18)), −∞ when that rank is below the first (too
+// few points for a 95% interval: 3 points with rising y come in one of the
+// 6 orders by chance alone); a slope whose lo is not positive is not told
 // apart from none.
 func theilSen(x, y []float64) (slope, intercept, lo float64) {
 	n := len(x)
@@ -384,7 +386,10 @@ func theilSen(x, y []float64) (slope, intercept, lo float64) {
 		slope = median(slopes)
 		c := 1.96 * math.Sqrt(float64(n)*float64(n-1)*float64(2*n+5)/18)
 		k := int(math.Floor((float64(len(slopes)) - c) / 2))
-		lo = slopes[min(max(k, 0), len(slopes)-1)]
+		lo = math.Inf(-1) // too few pairs for a 95% interval: it has no lower end
+		if k >= 0 {
+			lo = slopes[min(k, len(slopes)-1)]
+		}
 	}
 	res := make([]float64, n)
 	for i := range n {

@@ -325,3 +325,45 @@ func TestCalibrateSortRate(t *testing.T) {
 		t.Errorf("sort_mb_per_s = %s fitted without sort ends", v)
 	}
 }
+
+// TestCalibrateTooFewCopiesForARate is fold A of the validation harness
+// (docs/validation.md, "Model mode"): three reduces launched after their
+// job's last map, one per job, whose copy phases rise with their shuffle bytes
+// (28 B in 1.98 s, 233 B in 26.02 s, 4.48 MB in 38.40 s). Three points cannot
+// give a slope a 95% interval (they come in that order by chance one time in
+// six), so nic_mb_per_s keeps the base value; the rank interval used to be
+// clamped to the smallest slope, which made 0.1229 MB/s "significant" and
+// slowed every remote map read of the model to it.
+func TestCalibrateTooFewCopiesForARate(t *testing.T) {
+	tr := &trace.Trace{}
+	for j, c := range []struct {
+		shuffle       int64
+		copyMs, mapMs int64
+	}{{28, 1980, 2100}, {233, 26020, 4700}, {4476880, 38400, 23500}} {
+		id := fmt.Sprintf("job_%d", j)
+		job := trace.NewJob(id)
+		t0 := int64(j) * 1_000_000
+		job.SubmitMs, job.LaunchMs = t0, t0+1000
+		m := trace.NewTask(id, id+"_m_0", trace.Map, 0)
+		m.InputBytes, m.OutputBytes = 1000*int64(j+1), c.shuffle
+		m.Host, m.Rack, m.Locality = "h1", "/r1", trace.NodeLocal
+		m.StartMs, m.FinishMs, m.Status = t0+2000, t0+2000+c.mapMs, trace.StatusSucceeded
+		r := trace.NewTask(id, id+"_r_0", trace.Reduce, 0)
+		r.ShuffleBytes = c.shuffle
+		r.Host, r.Rack = "h1", "/r1"
+		r.StartMs = m.FinishMs + 500
+		r.ShuffleFinishMs = r.StartMs + c.copyMs
+		r.SortFinishMs = r.ShuffleFinishMs
+		r.FinishMs, r.Status = r.ShuffleFinishMs+1000, trace.StatusSucceeded
+		tr.Tasks = append(tr.Tasks, m, r)
+		job.FinishMs, job.Status = r.FinishMs, trace.StatusSucceeded
+		tr.Jobs = append(tr.Jobs, job)
+	}
+	cal, err := replay.Calibrate(tr, replay.DefaultHardware())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := cal.Value("nic_mb_per_s"); ok {
+		t.Errorf("nic_mb_per_s = %s fitted from 3 copies", v)
+	}
+}

@@ -2,7 +2,7 @@
 // replays every shared trace that records a schedule with the policy its job
 // confs name, on a hardware model calibrated on the other fold of traces, beside
 // the observed schedule, and prints the report validate tables, per trace and
-// pooled.
+// pooled per fold and over all.
 //
 //	go test ./internal/validation -run TestValidationHarness -v      (slow; skipped with -short)
 //	VALIDATION_OUT=dir go test ./internal/validation -run TestValidationHarness -v
@@ -19,6 +19,14 @@
 // replays with it (fixed by default), with the same split, and
 // VALIDATION_FIT=fixed with it fits the fixed model's formulas all the same,
 // for comparison;
+// VALIDATION_MODE=model replays with task_times = "model" (every duration
+// from the fitted rates, start-up and shuffle parameters, the fitted
+// task_startup kept) instead of trace mode, and prints the matched tasks'
+// simulated / observed durations per run (VALIDATION_TASKS=1 prints them in
+// trace mode too), VALIDATION_JOBS=NAME each job's simulated and observed
+// spans (wait, map phase, the rest) for the runs whose name contains NAME
+// (":" for all); VALIDATION_SET=key=value,... overrides hardware keys of
+// both folds' models after the calibration, for isolation runs;
 // VALIDATION_EXCLUDED=score also scores the excluded candidates
 // (harnessExcluded) found in the traces directory, and
 // VALIDATION_EXCLUDED=NAME,... those of these file names (the committed copies
@@ -207,20 +215,50 @@ func calibrated(t *testing.T, trs []*trace.Trace, name string) (replay.Hardware,
 	// In trace mode the engine adds task_startup to each observed attempt
 	// duration (the time before the attempt's recorded start), while the fitted
 	// task_startup is the fixed cost inside a modelled duration; the traces keep
-	// only attempt starts, so that gap cannot be fitted: keep the default.
-	hw.TaskStartup = replay.DefaultHardware().TaskStartup
+	// only attempt starts, so that gap cannot be fitted: keep the default. In
+	// model mode the fitted value is the start-up of every modelled duration.
+	if harnessMode(t) != replay.TaskTimesModel {
+		hw.TaskStartup = replay.DefaultHardware().TaskStartup
+	}
 	return hw, b.String()
+}
+
+// harnessMode is the task_times the harness replays with: VALIDATION_MODE=model
+// scores model mode (every duration from the fitted rates, start-up and shuffle
+// parameters, as for SWIM and synthetic traces), trace mode (the observed
+// durations) by default.
+func harnessMode(t *testing.T) replay.TaskTimeSource {
+	switch m := os.Getenv("VALIDATION_MODE"); m {
+	case "", "trace":
+		return replay.TaskTimesTrace
+	case "model":
+		return replay.TaskTimesModel
+	default:
+		t.Fatalf("VALIDATION_MODE=%q: want trace or model", m)
+	}
+	return ""
 }
 
 // replayPair replays tr with policy pol and as observed on the cluster derived
 // from tr with base's settings, and returns the pair for report.Validate.
-func replayPair(tr *trace.Trace, base replay.Hardware, pol, name string) (report.ValidationPair, error) {
+// With times = model every task's duration is modelled (task_times = "model")
+// on that cluster.
+func replayPair(tr *trace.Trace, base replay.Hardware, pol, name string, times replay.TaskTimeSource) (report.ValidationPair, error) {
+	p, _, err := replayTasks(tr, base, pol, name, times)
+	return p, err
+}
+
+// replayTasks is replayPair that also returns both runs' per-task results.
+func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times replay.TaskTimeSource) (report.ValidationPair, taskPair, error) {
 	hw, ok, err := replay.TraceHardware(tr, base)
 	if err != nil {
-		return report.ValidationPair{}, err
+		return report.ValidationPair{}, taskPair{}, err
 	}
 	if !ok {
-		return report.ValidationPair{}, fmt.Errorf("no hosts")
+		return report.ValidationPair{}, taskPair{}, fmt.Errorf("no hosts")
+	}
+	if times == replay.TaskTimesModel {
+		hw.TaskTimes = times
 	}
 	if os.Getenv("VALIDATION_LIFECYCLE") == "off" {
 		hw.Lifecycle = false // the engine without the job lifecycle, for comparison
@@ -229,25 +267,26 @@ func replayPair(tr *trace.Trace, base replay.Hardware, pol, name string) (report
 	topo := replay.NewTopology(&hw, seed)
 	w, err := replay.NewWorkload(tr, &hw, topo, seed, replay.WorkloadOptions{})
 	if err != nil {
-		return report.ValidationPair{}, err
+		return report.ValidationPair{}, taskPair{}, err
 	}
-	opt := replay.Options{Seed: seed, TraceName: name, HardwareName: hw.Name}
+	opt := replay.Options{Seed: seed, TraceName: name, HardwareName: hw.Name, RecordTasks: true}
 	obs, err := replay.Observed(w, opt)
 	if err != nil {
-		return report.ValidationPair{}, err
+		return report.ValidationPair{}, taskPair{}, err
 	}
 	p, err := policy.New(pol)
 	if err != nil {
-		return report.ValidationPair{}, err
+		return report.ValidationPair{}, taskPair{}, err
 	}
 	sim, err := replay.Run(w, p, opt)
 	if err != nil {
-		return report.ValidationPair{}, err
+		return report.ValidationPair{}, taskPair{}, err
 	}
 	run := func(policy string, r *replay.Result) report.Run {
 		return report.Run{Policy: policy, Labels: map[string]string{report.PolicyLabel: policy}, Summary: r.Summary, Jobs: r.Jobs}
 	}
-	return report.ValidationPair{Name: name + ": " + pol, Source: name, Observed: run(replay.ObservedPolicy, obs), Sim: run(pol, sim)}, nil
+	return report.ValidationPair{Name: name + ": " + pol, Source: name, Observed: run(replay.ObservedPolicy, obs), Sim: run(pol, sim)},
+		taskPair{name: name + ": " + pol, obs: obs.Tasks, sim: sim.Tasks}, nil
 }
 
 func TestValidationHarness(t *testing.T) {
@@ -283,9 +322,12 @@ func TestValidationHarness(t *testing.T) {
 		inputs = append(inputs, input{h, tr})
 	}
 	folds := map[string][]*trace.Trace{}
+	inFold := map[string]bool{} // job sets already in a fold's calibration
 	for _, in := range inputs {
-		folds[in.fold] = append(folds[in.fold], in.tr)
+		folds[in.fold] = appendJobSet(folds[in.fold], in.tr, inFold)
 	}
+	mode := harnessMode(t)
+	fmt.Printf("== task_times = %q (VALIDATION_MODE=%s)\n", mode, map[replay.TaskTimeSource]string{replay.TaskTimesTrace: "trace", replay.TaskTimesModel: "model"}[mode])
 	models := map[string]replay.Hardware{}
 	for _, f := range []string{"A", "B"} {
 		switch m := os.Getenv("VALIDATION_MODEL"); m {
@@ -320,7 +362,21 @@ func TestValidationHarness(t *testing.T) {
 		}
 		fmt.Printf("== every fold is replayed with network = %q (VALIDATION_NETWORK)\n", n)
 	}
+	if set := os.Getenv("VALIDATION_SET"); set != "" {
+		kv, err := parseSettings(set)
+		if err != nil {
+			t.Fatalf("VALIDATION_SET=%q: %v", set, err)
+		}
+		for f, hw := range models {
+			if models[f], err = hw.WithSettings(kv); err != nil {
+				t.Fatalf("VALIDATION_SET=%q on fold %s's model: %v", set, f, err)
+			}
+		}
+		fmt.Printf("== every fold's model is overridden with %s (VALIDATION_SET, an isolation run)\n", set)
+	}
 	var pairs []report.ValidationPair
+	var tasks []taskPair
+	var pairFold []string         // the fold of each pair
 	scored := map[string]string{} // job set -> the trace scored for it
 	for _, in := range inputs {
 		pol, why := confPolicy(in.tr)
@@ -331,7 +387,7 @@ func TestValidationHarness(t *testing.T) {
 			continue
 		}
 		scored[key] = in.path
-		p, err := replayPair(in.tr, models[in.fold], pol, name)
+		p, tp, err := replayTasks(in.tr, models[in.fold], pol, name, mode)
 		if err != nil {
 			fmt.Printf("skip %s: %v\n", in.path, err)
 			continue
@@ -342,6 +398,8 @@ func TestValidationHarness(t *testing.T) {
 		}
 		fmt.Printf("%s (fold %s): policy %s (%s), %d jobs\n", in.path, in.fold, pol, why, len(p.Sim.Jobs))
 		pairs = append(pairs, p)
+		pairFold = append(pairFold, in.fold)
+		tasks = append(tasks, tp)
 	}
 	if len(pairs) == 0 {
 		t.Fatal("no trace could be scored")
@@ -359,6 +417,22 @@ func TestValidationHarness(t *testing.T) {
 		}
 		v.Rows = append(v.Rows, report.PoolRows(fmt.Sprintf("all (pooled, %d runs)", len(pairs)), rows))
 	}
+	// The pooled rows of each fold, before the all row: a fold is scored with
+	// the other fold's model, so each is its own out-of-fold score.
+	var foldRows []report.ValidationRow
+	for _, f := range []string{"A", "B"} {
+		var rows []report.ValidationRow
+		for i, p := range pairs {
+			if pairFold[i] == f {
+				r, _ := report.ValidatePair(p)
+				rows = append(rows, r)
+			}
+		}
+		if len(rows) > 0 {
+			foldRows = append(foldRows, report.PoolRows(fmt.Sprintf("fold %s (pooled, %d runs)", f, len(rows)), rows))
+		}
+	}
+	v.Rows = slices.Insert(v.Rows, len(v.Rows)-1, foldRows...)
 	pooled := v.Rows[len(v.Rows)-1]
 	for _, b := range []struct {
 		env, what string
@@ -394,6 +468,32 @@ func TestValidationHarness(t *testing.T) {
 			}
 		}
 	}
+	if mode == replay.TaskTimesModel || os.Getenv("VALIDATION_TASKS") != "" {
+		printTaskErrors(os.Stdout, tasks)
+	}
+	if f := os.Getenv("VALIDATION_JOBS"); f != "" {
+		printJobPhases(os.Stdout, pairs, tasks, f)
+	}
+}
+
+// parseSettings reads VALIDATION_SET's "key=value,key=value" hardware
+// overrides: a number, true or false, else a string (a duration, a name).
+func parseSettings(s string) (map[string]any, error) {
+	kv := map[string]any{}
+	for _, f := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(f), "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("%q is not key=value", f)
+		}
+		if x, err := strconv.ParseFloat(v, 64); err == nil {
+			kv[k] = x
+		} else if b, err := strconv.ParseBool(v); err == nil {
+			kv[k] = b
+		} else {
+			kv[k] = v
+		}
+	}
+	return kv, nil
 }
 
 // parseBound reads a bound given as a fraction (0.1) or a percentage (10%).
@@ -417,6 +517,20 @@ func shortName(path string) string {
 		}
 	}
 	return base
+}
+
+// appendJobSet appends tr to a fold's calibration traces unless the same jobs
+// (jobSet) are already in it in another format: a Hadoop 1 history and the
+// Rumen traces made from it are one schedule, and pooling them would count
+// each of its tasks once per copy in every fit (fold A holds
+// sample-job-tracker-logs three times, fold B counters-format-test-logs twice).
+func appendJobSet(fold []*trace.Trace, tr *trace.Trace, seen map[string]bool) []*trace.Trace {
+	key := jobSet(tr)
+	if seen[key] {
+		return fold
+	}
+	seen[key] = true
+	return append(fold, tr)
 }
 
 // jobSet identifies the jobs of a trace (ids and submit times), so that the

@@ -39,6 +39,7 @@ func TestValidationHarnessYARN(t *testing.T) {
 	testgate.Require(t, testgate.Full, "replays the shared YARN histories")
 	dir := sharedTraces(t)
 	folds := map[string][]*trace.Trace{}
+	inFold := map[string]bool{} // job sets already in a fold's calibration
 	type input struct {
 		harnessTrace
 		tr *trace.Trace
@@ -49,7 +50,7 @@ func TestValidationHarnessYARN(t *testing.T) {
 		if err != nil || !replay.HasObservedSchedule(tr) {
 			continue
 		}
-		folds[h.fold] = append(folds[h.fold], tr)
+		folds[h.fold] = appendJobSet(folds[h.fold], tr, inFold)
 		if isYARN(tr) {
 			inputs = append(inputs, input{h, tr})
 		}
@@ -85,7 +86,7 @@ func TestValidationHarnessYARN(t *testing.T) {
 			}
 		}
 		for _, pl := range pols {
-			p, err := replayPair(in.tr, models[in.fold], pl, shortName(in.path))
+			p, err := replayPair(in.tr, models[in.fold], pl, shortName(in.path), harnessMode(t))
 			if err != nil {
 				t.Errorf("%s: %v", in.path, err)
 				continue
