@@ -41,7 +41,6 @@ type mapCopy struct {
 	node, src int32 // where it runs, and the replica it reads
 	stage     uint8 // mapStartup … mapSpilling, mapGone when it ended or was killed
 	cpuEnd    int64 // when its compute ends
-	flow      int32 // its transfer under way, -1 none
 	plainUs   int64 // an observed copy's duration, run without flows; -1 a modelled copy
 }
 
@@ -66,7 +65,7 @@ func (s *Sim) outputNode(j *Job, i int32) int32 {
 func (s *Sim) launchFlowCopy(j *Job, i, n int32, plainUs int64) {
 	s.copySlot(j, i, n)
 	d := j.out.disk
-	c := &mapCopy{node: n, src: n, flow: -1, plainUs: plainUs}
+	c := &mapCopy{node: n, src: n, plainUs: plainUs}
 	if s.locality(j, i, n) != NodeLocal {
 		c.src = s.nearestReplica(j, i, n)
 	}
@@ -110,7 +109,7 @@ func (s *Sim) copyStage(j *Job, i int32) {
 			if c.src != c.node {
 				s.netBytes += m.InputBytes
 			}
-			c.flow = s.flowStart(Transfer{Kind: TransferMapRead, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.src, Dst: c.node, Bytes: m.InputBytes})
+			s.flowStart(Transfer{Kind: TransferMapRead, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.src, Dst: c.node, Bytes: m.InputBytes})
 			return
 		}
 		s.copyReadEnded(j, i, c)
@@ -131,7 +130,6 @@ func (s *Sim) copyStage(j *Job, i int32) {
 // is.
 func (s *Sim) copyReadEnded(j *Job, i int32, c *mapCopy) {
 	d := j.out.disk
-	c.flow = -1
 	if d.isTimed(i) {
 		c.cpuEnd = s.now + d.mapCPU[i]
 	}
@@ -148,7 +146,7 @@ func (s *Sim) copySpill(j *Job, i int32, c *mapCopy) {
 	m := &j.Maps[i]
 	c.stage = mapSpilling
 	if m.OutputBytes > 0 && !j.out.disk.isTimed(i) {
-		c.flow = s.flowStart(Transfer{Kind: TransferSpill, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.node, Dst: c.node, Bytes: m.OutputBytes})
+		s.flowStart(Transfer{Kind: TransferSpill, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.node, Dst: c.node, Bytes: m.OutputBytes})
 		return
 	}
 	s.copyEnded(j, i, c)
@@ -166,7 +164,6 @@ func (s *Sim) copyTransferEnded(j *Job, x Transfer) {
 	if s.chk != nil {
 		s.chk.mapTransferEnded(j, x, c.stage)
 	}
-	c.flow = -1
 	if x.Kind == TransferMapRead {
 		s.copyReadEnded(j, x.Task, c)
 		return
@@ -181,12 +178,12 @@ func (s *Sim) copyTransferEnded(j *Job, x Transfer) {
 // then.
 func (s *Sim) copyEnded(j *Job, i int32, c *mapCopy) {
 	d, m := j.out.disk, &j.Maps[i]
-	c.stage, c.flow = mapGone, -1
+	c.stage = mapGone
 	if d.stage[i] == mapGone {
 		return
 	}
-	s.killAttempt(j, int(i), d.stage[i], d.flow[i])
-	d.stage[i], d.flow[i] = mapGone, -1
+	s.killAttempt(j, int(i), d.stage[i])
+	d.stage[i] = mapGone
 	if d.outNode == nil {
 		d.outNode = map[int32]int32{}
 	}
@@ -204,22 +201,24 @@ func (s *Sim) killCopy(j *Job, i int32, c *mapCopy) {
 	if c.stage == mapGone {
 		return
 	}
-	s.killAttempt(j, len(j.Maps)+int(i), c.stage, c.flow)
-	c.stage, c.flow = mapGone, -1
+	s.killAttempt(j, len(j.Maps)+int(i), c.stage)
+	c.stage = mapGone
 }
 
 // killAttempt withdraws what an attempt in stage stage has under way: its
-// transfer flow, or its stage event (b: the event's task, a map's index or
-// the maps' count plus it for its copy).
-func (s *Sim) killAttempt(j *Job, b int, stage uint8, flow int32) {
+// transfer (network_cancel.go), or its stage event (b: the event's task, a
+// map's index or the maps' count plus it for its copy).
+func (s *Sim) killAttempt(j *Job, b int, stage uint8) {
 	switch stage {
 	case mapStartup, mapCompute:
 		// For rare kills: dropEventsWhere rebuilds the queue.
 		s.dropEventsWhere(func(e event) bool { return e.kind == evTaskFlow && e.a == j.Index && int(e.b) == b })
 	case mapReading, mapSpilling:
-		if flow >= 0 {
-			s.flowCancel(flow)
+		k := b // the original attempt's index is the map's (jobDisk.attempt)
+		if b >= len(j.Maps) {
+			k = len(j.Maps) + len(j.Reduces) + b - len(j.Maps)
 		}
+		s.withdrawAttempt(j, k)
 	}
 }
 

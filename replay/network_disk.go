@@ -123,9 +123,12 @@ type jobDisk struct {
 	stretch  []int64   // per map: what its factor adds to its nominal time (in its retryUs, which policies' estimates use; not a wait)
 	redRetry []int64   // per reduce: its failed attempts' time, before its successful attempt
 	// Speculation (lifecycle_flowspec.go), nil without it.
-	flow    []int32            // per map: its original attempt's transfer under way, -1 none
 	copies  map[int32]*mapCopy // per map with one: its speculative copy
 	outNode map[int32]int32    // per map whose copy won: the copy's node, which holds the map's output
+	// xhead is, per attempt (attempt), 1 + the first of its transfers under
+	// way in Sim.xi, 0 none; nil until the job's first transfer
+	// (network_cancel.go).
+	xhead []int32
 }
 
 // setMapFaults records map i's straggler factor (f.factor) and what it adds
@@ -220,9 +223,6 @@ func (d *jobDisk) isTimed(i int32) bool { return d.timed != nil && d.timed[i] }
 func (w *Workload) newJobDisk(ti, maps, reduces int) *jobDisk {
 	d := &jobDisk{mapCPU: make([]int64, maps), redOut: make([]bool, reduces), redSeed: make([]uint64, reduces),
 		cpuEnd: make([]int64, maps+reduces), stage: make([]uint8, maps)}
-	if w.hw.Speculation != "none" || w.specs != nil {
-		d.flow = make([]int32, maps)
-	}
 	rng := jobRand(w.seed, streamOutput, ti)
 	for i := range d.redSeed {
 		d.redSeed[i] = rng.Uint64()
@@ -268,9 +268,6 @@ func (d *jobDisk) reducePostUs(hw *Hardware, i int, r *ReduceTask) int64 {
 func (s *Sim) flowMapLaunched(j *Job, i int32, saved int64) {
 	d := j.out.disk
 	d.stage[i] = mapStartup
-	if d.flow != nil {
-		d.flow[i] = -1
-	}
 	if delay := d.mapWaitUs(s.hw, &j.Maps[i], i, saved); delay > 0 {
 		s.schedule(s.now+delay, evTaskFlow, j.Index, i)
 		return
@@ -301,7 +298,7 @@ func (s *Sim) taskFlowStage(j *Job, b int32) {
 			d.cpuEnd[b] = s.now + d.slowed(int(b), d.mapCPU[b])
 		}
 		if m.InputBytes > 0 && (!timed || m.srcNode != m.Node) {
-			d.setFlow(b, s.flowStart(Transfer{Kind: TransferMapRead, Job: j.Index, Task: b, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes}))
+			s.flowStart(Transfer{Kind: TransferMapRead, Job: j.Index, Task: b, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes})
 			return
 		}
 		s.mapReadEnded(j, b)
@@ -314,19 +311,10 @@ func (s *Sim) taskFlowStage(j *Job, b int32) {
 	}
 }
 
-// setFlow records map i's original attempt's transfer under way (-1: none),
-// when speculation may kill it.
-func (d *jobDisk) setFlow(i, id int32) {
-	if d.flow != nil {
-		d.flow[i] = id
-	}
-}
-
 // mapReadEnded: map i's read is done; its spill starts when its compute is
 // (a trace-timed map's observed time starts now).
 func (s *Sim) mapReadEnded(j *Job, i int32) {
 	d := j.out.disk
-	d.setFlow(i, -1)
 	if d.isTimed(i) {
 		d.cpuEnd[i] = s.now + d.slowed(int(i), d.mapCPU[i])
 	}
@@ -343,7 +331,7 @@ func (s *Sim) startSpill(j *Job, i int32) {
 	m := &j.Maps[i]
 	j.out.disk.stage[i] = mapSpilling
 	if m.OutputBytes > 0 && !j.out.disk.isTimed(i) {
-		j.out.disk.setFlow(i, s.flowStart(Transfer{Kind: TransferSpill, Job: j.Index, Task: i, FetchOf: -1, Src: m.Node, Dst: m.Node, Bytes: m.OutputBytes}))
+		s.flowStart(Transfer{Kind: TransferSpill, Job: j.Index, Task: i, FetchOf: -1, Src: m.Node, Dst: m.Node, Bytes: m.OutputBytes})
 		return
 	}
 	s.flowMapEnded(j, i)
@@ -355,7 +343,6 @@ func (s *Sim) flowMapEnded(j *Job, i int32) {
 	m := &j.Maps[i]
 	d := j.out.disk
 	d.stage[i] = mapGone
-	d.setFlow(i, -1)
 	if d.copies != nil {
 		if c := d.copies[i]; c != nil {
 			s.killCopy(j, i, c) // lifecycle_flowspec.go

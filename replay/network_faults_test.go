@@ -237,6 +237,10 @@ func TestFlowJVMReuseReduce(t *testing.T) {
 //	       the reduce fetches 2 MB from node 0 within rack 0 at 10 MB/s:
 //	       3.2–3.4 s.
 //
+// The cancelled read's 1.6 MB count in the network figures as moved, 0–3.2
+// s: node 0 sends 3.6 MB (with the fetch), node 3 receives 1.6 MB, and
+// node_net's intervals (1 s) hold 0.5 MB a second of it.
+//
 // Without speculation the map reads until 8 s and spills on node 3 (2 MB at
 // 10.5 MB/s), and the reduce's fetch crosses the 0.5 MB/s uplink: 4 s more.
 func TestFlowSpeculationCopyWins(t *testing.T) {
@@ -268,6 +272,18 @@ func TestFlowSpeculationCopyWins(t *testing.T) {
 			}
 			if end.cancels != 1 {
 				t.Errorf("%d flows cancelled, want 1 (the original's read)", end.cancels)
+			}
+			if n0, n3 := res.Nodes[0], res.Nodes[3]; n0.NetOutBytes != 3_600_000 || n3.NetInBytes != 1_600_000 {
+				t.Errorf("node 0 sent %d bytes, node 3 received %d, want 3.6 MB and 1.6 MB (the cancelled read's part)", n0.NetOutBytes, n3.NetInBytes)
+			}
+			var in3 [4]int64
+			for _, x := range res.NodeNet {
+				if x.Node == 3 && x.TimeUs < 4*sec {
+					in3[x.TimeUs/sec] += x.InBytes
+				}
+			}
+			if in3 != [4]int64{500_000, 500_000, 500_000, 100_000} {
+				t.Errorf("node 3 received %v bytes in 0–4 s, want 0.5 MB a second until 3.2 s", in3)
 			}
 		})
 	}
