@@ -17,24 +17,25 @@ import "slices"
 // lifecycle_specobs.go) runs its observed duration, start-up included,
 // without flows: the trace gives its time, not its bytes' path.
 //
-// The first attempt to end its last stage completes the map: the other is
-// killed at that instant, its transfer under way withdrawn from the flow
-// network (Flows.Cancel, which re-times the flows it shared resources with)
-// or its queued stage event withdrawn from the queue, so no flow and no
-// event of a killed attempt is left. The map is reported done from the
-// winner's node (Sim.reported), and both slots are held until then, as
-// under fixed. When the copy wins, the map's output is the one it spilled,
-// on the copy's node, and reduces fetch it from there (outputNode; under
-// fixed the output stays on the original's node). Hadoop 1 kills the loser
-// when the tracker that ran the winner reports it and the loser's tracker
-// next heartbeats; the replay kills it when the winner ends, a heartbeat
-// interval or two early, which the slots (held to the report) do not see.
+// The first attempt to end its last stage completes the map, reported from
+// the winner's node (Sim.reported). The other runs on, its flows sharing
+// the network, until Hadoop 1 would kill it: its node's first heartbeat at
+// or after that report (lifecycle_kill.go); then its transfer under way is
+// withdrawn from the flow network (network_cancel.go: the flows it shared
+// resources with are re-timed, and the bytes it moved are reported) or its
+// queued stage event dropped, so no flow and no event of a killed attempt
+// is left. A loser that ends its own last stage before its kill stops
+// there. Its slot is held until its kill and clean-up are reported
+// (lifecycle_kill.go), the winner's until the report, as under fixed. When
+// the copy wins, the map's output is the one it spilled, on the copy's
+// node, and reduces fetch it from there (outputNode; under fixed the output
+// stays on the original's node). A job that finishes kills its losers still
+// running at once.
 //
 // A copy launched after the original ended but before its end was reported
-// (the JobTracker cannot know) is killed when the map is reported done.
-// A killed transfer's bytes moved so far are not reported to the observers
-// (no TransferEvent); a copy's remote read counts in the run's network bytes
-// when it starts, as a map's does at its launch.
+// (the JobTracker cannot know) loses, and is killed as any loser. A copy's
+// remote read counts in the run's network bytes when it starts, as a map's
+// does at its launch.
 
 // mapCopy is a running speculative copy of a map under network = "flow".
 type mapCopy struct {
@@ -172,18 +173,17 @@ func (s *Sim) copyTransferEnded(j *Job, x Transfer) {
 }
 
 // copyEnded: map i's copy ended its last stage. If the original still runs,
-// the copy wins: the original is killed and the map completes now, on the
-// copy's node, which holds its output. If the original had ended (the copy
-// was launched before its end was reported), the map already completes
-// then.
+// the copy wins: the map completes now, on the copy's node, which holds its
+// output, and the original runs on until its kill (lifecycle_kill.go). If the
+// original had ended (the copy was launched before its end was reported, or
+// lost the race), the map completes then and the copy waits for its kill.
 func (s *Sim) copyEnded(j *Job, i int32, c *mapCopy) {
 	d, m := j.out.disk, &j.Maps[i]
 	c.stage = mapGone
-	if d.stage[i] == mapGone {
+	if d.stage[i] == mapGone || m.specWon {
 		return
 	}
-	s.killAttempt(j, int(i), d.stage[i])
-	d.stage[i] = mapGone
+	m.specWon = true
 	if d.outNode == nil {
 		d.outNode = map[int32]int32{}
 	}
@@ -222,8 +222,37 @@ func (s *Sim) killAttempt(j *Job, b int, stage uint8) {
 	}
 }
 
-// flowSpecEnded is specEnded's part under flow: the copy, killed if it
-// still runs, leaves its map.
+// flowKillLoser is killLoser's part under flow: map i's losing attempt, the
+// copy or the original, is killed if it still runs (its transfer withdrawn,
+// its stage event dropped).
+func (s *Sim) flowKillLoser(j *Job, i int32, copy bool) {
+	d := j.out.disk
+	if d == nil || !s.flowCopies(j, i) {
+		return
+	}
+	if copy {
+		if c := d.copies[i]; c != nil {
+			s.killCopy(j, i, c)
+			delete(d.copies, i)
+		}
+		return
+	}
+	if d.stage[i] != mapGone {
+		s.killAttempt(j, int(i), d.stage[i])
+		d.stage[i] = mapGone
+	}
+}
+
+// flowCopyDone is specEnded's part under flow when map i completed: a copy
+// that won leaves its map (one that lost leaves it at its kill).
+func (s *Sim) flowCopyDone(j *Job, i int32, copyWon bool) {
+	if d := j.out.disk; d != nil && d.copies != nil && copyWon {
+		delete(d.copies, i)
+	}
+}
+
+// flowSpecEnded is specEnded's part under flow when the job fails: the copy,
+// killed if it still runs, leaves its map.
 func (s *Sim) flowSpecEnded(j *Job, i int32) {
 	d := j.out.disk
 	if d == nil || d.copies == nil {

@@ -338,15 +338,14 @@ func (s *Sim) startSpill(j *Job, i int32) {
 }
 
 // flowMapEnded: map i's spill is done, so is the map (reported as the model
-// says); a speculative copy still running is killed.
+// says); a speculative copy still running runs on until its kill
+// (lifecycle_kill.go). An original that lost to its copy stops here.
 func (s *Sim) flowMapEnded(j *Job, i int32) {
 	m := &j.Maps[i]
 	d := j.out.disk
 	d.stage[i] = mapGone
-	if d.copies != nil {
-		if c := d.copies[i]; c != nil {
-			s.killCopy(j, i, c) // lifecycle_flowspec.go
-		}
+	if m.specWon {
+		return // it lost to its copy: it waits for its kill (lifecycle_kill.go)
 	}
 	old := m.FinishUs
 	m.endUs = s.now
