@@ -210,9 +210,12 @@ func (s *Sim) killCopy(j *Job, i int32, c *mapCopy) {
 // map's index or the maps' count plus it for its copy).
 func (s *Sim) killAttempt(j *Job, b int, stage uint8) {
 	switch stage {
-	case mapStartup, mapCompute:
+	case mapStartup, mapCompute, mapFailStartup, mapFailReading, mapFailWait:
 		// For rare kills: dropEventsWhere rebuilds the queue.
 		s.dropEventsWhere(func(e event) bool { return e.kind == evTaskFlow && e.a == j.Index && int(e.b) == b })
+		if stage == mapFailReading {
+			s.withdrawAttempt(j, b) // its failed attempts' read (network_disk.go)
+		}
 	case mapReading, mapSpilling:
 		k := b // the original attempt's index is the map's (jobDisk.attempt)
 		if b >= len(j.Maps) {

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/trace"
@@ -382,5 +383,52 @@ func TestFlowJVMReuseMap(t *testing.T) {
 		if got := taskTimes(res, "A", "MAP"); len(got) != 2 || got[0] != [2]int64{0, 2 * sec} || got[1] != [2]int64{2 * sec, c.end * sec} {
 			t.Errorf("jvm_reuse %d: maps ran %v µs, want 0–2 s and 2–%d s", c.reuse, got, c.end)
 		}
+	}
+}
+
+// TestFlowMapFailedAttemptReads: a modelled map's failed attempts read its
+// input as a flow until they fail (network_disk.go). Disks at 1 MB/s, NICs
+// and uplinks at 10 MB/s, no start-up or compute; both blocks on data node
+// d. Map 0 (4 MB) runs on another node e and reads d's disk remotely; its
+// failed attempts last 2 s. Map 1 (2 MB) runs on d, node-local. Both launch
+// at 0 s.
+//
+//	0–2 s: map 0's failed attempts read beside map 1: d's disk at 0.5 MB/s
+//	       each; at 2 s they fail, 1 MB read (withdrawn), map 1 has 1 MB left;
+//	2 s:   map 0's successful attempt reads 4 MB beside map 1's last MB:
+//	       0.5 MB/s each, map 1 ends at 4 s with 3 MB left to map 0;
+//	4–7 s: map 0 alone at 1 MB/s: it ends at 7 s.
+//
+// d sends 5 MB to e (the failed read's 1 MB counts). Before, the failed
+// attempts were a wait: map 1 alone 0–2 s, map 0 2–6 s, 4 MB sent.
+func TestFlowMapFailedAttemptReads(t *testing.T) {
+	tr := &trace.Trace{}
+	j := trace.NewJob("A")
+	j.SubmitMs, j.Status = 0, trace.StatusSucceeded
+	tr.Jobs = append(tr.Jobs, j)
+	for k, in := range []int64{4e6, 2e6} {
+		m := trace.NewTask("A", fmt.Sprintf("Am%d", k), trace.Map, int32(k))
+		m.InputBytes, m.OutputBytes = in, 0
+		tr.Tasks = append(tr.Tasks, m)
+	}
+	edit := func(w *Workload) { w.retries = map[string]int64{retryKey("A", "Am0"): 2 * sec} }
+	var d, e int32
+	res, end := runFlowCase(t, oneDataNode(t, 1, 10, 10), tr, 1, edit, func(s Cluster, jobs []*JobView) []launch {
+		d = jobs[0].Replicas(0)[0]
+		if jobs[0].Replicas(1)[0] != d {
+			t.Fatalf("the maps' blocks are on nodes %d and %d, want one node", d, jobs[0].Replicas(1)[0])
+		}
+		e = (d + 1) % 4
+		return []launch{{0, false, 0, e, 0}, {0, false, 1, d, 0}}
+	})
+	got := taskTimes(res, "A", "MAP")
+	if got[0] != [2]int64{0, 7 * sec} || got[1] != [2]int64{0, 4 * sec} {
+		t.Errorf("maps ran %v µs, want 0–7 s and 0–4 s", got)
+	}
+	if sent, recv := res.Nodes[d].NetOutBytes, res.Nodes[e].NetInBytes; sent != 5e6 || recv != 5e6 {
+		t.Errorf("node %d sent %d bytes, node %d received %d, want 5 MB (1 MB by the failed attempts)", d, sent, e, recv)
+	}
+	if end.cancels != 1 {
+		t.Errorf("%d transfers withdrawn, want 1 (the failed attempts' read)", end.cancels)
 	}
 }
