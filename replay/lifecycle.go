@@ -107,9 +107,6 @@ type jobLife struct {
 	obsInitUs int64
 	// spec is what speculation keeps of the job (lifecycle_faults.go).
 	spec jobSpec
-	// killing counts its maps' losing speculative attempts whose kill is
-	// still to come (lifecycle_kill.go).
-	killing int32
 	// fail is the job's task failures and its own (jobfail.go).
 	fail jobFail
 	// polled is set when the init poller has selected the job under per-user

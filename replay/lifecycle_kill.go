@@ -44,7 +44,8 @@ type loser struct {
 	node     int32 // its node
 	copy     bool  // the speculative copy lost (else the original)
 	killed   bool  // its work is withdrawn (flow) or over
-	launchUs int64
+	launchUs int64 // from when its slot time is still to be counted busy
+	slotUs   int64 // the original's launch, which its slot's release names (freeMapSlot)
 }
 
 // beat is node n's first periodic heartbeat at or after t.
@@ -79,7 +80,7 @@ func (s *Sim) holdLoser(j *Job, i int32) (origLost bool) {
 	m := &j.Maps[i]
 	l := loser{j: j, node: m.specNode, copy: true, launchUs: m.specLaunchUs}
 	if m.specWon {
-		l = loser{j: j, node: m.Node, launchUs: s.now} // its busy time to now is counted (mapDone)
+		l = loser{j: j, node: m.Node, launchUs: s.now, slotUs: m.LaunchUs} // its busy time to now is counted (mapDone)
 	}
 	kill, free := s.killTimes(l.node, s.now)
 	if s.lc.losers == nil {
@@ -88,7 +89,6 @@ func (s *Sim) holdLoser(j *Job, i int32) (origLost bool) {
 	s.lc.losers[loserKey(j, i)] = l
 	if kill > s.now {
 		s.schedule(kill, evSpecKill, j.Index, i)
-		j.life.killing++
 	} else {
 		s.killLoser(j, i)
 	}
@@ -112,7 +112,6 @@ func (s *Sim) specKill(a, b int32) {
 	}
 	if b >= 0 {
 		if !l.killed {
-			l.j.life.killing--
 			s.killLoser(l.j, b)
 		}
 		return
@@ -121,7 +120,11 @@ func (s *Sim) specKill(a, b int32) {
 		s.chk.fail("map %d of job %s: its losing attempt's slot is freed before its kill", key[1], l.j.Trace.ID)
 	}
 	delete(s.lc.losers, key)
-	s.nodes[l.node].freeMap++
+	if l.copy {
+		s.nodes[l.node].freeMap++ // a copy's slot (copySlot)
+	} else {
+		s.freeMapSlot(l.j, l.node, l.slotUs)
+	}
 	s.running--
 	s.busyMapUs += s.now - l.launchUs
 	if l.copy {
@@ -141,15 +144,13 @@ func (s *Sim) killLoser(j *Job, i int32) {
 }
 
 // killLosersNow kills job j's losing attempts still running, as the job
-// finishes (its slots stay held to their release): Hadoop kills a finished
-// job's attempts too (KillJobAction), and the replay forgets the job.
+// finishes (their slots stay held to their release): Hadoop kills a finished
+// job's attempts too (KillJobAction), and the replay forgets the job. It
+// looks up each of the job's maps, once per job, and only while some loser
+// of any job is held.
 func (s *Sim) killLosersNow(j *Job) {
 	for i := range j.Maps {
-		if j.life.killing == 0 {
-			return
-		}
 		if l, ok := s.lc.losers[loserKey(j, int32(i))]; ok && !l.killed {
-			j.life.killing--
 			s.killLoser(j, int32(i))
 		}
 	}

@@ -915,7 +915,7 @@ func (s *Sim) finishJob(j *Job) {
 		s.lcWorkDone(j)
 		return
 	}
-	if j.life.killing > 0 {
+	if len(s.lc.losers) > 0 {
 		s.killLosersNow(j) // lifecycle_kill.go
 	}
 	j.finished = true
