@@ -92,6 +92,47 @@ func (c *Calibration) fitSetupCleanup(tr *trace.Trace, observed func(*trace.Task
 	if len(tr.Attempts) > 0 {
 		c.note("attempts: %d recorded, %d failed, %d killed (trace mode replays them as observed; not a model key)", len(tr.Attempts), failed, killed)
 	}
+	c.noteKillDelay(tr)
+}
+
+// noteKillDelay notes, over the killed attempts of maps and reduces whose
+// task has one successful attempt and that ended after it started (the
+// losers of speculation), the time from the successful attempt's end to the
+// killed one's recorded end, which the replay's kill (lifecycle_kill.go)
+// stands for: at most a heartbeat plus cleanup_task after the winner's
+// report.
+func (c *Calibration) noteKillDelay(tr *trace.Trace) {
+	byTask := map[string][]*trace.Attempt{}
+	for i := range tr.Attempts {
+		if a := &tr.Attempts[i]; a.Type.IsWork() && a.StartMs >= 0 && a.FinishMs >= a.StartMs {
+			k := retryKey(a.JobID, a.TaskID)
+			byTask[k] = append(byTask[k], a)
+		}
+	}
+	var d []float64
+	for _, as := range byTask {
+		var succ *trace.Attempt
+		n := 0
+		for _, a := range as {
+			if a.Status == trace.StatusSucceeded {
+				succ, n = a, n+1
+			}
+		}
+		if n != 1 {
+			continue
+		}
+		for _, a := range as {
+			if a.Status == trace.StatusKilled && a.FinishMs > succ.StartMs {
+				d = append(d, msUs(a.FinishMs-succ.FinishMs))
+			}
+		}
+	}
+	if len(d) == 0 {
+		return
+	}
+	slices.Sort(d)
+	c.note("speculative kills: %d killed attempts beside a successful one; from its end to theirs: median %s, p90 %s (the replay kills a losing copy at its node's first heartbeat after the winner's report and frees its slot cleanup_task later, lifecycle_kill.go; not a model key)",
+		len(d), durationValue(median(d)), durationValue(percentileSorted(d, 0.9)))
 }
 
 // fitRetryContainerDelay fits retry_container_delay, the YARN

@@ -10,7 +10,7 @@ import (
 // only from tests (export_test.go), never written to the results.
 type eventStats struct {
 	// ByKind counts the events popped from the queue, by kind.
-	ByKind [evTaskFlow + 1]int64
+	ByKind [evSpecKill + 1]int64
 	// Cancelled counts heartbeats that fell due while nothing waited, taken
 	// off the heartbeat queue without being handled (heartbeats.go).
 	Cancelled int64
@@ -116,6 +116,8 @@ func (k eventKind) String() string {
 		return "fetch start"
 	case evTaskFlow:
 		return "task flow"
+	case evSpecKill:
+		return "speculative kill"
 	}
 	return fmt.Sprintf("kind %d", k)
 }

@@ -1,5 +1,7 @@
 package replay
 
+import "slices"
+
 // SetRowGroup bounds the row groups of w's streamed files to n rows, so that a
 // test sees memory bounded on a run far smaller than a production row group.
 func SetRowGroup(w *RunWriter, n int) {
@@ -21,10 +23,16 @@ func CountEvents(o *Options) *EventStats {
 func QueueAllHeartbeats(o *Options) { o.queueAll = true }
 
 // FlowEnd makes a run with o report, after its last event, the transfers its
-// flow network withdrew before their end (killed attempts'), whether a
-// transfer was left under way or pending, and the events left queued.
+// flow network withdrew before their end (killed and failed attempts'),
+// whether a transfer was left under way or pending (or listed under its
+// attempt: network_cancel.go), and the events left queued.
 func FlowEnd(o *Options, f func(cancels int64, flowsLeft bool, queued int)) {
-	o.atEnd = func(s *Sim) { f(s.flowCancels, s.fn != nil && s.fn.Active(), len(s.q)) }
+	o.atEnd = func(s *Sim) {
+		listed := slices.ContainsFunc(s.jobs, func(j *Job) bool {
+			return j != nil && j.out.disk != nil && slices.ContainsFunc(j.out.disk.xhead, func(h int32) bool { return h != 0 })
+		})
+		f(s.flowCancels, s.fn != nil && (s.fn.Active() || listed), len(s.q))
+	}
 }
 
 // MaxJobsWaiting is the most finished jobs w held at once, waiting for an

@@ -57,6 +57,7 @@ type MapTask struct {
 	Node        int32 // where it ran, -1 before launch
 	Locality    Locality
 	noInput     bool // no input: no replicas, local on every node (NoInput)
+	specWon     bool // its speculative copy completed it: the original lost (lifecycle_kill.go)
 	LaunchUs    int64
 	FinishUs    int64
 	endUs       int64 // end of its attempt that completes it, before the report (lifecycle.go)

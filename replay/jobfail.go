@@ -330,7 +330,7 @@ func (s *Sim) failJob(j *Job) {
 			m.State = Done
 			s.freeMapSlot(j, m.Node, m.LaunchUs)
 			if m.specNode >= 0 {
-				s.specEnded(j, int32(i))
+				s.specEnded(j, int32(i), false)
 			}
 			if m.Locality != NodeLocal {
 				s.runningRemote--

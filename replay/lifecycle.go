@@ -138,6 +138,9 @@ type lcSim struct {
 	polled []*Job
 	jvm    jvmSim   // JVM reuse (lifecycle_ext.go)
 	obsDue []obsDue // observed copies asked for, by time (lifecycle_specobs.go)
+	// losers are the losing speculative attempts not yet killed or not yet
+	// freed, by job and map (lifecycle_kill.go).
+	losers map[[2]int32]loser
 }
 
 // validateLifecycle checks the lifecycle keys.
@@ -253,12 +256,7 @@ func (s *Sim) reported(n int32, t int64) int64 {
 	if !s.hw.ReportAtHeartbeat || s.hw.OutOfBandHeartbeat {
 		return t
 	}
-	iv := int64(s.hw.Heartbeat)
-	ph := s.nodes[n].phase
-	if t <= ph {
-		return ph
-	}
-	return ph + (t-ph+iv-1)/iv*iv
+	return s.beat(n, t)
 }
 
 // lcSubmit starts job j's lifecycle at its submission.

@@ -34,7 +34,8 @@ import (
 //     linear in time here), so rate = 1/duration and time left = duration −
 //     elapsed. The copy runs the map's duration without its straggler factor
 //     and failures on the copy's node; the first to finish completes the map
-//     and the other is killed, its slot freed. The map's output stays on the
+//     and the other is killed at its node's next heartbeat, its slot freed
+//     when its kill and clean-up are reported (lifecycle_kill.go). The map's output stays on the
 //     original's node, and the policy is not told about the copy. (Under
 //     network = "flow" the copy runs its own flows and a winning copy's
 //     output is on its node: lifecycle_flowspec.go.)
@@ -423,6 +424,7 @@ func (s *Sim) launchCopy(j *Job, i int32, n int32, d int64) {
 	if f := s.reported(n, s.now+d); f < m.FinishUs {
 		m.FinishUs = f // the copy wins: the map completes then (the original's event is stale)
 		m.endUs = s.now + d
+		m.specWon = true
 		s.schedule(f, evMapDone, j.Index, i)
 	}
 }
@@ -438,15 +440,26 @@ func (s *Sim) copySlot(j *Job, i int32, n int32) {
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskSpeculative, Index: i, Node: n})
 }
 
-// specEnded frees map i's speculative copy's slot when the map completes
-// (under flow, killing the copy if it still runs: lifecycle_flowspec.go).
-func (s *Sim) specEnded(j *Job, i int32) {
-	s.flowSpecEnded(j, i)
+// specEnded ends map i's speculative copy when the map completes or its job
+// fails. With held (the map completed: holdLoser, lifecycle_kill.go), the
+// losing attempt keeps its slot and its running count until its kill is
+// reported, so the copy's slot is freed now only when the copy won; without
+// (its job failed), the copy is killed now (under flow its flows withdrawn:
+// lifecycle_flowspec.go) and its slot freed.
+func (s *Sim) specEnded(j *Job, i int32, held bool) {
 	m := &j.Maps[i]
+	s.specRunning--
+	if held {
+		s.flowCopyDone(j, i, m.specWon)
+		if !m.specWon {
+			return
+		}
+	} else {
+		s.flowSpecEnded(j, i)
+		s.running--
+	}
 	n := m.specNode
 	s.nodes[n].freeMap++
-	s.running--
-	s.specRunning--
 	s.busyMapUs += s.now - m.specLaunchUs
 	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskSpeculative, Index: i, Node: n})
 	s.slotFreed(n)

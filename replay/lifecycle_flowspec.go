@@ -17,31 +17,31 @@ import "slices"
 // lifecycle_specobs.go) runs its observed duration, start-up included,
 // without flows: the trace gives its time, not its bytes' path.
 //
-// The first attempt to end its last stage completes the map: the other is
-// killed at that instant, its transfer under way withdrawn from the flow
-// network (Flows.Cancel, which re-times the flows it shared resources with)
-// or its queued stage event withdrawn from the queue, so no flow and no
-// event of a killed attempt is left. The map is reported done from the
-// winner's node (Sim.reported), and both slots are held until then, as
-// under fixed. When the copy wins, the map's output is the one it spilled,
-// on the copy's node, and reduces fetch it from there (outputNode; under
-// fixed the output stays on the original's node). Hadoop 1 kills the loser
-// when the tracker that ran the winner reports it and the loser's tracker
-// next heartbeats; the replay kills it when the winner ends, a heartbeat
-// interval or two early, which the slots (held to the report) do not see.
+// The first attempt to end its last stage completes the map, reported from
+// the winner's node (Sim.reported). The other runs on, its flows sharing
+// the network, until Hadoop 1 would kill it: its node's first heartbeat at
+// or after that report (lifecycle_kill.go); then its transfer under way is
+// withdrawn from the flow network (network_cancel.go: the flows it shared
+// resources with are re-timed, and the bytes it moved are reported) or its
+// queued stage event dropped, so no flow and no event of a killed attempt
+// is left. A loser that ends its own last stage before its kill stops
+// there. Its slot is held until its kill and clean-up are reported
+// (lifecycle_kill.go), the winner's until the report, as under fixed. When
+// the copy wins, the map's output is the one it spilled, on the copy's
+// node, and reduces fetch it from there (outputNode; under fixed the output
+// stays on the original's node). A job that finishes kills its losers still
+// running at once.
 //
 // A copy launched after the original ended but before its end was reported
-// (the JobTracker cannot know) is killed when the map is reported done.
-// A killed transfer's bytes moved so far are not reported to the observers
-// (no TransferEvent); a copy's remote read counts in the run's network bytes
-// when it starts, as a map's does at its launch.
+// (the JobTracker cannot know) loses, and is killed as any loser. A copy's
+// remote read counts in the run's network bytes when it starts, as a map's
+// does at its launch.
 
 // mapCopy is a running speculative copy of a map under network = "flow".
 type mapCopy struct {
 	node, src int32 // where it runs, and the replica it reads
 	stage     uint8 // mapStartup … mapSpilling, mapGone when it ended or was killed
 	cpuEnd    int64 // when its compute ends
-	flow      int32 // its transfer under way, -1 none
 	plainUs   int64 // an observed copy's duration, run without flows; -1 a modelled copy
 }
 
@@ -66,7 +66,7 @@ func (s *Sim) outputNode(j *Job, i int32) int32 {
 func (s *Sim) launchFlowCopy(j *Job, i, n int32, plainUs int64) {
 	s.copySlot(j, i, n)
 	d := j.out.disk
-	c := &mapCopy{node: n, src: n, flow: -1, plainUs: plainUs}
+	c := &mapCopy{node: n, src: n, plainUs: plainUs}
 	if s.locality(j, i, n) != NodeLocal {
 		c.src = s.nearestReplica(j, i, n)
 	}
@@ -110,7 +110,7 @@ func (s *Sim) copyStage(j *Job, i int32) {
 			if c.src != c.node {
 				s.netBytes += m.InputBytes
 			}
-			c.flow = s.flowStart(Transfer{Kind: TransferMapRead, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.src, Dst: c.node, Bytes: m.InputBytes})
+			s.flowStart(Transfer{Kind: TransferMapRead, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.src, Dst: c.node, Bytes: m.InputBytes})
 			return
 		}
 		s.copyReadEnded(j, i, c)
@@ -131,7 +131,6 @@ func (s *Sim) copyStage(j *Job, i int32) {
 // is.
 func (s *Sim) copyReadEnded(j *Job, i int32, c *mapCopy) {
 	d := j.out.disk
-	c.flow = -1
 	if d.isTimed(i) {
 		c.cpuEnd = s.now + d.mapCPU[i]
 	}
@@ -148,7 +147,7 @@ func (s *Sim) copySpill(j *Job, i int32, c *mapCopy) {
 	m := &j.Maps[i]
 	c.stage = mapSpilling
 	if m.OutputBytes > 0 && !j.out.disk.isTimed(i) {
-		c.flow = s.flowStart(Transfer{Kind: TransferSpill, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.node, Dst: c.node, Bytes: m.OutputBytes})
+		s.flowStart(Transfer{Kind: TransferSpill, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.node, Dst: c.node, Bytes: m.OutputBytes})
 		return
 	}
 	s.copyEnded(j, i, c)
@@ -166,7 +165,6 @@ func (s *Sim) copyTransferEnded(j *Job, x Transfer) {
 	if s.chk != nil {
 		s.chk.mapTransferEnded(j, x, c.stage)
 	}
-	c.flow = -1
 	if x.Kind == TransferMapRead {
 		s.copyReadEnded(j, x.Task, c)
 		return
@@ -175,18 +173,17 @@ func (s *Sim) copyTransferEnded(j *Job, x Transfer) {
 }
 
 // copyEnded: map i's copy ended its last stage. If the original still runs,
-// the copy wins: the original is killed and the map completes now, on the
-// copy's node, which holds its output. If the original had ended (the copy
-// was launched before its end was reported), the map already completes
-// then.
+// the copy wins: the map completes now, on the copy's node, which holds its
+// output, and the original runs on until its kill (lifecycle_kill.go). If the
+// original had ended (the copy was launched before its end was reported, or
+// lost the race), the map completes then and the copy waits for its kill.
 func (s *Sim) copyEnded(j *Job, i int32, c *mapCopy) {
 	d, m := j.out.disk, &j.Maps[i]
-	c.stage, c.flow = mapGone, -1
-	if d.stage[i] == mapGone {
+	c.stage = mapGone
+	if d.stage[i] == mapGone || m.specWon {
 		return
 	}
-	s.killAttempt(j, int(i), d.stage[i], d.flow[i])
-	d.stage[i], d.flow[i] = mapGone, -1
+	m.specWon = true
 	if d.outNode == nil {
 		d.outNode = map[int32]int32{}
 	}
@@ -204,27 +201,61 @@ func (s *Sim) killCopy(j *Job, i int32, c *mapCopy) {
 	if c.stage == mapGone {
 		return
 	}
-	s.killAttempt(j, len(j.Maps)+int(i), c.stage, c.flow)
-	c.stage, c.flow = mapGone, -1
+	s.killAttempt(j, len(j.Maps)+int(i), c.stage)
+	c.stage = mapGone
 }
 
 // killAttempt withdraws what an attempt in stage stage has under way: its
-// transfer flow, or its stage event (b: the event's task, a map's index or
-// the maps' count plus it for its copy).
-func (s *Sim) killAttempt(j *Job, b int, stage uint8, flow int32) {
+// transfer (network_cancel.go), or its stage event (b: the event's task, a
+// map's index or the maps' count plus it for its copy).
+func (s *Sim) killAttempt(j *Job, b int, stage uint8) {
 	switch stage {
-	case mapStartup, mapCompute:
+	case mapStartup, mapCompute, mapFailStartup, mapFailReading, mapFailWait:
 		// For rare kills: dropEventsWhere rebuilds the queue.
 		s.dropEventsWhere(func(e event) bool { return e.kind == evTaskFlow && e.a == j.Index && int(e.b) == b })
-	case mapReading, mapSpilling:
-		if flow >= 0 {
-			s.flowCancel(flow)
+		if stage == mapFailReading {
+			s.withdrawAttempt(j, b) // its failed attempts' read (network_disk.go)
 		}
+	case mapReading, mapSpilling:
+		k := b // the original attempt's index is the map's (jobDisk.attempt)
+		if b >= len(j.Maps) {
+			k = len(j.Maps) + len(j.Reduces) + b - len(j.Maps)
+		}
+		s.withdrawAttempt(j, k)
 	}
 }
 
-// flowSpecEnded is specEnded's part under flow: the copy, killed if it
-// still runs, leaves its map.
+// flowKillLoser is killLoser's part under flow: map i's losing attempt, the
+// copy or the original, is killed if it still runs (its transfer withdrawn,
+// its stage event dropped).
+func (s *Sim) flowKillLoser(j *Job, i int32, copy bool) {
+	d := j.out.disk
+	if d == nil || !s.flowCopies(j, i) {
+		return
+	}
+	if copy {
+		if c := d.copies[i]; c != nil {
+			s.killCopy(j, i, c)
+			delete(d.copies, i)
+		}
+		return
+	}
+	if d.stage[i] != mapGone {
+		s.killAttempt(j, int(i), d.stage[i])
+		d.stage[i] = mapGone
+	}
+}
+
+// flowCopyDone is specEnded's part under flow when map i completed: a copy
+// that won leaves its map (one that lost leaves it at its kill).
+func (s *Sim) flowCopyDone(j *Job, i int32, copyWon bool) {
+	if d := j.out.disk; d != nil && d.copies != nil && copyWon {
+		delete(d.copies, i)
+	}
+}
+
+// flowSpecEnded is specEnded's part under flow when the job fails: the copy,
+// killed if it still runs, leaves its map.
 func (s *Sim) flowSpecEnded(j *Job, i int32) {
 	d := j.out.disk
 	if d == nil || d.copies == nil {

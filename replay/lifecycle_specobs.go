@@ -22,8 +22,9 @@ import (
 // the observed gap between their starts, and is launched at the next
 // heartbeat of a node other than the map's with a free map slot (after the
 // policy, as the engine's own speculation does: lifecycle_faults.go). The
-// first to finish completes the map; the other is killed then, its slot
-// freed. The killed attempt's observed duration ends at its kill, so in the
+// first to finish completes the map; the other is killed at its node's next
+// heartbeat and its slot freed when its kill and clean-up are reported
+// (lifecycle_kill.go). The killed attempt's observed duration ends at its kill, so in the
 // replay it finishes about when the winner would: which one wins depends on
 // the replay's timing, as it did on the cluster's. The copy keeps the
 // original's locality and output node; only the first overlapping attempt

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/policy"
@@ -138,6 +139,81 @@ func TestObservedSpeculationEveryPolicy(t *testing.T) {
 			if len(res.Jobs) != len(tr.Jobs) || c.n == 0 {
 				t.Errorf("%s %s: %d of %d jobs finished, %d copies launched; want all, and a copy", network, name, len(res.Jobs), len(tr.Jobs), c.n)
 			}
+		}
+	}
+}
+
+// specEnds records when each speculative copy's slot is freed.
+type specEnds struct {
+	replay.NopObserver
+	at []int64
+}
+
+func (c *specEnds) TaskEnded(e replay.TaskEvent) {
+	if e.Kind == replay.TaskSpeculative {
+		c.at = append(c.at, e.Time)
+	}
+}
+
+// TestSpecLoserKilledAtHeartbeat replays specTrace as TestObservedSpeculation
+// does (heartbeats at 0, 3, 6, … s on both nodes, one map slot each), with
+// cleanup_task = 1.5 s, and checks when the losing attempt's slot is free
+// (lifecycle_kill.go): killed at its node's first heartbeat at or after the
+// winner's reported completion, free when its cleanup attempt is reported.
+//
+//   - copy loses, reported at once: the original wins at 7 s; the copy (node
+//     1, from 6 s) is killed at node 1's heartbeat at 9 s and its cleanup
+//     attempt ends at 10.5 s, its slot free then (before: 7 s).
+//   - the same with report_at_heartbeat: the map is reported at node 0's
+//     heartbeat at 9 s, the kill is node 1's heartbeat at 9 s, reported at 12
+//     s, the cleanup runs 12–13.5 s and is reported at 15 s (before: 9 s).
+//   - original loses, reported at once: the copy (node 1, 6–8 s) wins at 8 s;
+//     the original (node 0, from 3 s) is killed at 9 s and holds its slot to
+//     10.5 s.
+//
+// The map slots' busy time (map 1 runs 3–5 s on node 1, 3–6 s reported at a
+// heartbeat) adds up each attempt's hold: 4 + 4.5 + 2 = 10.5 s, 6 + 9 + 3 =
+// 18 s, and 7.5 + 2 + 2 = 11.5 s (9 s when the original was freed at 8 s).
+func TestSpecLoserKilledAtHeartbeat(t *testing.T) {
+	base := `racks = 1
+nodes_per_rack = 2
+map_slots = 1
+reduce_slots = 1
+replication = 1
+task_startup = "0s"
+heartbeat = "3s"
+heartbeat_jitter = false
+duration_cv = 0
+task_times = "trace"
+lifecycle = true
+job_init_time = "2s"
+cleanup_task = "1.5s"
+`
+	for _, c := range []struct {
+		copyWins bool
+		extra    string
+		freed    []int64
+		busyUs   int64
+	}{{false, "", []int64{10_500_000}, 10_500_000}, {false, "report_at_heartbeat = true\n", []int64{15_000_000}, 18_000_000},
+		{true, "", []int64{8_000_000}, 11_500_000}} {
+		hw, err := replay.ParseHardware([]byte(base + c.extra))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := specTrace(c.copyWins)
+		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends := &specEnds{}
+		res, err := replay.Run(w, mustPolicy(t, "fifo"), replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true, Observers: []replay.Observer{ends}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := res.Summary
+		busy := int64(sum.MapUtilisation*float64(hw.TotalMapSlots())*float64(sum.MakespanUs) + 0.5)
+		if !slices.Equal(ends.at, c.freed) || busy != c.busyUs {
+			t.Errorf("copy wins %v %q: the copy's slot freed at %v µs, map slots busy %d µs; want %v, %d", c.copyWins, c.extra, ends.at, busy, c.freed, c.busyUs)
 		}
 	}
 }

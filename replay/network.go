@@ -47,9 +47,11 @@ type Flows interface {
 	// started at one time join the network together, at the next call of
 	// Next.
 	Start(now int64, x Transfer) (int, error)
-	// Cancel ends transfer id, under way or about to start, at now, before
-	// its end (its task's attempt was killed), and returns what it carried.
-	Cancel(now int64, id int) (Transfer, error)
+	// Cancel ends transfers ids, each under way or about to start, at now,
+	// before their ends (their attempt was killed or failed, or their job
+	// failed), in one batch, then calls visit for each, in the order of ids,
+	// with what it carried and the bytes it moved by now.
+	Cancel(now int64, ids []int32, visit func(id int32, x Transfer, moved int64)) error
 	// Next adds the transfers started at now and returns the earliest end of
 	// those under way: its id and time; ok is false when none is under way.
 	Next(now int64) (id int, at int64, ok bool, err error)

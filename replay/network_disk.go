@@ -77,6 +77,13 @@ const (
 	mapCompute               // read done, compute still under way: the spill starts at its end (a timer event is queued)
 	mapSpilling              // its output spill under way
 	mapGone                  // it ended, or was killed when the other attempt won (lifecycle_flowspec.go)
+	// A modelled map's failed attempts before its successful one
+	// (failingRead): their start-up (a timer event: the read starts at its
+	// end), their input read under way until the failure (a timer event
+	// too), and the read done before the failure.
+	mapFailStartup
+	mapFailReading
+	mapFailWait
 )
 
 // Faults under network = "flow" (lifecycle_faults.go draws them, with the
@@ -101,11 +108,19 @@ const (
 // Failed attempts (attempt_failure_rate, and in trace mode the observed
 // failed and killed attempts before the successful one) hold the task's
 // slot before its successful attempt, as under fixed: their drawn or
-// observed time is a wait before the successful attempt's start-up, without
-// flows of their own (what a failed attempt read or fetched is not
-// modelled). A modelled failed attempt lasts a uniform fraction of the
-// task's nominal, stretched time (the draw is made when the job is built,
-// before any flow runs), the same time as under fixed.
+// observed time comes before the successful attempt's start-up. A modelled
+// failed attempt lasts a uniform fraction of the task's nominal, stretched
+// time (the draw is made when the job is built, before any flow runs), the
+// same time as under fixed. A modelled map's failed attempts read their
+// input (failingRead): after their start-up, a read of the map's input from
+// the replica it reads, as a flow sharing disks and links, withdrawn when
+// the attempts' time is over (the bytes it moved reported, network_cancel.go);
+// a read that ends first leaves them computing until then. The draws give
+// the failed attempts' total time, not each one's, so two or more failed
+// attempts are one start-up and one read over their whole time (a choice:
+// each would re-read from the start). A failed reduce attempt's fetches, a
+// trace-timed map's failed attempts and a map whose every attempt fails
+// (it runs its stages and fails at its end) keep the wait without flows.
 //
 // A reused JVM (jvm_reuse) skips the start-up: the start-up stage lasts
 // (task_startup − what the JVM saves) × the factor.
@@ -121,11 +136,15 @@ type jobDisk struct {
 	// Faults (above), nil when none applies to the job.
 	slow     []float64 // per map, then per reduce: its straggler factor (0: none)
 	stretch  []int64   // per map: what its factor adds to its nominal time (in its retryUs, which policies' estimates use; not a wait)
+	failEnd  []int64   // per map whose failed attempts read (failingRead), while they run: when they fail
 	redRetry []int64   // per reduce: its failed attempts' time, before its successful attempt
 	// Speculation (lifecycle_flowspec.go), nil without it.
-	flow    []int32            // per map: its original attempt's transfer under way, -1 none
 	copies  map[int32]*mapCopy // per map with one: its speculative copy
 	outNode map[int32]int32    // per map whose copy won: the copy's node, which holds the map's output
+	// xhead is, per attempt (attempt), 1 + the first of its transfers under
+	// way in Sim.xi, 0 none; nil until the job's first transfer
+	// (network_cancel.go).
+	xhead []int32
 }
 
 // setMapFaults records map i's straggler factor (f.factor) and what it adds
@@ -220,9 +239,6 @@ func (d *jobDisk) isTimed(i int32) bool { return d.timed != nil && d.timed[i] }
 func (w *Workload) newJobDisk(ti, maps, reduces int) *jobDisk {
 	d := &jobDisk{mapCPU: make([]int64, maps), redOut: make([]bool, reduces), redSeed: make([]uint64, reduces),
 		cpuEnd: make([]int64, maps+reduces), stage: make([]uint8, maps)}
-	if w.hw.Speculation != "none" || w.specs != nil {
-		d.flow = make([]int32, maps)
-	}
 	rng := jobRand(w.seed, streamOutput, ti)
 	for i := range d.redSeed {
 		d.redSeed[i] = rng.Uint64()
@@ -268,8 +284,17 @@ func (d *jobDisk) reducePostUs(hw *Hardware, i int, r *ReduceTask) int64 {
 func (s *Sim) flowMapLaunched(j *Job, i int32, saved int64) {
 	d := j.out.disk
 	d.stage[i] = mapStartup
-	if d.flow != nil {
-		d.flow[i] = -1
+	if fs := s.failingRead(j, i); fs > 0 {
+		// Its failed attempts read (above): their start-up, then their read
+		// until they fail at now + fs; the successful attempt's read starts
+		// at the end of the wait (held in cpuEnd until then).
+		if d.failEnd == nil {
+			d.failEnd = make([]int64, len(d.mapCPU))
+		}
+		d.stage[i], d.failEnd[i] = mapFailStartup, s.now+fs
+		d.cpuEnd[i] = s.now + d.mapWaitUs(s.hw, &j.Maps[i], i, saved)
+		s.schedule(s.now+min(fs, d.slowed(int(i), int64(s.hw.TaskStartup))), evTaskFlow, j.Index, i)
+		return
 	}
 	if delay := d.mapWaitUs(s.hw, &j.Maps[i], i, saved); delay > 0 {
 		s.schedule(s.now+delay, evTaskFlow, j.Index, i)
@@ -301,12 +326,25 @@ func (s *Sim) taskFlowStage(j *Job, b int32) {
 			d.cpuEnd[b] = s.now + d.slowed(int(b), d.mapCPU[b])
 		}
 		if m.InputBytes > 0 && (!timed || m.srcNode != m.Node) {
-			d.setFlow(b, s.flowStart(Transfer{Kind: TransferMapRead, Job: j.Index, Task: b, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes}))
+			s.flowStart(Transfer{Kind: TransferMapRead, Job: j.Index, Task: b, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes})
 			return
 		}
 		s.mapReadEnded(j, b)
 	case mapCompute:
 		s.startSpill(j, b)
+	case mapFailStartup:
+		if s.now < d.failEnd[b] {
+			d.stage[b] = mapFailReading
+			if m.srcNode != m.Node {
+				s.netBytes += m.InputBytes // counted at the start, as every transfer's
+			}
+			s.flowStart(Transfer{Kind: TransferMapRead, Job: j.Index, Task: b, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes})
+			s.schedule(d.failEnd[b], evTaskFlow, j.Index, b)
+			return
+		}
+		s.mapAttemptsFailed(j, b)
+	case mapFailReading, mapFailWait:
+		s.mapAttemptsFailed(j, b)
 	default:
 		if s.chk != nil {
 			s.chk.fail("map %d of job %s: a stage event in stage %d (stale)", b, j.Trace.ID, d.stage[b])
@@ -314,19 +352,41 @@ func (s *Sim) taskFlowStage(j *Job, b int32) {
 	}
 }
 
-// setFlow records map i's original attempt's transfer under way (-1: none),
-// when speculation may kill it.
-func (d *jobDisk) setFlow(i, id int32) {
-	if d.flow != nil {
-		d.flow[i] = id
+// failingRead is the time of map i's failed attempts when they read their
+// input as a flow (above): a modelled map (not trace-timed) with input,
+// failed attempts before its successful one, and a successful one; 0
+// otherwise.
+func (s *Sim) failingRead(j *Job, i int32) int64 {
+	d, m := j.out.disk, &j.Maps[i]
+	if m.InputBytes <= 0 || d.isTimed(i) || j.life.fail.mapFails(i) {
+		return 0
 	}
+	fs := m.retryUs
+	if d.stretch != nil {
+		fs -= d.stretch[i]
+	}
+	return max(0, fs)
+}
+
+// mapAttemptsFailed: map i's failed attempts are over (now); their read, if
+// still under way, is withdrawn, and the successful attempt starts up.
+func (s *Sim) mapAttemptsFailed(j *Job, i int32) {
+	d := j.out.disk
+	if d.stage[i] == mapFailReading {
+		s.withdrawAttempt(j, int(i)) // network_cancel.go
+	}
+	d.stage[i] = mapStartup
+	if d.cpuEnd[i] > s.now {
+		s.schedule(d.cpuEnd[i], evTaskFlow, j.Index, i)
+		return
+	}
+	s.taskFlowStage(j, i)
 }
 
 // mapReadEnded: map i's read is done; its spill starts when its compute is
 // (a trace-timed map's observed time starts now).
 func (s *Sim) mapReadEnded(j *Job, i int32) {
 	d := j.out.disk
-	d.setFlow(i, -1)
 	if d.isTimed(i) {
 		d.cpuEnd[i] = s.now + d.slowed(int(i), d.mapCPU[i])
 	}
@@ -343,23 +403,21 @@ func (s *Sim) startSpill(j *Job, i int32) {
 	m := &j.Maps[i]
 	j.out.disk.stage[i] = mapSpilling
 	if m.OutputBytes > 0 && !j.out.disk.isTimed(i) {
-		j.out.disk.setFlow(i, s.flowStart(Transfer{Kind: TransferSpill, Job: j.Index, Task: i, FetchOf: -1, Src: m.Node, Dst: m.Node, Bytes: m.OutputBytes}))
+		s.flowStart(Transfer{Kind: TransferSpill, Job: j.Index, Task: i, FetchOf: -1, Src: m.Node, Dst: m.Node, Bytes: m.OutputBytes})
 		return
 	}
 	s.flowMapEnded(j, i)
 }
 
 // flowMapEnded: map i's spill is done, so is the map (reported as the model
-// says); a speculative copy still running is killed.
+// says); a speculative copy still running runs on until its kill
+// (lifecycle_kill.go). An original that lost to its copy stops here.
 func (s *Sim) flowMapEnded(j *Job, i int32) {
 	m := &j.Maps[i]
 	d := j.out.disk
 	d.stage[i] = mapGone
-	d.setFlow(i, -1)
-	if d.copies != nil {
-		if c := d.copies[i]; c != nil {
-			s.killCopy(j, i, c) // lifecycle_flowspec.go
-		}
+	if m.specWon {
+		return // it lost to its copy: it waits for its kill (lifecycle_kill.go)
 	}
 	old := m.FinishUs
 	m.endUs = s.now
@@ -430,6 +488,10 @@ func (s *Sim) flowReduceEnded(j *Job, r int32) {
 func (s *Sim) flowTaskEnded(j *Job, x Transfer) {
 	if x.Copy {
 		s.copyTransferEnded(j, x) // lifecycle_flowspec.go
+		return
+	}
+	if x.Kind == TransferMapRead && j.out.disk.stage[x.Task] == mapFailReading {
+		j.out.disk.stage[x.Task] = mapFailWait // its failed attempts compute until they fail
 		return
 	}
 	if s.chk != nil && x.Kind != TransferOutput {

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/trace"
@@ -224,7 +225,8 @@ func TestFlowJVMReuseReduce(t *testing.T) {
 // NICs at 10, uplinks at 0.5; maps compute at 2 MB/s; 5 map slots a node
 // (LATE's cap, 10% of 20 slots, allows 2 copies). Seed 3 puts the map's
 // 4 MB block on node 0 (checked). Map 0 (2 MB of output) runs on node 3,
-// in the other rack; the reduce (2 MB of shuffle) on node 1, beside node 0.
+// in the other rack; the reduce (2 MB of shuffle, 10 MB of output) on node
+// 1, beside node 0. Heartbeats every second (out of band), cleanup_task 2.8 s.
 //
 //	0 s:   the map reads 4 MB from node 0 over the uplinks at 0.5 MB/s (8 s
 //	       alone), computing beside it 0–2 s;
@@ -232,10 +234,18 @@ func TestFlowJVMReuseReduce(t *testing.T) {
 //	       copy reads node 0's disk, which the original's read holds at
 //	       0.5 MB/s, at the 10 MB/s left: 1–1.4 s; computes 1–3 s; spills
 //	       2 MB to node 0's disk at 10 MB/s: 3–3.2 s;
-//	3.2 s: the copy wins: the original's read (1.6 MB of 4 done) is
-//	       cancelled, the map is done, its output on node 0;
-//	       the reduce fetches 2 MB from node 0 within rack 0 at 10 MB/s:
-//	       3.2–3.4 s.
+//	3.2 s: the copy wins: the map is done, its output on node 0; the
+//	       original reads on until it is killed (lifecycle_kill.go). The
+//	       reduce fetches 2 MB from node 0 within rack 0 at the 9.5 MB/s
+//	       node 0's NIC leaves beside the read: 3.2–3.410527 s; then it
+//	       writes its 10 MB to its disk at 10.5 MB/s: to 4.362908 s;
+//	4 s:   node 3's first heartbeat after 3.2 s kills the original: its read
+//	       (2 MB of 4 done) is cancelled. Its slot is free when its cleanup
+//	       attempt ends, 6.8 s.
+//
+// The cancelled read's 2 MB count in the network figures as moved, 0–4 s:
+// node 0 sends 4 MB (with the fetch), node 3 receives 2 MB, and node_net's
+// intervals (1 s) hold 0.5 MB a second of it.
 //
 // Without speculation the map reads until 8 s and spills on node 3 (2 MB at
 // 10.5 MB/s), and the reduce's fetch crosses the 0.5 MB/s uplink: 4 s more.
@@ -245,7 +255,7 @@ func TestFlowSpeculationCopyWins(t *testing.T) {
 			h := flowHardware(t, 10.5, 10, 0.5)
 			h.MapSlots, h.MapComputeMBps, h.Speculation = 5, 2, spec
 			tr := &trace.Trace{}
-			diskJob(tr, "A", [][2]int64{{4e6, 2e6}}, [][2]int64{{2e6, 0}})
+			diskJob(tr, "A", [][2]int64{{4e6, 2e6}}, [][2]int64{{2e6, 10e6}})
 			res, end := runFlowCase(t, h, tr, 3, nil, func(s Cluster, jobs []*JobView) []launch {
 				if r := jobs[0].Replicas(0); len(r) != 1 || r[0] != 0 {
 					t.Fatalf("seed 3 puts the block on %v, want node 0", r)
@@ -263,11 +273,23 @@ func TestFlowSpeculationCopyWins(t *testing.T) {
 			if m != [2]int64{0, 3200 * ms} {
 				t.Errorf("map ran %v µs, want 0–3.2 s", m)
 			}
-			if red.ShuffleEndUs != 3400*ms || red.FinishUs != 3400*ms {
-				t.Errorf("reduce: shuffle end %d, finish %d µs, want 3.4 s", red.ShuffleEndUs, red.FinishUs)
+			if red.ShuffleEndUs != 3_410_527 || red.FinishUs != 4_362_908 {
+				t.Errorf("reduce: shuffle end %d, finish %d µs, want 3.410527 s and 4.362908 s", red.ShuffleEndUs, red.FinishUs)
 			}
 			if end.cancels != 1 {
 				t.Errorf("%d flows cancelled, want 1 (the original's read)", end.cancels)
+			}
+			if n0, n3 := res.Nodes[0], res.Nodes[3]; n0.NetOutBytes != 4_000_000 || n3.NetInBytes != 2_000_000 {
+				t.Errorf("node 0 sent %d bytes, node 3 received %d, want 4 MB and 2 MB (the cancelled read's part)", n0.NetOutBytes, n3.NetInBytes)
+			}
+			var in3 [5]int64
+			for _, x := range res.NodeNet {
+				if x.Node == 3 && x.TimeUs < 5*sec {
+					in3[x.TimeUs/sec] += x.InBytes
+				}
+			}
+			if in3 != [5]int64{500_000, 500_000, 500_000, 500_000, 0} {
+				t.Errorf("node 3 received %v bytes in 0–5 s, want 0.5 MB a second until 4 s", in3)
 			}
 		})
 	}
@@ -361,5 +383,52 @@ func TestFlowJVMReuseMap(t *testing.T) {
 		if got := taskTimes(res, "A", "MAP"); len(got) != 2 || got[0] != [2]int64{0, 2 * sec} || got[1] != [2]int64{2 * sec, c.end * sec} {
 			t.Errorf("jvm_reuse %d: maps ran %v µs, want 0–2 s and 2–%d s", c.reuse, got, c.end)
 		}
+	}
+}
+
+// TestFlowMapFailedAttemptReads: a modelled map's failed attempts read its
+// input as a flow until they fail (network_disk.go). Disks at 1 MB/s, NICs
+// and uplinks at 10 MB/s, no start-up or compute; both blocks on data node
+// d. Map 0 (4 MB) runs on another node e and reads d's disk remotely; its
+// failed attempts last 2 s. Map 1 (2 MB) runs on d, node-local. Both launch
+// at 0 s.
+//
+//	0–2 s: map 0's failed attempts read beside map 1: d's disk at 0.5 MB/s
+//	       each; at 2 s they fail, 1 MB read (withdrawn), map 1 has 1 MB left;
+//	2 s:   map 0's successful attempt reads 4 MB beside map 1's last MB:
+//	       0.5 MB/s each, map 1 ends at 4 s with 3 MB left to map 0;
+//	4–7 s: map 0 alone at 1 MB/s: it ends at 7 s.
+//
+// d sends 5 MB to e (the failed read's 1 MB counts). Before, the failed
+// attempts were a wait: map 1 alone 0–2 s, map 0 2–6 s, 4 MB sent.
+func TestFlowMapFailedAttemptReads(t *testing.T) {
+	tr := &trace.Trace{}
+	j := trace.NewJob("A")
+	j.SubmitMs, j.Status = 0, trace.StatusSucceeded
+	tr.Jobs = append(tr.Jobs, j)
+	for k, in := range []int64{4e6, 2e6} {
+		m := trace.NewTask("A", fmt.Sprintf("Am%d", k), trace.Map, int32(k))
+		m.InputBytes, m.OutputBytes = in, 0
+		tr.Tasks = append(tr.Tasks, m)
+	}
+	edit := func(w *Workload) { w.retries = map[string]int64{retryKey("A", "Am0"): 2 * sec} }
+	var d, e int32
+	res, end := runFlowCase(t, oneDataNode(t, 1, 10, 10), tr, 1, edit, func(s Cluster, jobs []*JobView) []launch {
+		d = jobs[0].Replicas(0)[0]
+		if jobs[0].Replicas(1)[0] != d {
+			t.Fatalf("the maps' blocks are on nodes %d and %d, want one node", d, jobs[0].Replicas(1)[0])
+		}
+		e = (d + 1) % 4
+		return []launch{{0, false, 0, e, 0}, {0, false, 1, d, 0}}
+	})
+	got := taskTimes(res, "A", "MAP")
+	if got[0] != [2]int64{0, 7 * sec} || got[1] != [2]int64{0, 4 * sec} {
+		t.Errorf("maps ran %v µs, want 0–7 s and 0–4 s", got)
+	}
+	if sent, recv := res.Nodes[d].NetOutBytes, res.Nodes[e].NetInBytes; sent != 5e6 || recv != 5e6 {
+		t.Errorf("node %d sent %d bytes, node %d received %d, want 5 MB (1 MB by the failed attempts)", d, sent, e, recv)
+	}
+	if end.cancels != 1 {
+		t.Errorf("%d transfers withdrawn, want 1 (the failed attempts' read)", end.cancels)
 	}
 }

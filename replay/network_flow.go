@@ -71,6 +71,8 @@ type flowNet struct {
 	paths   []flow.ResourceID       // backing store of pending's paths
 	labels  []string                // each resource's name in the replay's hosts and racks (Links)
 	started [numTransferKinds]int64 // transfers started, by kind (FlowCost)
+	live    []flow.FlowID           // Cancel's scratch: the flows under way it removes
+	moved   []int64                 // Cancel's scratch: the bytes each transfer moved
 }
 
 // newFlowNet builds the flow network of the run's cluster.
@@ -177,15 +179,51 @@ func (fn *flowNet) Start(now int64, x Transfer) (int, error) {
 	return int(id), nil
 }
 
-// Cancel ends transfer id at now before its end: a flow not yet added leaves
-// the pending batch (and its path the batch's paths), one under way leaves
-// the network (Remove re-times the others).
-func (fn *flowNet) Cancel(now int64, id int) (Transfer, error) {
-	x := fn.xfers[id]
+// Cancel withdraws transfers ids, each under way or about to start, at now,
+// before their ends: one not yet added leaves the pending batch (and its
+// path the batch's paths), those under way leave the network in one batch
+// (RemoveBatch: one re-solve of the flows that shared their resources).
+// visit is then called for each, in the order of ids, with what it carried
+// and the bytes it moved by now (0 for one that had not started).
+func (fn *flowNet) Cancel(now int64, ids []int32, visit func(id int32, x Transfer, moved int64)) error {
+	live := fn.live[:0]
+	moved := fn.moved[:0]
+	for _, id := range ids {
+		if fn.dropPending(id) {
+			moved = append(moved, 0)
+			continue
+		}
+		if len(live) == 0 {
+			if err := fn.n.Advance(now); err != nil {
+				return fmt.Errorf("flow network: cancel %d flows at %d µs: %w", len(ids), now, err)
+			}
+		}
+		left, _ := fn.n.Remaining(flow.FlowID(id))
+		live = append(live, flow.FlowID(id))
+		moved = append(moved, max(0, fn.xfers[id].Bytes-int64(math.Ceil(left))))
+	}
+	fn.live, fn.moved = live, moved
+	if len(live) > 0 {
+		if _, err := fn.n.RemoveBatch(now, live); err != nil {
+			return fmt.Errorf("flow network: cancel %d flows at %d µs: %w", len(live), now, err)
+		}
+	}
+	for k, id := range ids {
+		x := fn.xfers[id]
+		fn.xfers[id] = Transfer{}
+		fn.free = append(fn.free, flow.FlowID(id))
+		visit(id, x, moved[k])
+	}
+	return nil
+}
+
+// dropPending takes transfer id out of the batch waiting to join the
+// network, if it is there, and reports whether it was.
+func (fn *flowNet) dropPending(id int32) bool {
 	off := 0
 	for k := range fn.pending {
 		n := len(fn.pending[k].Path)
-		if int(fn.pending[k].ID) != id {
+		if fn.pending[k].ID != flow.FlowID(id) {
 			off += n
 			continue
 		}
@@ -193,16 +231,9 @@ func (fn *flowNet) Cancel(now int64, id int) (Transfer, error) {
 		// entries' paths move down with the backing store.
 		fn.paths = append(fn.paths[:off], fn.paths[off+n:]...)
 		fn.pending = append(fn.pending[:k], fn.pending[k+1:]...)
-		fn.xfers[id] = Transfer{}
-		fn.free = append(fn.free, flow.FlowID(id))
-		return x, nil
+		return true
 	}
-	if _, err := fn.n.Remove(now, flow.FlowID(id)); err != nil {
-		return x, fmt.Errorf("flow network: cancel flow %d at %d µs: %w", id, now, err)
-	}
-	fn.xfers[id] = Transfer{}
-	fn.free = append(fn.free, flow.FlowID(id))
-	return x, nil
+	return false
 }
 
 // flush adds the pending flows at now in one batch.

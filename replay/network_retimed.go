@@ -49,6 +49,7 @@ func (s *Sim) flowStep() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	s.xunlink(&x, int32(id)) // network_cancel.go
 	s.flowTransferred(x, at)
 	s.inflight.done(x.Start)
 	j := s.jobs[x.Job]
@@ -65,22 +66,13 @@ func (s *Sim) flowStep() (bool, error) {
 // the run at its next step.
 func (s *Sim) flowStart(x Transfer) int32 {
 	id, err := s.fn.Start(s.now, x)
-	if err != nil && s.flowErr == nil {
-		s.flowErr = err
+	if err != nil {
+		s.setFlowErr(err)
+		return -1
 	}
+	s.xlink(&x, int32(id)) // its attempt's transfers (network_cancel.go)
 	s.inflight.add(s.now)
 	return int32(id)
-}
-
-// flowCancel withdraws transfer id, under way or about to start, now (its
-// attempt was killed: lifecycle_flowspec.go).
-func (s *Sim) flowCancel(id int32) {
-	x, err := s.fn.Cancel(s.now, int(id))
-	if err != nil && s.flowErr == nil {
-		s.flowErr = err
-	}
-	s.inflight.done(x.Start)
-	s.flowCancels++
 }
 
 // earliestStart is the start time of the earliest transfer under way or about

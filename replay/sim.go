@@ -26,6 +26,7 @@ const (
 	evTick          // the policy's timer (Ticker, yarn.go)
 	evAMTick        // cluster = "yarn": a round of the MRAppMasters' allocate calls (yarn.go)
 	evTaskFlow      // network = "flow": map b (b ≥ 0) or reduce -1-b of job a starts its next transfer (network_disk.go)
+	evSpecKill      // map b's losing speculative attempt is killed (b ≥ 0) or map -1-b's frees its slot (lifecycle_kill.go)
 )
 
 type event struct {
@@ -237,7 +238,9 @@ type Sim struct {
 	fn                      Flows         // netm's transfer network when it re-times transfers; nil otherwise
 	flowErr                 error         // a transfer that failed to start (a bug): stops the run
 	inflight                inflightTally // transfers of fn under way, by start time (network_retimed.go)
-	flowCancels             int64         // transfers of fn withdrawn before their end: killed attempts' (lifecycle_flowspec.go)
+	flowCancels             int64         // transfers of fn withdrawn before their end (network_cancel.go)
+	xi                      xferIndex     // each attempt's transfers under way (network_cancel.go)
+	xscratch                []int32       // withdraw's ids
 
 	hbSent hbSentAt // HeartbeatsSent's last answer (heartbeats.go)
 }
@@ -422,6 +425,8 @@ func (s *Sim) loop() (err error) {
 			s.amTick()
 		case evTaskFlow:
 			s.taskFlowStage(s.jobs[e.a], e.b)
+		case evSpecKill:
+			s.specKill(e.a, e.b)
 		}
 		if s.polErr != nil {
 			if err := s.polErr.Err(); err != nil {
@@ -844,10 +849,15 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	}
 	m := &j.Maps[i]
 	m.State = Done
-	s.freeMapSlot(j, m.Node, m.LaunchUs)
+	// With a speculative copy, the losing attempt keeps its slot until it is
+	// killed and its kill reported (lifecycle_kill.go).
+	origLost := m.specNode >= 0 && s.holdLoser(j, i)
+	if !origLost {
+		s.freeMapSlot(j, m.Node, m.LaunchUs)
+	}
 	s.jvmRelease(m.Node, j, false, i)
 	if m.specNode >= 0 {
-		s.specEnded(j, i)
+		s.specEnded(j, i, true)
 	}
 	if m.Locality != NodeLocal {
 		s.runningRemote--
@@ -904,6 +914,9 @@ func (s *Sim) finishJob(j *Job) {
 	if s.hw.Lifecycle && !s.yarn.on && j.life.phase != lcDone {
 		s.lcWorkDone(j)
 		return
+	}
+	if len(s.lc.losers) > 0 {
+		s.killLosersNow(j) // lifecycle_kill.go
 	}
 	j.finished = true
 	s.bus.jobFinished(JobEvent{Time: s.now, Job: j}) // the job's result (metrics_job.go)

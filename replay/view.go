@@ -301,7 +301,7 @@ func NewJob(index int32, tj *trace.Job, submitUs int64, maps []MapTask, reduces 
 		j.replicas = append(j.replicas, r...)
 	}
 	for i := range j.Maps {
-		j.Maps[i].State, j.Maps[i].Node, j.Maps[i].specNode = Pending, -1, -1
+		j.Maps[i].State, j.Maps[i].Node, j.Maps[i].specNode, j.Maps[i].specWon = Pending, -1, -1, false
 	}
 	for i := range j.Reduces {
 		j.Reduces[i].State, j.Reduces[i].Node = Pending, -1
