@@ -222,7 +222,7 @@ func (c *Calibration) fitFlowCopy(tr *trace.Trace, base Hardware, observed func(
 	}
 	slope, icept, lo := theilSen(x, rest)
 	if slope = significant(slope, lo); slope <= 0 {
-		c.note("shuffle_fetch_latency (network = \"flow\"): the copy's rest (copy - task_startup - shuffle/nic_mb_per_s) does not grow with maps/%g parallel copies over %d reduces launched after their job's last map (no slope whose 95%% interval is above 0, or too few maps told apart); the base value is kept. Intercept %s per reduce, which flow has no key for", pc, len(x), durationValue(icept))
+		c.note("shuffle_fetch_latency (network = \"flow\"): the copy's rest (copy - task_startup - shuffle/nic_mb_per_s) does not grow with maps/%g parallel copies over %d reduces launched after their job's last map (no slope whose 95%% interval is above 0, or too few maps told apart); the base value is kept. Median rest %s per reduce, which flow has no key for", pc, len(x), durationValue(medianOf(rest)))
 		return
 	}
 	c.add("shuffle_fetch_latency", durationValue(slope), fmt.Sprintf("network = \"flow\": slope of a Theil-Sen fit of the copy's rest (copy - task_startup - shuffle/nic_mb_per_s) on maps/%g parallel copies, over the reduces launched after their job's last map (each map output adds latency/parallel_copies under flow; the slope's 95%% interval is above 0; intercept %s per reduce, which flow has no key for)", pc, durationValue(icept)), len(x))
