@@ -178,22 +178,31 @@ func (c *Calibration) fitFlowNIC(tr *trace.Trace, base Hardware, observed func(*
 	return nic
 }
 
-// flowLatency is the fetch latency of one reduce's copy under flow: what the
-// copy takes beyond start-up and its bytes at the NIC, spread over its map
-// outputs, parallel_copies at a time (each output adds latency/parallel_copies
-// under flow, pumpFetches), or NaN without maps.
-func flowLatency(copyUs, startupUs, shuffle, nicMBps, maps, pc float64) float64 {
+// flowCopyRest is what one reduce's copy takes under flow beyond start-up
+// and its bytes at the NIC, or NaN without maps.
+func flowCopyRest(copyUs, startupUs, shuffle, nicMBps, maps float64) float64 {
 	if maps <= 0 {
 		return math.NaN()
 	}
-	rest := copyUs - startupUs - bytesUs(int64(shuffle), nicMBps)
-	return max(rest, 0) * pc / maps
+	return copyUs - startupUs - bytesUs(int64(shuffle), nicMBps)
 }
 
 // fitFlowCopy fits nic_mb_per_s (fitFlowNIC) and shuffle_fetch_latency for
 // the flow model from the copies cx (shuffle bytes), cy (shuffle end − start,
 // µs) and cmaps (their jobs' maps) of the reduces launched after their job's
 // last map, given the fitted start-up.
+//
+// Under flow each map output adds latency/parallel_copies to a reduce's copy
+// (pumpFetches), so the latency is the slope of a Theil-Sen fit of the copy's
+// rest (copy − start-up − shuffle/NIC) on maps/parallel_copies, kept when
+// significant. The intercept is a cost per reduce that does not grow with the
+// maps, which flow has no key for: Hadoop 1's ReduceCopier.fetchOutputs
+// sleeps 5 s whenever no map output can be fetched (at a reduce's start,
+// before GetMapEventsThread, polling every 1 s, has learnt of any), and a
+// reduce of a one-map job is mostly that. Dividing each rest by its maps, as
+// this fit did before, made one-map jobs' waits a per-output latency: fold
+// B's 15.851 s (11 of its 13 reduces of one-map jobs), 131 × 15.851 / 5 s on
+// a 131-map job.
 func (c *Calibration) fitFlowCopy(tr *trace.Trace, base Hardware, observed func(*trace.Task) bool, startup float64, cx, cy, cmaps []float64) {
 	nic := c.fitFlowNIC(tr, base, observed)
 	if len(cx) < minFitSamples || math.IsNaN(startup) {
@@ -201,12 +210,20 @@ func (c *Calibration) fitFlowCopy(tr *trace.Trace, base Hardware, observed func(
 		return
 	}
 	pc := float64(max(parallelCopies(base), 1))
-	var lat []float64
+	var x, rest []float64
 	for i := range cx {
-		if l := flowLatency(cy[i], startup, cx[i], nic, cmaps[i], pc); !math.IsNaN(l) {
-			lat = append(lat, l)
+		if r := flowCopyRest(cy[i], startup, cx[i], nic, cmaps[i]); !math.IsNaN(r) {
+			x, rest = append(x, cmaps[i]/pc), append(rest, r)
 		}
 	}
-	slices.Sort(lat)
-	c.add("shuffle_fetch_latency", durationValue(median(lat)), fmt.Sprintf("network = \"flow\": median over the reduces launched after their job's last map of (copy - task_startup - shuffle/nic_mb_per_s) x %g parallel copies / maps (each map output adds latency/parallel_copies under flow)", pc), len(lat))
+	if len(x) < minFitSamples {
+		c.note("shuffle_fetch_latency: fewer than %d reduces launched after their job's last map with maps", minFitSamples)
+		return
+	}
+	slope, icept, lo := theilSen(x, rest)
+	if slope = significant(slope, lo); slope <= 0 {
+		c.note("shuffle_fetch_latency (network = \"flow\"): the copy's rest (copy - task_startup - shuffle/nic_mb_per_s) does not grow with maps/%g parallel copies over %d reduces launched after their job's last map (no slope whose 95%% interval is above 0, or too few maps told apart); the base value is kept. Median rest %s per reduce, which flow has no key for", pc, len(x), durationValue(medianOf(rest)))
+		return
+	}
+	c.add("shuffle_fetch_latency", durationValue(slope), fmt.Sprintf("network = \"flow\": slope of a Theil-Sen fit of the copy's rest (copy - task_startup - shuffle/nic_mb_per_s) on maps/%g parallel copies, over the reduces launched after their job's last map (each map output adds latency/parallel_copies under flow; the slope's 95%% interval is above 0; intercept %s per reduce, which flow has no key for)", pc, durationValue(icept)), len(x))
 }

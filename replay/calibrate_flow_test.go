@@ -178,3 +178,37 @@ func TestCalibrateFlowNICBound(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateFlowLatencyPerOutput: a wait of 3 s per reduce that does not
+// grow with the maps (Hadoop 1's ReduceCopier sleeps 5 s whenever it has no
+// map output to fetch) is the intercept of the flow fit, not a per-output
+// latency: the latency stays the schedule's 300 ms per output. Dividing each
+// copy's rest by its maps (the fit before) made it (3 s + maps × 60 ms) × 5 /
+// maps, 2.2–7.8 s for these 2–8-map jobs.
+func TestCalibrateFlowLatencyPerOutput(t *testing.T) {
+	base := replay.DefaultHardware()
+	base.DiskMBps, base.NICMBps, base.ParallelCopies, base.Network = 100, 125, 5, "flow"
+	tr := flowCalibrationTrace(20)
+	for i := range tr.Tasks {
+		if r := &tr.Tasks[i]; r.Type == trace.Reduce {
+			r.ShuffleFinishMs += 3000
+			r.SortFinishMs += 3000
+			r.FinishMs += 3000
+		}
+	}
+	cal, err := replay.Calibrate(tr, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, ok := cal.Value("shuffle_fetch_latency")
+	if !ok {
+		t.Fatalf("shuffle_fetch_latency not fitted; notes %v", cal.Notes)
+	}
+	d, err := time.ParseDuration(strings.Trim(v, `"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(float64(d.Milliseconds())-300) > 3 {
+		t.Errorf("shuffle_fetch_latency = %s, want 300ms within 1%% (the 3 s per reduce is the intercept)", v)
+	}
+}

@@ -254,13 +254,13 @@ func TestParseCompactCounters(t *testing.T) {
 		err      string
 	}{
 		{"escaped form", `{(FileSystemCounters)(FileSystemCounters)[(HDFS_BYTES_READ)(HDFS_BYTES_READ)(53639)][(FILE_BYTES_WRITTEN)(FILE_BYTES_WRITTEN)(37170)]}{(org.apache.hadoop.mapred.Task$Counter)(Map-Reduce Framework)[(REDUCE_SHUFFLE_BYTES)(Reduce shuffle bytes)(219)]}`,
-			counters{53639, Unknown, 37170, Unknown, Unknown, 219}, ""},
+			counters{53639, Unknown, 37170, Unknown, Unknown, 219, Unknown}, ""},
 		{"escaped parentheses and brackets", `{(JobInProgress$Counter)(Job Counters )[(FALLOW)(waiting after reserving slots \(ms\))(5)]}{(g)(g)[(SortFilter-#1\[id\]:Modified)(x)(1)]}{(FileSystemCounters)(f)[(HDFS_BYTES_WRITTEN)(h)(7)]}`,
-			counters{Unknown, 7, Unknown, Unknown, Unknown, Unknown}, ""},
+			counters{Unknown, 7, Unknown, Unknown, Unknown, Unknown, Unknown}, ""},
 		{"empty group", `{(FileSystemCounters)(FileSystemCounters)}`, newCounters(), ""},
 		{"empty", ``, newCounters(), ""},
 		{"version 0", `File Systems.HDFS bytes read:100,File Systems.Local bytes written:20,Map-Reduce Framework.Map output bytes:30,Job Counters .Launched map tasks:2`,
-			counters{100, Unknown, 20, Unknown, 30, Unknown}, ""},
+			counters{100, Unknown, 20, Unknown, 30, Unknown, Unknown}, ""},
 		{"bad value", `{(FileSystemCounters)(f)[(HDFS_BYTES_READ)(h)(12x)]}`, newCounters(), "not an integer"},
 		{"unterminated", `{(FileSystemCounters)(f)[(HDFS_BYTES_READ)(h)(12`, newCounters(), "unterminated"},
 		{"missing brace", `{(a)(b)[(c)(d)(1)]`, newCounters(), "expected '}'"},

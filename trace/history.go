@@ -211,10 +211,11 @@ type counters struct {
 	mapOutputMaterial  int64
 	mapOutputBytes     int64
 	reduceShuffleBytes int64
+	mapInputBytes      int64 // MAP_INPUT_BYTES: what the map's record reader read
 }
 
 func newCounters() counters {
-	return counters{Unknown, Unknown, Unknown, Unknown, Unknown, Unknown}
+	return counters{Unknown, Unknown, Unknown, Unknown, Unknown, Unknown, Unknown}
 }
 
 // set stores one counter, keyed on group name and counter name (never on display
@@ -238,6 +239,8 @@ func (c *counters) set(group, name string, v int64) {
 			c.mapOutputBytes = v
 		case "REDUCE_SHUFFLE_BYTES":
 			c.reduceShuffleBytes = v
+		case "MAP_INPUT_BYTES":
+			c.mapInputBytes = v
 		}
 	}
 }

@@ -340,10 +340,10 @@ func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[
 	if out.Status == StatusSucceeded || c.known() || t.directInput >= 0 || t.directOutput >= 0 || t.directShuffle >= 0 {
 		switch {
 		case typ == Map && mapOnly:
-			out.InputBytes = firstKnown(t.directInput, c.hdfsRead)
+			out.InputBytes = firstKnown(t.directInput, c.hdfsRead, c.mapInputBytes)
 			out.OutputBytes = firstKnown(c.hdfsWritten, t.directOutput)
 		case typ == Map:
-			out.InputBytes = firstKnown(t.directInput, c.hdfsRead)
+			out.InputBytes = firstKnown(t.directInput, c.hdfsRead, c.mapInputBytes)
 			out.OutputBytes = firstKnown(t.directOutput, c.mapOutputMaterial, c.fileWritten, c.mapOutputBytes)
 		default:
 			out.ShuffleBytes = firstKnown(t.directShuffle, c.reduceShuffleBytes)

@@ -83,6 +83,7 @@ type rumenAttempt struct {
 	FileBytesWritten   *int64         `json:"fileBytesWritten"`
 	MapOutputBytes     *int64         `json:"mapOutputBytes"`
 	ReduceShuffleBytes *int64         `json:"reduceShuffleBytes"`
+	MapInputBytes      *int64         `json:"mapInputBytes"`
 }
 
 // ReadRumen reads a Rumen JSON job trace: LoggedJob objects written back to back
@@ -311,6 +312,7 @@ func (rt *rumenTask) addTo(j *jobAcc, listKind taskKind) error {
 			hdfsRead: rnum(ra.HdfsBytesRead), hdfsWritten: rnum(ra.HdfsBytesWritten),
 			fileWritten: rnum(ra.FileBytesWritten), mapOutputMaterial: Unknown,
 			mapOutputBytes: rnum(ra.MapOutputBytes), reduceShuffleBytes: rnum(ra.ReduceShuffleBytes),
+			mapInputBytes: rnum(ra.MapInputBytes),
 		}
 	}
 	return nil

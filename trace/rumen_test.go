@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
@@ -243,5 +244,39 @@ func TestRumenBadInput(t *testing.T) {
 				t.Error("strict read accepted the damaged object")
 			}
 		})
+	}
+}
+
+// TestRumenMapInputBytes: a map attempt whose HDFS_BYTES_READ counter is absent
+// (hdfsBytesRead -1: Hadoop leaves out a counter never incremented) takes its
+// input from MAP_INPUT_BYTES (mapInputBytes), what its record reader read:
+// folder-input-trace's job 10005 records 0 for each of its 200 maps. HDFS
+// bytes come first when both are known; neither leaves the input unknown.
+func TestRumenMapInputBytes(t *testing.T) {
+	att := func(n int, hdfs, in int64) string {
+		return fmt.Sprintf(`{"attemptID":"attempt_1_0001_m_00000%d_0","result":"SUCCESS","startTime":1000,"finishTime":3000,"hostName":"/r1/h1","hdfsBytesRead":%d,"mapInputBytes":%d}`, n, hdfs, in)
+	}
+	task := func(n int, a string) string {
+		return fmt.Sprintf(`{"taskID":"task_1_0001_m_00000%d","taskType":"MAP","startTime":1000,"finishTime":3000,"taskStatus":"SUCCESS","inputBytes":-1,"attempts":[%s]}`, n, a)
+	}
+	in := `{"jobID":"job_1_0001","submitTime":500,"launchTime":600,"finishTime":4000,"outcome":"SUCCESS","totalMaps":3,"totalReduces":0,"mapTasks":[` +
+		task(0, att(0, -1, 0)) + "," + task(1, att(1, 5, 7)) + "," + task(2, att(2, -1, -1)) + `]}`
+	tr, err := ReadRumen("r.json", strings.NewReader(in), HistoryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, k := range tr.Tasks {
+		if k.Type == Map {
+			got = append(got, k.InputBytes)
+		}
+	}
+	if want := []int64{0, 5, Unknown}; !slices.Equal(got, want) {
+		t.Errorf("map input bytes %v, want %v", got, want)
+	}
+	var c counters = newCounters()
+	c.set("org.apache.hadoop.mapred.Task$Counter", "MAP_INPUT_BYTES", 9)
+	if c.mapInputBytes != 9 {
+		t.Errorf("Hadoop 1 history counter MAP_INPUT_BYTES: %d, want 9", c.mapInputBytes)
 	}
 }

@@ -235,3 +235,58 @@ func TestReduceSpansOfTraces(t *testing.T) {
 		}
 	}
 }
+
+// TestMapRatesOfTraces prints, for each scored trace, each job's maps that
+// read at least 5 MB: how many, their median input and rate (input over
+// finish − start, MB/s, MB = 10^6 bytes), and the most maps running on one
+// host at a map's midpoint (its host's load). docs/validation.md ("Model
+// mode") cites it: the rates differ by job on one cluster, with one map per
+// host, so no single map_compute_mb_per_s fits them.
+func TestMapRatesOfTraces(t *testing.T) {
+	testgate.Require(t, testgate.Full, "reads every scored trace")
+	dir := sharedTraces(t)
+	seen := map[string]bool{}
+	med := func(v []float64) float64 {
+		slices.Sort(v)
+		return v[(len(v)-1)/2]
+	}
+	for _, h := range harnessTraces {
+		tr, err := readTrace(filepath.Join(dir, h.path))
+		if err != nil || seen[jobSet(tr)] {
+			continue
+		}
+		seen[jobSet(tr)] = true
+		type agg struct {
+			in, rate []float64
+			conc     int
+		}
+		jobs := map[string]*agg{}
+		var order []string
+		for _, k := range tr.Tasks {
+			if k.Type != trace.Map || k.Host == "" || k.StartMs < 0 || k.FinishMs <= k.StartMs || k.InputBytes < 5e6 {
+				continue
+			}
+			mid := (k.StartMs + k.FinishMs) / 2
+			conc := 0
+			for _, o := range tr.Tasks {
+				if o.Type == trace.Map && o.Host == k.Host && o.StartMs <= mid && o.FinishMs > mid {
+					conc++
+				}
+			}
+			a := jobs[k.JobID]
+			if a == nil {
+				a = &agg{}
+				jobs[k.JobID] = a
+				order = append(order, k.JobID)
+			}
+			a.in = append(a.in, float64(k.InputBytes)/1e6)
+			a.rate = append(a.rate, float64(k.InputBytes)/1e6/(float64(k.FinishMs-k.StartMs)/1000))
+			a.conc = max(a.conc, conc)
+		}
+		for _, id := range order {
+			a := jobs[id]
+			fmt.Printf("%s (fold %s) %s: %d maps of >= 5 MB, input median %.1f MB, rate median %.2f MB/s, at most %d maps on a host\n",
+				shortName(h.path), h.fold, id, len(a.in), med(a.in), med(a.rate), a.conc)
+		}
+	}
+}
