@@ -533,9 +533,9 @@ func noise(rng *rand.Rand, cv float64) float64 {
 	return math.Exp(-s2/2 + math.Sqrt(s2)*rng.NormFloat64())
 }
 
-// build materialises replayed job k: its map splits with replicas and modelled
-// durations, and its reduces. It depends only on the seed and k.
-// rj is job k as the workload's cursor handed it out.
+// build materialises replayed job k, rj as the workload's cursor handed it
+// out: its map splits with replicas and modelled durations, and its
+// reduces. It depends only on the seed and the job's trace position.
 func (w *Workload) build(k int, rj replayedJob) *Job {
 	ti, tj := rj.ti, rj.tj
 	hw := w.hw

@@ -21,9 +21,9 @@ import (
 // at FB-2010's rates is 733,260 jobs, 185 MB in memory (252 bytes a job).
 // A Trace with Stream set has no Jobs, Tasks or Attempts (OpenJobStream).
 type JobStream struct {
-	dir, path string
-	version   string // the file's schema version, which picks its row type
-	n         int    // its jobs (rows)
+	path    string
+	version string // the file's schema version, which picks its row type
+	n       int    // its jobs (rows)
 }
 
 // Len is the number of jobs.
@@ -48,7 +48,7 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 			return nil, false, fmt.Errorf("read trace: %w", err)
 		}
 	}
-	s := &JobStream{dir: dir, path: filepath.Join(dir, JobsFile)}
+	s := &JobStream{path: filepath.Join(dir, JobsFile)}
 	kv, err := parquetKeyValues(s.path)
 	if err != nil {
 		return nil, false, fmt.Errorf("read trace: %w", err)
