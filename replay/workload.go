@@ -239,19 +239,12 @@ func (w *Workload) clusterUp(tr *trace.Trace, hw *Hardware) (int64, error) {
 // or out of order, and on a YARN cluster a job whose containers cannot run.
 func (w *Workload) mapTasks() error {
 	tr, hw := w.Trace, w.hw
-	var pos map[string]int
-	if len(tr.Tasks) > 0 {
-		pos = make(map[string]int, len(tr.Jobs))
-	}
-	seen := make(map[string]struct{}, len(tr.Jobs))
+	pos := make(map[string]int, len(tr.Jobs)) // dropped when NewWorkload returns
 	for i := range tr.Jobs {
-		if _, dup := seen[tr.Jobs[i].ID]; dup {
+		if _, dup := pos[tr.Jobs[i].ID]; dup {
 			return fmt.Errorf("job %s appears twice in the trace", tr.Jobs[i].ID)
 		}
-		seen[tr.Jobs[i].ID] = struct{}{}
-		if pos != nil {
-			pos[tr.Jobs[i].ID] = i
-		}
+		pos[tr.Jobs[i].ID] = i
 		if hw.Cluster == ClusterYARN {
 			// A container the ResourceManager would refuse, or no node can
 			// hold, is bad input, found before any run (yarn.go).
