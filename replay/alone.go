@@ -14,9 +14,10 @@ import "fmt"
 // time. Job materialisation depends only on the seed and the job's trace index,
 // so the job gets the same blocks, replicas and durations as in the full run.
 func (w *Workload) alone(k int) *Workload {
+	ix := w.index()
 	a := *w
-	a.jobs = w.jobs[k : k+1 : k+1]
-	a.submitUs = w.submitUs[k : k+1 : k+1]
+	a.only = &replayedJob{ti: ix.jobs[k], tj: w.traceJob(ix.jobs[k]), submitUs: ix.submitUs[k]}
+	a.n, a.idx = 1, &jobIndex{}
 	return &a
 }
 

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"cmp"
 	"slices"
 )
 
@@ -158,42 +157,54 @@ func (s *Sim) scheduleSweep(t int64, n int32) {
 	s.sweepEv, s.sweepDue = e, true
 }
 
-// arrivals are the jobs' arrival events, kept apart from q: they are all
-// scheduled before the first event, with the first sequence numbers in
-// workload order, so they can be handed out in (time, sequence) order from a
-// list sorted once, and q holds only what the run schedules as it goes (the
-// running tasks' ends, mostly), a few thousand events instead of tens of
-// thousands on a day's trace. Under network = "flow" they stay in q, as the
-// heartbeats do (the flow network's steps are ordered against q alone).
+// arrivals are the jobs' arrival events, kept apart from q: arrival k has
+// the k-th of sequence numbers reserved before the first event, as if all
+// were scheduled then in workload order, and since the workload is in
+// submit order they fall due in workload order: only the next one is held,
+// read from the workload's cursor (a streamed trace's file) when the one
+// before it is handled (Sim.arrive). q holds only what the run schedules as
+// it goes (the running tasks' ends, mostly). Under network = "flow" the next
+// arrival is in q instead, as the heartbeats are (the flow network's steps
+// are ordered against q alone); its place among q's events is its time and
+// sequence number, the same as when every arrival was queued at the start.
 type arrivals struct {
-	ev   []event // by (time, sequence number)
-	next int     // the first not yet handed out
+	cur    event       // the next arrival, when ok
+	job    replayedJob // its job
+	ok     bool        // an arrival is left
+	queued bool        // network = "flow": cur is in q
+	k      int         // arrivals handed out
+	seq0   uint64      // arrival k has sequence number (seq0+k+1)<<1
+	src    *jobCursor
+	err    error // reading the trace failed: stops the run
 }
 
-// due reports whether an arrival is left.
-func (a *arrivals) due() bool { return a.next < len(a.ev) }
+// due reports whether an arrival is left outside q.
+func (a *arrivals) due() bool { return a.ok && !a.queued }
 
-// scheduleArrivals schedules every job's arrival, as schedule would one after
-// the other in workload order.
+// scheduleArrivals reserves every job's arrival's sequence number, as
+// schedule would one after the other in workload order, and reads the
+// first arrival.
 func (s *Sim) scheduleArrivals() {
-	n := s.w.Len()
-	if s.fn != nil {
-		for k := range n {
-			s.schedule(s.w.submitUs[k], evArrival, int32(k), 0)
-		}
+	s.arr = arrivals{src: s.w.cursor(), seq0: s.seq, queued: s.fn != nil}
+	s.seq += uint64(s.w.Len())
+	s.loadArrival()
+}
+
+// loadArrival reads arrival s.arr.k from the workload's cursor, and under
+// network = "flow" queues it.
+func (s *Sim) loadArrival() {
+	a := &s.arr
+	r, ok, err := a.src.next()
+	a.ok, a.err = ok && err == nil, err
+	if !a.ok {
+		a.src.close()
 		return
 	}
-	s.arr.ev = make([]event, n)
-	for k := range n {
-		s.seq++
-		s.arr.ev[k] = event{t: s.w.submitUs[k], seq: s.seq << 1, a: int32(k), kind: evArrival}
+	a.job = r
+	a.cur = event{t: r.submitUs, seq: (a.seq0 + uint64(a.k) + 1) << 1, a: int32(a.k), kind: evArrival}
+	if a.queued {
+		s.q.push(a.cur)
 	}
-	slices.SortFunc(s.arr.ev, func(a, b event) int {
-		if c := cmpInt64(a.t, b.t); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.seq, b.seq)
-	})
 }
 
 // next pops the next event to handle: the first of q, the next arrival, the sweep's event and,
@@ -209,8 +220,8 @@ func (s *Sim) next() (e event, ok bool) {
 		if len(s.q) > 0 {
 			best, src = &s.q[0], 1
 		}
-		if s.arr.due() && (best == nil || s.arr.ev[s.arr.next].before(best)) {
-			best, src = &s.arr.ev[s.arr.next], 4
+		if s.arr.due() && (best == nil || s.arr.cur.before(best)) {
+			best, src = &s.arr.cur, 4
 		}
 		if s.sweepDue && (best == nil || s.sweepEv.before(best)) {
 			best, src = &s.sweepEv, 2
@@ -242,8 +253,7 @@ func (s *Sim) next() (e event, ok bool) {
 			}
 			return e, true
 		case 4:
-			s.arr.next++
-			return *best, true
+			return *best, true // Sim.arrive takes it
 		case 5:
 			return s.hbf.pop(), true
 		}

@@ -23,20 +23,25 @@ import (
 // leaving out Meta, so a raw file and the trace directory ingest made of it
 // have one identity. A job's max attempts (trace schema 2.1) are left out
 // when both are unknown, so that a trace without them keeps the identity it
-// had before they existed.
+// had before they existed. A streamed trace (t.Stream) is read for it, and
+// an error reading it is returned as "".
 func TraceSHA256(t *trace.Trace) string {
 	h := sha256.New()
 	w := bufio.NewWriter(h)
 	unknownAttempts := []byte(`,"ConfMapMaxAttempts":-1,"ConfReduceMaxAttempts":-1}`)
-	for i := range t.Jobs {
-		b, _ := json.Marshal(&t.Jobs[i]) // a struct of strings and integers always encodes
-		if j := &t.Jobs[i]; j.ConfMapMaxAttempts == trace.Unknown && j.ConfReduceMaxAttempts == trace.Unknown {
+	err := eachJob(t, func(_ int, j *trace.Job) error {
+		b, _ := json.Marshal(j) // a struct of strings and integers always encodes
+		if j.ConfMapMaxAttempts == trace.Unknown && j.ConfReduceMaxAttempts == trace.Unknown {
 			if s, ok := bytes.CutSuffix(b, unknownAttempts); ok {
 				b = append(s, '}')
 			}
 		}
 		w.Write(b)
 		w.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		return ""
 	}
 	enc := json.NewEncoder(w)
 	w.WriteString("tasks\n")

@@ -147,6 +147,7 @@ type Job struct {
 	lastRed   int64
 	late      int32
 	lateSumUs int64
+	loc       [3]int32 // maps launched node-local, rack-local, off-rack (jobMetrics)
 	finished  bool
 	out       jobOutput // intermediate data of finished maps (shuffle.go)
 	life      jobLife   // lifecycle state (lifecycle.go)

@@ -174,7 +174,8 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 	j.life.cleanup = lcTask{present: true, durUs: int64(hw.CleanupTask), node: -1}
 	j.life.obsInitUs = -1
 	scheduled := false
-	for x := w.taskRange[ti][0]; x < w.taskRange[ti][1] && !scheduled; x++ {
+	tr, lc := w.workRange(ti), w.lifeRange(ti)
+	for x := tr[0]; x < tr[1] && !scheduled; x++ {
 		tt := &w.Trace.Tasks[x]
 		scheduled = tt.Host != "" && tt.StartMs >= 0
 	}
@@ -185,7 +186,7 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 		return // no recorded schedule: the model's setup and cleanup
 	}
 	var setup, cleanup *trace.Task
-	for x := w.lcRange[ti][0]; x < w.lcRange[ti][1]; x++ {
+	for x := lc[0]; x < lc[1]; x++ {
 		tt := &w.Trace.Tasks[x]
 		switch {
 		case tt.Type == trace.Setup && setup == nil:

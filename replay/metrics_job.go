@@ -10,12 +10,11 @@ import "github.com/tracereplay/tracereplay/internal/results"
 //
 // It reads the state the run keeps on the Job (FirstLaunchUs, LastMapEndUs,
 // FinishedMaps), keeps its own per-job state in the Job's metric fields
-// (firstRed, lastRed, late, lateSumUs) and in loc, and appends each result to
-// jobs when the job finishes.
+// (firstRed, lastRed, late, lateSumUs, loc), so that nothing is kept of a
+// finished job, and appends each result to jobs when the job finishes.
 type jobMetrics struct {
 	NopObserver
 	jobs *[]JobResult
-	loc  [][3]int32 // per job: maps launched node-local, rack-local, off-rack
 	// adjust, if set, amends a result before it is kept: the simulator's
 	// lifecycle reports times as the job history records them (lcHistoryTimes).
 	adjust func(j *Job, r *JobResult)
@@ -31,8 +30,8 @@ type jobMetrics struct {
 // jobMetricsEvents are the events jobMetrics listens to.
 const jobMetricsEvents = onJobArrived | onTaskLaunched | onJobFinished
 
-func newJobMetrics(jobs *[]JobResult, n int, adjust func(*Job, *JobResult)) *jobMetrics {
-	return &jobMetrics{jobs: jobs, loc: make([][3]int32, n), adjust: adjust}
+func newJobMetrics(jobs *[]JobResult, adjust func(*Job, *JobResult)) *jobMetrics {
+	return &jobMetrics{jobs: jobs, adjust: adjust}
 }
 
 // JobArrived starts the job's reduce counts.
@@ -48,7 +47,7 @@ func (m *jobMetrics) TaskLaunched(e TaskEvent) {
 	switch e.Kind {
 	case TaskMap:
 		if e.Locality <= OffRack {
-			m.loc[j.Index][e.Locality]++
+			j.loc[e.Locality]++
 		}
 	case TaskReduce:
 		if j.firstRed == Unset {
@@ -108,7 +107,7 @@ func (m *jobMetrics) JobFinished(e JobEvent) {
 	if tj.FinishMs >= 0 && tj.SubmitMs >= 0 && tj.FinishMs >= tj.SubmitMs {
 		r.ObservedFlowtimeUs = (tj.FinishMs - tj.SubmitMs) * 1000
 	}
-	l := m.loc[j.Index]
+	l := j.loc
 	r.MapsNodeLocal, r.MapsRackLocal, r.MapsOffRack = l[NodeLocal], l[RackLocal], l[OffRack]
 	if m.sink != nil {
 		m.sink(r)

@@ -123,7 +123,7 @@ func TestFlowReduceModelledFailures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := w.build(0)
+	j := w.buildAt(0)
 	if j.out.disk.redRetry == nil || j.out.disk.redRetry[0] <= 0 || j.Maps[0].retryUs != 0 {
 		t.Fatalf("seed 6 draws %d µs of failed attempts for the map and %v for the reduce: want none and some", j.Maps[0].retryUs, j.out.disk.redRetry)
 	}
@@ -147,7 +147,7 @@ func straggle(h *Hardware) {
 // checkFactor fails unless every task of w's job 0 straggles by 100.
 func checkFactor(t *testing.T, w *Workload) {
 	t.Helper()
-	j := w.build(0)
+	j := w.buildAt(0)
 	for k, f := range j.out.disk.slow {
 		if f != 100 {
 			t.Fatalf("task %d of job 0 straggles by %g, want 100: pick another seed", k, f)

@@ -106,7 +106,7 @@ func TestNoInputWorkload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ja, jb := w.build(0), w.build(1)
+	ja, jb := w.buildAt(0), w.buildAt(1)
 	if len(ja.Maps) != 1 || !ja.Maps[0].NoInput() || len(ja.Replicas(0)) != 0 {
 		t.Errorf("job A: %d maps, map 0 NoInput %v replicas %v; want one no-input map", len(ja.Maps), ja.Maps[0].NoInput(), ja.Replicas(0))
 	}
@@ -121,7 +121,7 @@ func TestNoInputWorkload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jb2 := w2.build(1)
+	jb2 := w2.buildAt(1)
 	for _, i := range []int32{0, 2, 3} {
 		if !slices.Equal(jb.Replicas(i), jb2.Replicas(i)) {
 			t.Errorf("map %d placed on %v, %v without a no-input map", i, jb.Replicas(i), jb2.Replicas(i))

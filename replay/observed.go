@@ -60,8 +60,8 @@ func Observed(w *Workload, opt Options) (*Result, error) {
 	if !HasObservedSchedule(w.Trace) {
 		return nil, fmt.Errorf("policy %s: the trace records no schedule (no task with a host, a start and a finish)", ObservedPolicy)
 	}
-	o := &observer{w: w, opt: opt, origin: w.Trace.Jobs[w.jobs[0]].SubmitMs, firstAttempt: firstAttempts(w.Trace)}
-	jm := newJobMetrics(&o.res.Jobs, w.Len(), nil)
+	o := &observer{w: w, opt: opt, origin: w.firstMs, firstAttempt: firstAttempts(w.Trace)}
+	jm := newJobMetrics(&o.res.Jobs, nil)
 	jm.observed = true
 	o.bus.register(jm, jobMetricsEvents)
 	if opt.Timeline {
@@ -138,9 +138,12 @@ type obsEvent struct {
 // finish. The job's result is the one jobMetrics builds for a simulated job.
 func (o *observer) job(k int) {
 	w := o.w
-	tj := &w.Trace.Jobs[w.jobs[k]]
-	tasks := w.Trace.Tasks[w.taskRange[w.jobs[k]][0]:w.taskRange[w.jobs[k]][1]]
-	j := w.build(k)
+	ix := w.index()
+	ti := ix.jobs[k]
+	tj := w.traceJob(ti)
+	tr := w.workRange(ti)
+	tasks := w.Trace.Tasks[tr[0]:tr[1]]
+	j := w.buildAt(k)
 	j.FirstLaunchUs, j.LastMapEndUs = Unset, Unset
 	finish := int64(Unset)
 	if tj.FinishMs >= tj.SubmitMs && tj.SubmitMs >= 0 {

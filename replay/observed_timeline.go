@@ -32,7 +32,7 @@ func (o *observer) timeline() {
 		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.delta, b.delta), cmp.Compare(a.job, b.job))
 	})
 	up := func(t int64) int64 { return (t + step - 1) / step * step }
-	submit := o.w.submitUs
+	submit := o.w.index().submitUs
 	jobs := make([]Job, len(submit)) // what the samples show of each job
 	for k := range jobs {
 		jobs[k].Index = int32(k)

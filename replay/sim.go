@@ -287,7 +287,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	if rep, ok := p.(QueueReporter); ok && s.yarn.on {
 		adjust = leafQueues(rep, adjust)
 	}
-	jm := newJobMetrics(&s.res.Jobs, w.Len(), adjust)
+	jm := newJobMetrics(&s.res.Jobs, adjust)
 	jm.sink = s.jobSink() // stream.go
 	s.bus.register(jm, jobMetricsEvents)
 	s.bus.register(&s.mm, onJobArrived|onTaskLaunched|onTaskEnded)
@@ -312,6 +312,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 		s.bus.register(o, onAll)
 	}
 	s.scheduleArrivals()
+	defer s.arr.src.close()
 	p.Init(s)
 	if pe, ok := p.(PolicyError); ok {
 		if err := pe.Err(); err != nil {
@@ -432,6 +433,9 @@ func (s *Sim) loop() (err error) {
 			if err := s.polErr.Err(); err != nil {
 				return err
 			}
+		}
+		if s.arr.err != nil {
+			return s.arr.err
 		}
 	}
 	if s.finished != s.w.Len() {
@@ -621,7 +625,13 @@ func (s *Sim) startReducePhase(j *Job, i int32) {
 }
 
 func (s *Sim) arrive(k int) {
-	j := s.w.build(k)
+	rj := s.arr.job
+	if s.arr.k != k {
+		panic(fmt.Sprintf("arrival of job %d handled while job %d's was due", k, s.arr.k))
+	}
+	s.arr.k++
+	s.loadArrival()
+	j := s.w.build(k, rj)
 	j.FirstLaunchUs, j.LastMapEndUs = Unset, Unset
 	s.jobs[k] = j
 	if s.yarn.on {

@@ -149,7 +149,7 @@ func TestFetchLatencyAddsToGivenReduce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		j := w.build(0)
+		j := w.buildAt(0)
 		if len(j.Reduces) == 0 {
 			t.Fatal("no reduces")
 		}

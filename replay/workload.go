@@ -1,10 +1,13 @@
 package replay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -32,22 +35,50 @@ func PolicyRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stre
 // Workload is a trace prepared for replay on one hardware model and seed: which
 // jobs run, when they arrive, and how to materialise each job's tasks (split
 // synthesis, block placement and modelled task durations) when it arrives.
+//
+// It holds nothing per job of a trace without tasks: a run takes the
+// replayed jobs in submit order from a cursor (jobCursor), which reads a
+// streamed trace (trace.Trace.Stream) from its file as the jobs arrive. A
+// trace that lists tasks keeps each job's range of them (taskRange,
+// lcRange); the position and submit time of every replayed job (jobIndex)
+// are built only for what asks for a job by position: alone runs and the
+// observed schedule.
 type Workload struct {
 	Trace *trace.Trace
 	hw    *Hardware
 	topo  *Topology
 	seed  uint64
 
-	jobs      []int                // trace job index of each replayed job, in submit order
-	submitUs  []int64              // arrival of each replayed job, relative to the first
-	upUs      int64                // no heartbeat before it (clusterUpUs), relative to the first arrival
-	taskRange [][2]int             // per trace job: its maps and reduces in Trace.Tasks
-	lcRange   [][2]int             // per trace job: its setup and cleanup tasks, right after
-	retries   map[string]int64     // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
-	fails     map[string]traceFail // trace mode with the lifecycle: the tasks of jobs failed by a task (jobfail.go)
-	specs     map[string]obsCopy   // trace mode with the lifecycle: observed speculative map attempts (lifecycle_specobs.go)
-	net       NetworkModel         // the network key's model (network.go)
-	times     TaskTimeModel        // the task_times key's model (tasktimes.go)
+	n          int                  // replayed jobs
+	firstMs    int64                // submit time of the first replayed job
+	incomplete bool                 // WorkloadOptions.IncludeIncomplete
+	only       *replayedJob         // an alone run's workload: its one job (alone.go)
+	idx        *jobIndex            // by position, built on demand (index)
+	upUs       int64                // no heartbeat before it (clusterUpUs), relative to the first arrival
+	taskRange  [][2]int             // per trace job: its maps and reduces in Trace.Tasks; nil when it lists none
+	lcRange    [][2]int             // per trace job: its setup and cleanup tasks, right after; nil likewise
+	retries    map[string]int64     // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
+	fails      map[string]traceFail // trace mode with the lifecycle: the tasks of jobs failed by a task (jobfail.go)
+	specs      map[string]obsCopy   // trace mode with the lifecycle: observed speculative map attempts (lifecycle_specobs.go)
+	net        NetworkModel         // the network key's model (network.go)
+	times      TaskTimeModel        // the task_times key's model (tasktimes.go)
+}
+
+// replayedJob is a replayed job as a cursor hands it out: its trace position
+// (which keys its random streams), its trace record and its arrival relative
+// to the first replayed job.
+type replayedJob struct {
+	ti       int
+	tj       *trace.Job
+	submitUs int64
+}
+
+// jobIndex is every replayed job's trace position and arrival, by replayed
+// position; built once, on demand (Workload.index).
+type jobIndex struct {
+	once     sync.Once
+	jobs     []int
+	submitUs []int64
 }
 
 // WorkloadOptions chooses which jobs of a trace are replayed.
@@ -85,54 +116,31 @@ const (
 // (replay --max-tasks-per-hour, --max-tasks raise them).
 var ErrTooManyTasks = errors.New("too many tasks")
 
-// NewWorkload prepares tr for replay. Jobs must be sorted by submit time (trace
-// readers guarantee it); a job whose tasks are listed is replayed with exactly
-// those tasks, one with bytes only gets tasks synthesized from its bytes.
-func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt WorkloadOptions) (*Workload, error) {
-	w := &Workload{Trace: tr, hw: hw, topo: topo, seed: seed, taskRange: make([][2]int, len(tr.Jobs)),
-		lcRange: make([][2]int, len(tr.Jobs)), net: hw.NetworkModel(), times: hw.TaskTimeModel()}
-	pos := make(map[string]int, len(tr.Jobs))
+// eachJob calls fn with every job of tr in trace order, held or streamed.
+func eachJob(tr *trace.Trace, fn func(i int, j *trace.Job) error) error {
+	if tr.Stream != nil {
+		return tr.Stream.Each(fn)
+	}
 	for i := range tr.Jobs {
-		if _, dup := pos[tr.Jobs[i].ID]; dup {
-			return nil, fmt.Errorf("job %s appears twice in the trace", tr.Jobs[i].ID)
-		}
-		pos[tr.Jobs[i].ID] = i
-		w.taskRange[i] = [2]int{0, 0}
-		if hw.Cluster == ClusterYARN {
-			// A container the ResourceManager would refuse, or no node can
-			// hold, is bad input, found before any run (yarn.go).
-			if _, err := hw.jobContainers(&Job{Trace: &tr.Jobs[i]}); err != nil {
-				return nil, err
-			}
+		if err := fn(i, &tr.Jobs[i]); err != nil {
+			return err
 		}
 	}
-	for k := 0; k < len(tr.Tasks); {
-		id := tr.Tasks[k].JobID
-		e := k
-		for e < len(tr.Tasks) && tr.Tasks[e].JobID == id {
-			e++
+	return nil
+}
+
+// NewWorkload prepares tr for replay. Jobs must be sorted by submit time (trace
+// readers guarantee it); a job whose tasks are listed is replayed with exactly
+// those tasks, one with bytes only gets tasks synthesized from its bytes. A
+// streamed trace (tr.Stream) is read once here, to check it, and holds
+// nothing per job afterwards.
+func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt WorkloadOptions) (*Workload, error) {
+	w := &Workload{Trace: tr, hw: hw, topo: topo, seed: seed, incomplete: opt.IncludeIncomplete, idx: &jobIndex{},
+		net: hw.NetworkModel(), times: hw.TaskTimeModel()}
+	if tr.Stream == nil {
+		if err := w.mapTasks(); err != nil {
+			return nil, err
 		}
-		i, ok := pos[id]
-		if !ok {
-			return nil, fmt.Errorf("task %s belongs to job %s, which the trace does not list", tr.Tasks[k].TaskID, id)
-		}
-		if w.taskRange[i] != [2]int{0, 0} || w.lcRange[i] != [2]int{0, 0} {
-			return nil, fmt.Errorf("the tasks of job %s are not contiguous in the trace", id)
-		}
-		// Maps and reduces come first in a job's tasks (trace order); setup and
-		// cleanup tasks after them replay only with the lifecycle on.
-		m := k
-		for m < e && tr.Tasks[m].Type.IsWork() {
-			m++
-		}
-		for x := m; x < e; x++ {
-			if tr.Tasks[x].Type.IsWork() {
-				return nil, fmt.Errorf("the tasks of job %s are not in trace order (maps and reduces before setup and cleanup)", id)
-			}
-		}
-		w.taskRange[i] = [2]int{k, m}
-		w.lcRange[i] = [2]int{m, e}
-		k = e
 	}
 	if hw.Lifecycle && w.times.UsesTrace() {
 		var err error
@@ -147,40 +155,154 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 			w.specs = traceSpeculation(tr, hw)
 		}
 	}
-	var first int64
-	var tasks []int64 // of each replayed job
-	for i := range tr.Jobs {
-		j := &tr.Jobs[i]
-		if j.Status == trace.StatusIncomplete && !opt.IncludeIncomplete {
-			continue
+	// One pass; the first error of each kind is kept and they are returned
+	// in the order of the checks of a held trace: a job's containers (all
+	// jobs, in mapTasks), then the jobs' order and sizes, then the limits
+	// (after every job).
+	lim := newTaskLimits(opt)
+	var yarnErr, jobErr, limErr error
+	var last *trace.Job // the last replayed job
+	err := eachJob(tr, func(i int, j *trace.Job) error {
+		if hw.Cluster == ClusterYARN && tr.Stream != nil && yarnErr == nil {
+			// A container the ResourceManager would refuse, or no node can
+			// hold, is bad input, found before any run (yarn.go; mapTasks
+			// for a held trace).
+			_, yarnErr = hw.jobContainers(&Job{Trace: j})
 		}
-		if len(w.jobs) == 0 {
-			first = j.SubmitMs
-		} else if j.SubmitMs < tr.Jobs[w.jobs[len(w.jobs)-1]].SubmitMs {
-			return nil, fmt.Errorf("job %s is submitted before the job listed ahead of it: the trace is not sorted", j.ID)
+		if jobErr != nil || j.Status == trace.StatusIncomplete && !opt.IncludeIncomplete {
+			return nil
 		}
-		n := int64(w.taskRange[i][1]-w.taskRange[i][0]) + int64(w.lcRange[i][1]-w.lcRange[i][0])
-		if w.taskRange[i] == [2]int{0, 0} {
+		if last == nil {
+			w.firstMs = j.SubmitMs
+		} else if j.SubmitMs < last.SubmitMs {
+			jobErr = fmt.Errorf("job %s is submitted before the job listed ahead of it: the trace is not sorted", j.ID)
+			return nil
+		}
+		r := w.workRange(i)
+		lc := w.lifeRange(i)
+		n := int64(r[1]-r[0]) + int64(lc[1]-lc[0])
+		if r == [2]int{0, 0} {
 			maps, reduces, err := w.checkSynthSize(j)
 			if err != nil {
-				return nil, err
+				jobErr = err
+				return nil
 			}
 			n = maps + reduces
 		}
-		tasks = append(tasks, n)
-		w.jobs = append(w.jobs, i)
-		w.submitUs = append(w.submitUs, (j.SubmitMs-first)*1000)
+		if limErr == nil {
+			limErr = lim.add(j, (j.SubmitMs-w.firstMs)*1000, n)
+		}
+		last = j
+		w.n++
+		return nil
+	})
+	if err == nil {
+		err = cmp.Or(yarnErr, jobErr, limErr)
 	}
-	if len(w.jobs) == 0 {
-		return nil, fmt.Errorf("the trace has no job to replay")
-	}
-	if err := w.checkTasks(tasks, opt); err != nil {
+	if err != nil {
 		return nil, err
 	}
+	if w.n == 0 {
+		return nil, fmt.Errorf("the trace has no job to replay")
+	}
 	if hw.Lifecycle && w.times.UsesTrace() {
-		w.upUs = clusterUpUs(tr, first, hw)
+		w.upUs, err = w.clusterUp(tr, hw)
+		if err != nil {
+			return nil, err
+		}
 	}
 	return w, nil
+}
+
+// clusterUp is clusterUpUs of tr; of a streamed trace, from the one job
+// whose ApplicationMaster started first at or after the first replayed
+// submit (the only jobs' field it reads).
+func (w *Workload) clusterUp(tr *trace.Trace, hw *Hardware) (int64, error) {
+	if tr.Stream == nil || hw.Cluster != ClusterYARN {
+		return clusterUpUs(tr, w.firstMs, hw), nil
+	}
+	var first *trace.Job
+	err := tr.Stream.Each(func(_ int, j *trace.Job) error {
+		if j.AMStartMs >= w.firstMs && (first == nil || j.AMStartMs < first.AMStartMs) {
+			first = j
+		}
+		return nil
+	})
+	if err != nil || first == nil {
+		return 0, err
+	}
+	return clusterUpUs(&trace.Trace{Jobs: []trace.Job{*first}}, w.firstMs, hw), nil
+}
+
+// mapTasks finds each job's tasks in a held trace (taskRange, lcRange; left
+// nil when the trace lists none), refusing duplicate jobs, tasks of no job
+// or out of order, and on a YARN cluster a job whose containers cannot run.
+func (w *Workload) mapTasks() error {
+	tr, hw := w.Trace, w.hw
+	pos := make(map[string]int, len(tr.Jobs)) // dropped when NewWorkload returns
+	for i := range tr.Jobs {
+		if _, dup := pos[tr.Jobs[i].ID]; dup {
+			return fmt.Errorf("job %s appears twice in the trace", tr.Jobs[i].ID)
+		}
+		pos[tr.Jobs[i].ID] = i
+		if hw.Cluster == ClusterYARN {
+			// A container the ResourceManager would refuse, or no node can
+			// hold, is bad input, found before any run (yarn.go).
+			if _, err := hw.jobContainers(&Job{Trace: &tr.Jobs[i]}); err != nil {
+				return err
+			}
+		}
+	}
+	if len(tr.Tasks) == 0 {
+		return nil
+	}
+	w.taskRange, w.lcRange = make([][2]int, len(tr.Jobs)), make([][2]int, len(tr.Jobs))
+	for k := 0; k < len(tr.Tasks); {
+		id := tr.Tasks[k].JobID
+		e := k
+		for e < len(tr.Tasks) && tr.Tasks[e].JobID == id {
+			e++
+		}
+		i, ok := pos[id]
+		if !ok {
+			return fmt.Errorf("task %s belongs to job %s, which the trace does not list", tr.Tasks[k].TaskID, id)
+		}
+		if w.taskRange[i] != [2]int{0, 0} || w.lcRange[i] != [2]int{0, 0} {
+			return fmt.Errorf("the tasks of job %s are not contiguous in the trace", id)
+		}
+		// Maps and reduces come first in a job's tasks (trace order); setup and
+		// cleanup tasks after them replay only with the lifecycle on.
+		m := k
+		for m < e && tr.Tasks[m].Type.IsWork() {
+			m++
+		}
+		for x := m; x < e; x++ {
+			if tr.Tasks[x].Type.IsWork() {
+				return fmt.Errorf("the tasks of job %s are not in trace order (maps and reduces before setup and cleanup)", id)
+			}
+		}
+		w.taskRange[i] = [2]int{k, m}
+		w.lcRange[i] = [2]int{m, e}
+		k = e
+	}
+	return nil
+}
+
+// workRange is trace job ti's maps and reduces in Trace.Tasks, [0, 0] when
+// the trace lists none.
+func (w *Workload) workRange(ti int) [2]int {
+	if w.taskRange == nil {
+		return [2]int{}
+	}
+	return w.taskRange[ti]
+}
+
+// lifeRange is trace job ti's setup and cleanup tasks in Trace.Tasks.
+func (w *Workload) lifeRange(ti int) [2]int {
+	if w.lcRange == nil {
+		return [2]int{}
+	}
+	return w.lcRange[ti]
 }
 
 // MaxSynthTasksPerJob bounds the maps (one per block of input) and the reduces
@@ -188,36 +310,59 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 // of a few digits could otherwise ask for billions of tasks.
 const MaxSynthTasksPerJob = 1 << 20
 
-// checkTasks refuses, before any task is built, a trace whose jobs submitted
+// taskLimits refuses, before any task is built, a trace whose jobs submitted
 // within an hour, or all of them, have more tasks than the limits
-// (opt.MaxTasksPerHour, opt.MaxTasks). tasks holds each replayed job's tasks.
-func (w *Workload) checkTasks(tasks []int64, opt WorkloadOptions) error {
-	perHour, total := opt.MaxTasksPerHour, opt.MaxTasks
-	if perHour <= 0 {
-		perHour = DefaultMaxTasksPerHour
+// (opt.MaxTasksPerHour, opt.MaxTasks). It is told each replayed job in
+// order (add) and holds the jobs of the last hour only.
+type taskLimits struct {
+	perHour, total int64
+	sum, all       int64 // tasks of the jobs in the window, of every job so far
+	win            []limitJob
+	lo             int // the window's first job in win
+	k              int // jobs so far
+}
+
+type limitJob struct {
+	id       string
+	submitMs int64
+	submitUs int64
+	tasks    int64
+}
+
+func newTaskLimits(opt WorkloadOptions) *taskLimits {
+	l := &taskLimits{perHour: opt.MaxTasksPerHour, total: opt.MaxTasks}
+	if l.perHour <= 0 {
+		l.perHour = DefaultMaxTasksPerHour
 	}
-	if total <= 0 {
-		total = DefaultMaxTasks
+	if l.total <= 0 {
+		l.total = DefaultMaxTasks
 	}
+	return l
+}
+
+// add takes the next replayed job, j, arriving at submitUs with n tasks.
+func (l *taskLimits) add(j *trace.Job, submitUs, n int64) error {
 	const hourUs = 3600 * 1_000_000
-	var sum, all int64 // tasks of jobs lo..k, of jobs 0..k
-	lo := 0
-	for k, n := range tasks {
-		sum += n
-		all += n
-		for w.submitUs[k]-w.submitUs[lo] >= hourUs {
-			sum -= tasks[lo]
-			lo++
-		}
-		if sum > perHour {
-			a, b := &w.Trace.Jobs[w.jobs[lo]], &w.Trace.Jobs[w.jobs[k]]
-			return fmt.Errorf("%w: the %d jobs submitted within an hour from job %s (%d s) to job %s (%d s) have %d tasks, more than the limit of %d an hour (a run holds about 175 bytes a task of the jobs present at once; replay --max-tasks-per-hour raises it)",
-				ErrTooManyTasks, k-lo+1, a.ID, a.SubmitMs/1000, b.ID, b.SubmitMs/1000, sum, perHour)
-		}
-		if all > total {
-			return fmt.Errorf("%w: the first %d jobs, to job %s, have %d tasks, more than the limit of %d for a trace (replay --max-tasks raises it)",
-				ErrTooManyTasks, k+1, w.Trace.Jobs[w.jobs[k]].ID, all, total)
-		}
+	l.win = append(l.win, limitJob{id: j.ID, submitMs: j.SubmitMs, submitUs: submitUs, tasks: n})
+	l.k++
+	l.sum += n
+	l.all += n
+	for submitUs-l.win[l.lo].submitUs >= hourUs {
+		l.sum -= l.win[l.lo].tasks
+		l.lo++
+	}
+	if l.lo > 1024 && l.lo > len(l.win)/2 { // drop what left the window
+		l.win = append(l.win[:0], l.win[l.lo:]...)
+		l.lo = 0
+	}
+	if l.sum > l.perHour {
+		a, b := &l.win[l.lo], &l.win[len(l.win)-1]
+		return fmt.Errorf("%w: the %d jobs submitted within an hour from job %s (%d s) to job %s (%d s) have %d tasks, more than the limit of %d an hour (a run holds about 175 bytes a task of the jobs present at once; replay --max-tasks-per-hour raises it)",
+			ErrTooManyTasks, len(l.win)-l.lo, a.id, a.submitMs/1000, b.id, b.submitMs/1000, l.sum, l.perHour)
+	}
+	if l.all > l.total {
+		return fmt.Errorf("%w: the first %d jobs, to job %s, have %d tasks, more than the limit of %d for a trace (replay --max-tasks raises it)",
+			ErrTooManyTasks, l.k, j.ID, l.all, l.total)
 	}
 	return nil
 }
@@ -246,7 +391,120 @@ func (w *Workload) checkSynthSize(j *trace.Job) (maps, reduces int64, err error)
 }
 
 // Len is the number of replayed jobs.
-func (w *Workload) Len() int { return len(w.jobs) }
+func (w *Workload) Len() int { return w.n }
+
+// index is every replayed job's trace position and arrival by replayed
+// position, built on the first call (8 + 8 bytes a job): for what asks for
+// jobs by position (alone runs, the observed schedule). A streamed trace is
+// read for it.
+func (w *Workload) index() *jobIndex {
+	w.idx.once.Do(func() {
+		if w.only != nil {
+			w.idx.jobs, w.idx.submitUs = []int{w.only.ti}, []int64{w.only.submitUs}
+			return
+		}
+		w.idx.jobs, w.idx.submitUs = make([]int, 0, w.n), make([]int64, 0, w.n)
+		c := w.cursor()
+		defer c.close()
+		for {
+			r, ok, err := c.next()
+			if err != nil || !ok {
+				return // a streamed trace read once already: checked by NewWorkload
+			}
+			w.idx.jobs = append(w.idx.jobs, r.ti)
+			w.idx.submitUs = append(w.idx.submitUs, r.submitUs)
+		}
+	})
+	return w.idx
+}
+
+// buildAt materialises replayed job k, found by position (index).
+func (w *Workload) buildAt(k int) *Job {
+	ix := w.index()
+	return w.build(k, replayedJob{ti: ix.jobs[k], tj: w.traceJob(ix.jobs[k]), submitUs: ix.submitUs[k]})
+}
+
+// traceJob is the trace's job at position ti; a streamed trace is read up
+// to it.
+func (w *Workload) traceJob(ti int) *trace.Job {
+	if w.Trace.Stream == nil {
+		return &w.Trace.Jobs[ti]
+	}
+	var tj *trace.Job
+	w.Trace.Stream.Each(func(i int, j *trace.Job) error {
+		if i == ti {
+			tj = j
+			return io.EOF // found: stop reading
+		}
+		return nil
+	})
+	return tj
+}
+
+// jobCursor hands out a workload's replayed jobs in submit order (next);
+// close it.
+type jobCursor struct {
+	w    *Workload
+	i    int              // the next trace position
+	c    *trace.JobCursor // a streamed trace's, once opened
+	err  error            // opening the stream failed
+	done bool
+}
+
+// cursor opens a cursor on w's replayed jobs.
+func (w *Workload) cursor() *jobCursor { return &jobCursor{w: w} }
+
+// next returns the next replayed job; ok is false after the last.
+func (c *jobCursor) next() (r replayedJob, ok bool, err error) {
+	w := c.w
+	if c.done {
+		return r, false, c.err
+	}
+	if w.only != nil {
+		c.done = true
+		return *w.only, true, nil
+	}
+	for {
+		var tj *trace.Job
+		if s := w.Trace.Stream; s != nil {
+			if c.c == nil {
+				if c.c, err = s.Open(); err != nil {
+					c.done, c.err = true, fmt.Errorf("read trace: %w", err)
+					return r, false, c.err
+				}
+			}
+			if tj, err = c.c.Next(); err != nil {
+				c.done = true
+				if errors.Is(err, io.EOF) {
+					return r, false, nil
+				}
+				c.err = fmt.Errorf("read trace: %w", err)
+				return r, false, c.err
+			}
+		} else {
+			if c.i >= len(w.Trace.Jobs) {
+				c.done = true
+				return r, false, nil
+			}
+			tj = &w.Trace.Jobs[c.i]
+		}
+		ti := c.i
+		c.i++
+		if tj.Status == trace.StatusIncomplete && !w.incomplete {
+			continue
+		}
+		return replayedJob{ti: ti, tj: tj, submitUs: (tj.SubmitMs - w.firstMs) * 1000}, true, nil
+	}
+}
+
+// close releases a streamed trace's file.
+func (c *jobCursor) close() {
+	if c.c != nil {
+		c.c.Close()
+		c.c = nil
+	}
+	c.done = true
+}
 
 const mib = 1 << 20
 
@@ -268,13 +526,13 @@ func noise(rng *rand.Rand, cv float64) float64 {
 	return math.Exp(-s2/2 + math.Sqrt(s2)*rng.NormFloat64())
 }
 
-// build materialises replayed job k: its map splits with replicas and modelled
-// durations, and its reduces. It depends only on the seed and k.
-func (w *Workload) build(k int) *Job {
-	ti := w.jobs[k]
-	tj := &w.Trace.Jobs[ti]
+// build materialises replayed job k, rj as the workload's cursor handed it
+// out: its map splits with replicas and modelled durations, and its
+// reduces. It depends only on the seed and the job's trace position.
+func (w *Workload) build(k int, rj replayedJob) *Job {
+	ti, tj := rj.ti, rj.tj
 	hw := w.hw
-	j := &Job{Index: int32(k), Trace: tj, SubmitUs: w.submitUs[k]}
+	j := &Job{Index: int32(k), Trace: tj, SubmitUs: rj.submitUs}
 	place := jobRand(w.seed, streamPlacement, ti)
 	dur := jobRand(w.seed, streamDurations, ti)
 	var faults *rand.Rand
@@ -285,7 +543,8 @@ func (w *Workload) build(k int) *Job {
 	mapMax, redMax, mapPct, redPct := failLimits(tj)
 	j.life.fail.mapPercent, j.life.fail.reducePercent = mapPct, redPct
 
-	tasks := w.Trace.Tasks[w.taskRange[ti][0]:w.taskRange[ti][1]]
+	tr := w.workRange(ti)
+	tasks := w.Trace.Tasks[tr[0]:tr[1]]
 	var mapIn []int64
 	var mapOut []int64
 	var redShuffle, redOut []int64

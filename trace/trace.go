@@ -203,6 +203,10 @@ type Trace struct {
 	Tasks    []Task    // empty when the source has job-level data only
 	Attempts []Attempt // empty unless the source records attempts
 	Meta     Meta
+	// Stream, when set, holds the jobs instead of Jobs: they are read from
+	// the trace's jobs.parquet as they are wanted (OpenJobStream); Jobs,
+	// Tasks and Attempts are then empty.
+	Stream *JobStream
 }
 
 // Meta is what a trace records about its own making, stored as Parquet key/value

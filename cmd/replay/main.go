@@ -344,7 +344,15 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 			return nil, key, usageError{fmt.Errorf("trace: %w", err)}
 		}
 		if st.IsDir() {
-			tr, err = trace.Read(t.Path)
+			// A job-level trace is read as its jobs arrive, once per run,
+			// unless --alone, which replays every job by position again.
+			ok := false
+			if !c.alone {
+				tr, ok, err = trace.OpenJobStream(t.Path)
+			}
+			if !ok && err == nil {
+				tr, err = trace.Read(t.Path)
+			}
 			for _, f := range []string{"jobs.parquet", "tasks.parquet"} {
 				if _, e := os.Stat(filepath.Join(t.Path, f)); e == nil && err == nil {
 					err = hashFile(inputs, filepath.Join(t.Path, f))
@@ -377,11 +385,16 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 }
 
 func hashFile(inputs map[string]string, path string) error {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return usageError{err}
 	}
-	hashBytes(inputs, path, b)
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return usageError{err}
+	}
+	inputs[path] = hex.EncodeToString(h.Sum(nil))
 	return nil
 }
 

@@ -133,6 +133,50 @@ func ReadEach[T any](r io.ReaderAt, size int64, opt Options, total func(rows int
 			meta, err = nil, &Error{Stage: Panic, Err: fmt.Errorf("%v", p)}
 		}
 	}()
+	rd, err := NewReader[T](r, size, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	if total != nil {
+		total(rd.Rows())
+	}
+	for {
+		batch, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return rd.Meta(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := each(batch); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// Reader reads the rows of one Parquet file into T a batch at a time, when
+// its caller asks for them (Next): ReadEach's checks and batches, pulled
+// rather than pushed, so that a caller can hold the file open and take its
+// rows as it needs them.
+type Reader[T any] struct {
+	pf   *parquet.File
+	rd   *parquet.GenericReader[T]
+	meta map[string]string
+	buf  []T
+	rows int64 // the footer's row count
+	done int64 // rows handed out
+	err  error // io.EOF after the last row, or the error that ended the read
+}
+
+// NewReader opens the Parquet file r of size bytes for reading into T, after
+// the checks of opt (and the columns T needs, if opt.Columns is set).
+func NewReader[T any](r io.ReaderAt, size int64, opt Options) (rd *Reader[T], err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rd, err = nil, &Error{Stage: Panic, Err: fmt.Errorf("%v", p)}
+		}
+	}()
 	pf, err := open(r, size, opt)
 	if err != nil {
 		return nil, err
@@ -142,45 +186,75 @@ func ReadEach[T any](r io.ReaderAt, size int64, opt Options, total func(rows int
 			return nil, &Error{Stage: Columns, Err: err}
 		}
 	}
-	meta = make(map[string]string, len(pf.Metadata().KeyValueMetadata))
+	meta := make(map[string]string, len(pf.Metadata().KeyValueMetadata))
 	for _, kv := range pf.Metadata().KeyValueMetadata {
 		meta[kv.Key] = kv.Value
 	}
-	rd := parquet.NewGenericReader[T](pf)
-	defer rd.Close()
-	// Read in chunks rather than trusting the footer's row count for one
-	// allocation, and stop at that count: on a corrupt file the reader may go on
-	// producing rows.
 	rows := pf.NumRows()
-	if total != nil {
-		total(rows)
-	}
-	buf := make([]T, min(rows, chunk))
-	var done int64
-	for done < rows {
-		n, err := rd.Read(buf[:min(int64(len(buf)), rows-done)])
-		done += int64(n)
-		if n > 0 {
-			if err := each(buf[:n]); err != nil {
-				return nil, err
-			}
-			clear(buf[:n]) // drop the batch's strings and pointers
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, &Error{Stage: Rows, Err: err, Row: done}
-		}
-		if n == 0 {
-			return nil, &Error{Stage: Rows, Err: errors.New("reader made no progress"), Row: done}
-		}
-	}
-	if done != rows {
-		return nil, &Error{Stage: Count, Row: done, Want: rows}
-	}
-	return meta, nil
+	return &Reader[T]{pf: pf, rd: parquet.NewGenericReader[T](pf), meta: meta, rows: rows}, nil
 }
+
+// Meta is the file's key/value metadata.
+func (r *Reader[T]) Meta() map[string]string { return r.meta }
+
+// Rows is the file's row count as its footer states it (checked against the
+// file's size: at most a few rows per byte, package pqbounds).
+func (r *Reader[T]) Rows() int64 { return r.rows }
+
+// Next returns the next batch of up to 4,096 rows, which the next call
+// reuses, or io.EOF after the last; a file that yields fewer rows than its
+// footer states is an *Error of Stage Count after the rows it yielded.
+func (r *Reader[T]) Next() (batch []T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.err = &Error{Stage: Panic, Err: fmt.Errorf("%v", p)}
+			batch, err = nil, r.err
+		}
+	}()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.buf == nil {
+		// Read in chunks rather than trusting the footer's row count for one
+		// allocation, and stop at that count: on a corrupt file the reader may go on
+		// producing rows.
+		r.buf = make([]T, min(r.rows, chunk))
+	} else {
+		clear(r.buf) // drop the last batch's strings and pointers
+	}
+	if r.done < r.rows {
+		n, err := r.rd.Read(r.buf[:min(int64(len(r.buf)), r.rows-r.done)])
+		r.done += int64(n)
+		switch {
+		case errors.Is(err, io.EOF):
+			r.err = r.countErr()
+		case err != nil:
+			r.err = &Error{Stage: Rows, Err: err, Row: r.done}
+		case n == 0:
+			r.err = &Error{Stage: Rows, Err: errors.New("reader made no progress"), Row: r.done}
+		}
+		if n > 0 {
+			return r.buf[:n], nil // an error found with them comes next
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+	}
+	r.err = r.countErr()
+	return nil, r.err
+}
+
+// countErr is io.EOF once the footer's row count is handed out, else the
+// Count error.
+func (r *Reader[T]) countErr() error {
+	if r.done != r.rows {
+		return &Error{Stage: Count, Row: r.done, Want: r.rows}
+	}
+	return io.EOF
+}
+
+// Close releases the reader's buffers; the caller closes r.
+func (r *Reader[T]) Close() error { return r.rd.Close() }
 
 // SameLeaves is an Options.Columns check: every leaf column of want must be in
 // got with the same physical type and nesting (got's other columns are

@@ -1,0 +1,237 @@
+package trace
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tracereplay/tracereplay/internal/pqfile"
+)
+
+// JobStream is the jobs of a job-level trace directory (a jobs.parquet and
+// no tasks.parquet or attempts.parquet), read from the file a batch of rows
+// at a time whenever they are wanted (Each, Open) instead of held: a month
+// at FB-2010's rates is 733,260 jobs, 185 MB in memory (252 bytes a job).
+// A Trace with Stream set has no Jobs, Tasks or Attempts (OpenJobStream).
+type JobStream struct {
+	path    string
+	version string // the file's schema version, which picks its row type
+	n       int    // its jobs (rows)
+}
+
+// Len is the number of jobs.
+func (s *JobStream) Len() int { return s.n }
+
+// Path is the jobs.parquet the jobs are read from.
+func (s *JobStream) Path() string { return s.path }
+
+// OpenJobStream opens the trace directory dir for streaming when it holds a
+// jobs.parquet and neither a tasks.parquet nor an attempts.parquet; ok is
+// false, with nothing read, otherwise (Read it whole then). It reads the
+// jobs once, checking what Read checks (the schema version, the columns,
+// every job as Trace.Validate does) and failing with Read's errors, but
+// holds none of them: the Trace it returns has its Meta and Stream set, and
+// no Jobs. Duplicate job ids are found from a 64-bit hash of each id (16
+// bytes a job while it checks), confirmed on the ids themselves.
+func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
+	for _, f := range []string{TasksFile, AttemptsFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			return nil, false, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, false, fmt.Errorf("read trace: %w", err)
+		}
+	}
+	s := &JobStream{path: filepath.Join(dir, JobsFile)}
+	kv, err := parquetKeyValues(s.path)
+	if err != nil {
+		return nil, false, fmt.Errorf("read trace: %w", err)
+	}
+	s.version = kv[MetaSchemaVersion]
+	s.n = -1      // Each counts the rows
+	var bad error // the first job Validate refuses for other than a duplicate id
+	badAt := -1
+	type idHash struct {
+		h uint64
+		i int32
+	}
+	var ids []idHash
+	seed := maphash.MakeSeed()
+	var prev Job
+	n := 0
+	err = s.Each(func(i int, j *Job) error {
+		n++
+		if badAt < 0 {
+			switch {
+			case j.ID == "":
+				bad, badAt = fmt.Errorf("job %d: empty job id", i), i
+			default:
+				ids = append(ids, idHash{maphash.String(seed, j.ID), int32(i)})
+				if err := checkJobInts(j); err != nil {
+					bad, badAt = fmt.Errorf("job %q: %w", j.ID, err), i
+				} else if i > 0 && compareJobs(&prev, j) > 0 {
+					bad, badAt = fmt.Errorf("job %q: out of order: jobs must be sorted by submit time then id (call Trace.Sort)", j.ID), i
+				}
+			}
+		}
+		prev = *j
+		return nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("read trace: %w", err)
+	}
+	s.n = n
+	t = &Trace{Stream: s}
+	if err := decodeMeta(kv, &t.Meta); err != nil {
+		return nil, false, fmt.Errorf("read trace: %s: %w", s.path, err)
+	}
+	// The first job whose id an earlier job has, among those up to the
+	// first other error (a duplicate is reported before a job's other
+	// faults, an empty id before it).
+	slices.SortFunc(ids, func(a, b idHash) int {
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	want := map[int]bool{} // jobs whose id hash another's
+	for k := 1; k < len(ids); k++ {
+		if ids[k].h == ids[k-1].h {
+			want[int(ids[k-1].i)], want[int(ids[k].i)] = true, true
+		}
+	}
+	ids = nil
+	if len(want) > 0 {
+		seen := map[string]bool{}
+		dup := -1
+		var dupID string
+		err := s.Each(func(i int, j *Job) error {
+			if !want[i] {
+				return nil
+			}
+			if seen[j.ID] {
+				dup, dupID = i, j.ID
+				return errStop
+			}
+			seen[j.ID] = true
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStop) {
+			return nil, false, fmt.Errorf("read trace: %w", err)
+		}
+		if dup >= 0 && (badAt < 0 || dup <= badAt) {
+			return nil, false, fmt.Errorf("read trace %s: job %d: duplicate job id %q", dir, dup, dupID)
+		}
+	}
+	if bad != nil {
+		return nil, false, fmt.Errorf("read trace %s: %w", dir, bad)
+	}
+	return t, true, nil
+}
+
+// errStop ends an Each early.
+var errStop = errors.New("stop")
+
+// Each calls fn with every job, in file order, with its position; fn may keep
+// j. An error of fn stops the read and is returned as it is.
+func (s *JobStream) Each(fn func(i int, j *Job) error) error {
+	c, err := s.Open()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	for i := 0; ; i++ {
+		j, err := c.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(i, j); err != nil {
+			return err
+		}
+	}
+}
+
+// JobCursor reads a JobStream's jobs in file order, one batch of rows
+// (4,096) at a time (JobStream.Open).
+type JobCursor struct {
+	f    *os.File
+	next func() (*Job, error)
+	done func() error
+}
+
+// Open opens a cursor on the jobs; Close it.
+func (s *JobStream) Open() (*JobCursor, error) {
+	f, size, err := openSized(s.path)
+	if err != nil {
+		return nil, err
+	}
+	c := &JobCursor{f: f}
+	switch v := s.version; {
+	case v == "2" || v == "2.0":
+		err = openRows(c, s.path, size, func(r *jobRowV2) Job { row := r.row(); return row.job() })
+	case !strings.HasPrefix(v, "1.") && v != "1":
+		err = openRows(c, s.path, size, (*JobRow).job)
+	default:
+		err = openRows(c, s.path, size, func(r *jobRowV1) Job { row := r.row(); return row.job() })
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// openRows sets c to read rows of type R and convert each with conv.
+func openRows[R any](c *JobCursor, path string, size int64, conv func(*R) Job) error {
+	rd, err := pqfile.NewReader[R](c.f, size, pqfile.Options{Columns: pqfile.SameLeaves})
+	if err != nil {
+		return parquetError(path, err)
+	}
+	var rows []R
+	pos := 0
+	c.next = func() (*Job, error) {
+		if pos == len(rows) {
+			var err error
+			if rows, err = rd.Next(); err != nil {
+				if errors.Is(err, io.EOF) {
+					return nil, io.EOF
+				}
+				return nil, parquetError(path, err)
+			}
+			pos = 0
+		}
+		j := new(Job) // one allocation a job: a job kept does not keep its batch
+		*j = conv(&rows[pos])
+		pos++
+		return j, nil
+	}
+	c.done = rd.Close
+	return nil
+}
+
+// Next returns the next job, or io.EOF after the last; errors name the file
+// and the row.
+func (c *JobCursor) Next() (*Job, error) { return c.next() }
+
+// Close closes the file.
+func (c *JobCursor) Close() error {
+	c.done()
+	return c.f.Close()
+}
+
+// NumJobs is the number of jobs of t, held or streamed.
+func (t *Trace) NumJobs() int {
+	if t.Stream != nil {
+		return t.Stream.Len()
+	}
+	return len(t.Jobs)
+}
