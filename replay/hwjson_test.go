@@ -13,7 +13,7 @@ func TestHardwareKeysFromTags(t *testing.T) {
 	want := []string{"name", "racks", "nodes_per_rack", "map_slots", "reduce_slots", "map_nodes", "reduce_nodes",
 		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
 		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
-		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "flow_update", "bar_q", "shuffle", "task_times",
+		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "flow_update", "flow_shuffle", "bar_q", "shuffle", "task_times",
 		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
 		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
 		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
