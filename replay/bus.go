@@ -80,8 +80,9 @@ type SampleEvent struct {
 // Ends says at which nodes the bytes count. Under network = "flow" with
 // flow_shuffle = "batch" a reduce's fetch round carries outputs of many
 // hosts: each output's bytes count out of its host when it joins the
-// reduce's waiting outputs (EndsOut, Start = End), and the round's bytes into
-// the reduce's node over the round (EndsIn, Src = Dst).
+// reduces' waiting outputs (EndsOut, Src = Dst, Start = End, summed over the
+// reduces and outputs joining at that time), and the round's bytes into the
+// reduce's node over the round (EndsIn, Src = Dst).
 type TransferEvent struct {
 	Src, Dst   int32
 	Bytes      int64

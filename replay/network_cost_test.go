@@ -60,9 +60,10 @@ func costRun(b *testing.B, tr *trace.Trace, hw replay.Hardware, pol string) (int
 // cost bound is a ratio of at most 3 on the whole trace
 // (docs/network-model.md, "Cost in the engine"). With -v it logs what the
 // flow run did: events, transfers by kind, and the solver's counters.
-// -flow-jobs sets the prefix (100 jobs by default).
+// -flow-jobs sets the prefix (100 jobs by default), -flow-shuffle the flow
+// run's flow_shuffle.
 //
-//	go test ./replay -run '^$' -bench FlowModel -benchtime 1x -v -args -flow-jobs 300
+//	go test ./replay -run '^$' -bench FlowModel -benchtime 1x -v -args -flow-jobs 300 -flow-shuffle batch
 func BenchmarkFlowModel(b *testing.B) {
 	tr := prefix(sharedTrace(b, "FB-2010_samples_24_times_1hr_0.tsv"), *flowModelJobs)
 	for _, pol := range []string{"fifo", "fair"} {
@@ -75,6 +76,9 @@ func BenchmarkFlowModel(b *testing.B) {
 				b.Logf("fixed: %d events, %d tasks", res.Summary.Events, n)
 				tasks += n
 				hw.Network = replay.NetworkFlow
+				if *flowShuffle != "" {
+					hw.FlowShuffle = replay.FlowShuffleMode(*flowShuffle)
+				}
 				if err := hw.Validate(); err != nil {
 					b.Fatal(err)
 				}
@@ -91,6 +95,9 @@ func BenchmarkFlowModel(b *testing.B) {
 
 // flowModelJobs is BenchmarkFlowModel's prefix of FB-2010.
 var flowModelJobs = flag.Int("flow-jobs", 100, "BenchmarkFlowModel: the prefix of FB-2010 replayed, in jobs")
+
+// flowShuffle is BenchmarkFlowModel's flow_shuffle (the hardware file's when empty).
+var flowShuffle = flag.String("flow-shuffle", "", "BenchmarkFlowModel: flow_shuffle of the flow run (fetch or batch; empty: the hardware model's)")
 
 // logFlowCost logs what a flow run did (replay.FlowCost).
 func logFlowCost(b *testing.B, res *replay.Result) {

@@ -297,8 +297,39 @@ func (s *Sim) queueOutput(j *Job, r, m int32) {
 	rc.n++
 	st.waiting++
 	if c != roundOwn && b > 0 {
-		s.bus.transfer(TransferEvent{Src: node, Dst: red.Node, Bytes: b, Start: s.now, End: s.now, Ends: EndsOut})
+		s.batchOut.add(node, b, len(s.topo.Nodes))
 	}
+}
+
+// batchOut sums, by host, the bytes of outputs that joined reduces' waiting
+// outputs under flow_shuffle = "batch" at the current time, so that each
+// host's are reported as one transfer (flush) instead of one per output and
+// reduce.
+type batchOut struct {
+	bytes []int64 // by node
+	nodes []int32 // nodes with bytes, in the order of their first
+}
+
+// add counts b bytes out of node (of nodes).
+func (o *batchOut) add(node int32, b int64, nodes int) {
+	if o.bytes == nil {
+		o.bytes = make([]int64, nodes)
+	}
+	if o.bytes[node] == 0 {
+		o.nodes = append(o.nodes, node)
+	}
+	o.bytes[node] += b
+}
+
+// flushBatchOut reports the bytes batchOut holds as transfers out of their
+// hosts at now (EndsOut), in the order the hosts were added, and clears it.
+func (s *Sim) flushBatchOut() {
+	o := &s.batchOut
+	for _, n := range o.nodes {
+		s.bus.transfer(TransferEvent{Src: n, Dst: n, Bytes: o.bytes[n], Start: s.now, End: s.now, Ends: EndsOut})
+		o.bytes[n] = 0
+	}
+	o.nodes = o.nodes[:0]
 }
 
 // pumpRounds is pumpFetches under flow_shuffle = "batch": each class of
@@ -372,6 +403,7 @@ func (s *Sim) flowReduceLaunched(j *Job, i int32, saved int64) {
 	for _, m := range o.done {
 		s.queueOutput(j, i, m)
 	}
+	s.flushBatchOut()
 	s.schedule(s.now+o.disk.reduceWaitUs(s.hw, i, saved), evFetchStart, j.Index, i)
 }
 

@@ -238,6 +238,7 @@ type Sim struct {
 	flowErr                 error         // a transfer that failed to start (a bug): stops the run
 	inflight                inflightTally // transfers of fn under way, by start time (network_retimed.go)
 	flowCancels             int64         // transfers of fn withdrawn before their end: killed attempts' (lifecycle_flowspec.go)
+	batchOut                batchOut      // flow_shuffle = "batch": outputs' bytes out of their hosts not yet reported (network_retimed.go)
 
 	hbSent hbSentAt // HeartbeatsSent's last answer (heartbeats.go)
 }
