@@ -37,7 +37,9 @@ func TestHardwareJSON(t *testing.T) {
 	full.Layout = []RackLayout{{Name: "/r1", Hosts: []string{"h1", "h2"}}}
 	yarn := DefaultHardware()
 	yarn.Cluster, yarn.NodeMemoryMB = ClusterYARN, 16384
-	for _, h := range []Hardware{plain, full, yarn} {
+	batch := DefaultHardware()
+	batch.FlowShuffle = FlowShuffleBatch // written and read back under any network
+	for _, h := range []Hardware{plain, full, yarn, batch} {
 		keyed, err := json.Marshal(h)
 		if err != nil {
 			t.Fatal(err)
@@ -55,6 +57,12 @@ func TestHardwareJSON(t *testing.T) {
 		}
 		if got, want := strings.Contains(string(keyed), `"node_memory_mb"`), h.Cluster == ClusterYARN; got != want {
 			t.Errorf("YARN keys written = %v, want %v", got, want)
+		}
+		if got, want := strings.Contains(string(keyed), `"flow_shuffle":"batch"`), h.FlowShuffle == FlowShuffleBatch; got != want {
+			t.Errorf("flow_shuffle = \"batch\" written = %v, want %v", got, want)
+		}
+		if got := strings.Contains(string(keyed), `"flow_shuffle"`); got != (h.FlowShuffle != DefaultHardware().FlowShuffle) {
+			t.Errorf("flow_shuffle written = %v with %q", got, h.FlowShuffle)
 		}
 		fields, err := h.FieldJSON()
 		if err != nil || !strings.Contains(string(fields), `"DiskMBps":100`) {
@@ -82,6 +90,7 @@ func TestHardwareEnumsParse(t *testing.T) {
 		`placement = "striped"`:    `placement "striped": want rack-aware or random`,
 		`trace_locality = "magic"`: `trace_locality "magic": want factors or bandwidth`,
 		`network = "wormhole"`:     `network "wormhole": want one of fixed, bar, flow`,
+		`flow_shuffle = "all"`:     `flow_shuffle "all": want fetch or batch`,
 	} {
 		if _, err := ParseHardware([]byte(toml)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", toml, err, want)
