@@ -365,6 +365,7 @@ func TestFlowBatchRounds(t *testing.T) {
 // of the NIC and ends at 0.2 + 2/9 s, the far round at 2.2 s, where one flow
 // of both would carry 4 MB at 1 MB/s until 4.2 s. The per-fetch model gives
 // 2.2 s too (map 1's fetch crosses rack 0's uplink and rack 1's downlink).
+// Both count the same bytes out of nodes 0 and 2 and into node 3.
 func TestFlowBatchSplit(t *testing.T) {
 	tr := &trace.Trace{}
 	flowJob(tr, "A", [][2]int64{{0, 2e6}, {0, 2e6}}, []int64{4e6})
@@ -372,9 +373,16 @@ func TestFlowBatchSplit(t *testing.T) {
 		return []launch{{0, true, 0, 3, 0}, {0, false, 0, 2, 0}, {0, false, 1, 0, 0}}
 	}
 	for _, mode := range FlowShuffleModeNames() {
-		_, ends, n := shuffleRun(t, FlowShuffleMode(mode), 10, 10, 1, tr, plan)
+		res, ends, n := shuffleRun(t, FlowShuffleMode(mode), 10, 10, 1, tr, plan)
 		if len(ends) != 1 || ends[0] != 2_200_000 || n != 2 {
 			t.Errorf("%s: shuffle ends %v µs after %d transfers, want 2.2 s after 2", mode, ends, n)
+		}
+		var got [][2]int64
+		for _, nr := range res.Nodes {
+			got = append(got, [2]int64{nr.NetInBytes, nr.NetOutBytes})
+		}
+		if want := [][2]int64{{0, 2e6}, {0, 0}, {0, 2e6}, {4e6, 0}}; !slices.Equal(got, want) {
+			t.Errorf("%s: bytes in and out by node %v, want %v", mode, got, want)
 		}
 	}
 }
