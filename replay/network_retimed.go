@@ -235,8 +235,8 @@ func (st *fetchState) free(node int32) {
 // and a class has outputs waiting and no round under way, one flow carries
 // all of that class's waiting bytes; outputs that become ready while it runs
 // wait for the class's next round. So a reduce has at most three flows under
-// way, and makes about one round per class per wave of its job's maps
-// instead of one fetch per host and 20 outputs.
+// way (on FB-2010's first 300 jobs under fifo, 218,893 rounds against
+// 4,830,787 fetches per host and up to 20 outputs).
 //
 // A round crosses the reduce side's resources only: its own disk, and for the
 // outputs of other nodes its NIC in, from other racks also its rack's
