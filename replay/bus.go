@@ -76,11 +76,29 @@ type SampleEvent struct {
 // is known: at its start when the network model fixes it, at its end when the
 // model re-times it, so Start may lie before the current time. The uniform
 // shuffle's copies have no per-node source and are not transfers.
+//
+// Ends says at which nodes the bytes count. Under network = "flow" with
+// flow_shuffle = "batch" a reduce's fetch round carries outputs of many
+// hosts: each output's bytes count out of its host when it joins the
+// reduces' waiting outputs (EndsOut, Src = Dst, Start = End, summed over the
+// reduces and outputs joining at that time), and the round's bytes into the
+// reduce's node over the round (EndsIn, Src = Dst).
 type TransferEvent struct {
 	Src, Dst   int32
 	Bytes      int64
 	Start, End int64
+	Ends       TransferEnds
 }
+
+// TransferEnds is which ends of a TransferEvent its bytes count at.
+type TransferEnds uint8
+
+// The ends a TransferEvent counts at.
+const (
+	EndsBoth TransferEnds = iota // out of Src and into Dst
+	EndsOut                      // out of Src only
+	EndsIn                       // into Dst only
+)
 
 // Observer listens to a run's events. Embed NopObserver to implement only
 // the events of interest.

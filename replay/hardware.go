@@ -103,6 +103,13 @@ type Hardware struct {
 	// quantum.go; docs/network-model.md, "Cost in the engine", gives its
 	// error and cost).
 	FlowUpdate Duration `toml:"flow_update"`
+	// FlowShuffle is how the flow model moves a reduce's shuffle:
+	// "fetch" makes every fetch of a host's map outputs a flow from that
+	// host's disk over the network path (exact per fetch); "batch" moves a
+	// reduce's waiting outputs in rounds, at most one flow per round and
+	// class of source (its own node, its rack, other racks) over the reduce
+	// side's resources only (network_retimed.go, docs/network-model.md).
+	FlowShuffle FlowShuffleMode `toml:"flow_shuffle"`
 	// BARq is q of the BAR model: extra time per concurrently running remote map.
 	BARq Duration `toml:"bar_q"`
 	// Shuffle is the reduce copy model: "uniform" copies a reduce's whole share at
@@ -236,7 +243,7 @@ func DefaultHardware() Hardware {
 		TaskStartup: Duration(time.Second / time.Microsecond), Heartbeat: Duration(3 * time.Second / time.Microsecond),
 		OutOfBandHeartbeat: false, HeartbeatJitter: true, BlockSizeMB: 128, Replication: 3, Placement: PlacementRackAware,
 		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: NetworkFixed, Shuffle: ShuffleUniform, TaskTimes: TaskTimesAuto,
-		BARq: Duration(time.Second / time.Microsecond), FlowUpdate: Duration(10 * time.Millisecond / time.Microsecond), DurationCV: 0.1,
+		BARq: Duration(time.Second / time.Microsecond), FlowUpdate: Duration(10 * time.Millisecond / time.Microsecond), FlowShuffle: FlowShuffleFetch, DurationCV: 0.1,
 		TraceLocality: TraceLocalityFactors, RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
 		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none", JVMReuse: 1,
@@ -399,6 +406,9 @@ func (h *Hardware) Validate() error {
 	}
 	if h.Replication < 1 || h.Replication > 64 {
 		bad("replication must be in 1..64")
+	}
+	if !slices.Contains(FlowShuffleModeNames(), string(h.FlowShuffle)) {
+		bad("%v", enumError("flow_shuffle", string(h.FlowShuffle), FlowShuffleModeNames()))
 	}
 	if !slices.Contains(PlacementPolicyNames(), string(h.Placement)) {
 		bad("%v", enumError("placement", string(h.Placement), PlacementPolicyNames()))

@@ -85,6 +85,35 @@ func (m *ShuffleModel) UnmarshalText(b []byte) error {
 // MarshalText writes the model's name.
 func (m ShuffleModel) MarshalText() ([]byte, error) { return []byte(m), nil }
 
+// FlowShuffleMode is how network = "flow" moves a reduce's shuffle (the
+// flow_shuffle key).
+type FlowShuffleMode string
+
+const (
+	// FlowShuffleFetch makes every fetch (a reduce's copy of up to 20 map
+	// outputs from one host) a flow from the host's disk to the reduce's.
+	FlowShuffleFetch FlowShuffleMode = "fetch"
+	// FlowShuffleBatch moves a reduce's waiting outputs in rounds: one flow
+	// per round and class of source, over the reduce side's resources.
+	FlowShuffleBatch FlowShuffleMode = "batch"
+)
+
+// FlowShuffleModeNames lists the valid values of the flow_shuffle key.
+func FlowShuffleModeNames() []string {
+	return []string{string(FlowShuffleFetch), string(FlowShuffleBatch)}
+}
+
+// UnmarshalText reads a flow_shuffle key's value; an unknown name is an
+// error listing the valid ones.
+func (m *FlowShuffleMode) UnmarshalText(b []byte) error {
+	v, err := parseEnum("flow_shuffle", b, FlowShuffleModeNames())
+	*m = FlowShuffleMode(v)
+	return err
+}
+
+// MarshalText writes the mode's name.
+func (m FlowShuffleMode) MarshalText() ([]byte, error) { return []byte(m), nil }
+
 // TaskTimeSource names the task-time model (the task_times key): one of the
 // models registered in tasktimes.go (TaskTimeSourceNames).
 type TaskTimeSource string

@@ -13,7 +13,7 @@ func TestHardwareKeysFromTags(t *testing.T) {
 	want := []string{"name", "racks", "nodes_per_rack", "map_slots", "reduce_slots", "map_nodes", "reduce_nodes",
 		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
 		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
-		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "flow_update", "bar_q", "shuffle", "task_times",
+		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "flow_update", "flow_shuffle", "bar_q", "shuffle", "task_times",
 		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
 		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
 		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
@@ -37,7 +37,9 @@ func TestHardwareJSON(t *testing.T) {
 	full.Layout = []RackLayout{{Name: "/r1", Hosts: []string{"h1", "h2"}}}
 	yarn := DefaultHardware()
 	yarn.Cluster, yarn.NodeMemoryMB = ClusterYARN, 16384
-	for _, h := range []Hardware{plain, full, yarn} {
+	batch := DefaultHardware()
+	batch.FlowShuffle = FlowShuffleBatch // written and read back under any network
+	for _, h := range []Hardware{plain, full, yarn, batch} {
 		keyed, err := json.Marshal(h)
 		if err != nil {
 			t.Fatal(err)
@@ -55,6 +57,12 @@ func TestHardwareJSON(t *testing.T) {
 		}
 		if got, want := strings.Contains(string(keyed), `"node_memory_mb"`), h.Cluster == ClusterYARN; got != want {
 			t.Errorf("YARN keys written = %v, want %v", got, want)
+		}
+		if got, want := strings.Contains(string(keyed), `"flow_shuffle":"batch"`), h.FlowShuffle == FlowShuffleBatch; got != want {
+			t.Errorf("flow_shuffle = \"batch\" written = %v, want %v", got, want)
+		}
+		if got := strings.Contains(string(keyed), `"flow_shuffle"`); got != (h.FlowShuffle != DefaultHardware().FlowShuffle) {
+			t.Errorf("flow_shuffle written = %v with %q", got, h.FlowShuffle)
 		}
 		fields, err := h.FieldJSON()
 		if err != nil || !strings.Contains(string(fields), `"DiskMBps":100`) {
@@ -82,6 +90,7 @@ func TestHardwareEnumsParse(t *testing.T) {
 		`placement = "striped"`:    `placement "striped": want rack-aware or random`,
 		`trace_locality = "magic"`: `trace_locality "magic": want factors or bandwidth`,
 		`network = "wormhole"`:     `network "wormhole": want one of fixed, bar, flow`,
+		`flow_shuffle = "all"`:     `flow_shuffle "all": want fetch or batch`,
 	} {
 		if _, err := ParseHardware([]byte(toml)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", toml, err, want)

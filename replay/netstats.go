@@ -56,20 +56,37 @@ func newNetAcct(nodes int, width int64, series bool, now *int64, emit func(NodeN
 
 // Transfer makes the accounting an observer of the run's bus (bus.go): it
 // counts each transfer.
-func (a *netAcct) Transfer(e TransferEvent) { a.transfer(e.Src, e.Dst, e.Bytes, e.Start, e.End) }
+// A transfer counted at one end (e.Ends) adds nothing at the other.
+func (a *netAcct) Transfer(e TransferEvent) {
+	a.transferEnds(e.Src, e.Dst, e.Bytes, e.Start, e.End, e.Ends)
+}
 
 // transfer counts b bytes moved from u to v over [t0, t1).
 func (a *netAcct) transfer(u, v int32, b int64, t0, t1 int64) {
-	a.out[u] += b
-	a.in[v] += b
+	a.transferEnds(u, v, b, t0, t1, EndsBoth)
+}
+
+// transferEnds counts b bytes moved from u to v over [t0, t1) at the ends
+// given.
+func (a *netAcct) transferEnds(u, v int32, b int64, t0, t1 int64, ends TransferEnds) {
+	if ends != EndsIn {
+		a.out[u] += b
+	}
+	if ends != EndsOut {
+		a.in[v] += b
+	}
 	if a.series {
 		limit := *a.now / a.width
 		if a.floor != nil {
 			limit = min(limit, a.floor()/a.width)
 		}
 		a.flush(limit)
-		a.spread(u, 1, b, t0, t1)
-		a.spread(v, 0, b, t0, t1)
+		if ends != EndsIn {
+			a.spread(u, 1, b, t0, t1)
+		}
+		if ends != EndsOut {
+			a.spread(v, 0, b, t0, t1)
+		}
 	}
 }
 

@@ -77,9 +77,14 @@ type Flows interface {
 // of job Job (its workload index), Bytes in all, started at Start (set by
 // Flows.Start). Src = Dst is a transfer within a node: its disk only. Copy
 // marks a map's read or spill by its speculative copy (lifecycle_flowspec.go).
+// Round, for a fetch under flow_shuffle = "batch", is its class of sources
+// plus one (roundOwn, roundRack, roundFar; network_retimed.go): the fetch
+// carries outputs of many hosts, Src = Dst is the reduce's node and FetchOf
+// is -1; it is 0 for every other transfer.
 type Transfer struct {
 	Kind               TransferKind
 	Copy               bool
+	Round              uint8
 	Job, Task, FetchOf int32
 	Src, Dst           int32
 	Bytes, Start       int64

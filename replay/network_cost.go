@@ -29,7 +29,8 @@ func (fn *flowNet) settle(at int64) error {
 type FlowCost struct {
 	// MapReads, Fetches, Spills and Outputs count the transfers started of
 	// each kind (TransferMapRead, TransferFetch, TransferSpill,
-	// TransferOutput).
+	// TransferOutput); under flow_shuffle = "batch" Fetches counts the
+	// reduces' rounds.
 	MapReads, Fetches, Spills, Outputs int64
 	// Solver holds the flow network's counters: flows added and removed,
 	// solves by solver, flows re-solved and re-timed.

@@ -3,7 +3,9 @@
 package replay_test
 
 import (
+	"cmp"
 	"flag"
+	"fmt"
 	"math"
 	"slices"
 	"syscall"
@@ -58,9 +60,10 @@ func costRun(b *testing.B, tr *trace.Trace, hw replay.Hardware, pol string) (int
 // cost bound is a ratio of at most 3 on the whole trace
 // (docs/network-model.md, "Cost in the engine"). With -v it logs what the
 // flow run did: events, transfers by kind, and the solver's counters.
-// -flow-jobs sets the prefix (100 jobs by default).
+// -flow-jobs sets the prefix (100 jobs by default), -flow-shuffle the flow
+// run's flow_shuffle.
 //
-//	go test ./replay -run '^$' -bench FlowModel -benchtime 1x -v -args -flow-jobs 300
+//	go test ./replay -run '^$' -bench FlowModel -benchtime 1x -v -args -flow-jobs 300 -flow-shuffle batch
 func BenchmarkFlowModel(b *testing.B) {
 	tr := prefix(sharedTrace(b, "FB-2010_samples_24_times_1hr_0.tsv"), *flowModelJobs)
 	for _, pol := range []string{"fifo", "fair"} {
@@ -73,6 +76,9 @@ func BenchmarkFlowModel(b *testing.B) {
 				b.Logf("fixed: %d events, %d tasks", res.Summary.Events, n)
 				tasks += n
 				hw.Network = replay.NetworkFlow
+				if *flowShuffle != "" {
+					hw.FlowShuffle = replay.FlowShuffleMode(*flowShuffle)
+				}
 				if err := hw.Validate(); err != nil {
 					b.Fatal(err)
 				}
@@ -89,6 +95,9 @@ func BenchmarkFlowModel(b *testing.B) {
 
 // flowModelJobs is BenchmarkFlowModel's prefix of FB-2010.
 var flowModelJobs = flag.Int("flow-jobs", 100, "BenchmarkFlowModel: the prefix of FB-2010 replayed, in jobs")
+
+// flowShuffle is BenchmarkFlowModel's flow_shuffle (the hardware file's when empty).
+var flowShuffle = flag.String("flow-shuffle", "", "BenchmarkFlowModel: flow_shuffle of the flow run (fetch or batch; empty: the hardware model's)")
 
 // logFlowCost logs what a flow run did (replay.FlowCost).
 func logFlowCost(b *testing.B, res *replay.Result) {
@@ -158,4 +167,79 @@ func BenchmarkFlowUpdate(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkFlowShuffle compares the flow model's two shuffles
+// (flow_shuffle = "fetch", every fetch a flow, and "batch", a reduce's
+// outputs in rounds) on a prefix of FB-2010 on fb-3000 (-flow-jobs, 100 by
+// default), policies fifo and fair: each run's CPU time, its ratio to the
+// fixed model's, and batch's difference from fetch job by job, in flowtime
+// and in reduce phase (finish − last map end, jobs with reduces): median,
+// 90th percentile and largest relative difference, and in total flowtime;
+// logged with -v.
+//
+//	go test ./replay -run '^$' -bench FlowShuffle -benchtime 1x -v -args -flow-jobs 300
+func BenchmarkFlowShuffle(b *testing.B) {
+	tr := prefix(sharedTrace(b, "FB-2010_samples_24_times_1hr_0.tsv"), *flowModelJobs)
+	for _, pol := range []string{"fifo", "fair"} {
+		b.Run(pol, func(b *testing.B) {
+			for range b.N {
+				hw := loadHardware(b, "fb-3000.toml")
+				fixedCPU, _, _ := costRun(b, tr, hw, pol)
+				run := func(mode replay.FlowShuffleMode) (int64, *replay.Result) {
+					hw := loadHardware(b, "fb-3000.toml")
+					hw.Network, hw.FlowShuffle = replay.NetworkFlow, mode
+					if err := hw.Validate(); err != nil {
+						b.Fatal(err)
+					}
+					cpu, _, res := costRun(b, tr, hw, pol)
+					b.Logf("flow_shuffle = %s: %.2f CPU s (%.1f × fixed's %.2f s)", mode, float64(cpu)/1e9, float64(cpu)/float64(fixedCPU), float64(fixedCPU)/1e9)
+					logFlowCost(b, res)
+					return cpu, res
+				}
+				_, fetch := run(replay.FlowShuffleFetch)
+				_, batch := run(replay.FlowShuffleBatch)
+				logShuffleDiff(b, fetch, batch)
+			}
+		})
+	}
+}
+
+// logShuffleDiff logs res's difference from ref job by job (flowtime, reduce
+// phase) and in total flowtime.
+func logShuffleDiff(b *testing.B, ref, res *replay.Result) {
+	b.Helper()
+	type times struct{ flow, phase int64 }
+	want := map[int32]times{}
+	for _, j := range ref.Jobs {
+		want[j.JobIndex] = times{j.FlowtimeUs, j.FinishUs - j.LastMapEndUs}
+	}
+	var flowErr, phaseErr []float64
+	rel := func(got, want int64) float64 {
+		return math.Abs(float64(got-want)) / math.Max(float64(want), 1)
+	}
+	for _, j := range res.Jobs {
+		w := want[j.JobIndex]
+		flowErr = append(flowErr, rel(j.FlowtimeUs, w.flow))
+		if j.Reduces > 0 {
+			phaseErr = append(phaseErr, rel(j.FinishUs-j.LastMapEndUs, w.phase))
+		}
+	}
+	q := func(e []float64) string {
+		if len(e) == 0 {
+			return "none"
+		}
+		slices.Sort(e)
+		return fmt.Sprintf("median %.2f%%, p90 %.2f%%, max %.2f%% (%d jobs)", 100*e[len(e)/2], 100*e[len(e)*9/10], 100*e[len(e)-1], len(e))
+	}
+	worst := slices.Clone(res.Jobs)
+	slices.SortStableFunc(worst, func(x, y replay.JobResult) int {
+		return cmp.Compare(math.Abs(float64(y.FlowtimeUs-want[y.JobIndex].flow)), math.Abs(float64(x.FlowtimeUs-want[x.JobIndex].flow)))
+	})
+	for _, j := range worst[:min(5, len(worst))] {
+		b.Logf("job %d (%d maps, %d reduces, %d MB shuffled): flowtime %.1f s, %+.1f s (%+.2f%%)", j.JobIndex, j.Maps, j.Reduces, j.ShuffleBytes/1e6,
+			float64(want[j.JobIndex].flow)/1e6, float64(j.FlowtimeUs-want[j.JobIndex].flow)/1e6, 100*float64(j.FlowtimeUs-want[j.JobIndex].flow)/float64(want[j.JobIndex].flow))
+	}
+	total := float64(res.Summary.TotalFlowtimeUs-ref.Summary.TotalFlowtimeUs) / float64(ref.Summary.TotalFlowtimeUs)
+	b.Logf("batch vs fetch: total flowtime %+.3f%%; job flowtime |difference| %s; reduce phase |difference| %s", 100*total, q(flowErr), q(phaseErr))
 }

@@ -510,6 +510,14 @@ func (s *Sim) flowTaskEnded(j *Job, x Transfer) {
 // flowTransferred reports a transfer's network hops to the observers: none
 // for one within a node, each hop between distinct nodes of a pipeline.
 func (s *Sim) flowTransferred(x Transfer, at int64) {
+	if x.Round > 0 {
+		// A batch round: its sources counted their bytes out as the outputs
+		// became ready (queueOutput); its bytes from other nodes count in here.
+		if x.Round-1 != roundOwn {
+			s.bus.transfer(TransferEvent{Src: x.Dst, Dst: x.Dst, Bytes: x.Bytes, Start: x.Start, End: at, Ends: EndsIn})
+		}
+		return
+	}
 	if x.Kind != TransferOutput {
 		if x.Src != x.Dst {
 			s.bus.transfer(TransferEvent{Src: x.Src, Dst: x.Dst, Bytes: x.Bytes, Start: x.Start, End: at})
@@ -585,6 +593,18 @@ func (t *Topology) placeOutput(rng *rand.Rand, writer int32, replication int, ra
 func (fn *flowNet) xferPath(dst []flow.ResourceID, x Transfer) ([]flow.ResourceID, error) {
 	start := len(dst)
 	var err error
+	switch {
+	case x.Round > 0:
+		// A batch round (network_retimed.go): the reduce side's resources
+		// only, the network ones for outputs from other nodes.
+		if x.Round-1 != roundOwn {
+			if dst, err = fn.topo.Inbound(dst, fn.node[x.Dst], x.Round-1 == roundFar); err != nil {
+				return dst, err
+			}
+		}
+		dst, err = fn.addDisk(dst, start, x.Dst)
+		return dst, err
+	}
 	switch x.Kind {
 	case TransferMapRead, TransferFetch:
 		if dst, err = fn.addDisk(dst, start, x.Src); err != nil {

@@ -294,11 +294,12 @@ func (fn *flowNet) End(id int, at int64) (Transfer, error) {
 }
 
 // flowKeys is the flow model's key group added after the frozen JSON formats
-// (optionalKeyGroups): flow_update, left out of the run identity and the
+// (optionalKeyGroups): flow_update and flow_shuffle, left out of the run identity and the
 // manifest while it holds its default, so that a model that does not set it
 // (every fixed or bar run among them) keeps the identity it had before.
 type flowKeys struct {
-	FlowUpdate Duration
+	FlowUpdate  Duration
+	FlowShuffle FlowShuffleMode
 }
 
-func flowKeysOf(h *Hardware) flowKeys { return flowKeys{h.FlowUpdate} }
+func flowKeysOf(h *Hardware) flowKeys { return flowKeys{h.FlowUpdate, h.FlowShuffle} }

@@ -303,6 +303,90 @@ func TestFlowParallelCopies(t *testing.T) {
 	}
 }
 
+// shuffleRun runs tr under flowHardware's cluster with disks, NICs and
+// uplinks at the given MB/s and flow_shuffle mode, with the plan, and
+// returns the result, its reduces' shuffle ends and its fetches (rounds
+// under batch).
+func shuffleRun(t *testing.T, mode FlowShuffleMode, disk, nic, uplink float64, tr *trace.Trace, plan func(s Cluster, jobs []*JobView) []launch) (*Result, []int64, int64) {
+	t.Helper()
+	h := flowHardware(t, disk, nic, uplink)
+	h.FlowShuffle = mode
+	if err := h.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res := runPlaced(t, h, tr, plan)
+	var ends []int64
+	for _, tk := range res.Tasks {
+		if tk.Type == "REDUCE" {
+			ends = append(ends, tk.ShuffleEndUs)
+		}
+	}
+	c, ok := res.FlowCost()
+	if !ok {
+		t.Fatal("no FlowCost under flow")
+	}
+	return res, ends, c.Fetches
+}
+
+// TestFlowBatchRounds: flow_shuffle = "batch", disks at 1 MB/s, NICs and
+// uplinks at 10 and 100 MB/s, so the reduce's disk is the bottleneck. One
+// reduce on node 3 (rack 1) copies three outputs from rack 0: map 0 on node 0
+// spills 2 MB over 0–2 s; map 1 on node 1, launched at 2 s, 1 MB over 2–3 s;
+// map 2 on node 1, launched at 3 s, 0.5 MB over 3–3.5 s. The first round
+// carries map 0's 2 MB at 1 MB/s over 2–4 s; maps 1 and 2 finish during it
+// and wait: the second round carries their 1.5 MB over 4–5.5 s, and the
+// shuffle ends at 5.5 s after 2 rounds. The per-fetch model makes 3 fetches
+// (map 1's starts at 3 s beside map 0's; map 2's host is busy until then).
+func TestFlowBatchRounds(t *testing.T) {
+	tr := &trace.Trace{}
+	flowJob(tr, "A", [][2]int64{{0, 2e6}, {0, 1e6}, {0, 0.5e6}}, []int64{3.5e6})
+	plan := func(s Cluster, jobs []*JobView) []launch {
+		return []launch{{0, true, 0, 3, 0}, {0, false, 0, 0, 0}, {0, false, 1, 1, 2}, {0, false, 2, 1, 3}}
+	}
+	res, ends, rounds := shuffleRun(t, FlowShuffleBatch, 1, 10, 100, tr, plan)
+	if len(ends) != 1 || ends[0] != 5_500_000 || rounds != 2 {
+		t.Errorf("batch: shuffle ends %v µs after %d rounds, want 5.5 s after 2", ends, rounds)
+	}
+	again, _, _ := shuffleRun(t, FlowShuffleBatch, 1, 10, 100, tr, plan)
+	if !slices.Equal(res.Tasks, again.Tasks) || !slices.Equal(res.Jobs, again.Jobs) {
+		t.Error("two batch runs differ")
+	}
+	if _, _, fetches := shuffleRun(t, FlowShuffleFetch, 1, 10, 100, tr, plan); fetches != 3 {
+		t.Errorf("fetch: %d fetches, want 3", fetches)
+	}
+}
+
+// TestFlowBatchSplit: flow_shuffle = "batch" splits a round by where its
+// outputs lie. Disks and NICs at 10 MB/s, uplinks (and downlinks) at 1 MB/s.
+// The reduce on node 3 (rack 1) copies 2 MB from map 0 on node 2 (its rack)
+// and 2 MB from map 1 on node 0 (rack 0); both spill over 0–0.2 s. Its rack
+// round crosses node 3's NIC in and disk and its far round also rack 1's
+// downlink, which holds it to 1 MB/s: the rack round takes the other 9 MB/s
+// of the NIC and ends at 0.2 + 2/9 s, the far round at 2.2 s, where one flow
+// of both would carry 4 MB at 1 MB/s until 4.2 s. The per-fetch model gives
+// 2.2 s too (map 1's fetch crosses rack 0's uplink and rack 1's downlink).
+// Both count the same bytes out of nodes 0 and 2 and into node 3.
+func TestFlowBatchSplit(t *testing.T) {
+	tr := &trace.Trace{}
+	flowJob(tr, "A", [][2]int64{{0, 2e6}, {0, 2e6}}, []int64{4e6})
+	plan := func(s Cluster, jobs []*JobView) []launch {
+		return []launch{{0, true, 0, 3, 0}, {0, false, 0, 2, 0}, {0, false, 1, 0, 0}}
+	}
+	for _, mode := range FlowShuffleModeNames() {
+		res, ends, n := shuffleRun(t, FlowShuffleMode(mode), 10, 10, 1, tr, plan)
+		if len(ends) != 1 || ends[0] != 2_200_000 || n != 2 {
+			t.Errorf("%s: shuffle ends %v µs after %d transfers, want 2.2 s after 2", mode, ends, n)
+		}
+		var got [][2]int64
+		for _, nr := range res.Nodes {
+			got = append(got, [2]int64{nr.NetInBytes, nr.NetOutBytes})
+		}
+		if want := [][2]int64{{0, 2e6}, {0, 0}, {0, 2e6}, {4e6, 0}}; !slices.Equal(got, want) {
+			t.Errorf("%s: bytes in and out by node %v, want %v", mode, got, want)
+		}
+	}
+}
+
 // TestNetworkKeys: the network names, and bad values of the network keys.
 func TestNetworkKeys(t *testing.T) {
 	for _, name := range NetworkModelNames() {
@@ -317,6 +401,7 @@ func TestNetworkKeys(t *testing.T) {
 		{"network = \"flow\"\ncore_oversubscription = -1", "core_oversubscription = -1: want a positive ratio"},
 		{"network = \"flow\"\ndisk_mb_per_s = 0", "disk_mb_per_s = 0: want a finite rate"},
 		{"network = \"flow\"\ndisk_mb_per_s = -5", "disk_mb_per_s = -5: want a finite rate"},
+		{"network = \"flow\"\nflow_shuffle = \"batches\"", `flow_shuffle "batches": want fetch or batch`},
 	} {
 		_, err := ParseHardware([]byte(c.toml))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

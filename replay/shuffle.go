@@ -129,6 +129,7 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 		for _, r := range j.waiting {
 			s.flowFetch(j, r, i)
 		}
+		s.flushBatchOut() // flow_shuffle = "batch" (network_retimed.go)
 	} else if s.topologyShuffle() {
 		for _, r := range j.waiting {
 			s.fetch(j, r, i)

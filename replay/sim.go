@@ -241,6 +241,7 @@ type Sim struct {
 	flowCancels             int64         // transfers of fn withdrawn before their end (network_cancel.go)
 	xi                      xferIndex     // each attempt's transfers under way (network_cancel.go)
 	xscratch                []int32       // withdraw's ids
+	batchOut                batchOut      // flow_shuffle = "batch": outputs' bytes out of their hosts not yet reported (network_retimed.go)
 
 	hbSent hbSentAt // HeartbeatsSent's last answer (heartbeats.go)
 }

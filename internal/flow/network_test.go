@@ -237,6 +237,18 @@ func TestOversubscribedCore(t *testing.T) {
 	if p, _ := top.Path(nil, 1, 1); len(p) != 0 {
 		t.Fatalf("path within a node %v, want none", p)
 	}
+	// Inbound is the tail of every path into the node: p02's last three
+	// (core, rack 1's downlink, node 2's NIC in) from another rack, p23's
+	// last (node 3's NIC in) from its rack.
+	if in, _ := top.Inbound(nil, 2, true); !slices.Equal(in, p02[2:]) {
+		t.Fatalf("inbound across racks %v, want %v", in, p02[2:])
+	}
+	if in, _ := top.Inbound(nil, 3, false); !slices.Equal(in, p23[1:]) {
+		t.Fatalf("inbound within a rack %v, want %v", in, p23[1:])
+	}
+	if _, err := top.Inbound(nil, 4, false); !errors.Is(err, ErrNode) {
+		t.Fatalf("inbound to node 4 of 4: err %v", err)
+	}
 }
 
 // A change re-solves only the flows connected to it: flows on unrelated

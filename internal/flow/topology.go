@@ -170,6 +170,25 @@ func (t *Topology) Disk(node, j int) (ResourceID, error) {
 	return t.disks[node*t.DisksPerNode+j], nil
 }
 
+// Inbound appends to dst the network resources that every transfer into node
+// dstNode from another node crosses on dstNode's side, and returns the
+// extended slice: from a node of its rack its NIC in; from another rack (far)
+// also the core (if oversubscribed) and its rack's downlink. A transfer's
+// Path from any such node ends with these. ErrNode when dstNode is out of
+// range.
+func (t *Topology) Inbound(dst []ResourceID, dstNode int, far bool) ([]ResourceID, error) {
+	if dstNode < 0 || dstNode >= t.Nodes() {
+		return dst, fmt.Errorf("flow: transfers into node %d in a cluster of %d nodes: %w", dstNode, t.Nodes(), ErrNode)
+	}
+	if far {
+		if t.core >= 0 {
+			dst = append(dst, t.core)
+		}
+		dst = append(dst, t.down[t.Rack(dstNode)])
+	}
+	return append(dst, t.nicIn[dstNode]), nil
+}
+
 // Path appends to dst the network resources a transfer from node src to node
 // dst crosses and returns the extended slice: nothing within a node; src's NIC
 // out and dstNode's NIC in within a rack; across racks also src's rack uplink,
