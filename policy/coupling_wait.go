@@ -597,9 +597,9 @@ func (w *WaitScheduling) largestMismatch(s replay.Cluster) (*replay.JobView, flo
 // stay the same: those of V_r, when built, whose cost is at most the d-th
 // least (bound; math.MaxInt64 when V_r had at most d nodes), sorted by
 // (cost, keyed tie order). A node that joins V_r later with a cost at most
-// bound and is not ranked makes it stale (slotFreed); while at least d ranked
-// nodes are in V_r, the first d of them are the list, since every other node
-// of V_r costs more than bound.
+// bound is ranked then (slotFreed); so while at least d ranked nodes are in
+// V_r, the first d of them are the list, since every other node of V_r costs
+// more than bound.
 type ranking struct {
 	job      *replay.JobView
 	maps     int32
@@ -724,8 +724,10 @@ func (r *ranking) finish(j *replay.JobView, w *WaitScheduling, tr []dCand) {
 	r.ranked = tr
 }
 
-// slotFreed notes that node n may have joined V_r (a reduce ended there):
-// the ranking goes stale if n can be listed and is not ranked. O(1).
+// slotFreed notes that node n may have joined V_r (a reduce ended there): a
+// node that can be listed (cost at most bound) and is not ranked is ranked,
+// in its place by (cost, keyed tie order): O(log T) and a copy of the
+// ranked nodes after it.
 func (r *ranking) slotFreed(s replay.Cluster, w *WaitScheduling, n int32) {
 	if !r.ok || w.rescan {
 		return
@@ -734,9 +736,21 @@ func (r *ranking) slotFreed(s replay.Cluster, w *WaitScheduling, n int32) {
 		r.ok = false
 		return
 	}
-	if r.mark[n] != r.gen && w.scratch.costOf(s.Topology(), n) <= r.bound {
-		r.ok = false
+	if r.mark[n] == r.gen {
+		return
 	}
+	c := dCand{node: n, cost: w.scratch.costOf(s.Topology(), n), prio: tiePrio(r.key, n)}
+	if c.cost > r.bound {
+		return
+	}
+	k, _ := slices.BinarySearchFunc(r.ranked, c, func(a, b dCand) int {
+		if a.before(b) {
+			return -1
+		}
+		return 1
+	})
+	r.ranked = slices.Insert(r.ranked, k, c)
+	r.mark[n] = r.gen
 }
 
 // list returns the candidate j's D-best list: O(1) while it is valid (no
