@@ -96,12 +96,13 @@ import "github.com/tracereplay/tracereplay/replay"
 //     nodes still in V_r, O(d + ranked nodes passed over); (c) ranking the
 //     candidate's nodes (one pass over the N nodes, eq. 1's costs over V_d,
 //     the d least costs and the sort of the T nodes that can be listed: O(N +
-//     |V_d| + d·|V_r| + T log T)), only when the candidate or its map
-//     outputs changed, or a node that could be listed joined V_r, or fewer
-//     than d ranked nodes are left in V_r (under the lifecycle and
-//     speculation, whose tasks take reduce slots unseen: after any task end).
-//     A reduce's end costs O(1) (its node's eq. 1 cost against the ranking's
-//     bound).
+//     |V_d| + d·|V_r| + T log T)), only when the candidate changed to
+//     another job or fewer than d ranked nodes are left in V_r (under the
+//     lifecycle and speculation, whose tasks take reduce slots unseen: after
+//     any task end). A map end of the ranked job re-ranks from the ranked
+//     nodes and the map's rack, O(T log T + nodes per rack); a reduce's end
+//     ranks its node in place if it can be listed, O(log T) and a copy of
+//     the ranked nodes after it.
 //
 // Parked nodes (replay.Waker, IdleUntil). One candidate at a time launches
 // one reduce when its node's heartbeat comes, so the run lasts about
@@ -114,9 +115,12 @@ import "github.com/tracereplay/tracereplay/replay"
 // earlier by what can change that: its own slots freeing (the engine; a
 // reduce's end adds at most that node to a list), the first pending maps
 // (the next heartbeat of a node with a free map slot, and from it the next,
-// while maps are pending), a new candidate or map output (the next
-// heartbeat, then the list's nodes), and the candidate's fourth round (every
-// parked node, at its first instant). The count is nominal and the list a
+// while maps are pending), with no candidate any change to the jobs' tasks
+// (the next heartbeat, which may choose one), a new candidate (its list's
+// nodes, at the end of the heartbeat that chose it), a map end of the
+// candidate (the new list's nodes, at once), a failed launch (every parked
+// node), and the candidate's fourth round (every parked node, at its first
+// instant). The count is nominal and the list a
 // function of the state, so the results are those of handling every
 // heartbeat (TestCouplingParkedChangesNothing); on FB-2010 the events fall
 // from 93 to 7 per task (docs/performance.md).
