@@ -152,9 +152,8 @@ func (w *WaitScheduling) JobFinished(s replay.Cluster, j *replay.JobView) {
 // need not wake for it (IdleUntil), or withdraws it when there is no
 // candidate; only when the count was set anew (a candidate chosen, a failed
 // launch). The instant is the first at which the count passes 3N: count(t) =
-// offset + HeartbeatsSent(t) − sentAt grows by N per interval, so it is
-// within 4 intervals of the set, found by a binary search over time
-// (O(log interval · log N)).
+// offset + HeartbeatsSent(t) − sentAt, so the time of the (sentAt + 3N + 1 −
+// offset)-th nominal heartbeat (Waking.HeartbeatTime, O(1)).
 func (w *WaitScheduling) arm(s replay.Cluster) {
 	st := &w.state
 	if w.waking == nil || w.rescan || st.cand == w.armed.cand && st.offset == w.armed.offset && st.sentAt == w.armed.sentAt {
@@ -165,17 +164,9 @@ func (w *WaitScheduling) arm(s replay.Cluster) {
 		w.waking.WakeAllAt(-1)
 		return
 	}
+	// count(t) > 3N from the (sentAt + 3N + 1 − offset)-th nominal heartbeat.
 	n3 := 3 * int64(len(s.Topology().Nodes))
-	lo, hi := s.Now(), s.Now()+4*int64(s.Hardware().Heartbeat)+1
-	for lo < hi { // the least t in [lo, hi] with count(t) > 3N (hi if none)
-		mid := lo + (hi-lo)/2
-		if st.offset+s.HeartbeatsSent(mid)-st.sentAt > n3 {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	w.waking.WakeAllAt(lo)
+	w.waking.WakeAllAt(w.waking.HeartbeatTime(st.sentAt + n3 + 1 - st.offset))
 }
 
 func (w *WaitScheduling) mismatch(j *replay.JobView) float64 {

@@ -45,6 +45,9 @@ type Waking interface {
 	// t or later is handled, replacing the time given before; a negative t
 	// withdraws it.
 	WakeAllAt(t int64)
+	// HeartbeatTime is the time of the k-th nominal heartbeat (k >= 1): the
+	// first time at which Cluster.HeartbeatsSent is at least k.
+	HeartbeatTime(k int64) int64
 }
 
 var _ Waking = (*Sim)(nil)
