@@ -91,8 +91,7 @@ import "github.com/tracereplay/tracereplay/replay"
 //     (a) choosing a candidate, O(J), once per launch or drop, and only after
 //     a change to some job's tasks (when none could be chosen, later
 //     heartbeats do not look again), with the instant of its fourth round
-//     for the parked nodes (a binary search over time, O(log interval · log
-//     N)); (b) the list after a reduce's launch or end: the first d ranked
+//     for the parked nodes (Waking.HeartbeatTime, O(1)); (b) the list after a reduce's launch or end: the first d ranked
 //     nodes still in V_r, O(d + ranked nodes passed over); (c) ranking the
 //     candidate's nodes (one pass over the N nodes, eq. 1's costs over V_d,
 //     the d least costs and the sort of the T nodes that can be listed: O(N +
