@@ -40,20 +40,32 @@ import "github.com/tracereplay/tracereplay/replay"
 //     Alg. 2: Hadoop's JobInProgress refuses reduces before slow-start under any
 //     scheduler, so such a candidate could never launch.
 //   - Heartbeats are counted as a JobTracker counts them: the simulator skips
-//     heartbeats that cannot change anything (nodes with no free slot), so the
-//     count is the larger of one more per heartbeat seen and the nodes' nominal
-//     heartbeats since the count was last set (Cluster.HeartbeatsSent).
-//   - The lists L1–L3 are recomputed from the data placement at each heartbeat
-//     they are consulted, over V_r, the nodes that have a free reduce slot then
-//     (the paper computes C_i(v) "for every v ∈ V_r"), leaving out those that
-//     already run a reduce of the job unless all do; ties are broken by a
-//     random order. The paper avoids two reduces of a job on a node "if
-//     possible" and Alg. 2 (line 12) refuses such a node, so keeping it in a
-//     list would only spend whole rounds waiting for a heartbeat that cannot
-//     launch: with one candidate at a time, on the 62-node run of Fig. 16 that
-//     halves the reduce slots in use and makes Coupling slower than Fair. In
-//     the fourth round a node running a reduce of the job is used only when
-//     every node with a free reduce slot runs one.
+//     heartbeats that cannot change anything (nodes with no free slot, parked
+//     nodes), so the count is the nodes' nominal heartbeats since it was last
+//     set (Cluster.HeartbeatsSent), plus one for each heartbeat seen at the
+//     same instant as the last one counted (nodes sharing a heartbeat phase,
+//     which the nominal count has already counted).
+//   - The lists L1–L3 are the D nodes of least cost (eq. 1) over V_r, the
+//     nodes that have a free reduce slot when the list is consulted (the paper
+//     computes C_i(v) "for every v ∈ V_r"), leaving out those that already
+//     run a reduce of the job unless all do. Ties are broken by "a random
+//     order", which is drawn once per candidate and map output: each node
+//     gets an independent uniform priority keyed by (the run's seed, the job,
+//     its finished maps), so the order stays the same while the job's
+//     intermediate data does and is drawn afresh when a map of the job ends.
+//     The paper does not say when the order is drawn; a list that reshuffled
+//     its ties at every heartbeat (or at every other job's task end) would
+//     move L1 during a round, and a round of N heartbeats waits for exactly
+//     one heartbeat of each node only if L1 stays put. Drawn so, the list is a
+//     function of the cluster's state and not of which heartbeats were seen,
+//     which lets the simulator skip heartbeats (below). The paper avoids two
+//     reduces of a job on a node "if possible" and Alg. 2 (line 12) refuses
+//     such a node, so keeping it in a list would only spend whole rounds
+//     waiting for a heartbeat that cannot launch: with one candidate at a
+//     time, on the 62-node run of Fig. 16 that halves the reduce slots in use
+//     and makes Coupling slower than Fair. In the fourth round a node running
+//     a reduce of the job is used only when every node with a free reduce
+//     slot runs one.
 //   - Hop distances: 0 on the same node, 2 within a rack, 4 across racks.
 //   - The candidate's heartbeat of selection launches nothing (Alg. 2, lines
 //     4-8); a candidate that can no longer launch (finished) is dropped at once.
@@ -75,30 +87,42 @@ import "github.com/tracereplay/tracereplay/replay"
 //   - Reduces (Alg. 2): the nominal heartbeat count, O(1) amortized
 //     (Cluster.HeartbeatsSent walks on from its answer at the previous
 //     heartbeat over the nodes whose tick passed since; O(log N) at the first
-//     call of a heartbeat interval), then O(1), except (a) choosing a
-//     candidate, O(J), once per launch or drop, and (b) redrawing the candidate's D-best list at its first consultation after any
-//     task end or reduce launch: the model draws |V_r| − 1 numbers for the tie
-//     order (rng.Shuffle's draws, made exactly), so a redraw is O(|V_r|) draws
-//     plus O(T·d) for the T candidates whose cost is at most the d-th least.
-//     The candidates themselves (V_r in node order and eq. 1's costs, built in
-//     O(N + |V_d| + |V_r|·d)) are rebuilt only when what they depend on changed: the
-//     candidate's map outputs (its map ends), the reduce slots or its reduces'
-//     places (reduce launches and ends), or, under the lifecycle, every time.
-//     Where the candidate's reduces run is counted per node as they launch and
-//     end.
+//     call of a heartbeat interval), then O(1) with the list valid, except
+//     (a) choosing a candidate, O(J), once per launch or drop, and only after
+//     a change to some job's tasks (when none could be chosen, later
+//     heartbeats do not look again), with the instant of its fourth round
+//     for the parked nodes (Waking.HeartbeatTime, O(1)); (b) the list after a reduce's launch or end: the first d ranked
+//     nodes still in V_r, O(d + ranked nodes passed over); (c) ranking the
+//     candidate's nodes (one pass over the N nodes, eq. 1's costs over V_d,
+//     the d least costs and the sort of the T nodes that can be listed: O(N +
+//     |V_d| + d·|V_r| + T log T)), only when the candidate changed to
+//     another job or fewer than d ranked nodes are left in V_r (under the
+//     lifecycle and speculation, whose tasks take reduce slots unseen: after
+//     any task end). A map end of the ranked job re-ranks from the ranked
+//     nodes and the map's rack, O(T log T + nodes per rack); a reduce's end
+//     ranks its node in place if it can be listed, O(log T) and a copy of
+//     the ranked nodes after it.
 //
-// The number of heartbeats is the larger cost on a big cluster: while any
-// reduce waits for its list's node, every node with a free slot heartbeats
-// (the simulator skips only heartbeats that cannot change anything), and one
-// candidate at a time launches one reduce when its node's heartbeat comes, so
-// the run lasts about (reduces × the wait for that heartbeat) with all N nodes
-// heartbeating (docs/performance.md, FB-2010: 93.6 events per task). Those
-// heartbeats are not skipped (parked, as fair's idle nodes are): which
-// heartbeat first consults the list after a task end decides how many draws
-// a redraw makes (|V_r| then) and whether two task ends share one redraw,
-// and the heartbeat after the count passes 4N drops the candidate, so
-// skipping one can move the policy's random stream and with it the schedule
-// (read from the code; not tried).
+// Parked nodes (replay.Waker, IdleUntil). One candidate at a time launches
+// one reduce when its node's heartbeat comes, so the run lasts about
+// (reduces × the wait for that heartbeat), and a node's heartbeat can do
+// something only if it has a free map slot while a map is pending (Random
+// Peeking launches or draws), or it is in the list of the round its
+// heartbeat falls in, or that is the fourth round or later, or there is no
+// candidate and one can be chosen. Every other heartbeat is skipped: the
+// node is parked until its first heartbeat that may matter, and woken
+// earlier by what can change that: its own slots freeing (the engine; a
+// reduce's end adds at most that node to a list), the first pending maps
+// (the next heartbeat of a node with a free map slot, and from it the next,
+// while maps are pending), with no candidate any change to the jobs' tasks
+// (the next heartbeat, which may choose one), a new candidate (its list's
+// nodes, at the end of the heartbeat that chose it), a map end of the
+// candidate (the new list's nodes, at once), a failed launch (every parked
+// node), and the candidate's fourth round (every parked node, at its first
+// instant). The count is nominal and the list a
+// function of the state, so the results are those of handling every
+// heartbeat (TestCouplingParkedChangesNothing); on FB-2010 the events fall
+// from 93 to 7 per task (docs/performance.md).
 //
 // Memory: O(J + N) of its own (a few words per job, the node marks and the
 // list's candidates); of a job whose maps are all done the engine keeps only
@@ -130,7 +154,13 @@ type Coupling struct {
 	// speculation, like the peeking count.
 	pending int64
 	counted bool
+
+	// parkable: the policy sees every change of a slot and of a task's
+	// state (counted, and no modelled faults), so it can answer IdleUntil.
+	parkable bool
 }
+
+var _ replay.Waker = (*Coupling)(nil)
 
 func newCoupling(r *ParamReader) (replay.Policy, error) {
 	poolBy := r.String("pool-by", "user", "user", "queue")
@@ -167,50 +197,87 @@ func (c *Coupling) Name() string { return c.name }
 func (c *Coupling) Init(s replay.Cluster) {
 	hw := s.Hardware()
 	c.pending, c.counted = 0, !hw.Lifecycle && hw.Speculation == "none"
+	c.parkable = c.counted && hw.AttemptFailureRate == 0 && hw.StragglerFraction == 0
 	c.order.Init()
 	c.places.Init()
 	c.peek.Init(s)
 	c.wait.Init(s)
 }
 
-// JobArrived registers the job with the fair order and the blocks.
-func (c *Coupling) JobArrived(_ replay.Cluster, j *replay.JobView) {
+// JobArrived registers the job with the fair order and the blocks; if it
+// brings the first pending maps, it has the next heartbeat of a node with a
+// free map slot handled (IdleUntil).
+func (c *Coupling) JobArrived(s replay.Cluster, j *replay.JobView) {
+	before := c.pending
 	c.pending += int64(j.PendingMaps())
 	c.order.JobArrived(j)
 	c.places.JobArrived(j)
 	c.peek.JobArrived(j)
+	if w, ok := s.(replay.Waking); ok && before == 0 && c.pending > 0 {
+		w.WakeFirst(s.Now())
+	}
+	c.wait.Changed(s)
 }
 
 // TaskFinished tells Wait Scheduling that the job's intermediate data or the
 // free reduce slots changed, and counts a reduce's end off its node.
 func (c *Coupling) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool, i int32) {
-	c.wait.TaskFinished(reduce)
+	var n int32
 	if reduce {
+		n = j.ReduceNode(i)
 		c.places.ReduceEnded(j, i)
 	} else {
-		c.peek.MapEnded(s, j.MapNode(i))
+		n = j.MapNode(i)
+		c.peek.MapEnded(s, n)
 	}
+	c.wait.TaskFinished(s, j, reduce, n)
 }
 
 // JobFinished forgets the job.
-func (c *Coupling) JobFinished(_ replay.Cluster, j *replay.JobView) {
+func (c *Coupling) JobFinished(s replay.Cluster, j *replay.JobView) {
 	c.pending -= int64(j.PendingMaps())
 	c.order.JobFinished(j)
 	c.places.JobFinished(j)
 	c.peek.JobFinished(j)
-	c.wait.JobFinished(j)
+	c.wait.JobFinished(s, j)
 }
 
 // Heartbeat fills the node's map slots by Random Peeking over the fair order
 // (skipped, as it would change nothing, when no active job has a pending map),
-// then runs one step of Wait Scheduling for reduces.
+// then runs one step of Wait Scheduling for reduces, and wakes the parked
+// nodes of a new list (WaitScheduling.WakeList).
 func (c *Coupling) Heartbeat(s replay.Cluster, n int32) {
 	c.peek.Heartbeat(s, n)
 	if !c.counted || c.pending > 0 {
 		free := s.FreeMapSlots(n)
 		c.maps.Fill(s, n, c.order, c.peek)
-		c.pending -= int64(free - s.FreeMapSlots(n)) // only its launches change n's map slots
+		launched := int64(free - s.FreeMapSlots(n)) // only its launches change n's map slots
+		c.pending -= launched
+		if launched != 0 || !c.counted {
+			c.wait.ver++ // the jobs' pending maps, in their mismatches
+		}
+		if w, ok := s.(replay.Waking); ok && c.pending > 0 {
+			w.WakeFirst(s.Now()) // the next map heartbeat offers its slot too
+		}
 	}
 	c.peek.Settle(s)
 	c.wait.FillReduces(s, n)
+	c.wait.WakeList(s)
+}
+
+// IdleUntil is replay.Waker: node n's heartbeats before the returned time
+// would change nothing. A heartbeat with a free map slot while a job has a
+// pending map runs Random Peeking (a launch or a draw): never idle then. Else
+// only Wait Scheduling can act (WaitScheduling.IdleUntil): it waits for the
+// heartbeat of a listed node in its first three rounds and takes any node in
+// the fourth. What can make a skipped heartbeat matter earlier wakes n: its
+// own slots freeing (the engine), the first pending maps (JobArrived), and
+// a new candidate or list (WaitScheduling.Changed and WakeList). Not under
+// the lifecycle, speculation or modelled faults, whose tasks the policy does
+// not see (never idle). O(1) with the candidate's list valid.
+func (c *Coupling) IdleUntil(s replay.Cluster, n int32) int64 {
+	if !c.parkable || s.FreeMapSlots(n) > 0 && c.pending > 0 {
+		return s.Now()
+	}
+	return c.wait.IdleUntil(s, n)
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -10,12 +11,15 @@ import (
 )
 
 // countedCoupling is Coupling checking, after every hook, that Random
-// Peeking's count of nodes with a free map slot is the count over every node
-// and that its count of pending maps is the active jobs'.
+// Peeking's count of nodes with a free map slot is the count over every node,
+// that its count of pending maps is the active jobs', and that Wait
+// Scheduling's list, kept across hooks (ranking), is the one drawn afresh
+// from V_r (dBest).
 type countedCoupling struct {
 	*Coupling
 	t      *testing.T
 	checks *int
+	lists  *int
 }
 
 func (c countedCoupling) check(s replay.Cluster, where string) {
@@ -37,6 +41,31 @@ func (c countedCoupling) check(s replay.Cluster, where string) {
 	}
 	if c.counted && c.pending != pending {
 		c.t.Fatalf("at %d after %s: %d pending maps counted, %d pending", s.Now(), where, c.pending, pending)
+	}
+	if j := c.wait.state.cand; j != nil && canReduce(j) {
+		var vr, busy []int32
+		for _, n := range s.Topology().Nodes {
+			if s.FreeReduceSlots(n.ID) > 0 {
+				if c.places.On(j, n.ID) {
+					busy = append(busy, n.ID)
+				} else {
+					vr = append(vr, n.ID)
+				}
+			}
+		}
+		if len(vr) == 0 {
+			vr = busy
+		}
+		data := j.MapOutputNodes()
+		held := map[int32]int64{}
+		for k, u := range data {
+			held[u] = j.MapOutputAt(k)
+		}
+		want := dBest(s.Topology(), data, func(u int32) int64 { return held[u] }, vr, c.wait.d, listKey(c.wait.keySeed, j.Index(), j.FinishedMaps()))
+		if got := c.wait.list(s, j); !slices.Equal(got, want) {
+			c.t.Fatalf("at %d after %s: list %v, drawn afresh %v", s.Now(), where, got, want)
+		}
+		*c.lists++
 	}
 	*c.checks++
 }
@@ -64,8 +93,8 @@ func (c countedCoupling) TaskFinished(s replay.Cluster, j *replay.JobView, reduc
 // TestCouplingFreeMapNodesCounted: the count Random Peeking keeps of the
 // nodes with a free map slot (every node sampled, no lifecycle, no
 // speculation) is the count over the nodes, and Coupling's count of pending
-// maps the active jobs', after every hook of a replay of the first 50 jobs of
-// FB-2009 on fb-600.
+// maps the active jobs', and the candidate's list the one drawn afresh, after
+// every hook of a replay of the first 50 jobs of FB-2009 on fb-600.
 func TestCouplingFreeMapNodesCounted(t *testing.T) {
 	path := filepath.Join("..", "samples", "traces", "fb2009-first50.tsv")
 	f, err := os.Open(path)
@@ -77,11 +106,18 @@ func TestCouplingFreeMapNodesCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, _ := newWorkload(t, sampleHardware(t, "fb-600.toml"), tr, 1)
-	checks := 0
-	p := countedCoupling{newPolicy(t, "coupling").(*Coupling), t, &checks}
-	runPolicy(t, w, p, replay.Options{Seed: 1, CheckInvariants: true})
-	if !p.peek.incr || checks == 0 {
-		t.Fatalf("count not kept (incr %v, %d checks)", p.peek.incr, checks)
+	// fb-600, and a small cluster whose few reduce slots keep V_r short, so
+	// that reduces end on nodes that join the lists.
+	small := parseHardware(t, "name = \"small\"\nracks = 3\nnodes_per_rack = 4\nmap_slots = 2\nreduce_slots = 1\n")
+	for _, hw := range []replay.Hardware{sampleHardware(t, "fb-600.toml"), small} {
+		for seed := range uint64(3) {
+			w, _ := newWorkload(t, hw, tr, seed+1)
+			checks, lists := 0, 0
+			p := countedCoupling{newPolicy(t, "coupling").(*Coupling), t, &checks, &lists}
+			runPolicy(t, w, p, replay.Options{Seed: seed + 1, CheckInvariants: true})
+			if !p.peek.incr || checks == 0 || lists == 0 {
+				t.Fatalf("count not kept (incr %v, %d checks, %d lists)", p.peek.incr, checks, lists)
+			}
+		}
 	}
 }

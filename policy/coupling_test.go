@@ -71,7 +71,7 @@ func TestCentralityLists(t *testing.T) {
 	all := []int32{0, 1, 2, 3, 4, 5}
 	// dBest's closed form orders the nodes by eq. 1.
 	for seed := range uint64(5) {
-		l := dBest(topo, data, w, all, 7, rand.New(rand.NewPCG(seed, 1)))
+		l := dBest(topo, data, w, all, 7, seed+100)
 		for i := 1; i < len(l); i++ {
 			if transferCost(topo, data, w, l[i-1]) > transferCost(topo, data, w, l[i]) {
 				t.Fatalf("L = %v is not in increasing order of eq. 1", l)
@@ -80,7 +80,7 @@ func TestCentralityLists(t *testing.T) {
 	}
 	third := map[int32]bool{}
 	for seed := range uint64(40) {
-		l := dBest(topo, data, w, all, 7, rand.New(rand.NewPCG(seed, 0)))
+		l := dBest(topo, data, w, all, 7, seed)
 		if len(l) != 6 || l[0] != 4 || l[1] != 0 || l[5] != 2 {
 			t.Fatalf("seed %d: L = %v, want 4, 0, {1,3,5}, 2", seed, l)
 		}
@@ -99,10 +99,10 @@ func TestCentralityLists(t *testing.T) {
 		t.Errorf("ties 1, 3, 5 not broken at random: third place only %v over 40 seeds", third)
 	}
 	// D = 3 keeps the three best; V_r without node 4 starts at node 0.
-	if l := dBest(topo, data, w, all, 3, rand.New(rand.NewPCG(1, 0))); len(l) != 3 || l[0] != 4 || l[1] != 0 {
+	if l := dBest(topo, data, w, all, 3, 1); len(l) != 3 || l[0] != 4 || l[1] != 0 {
 		t.Errorf("D = 3: L = %v", l)
 	}
-	l := dBest(topo, data, w, []int32{2, 0, 5}, 7, rand.New(rand.NewPCG(1, 0)))
+	l := dBest(topo, data, w, []int32{2, 0, 5}, 7, 1)
 	if !slices.Equal(l, []int32{0, 5, 2}) {
 		t.Errorf("V_r = {2, 0, 5}: L = %v, want 0, 5, 2", l)
 	}
@@ -214,10 +214,10 @@ func TestWaitSteps(t *testing.T) {
 			env := c.env
 			env.lists = [4][]int32{nil, {0}, {1, 2}, {3}}
 			w := waitState{cand: &replay.JobView{}}
-			w.set(0, 0)
+			w.set(0, 0, 0)
 			at := 0
 			for k, h := range c.hbs {
-				if w.step(h.v, 3, h.sent, &env) {
+				if w.step(h.v, 3, h.sent, h.sent, &env) { // at time sent
 					if at != 0 {
 						t.Fatalf("second launch at heartbeat %d", k+1)
 					}
@@ -372,10 +372,9 @@ duration_cv = 0
 	}
 }
 
-// dBestShuffled is dBest as first written: every candidate's cost, then
-// rng.Shuffle, then the d best by insertion. TestDBestSameDraws holds dBest
-// to it.
-func dBestShuffled(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand) []int32 {
+// dBestSorted is the list by definition: every candidate's cost, all of them
+// sorted by cost, ties by tiePrio(key) then node, and the first d.
+func dBestSorted(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, key uint64) []int32 {
 	var total int64
 	rack := make([]int64, len(topo.RackNames))
 	for _, u := range data {
@@ -385,32 +384,31 @@ func dBestShuffled(topo *replay.Topology, data []int32, w func(int32) int64, vr 
 	var cs []dCand
 	for _, v := range vr {
 		inRack := rack[topo.Nodes[v].Rack]
-		cs = append(cs, dCand{v, 2*(inRack-w(v)) + 4*(total-inRack)})
+		cs = append(cs, dCand{node: v, cost: 2*(inRack-w(v)) + 4*(total-inRack), prio: tiePrio(key, v)})
 	}
-	rng.Shuffle(len(cs), func(a, b int) { cs[a], cs[b] = cs[b], cs[a] })
-	var best []dCand
-	for _, c := range cs {
-		k := len(best)
-		for k > 0 && c.cost < best[k-1].cost {
-			k--
+	slices.SortFunc(cs, func(a, b dCand) int {
+		switch {
+		case a.before(b):
+			return -1
+		case b.before(a):
+			return 1
 		}
-		if k < d {
-			best = slices.Insert(best, k, c)
-			best = best[:min(len(best), d)]
-		}
-	}
+		return 0
+	})
 	var l []int32
-	for _, c := range best {
+	for _, c := range cs[:min(d, len(cs))] {
 		l = append(l, c.node)
 	}
 	return l
 }
 
-// TestDBestSameDraws: dBest returns the list the shuffle-then-insert
-// reference does and leaves the random stream where it does, on random data
-// placements (many ties, few racks with data), candidate sets and list
-// lengths, reusing its scratch memory across calls.
-func TestDBestSameDraws(t *testing.T) {
+// TestDBestKeyedOrder: dBest returns the list of sorting every candidate by
+// cost and keyed tie order, on random data placements (many ties, few racks
+// with data), candidate sets and list lengths, reusing its scratch memory
+// across calls; the same key gives the same list, and over keys a tie's
+// order is uniform (each of three tied nodes first about a third of the
+// time).
+func TestDBestKeyedOrder(t *testing.T) {
 	hw := parseHardware(t, `
 name = "dbest"
 racks = 6
@@ -440,15 +438,25 @@ reduce_slots = 1
 			}
 		}
 		d := 1 + gen.IntN(9)
-		seed := uint64(trial)
-		a, b := rand.New(rand.NewPCG(seed, 9)), rand.New(rand.NewPCG(seed, 9))
-		want := dBestShuffled(topo, data, w, vr, d, a)
-		buf = sc.dBest(topo, data, w, vr, d, b, buf)
+		key := gen.Uint64()
+		want := dBestSorted(topo, data, w, vr, d, key)
+		buf = sc.dBest(topo, data, w, vr, d, key, buf)
 		if !slices.Equal(buf, want) {
 			t.Fatalf("trial %d: dBest %v, want %v", trial, buf, want)
 		}
-		if x, y := a.Uint64(), b.Uint64(); x != y {
-			t.Fatalf("trial %d: random streams differ after dBest", trial)
+		if again := dBest(topo, data, w, vr, d, key); !slices.Equal(again, want) {
+			t.Fatalf("trial %d: same key, list %v then %v", trial, want, again)
+		}
+	}
+	// Nodes 1, 2, 3 of rack 0 tie (no data anywhere: every cost 0).
+	first := map[int32]int{}
+	const keys = 3000
+	for key := range uint64(keys) {
+		first[dBest(topo, nil, func(int32) int64 { return 0 }, []int32{1, 2, 3}, 1, listKey(7, 1, int32(key)))[0]]++
+	}
+	for n := int32(1); n <= 3; n++ {
+		if f := float64(first[n]) / keys; f < 0.30 || f > 0.37 {
+			t.Errorf("node %d first in %.3f of the keys, want about 1/3", n, f)
 		}
 	}
 }

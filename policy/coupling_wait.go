@@ -2,7 +2,6 @@ package policy
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -30,36 +29,54 @@ func mismatchOf(desiredMaps, desiredReduces, finishedMaps, pendingMaps, finished
 // ReducePicker: the map/reduce mismatch (Alg. 1) chooses a candidate job, and
 // Wait Scheduling (Alg. 2) waits for a heartbeat from a node near its
 // intermediate data (eq. 1) before launching its reduce; see Coupling for the
-// rounds and the choices made. TaskFinished must be called at every task end
-// (the candidate's list of nodes depends on its data and the free slots).
+// rounds and the choices made. Changed must be called at every job arrival,
+// job end and task end (TaskFinished at a task end): the candidate's list of
+// nodes depends on its data and the free slots, and the mismatches on the
+// jobs' tasks.
 type WaitScheduling struct {
 	threshold float64 // Alg. 1
 	d         int     // list length D
 	places    *ReducePlaces
 	state     waitState
 
-	// The candidate's D-best list depends only on where intermediate data lies
-	// and which nodes have a free reduce slot without a reduce of the job, so it
-	// is kept until a task ends or a reduce launches (listVer counts those).
+	// keySeed keys the lists' tie orders (drawn once at Init from the
+	// policy's stream): the order of a list's ties is a function of the
+	// candidate and its finished maps (listKey), not of when it is drawn.
+	keySeed uint64
+
+	// The candidate's D-best list is the first d nodes of V_r by (eq. 1's
+	// cost, keyed tie order). Its costs and order change only with the
+	// candidate's map outputs (its map ends: FinishedMaps); V_r changes at
+	// reduce launches (the candidate's, after which a new one is chosen) and
+	// ends (one node joins). So rk ranks the nodes that can be listed once
+	// per candidate and finished maps, and a list is the first d of them
+	// still in V_r (walked again after a reduce launch or end: slotVer).
+	// Under the lifecycle and speculation (tasks that take reduce slots
+	// unseen: rescan) the list is rebuilt after any task end or reduce
+	// launch (listVer counts those).
 	listVer  uint64
+	slotVer  uint64
 	listJob  *replay.JobView
+	listMaps int32
+	listSlot uint64
 	listAt   uint64
 	listNode []int32
+	rescan   bool
+	rk       ranking
 
-	// The candidates of the list before their shuffle (V_r in node order and
-	// eq. 1's costs) change only when the candidate's map outputs do (at its
-	// map ends: FinishedMaps) or the reduce slots or the candidate's reduce
-	// places do (at reduce launches and ends: slotVer), so they are kept
-	// across the list's recomputations for other jobs' task ends. Without the
-	// lifecycle those are the only changes to reduce slots; with it (setup and
-	// cleanup tasks take reduce slots unseen) they are rebuilt every time.
-	slotVer   uint64
-	rescan    bool // the lifecycle is on: rebuild the candidates every time
-	candJob   *replay.JobView
-	candMaps  int32
-	candSlots uint64
-	cands     []dCand
-	candPlan  dPlan
+	// Parked nodes (Coupling.IdleUntil): ver counts the changes to the jobs'
+	// mismatches (job arrivals and ends, task ends, launches); noCandAt is
+	// the ver at which no job could become the candidate (noCand set).
+	// toldJob and toldMaps name the last list whose nodes were woken.
+	ver      uint64
+	noCandAt uint64
+	noCand   bool
+	toldJob  *replay.JobView
+	toldMaps int32
+	waking   replay.Waking // nil when the cluster parks no node
+	// armed is the count whose fourth round WakeAllAt was last given (its
+	// candidate nil when none is).
+	armed waitState
 
 	scratch        dBestScratch
 	vrBuf, busyBuf []int32
@@ -74,27 +91,82 @@ func NewWaitScheduling(threshold float64, d int, places *ReducePlaces) *WaitSche
 	return &WaitScheduling{threshold: threshold, d: d, places: places}
 }
 
-// Init sizes the node marks and forgets the cached lists.
+// Init sizes the node marks, forgets the cached lists and draws the key of
+// the lists' tie orders.
 func (w *WaitScheduling) Init(s replay.Cluster) {
 	w.mark = make([]uint64, len(s.Topology().Nodes))
-	w.rescan = s.Hardware().Lifecycle
-	w.listJob, w.candJob = nil, nil
+	hw := s.Hardware()
+	w.rescan = hw.Lifecycle || hw.Speculation != "none"
+	w.listJob, w.toldJob, w.rk.job = nil, nil, nil
+	topo := s.Topology()
+	w.rk.mark = make([]uint64, len(topo.Nodes))
+	w.rk.racks = make([][]int32, len(topo.RackNames))
+	for _, n := range topo.Nodes {
+		w.rk.racks[n.Rack] = append(w.rk.racks[n.Rack], n.ID)
+	}
+	w.state.reset()
+	w.armed.reset()
+	w.noCand = false
+	w.keySeed = s.Rand().Uint64()
+	w.waking, _ = s.(replay.Waking)
 }
 
-// TaskFinished invalidates the cached D-best list, and after a reduce's end
-// the candidates it is drawn from.
-func (w *WaitScheduling) TaskFinished(reduce bool) {
+// TaskFinished notes the end of a task of j on node n: the list may gain n
+// (a reduce's end) or change whole (the candidate's map end, which the
+// parked nodes of the new list are woken for: WakeList); see Changed.
+func (w *WaitScheduling) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool, n int32) {
 	w.listVer++
 	if reduce {
 		w.slotVer++
+		w.rk.slotFreed(s, w, n)
+	} else {
+		w.rk.mapEnded(s, w, j, n)
+	}
+	w.Changed(s)
+	if !reduce && j == w.state.cand {
+		w.WakeList(s)
 	}
 }
 
-// JobFinished drops the job if it is the candidate.
-func (w *WaitScheduling) JobFinished(j *replay.JobView) {
+// Changed notes a change to the jobs' mismatches (a job's arrival or end, a
+// task's end). For parked nodes: with no candidate, the next heartbeat may
+// choose one, so it is handled (WakeNext).
+func (w *WaitScheduling) Changed(s replay.Cluster) {
+	w.ver++
+	if w.waking != nil && w.state.cand == nil {
+		w.waking.WakeNext()
+	}
+}
+
+// JobFinished drops the job if it is the candidate; see Changed.
+func (w *WaitScheduling) JobFinished(s replay.Cluster, j *replay.JobView) {
 	if w.state.cand == j {
 		w.state.reset()
+		w.arm(s)
 	}
+	w.Changed(s)
+}
+
+// arm gives the engine (WakeAllAt) the first instant of the candidate's
+// fourth round, when any node may launch its reduce, so that parked nodes
+// need not wake for it (IdleUntil), or withdraws it when there is no
+// candidate; only when the count was set anew (a candidate chosen, a failed
+// launch). The instant is the first at which the count passes 3N: count(t) =
+// offset + HeartbeatsSent(t) − sentAt, so the time of the (sentAt + 3N + 1 −
+// offset)-th nominal heartbeat (Waking.HeartbeatTime, O(1)).
+func (w *WaitScheduling) arm(s replay.Cluster) {
+	st := &w.state
+	if w.waking == nil || w.rescan || st.cand == w.armed.cand && st.offset == w.armed.offset && st.sentAt == w.armed.sentAt {
+		return
+	}
+	w.armed = *st
+	if st.cand == nil {
+		w.waking.WakeAllAt(-1)
+		return
+	}
+	// count(t) > 3N from the (sentAt + 3N + 1 − offset)-th nominal heartbeat.
+	n3 := 3 * int64(len(s.Topology().Nodes))
+	w.waking.WakeAllAt(w.waking.HeartbeatTime(st.sentAt + n3 + 1 - st.offset))
 }
 
 func (w *WaitScheduling) mismatch(j *replay.JobView) float64 {
@@ -202,46 +274,71 @@ func transferCost(topo *replay.Topology, data []int32, w func(int32) int64, v in
 }
 
 // dBest returns the list L: the (at most) d nodes of vr with the smallest
-// transfer costs, in increasing order of cost, ties in a random order. The costs
-// are eq. 1 in closed form for the tree: C(v) = 2·(W_rack(v) − w(v)) + 4·(W −
-// W_rack(v)), with W the job's intermediate data and W_rack(v) the part of it in
-// v's rack, which makes a list O(|V_d| + d·|V_r|).
-func dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand) []int32 {
+// transfer costs, in increasing order of cost, ties in the random order keyed
+// by key (tiePrio). The costs are eq. 1 in closed form for the tree: C(v) =
+// 2·(W_rack(v) − w(v)) + 4·(W − W_rack(v)), with W the job's intermediate data
+// and W_rack(v) the part of it in v's rack, which makes a list O(|V_d| +
+// d·|V_r|).
+func dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, key uint64) []int32 {
 	var sc dBestScratch
-	return sc.dBest(topo, data, w, vr, d, rng, nil)
+	return sc.dBest(topo, data, w, vr, d, key, nil)
+}
+
+// mix64 is SplitMix64's finalizer: a bijection of uint64 whose outputs look
+// independent for inputs that differ in a few bits.
+func mix64(z uint64) uint64 {
+	z ^= z >> 30
+	z *= 0xbf58476d1ce4e5b9
+	z ^= z >> 27
+	z *= 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// listKey is the key of the tie order of the lists of job with finished
+// maps: the same inputs give the same order, a new map output a new one.
+func listKey(seed uint64, job, maps int32) uint64 {
+	h := mix64(seed + 0x9e3779b97f4a7c15*(uint64(uint32(job))+1))
+	return mix64(h + 0x9e3779b97f4a7c15*(uint64(uint32(maps))+1))
+}
+
+// tiePrio is node n's place in the random order of ties keyed by key: the
+// nodes of equal cost are listed by increasing tiePrio (then node), which,
+// the priorities being independent and uniform, is a uniformly random order
+// of them, and needs a priority only for the nodes that can be listed.
+func tiePrio(key uint64, n int32) uint64 {
+	return mix64(key ^ 0xd1b54a32d192ed03*(uint64(uint32(n))+1))
 }
 
 // dBestScratch holds dBest's working memory between calls.
 type dBestScratch struct {
-	rack []int64
-	own  []int64 // costs: per node, its share of the data (0 outside data)
-	cs   []dCand
-	best []dCand
-	low  []int64 // plan's d least costs
-	at   []int32 // pick's tracked candidate (+1) at each position, 0 if none
-	fin  []dCand // pick's tracked candidates, cost and final position
+	rack  []int64
+	own   []int64 // costs: per node, its share of the data (0 outside data)
+	data  []int32 // the nodes own is set on, until the next costs
+	total int64   // the data's total, for costOf
+	cs    []dCand
+	best  []dCand
+	low   []int64 // plan's d least costs
 }
 
 type dCand struct {
 	node int32
 	cost int64
+	prio uint64 // pick's tiePrio
 }
 
-// dPlan is what a list's draw needs of its candidates: how many there are
-// and, by position before the shuffle, those that can be in the list (cost at
-// most the d-th least: any other has d nodes before it in every order).
+// dPlan is what a list's draw needs of its candidates: those that can be in
+// the list (cost at most the d-th least: any other has d nodes before it in
+// every order), in the order of V_r.
 type dPlan struct {
-	n   int
-	at0 []int32 // per position: index in tr + 1, 0 for a candidate that cannot be listed
-	tr  []dCand
+	tr []dCand
 }
 
 // dBest is dBest reusing sc's memory, the list appended to l[:0].
-func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, rng *rand.Rand, l []int32) []int32 {
+func (sc *dBestScratch) dBest(topo *replay.Topology, data []int32, w func(int32) int64, vr []int32, d int, key uint64, l []int32) []int32 {
 	sc.cs = sc.costs(topo, data, func(k int) int64 { return w(data[k]) }, vr, sc.cs[:0])
 	var p dPlan
 	sc.plan(sc.cs, d, &p)
-	return sc.pick(&p, d, rng, l)
+	return sc.pick(&p, d, key, l)
 }
 
 // costs appends to cs the nodes of vr, in their order, with eq. 1's cost in
@@ -259,6 +356,10 @@ func (sc *dBestScratch) costs(topo *replay.Topology, data []int32, wAt func(k in
 	}
 	rack, own := sc.rack[:len(topo.RackNames)], sc.own
 	clear(rack)
+	for _, u := range sc.data {
+		own[u] = 0
+	}
+	sc.data = append(sc.data[:0], data...)
 	for k, u := range data {
 		x := wAt(k)
 		own[u] = x
@@ -270,12 +371,18 @@ func (sc *dBestScratch) costs(topo *replay.Topology, data []int32, wAt func(k in
 		if inRack := rack[topo.Nodes[v].Rack]; inRack != 0 {
 			c = 2*(inRack-own[v]) + 4*(total-inRack)
 		}
-		cs = append(cs, dCand{v, c})
+		cs = append(cs, dCand{node: v, cost: c})
 	}
-	for _, u := range data {
-		own[u] = 0
-	}
+	sc.total = total
 	return cs
+}
+
+// costOf is eq. 1's cost of node v for the data of the last costs, in O(1).
+func (sc *dBestScratch) costOf(topo *replay.Topology, v int32) int64 {
+	if inRack := sc.rack[topo.Nodes[v].Rack]; inRack != 0 {
+		return 2*(inRack-sc.own[v]) + 4*(sc.total-inRack)
+	}
+	return 4 * sc.total
 }
 
 // plan prepares p for drawing lists of d from the candidates cs, in
@@ -294,54 +401,42 @@ func (sc *dBestScratch) plan(cs []dCand, d int, p *dPlan) {
 		low = low[:min(len(low), d)]
 	}
 	sc.low = low
-	p.n = len(cs)
-	p.at0 = append(p.at0[:0], make([]int32, len(cs))...)
 	p.tr = p.tr[:0]
-	for i, c := range cs {
+	for _, c := range cs {
 		if len(low) > 0 && c.cost <= low[len(low)-1] {
 			p.tr = append(p.tr, c)
-			p.at0[i] = int32(len(p.tr))
 		}
 	}
 }
 
-// pick draws the list from p's candidates into l[:0]: it makes exactly the
-// draws rng.Shuffle over the candidates would (n − 1 numbers, Fisher-Yates
-// from the last position down, inlined), following only the candidates that
-// can be listed, each final once the shuffle passes its position, and lists
-// the d of least cost in the shuffled order, a node going after those of
-// equal cost: the list of shuffling every candidate and keeping the d best by
-// insertion. O(n) for the draws, plus O(tracked·d).
-func (sc *dBestScratch) pick(p *dPlan, d int, rng *rand.Rand, l []int32) []int32 {
-	at := append(sc.at[:0], p.at0...)
-	fin := sc.fin[:0]
-	for i := p.n - 1; i > 0; i-- {
-		j := int(rng.Uint64N(uint64(i + 1)))
-		a, b := at[i], at[j]
-		at[i], at[j] = b, a
-		if b != 0 {
-			fin = append(fin, dCand{b - 1, int64(i)})
-		}
+// before orders candidates for a list: by cost, ties by the keyed priority,
+// then by node.
+func (a dCand) before(b dCand) bool {
+	if a.cost != b.cost {
+		return a.cost < b.cost
 	}
-	if p.n > 0 && at[0] != 0 {
-		fin = append(fin, dCand{at[0] - 1, 0})
+	if a.prio != b.prio {
+		return a.prio < b.prio
 	}
-	sc.at, sc.fin = at, fin
-	// fin is in decreasing final position: insert from its end.
+	return a.node < b.node
+}
+
+// pick lists into l[:0] the d of p's candidates that come first by cost, ties
+// in the random order keyed by key: O(T·d) for the T candidates that can be
+// listed, and no draw from any stream.
+func (sc *dBestScratch) pick(p *dPlan, d int, key uint64, l []int32) []int32 {
 	best := sc.best[:0]
-	for f := len(fin) - 1; f >= 0; f-- {
-		c := p.tr[fin[f].node]
+	for _, c := range p.tr {
+		c.prio = tiePrio(key, c.node)
 		k := len(best)
-		if k == d && c.cost >= best[k-1].cost {
+		if k == d && !c.before(best[k-1]) {
 			continue
 		}
-		for k > 0 && c.cost < best[k-1].cost {
+		for k > 0 && c.before(best[k-1]) {
 			k--
 		}
-		if k < d {
-			best = slices.Insert(best, k, c)
-			best = best[:min(len(best), d)]
-		}
+		best = slices.Insert(best, k, c)
+		best = best[:min(len(best), d)]
 	}
 	sc.best = best
 	l = l[:0]
@@ -368,30 +463,50 @@ type waitEnv interface {
 }
 
 // waitState is the static state of Alg. 2 (candidate and wait); the count also
-// remembers the nominal heartbeat count at which it was last set.
+// remembers the nominal heartbeat count at which it was last set, and the
+// time of the last heartbeat that stepped or set it.
 type waitState struct {
 	cand   *replay.JobView
 	wait   int64
 	offset int64 // value the count was last set to
 	sentAt int64 // Cluster.HeartbeatsSent then
+	at     int64 // time of the last step or set
 }
 
 func (w *waitState) reset() { *w = waitState{} }
 
-// set gives the count a value at the moment sent heartbeats have been sent.
-func (w *waitState) set(count, sent int64) { w.wait, w.offset, w.sentAt = count, count, sent }
+// set gives the count a value at time now, when sent heartbeats have been
+// sent.
+func (w *waitState) set(count, sent, now int64) {
+	w.wait, w.offset, w.sentAt, w.at = count, count, sent, now
+}
 
-// step is lines 10-27 of Alg. 2 for a heartbeat from v on a cluster of n nodes,
-// sent the nominal heartbeat count now; it reports whether a reduce launched.
-func (w *waitState) step(v int32, n, sent int64, env waitEnv) bool {
-	w.wait = max(w.wait+1, w.offset+sent-w.sentAt)
+// count is the count at a heartbeat at time now, sent the nominal count then:
+// the nominal heartbeats since it was set, plus one for each heartbeat seen
+// at the same instant as the last step or set (nodes sharing a heartbeat
+// phase), which the nominal count has already counted. It does not depend on
+// which heartbeats of other instants were seen, so parked nodes' skipped
+// heartbeats count as if handled.
+func (w *waitState) count(sent, now int64) int64 {
+	c := w.offset + sent - w.sentAt
+	if now == w.at {
+		c = max(w.wait+1, c)
+	}
+	return c
+}
+
+// step is lines 10-27 of Alg. 2 for a heartbeat from v at time now on a
+// cluster of n nodes, sent the nominal heartbeat count then; it reports
+// whether a reduce launched.
+func (w *waitState) step(v int32, n, sent, now int64, env waitEnv) bool {
+	w.wait, w.at = w.count(sent, now), now
 	for i := int64(1); i <= 3; i++ {
 		if (i-1)*n < w.wait && w.wait <= i*n && env.inList(int(i), v) && !env.busy(v) {
 			if env.launch(v) {
 				w.reset()
 				return true
 			}
-			w.set(i*n+1, sent)
+			w.set(i*n+1, sent, now)
 			break
 		}
 	}
@@ -411,19 +526,41 @@ func (ws *WaitScheduling) FillReduces(s replay.Cluster, v int32) {
 	if w.cand != nil && !canReduce(w.cand) {
 		w.reset()
 	}
+	now := s.Now()
 	if w.cand == nil {
+		if ws.noCand && ws.noCandAt == ws.ver {
+			return // no job's mismatch changed since none could be chosen
+		}
 		if j, m := ws.largestMismatch(s); m > 0 {
 			w.cand = j
-			w.set(0, s.HeartbeatsSent(s.Now()))
+			w.set(0, s.HeartbeatsSent(now), now)
+			ws.toldJob = nil // WakeList wakes its list's nodes
+		} else {
+			ws.noCand, ws.noCandAt = true, ws.ver
 		}
+		ws.arm(s)
 		return
 	}
 	ws.env = clusterWait{w: ws, s: s, j: w.cand}
-	w.step(v, int64(len(s.Topology().Nodes)), s.HeartbeatsSent(s.Now()), &ws.env)
+	jumped := w.offset
+	launched := w.step(v, int64(len(s.Topology().Nodes)), s.HeartbeatsSent(now), now, &ws.env)
+	switch {
+	case launched || w.cand == nil:
+		if ws.waking != nil {
+			ws.waking.WakeNext() // the next heartbeat chooses a candidate
+		}
+	case w.offset != jumped && ws.waking != nil:
+		// A failed launch moved the count on to the next round: a parked
+		// node's wake-up may come after its heartbeat in a round it is
+		// listed in, or in the fourth. Rare: wake them all.
+		ws.waking.WakeAllAt(now)
+	}
+	ws.arm(s)
 }
 
 // largestMismatch returns the job with the largest mismatch among those that
-// may launch a reduce, ties broken at random.
+// may launch a reduce, ties broken at random (a draw only when the largest is
+// positive, so that it becomes the candidate).
 func (w *WaitScheduling) largestMismatch(s replay.Cluster) (*replay.JobView, float64) {
 	var best []*replay.JobView
 	bestM := math.Inf(-1)
@@ -438,13 +575,286 @@ func (w *WaitScheduling) largestMismatch(s replay.Cluster) (*replay.JobView, flo
 			best = append(best, j)
 		}
 	}
-	switch len(best) {
-	case 0:
+	switch {
+	case len(best) == 0:
 		return nil, 0
-	case 1:
+	case len(best) == 1 || bestM <= 0:
 		return best[0], bestM
 	}
 	return best[s.Rand().IntN(len(best))], bestM
+}
+
+// ranking is the nodes that can be in a job's lists while its finished maps
+// stay the same: those of V_r, when built, whose cost is at most the d-th
+// least (bound; math.MaxInt64 when V_r had at most d nodes), sorted by
+// (cost, keyed tie order). A node that joins V_r later with a cost at most
+// bound is ranked then (slotFreed); so while at least d ranked nodes are in
+// V_r, the first d of them are the list, since every other node of V_r costs
+// more than bound.
+type ranking struct {
+	job      *replay.JobView
+	maps     int32
+	key      uint64
+	ok       bool
+	fromBusy bool // built from the nodes running a reduce of the job: V_r was empty
+	bound    int64
+	ranked   []dCand
+	mark     []uint64 // gen on the ranked nodes
+	gen      uint64
+	racks    [][]int32 // the nodes of each rack
+	set      []dCand   // mapEnded's candidates
+}
+
+// build ranks j's candidates from the nodes with a free reduce slot: O(N +
+// |V_d| + d·|V_r| + T log T), T the ranked nodes.
+func (r *ranking) build(s replay.Cluster, w *WaitScheduling, j *replay.JobView) {
+	topo := s.Topology()
+	w.markReduces(j)
+	vr, busy := w.vrBuf[:0], w.busyBuf[:0]
+	for k := range topo.Nodes {
+		n := topo.Nodes[k].ID
+		if s.FreeReduceSlots(n) > 0 {
+			if w.mark[n] == w.markGen {
+				busy = append(busy, n)
+			} else {
+				vr = append(vr, n)
+			}
+		}
+	}
+	w.vrBuf, w.busyBuf = vr, busy
+	r.fromBusy = len(vr) == 0
+	if r.fromBusy {
+		vr = busy
+	}
+	sc := &w.scratch
+	sc.cs = sc.costs(topo, j.MapOutputNodes(), j.MapOutputAt, vr, sc.cs[:0])
+	var p dPlan
+	p.tr = r.ranked[:0]
+	sc.plan(sc.cs, w.d, &p)
+	r.bound = math.MaxInt64
+	if len(sc.low) == w.d {
+		r.bound = sc.low[w.d-1]
+	}
+	r.finish(j, w, p.tr)
+}
+
+// mapEnded re-ranks j's nodes after one of its maps ended on node u, if the
+// ranking is j's of one map before: the costs change by the same amount
+// (4x, x the new output) on every node outside u's rack and by less inside
+// it, so no node outside the ranking or u's rack can now be listed, and the
+// new ranking is drawn from those (its costs updated in O(1) for u's
+// output, the tie order keyed anew). O(T log T + nodes per rack); else it
+// goes stale (built afresh when next asked for).
+func (r *ranking) mapEnded(s replay.Cluster, w *WaitScheduling, j *replay.JobView, u int32) {
+	if !r.ok || r.job != j || w.rescan {
+		return
+	}
+	if r.fromBusy || r.maps != j.FinishedMaps()-1 {
+		r.ok = false
+		return
+	}
+	topo := s.Topology()
+	w.markReduces(j)
+	valid := func(n int32) bool { return s.FreeReduceSlots(n) > 0 && w.mark[n] != w.markGen }
+	set := r.set[:0]
+	for _, x := range r.ranked {
+		if valid(x.node) {
+			set = append(set, x)
+		}
+	}
+	if len(set) < w.d && r.bound != math.MaxInt64 {
+		r.ok = false // nodes beyond the ranking may be listed now
+		r.set = set
+		return
+	}
+	sc := &w.scratch
+	if x := j.MapOutputBytes(u); x != sc.own[u] {
+		if sc.own[u] == 0 {
+			sc.data = append(sc.data, u)
+		}
+		dx := x - sc.own[u]
+		sc.own[u] = x
+		sc.rack[topo.Nodes[u].Rack] += dx
+		sc.total += dx
+	}
+	rack := topo.Nodes[u].Rack
+	for _, n := range r.racks[rack] {
+		if r.mark[n] != r.gen && valid(n) {
+			set = append(set, dCand{node: n})
+		}
+	}
+	for i := range set {
+		set[i].cost = sc.costOf(topo, set[i].node)
+	}
+	var p dPlan
+	p.tr = r.ranked[:0]
+	sc.plan(set, w.d, &p)
+	r.set = set
+	r.bound = math.MaxInt64
+	if len(sc.low) == w.d {
+		r.bound = sc.low[w.d-1]
+	}
+	r.finish(j, w, p.tr)
+}
+
+// finish keys the ranking's tie order for j's finished maps and sorts tr,
+// the nodes that can be listed, into it.
+func (r *ranking) finish(j *replay.JobView, w *WaitScheduling, tr []dCand) {
+	r.job, r.maps, r.key, r.ok = j, j.FinishedMaps(), listKey(w.keySeed, j.Index(), j.FinishedMaps()), true
+	r.gen++
+	for i := range tr {
+		tr[i].prio = tiePrio(r.key, tr[i].node)
+		r.mark[tr[i].node] = r.gen
+	}
+	slices.SortFunc(tr, func(a, b dCand) int {
+		if a.before(b) {
+			return -1
+		}
+		return 1 // no two are equal: nodes differ
+	})
+	r.ranked = tr
+}
+
+// slotFreed notes that node n may have joined V_r (a reduce ended there): a
+// node that can be listed (cost at most bound) and is not ranked is ranked,
+// in its place by (cost, keyed tie order): O(log T) and a copy of the
+// ranked nodes after it.
+func (r *ranking) slotFreed(s replay.Cluster, w *WaitScheduling, n int32) {
+	if !r.ok || w.rescan {
+		return
+	}
+	if r.fromBusy {
+		r.ok = false
+		return
+	}
+	if r.mark[n] == r.gen {
+		return
+	}
+	c := dCand{node: n, cost: w.scratch.costOf(s.Topology(), n), prio: tiePrio(r.key, n)}
+	if c.cost > r.bound {
+		return
+	}
+	k, _ := slices.BinarySearchFunc(r.ranked, c, func(a, b dCand) int {
+		if a.before(b) {
+			return -1
+		}
+		return 1
+	})
+	r.ranked = slices.Insert(r.ranked, k, c)
+	r.mark[n] = r.gen
+}
+
+// list returns the candidate j's D-best list: O(1) while it is valid (no
+// reduce launched or ended since), else the first d ranked nodes still in
+// V_r, O(d + the ranked nodes passed over), after ranking j's nodes afresh
+// (ranking.build) if its finished maps changed, a node joined V_r that could
+// be listed, or fewer than d ranked nodes are left in V_r; under the lifecycle
+// and speculation, built afresh after any task end or reduce launch.
+func (c *WaitScheduling) list(s replay.Cluster, j *replay.JobView) []int32 {
+	maps := j.FinishedMaps()
+	if c.listJob == j && c.listMaps == maps && c.listSlot == c.slotVer && (!c.rescan || c.listAt == c.listVer) {
+		return c.listNode
+	}
+	r := &c.rk
+	fresh := false
+	if c.rescan || !r.ok || r.job != j || r.maps != maps {
+		r.build(s, c, j)
+		fresh = true
+	}
+	for {
+		c.markReduces(j)
+		l := c.listNode[:0]
+		for _, x := range r.ranked {
+			if s.FreeReduceSlots(x.node) > 0 && (r.fromBusy || c.mark[x.node] != c.markGen) {
+				if l = append(l, x.node); len(l) == c.d {
+					break
+				}
+			}
+		}
+		c.listNode = l
+		if len(l) == c.d || fresh || r.bound == math.MaxInt64 && !r.fromBusy {
+			break
+		}
+		r.build(s, c, j)
+		fresh = true
+	}
+	c.listJob, c.listMaps, c.listSlot, c.listAt = j, maps, c.slotVer, c.listVer
+	return c.listNode
+}
+
+// WakeList wakes the parked nodes of the candidate's list once per list, when
+// the candidate may still launch in the first three rounds, where a node
+// launches only if listed (Coupling.IdleUntil). It is called at the end of
+// each heartbeat; since every change of the list or of the candidate has the
+// next heartbeat handled (Changed, FillReduces), the nodes are woken before
+// any of their heartbeats. O(1) while the list is unchanged, else the list's
+// cost (list) and d wakes.
+func (ws *WaitScheduling) WakeList(s replay.Cluster) {
+	w := &ws.state
+	if ws.waking == nil || ws.rescan || w.cand == nil {
+		return
+	}
+	n := int64(len(s.Topology().Nodes))
+	if w.offset+s.HeartbeatsSent(s.Now())-w.sentAt >= 3*n {
+		return // every later heartbeat is in the fourth round or later
+	}
+	l := ws.list(s, w.cand)
+	if ws.toldJob == w.cand && ws.toldMaps == ws.listMaps {
+		return // only a node whose reduce slot freed can have joined: the engine woke it
+	}
+	ws.toldJob, ws.toldMaps = w.cand, ws.listMaps
+	for _, v := range l {
+		ws.waking.Wake(v)
+	}
+}
+
+// IdleUntil is the reduce side of Coupling.IdleUntil for node n, right after
+// its heartbeat: the time of n's first later heartbeat at which Alg. 2 may do
+// something (math.MaxInt64 if none), as long as nothing else happens. With no
+// candidate: none while no job can become one (noCand, until a change: then
+// Changed has the next heartbeat handled), else now. With a candidate, n's
+// k-th next heartbeat has the count c + k·N (c the count now: N nominal
+// heartbeats per interval, and n's phase is its own), so it is in round r0 +
+// k (r0 the round now). In rounds 1-3 it matters if n is then in the round's
+// list with a free reduce slot and no reduce of the candidate; the fourth
+// round (launch anywhere, then the drop after 4N) wakes every parked node
+// (arm), so a node whose next heartbeat is in it stays awake and the others
+// need not wake for it. O(1) with the list valid.
+func (ws *WaitScheduling) IdleUntil(s replay.Cluster, n int32) int64 {
+	w := &ws.state
+	now := s.Now()
+	if w.cand == nil {
+		if ws.noCand && ws.noCandAt == ws.ver {
+			return math.MaxInt64
+		}
+		return now
+	}
+	if !canReduce(w.cand) || ws.rescan {
+		return now
+	}
+	nn := int64(len(s.Topology().Nodes))
+	c := w.offset + s.HeartbeatsSent(now) - w.sentAt
+	if w.at == now {
+		c = w.wait
+	}
+	r0 := int64(0)
+	if c > 0 {
+		r0 = (c + nn - 1) / nn
+	}
+	if r0 >= 3 {
+		return now // its next heartbeat is in the fourth round or later
+	}
+	if s.FreeReduceSlots(n) == 0 || ws.places.On(w.cand, n) {
+		return math.MaxInt64
+	}
+	iv := int64(s.Hardware().Heartbeat)
+	l := ws.list(s, w.cand)
+	for r := r0 + 1; r <= 3; r++ {
+		if inList(l, int(r), n) {
+			return now + (r-r0)*iv
+		}
+	}
+	return math.MaxInt64
 }
 
 // clusterWait answers Wait Scheduling's questions from the simulator.
@@ -452,55 +862,18 @@ type clusterWait struct {
 	w *WaitScheduling
 	s replay.Cluster
 	j *replay.JobView
-	l []int32 // the D-best list, computed on first use
 }
 
 // hasReduce reports whether a reduce of j runs on node n.
 func (e *clusterWait) hasReduce(n int32) bool { return e.w.places.On(e.j, n) }
 
-// inList is Wait Scheduling's list test, O(1) while the list is valid.
-// Redrawing the list (after any task end or reduce launch) makes the |V_r| − 1
-// draws of its random tie order, V_r the nodes with a free reduce slot, in
-// O(|V_r|) plus O(T·d) for the T candidates that can be listed; rebuilding the
-// candidates (one pass over the N nodes, eq. 1's costs over V_d, the nodes
-// holding the candidate's intermediate data, and the d least costs: O(N +
-// |V_d| + d·|V_r|)) happens only after the candidate's map ends, reduce
-// launches and ends, or at every redraw under the lifecycle.
+// inList is Wait Scheduling's list test, O(1) while the list is valid
+// (WaitScheduling.list).
 func (e *clusterWait) inList(i int, v int32) bool {
 	if e.s.FreeReduceSlots(v) == 0 {
 		return false // not in V_r, so in no list
 	}
-	if e.l == nil && e.w.listJob == e.j && e.w.listAt == e.w.listVer {
-		e.l = e.w.listNode
-	}
-	if e.l == nil {
-		c := e.w
-		if c.rescan || c.candJob != e.j || c.candMaps != e.j.FinishedMaps() || c.candSlots != c.slotVer {
-			topo := e.s.Topology()
-			c.markReduces(e.j)
-			vr, busy := c.vrBuf[:0], c.busyBuf[:0]
-			for k := range topo.Nodes {
-				n := topo.Nodes[k].ID
-				if e.s.FreeReduceSlots(n) > 0 {
-					if c.mark[n] == c.markGen {
-						busy = append(busy, n)
-					} else {
-						vr = append(vr, n)
-					}
-				}
-			}
-			c.vrBuf, c.busyBuf = vr, busy
-			if len(vr) == 0 {
-				vr = busy
-			}
-			c.cands = c.scratch.costs(topo, e.j.MapOutputNodes(), e.j.MapOutputAt, vr, c.cands[:0])
-			c.scratch.plan(c.cands, c.d, &c.candPlan)
-			c.candJob, c.candMaps, c.candSlots = e.j, e.j.FinishedMaps(), c.slotVer
-		}
-		e.l = c.scratch.pick(&c.candPlan, c.d, e.s.Rand(), c.listNode)
-		c.listJob, c.listAt, c.listNode = e.j, c.listVer, e.l
-	}
-	return inList(e.l, i, v)
+	return inList(e.w.list(e.s, e.j), i, v)
 }
 
 func (e *clusterWait) busy(v int32) bool { return e.hasReduce(v) }
@@ -515,7 +888,6 @@ func (e *clusterWait) unavoidable() bool {
 }
 
 func (e *clusterWait) launch(v int32) bool {
-	e.w.listVer++
 	if e.s.FreeReduceSlots(v) == 0 {
 		return false
 	}
@@ -523,7 +895,9 @@ func (e *clusterWait) launch(v int32) bool {
 	if i < 0 {
 		return false
 	}
+	e.w.listVer++
 	e.w.slotVer++
+	e.w.ver++
 	e.w.places.Launched(e.j, i)
 	return true
 }

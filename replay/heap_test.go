@@ -71,4 +71,11 @@ func TestHeartbeatsSentClosedForm(t *testing.T) {
 			t.Errorf("HeartbeatsSent(%d) = %d, want %d", tm, got, want)
 		}
 	}
+	// HeartbeatTime is its inverse: the first time the count reaches k.
+	for k := int64(1); k <= 5*int64(len(s.nodes)); k++ {
+		tm := s.HeartbeatTime(k)
+		if s.HeartbeatsSent(tm) < k || s.HeartbeatsSent(tm-1) >= k {
+			t.Fatalf("HeartbeatTime(%d) = %d: HeartbeatsSent there %d, a µs before %d", k, tm, s.HeartbeatsSent(tm), s.HeartbeatsSent(tm-1))
+		}
+	}
 }

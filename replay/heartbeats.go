@@ -38,6 +38,16 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 	return int64(len(s.nodes))*q + int64(k)
 }
 
+// HeartbeatTime is the first time at which HeartbeatsSent is at least k (k
+// >= 1): the time of the k-th nominal heartbeat, q·interval + the phase of
+// the (i+1)-th node in phase order for k − 1 = q·N + i. O(1); it leaves
+// HeartbeatsSent's walk where it was.
+func (s *Sim) HeartbeatTime(k int64) int64 {
+	n := int64(len(s.phaseOrder))
+	q, i := (k-1)/n, (k-1)%n
+	return q*int64(s.hw.Heartbeat) + s.nodes[s.phaseOrder[i]].phase
+}
+
 // hbSentAt is HeartbeatsSent's last answer: at q·interval + r, k nodes had
 // a phase of at most r.
 type hbSentAt struct {

@@ -36,6 +36,18 @@ type Waking interface {
 	// map slot at time t or later (after the current event if t is now or
 	// earlier) is handled.
 	WakeFirst(t int64)
+	// WakeNext makes sure that the first heartbeat after the current event,
+	// of any node, is handled: it wakes the parked node whose skipped
+	// heartbeat would come first (and keeps the node of the heartbeat being
+	// handled, if any, from parking).
+	WakeNext()
+	// WakeAllAt makes sure that every parked node's first heartbeat at time
+	// t or later is handled, replacing the time given before; a negative t
+	// withdraws it.
+	WakeAllAt(t int64)
+	// HeartbeatTime is the time of the k-th nominal heartbeat (k >= 1): the
+	// first time at which Cluster.HeartbeatsSent is at least k.
+	HeartbeatTime(k int64) int64
 }
 
 var _ Waking = (*Sim)(nil)
@@ -93,6 +105,7 @@ type parking struct {
 	rbits    []uint64 // bit i: node phaseOrder[i] is parked with a free reduce slot
 	pbits    []uint64 // bit i: node phaseOrder[i] is parked
 	lastWake int64    // the last WakeFirst event pushed
+	alarm    int64    // WakeAllAt's time, -1 when none
 	firstNow bool     // WakeFirst(now) was called during the heartbeat being handled
 	wq       wakeQueue
 	logT     []int64   // the log's times
@@ -116,6 +129,7 @@ func (s *Sim) initParking() {
 	pk := &s.pk
 	n := len(s.nodes)
 	pk.on, pk.iv = true, int64(hw.Heartbeat)
+	pk.alarm = -1
 	pk.can = make([]bool, n)
 	pk.pos = make([]int32, n)
 	pk.anchor = make([]int64, n)
@@ -332,13 +346,50 @@ func (s *Sim) countWakeup() {
 	}
 }
 
-// wakeUp handles WakeFirst's event e popped from hbq.
+// wakeUp handles WakeFirst's (b = 1) or WakeAllAt's (b = 2) event e popped
+// from hbq.
 func (s *Sim) wakeUp(e event) {
 	if s.opt.stats != nil {
 		s.opt.stats.WakeFirsts++
 	}
-	if s.pending > 0 {
-		s.wakeFirst(e.t, false)
+	if s.pending == 0 {
+		return
+	}
+	if e.b == 2 {
+		if e.t == s.pk.alarm {
+			s.wakeAll(e.t)
+		}
+		return
+	}
+	s.wakeFirst(e.t, false)
+}
+
+// wakeAll wakes every parked node at its first heartbeat at or after t (not
+// before the event being handled), and withdraws WakeAllAt's time.
+func (s *Sim) wakeAll(t int64) {
+	s.pk.alarm = -1
+	for l := &s.pk.list; len(*l) > 0; {
+		s.resume((*l)[len(*l)-1], t) // takes the node off the list
+	}
+}
+
+// WakeAllAt makes sure every parked node's first heartbeat at t or later is
+// handled (Waking): at once if t is now or earlier, else by an event at t
+// (before every other event then), which a later call makes stale.
+func (s *Sim) WakeAllAt(t int64) {
+	if !s.pk.on {
+		return
+	}
+	switch {
+	case t < 0:
+		s.pk.alarm = -1
+	case t <= s.now:
+		s.wakeAll(s.now)
+	default:
+		if t != s.pk.alarm {
+			s.pk.alarm = t
+			s.hbq.push(event{t: t, a: -1, b: 2, kind: evHeartbeat})
+		}
 	}
 }
 
@@ -529,14 +580,29 @@ func (s *Sim) WakeFirst(t int64) {
 	}
 }
 
+// WakeNext makes sure the first heartbeat after the current event is handled
+// (Waking).
+func (s *Sim) WakeNext() {
+	if !s.pk.on {
+		return
+	}
+	s.pk.firstNow = true
+	if len(s.pk.list) > 0 {
+		s.wakeFirstOf(s.pk.pbits, s.now, true)
+	}
+}
+
 // wakeFirst wakes the parked node with a free map slot whose first skipped
 // heartbeat at or after t comes first (after the event being handled if
 // current): the first in phase order from t's phase. A node with t's own phase
 // may have had its heartbeat at t before the event being handled: then the
 // next one is woken too.
-func (s *Sim) wakeFirst(t int64, current bool) {
+func (s *Sim) wakeFirst(t int64, current bool) { s.wakeFirstOf(s.pk.bits, t, current) }
+
+// wakeFirstOf is wakeFirst over the parked nodes whose bit is set in set.
+func (s *Sim) wakeFirstOf(set []uint64, t int64, current bool) {
 	woken := 0
-	s.scanParked(s.pk.bits, t, func(n int32, same bool) bool {
+	s.scanParked(set, t, func(n int32, same bool) bool {
 		s.resume(n, t)
 		woken++
 		return !current || !same || woken == 2
