@@ -300,6 +300,7 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	}
 	c.fitSetupCleanup(tr, observed)
 	c.fitRetryContainerDelay(tr)
+	c.fitLocalityFactors(tr, base, observed)
 	if flow {
 		c.add("network", `"flow"`, "the rates are fitted for the flow model's formulas (calibrate_flow.go), which the replay uses with them", c.Tasks)
 	}

@@ -263,7 +263,14 @@ func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times 
 	if os.Getenv("VALIDATION_LIFECYCLE") == "off" {
 		hw.Lifecycle = false // the engine without the job lifecycle, for comparison
 	}
-	const seed = 1
+	seed := uint64(1)
+	if v := os.Getenv("VALIDATION_SEED"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return report.ValidationPair{}, taskPair{}, fmt.Errorf("VALIDATION_SEED=%q: %w", v, err)
+		}
+		seed = n
+	}
 	topo := replay.NewTopology(&hw, seed)
 	w, err := replay.NewWorkload(tr, &hw, topo, seed, replay.WorkloadOptions{})
 	if err != nil {
@@ -473,6 +480,9 @@ func TestValidationHarness(t *testing.T) {
 	}
 	if f := os.Getenv("VALIDATION_JOBS"); f != "" {
 		printJobPhases(os.Stdout, pairs, tasks, f)
+	}
+	if f := os.Getenv("VALIDATION_TASKLIST"); f != "" {
+		printJobTasks(os.Stdout, pairs, tasks, f)
 	}
 }
 

@@ -290,3 +290,38 @@ func TestMapRatesOfTraces(t *testing.T) {
 		}
 	}
 }
+
+// printJobTasks writes, for every job whose id contains one of the
+// comma-separated filters (VALIDATION_TASKLIST), each task's simulated and
+// observed host, launch, shuffle end and finish, in seconds from the job's
+// submit (tasks[i] are pairs[i]'s).
+func printJobTasks(w io.Writer, pairs []report.ValidationPair, tasks []taskPair, filter string) {
+	fmt.Fprintf(w, "\nPer-task times from submit, simulated | observed, s (VALIDATION_TASKLIST=%s)\n", filter)
+	want := strings.Split(filter, ",")
+	s := func(t, sub int64) string {
+		if t < 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.2f", float64(t-sub)/1e6)
+	}
+	for k, p := range pairs {
+		submit := map[string]int64{}
+		for _, j := range p.Observed.Jobs {
+			submit[j.JobID] = j.SubmitUs
+		}
+		obs := map[taskKey]replay.TaskResult{}
+		for _, o := range tasks[k].obs {
+			obs[taskKey{o.JobID, o.Type, o.Index}] = o
+		}
+		for _, st := range tasks[k].sim {
+			if !slices.ContainsFunc(want, func(f string) bool { return f != "" && strings.Contains(st.JobID, f) }) {
+				continue
+			}
+			o := obs[taskKey{st.JobID, st.Type, st.Index}]
+			sub := submit[st.JobID]
+			fmt.Fprintf(w, "%-28s %-24s %-6s %3d  %-12s %8s %8s %8s | %-12s %8s %8s %8s\n", p.Name, st.JobID, st.Type, st.Index,
+				st.Host, s(st.LaunchUs, sub), s(st.ShuffleEndUs, sub), s(st.FinishUs, sub),
+				o.Host, s(o.LaunchUs, sub), s(o.ShuffleEndUs, sub), s(o.FinishUs, sub))
+		}
+	}
+}
