@@ -10,18 +10,27 @@ import (
 	"github.com/tracereplay/tracereplay/trace"
 )
 
-// TestCopyTailOfTraces prints, per reduce of each scored trace (each job set
-// once) that started before its job's last map ended, its copy tail (shuffle
-// end − the job's last successful map end) beside what might explain it:
-// its shuffle bytes, its job's maps and reduces, the maps that ended in the
-// 10 s and 30 s before the last one, the cluster's hosts, the last map attempt's
-// end (failed and killed ones too), the reduce's sort time and the time from
-// its start to the last map (docs/validation.md, "Model mode").
+// TestCopyTailOfTraces prints, per scored trace (each job set once), the copy
+// tail of its reduces that were running before their job's last map ended:
+// shuffle end − the job's last successful map end (docs/validation.md, "Model
+// mode"). Per trace: the hosts that ran its tasks, the tails' p10, median and
+// p90, split by the reduce's shuffle bytes (below 1 MB, at least 1 MB), and
+// the killed attempts that ran beside their task's successful one, from the
+// winner's end to theirs (a kill reaches the tracker at a heartbeat and its
+// end is reported at a later one: the cluster's heartbeat shows in it). Per
+// job: its maps, reduces, median shuffle bytes, the maps that ended in the
+// 10 s before the last one, and the tails' median.
 func TestCopyTailOfTraces(t *testing.T) {
 	testgate.Require(t, testgate.Full, "reads every scored trace")
 	dir := sharedTraces(t)
 	seen := map[string]bool{}
-	fmt.Println("trace fold job reduce fmt maps reduces hosts shuffleB tail_s late10 late30 lastAttemptTail_s sort_s startToLast_s sameHostAsLastMap")
+	q := func(v []float64, p float64) string {
+		if len(v) == 0 {
+			return "-"
+		}
+		slices.Sort(v)
+		return fmt.Sprintf("%.2f", v[int(p*float64(len(v)-1))])
+	}
 	for _, h := range harnessTraces {
 		tr, err := readTrace(filepath.Join(dir, h.path))
 		if err != nil || seen[jobSet(tr)] {
@@ -29,8 +38,7 @@ func TestCopyTailOfTraces(t *testing.T) {
 		}
 		seen[jobSet(tr)] = true
 		hosts := map[string]bool{}
-		lastMap, lastAtt, maps, reds := map[string]int64{}, map[string]int64{}, map[string]int{}, map[string]int{}
-		lastHost := map[string]string{}
+		lastMap, maps, reds := map[string]int64{}, map[string]int{}, map[string]int{}
 		ends := map[string][]int64{}
 		for _, k := range tr.Tasks {
 			if k.Host != "" {
@@ -40,9 +48,6 @@ func TestCopyTailOfTraces(t *testing.T) {
 				reds[k.JobID]++
 			}
 			if k.Type == trace.Map && k.Host != "" && k.StartMs >= 0 && k.FinishMs >= k.StartMs {
-				if k.FinishMs > lastMap[k.JobID] {
-					lastHost[k.JobID] = k.Host
-				}
 				lastMap[k.JobID] = max(lastMap[k.JobID], k.FinishMs)
 				maps[k.JobID]++
 				ends[k.JobID] = append(ends[k.JobID], k.FinishMs)
@@ -50,57 +55,56 @@ func TestCopyTailOfTraces(t *testing.T) {
 		}
 		won := map[string]int64{}
 		for _, a := range tr.Attempts {
-			if a.Type == trace.Map && a.FinishMs >= 0 {
-				lastAtt[a.JobID] = max(lastAtt[a.JobID], a.FinishMs)
-			}
 			if a.Status == "SUCCEEDED" && a.FinishMs >= 0 {
 				won[a.TaskID] = a.FinishMs
 			}
 		}
-		// A killed attempt whose task succeeded while it ran: the kill reaches
-		// its tracker at a heartbeat and its end is reported at a later one.
 		var kills []float64
 		for _, a := range tr.Attempts {
 			if w, ok := won[a.TaskID]; ok && a.Status == "KILLED" && a.StartMs >= 0 && a.StartMs < w && a.FinishMs >= w {
 				kills = append(kills, float64(a.FinishMs-w)/1000)
 			}
 		}
-		slices.Sort(kills)
-		fmt.Printf("# %s (fold %s, %s, %d hosts): %d killed attempts beside a successful one, their end after the winner's: %v s\n",
-			shortName(h.path), h.fold, tr.Meta.SourceFormat, len(hosts), len(kills), kills)
+		var all, small, big []float64
+		type jobTails struct {
+			tails, shuffle []float64
+		}
+		jobs := map[string]*jobTails{}
+		var order []string
 		for _, k := range tr.Tasks {
-			if k.Type != trace.Reduce || k.Host == "" || k.StartMs < 0 || k.ShuffleFinishMs < k.StartMs || k.FinishMs < k.ShuffleFinishMs {
-				continue
-			}
 			lm, ok := lastMap[k.JobID]
-			if !ok {
+			if k.Type != trace.Reduce || !ok || k.Host == "" || k.StartMs < 0 || k.StartMs >= lm || k.ShuffleFinishMs < lm {
 				continue
 			}
-			late := func(s int64) int {
-				n := 0
-				for _, e := range ends[k.JobID] {
-					if e >= lm-s*1000 {
-						n++
-					}
+			tail := float64(k.ShuffleFinishMs-lm) / 1000
+			all = append(all, tail)
+			if k.ShuffleBytes < 1e6 {
+				small = append(small, tail)
+			} else {
+				big = append(big, tail)
+			}
+			jt := jobs[k.JobID]
+			if jt == nil {
+				jt = &jobTails{}
+				jobs[k.JobID] = jt
+				order = append(order, k.JobID)
+			}
+			jt.tails = append(jt.tails, tail)
+			jt.shuffle = append(jt.shuffle, float64(max(k.ShuffleBytes, 0)))
+		}
+		fmt.Printf("%s (fold %s, %s, %d hosts): %d reduces running at the last map end, copy tail p10/median/p90 %s/%s/%s s (shuffle < 1 MB: %d, median %s s; >= 1 MB: %d, median %s s); %d killed attempts beside a successful one, their end after the winner's median %s s\n",
+			shortName(h.path), h.fold, tr.Meta.SourceFormat, len(hosts), len(all), q(all, 0.1), q(all, 0.5), q(all, 0.9),
+			len(small), q(small, 0.5), len(big), q(big, 0.5), len(kills), q(kills, 0.5))
+		for _, id := range order {
+			jt := jobs[id]
+			late := 0
+			for _, e := range ends[id] {
+				if e >= lastMap[id]-10_000 {
+					late++
 				}
-				return n
 			}
-			when := "before"
-			if k.StartMs >= lm {
-				when = "after"
-			}
-			la := lm
-			if v, ok := lastAtt[k.JobID]; ok {
-				la = max(la, v)
-			}
-			sortS := -1.0
-			if k.SortFinishMs >= k.ShuffleFinishMs {
-				sortS = float64(k.SortFinishMs-k.ShuffleFinishMs) / 1000
-			}
-			fmt.Printf("%s %s %s %s %s %d %d %d %d %.2f %d %d %.2f %.2f %.2f %v %s\n",
-				shortName(h.path), h.fold, k.JobID, k.TaskID, tr.Meta.SourceFormat, maps[k.JobID], reds[k.JobID], len(hosts),
-				k.ShuffleBytes, float64(k.ShuffleFinishMs-lm)/1000, late(10), late(30),
-				float64(k.ShuffleFinishMs-la)/1000, sortS, float64(lm-k.StartMs)/1000, k.Host == lastHost[k.JobID], when)
+			fmt.Printf("  %s: %d maps (%d ended in the last 10 s), %d reduces, shuffle median %s B, copy tail median %s s over %d\n",
+				id, maps[id], late, reds[id], q(jt.shuffle, 0.5), q(jt.tails, 0.5), len(jt.tails))
 		}
 	}
 }
