@@ -367,3 +367,57 @@ func TestCalibrateTooFewCopiesForARate(t *testing.T) {
 		t.Errorf("nic_mb_per_s = %s fitted from 3 copies", v)
 	}
 }
+
+// TestCalibrateEventPoll: reduces running before their job's last map whose
+// shuffle ends a tail after it. Tails of 10 s (beyond half the default 3 s
+// heartbeat and the fetch latency) turn event_poll on; tails of 1 s, or the
+// same 10 s tails in jobs that record a YARN ApplicationMaster, do not; nor
+// does the calibration's own synthetic schedule (its reduces start after the
+// last map).
+func TestCalibrateEventPoll(t *testing.T) {
+	schedule := func(tailMs int64, yarn bool) *trace.Trace {
+		tr := &trace.Trace{}
+		for j := range 4 {
+			id := fmt.Sprintf("job_%d", j)
+			job := trace.NewJob(id)
+			t0 := int64(j) * 1_000_000
+			job.SubmitMs, job.LaunchMs = t0, t0+1000
+			if yarn {
+				job.AMStartMs = t0 + 500
+			}
+			m := trace.NewTask(id, id+"_m_0", trace.Map, 0)
+			m.InputBytes, m.OutputBytes = 1000, 100
+			m.Host, m.Rack, m.Locality = "h1", "/r1", trace.NodeLocal
+			m.StartMs, m.FinishMs, m.Status = t0+2000, t0+20_000, trace.StatusSucceeded
+			r := trace.NewTask(id, id+"_r_0", trace.Reduce, 0)
+			r.ShuffleBytes = 100
+			r.Host, r.Rack = "h2", "/r1"
+			r.StartMs = t0 + 3000
+			r.ShuffleFinishMs = m.FinishMs + tailMs
+			r.SortFinishMs = r.ShuffleFinishMs
+			r.FinishMs, r.Status = r.ShuffleFinishMs+1000, trace.StatusSucceeded
+			tr.Tasks = append(tr.Tasks, m, r)
+			job.FinishMs, job.Status = r.FinishMs, trace.StatusSucceeded
+			tr.Jobs = append(tr.Jobs, job)
+		}
+		return tr
+	}
+	for _, c := range []struct {
+		name string
+		tr   *trace.Trace
+		want bool
+	}{
+		{"10 s tails", schedule(10_000, false), true},
+		{"1 s tails", schedule(1000, false), false},
+		{"10 s tails, YARN jobs", schedule(10_000, true), false},
+		{"reduces after the last map", calibrationTrace(), false},
+	} {
+		cal, err := replay.Calibrate(c.tr, replay.DefaultHardware())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got := cal.Value("event_poll"); got != c.want {
+			t.Errorf("%s: event_poll set %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -193,6 +193,16 @@ type Hardware struct {
 	// SortMBps is the rate of a reduce's sort (merge) phase between its
 	// shuffle and its reduce work, on its shuffle bytes; 0 (the default): free.
 	SortMBps float64 `toml:"sort_mb_per_s"`
+	// EventPoll (false by default; calibrate sets it) adds Hadoop 1's
+	// reduce-side wait for a map's completion (shuffle.go, eventPollUs):
+	// after the map's report reaches the JobTracker, the reduce's
+	// TaskTracker asks for completed maps at most once a heartbeat, the
+	// reduce's event thread asks its TaskTracker every 1 s, and the copier
+	// sleeps 5 s whenever nothing can be fetched; the fixed network adds the
+	// expected wait, heartbeat/2 + 3 s, to each fetch of a map that ends
+	// after the reduce launched (not in a YARN job; not under flow). Its own
+	// key group (eventPollKeys), added after the frozen JSON formats.
+	EventPoll bool `toml:"event_poll"`
 
 	// The YARN resource model (yarn.go), used when cluster = "yarn": every
 	// node is a NodeManager offering memory and vcores, and containers sized

@@ -582,5 +582,6 @@ func optionalKeyGroups() []func(*Hardware) any {
 		func(h *Hardware) any { return lifecycleExtKeysOf(h) },
 		func(h *Hardware) any { return yarnKeysOf(h) },
 		func(h *Hardware) any { return flowKeysOf(h) },
+		func(h *Hardware) any { return eventPollKeysOf(h) },
 	}
 }

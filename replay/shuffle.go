@@ -166,6 +166,9 @@ func (s *Sim) fetch(j *Job, r, m int32) {
 	red, mp := &j.Reduces[r], &j.Maps[m]
 	b := s.share(j, red, mp)
 	start := max(j.out.cursor[r], mp.FinishUs)
+	if mp.FinishUs > red.LaunchUs {
+		start = max(start, mp.FinishUs+s.eventPollUs(j)) // the reduce learns of the map through the poll chain
+	}
 	end := start + s.fetchUs(b, mp.Node, red.Node)
 	if L := int64(s.hw.ShuffleFetchLatency); L > 0 {
 		// parallel_copies fetches overlap their latency: each adds its share.
@@ -203,7 +206,44 @@ func (s *Sim) shuffleEnd(j *Job, i int32) int64 {
 	if r.obsTail {
 		return obsTailEnd(j, r)
 	}
-	return max(r.LaunchUs+r.amWaitUs+r.copyUs, j.LastMapEndUs+r.tailUs)
+	wait := int64(0)
+	if r.LaunchUs < j.LastMapEndUs {
+		wait = s.eventPollUs(j) // the last map's completion reaches the copier through the poll chain
+	}
+	return max(r.LaunchUs+r.amWaitUs+r.copyUs, j.LastMapEndUs+r.tailUs+wait)
+}
+
+// Hadoop 1's reduce-side poll chain (event_poll; Hadoop 1's TaskTracker and
+// ReduceTask). A map's completion reaches the JobTracker with its
+// TaskTracker's heartbeat (report_at_heartbeat); then
+//
+//   - the reduce's TaskTracker asks the JobTracker for the job's completed
+//     maps at most once a heartbeat interval
+//     (TaskTracker.FetchStatus.fetchMapCompletionEvents skips a query less
+//     than heartbeatInterval after the last one);
+//   - the reduce's GetMapEventsThread asks its TaskTracker every 1 s
+//     (ReduceTask.ReduceCopier, SLEEP_TIME = 1000);
+//   - ReduceCopier.fetchOutputs sleeps 5 s whenever it has no copy in flight
+//     and none to schedule.
+//
+// Their phases are independent of the map's end, so the expected wait is
+// heartbeat/2 + 0.5 s + 2.5 s. A YARN job (cluster = "yarn", or a job
+// whose trace records an ApplicationMaster) has none of it: the AM learns of
+// the map at once and the reduce's EventFetcher polls it every 1 s with no
+// 5 s sleep, which the fetch latency already stands for.
+const (
+	eventPollChildUs = 500_000   // half of GetMapEventsThread's 1 s poll
+	eventPollSleepUs = 2_500_000 // half of fetchOutputs' 5 s sleep
+)
+
+// eventPollUs is the expected wait of the poll chain between a map's report
+// and the fetch of its output by a reduce already running, 0 without
+// event_poll or in a YARN job.
+func (s *Sim) eventPollUs(j *Job) int64 {
+	if !s.hw.EventPoll || s.hw.Cluster == ClusterYARN || (j.Trace != nil && j.Trace.AMStartMs >= 0) {
+		return 0
+	}
+	return int64(s.hw.Heartbeat)/2 + eventPollChildUs + eventPollSleepUs
 }
 
 // obsTailEnd is when reduce r's shuffle ends by its observed copy tail
@@ -215,3 +255,12 @@ func (s *Sim) shuffleEnd(j *Job, i int32) int64 {
 func obsTailEnd(j *Job, r *ReduceTask) int64 {
 	return max(j.LastMapEndUs, max(r.LaunchUs+r.amWaitUs+r.copyUs, j.mapAttemptsEndUs())+r.obsTailUs)
 }
+
+// eventPollKeys is event_poll's key group, added after the frozen JSON
+// formats (optionalKeyGroups): left out of the run identity and the manifest
+// while false, so that a model without it keeps the identity it had before.
+type eventPollKeys struct {
+	EventPoll bool
+}
+
+func eventPollKeysOf(h *Hardware) eventPollKeys { return eventPollKeys{h.EventPoll} }

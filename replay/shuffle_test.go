@@ -114,8 +114,13 @@ func shuffleTrace() *trace.Trace {
 
 func runScript(t *testing.T, shuffle string, steps []step) (*Result, *scripted) {
 	t.Helper()
-	h := shuffleHardware(t, shuffle)
-	w, err := NewWorkload(shuffleTrace(), &h, NewTopology(&h, 1), 1, WorkloadOptions{})
+	return runScriptOn(t, shuffleHardware(t, shuffle), shuffleTrace(), steps)
+}
+
+// runScriptOn is runScript on the given hardware and trace.
+func runScriptOn(t *testing.T, h Hardware, tr *trace.Trace, steps []step) (*Result, *scripted) {
+	t.Helper()
+	w, err := NewWorkload(tr, &h, NewTopology(&h, 1), 1, WorkloadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,6 +175,53 @@ func TestShuffleHandWorked(t *testing.T) {
 			}
 			if got := res.Summary.NetworkBytes; got != c.netBytes {
 				t.Errorf("network bytes %d, want %d", got, c.netBytes)
+			}
+		})
+	}
+}
+
+// TestShuffleEventPoll: with event_poll a reduce running before a map ends
+// learns of it heartbeat/2 + 3 s later (Hadoop 1's poll chain, shuffle.go),
+// here 0.5 + 3 = 3.5 s. The scripts of TestShuffleHandWorked:
+//
+// Reduce on node 1 from 0 s. Uniform: max(6, 4 + 3 + 3.5) = 10.5 s, finish
+// 16.5 s. Topology: map 0's fetch starts at 2 + 3.5 = 5.5 s (2 s), map 1's
+// at max(7.5, 4 + 3.5) = 7.5 s (8 s), so 15.5 s, finish 21.5 s.
+//
+// Reduce on node 0 from 5 s, after both maps: no wait (13/19 s topology,
+// 11/17 s uniform). A job that records a YARN ApplicationMaster: no wait.
+func TestShuffleEventPoll(t *testing.T) {
+	early := []step{{false, 0, 0, 0}, {true, 0, 1, 0}, {false, 1, 2, 0}}
+	late := []step{{false, 0, 0, 0}, {false, 1, 2, 0}, {true, 0, 0, 5}}
+	yarn := shuffleTrace()
+	yarn.Jobs[0].AMStartMs = 0
+	cases := []struct {
+		name, shuffle      string
+		tr                 *trace.Trace
+		steps              []step
+		shuffleEnd, finish float64
+	}{
+		{"uniform early", "uniform", shuffleTrace(), early, 10.5, 16.5},
+		{"topology early", "topology", shuffleTrace(), early, 15.5, 21.5},
+		{"uniform late", "uniform", shuffleTrace(), late, 11, 17},
+		{"topology late", "topology", shuffleTrace(), late, 13, 19},
+		{"uniform early, YARN job", "uniform", yarn, early, 7, 13},
+		{"topology early, YARN job", "topology", yarn, early, 12, 18},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := shuffleHardware(t, c.shuffle)
+			h.EventPoll = true
+			res, _ := runScriptOn(t, h, c.tr, c.steps)
+			var red *TaskResult
+			for i := range res.Tasks {
+				if res.Tasks[i].Type == "REDUCE" {
+					red = &res.Tasks[i]
+				}
+			}
+			if red.ShuffleEndUs != int64(c.shuffleEnd*sec) || red.FinishUs != int64(c.finish*sec) {
+				t.Errorf("reduce shuffle end %v s, finish %v s; want %v s, %v s",
+					float64(red.ShuffleEndUs)/sec, float64(red.FinishUs)/sec, c.shuffleEnd, c.finish)
 			}
 		})
 	}
