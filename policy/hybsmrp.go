@@ -47,6 +47,11 @@ import (
 //     lines 21-23), the closest one of the first job that has a pending map.
 //   - Reduces (the paper does not say) go to the highest-priority job whose
 //     reduces may launch, one per free reduce slot.
+//
+// Cost per heartbeat, over the A unfinished jobs: with the fcfs preset the
+// ranking is their submission order (rankBySubmit), O(A); other settings
+// compute eq. (1) for each and sort, O(A log A). The scans for a job with a
+// pending map or a reduce that may launch are O(A) in both.
 type HybSMRP struct {
 	replay.Base
 	name               string
