@@ -47,6 +47,11 @@ import (
 //     lines 21-23), the closest one of the first job that has a pending map.
 //   - Reduces (the paper does not say) go to the highest-priority job whose
 //     reduces may launch, one per free reduce slot.
+//
+// Cost per heartbeat, over the A unfinished jobs: with the fcfs preset the
+// ranking is their submission order (rankBySubmit), O(A); other settings
+// compute eq. (1) for each and sort, O(A log A). The scans for a job with a
+// pending map or a reduce that may launch are O(A) in both.
 type HybSMRP struct {
 	replay.Base
 	name               string
@@ -57,6 +62,8 @@ type HybSMRP struct {
 	jobs  []hybJob // by job index
 	order []*replay.JobView
 	prio  []float64 // by job index, for the current ranking
+
+	general bool // rank by eq. (1) always (tests: rankBySubmit's shortcut off)
 }
 
 // hybJob is what HybSMRP tracks of a job: its finished maps' summed duration.
@@ -170,6 +177,14 @@ func (h *HybSMRP) rank(s replay.Cluster) {
 	h.order = append(h.order[:0], s.Active()...)
 	act := h.order
 	now := s.Now()
+	if h.alpha == 1 && h.beta == 0 && h.gamma == 0 && !h.general {
+		if h.rankBySubmit(now) {
+			return
+		}
+		// The sums below are in the order Active gives.
+		h.order = append(h.order[:0], s.Active()...)
+		act = h.order
+	}
 	var sumWait, sumRun, sumN float64
 	known := 0
 	for _, j := range act {
@@ -202,6 +217,35 @@ func (h *HybSMRP) rank(s replay.Cluster) {
 		}
 		return cmp.Compare(a.Index(), b.Index())
 	})
+}
+
+// rankBySubmit is rank for α = 1, β = γ = 0 (preset=fcfs, the default), in
+// O(A) when the unfinished jobs come in submission order, as they do, instead
+// of A powers and a sort, and reports whether it ranked them. Eq. (1) is then
+// fl(td/avgWaitTime) (math.Pow(x, 1) is x), with td = now − submit an integer
+// number of µs, the same avgWaitTime > 0 for every job, and both in float64's
+// normal range. Correctly rounded division is monotone, and strictly so here:
+// for integers 0 ≤ a < b < 2^52, b/a ≥ 1 + 2^-52 exceeds one rounding step. So
+// a later submission has a strictly lower priority, an equal one the same:
+// decreasing priority with earlier job first on ties is increasing (submit,
+// index). If avgWaitTime is 0, every td is 0 and every priority 1: index order,
+// which that order is too. It declines (false) if some td is negative or not
+// below 2^52 µs (143 years), where that argument does not hold.
+func (h *HybSMRP) rankBySubmit(now int64) bool {
+	o := h.order
+	if len(o) == 0 {
+		return true
+	}
+	bySubmit := func(a, b *replay.JobView) int {
+		if c := cmp.Compare(a.SubmitUs(), b.SubmitUs()); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Index(), b.Index())
+	}
+	if !slices.IsSortedFunc(o, bySubmit) {
+		slices.SortFunc(o, bySubmit)
+	}
+	return o[len(o)-1].SubmitUs() <= now && now-o[0].SubmitUs() < 1<<52
 }
 
 // remainingTasks is n of eq. (1): the job's maps and reduces not yet finished.
