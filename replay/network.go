@@ -89,6 +89,14 @@ type Transfer struct {
 	Src, Dst           int32
 	Bytes, Start       int64
 	Pipeline           []int32
+	// srcs, for a batch round from other nodes, are its sources' hosts and
+	// the bytes it carries from each, which the flow model loads by
+	// fraction (network_retimed.go). Only Flows.Start reads it; it is not
+	// kept.
+	srcs []roundSource
+	// srcTotal is the bytes of all the round's sources when srcs lists only
+	// those with the most (roundSourceCap), else 0.
+	srcTotal int64
 }
 
 // TransferKind is what a re-timed transfer is for (network_disk.go).

@@ -69,6 +69,10 @@ type flowNet struct {
 	// (one re-solve) before the network is next asked for its next end.
 	pending []flow.Spec
 	paths   []flow.ResourceID       // backing store of pending's paths
+	wts     []float64               // the weight of each entry of paths (1 but on a batch round's sources)
+	pendW   []bool                  // by pending flow: its path has weights (a batch round's sources)
+	rackW   []float64               // sourcePath's scratch: a round's bytes by source rack
+	racks   []int                   // sourcePath's scratch: the racks with bytes
 	labels  []string                // each resource's name in the replay's hosts and racks (Links)
 	started [numTransferKinds]int64 // transfers started, by kind (FlowCost)
 	live    []flow.FlowID           // Cancel's scratch: the flows under way it removes
@@ -162,6 +166,17 @@ func (fn *flowNet) Start(now int64, x Transfer) (int, error) {
 	if err != nil {
 		return -1, err
 	}
+	weighted := len(x.srcs) > 0
+	if weighted {
+		if p, err = fn.sourcePath(p, x.srcs, x.srcTotal, x.Round-1 == roundFar); err != nil {
+			return -1, err
+		}
+		x.srcs, x.srcTotal = nil, 0
+	} else {
+		for len(fn.wts) < len(p) {
+			fn.wts = append(fn.wts, 1)
+		}
+	}
 	fn.paths = p
 	var id flow.FlowID
 	if k := len(fn.free); k > 0 {
@@ -176,7 +191,60 @@ func (fn *flowNet) Start(now int64, x Transfer) (int, error) {
 	// The path is p[k:] once every path of the batch is in paths (appends may
 	// move it), so it is set by flush.
 	fn.pending = append(fn.pending, flow.Spec{ID: id, Bytes: x.Bytes, Path: p[k:len(p):len(p)]})
+	fn.pendW = append(fn.pendW, weighted)
 	return int(id), nil
+}
+
+// sourcePath appends to a batch round's path dst (the reduce side's
+// resources, each of weight 1, which it gives fn.wts) the resources of its
+// sources, each loaded by the fraction of the round's bytes that crosses it:
+// a source host's disk and NIC out by its bytes' share, for a round from
+// other racks (far) each source rack's uplink by its hosts' share.
+func (fn *flowNet) sourcePath(dst []flow.ResourceID, srcs []roundSource, total int64, far bool) ([]flow.ResourceID, error) {
+	for len(fn.wts) < len(dst) {
+		fn.wts = append(fn.wts, 1)
+	}
+	if total == 0 {
+		for _, x := range srcs {
+			total += x.bytes
+		}
+	}
+	B := float64(total)
+	for _, x := range srcs {
+		node := fn.node[x.node]
+		d, err := fn.topo.Disk(node, 0)
+		if err != nil {
+			return dst, err
+		}
+		o, err := fn.topo.NICOut(node)
+		if err != nil {
+			return dst, err
+		}
+		w := float64(x.bytes) / B
+		dst = append(dst, d, o)
+		fn.wts = append(fn.wts, w, w)
+		if far {
+			rk := fn.topo.Rack(node)
+			if fn.rackW == nil {
+				fn.rackW = make([]float64, fn.topo.Racks())
+			}
+			if fn.rackW[rk] == 0 {
+				fn.racks = append(fn.racks, rk)
+			}
+			fn.rackW[rk] += float64(x.bytes)
+		}
+	}
+	for _, rk := range fn.racks {
+		u, err := fn.topo.Uplink(rk)
+		if err != nil {
+			return dst, err
+		}
+		dst = append(dst, u)
+		fn.wts = append(fn.wts, fn.rackW[rk]/B)
+		fn.rackW[rk] = 0
+	}
+	fn.racks = fn.racks[:0]
+	return dst, nil
 }
 
 // Cancel withdraws transfers ids, each under way or about to start, at now,
@@ -230,7 +298,9 @@ func (fn *flowNet) dropPending(id int32) bool {
 		// flush sets the paths from their lengths, in order: the later
 		// entries' paths move down with the backing store.
 		fn.paths = append(fn.paths[:off], fn.paths[off+n:]...)
+		fn.wts = append(fn.wts[:off], fn.wts[off+n:]...)
 		fn.pending = append(fn.pending[:k], fn.pending[k+1:]...)
+		fn.pendW = append(fn.pendW[:k], fn.pendW[k+1:]...)
 		return true
 	}
 	return false
@@ -245,13 +315,19 @@ func (fn *flowNet) flush(now int64) error {
 	for i := range fn.pending {
 		n := len(fn.pending[i].Path)
 		fn.pending[i].Path = fn.paths[off : off+n : off+n]
+		if fn.pendW[i] {
+			fn.pending[i].Weights = fn.wts[off : off+n : off+n]
+		}
 		off += n
 	}
 	_, err := fn.n.AddBatch(now, fn.pending)
 	if err != nil {
 		err = fmt.Errorf("flow network: start %d flows at %d µs: %w", len(fn.pending), now, err)
 	}
-	fn.pending, fn.paths = fn.pending[:0], fn.paths[:0]
+	for i := range fn.pending {
+		fn.pending[i].Weights = nil
+	}
+	fn.pending, fn.paths, fn.wts, fn.pendW = fn.pending[:0], fn.paths[:0], fn.wts[:0], fn.pendW[:0]
 	return err
 }
 

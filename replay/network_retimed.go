@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -227,14 +229,20 @@ func (st *fetchState) free(node int32) {
 // and a class has outputs waiting and no round under way, one flow carries
 // all of that class's waiting bytes; outputs that become ready while it runs
 // wait for the class's next round. So a reduce has at most three flows under
-// way (on FB-2010's first 300 jobs under fifo, 218,893 rounds against
+// way (on FB-2010's first 300 jobs under fifo, 176,931 rounds against
 // 4,830,787 fetches per host and up to 20 outputs).
 //
-// A round crosses the reduce side's resources only: its own disk, and for the
+// A round crosses the reduce side's resources: its own disk, and for the
 // outputs of other nodes its NIC in, from other racks also its rack's
-// downlink and the core (flow.Topology.Inbound); the sources' disks, NICs
-// out and rack uplinks, which the per-fetch model loads, are left out, since
-// a round has no one source. A round is one flow, so at a shared resource it
+// downlink and the core (flow.Topology.Inbound), each with weight 1. It
+// loads its sources by fraction (flow.Spec.Weights): the disk and NIC out
+// of each source host by the share of the round's bytes that comes from it,
+// and for a round from other racks each source rack's uplink by its hosts'
+// share. The mix is fixed when the round starts (sourceMix). A round loads
+// at most roundSourceCap hosts, those it takes the most bytes from; the
+// others' disks, NICs out and uplink shares are left out (without a cap,
+// the paths of rounds of hundreds of hosts made the 300-job FB-2010 run
+// 135 CPU-s instead of about 5; docs/network-model.md). A round is one flow, so at a shared resource it
 // gets one max-min share where the per-fetch model's parallel_copies
 // fetchers get up to parallel_copies shares; and a class's next round waits
 // for the whole round to end where a fetcher would take the next host at
@@ -258,6 +266,95 @@ type roundClass struct {
 	bytes int64 // the reduce's share of the outputs waiting
 	n     int32 // outputs waiting
 	busy  bool  // a round is under way
+	// from is where the class's waiting outputs start in the job's list of
+	// done maps (jobOutputs.done): a launched reduce has every done map's
+	// output queued, in that order, so those of this class in done[from:]
+	// are the ones waiting (sourceMix).
+	from int32
+}
+
+// roundSource is one source host of a batch round and the bytes the round
+// carries from it.
+type roundSource struct {
+	node  int32
+	bytes int64
+}
+
+// sourceMix lists, in s.roundSrcs, the hosts of the outputs of class c
+// waiting for reduce r (those in the job's done maps from the class's cursor
+// on, which it moves to the end) and the reduce's bytes from each, in the
+// order of each host's first output; hosts whose outputs are empty are left
+// out. It costs one step per map done since the class's last round.
+func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
+	st := &j.out.fs[r]
+	rc := &st.rounds[c]
+	done := j.out.done
+	from := int(rc.from)
+	rc.from = int32(len(done))
+	if c == roundOwn {
+		return nil
+	}
+	red := &j.Reduces[r]
+	m := &s.roundMix
+	if m.slot == nil {
+		m.slot = make([]int32, len(s.topo.Nodes))
+	}
+	srcs := s.roundSrcs[:0]
+	rack := s.topo.Nodes[red.Node].Rack
+	for _, i := range done[from:] {
+		node := s.outputNode(j, i)
+		if node == red.Node || (s.topo.Nodes[node].Rack == rack) != (c == roundRack) {
+			continue
+		}
+		b := s.share(j, red, &j.Maps[i])
+		if b <= 0 {
+			continue
+		}
+		k := m.slot[node] - 1
+		if k < 0 {
+			srcs = append(srcs, roundSource{node: node})
+			k = int32(len(srcs) - 1)
+			m.slot[node] = k + 1
+		}
+		srcs[k].bytes += b
+	}
+	for _, x := range srcs {
+		m.slot[x.node] = 0
+	}
+	s.roundSrcs = srcs
+	if k := roundSourceCap; k > 0 && len(srcs) > k {
+		// The k hosts with the most bytes (the earlier first on a tie),
+		// in their order; the others' sides are left out.
+		var total int64
+		for _, x := range srcs {
+			total += x.bytes
+		}
+		idx := s.roundIdx[:0]
+		for i := range srcs {
+			idx = append(idx, int32(i))
+		}
+		slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(srcs[b].bytes, srcs[a].bytes) })
+		idx = idx[:k]
+		slices.Sort(idx)
+		kept := srcs[len(srcs):]
+		for _, i := range idx {
+			kept = append(kept, srcs[i])
+		}
+		s.roundIdx = idx
+		s.roundTotal = total
+		return kept
+	}
+	s.roundTotal = 0
+	return srcs
+}
+
+// roundSourceCap is the most source hosts a batch round loads (0: all).
+const roundSourceCap = 4
+
+// roundMix is sourceMix's scratch: by node, 1 + its index in the sources
+// listed, 0 when not listed.
+type roundMix struct {
+	slot []int32
 }
 
 // roundEnded ends the round of class c.
@@ -346,6 +443,7 @@ func (s *Sim) pumpRounds(j *Job, r int32) {
 		st.waiting -= int(rc.n)
 		b := rc.bytes
 		rc.bytes, rc.n = 0, 0
+		srcs := s.sourceMix(j, r, c)
 		if b <= 0 {
 			continue
 		}
@@ -354,7 +452,7 @@ func (s *Sim) pumpRounds(j *Job, r int32) {
 		}
 		rc.busy = true
 		st.active++
-		s.flowStart(Transfer{Kind: TransferFetch, Round: uint8(c + 1), Job: j.Index, Task: r, FetchOf: -1, Src: red.Node, Dst: red.Node, Bytes: b})
+		s.flowStart(Transfer{Kind: TransferFetch, Round: uint8(c + 1), Job: j.Index, Task: r, FetchOf: -1, Src: red.Node, Dst: red.Node, Bytes: b, srcs: srcs, srcTotal: s.roundTotal})
 	}
 	s.shuffleDone(j, r)
 }

@@ -387,6 +387,30 @@ func TestFlowBatchSplit(t *testing.T) {
 	}
 }
 
+// TestFlowBatchSources: a batch round loads its sources' disks by the
+// fraction of its bytes from each. Disks at 1 MB/s, NICs at 10, uplinks at
+// 100. Map 0 on node 0 spills 3 MB over 0–3 s, map 1 on node 1 1 MB over
+// 0–1 s; reduces on nodes 2 and 3 (rack 1), launched at 4 s, take 2 MB
+// each, 1.5 MB from node 0 and 0.5 MB from node 1. Each reduce's one round
+// loads node 0's disk by 0.75 of its rate: the two rounds get 2/3 MB/s each
+// (0.75 · 2 · 2/3 = 1 MB/s) and end at 7 s. The per-fetch model ends at 7 s
+// too: node 1's fetches at 0.5 MB/s each end at 5 s, node 0's (0.5 MB/s
+// each, its disk shared by two) at 7 s. Without the source side the rounds
+// would run at the reduces' disks' 1 MB/s and end at 6 s.
+func TestFlowBatchSources(t *testing.T) {
+	tr := &trace.Trace{}
+	flowJob(tr, "A", [][2]int64{{0, 3e6}, {0, 1e6}}, []int64{2e6, 2e6})
+	plan := func(s Cluster, jobs []*JobView) []launch {
+		return []launch{{0, false, 0, 0, 0}, {0, false, 1, 1, 0}, {0, true, 0, 2, 4}, {0, true, 1, 3, 4}}
+	}
+	for _, mode := range FlowShuffleModeNames() {
+		_, ends, _ := shuffleRun(t, FlowShuffleMode(mode), 1, 10, 100, tr, plan)
+		if !slices.Equal(ends, []int64{7_000_000, 7_000_000}) {
+			t.Errorf("%s: shuffles end %v µs, want 7 s each", mode, ends)
+		}
+	}
+}
+
 // TestNetworkKeys: the network names, and bad values of the network keys.
 func TestNetworkKeys(t *testing.T) {
 	for _, name := range NetworkModelNames() {

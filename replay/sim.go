@@ -242,6 +242,10 @@ type Sim struct {
 	xi                      xferIndex     // each attempt's transfers under way (network_cancel.go)
 	xscratch                []int32       // withdraw's ids
 	batchOut                batchOut      // flow_shuffle = "batch": outputs' bytes out of their hosts not yet reported (network_retimed.go)
+	roundMix                roundMix      // flow_shuffle = "batch": sourceMix's scratch (network_retimed.go)
+	roundSrcs               []roundSource // flow_shuffle = "batch": the sources of the round being started (sourceMix)
+	roundIdx                []int32       // sourceMix's scratch
+	roundTotal              int64         // the bytes of the round's sources, those capped off included (0: the sources' sum)
 
 	hbSent hbSentAt // HeartbeatsSent's last answer (heartbeats.go)
 }

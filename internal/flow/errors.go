@@ -21,6 +21,9 @@ var (
 	// ErrEmptyPath is a flow that crosses no resource (its rate would be
 	// unbounded).
 	ErrEmptyPath = errors.New("flow crosses no resource")
+	// ErrWeight is a flow's usage weights that do not match its path or are
+	// not positive finite numbers.
+	ErrWeight = errors.New("flow weights must be one positive finite number per path resource")
 	// ErrBytes is a flow with a negative size.
 	ErrBytes = errors.New("flow size must be zero or more bytes")
 	// ErrDuplicateFlow is a flow ID that is already active.

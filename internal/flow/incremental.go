@@ -134,14 +134,14 @@ func (n *Network) resolveLocal(seeds []ResourceID, added []*flowState) (changes 
 func (n *Network) bottleneckHolds(q ResourceID, ep uint64) bool {
 	res := &n.res[q]
 	load, maxKept, maxAll := 0.0, 0.0, 0.0
-	for _, f := range res.flows {
+	for k, f := range res.flows {
 		r := f.rate
 		if f.seen == ep {
 			r = f.newRate
 		} else {
 			maxKept = max(maxKept, r)
 		}
-		load += r
+		load += res.wts[k] * r
 		maxAll = max(maxAll, r)
 	}
 	saturated := load >= res.capacity*(1-localTol)

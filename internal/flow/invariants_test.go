@@ -75,8 +75,10 @@ func checkMaxMin(n *Network) error {
 // by rng, checking after each that the network is max-min fair, that the
 // reported changes are exactly the finish times that moved, and that an
 // incremental solve equals solving the same flows from scratch with the full
-// solver. fullOnly turns the incremental solver off in the network driven.
-func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly bool) {
+// solver. fullOnly turns the incremental solver off in the network driven;
+// weighted gives two thirds of the flows random usage weights (Spec.Weights)
+// in (0.01, 1] on their resources.
+func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly, weighted bool) {
 	t.Helper()
 	n := New()
 	n.fullOnly = fullOnly
@@ -119,7 +121,7 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly bool) {
 				for i, p := range perm {
 					path[i] = ResourceID(p)
 				}
-				specs = append(specs, Spec{ID: next, Bytes: rng.Int64N(1e9), Path: path})
+				specs = append(specs, Spec{ID: next, Bytes: rng.Int64N(1e9), Path: path, Weights: randWeights(rng, len(path), weighted)})
 				next++
 			}
 			op = fmt.Sprintf("add batch %v at %d", specs, n.now)
@@ -137,7 +139,8 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly bool) {
 				path[i] = ResourceID(p)
 			}
 			bytes := rng.Int64N(1e9)
-			op = fmt.Sprintf("add %d (%d B on %v) at %d", next, bytes, path, at)
+			ws := randWeights(rng, len(path), weighted)
+			op = fmt.Sprintf("add %d (%d B on %v, weights %v) at %d", next, bytes, path, ws, at)
 			probe, perr := n.RateIfAdded(path)
 			if perr != nil {
 				t.Fatalf("step %d RateIfAdded(%v): %v", step, path, perr)
@@ -147,10 +150,11 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly bool) {
 					t.Fatalf("step %d: RateIfAdded moved flow %d", step, id)
 				}
 			}
-			ch, err = n.Add(at, next, bytes, path)
+			ch, err = n.AddBatch(at, []Spec{{ID: next, Bytes: bytes, Path: path, Weights: ws}})
 			// RateIfAdded solves the whole component; Add may solve only a
-			// region around the new flow: the same rate up to rounding.
-			if got, _ := n.Rate(next); err == nil && math.Abs(got-probe) > 1e-12*probe {
+			// region around the new flow: the same rate up to rounding
+			// (RateIfAdded's flow has weights 1).
+			if got, _ := n.Rate(next); err == nil && ws == nil && math.Abs(got-probe) > 1e-12*probe {
 				t.Fatalf("step %d %s: rate %v, RateIfAdded said %v", step, op, got, probe)
 			}
 			next++
@@ -194,7 +198,12 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly bool) {
 		slices.Reverse(ids)
 		fresh.now = n.now
 		for _, id := range ids {
-			if _, err := fresh.Add(n.now, id, 1e12, n.flows[id].path); err != nil {
+			f := n.flows[id]
+			var ws []float64
+			if len(f.weight) > 0 {
+				ws = f.weight
+			}
+			if _, err := fresh.AddBatch(n.now, []Spec{{ID: id, Bytes: 1e12, Path: f.path, Weights: ws}}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -214,8 +223,38 @@ func TestRandomOpsInvariants(t *testing.T) {
 	}
 	for s := range seeds {
 		rng := rand.New(rand.NewPCG(uint64(s), 13))
-		randomOps(t, rng, 60, s%2 == 0)
+		randomOps(t, rng, 60, s%2 == 0, false)
 	}
+}
+
+// TestRandomOpsWeighted is TestRandomOpsInvariants with flows that load
+// their resources by random weights.
+func TestRandomOpsWeighted(t *testing.T) {
+	seeds := 200
+	if testgate.IsFast() {
+		seeds = 40
+	}
+	for s := range seeds {
+		rng := rand.New(rand.NewPCG(uint64(s), 17))
+		randomOps(t, rng, 60, s%2 == 0, true)
+	}
+}
+
+// randWeights draws the usage weights of a flow over k resources: nil when
+// not weighted or for a third of the flows, else each in (0.01, 1], 1 for a
+// third of them.
+func randWeights(rng *rand.Rand, k int, weighted bool) []float64 {
+	if !weighted || rng.IntN(3) == 0 {
+		return nil
+	}
+	ws := make([]float64, k)
+	for i := range ws {
+		ws[i] = 1
+		if rng.IntN(3) != 0 {
+			ws[i] = 0.01 + 0.99*rng.Float64()
+		}
+	}
+	return ws
 }
 
 // FuzzOps runs randomOps from fuzzer-chosen seeds and lengths.
@@ -228,7 +267,7 @@ func FuzzOps(f *testing.F) {
 		// square of its steps; 255 steps gave about 70 executions a second,
 		// under scripts/fuzz.sh's floor, where 64 (as TestRandomOpsInvariants's
 		// 60) keep the fuzzer trying seeds instead of lengths.
-		randomOps(t, rand.New(rand.NewPCG(s1, s2)), 1+int(steps)%64, s1%2 == 0)
+		randomOps(t, rand.New(rand.NewPCG(s1, s2)), 1+int(steps)%64, s1%2 == 0, s2%2 == 1)
 	})
 }
 

@@ -77,25 +77,33 @@ type resource struct {
 	name     string
 	capacity float64
 	flows    []*flowState // the active flows crossing it, in no particular order
+	// wts[k] is the weight with which flows[k] loads this resource (1 for
+	// a flow added without weights).
+	wts []float64
 
 	// Solver scratch: seen marks membership of the component being re-solved;
 	// left is the capacity not yet given to fixed flows, unfixed the number of
-	// flows crossing it still without a rate, share = left/unfixed, and stale
-	// says the share grew since the resource was queued for the solver.
-	seen    uint64
-	region  uint64 // incremental solver: in the region re-solved
-	left    float64
-	unfixed int
-	share   float64
-	stale   bool
-	dirty   bool    // in Network.dirty
-	used    float64 // the rates of the flows crossing it (quantum.go's provisional rates)
-	bottled int     // the flows crossing it that have it as their bottleneck (flowState.bott)
+	// flows crossing it still without a rate and unfixedW the sum of their
+	// weights, share = left/unfixedW, and stale says the share grew since the
+	// resource was queued for the solver.
+	seen     uint64
+	region   uint64 // incremental solver: in the region re-solved
+	left     float64
+	unfixed  int
+	unfixedW float64
+	share    float64
+	stale    bool
+	dirty    bool    // in Network.dirty
+	used     float64 // the rates of the flows crossing it (quantum.go's provisional rates)
+	bottled  int     // the flows crossing it that have it as their bottleneck (flowState.bott)
 }
 
 type flowState struct {
 	id   FlowID
 	path []ResourceID
+	// weight[i] is the coefficient with which the flow loads path[i]: at rate
+	// x it uses weight[i]·x of that resource's capacity. Empty: all 1.
+	weight []float64
 	// slot[i] is this flow's index in the flows list of resource path[i].
 	slot []int
 
@@ -146,13 +154,15 @@ func (n *Network) ResourceName(r ResourceID) string { return n.res[r].name }
 // network did not return.
 func (n *Network) Capacity(r ResourceID) float64 { return n.res[r].capacity }
 
-// Load is the sum of the rates of the flows crossing a resource, in bytes per
-// second: at most its capacity (up to rounding). It costs one step per flow
-// crossing the resource; it panics on an ID the network did not return.
+// Load is the sum of the rates of the flows crossing a resource, each times
+// its weight there (Spec.Weights), in bytes per second: at most its capacity
+// (up to rounding). It costs one step per flow crossing the resource; it
+// panics on an ID the network did not return.
 func (n *Network) Load(r ResourceID) float64 {
 	s := 0.0
-	for _, f := range n.res[r].flows {
-		s += f.rate
+	res := &n.res[r]
+	for k, f := range res.flows {
+		s += res.wts[k] * f.rate
 	}
 	return s
 }
@@ -235,10 +245,21 @@ func (n *Network) checkTime(t int64) error {
 }
 
 // Spec is a flow for AddBatch: its ID, size and the resources it crosses.
+//
+// Weights, when not nil, holds one coefficient per resource of Path: at rate
+// x the flow uses Weights[i]·x of Path[i]'s capacity (a transfer that draws
+// only a fraction of its bytes from a source loads that source's disk with
+// that fraction). Rates are then max-min fair with usage weights, the
+// sharing of SimGrid's LMM solver: a resource r is saturated when
+// Σ_f w_{f,r}·x_f equals its capacity, and progressive filling raises every
+// unfixed flow's rate alike until one of its resources saturates. nil means
+// every weight is 1, the plain max-min of flows crossing whole resources,
+// computed with the same floating-point operations as before weights existed.
 type Spec struct {
-	ID    FlowID
-	Bytes int64
-	Path  []ResourceID
+	ID      FlowID
+	Bytes   int64
+	Path    []ResourceID
+	Weights []float64
 }
 
 // Add starts a flow of the given size at time t across the resources of path
@@ -296,6 +317,10 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 		f := n.alloc()
 		f.id = sp.ID
 		f.path = append(f.path[:0], sp.Path...)
+		f.weight = f.weight[:0]
+		if !allOnes(sp.Weights) {
+			f.weight = append(f.weight, sp.Weights...)
+		}
 		f.slot = f.slot[:0]
 		f.remaining = float64(sp.Bytes)
 		f.at = t
@@ -305,10 +330,11 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 		f.bott = -1
 		f.addIdx = len(n.added)
 		n.added = append(n.added, f)
-		for _, r := range sp.Path {
+		for i, r := range sp.Path {
 			res := &n.res[r]
 			f.slot = append(f.slot, len(res.flows))
 			res.flows = append(res.flows, f)
+			res.wts = append(res.wts, f.w(i))
 		}
 		n.flows[sp.ID] = f
 		seeds = append(seeds, sp.Path...)
@@ -341,7 +367,38 @@ func (n *Network) checkSpec(sp Spec) error {
 	if err := n.checkPath(sp.Path); err != nil {
 		return fmt.Errorf("flow: adding flow %d: %w", sp.ID, err)
 	}
+	if sp.Weights != nil {
+		if len(sp.Weights) != len(sp.Path) {
+			return fmt.Errorf("flow: adding flow %d: %d weights for %d resources: %w", sp.ID, len(sp.Weights), len(sp.Path), ErrWeight)
+		}
+		for i, w := range sp.Weights {
+			if !(w > 0) || w > maxWeight {
+				return fmt.Errorf("flow: adding flow %d: weight %v on resource %q: %w", sp.ID, w, n.res[sp.Path[i]].name, ErrWeight)
+			}
+		}
+	}
 	return nil
+}
+
+// maxWeight bounds a flow's weight on a resource (and keeps it finite).
+const maxWeight = 1e9
+
+// allOnes reports whether every weight is 1 (true for none).
+func allOnes(ws []float64) bool {
+	for _, w := range ws {
+		if w != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// w is the flow's weight on path[i].
+func (f *flowState) w(i int) float64 {
+	if len(f.weight) == 0 {
+		return 1
+	}
+	return f.weight[i]
 }
 
 // checkPath checks a flow's path: not empty, known resources, none twice.
@@ -373,11 +430,13 @@ func (n *Network) RateIfAdded(path []ResourceID) (float64, error) {
 	}
 	p := &n.probe
 	p.path = append(p.path[:0], path...)
+	p.weight = p.weight[:0]
 	p.slot = p.slot[:0]
 	for _, r := range path {
 		res := &n.res[r]
 		p.slot = append(p.slot, len(res.flows))
 		res.flows = append(res.flows, p)
+		res.wts = append(res.wts, 1)
 	}
 	comp := n.fill(path)
 	rate := p.newRate
@@ -390,6 +449,7 @@ func (n *Network) RateIfAdded(path []ResourceID) (float64, error) {
 		// The probe is the last flow of each of its resources.
 		res.flows[len(res.flows)-1] = nil
 		res.flows = res.flows[:len(res.flows)-1]
+		res.wts = res.wts[:len(res.wts)-1]
 	}
 	return rate, nil
 }
@@ -449,13 +509,15 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 		f := n.flows[id]
 		for i, r := range f.path {
 			res := &n.res[r]
-			res.used -= f.rate
+			res.used -= f.w(i) * f.rate
 			last := len(res.flows) - 1
 			moved := res.flows[last]
 			k := f.slot[i]
 			res.flows[k] = moved
 			res.flows[last] = nil
 			res.flows = res.flows[:last]
+			res.wts[k] = res.wts[last]
+			res.wts = res.wts[:last]
 			if moved != f {
 				moved.slot[moved.pathIndex(r)] = k
 			}

@@ -561,3 +561,91 @@ func TestAddAtAnotherFlowsFinish(t *testing.T) {
 	wantFinish(t, n, map[FlowID]int64{1: 1_000_000})
 	wantChanges(t, mustRemove(t, n, 1_000_000, 1), Change{2, 2_000_000})
 }
+
+// TestWeightedFlows: flows that load a resource by a fraction of their rate
+// (Spec.Weights), computed by hand. One link of 30 MB/s: A loads it by 0.5,
+// B by 1. Progressive filling raises both alike until 0.5x + x = 30 MB/s:
+// both get 20 MB/s, A using 10 of the link and B 20. A second link of
+// 4 MB/s on A's path caps A at 4 MB/s; the first link then has 30 − 0.5·4
+// = 28 MB/s left for B. With the quantum, a weighted flow added while a
+// solve is deferred gets what its path has spare divided by its weight.
+func TestWeightedFlows(t *testing.T) {
+	n := New()
+	link := mustResource(t, n, "link", 30e6)
+	if _, err := n.AddBatch(0, []Spec{
+		{ID: 1, Bytes: 40e6, Path: []ResourceID{link}, Weights: []float64{0.5}},
+		{ID: 2, Bytes: 40e6, Path: []ResourceID{link}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for id := FlowID(1); id <= 2; id++ {
+		if rate, _ := n.Rate(id); math.Abs(rate-20e6) > 1e-6 {
+			t.Errorf("flow %d: rate %v, want 20 MB/s", id, rate)
+		}
+		if fin, _ := n.Finish(id); fin != 2_000_000 {
+			t.Errorf("flow %d finishes at %d µs, want 2 s", id, fin)
+		}
+	}
+	if load := n.Load(link); math.Abs(load-30e6) > 1e-6 {
+		t.Errorf("link load %v, want 30 MB/s", load)
+	}
+
+	for _, fullOnly := range []bool{false, true} {
+		n := New()
+		n.fullOnly = fullOnly
+		link := mustResource(t, n, "link", 30e6)
+		thin := mustResource(t, n, "thin", 4e6)
+		if _, err := n.Add(0, 2, 40e6, []ResourceID{link}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := n.AddBatch(0, []Spec{{ID: 1, Bytes: 40e6, Path: []ResourceID{thin, link}, Weights: []float64{1, 0.5}}}); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := n.Rate(1)
+		b, _ := n.Rate(2)
+		if math.Abs(a-4e6) > 1e-6 || math.Abs(b-28e6) > 1e-6 {
+			t.Errorf("fullOnly %v: rates %v, %v; want 4 and 28 MB/s", fullOnly, a, b)
+		}
+	}
+
+	q := New()
+	link = mustResource(t, q, "link", 30e6)
+	if err := q.SetUpdateQuantum(1_000_000); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.Add(0, 4, 1e9, []ResourceID{link}); err != nil { // solved at once: 30 MB/s
+		t.Fatal(err)
+	}
+	if _, err := q.AddBatch(10, []Spec{{ID: 5, Bytes: 1e9, Path: []ResourceID{link}, Weights: []float64{0.25}}}); err != nil {
+		t.Fatal(err)
+	}
+	if rate, _ := q.Rate(5); rate != 0 {
+		t.Errorf("provisional rate %v with the link full, want 0", rate)
+	}
+	if _, err := q.Settle(1_000_000); err != nil {
+		t.Fatal(err)
+	}
+	// Solved: 0.25x + x = 30 MB/s, x = 24 MB/s each.
+	for id := FlowID(4); id <= 5; id++ {
+		if rate, _ := q.Rate(id); math.Abs(rate-24e6) > 1e-6 {
+			t.Errorf("after the solve flow %d: rate %v, want 24 MB/s", id, rate)
+		}
+	}
+	if _, err := q.Remove(2_000_000, 4); err != nil { // solved at once: 5 alone, 30/0.25
+		t.Fatal(err)
+	}
+	if rate, _ := q.Rate(5); math.Abs(rate-120e6) > 1e-6 {
+		t.Errorf("flow 5 alone: rate %v, want 120 MB/s (30 MB/s / 0.25)", rate)
+	}
+}
+
+// TestWeightBadInput: weights must match the path and be positive and finite.
+func TestWeightBadInput(t *testing.T) {
+	n := New()
+	r := mustResource(t, n, "r", 1e6)
+	for _, ws := range [][]float64{{}, {1, 1}, {0}, {-1}, {math.NaN()}, {math.Inf(1)}} {
+		if _, err := n.AddBatch(0, []Spec{{ID: 1, Bytes: 1, Path: []ResourceID{r}, Weights: ws}}); !errors.Is(err, ErrWeight) {
+			t.Errorf("weights %v: error %v, want ErrWeight", ws, err)
+		}
+	}
+}

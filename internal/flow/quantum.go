@@ -126,13 +126,13 @@ func (n *Network) deferChange(path []ResourceID) {
 // and returns its change.
 func (n *Network) provisional(f *flowState) Change {
 	rate := math.Inf(1)
-	for _, r := range f.path {
+	for i, r := range f.path {
 		res := &n.res[r]
-		rate = min(rate, res.capacity-res.used)
+		rate = min(rate, (res.capacity-res.used)/f.w(i))
 	}
 	rate = max(rate, 0)
-	for _, r := range f.path {
-		n.res[r].used += rate
+	for i, r := range f.path {
+		n.res[r].used += f.w(i) * rate
 	}
 	f.rate = rate
 	n.setBott(f, f.path[0])

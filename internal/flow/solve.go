@@ -72,8 +72,8 @@ func (n *Network) apply(flows []*flowState) []Change {
 	for _, f := range flows {
 		n.setBott(f, f.newBott)
 		if f.newRate != f.rate {
-			for _, r := range f.path {
-				n.res[r].used += f.newRate - f.rate
+			for i, r := range f.path {
+				n.res[r].used += f.w(i) * (f.newRate - f.rate)
 			}
 		}
 		if f.finish < 0 {
@@ -152,17 +152,19 @@ func (n *Network) progressiveFill(cres []ResourceID, ep uint64) {
 		res := &n.res[r]
 		res.left = res.capacity
 		res.unfixed = 0
-		for _, f := range res.flows {
+		res.unfixedW = 0
+		for k, f := range res.flows {
 			if f.seen == ep {
 				f.fixed = false
 				res.unfixed++
+				res.unfixedW += res.wts[k]
 			} else {
-				res.left -= f.rate
+				res.left -= res.wts[k] * f.rate
 			}
 		}
 		res.stale = false
 		if res.unfixed > 0 {
-			res.share = max(res.left, 0) / float64(res.unfixed)
+			res.share = max(res.left, 0) / res.unfixedW
 			order = append(order, heapEntry{res.share, r})
 		}
 	}
@@ -193,15 +195,20 @@ func (n *Network) progressiveFill(cres []ResourceID, ep uint64) {
 			f.fixed = true
 			f.newRate = s
 			f.newBott = top.id
-			for _, q := range f.path {
+			for i, q := range f.path {
 				if q == top.id {
 					continue
 				}
 				qr := &n.res[q]
-				qr.left -= s
+				w := f.w(i)
+				qr.left -= w * s
 				qr.unfixed--
+				qr.unfixedW -= w
 				if qr.unfixed > 0 {
-					qr.share = max(qr.left, 0) / float64(qr.unfixed)
+					if !(qr.unfixedW > 0) { // cancellation: sum again
+						qr.unfixedW = n.unfixedWeight(q, ep)
+					}
+					qr.share = max(qr.left, 0) / qr.unfixedW
 					qr.stale = true
 				}
 			}
@@ -210,6 +217,20 @@ func (n *Network) progressiveFill(cres []ResourceID, ep uint64) {
 	}
 	n.rheap = h
 	n.order = order[:0]
+}
+
+// unfixedWeight sums the weights of the free flows still without a rate on
+// resource q, for when subtracting the fixed ones' weights lost them to
+// rounding.
+func (n *Network) unfixedWeight(q ResourceID, ep uint64) float64 {
+	res := &n.res[q]
+	s := 0.0
+	for k, f := range res.flows {
+		if f.seen == ep && !f.fixed {
+			s += res.wts[k]
+		}
+	}
+	return s
 }
 
 // heapEntry is a resource waiting in the solver's heap with the share it had

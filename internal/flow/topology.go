@@ -189,6 +189,27 @@ func (t *Topology) Inbound(dst []ResourceID, dstNode int, far bool) ([]ResourceI
 	return append(dst, t.nicIn[dstNode]), nil
 }
 
+// Racks is the number of racks.
+func (t *Topology) Racks() int { return len(t.up) }
+
+// NICOut is a node's NIC in the outbound direction (ErrNode when the node is
+// out of range).
+func (t *Topology) NICOut(node int) (ResourceID, error) {
+	if node < 0 || node >= t.Nodes() {
+		return 0, fmt.Errorf("flow: NIC out of node %d in a cluster of %d nodes: %w", node, t.Nodes(), ErrNode)
+	}
+	return t.nicOut[node], nil
+}
+
+// Uplink is a rack's uplink toward the core (ErrNode when the rack is out of
+// range).
+func (t *Topology) Uplink(rack int) (ResourceID, error) {
+	if rack < 0 || rack >= len(t.up) {
+		return 0, fmt.Errorf("flow: uplink of rack %d of %d: %w", rack, len(t.up), ErrNode)
+	}
+	return t.up[rack], nil
+}
+
 // Path appends to dst the network resources a transfer from node src to node
 // dst crosses and returns the extended slice: nothing within a node; src's NIC
 // out and dstNode's NIC in within a rack; across racks also src's rack uplink,

@@ -16,7 +16,10 @@ path. Each case is its own network zone, so cases never share a link and one
 simulation runs them all. Flows with start_us 0 start at time 0, and "rates"
 are their (bytes - remaining) / t0 read at t0, which the caller picks before
 any flow finishes or starts later (0 for the others); each later flow starts
-at start_us; "finish" is each comm's finish time in seconds.
+at start_us; "finish" is each comm's finish time in seconds. A flow's
+optional "weights" (whole numbers, one per path resource) repeat each link
+that many times in its route: SimGrid adds a repeated link's consumption
+weights, so the flow loads the link by that multiple of its rate.
 
 The model is CM02 (max-min fair sharing) with every correction off: latency
 and bandwidth factors 1, no weight given to a flow's RTT (weight-S 0, CM02's
@@ -61,7 +64,8 @@ def main():
         for fi, fl in enumerate(case["flows"]):
             src = zone.create_host("c%d-f%d-src" % (ci, fi), 1e9).seal()
             dst = zone.create_host("c%d-f%d-dst" % (ci, fi), 1e9).seal()
-            route = [LinkInRoute(links[r]) for r in fl["path"]]
+            weights = fl.get("weights") or [1] * len(fl["path"])
+            route = [LinkInRoute(links[r]) for r, w in zip(fl["path"], weights) for _ in range(w)]
             zone.add_route(src.netpoint, dst.netpoint, None, None, route, False)
             comms_spec.append((ci, fi, src, dst, int(fl["bytes"]), int(fl.get("start_us", 0))))
         zone.seal()
