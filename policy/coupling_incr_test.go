@@ -1,13 +1,10 @@
 package policy
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/trace"
 )
 
 // countedCoupling is Coupling checking, after every hook, that Random
@@ -96,16 +93,7 @@ func (c countedCoupling) TaskFinished(s replay.Cluster, j *replay.JobView, reduc
 // maps the active jobs', and the candidate's list the one drawn afresh, after
 // every hook of a replay of the first 50 jobs of FB-2009 on fb-600.
 func TestCouplingFreeMapNodesCounted(t *testing.T) {
-	path := filepath.Join("..", "samples", "traces", "fb2009-first50.tsv")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, _, err := trace.ReadInput(path, f, "auto", trace.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readFB50(t)
 	// fb-600, and a small cluster whose few reduce slots keep V_r short, so
 	// that reduces end on nodes that join the lists.
 	small := parseHardware(t, "name = \"small\"\nracks = 3\nnodes_per_rack = 4\nmap_slots = 2\nreduce_slots = 1\n")

@@ -2,13 +2,10 @@ package policy
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
-	"github.com/tracereplay/tracereplay/trace"
 )
 
 // TestFairShortcutsChangeNothing replays the first 50 jobs of FB-2009 on a
@@ -20,16 +17,7 @@ import (
 // GreedyReduces from Cluster.Active, PickMap for every offer). The results
 // must be equal but for the wall time.
 func TestFairShortcutsChangeNothing(t *testing.T) {
-	path := filepath.Join("..", "samples", "traces", "fb2009-first50.tsv")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, _, err := trace.ReadInput(path, f, "auto", trace.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readFB50(t)
 	small := parseHardware(t, `
 name = "small"
 racks = 3

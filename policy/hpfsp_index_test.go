@@ -3,8 +3,6 @@ package policy
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -147,16 +145,7 @@ slow_start = %g
 		s := spec()
 		hpfspDiff(t, fmt.Sprintf("synthetic %d %s", i, s), w, s, seed, &tally)
 	}
-	path := filepath.Join("..", "samples", "traces", "fb2009-first50.tsv")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, _, err := trace.ReadInput(path, f, "auto", trace.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readFB50(t)
 	for i, hw := range []replay.Hardware{small(0.05), small(1), sampleHardware(t, "fb-600.toml")} {
 		for _, s := range []string{"hpfsp", spec()} {
 			w, _ := newWorkload(t, hw, tr, uint64(i+1))
