@@ -66,20 +66,7 @@ func TestFlowObservedCopyTail(t *testing.T) {
 // the network times; its copy runs its observed time on a timer and, winning,
 // withdraws the original's flows (lifecycle_flowspec.go): 8 s as well.
 func TestFlowObservedSpeculation(t *testing.T) {
-	base := `racks = 1
-nodes_per_rack = 2
-map_slots = 1
-reduce_slots = 1
-replication = 1
-task_startup = "0s"
-heartbeat = "3s"
-heartbeat_jitter = false
-duration_cv = 0
-task_times = "trace"
-lifecycle = true
-job_init_time = "2s"
-network = "flow"
-`
+	base := twoNodeTraceHW + "network = \"flow\"\n"
 	for _, c := range []struct {
 		copyWins bool
 		extra    string

@@ -56,19 +56,7 @@ func specTrace(copyWins bool) *trace.Trace {
 // With speculation = "hadoop" the observed copies are not replayed (the
 // engine's own speculation picks copies): 3–5 s.
 func TestObservedSpeculation(t *testing.T) {
-	base := `racks = 1
-nodes_per_rack = 2
-map_slots = 1
-reduce_slots = 1
-replication = 1
-task_startup = "0s"
-heartbeat = "3s"
-heartbeat_jitter = false
-duration_cv = 0
-task_times = "trace"
-lifecycle = true
-job_init_time = "2s"
-`
+	base := twoNodeTraceHW
 	for _, c := range []struct {
 		copyWins bool
 		extra    string
@@ -175,20 +163,7 @@ func (c *specEnds) TaskEnded(e replay.TaskEvent) {
 // heartbeat) adds up each attempt's hold: 4 + 4.5 + 2 = 10.5 s, 6 + 9 + 3 =
 // 18 s, and 7.5 + 2 + 2 = 11.5 s (9 s when the original was freed at 8 s).
 func TestSpecLoserKilledAtHeartbeat(t *testing.T) {
-	base := `racks = 1
-nodes_per_rack = 2
-map_slots = 1
-reduce_slots = 1
-replication = 1
-task_startup = "0s"
-heartbeat = "3s"
-heartbeat_jitter = false
-duration_cv = 0
-task_times = "trace"
-lifecycle = true
-job_init_time = "2s"
-cleanup_task = "1.5s"
-`
+	base := twoNodeTraceHW + "cleanup_task = \"1.5s\"\n"
 	for _, c := range []struct {
 		copyWins bool
 		extra    string
@@ -217,3 +192,20 @@ cleanup_task = "1.5s"
 		}
 	}
 }
+
+// twoNodeTraceHW is the cluster of the observed-speculation tests: two nodes
+// of one map and one reduce slot, a 3 s heartbeat without jitter, trace times
+// and the lifecycle with a 2 s job initialisation.
+const twoNodeTraceHW = `racks = 1
+nodes_per_rack = 2
+map_slots = 1
+reduce_slots = 1
+replication = 1
+task_startup = "0s"
+heartbeat = "3s"
+heartbeat_jitter = false
+duration_cv = 0
+task_times = "trace"
+lifecycle = true
+job_init_time = "2s"
+`
