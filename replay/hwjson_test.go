@@ -39,7 +39,9 @@ func TestHardwareJSON(t *testing.T) {
 	yarn.Cluster, yarn.NodeMemoryMB = ClusterYARN, 16384
 	batch := DefaultHardware()
 	batch.FlowShuffle = FlowShuffleBatch // written and read back under any network
-	for _, h := range []Hardware{plain, full, yarn, batch} {
+	pass := DefaultHardware()
+	pass.PassThroughMapMBps = 5 // its own key group (maprate.go)
+	for _, h := range []Hardware{plain, full, yarn, batch, pass} {
 		keyed, err := json.Marshal(h)
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +66,13 @@ func TestHardwareJSON(t *testing.T) {
 		if got := strings.Contains(string(keyed), `"flow_shuffle"`); got != (h.FlowShuffle != DefaultHardware().FlowShuffle) {
 			t.Errorf("flow_shuffle written = %v with %q", got, h.FlowShuffle)
 		}
+		if got := strings.Contains(string(keyed), `"passthrough_map_mb_per_s"`); got != (h.PassThroughMapMBps != 0) {
+			t.Errorf("passthrough_map_mb_per_s written = %v with %g", got, h.PassThroughMapMBps)
+		}
 		fields, err := h.FieldJSON()
+		if got := strings.Contains(string(fields), `"PassThroughMapMBps"`); got != (h.PassThroughMapMBps != 0) {
+			t.Errorf("PassThroughMapMBps in FieldJSON = %v with %g", got, h.PassThroughMapMBps)
+		}
 		if err != nil || !strings.Contains(string(fields), `"DiskMBps":100`) {
 			t.Errorf("FieldJSON = %s, %v", fields, err)
 		}
