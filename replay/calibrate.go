@@ -114,8 +114,15 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	}
 	c.fitSlots(tr, len(hosts))
 
-	// Maps: duration less the disk term, on input bytes.
-	var mx, my, allX, allY []float64
+	// Maps: duration less the disk term, on input bytes; the pass-through maps
+	// (maprate.go) apart.
+	reduces := map[string]int{} // reduce tasks the trace lists per job, as the replay counts them
+	for i := range tr.Tasks {
+		if tr.Tasks[i].Type == trace.Reduce {
+			reduces[tr.Tasks[i].JobID]++
+		}
+	}
+	var mx, my, allX, allY, px, py []float64
 	for i := range tr.Tasks {
 		t := &tr.Tasks[i]
 		if !observed(t) || t.Type != trace.Map || t.InputBytes < 0 {
@@ -124,6 +131,10 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 		y := msUs(t.FinishMs-t.StartMs) - bytesUs(t.InputBytes+max(t.OutputBytes, 0), base.DiskMBps)
 		if flow { // the read runs beside the compute: only the spill is subtracted
 			y = msUs(t.FinishMs-t.StartMs) - bytesUs(max(t.OutputBytes, 0), base.DiskMBps)
+		}
+		if passThroughMap(t.InputBytes, t.OutputBytes, reduces[t.JobID]) {
+			px, py = append(px, float64(t.InputBytes)), append(py, y)
+			continue
 		}
 		allX, allY = append(allX, float64(t.InputBytes)), append(allY, y)
 		if t.Locality == trace.NodeLocal {
@@ -150,6 +161,7 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	} else {
 		c.note("task_startup and map_compute_mb_per_s: fewer than %d maps with input bytes and observed times", minFitSamples)
 	}
+	c.fitPassThrough(px, py, base.DiskMBps, flow)
 
 	// Reduces: the work after the shuffle, less the disk term, on shuffle bytes;
 	// the copy of reduces launched after their job's last map, on shuffle bytes.
@@ -311,6 +323,32 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 		c.add("lifecycle", "true", "the fitted initialisation, setup and cleanup times are those of the job lifecycle (submitted, initialising, setup, maps and reduces, cleanup)", c.Jobs)
 	}
 	return c, nil
+}
+
+// fitPassThrough adds passthrough_map_mb_per_s from the pass-through maps'
+// durations less the disk term (x input bytes, y µs; maprate.go): 1/slope of
+// their Theil–Sen line, 0 when the slope is not told apart from none (under
+// flow: from the read's). With fewer than minFitSamples maps it notes that
+// the default, no compute term, applies.
+func (c *Calibration) fitPassThrough(x, y []float64, disk float64, flow bool) {
+	if len(x) < minFitSamples {
+		c.note("passthrough_map_mb_per_s: %d pass-through maps (maps of jobs without reduces whose output is their input within 1%%), fewer than %d: not fitted; the default 0 applies (no compute term beyond the disk's read and write)", len(x), minFitSamples)
+		return
+	}
+	slope, icept, lo := theilSen(x, y)
+	var note string
+	if flow {
+		slope = flowMapFit(slope, lo, disk)
+		note = flowMapNote(slope, disk)
+	} else {
+		slope = significant(slope, lo)
+		note = slopeNote(slope)
+	}
+	less := fmt.Sprintf("less (input+output)/disk_mb_per_s = %g", disk)
+	if flow {
+		less = fmt.Sprintf("less output/disk_mb_per_s = %g (network = \"flow\")", disk)
+	}
+	c.add("passthrough_map_mb_per_s", rateValue(slope), fmt.Sprintf("1/slope of a Theil-Sen fit of the pass-through maps' duration (maps of jobs without reduces whose output is their input within 1%%: identity or copy maps, left out of the map_compute_mb_per_s fit), %s, on input bytes (%s; intercept %s)", less, note, durationValue(icept)), len(x))
 }
 
 // msUs converts trace milliseconds to simulated microseconds.

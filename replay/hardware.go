@@ -203,6 +203,13 @@ type Hardware struct {
 	// after the reduce launched (not in a YARN job; not under flow). Its own
 	// key group (eventPollKeys), added after the frozen JSON formats.
 	EventPoll bool `toml:"event_poll"`
+	// PassThroughMapMBps is the compute rate of a pass-through map
+	// (passThroughMap, maprate.go: a map of a job without reduces whose
+	// output bytes are its input bytes within 1%, an identity or copy map);
+	// 0 (the default): no compute term, its read and write at the disk rate
+	// alone. Its own key group (mapRateKeys), added after the frozen JSON
+	// formats.
+	PassThroughMapMBps float64 `toml:"passthrough_map_mb_per_s"`
 
 	// The YARN resource model (yarn.go), used when cluster = "yarn": every
 	// node is a NodeManager offering memory and vcores, and containers sized
@@ -389,6 +396,7 @@ func (h *Hardware) Validate() error {
 		{"disk_mb_per_s", h.DiskMBps, false}, {"nic_mb_per_s", h.NICMBps, false},
 		{"rack_uplink_mb_per_s", h.RackUplinkMBps, false},
 		{"map_compute_mb_per_s", h.MapComputeMBps, true}, {"reduce_compute_mb_per_s", h.ReduceComputeMBps, true},
+		{"passthrough_map_mb_per_s", h.PassThroughMapMBps, true},
 	} {
 		if !(r.v > 0 && r.v <= MaxRateMBps) && !(r.zero && r.v == 0) {
 			bad("%s = %g: want a finite rate in (0, %g]", r.name, r.v, float64(MaxRateMBps))

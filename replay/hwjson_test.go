@@ -17,7 +17,7 @@ func TestHardwareKeysFromTags(t *testing.T) {
 		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
 		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
 		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
-		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "retry_container_delay", "job_init_jobs_per_user", "job_init_users", "jvm_reuse", "sort_mb_per_s", "event_poll",
+		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "retry_container_delay", "job_init_jobs_per_user", "job_init_users", "jvm_reuse", "sort_mb_per_s", "event_poll", "passthrough_map_mb_per_s",
 		"cluster", "node_memory_mb", "node_vcores", "min_allocation_mb", "max_allocation_mb", "min_allocation_vcores",
 		"max_allocation_vcores", "map_memory_mb", "reduce_memory_mb", "am_memory_mb", "map_vcores", "reduce_vcores",
 		"am_vcores", "am_startup", "am_launch", "am_heartbeat", "reduce_rampup_limit", "queues (name, capacity, max_capacity)"}
@@ -39,7 +39,9 @@ func TestHardwareJSON(t *testing.T) {
 	yarn.Cluster, yarn.NodeMemoryMB = ClusterYARN, 16384
 	batch := DefaultHardware()
 	batch.FlowShuffle = FlowShuffleBatch // written and read back under any network
-	for _, h := range []Hardware{plain, full, yarn, batch} {
+	pass := DefaultHardware()
+	pass.PassThroughMapMBps = 5 // its own key group (maprate.go)
+	for _, h := range []Hardware{plain, full, yarn, batch, pass} {
 		keyed, err := json.Marshal(h)
 		if err != nil {
 			t.Fatal(err)
@@ -64,7 +66,13 @@ func TestHardwareJSON(t *testing.T) {
 		if got := strings.Contains(string(keyed), `"flow_shuffle"`); got != (h.FlowShuffle != DefaultHardware().FlowShuffle) {
 			t.Errorf("flow_shuffle written = %v with %q", got, h.FlowShuffle)
 		}
+		if got := strings.Contains(string(keyed), `"passthrough_map_mb_per_s"`); got != (h.PassThroughMapMBps != 0) {
+			t.Errorf("passthrough_map_mb_per_s written = %v with %g", got, h.PassThroughMapMBps)
+		}
 		fields, err := h.FieldJSON()
+		if got := strings.Contains(string(fields), `"PassThroughMapMBps"`); got != (h.PassThroughMapMBps != 0) {
+			t.Errorf("PassThroughMapMBps in FieldJSON = %v with %g", got, h.PassThroughMapMBps)
+		}
 		if err != nil || !strings.Contains(string(fields), `"DiskMBps":100`) {
 			t.Errorf("FieldJSON = %s, %v", fields, err)
 		}

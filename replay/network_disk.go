@@ -253,10 +253,10 @@ func floorUs(b int64, r float64) int64 { return int64(math.Floor(bytesUs(b, r)))
 
 // mapLocalUs is map i's nominal node-local time under network = "flow", alone
 // on its node: start-up, the longer of its read at the disk's rate and its
-// compute (f, the duration noise, on the compute alone), then its spill. It
-// records the compute time.
-func (d *jobDisk) mapLocalUs(hw *Hardware, i int, m *MapTask, f float64) int64 {
-	cpu := int64(math.Ceil(f * bytesUs(m.InputBytes, hw.MapComputeMBps)))
+// compute at rate MB/s (f, the duration noise, on the compute alone), then
+// its spill. It records the compute time.
+func (d *jobDisk) mapLocalUs(hw *Hardware, i int, m *MapTask, f, rate float64) int64 {
+	cpu := int64(math.Ceil(f * bytesUs(m.InputBytes, rate)))
 	d.mapCPU[i] = cpu
 	return int64(hw.TaskStartup) + max(floorUs(m.InputBytes, hw.DiskMBps), cpu) + floorUs(m.OutputBytes, hw.DiskMBps)
 }

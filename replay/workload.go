@@ -633,10 +633,11 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 		// what it was.
 		m.noInput = m.InputBytes == 0 && (i >= len(mapTT) || len(mapTT[i].PreferredHosts) == 0)
 		f := noise(dur, hw.DurationCV)
-		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, hw.MapComputeMBps))
+		compute := hw.mapComputeMBps(m.InputBytes, m.OutputBytes, len(redShuffle)) // maprate.go
+		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, compute))
 		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))
 		if disk != nil {
-			m.localUs = disk.mapLocalUs(hw, i, m, f)
+			m.localUs = disk.mapLocalUs(hw, i, m, f, compute)
 		}
 		if i < len(mapObs) && mapObs[i] >= 0 {
 			obs := mapObs[i]
