@@ -683,6 +683,9 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 		if i < len(mapTT) {
 			ideal = float64(w.idealMapUs(tj, mapTT[i], m.localUs)) // an observed copy may finish first
 		}
+		if lagUs >= 0 {
+			ideal += float64(hw.TaskStartup) // alone, it starts up as modelled: no observed lag
+		}
 		sumMap += ideal
 		maxMap = max(maxMap, ideal)
 	}
