@@ -1,9 +1,11 @@
 package replay_test
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
 )
 
 // lagRun replays the hand history pinned as in TestTraceModeHandWorked
@@ -72,5 +74,26 @@ func TestModelModeIgnoresLaunchLag(t *testing.T) {
 		if with[i] != without[i] {
 			t.Errorf("task %d: %v with lags, %v without", i, with[i], without[i])
 		}
+	}
+}
+
+// TestTraceIdentityLaunchLag: a trace's identity leaves a task's launch lag
+// out while it is unknown, so the hand history keeps the identity a schema
+// 2.1 build gave it (pinned: fb87ba7's TraceSHA256), and counts it once
+// known. TraceSHA256 cuts it off the end of the task's JSON, so it must stay
+// trace.Task's last field.
+func TestTraceIdentityLaunchLag(t *testing.T) {
+	tt := reflect.TypeFor[trace.Task]()
+	if name := tt.Field(tt.NumField() - 1).Name; name != "LaunchLagMs" {
+		t.Fatalf("trace.Task's last field is %s: TraceSHA256 strips the launch lag from the end", name)
+	}
+	tr := handHistory()
+	const before = "sha256:46efdd6eaa5fbff50d2f040b42374805e58b067440d95bcca07576f86725ac36"
+	if got := replay.TraceSHA256(tr); got != before {
+		t.Errorf("identity without lags %s, want the 2.1 build's %s", got, before)
+	}
+	tr.Tasks[0].LaunchLagMs = 1130
+	if replay.TraceSHA256(tr) == before {
+		t.Error("a known launch lag leaves the trace's identity unchanged")
 	}
 }
