@@ -198,10 +198,11 @@ type Hardware struct {
 	// after the map's report reaches the JobTracker, the reduce's
 	// TaskTracker asks for completed maps at most once a heartbeat, the
 	// reduce's event thread asks its TaskTracker every 1 s, and the copier
-	// sleeps 5 s whenever nothing can be fetched; the fixed network adds the
-	// expected wait, heartbeat/2 + 3 s, to each fetch of a map that ends
-	// after the reduce launched (not in a YARN job; not under flow). Its own
-	// key group (eventPollKeys), added after the frozen JSON formats.
+	// sleeps 5 s whenever nothing can be fetched; every network model adds
+	// the expected wait, heartbeat/2 + 3 s, before a reduce fetches a map
+	// that ends after the reduce launched (not in a YARN job; under flow the
+	// reduce queues the output then, shuffle.go's pollOutput). Its own key
+	// group (eventPollKeys), added after the frozen JSON formats.
 	EventPoll bool `toml:"event_poll"`
 
 	// The YARN resource model (yarn.go), used when cluster = "yarn": every

@@ -15,7 +15,7 @@ package replay
 // successful attempt starts up then and fetches every output again, those
 // reported so far at once; a reduce whose every attempt fails fetches no
 // more, and fails when its failure is reported (jobfail.go). A shuffle that
-// ends before the failure leaves the attempts waiting until it (their merge
+// ends before the failure leaves the attempts waiting for it (their merge
 // and reduce work, which are not modelled for a failed attempt). The draws
 // give the failed attempts' total time, not each one's, so several failed
 // attempts are one start-up and one shuffle over their whole time, as a

@@ -118,9 +118,10 @@ const (
 // a read that ends first leaves them computing until then. The draws give
 // the failed attempts' total time, not each one's, so two or more failed
 // attempts are one start-up and one read over their whole time (a choice:
-// each would re-read from the start). A failed reduce attempt's fetches, a
-// trace-timed map's failed attempts and a map whose every attempt fails
-// (it runs its stages and fails at its end) keep the wait without flows.
+// each would re-read from the start). A reduce's failed attempts fetch as
+// flows until they fail (lifecycle_flowreduce.go). A trace-timed map's
+// failed attempts and a map whose every attempt fails (it runs its stages
+// and fails at its end) keep the wait without flows.
 //
 // A reused JVM (jvm_reuse) skips the start-up: the start-up stage lasts
 // (task_startup − what the JVM saves) × the factor.
@@ -137,7 +138,7 @@ type jobDisk struct {
 	slow     []float64 // per map, then per reduce: its straggler factor (0: none)
 	stretch  []int64   // per map: what its factor adds to its nominal time (in its retryUs, which policies' estimates use; not a wait)
 	failEnd  []int64   // per map whose failed attempts read (failingRead), while they run: when they fail
-	redRetry []int64   // per reduce: its failed attempts' time, before its successful attempt
+	redRetry []int64   // per reduce: its failed attempts' time, before its successful attempt (they fetch: lifecycle_flowreduce.go)
 	// Speculation (lifecycle_flowspec.go), nil without it.
 	copies  map[int32]*mapCopy // per map with one: its speculative copy
 	outNode map[int32]int32    // per map whose copy won: the copy's node, which holds the map's output
