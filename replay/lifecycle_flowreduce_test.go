@@ -102,3 +102,48 @@ func TestFlowReduceFailedAttemptFetches(t *testing.T) {
 		t.Errorf("%d transfers withdrawn, want 1 (the failed attempts' fetch)", end.cancels)
 	}
 }
+
+// TestFlowReduceFailsForGoodFetches: a reduce whose every attempt fails
+// fetches too, the outputs reported after its launch included, until its
+// last attempt fails. attempt_failure_rate 0.5; seeds 77 and 71 draw four
+// failed attempts for the reduce (5.736028 s and 3.991665 s in all) and
+// none for the map (checked first). The map (shuffleCase, launched at 0 s)
+// starts up over 0–1 s and spills 2 MB over 1–3 s; the reduce, launched at
+// 0 s on the other rack, starts up over 0–1 s and fetches the output from 3 s
+// at 1 MB/s (map disk, NICs, its disk). Seed 77: the fetch ends at 5 s, 2 MB
+// sent; seed 71: it is withdrawn at 3.991665 s with 991,665 bytes moved.
+// Then the job fails. Before, the attempts were a wait before a fetch that
+// never started: node 0 sent nothing.
+func TestFlowReduceFailsForGoodFetches(t *testing.T) {
+	for _, c := range []struct {
+		seed    uint64
+		failUs  int64
+		sent    int64
+		cancels int64
+	}{{77, 5_736_028, 2e6, 0}, {71, 3_991_665, 991_665, 1}} {
+		t.Run(fmt.Sprint(c.seed), func(t *testing.T) {
+			h := faultHardware(t)
+			h.AttemptFailureRate = 0.5
+			tr, plan := shuffleCase(0)
+			w, err := NewWorkload(tr, &h, NewTopology(&h, c.seed), c.seed, WorkloadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := w.buildAt(0)
+			if !j.life.fail.reduceFails(0) || j.life.fail.redFailUs[0] != c.failUs || j.Maps[0].retryUs != 0 {
+				t.Fatalf("seed %d draws %d µs of failed attempts for the map and fate %v, %v µs for the reduce: want none and every attempt failing in %d µs",
+					c.seed, j.Maps[0].retryUs, j.life.fail.reduces, j.life.fail.redFailUs, c.failUs)
+			}
+			res, end := runFlowCase(t, h, tr, c.seed, nil, plan)
+			if res.Jobs[0].Status != "FAILED" {
+				t.Errorf("job %s, want FAILED", res.Jobs[0].Status)
+			}
+			if got := res.Nodes[0].NetOutBytes; got != c.sent {
+				t.Errorf("node 0 sent %d bytes, want %d", got, c.sent)
+			}
+			if end.cancels != c.cancels {
+				t.Errorf("%d transfers withdrawn, want %d", end.cancels, c.cancels)
+			}
+		})
+	}
+}
