@@ -204,6 +204,14 @@ type Hardware struct {
 	// reduce queues the output then, shuffle.go's pollOutput). Its own key
 	// group (eventPollKeys), added after the frozen JSON formats.
 	EventPoll bool `toml:"event_poll"`
+	// FlowMerges (false by default) adds, under network = "flow", the
+	// merges' disk traffic (lifecycle_flowmerge.go): a map whose output
+	// overflows its sort buffer's spill threshold (Hadoop's io.sort.mb 100 ×
+	// io.sort.spill.percent 0.8) merges its spills, reading and rewriting its
+	// output on its disk, and a reduce's final merge reads its fetched
+	// segments from its disk beside its work and output write. Ignored under
+	// the other network models. Its own key group (flowMergeKeys).
+	FlowMerges bool `toml:"flow_merges"`
 
 	// The YARN resource model (yarn.go), used when cluster = "yarn": every
 	// node is a NodeManager offering memory and vcores, and containers sized

@@ -583,5 +583,6 @@ func optionalKeyGroups() []func(*Hardware) any {
 		func(h *Hardware) any { return yarnKeysOf(h) },
 		func(h *Hardware) any { return flowKeysOf(h) },
 		func(h *Hardware) any { return eventPollKeysOf(h) },
+		func(h *Hardware) any { return flowMergeKeysOf(h) },
 	}
 }
