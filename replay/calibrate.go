@@ -253,9 +253,7 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	} else {
 		c.note("nic_mb_per_s and shuffle_fetch_latency: fewer than %d reduces launched after their job's last map with a shuffle end", minFitSamples)
 	}
-	if !flow {
-		c.fitEventPoll(tr, base, lastMap) // calibrate_eventpoll.go; the flow engine's shuffle has no poll chain
-	}
+	c.fitEventPoll(tr, base, lastMap) // calibrate_eventpoll.go
 
 	// Job initialisation: submit to launch (Hadoop's init). A job submitted
 	// when every earlier job had been initialised found the init queue empty:

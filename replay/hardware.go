@@ -198,10 +198,11 @@ type Hardware struct {
 	// after the map's report reaches the JobTracker, the reduce's
 	// TaskTracker asks for completed maps at most once a heartbeat, the
 	// reduce's event thread asks its TaskTracker every 1 s, and the copier
-	// sleeps 5 s whenever nothing can be fetched; the fixed network adds the
-	// expected wait, heartbeat/2 + 3 s, to each fetch of a map that ends
-	// after the reduce launched (not in a YARN job; not under flow). Its own
-	// key group (eventPollKeys), added after the frozen JSON formats.
+	// sleeps 5 s whenever nothing can be fetched; every network model adds
+	// the expected wait, heartbeat/2 + 3 s, before a reduce fetches a map
+	// that ends after the reduce launched (not in a YARN job; under flow the
+	// reduce queues the output then, shuffle.go's pollOutput). Its own key
+	// group (eventPollKeys), added after the frozen JSON formats.
 	EventPoll bool `toml:"event_poll"`
 	// PassThroughMapMBps is the compute rate of a pass-through map
 	// (passThroughMap, maprate.go: a map of a job without reduces whose
@@ -210,6 +211,14 @@ type Hardware struct {
 	// alone. Its own key group (mapRateKeys), added after the frozen JSON
 	// formats.
 	PassThroughMapMBps float64 `toml:"passthrough_map_mb_per_s"`
+	// FlowMerges (false by default) adds, under network = "flow", the
+	// merges' disk traffic (lifecycle_flowmerge.go): a map whose output
+	// overflows its sort buffer's spill threshold (Hadoop's io.sort.mb 100 ×
+	// io.sort.spill.percent 0.8) merges its spills, reading and rewriting its
+	// output on its disk, and a reduce's final merge reads its fetched
+	// segments from its disk beside its work and output write. Ignored under
+	// the other network models. Its own key group (flowMergeKeys).
+	FlowMerges bool `toml:"flow_merges"`
 
 	// The YARN resource model (yarn.go), used when cluster = "yarn": every
 	// node is a NodeManager offering memory and vcores, and containers sized

@@ -584,5 +584,6 @@ func optionalKeyGroups() []func(*Hardware) any {
 		func(h *Hardware) any { return flowKeysOf(h) },
 		func(h *Hardware) any { return eventPollKeysOf(h) },
 		func(h *Hardware) any { return mapRateKeysOf(h) },
+		func(h *Hardware) any { return flowMergeKeysOf(h) },
 	}
 }

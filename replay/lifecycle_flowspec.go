@@ -169,6 +169,9 @@ func (s *Sim) copyTransferEnded(j *Job, x Transfer) {
 		s.copyReadEnded(j, x.Task, c)
 		return
 	}
+	if !x.Merge && s.startMapMerge(j, x.Task, c.node, true) { // lifecycle_flowmerge.go
+		return
+	}
 	s.copyEnded(j, x.Task, c)
 }
 

@@ -80,10 +80,15 @@ type Flows interface {
 // Round, for a fetch under flow_shuffle = "batch", is its class of sources
 // plus one (roundOwn, roundRack, roundFar; network_retimed.go): the fetch
 // carries outputs of many hosts, Src = Dst is the reduce's node and FetchOf
-// is -1; it is 0 for every other transfer.
+// is -1; it is 0 for every other transfer. Merge marks, with flow_merges,
+// a map's merge of its spills (Kind TransferSpill: its output read and
+// written again, Bytes twice the output) or a reduce's final merge read of
+// its fetched segments (Kind TransferOutput, Pipeline its own node only:
+// its disk; lifecycle_flowmerge.go).
 type Transfer struct {
 	Kind               TransferKind
 	Copy               bool
+	Merge              bool
 	Round              uint8
 	Job, Task, FetchOf int32
 	Src, Dst           int32

@@ -7,9 +7,10 @@ import (
 
 // Withdrawn transfers under network = "flow". An attempt that ends before its
 // transfers do ends them with it, without the events their ends would bring:
-// the losing attempt of a speculative map (lifecycle_flowspec.go), a reduce
-// whose last allowed attempt fails (it stops fetching), and every running
-// task of a job that fails (jobfail.go). There is one path for all three.
+// the losing attempt of a speculative map (lifecycle_flowspec.go), a map's
+// or a reduce's failed attempts (network_disk.go, lifecycle_flowreduce.go),
+// a reduce whose last allowed attempt fails (it stops fetching), and every
+// running task of a job that fails (jobfail.go). There is one path for all.
 //
 //   - The engine lists each attempt's transfers under way (xferIndex): a
 //     doubly linked list through the transfer ids per attempt, its head in

@@ -118,9 +118,10 @@ const (
 // a read that ends first leaves them computing until then. The draws give
 // the failed attempts' total time, not each one's, so two or more failed
 // attempts are one start-up and one read over their whole time (a choice:
-// each would re-read from the start). A failed reduce attempt's fetches, a
-// trace-timed map's failed attempts and a map whose every attempt fails
-// (it runs its stages and fails at its end) keep the wait without flows.
+// each would re-read from the start). A reduce's failed attempts fetch as
+// flows until they fail (lifecycle_flowreduce.go). A trace-timed map's
+// failed attempts and a map whose every attempt fails (it runs its stages
+// and fails at its end) keep the wait without flows.
 //
 // A reused JVM (jvm_reuse) skips the start-up: the start-up stage lasts
 // (task_startup − what the JVM saves) × the factor.
@@ -137,7 +138,8 @@ type jobDisk struct {
 	slow     []float64 // per map, then per reduce: its straggler factor (0: none)
 	stretch  []int64   // per map: what its factor adds to its nominal time (in its retryUs, which policies' estimates use; not a wait)
 	failEnd  []int64   // per map whose failed attempts read (failingRead), while they run: when they fail
-	redRetry []int64   // per reduce: its failed attempts' time, before its successful attempt
+	redRetry []int64   // per reduce: its failed attempts' time, before its successful attempt (they fetch: lifecycle_flowreduce.go)
+	redLeft  []uint8   // per reduce, with flow_merges: its output write and merge read under way, when both are (lifecycle_flowmerge.go)
 	// Speculation (lifecycle_flowspec.go), nil without it.
 	copies  map[int32]*mapCopy // per map with one: its speculative copy
 	outNode map[int32]int32    // per map whose copy won: the copy's node, which holds the map's output
@@ -258,7 +260,7 @@ func floorUs(b int64, r float64) int64 { return int64(math.Floor(bytesUs(b, r)))
 func (d *jobDisk) mapLocalUs(hw *Hardware, i int, m *MapTask, f, rate float64) int64 {
 	cpu := int64(math.Ceil(f * bytesUs(m.InputBytes, rate)))
 	d.mapCPU[i] = cpu
-	return int64(hw.TaskStartup) + max(floorUs(m.InputBytes, hw.DiskMBps), cpu) + floorUs(m.OutputBytes, hw.DiskMBps)
+	return int64(hw.TaskStartup) + max(floorUs(m.InputBytes, hw.DiskMBps), cpu) + floorUs(m.OutputBytes+mergeBytes(hw, m.OutputBytes), hw.DiskMBps)
 }
 
 // reduceWorkUs is reduce i's work after its shuffle under network = "flow":
@@ -271,12 +273,16 @@ func (d *jobDisk) reduceWorkUs(hw *Hardware, i int, r *ReduceTask, f float64) in
 
 // reducePostUs is what reduce i needs after its shuffle at the least: its
 // work, and beside it its output write at the disk's rate (every pipeline
-// crosses a disk).
+// crosses a disk) and with flow_merges its merge read.
 func (d *jobDisk) reducePostUs(hw *Hardware, i int, r *ReduceTask) int64 {
 	if !d.redOut[i] {
 		return r.workUs
 	}
-	return max(r.workUs, floorUs(r.OutputBytes, hw.DiskMBps))
+	post := max(r.workUs, floorUs(r.OutputBytes, hw.DiskMBps))
+	if hw.FlowMerges {
+		post = max(post, floorUs(r.ShuffleBytes, hw.DiskMBps))
+	}
+	return post
 }
 
 // flowMapLaunched starts map i's stages: its failed attempts and start-up
@@ -454,14 +460,23 @@ func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 }
 
 // startOutput starts reduce r's work and its output write through its HDFS
-// pipeline.
+// pipeline (with flow_merges, its merge read too: lifecycle_flowmerge.go).
 func (s *Sim) startOutput(j *Job, r int32) {
 	red := &j.Reduces[r]
 	d := j.out.disk
 	d.cpuEnd[len(j.Maps)+int(r)] = s.now + d.slowed(len(j.Maps)+int(r), red.workUs)
+	merging := s.startMergeRead(j, r)
 	if red.OutputBytes <= 0 {
-		s.flowReduceEnded(j, r)
+		if !merging {
+			s.flowReduceEnded(j, r)
+		}
 		return
+	}
+	if merging {
+		if d.redLeft == nil {
+			d.redLeft = make([]uint8, len(d.redOut))
+		}
+		d.redLeft[r] = 2
 	}
 	rng := rand.New(rand.NewPCG(d.redSeed[r], streamOutput))
 	pipe := s.topo.placeOutput(rng, red.Node, s.hw.Replication, s.hw.Placement == PlacementRackAware)
@@ -475,9 +490,13 @@ func (s *Sim) startOutput(j *Job, r int32) {
 	s.flowStart(Transfer{Kind: TransferOutput, Job: j.Index, Task: r, FetchOf: -1, Src: red.Node, Dst: pipe[0], Bytes: red.OutputBytes, Pipeline: pipe})
 }
 
-// flowReduceEnded: reduce r's output write is done; it ends when its work is
-// too.
+// flowReduceEnded: reduce r's output write (and with flow_merges its merge
+// read) is done; it ends when its work is too.
 func (s *Sim) flowReduceEnded(j *Job, r int32) {
+	if d := j.out.disk; d.redLeft != nil && d.redLeft[r] > 1 {
+		d.redLeft[r]-- // the other of its output write and merge read runs on
+		return
+	}
 	red := &j.Reduces[r]
 	end := max(s.now, j.out.disk.cpuEnd[len(j.Maps)+int(r)])
 	red.FinishUs = s.reported(red.Node, end)
@@ -501,6 +520,9 @@ func (s *Sim) flowTaskEnded(j *Job, x Transfer) {
 	case TransferMapRead:
 		s.mapReadEnded(j, x.Task)
 	case TransferSpill:
+		if !x.Merge && s.startMapMerge(j, x.Task, x.Dst, false) { // lifecycle_flowmerge.go
+			return
+		}
 		s.flowMapEnded(j, x.Task)
 	case TransferOutput:
 		s.flowReduceEnded(j, x.Task)

@@ -28,7 +28,8 @@ func TestFlowInvariantsEveryPolicy(t *testing.T) {
 		// speculative copies whose flows are killed (lifecycle_flowspec.go):
 		// LATE, then Hadoop's rule with exact rates
 		"network = \"flow\"\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\njvm_reuse = -1\ntask_startup = \"1s\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",
-		"network = \"flow\"\nlifecycle = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"hadoop\"\nmap_compute_mb_per_s = 30\nflow_update = \"0s\"\nout_of_band_heartbeat = true",
+		// With the merges' disk traffic (flow_merges).
+		"network = \"flow\"\nflow_merges = true\nlifecycle = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"hadoop\"\nmap_compute_mb_per_s = 30\nflow_update = \"0s\"\nout_of_band_heartbeat = true",
 	}
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)
@@ -97,13 +98,15 @@ func TestFlowSpeculationEveryPolicy(t *testing.T) {
 	var allCancels int64
 	for _, shape := range []string{
 		"network = \"flow\"\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\njvm_reuse = -1\ntask_startup = \"1s\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",
-		"network = \"flow\"\nlifecycle = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"hadoop\"\nmap_compute_mb_per_s = 30\nflow_update = \"0s\"\nout_of_band_heartbeat = true",
+		// With the merges' disk traffic (flow_merges).
+		"network = \"flow\"\nflow_merges = true\nlifecycle = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"hadoop\"\nmap_compute_mb_per_s = 30\nflow_update = \"0s\"\nout_of_band_heartbeat = true",
 		// Tasks failing for good: at 0.6 a task's four attempts all fail
-		// 13% of the time, and its job fails with its transfers under way.
-		"network = \"flow\"\nlifecycle = true\nattempt_failure_rate = 0.6\nspeculation = \"late\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20",
+		// 13% of the time, and its job fails with its transfers under way;
+		// with Hadoop 1's poll chain (event_poll).
+		"network = \"flow\"\nlifecycle = true\nattempt_failure_rate = 0.6\nspeculation = \"late\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\nevent_poll = true",
 		// The shuffle in rounds (flow_shuffle = "batch") under the same
-		// kills, failures and withdrawals.
-		"network = \"flow\"\nflow_shuffle = \"batch\"\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\ntask_startup = \"1s\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",
+		// kills, failures and withdrawals, with the poll chain.
+		"network = \"flow\"\nflow_shuffle = \"batch\"\nevent_poll = true\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\ntask_startup = \"1s\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",
 		"network = \"flow\"\nflow_shuffle = \"batch\"\nlifecycle = true\nattempt_failure_rate = 0.6\nspeculation = \"late\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20",
 	} {
 		hw := smallHardware(t, shape)

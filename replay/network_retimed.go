@@ -177,6 +177,8 @@ type fetchState struct {
 	started bool                        // its start-up is over
 	phase   bool                        // the job's maps are all done
 	latUs   int64                       // shuffle_fetch_latency's share of its fetches
+	seen    int32                       // outputs queued: the job's first seen done maps' (event_poll delays them, shuffle.go)
+	failUs  int64                       // > 0 while its failed attempts fetch: when they fail (lifecycle_flowreduce.go)
 }
 
 // hostOutputs is one host's map outputs for one reduce.
@@ -288,9 +290,9 @@ type roundSource struct {
 func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 	st := &j.out.fs[r]
 	rc := &st.rounds[c]
-	done := j.out.done
+	done := j.out.done[:st.seen] // the outputs queued (event_poll may hold later ones back)
 	from := int(rc.from)
-	rc.from = int32(len(done))
+	rc.from = st.seen
 	if c == roundOwn {
 		return nil
 	}
@@ -368,6 +370,7 @@ func (st *fetchState) roundEnded(c uint8) {
 func (s *Sim) queueOutput(j *Job, r, m int32) {
 	node := s.outputNode(j, m)
 	st := &j.out.fs[r]
+	st.seen++
 	if s.hw.FlowShuffle != FlowShuffleBatch {
 		st.queue(node, m, len(s.topo.Nodes))
 		return
@@ -461,7 +464,9 @@ func (s *Sim) pumpRounds(j *Job, r int32) {
 // nothing is waiting or under way.
 func (s *Sim) shuffleDone(j *Job, r int32) {
 	st := &j.out.fs[r]
-	if st.phase && st.active == 0 && st.waiting == 0 {
+	// Not while failed attempts fetch, nor before the poll chain has
+	// brought every map's output (shuffle.go).
+	if st.phase && st.active == 0 && st.waiting == 0 && st.failUs == 0 && int(st.seen) == len(j.out.done) {
 		st.phase = false
 		st.slot, st.out, st.hosts = nil, nil, nil
 		red := &j.Reduces[r]
@@ -490,15 +495,30 @@ func (s *Sim) flowReduceLaunched(j *Job, i int32, saved int64) {
 	if o.fs == nil {
 		o.fs = make([]fetchState, len(j.Reduces))
 	}
+	o.fs[i].seen = 0
 	for _, m := range o.done {
 		s.queueOutput(j, i, m)
 	}
 	s.flushBatchOut()
+	if s.reduceAttemptsFetch(j, i, saved) { // lifecycle_flowreduce.go
+		return
+	}
 	s.schedule(s.now+o.disk.reduceWaitUs(s.hw, i, saved), evFetchStart, j.Index, i)
 }
 
-// fetchStart is the end of reduce i's start-up: its fetches begin.
+// fetchStart is an evFetchStart event: for i ≥ 0 the end of reduce i's
+// start-up, its fetches begin (or its failed attempts', or their failure:
+// lifecycle_flowreduce.go); for i < 0 the poll chain brings the outputs of
+// the job's first −i reported maps (event_poll, shuffle.go).
 func (s *Sim) fetchStart(j *Job, i int32) {
+	if i < 0 {
+		s.pollOutput(j, -i)
+		return
+	}
+	if st := &j.out.fs[i]; st.failUs > 0 && s.now >= st.failUs {
+		s.reduceAttemptsFailed(j, i)
+		return
+	}
 	j.out.fs[i].started = true
 	s.pump(j, i)
 }

@@ -29,7 +29,8 @@ import (
 //
 // Under network = "flow" the shuffle key is not used: each fetch is a flow
 // sharing the links with every other transfer, parallel_copies at a time per
-// reduce (network_flow.go).
+// reduce (network_flow.go); with event_poll a running reduce sees a map's
+// output the poll chain's wait after the map's report (pollOutput).
 //
 // A reduce's share of a map's output is its shuffle bytes in proportion to that
 // map's part of the job's map output (an even part when the job's maps output
@@ -45,6 +46,10 @@ type jobOutput struct {
 	cursor []int64      // topology shuffle, per reduce: when its last fetch ends
 	fs     []fetchState // network = "flow", per reduce (network_flow.go)
 	disk   *jobDisk     // network = "flow": its tasks' flow stages (network_disk.go)
+	// lagging are, under network = "flow" with event_poll, the reduces that
+	// left the job's waiting list (its maps are all done) before the poll
+	// chain brought them every map's output (pollOutput).
+	lagging []int32
 }
 
 // MapOutputBytes is the intermediate data of j's finished maps stored on node n,
@@ -126,8 +131,19 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 	}
 	o.done = append(o.done, i)
 	if s.fn != nil {
+		w, polled := s.eventPollUs(j), false
 		for _, r := range j.waiting {
+			if w > 0 && s.pollsFor(j, r) {
+				polled = true
+				if j.MapsDone() {
+					o.lagging = append(o.lagging, r)
+				}
+				continue
+			}
 			s.flowFetch(j, r, i)
+		}
+		if polled {
+			s.schedule(s.now+w, evFetchStart, j.Index, -int32(len(o.done))) // pollOutput
 		}
 		s.flushBatchOut() // flow_shuffle = "batch" (network_retimed.go)
 	} else if s.topologyShuffle() {
@@ -227,7 +243,8 @@ func (s *Sim) shuffleEnd(j *Job, i int32) int64 {
 //     and none to schedule.
 //
 // Their phases are independent of the map's end, so the expected wait is
-// heartbeat/2 + 0.5 s + 2.5 s. A YARN job (cluster = "yarn", or a job
+// heartbeat/2 + 0.5 s + 2.5 s, under every network model (the fixed
+// shuffles' fetch and shuffleEnd, the flow shuffle's pollOutput). A YARN job (cluster = "yarn", or a job
 // whose trace records an ApplicationMaster) has none of it: the AM learns of
 // the map at once and the reduce's EventFetcher polls it every 1 s with no
 // 5 s sleep, which the fetch latency already stands for.
@@ -244,6 +261,65 @@ func (s *Sim) eventPollUs(j *Job) int64 {
 		return 0
 	}
 	return int64(s.hw.Heartbeat)/2 + eventPollChildUs + eventPollSleepUs
+}
+
+// Under network = "flow" a reduce running when a map is reported sees the
+// map's output eventPollUs later, as the fixed topology shuffle's fetch
+// starts then: mapOutput queues it at once for the reduces launched at the
+// report's instant or later and for those that replay an observed copy tail
+// (trace mode: the tail holds the chain), and for the others schedules one
+// evFetchStart event (b = −(done maps)) at the report plus the wait, whose
+// pollOutput queues, for every reduce still behind, the outputs of the
+// maps reported up to that one. The wait is the same for every map of a
+// job and reports come in time order, so every reduce queues the job's
+// outputs in the order the maps were reported (fetchState.seen counts
+// them), the order the batch rounds' source mix reads them in.
+
+// pollsFor reports whether running reduce r of j learns of a map reported
+// now through the poll chain: it was launched before now and does not
+// replay an observed copy tail.
+func (s *Sim) pollsFor(j *Job, r int32) bool {
+	red := &j.Reduces[r]
+	return red.LaunchUs < s.now && !red.obsTail
+}
+
+// pollOutput is an evFetchStart event with b = −n: the poll chain brings the
+// outputs of j's first n reported maps to the running reduces that launched
+// before the n-th was reported; each queues those it has not queued and
+// fetches. Once the job's last map is delivered no reduce lags.
+func (s *Sim) pollOutput(j *Job, n int32) {
+	o := &j.out
+	for _, r := range j.waiting {
+		s.pollReduce(j, r, n)
+	}
+	for _, r := range o.lagging {
+		s.pollReduce(j, r, n)
+	}
+	if int(n) == len(o.done) && j.MapsDone() {
+		o.lagging = nil
+	}
+	s.flushBatchOut()
+}
+
+// pollReduce queues, for reduce r of j, the outputs of the job's first n
+// reported maps that it has not queued, and starts its fetches.
+func (s *Sim) pollReduce(j *Job, r, n int32) {
+	st := &j.out.fs[r]
+	if st.seen >= n {
+		return
+	}
+	for st.seen < n {
+		s.queueOutput(j, r, j.out.done[st.seen]) // counts seen
+	}
+	s.pump(j, r)
+}
+
+// dropFetcher takes reduce r of j off the lists of reduces that receive map
+// outputs (its attempts are over).
+func (s *Sim) dropFetcher(j *Job, r int32) {
+	del := func(l []int32) []int32 { return slices.DeleteFunc(l, func(x int32) bool { return x == r }) }
+	j.waiting = del(j.waiting)
+	j.out.lagging = del(j.out.lagging)
 }
 
 // obsTailEnd is when reduce r's shuffle ends by its observed copy tail

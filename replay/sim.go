@@ -21,7 +21,7 @@ const (
 	evInitPoll      // lifecycle: the init poller's tick (b = 0) or its threads' round (b = 1)
 	evInitDone      // lifecycle: an init worker (b = 0) or job a's own AM (b = 1) is done with job a
 	evLifecycleDone // lifecycle: job a's setup (b = 2) or cleanup (b = 3) task is reported done
-	evFetchStart    // network = "flow": reduce b of job a is started up and begins its fetches
+	evFetchStart    // network = "flow": reduce b of job a is started up and begins its fetches (b < 0: event_poll brings job a's first -b map outputs, shuffle.go)
 	evAMReady       // cluster = "yarn": job a's AM has started and initialised the job (yarn.go)
 	evTick          // the policy's timer (Ticker, yarn.go)
 	evAMTick        // cluster = "yarn": a round of the MRAppMasters' allocate calls (yarn.go)
