@@ -22,8 +22,8 @@ import (
 // its jobs and tasks in order (encoded as JSON, empty host lists as none),
 // leaving out Meta, so a raw file and the trace directory ingest made of it
 // have one identity. A job's max attempts (trace schema 2.1) are left out
-// when both are unknown, so that a trace without them keeps the identity it
-// had before they existed. A streamed trace (t.Stream) is read for it, and
+// when both are unknown, and a task's launch lag (2.2) when unknown, so that a
+// trace without them keeps the identity it had before they existed. A streamed trace (t.Stream) is read for it, and
 // an error reading it is returned as "".
 func TraceSHA256(t *trace.Trace) string {
 	h := sha256.New()
@@ -43,7 +43,7 @@ func TraceSHA256(t *trace.Trace) string {
 	if err != nil {
 		return ""
 	}
-	enc := json.NewEncoder(w)
+	unknownLag := []byte(`,"LaunchLagMs":-1}`)
 	w.WriteString("tasks\n")
 	for i := range t.Tasks {
 		task := t.Tasks[i]
@@ -53,7 +53,14 @@ func TraceSHA256(t *trace.Trace) string {
 		if len(task.PreferredRacks) == 0 {
 			task.PreferredRacks = nil
 		}
-		enc.Encode(&task)
+		b, _ := json.Marshal(&task) // strings, string lists and integers always encode
+		if task.LaunchLagMs == trace.Unknown {
+			if s, ok := bytes.CutSuffix(b, unknownLag); ok {
+				b = append(s, '}')
+			}
+		}
+		w.Write(b)
+		w.WriteByte('\n')
 	}
 	w.Flush()
 	return sum(h)

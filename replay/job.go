@@ -69,8 +69,9 @@ type MapTask struct {
 	obsUs int64
 	obs   obsRule
 	// retryUs is the time of the failed attempts replayed before the
-	// successful one (lifecycle_attempts.go), on the same slot, and of a
-	// straggler's slowdown and modelled failures (lifecycle_faults.go).
+	// successful one (lifecycle_attempts.go), on the same slot, of a
+	// straggler's slowdown and modelled failures (lifecycle_faults.go), and
+	// the observed launch lag of the successful attempt (tracemode.go).
 	retryUs int64
 	// A speculative copy (lifecycle_faults.go): its node (-1: none) and launch.
 	specNode     int32

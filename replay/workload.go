@@ -639,14 +639,18 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 		if disk != nil {
 			m.localUs = disk.mapLocalUs(hw, i, m, f, compute)
 		}
+		lagUs := int64(-1) // the observed launch lag held before the attempt (tracemode.go)
 		if i < len(mapObs) && mapObs[i] >= 0 {
 			obs := mapObs[i]
 			if o := w.specOrigUs(tj, mapTT[i]); o >= 0 {
 				obs = o // the original was killed: its copy succeeded (lifecycle_specobs.go)
+			} else {
+				lagUs = launchLagUs(hw, mapTT[i])
 			}
-			if hw.Lifecycle {
-				// An attempt's recorded start is after its JVM started (Hadoop 1's
-				// task start precedes it by about task_startup in Rumen traces).
+			if hw.Lifecycle && lagUs < 0 {
+				// An attempt's recorded start is after its assignment: by the
+				// launch lag, which task_startup stands for when the trace does
+				// not record it (tracemode.go).
 				obs += int64(hw.TaskStartup)
 			}
 			hw.observedMap(m, mapTT[i], obs, w.net)
@@ -656,6 +660,9 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 		}
 		if i < len(mapTT) && w.retries != nil {
 			m.retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
+		}
+		if lagUs >= 0 {
+			m.retryUs += lagUs // the slot is held from the assignment
 		}
 		if i < len(mapTT) && w.fails != nil && w.fails[retryKey(tj.ID, mapTT[i].TaskID)].fate == fateFail {
 			j.life.fail.setMapFate(i, len(j.Maps), fateFail)
@@ -676,6 +683,9 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 		ideal := float64(m.localUs)
 		if i < len(mapTT) {
 			ideal = float64(w.idealMapUs(tj, mapTT[i], m.localUs)) // an observed copy may finish first
+		}
+		if lagUs >= 0 {
+			ideal += float64(hw.TaskStartup) // alone, it starts up as modelled: no observed lag
 		}
 		sumMap += ideal
 		maxMap = max(maxMap, ideal)
@@ -714,6 +724,15 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 			if tail, ok := observedCopyTail(redTT[i], lastMapMs); ok {
 				r.copyUs = int64(hw.TaskStartup)
 				r.tailUs, r.obsTail, r.obsTailUs = tail, true, tail
+			}
+			if lag := launchLagUs(hw, redTT[i]); lag >= 0 {
+				// Its slot held for the observed launch lag instead of
+				// task_startup (tracemode.go).
+				lag -= int64(hw.TaskStartup)
+				r.copyUs += lag
+				if disk != nil {
+					disk.addReduceRetry(i, lag) // network_disk.go
+				}
 			}
 		}
 		if i < len(redTT) && w.retries != nil {

@@ -52,7 +52,7 @@ swim_expect() { # TSV DIR
 		--expect jobs.failed_attempts.nulls="$rows" --expect jobs.wasted_ms.nulls="$rows" \
 		--expect jobs.job_id.type=VARCHAR --expect jobs.job_id.nulls=0 \
 		--expect jobs.compression=ZSTD \
-		--expect jobs.meta.tracereplay.schema_version=2.1 \
+		--expect jobs.meta.tracereplay.schema_version=2.2 \
 		--expect jobs.meta.tracereplay.source_format=swim \
 		--expect unsorted=0 --expect first3=job0,job1,job2 --expect queues=default
 }
@@ -89,7 +89,7 @@ check "$repo/trace/testdata/sample-trace" \
 	--expect tasks.compression=ZSTD --expect jobs.compression=ZSTD \
 	--expect jobs.meta.tracereplay.options='{"a":"1","b":"2","strict":"true"}' \
 	--expect jobs.meta.tracereplay.sources='["a.jhist","b.jhist"]' \
-	--expect tasks.meta.tracereplay.schema_version=2.1
+	--expect tasks.meta.tracereplay.schema_version=2.2
 
 echo "duckdb-check: replay results (fair on the 50-job sample, with tasks)"
 "$work/replay" --trace "$work/fb50" --policy fair --seed 3 --tasks --quiet --out "$work/runs"

@@ -133,7 +133,7 @@ func Read(dir string) (*Trace, error) {
 	}
 	tasksPath := filepath.Join(dir, TasksFile)
 	if _, err := os.Stat(tasksPath); err == nil {
-		trows, tmeta, err := ReadParquetFile[TaskRow](tasksPath)
+		trows, tmeta, err := readTaskRows(tasksPath)
 		if err != nil {
 			return nil, fmt.Errorf("read trace: %w", err)
 		}
@@ -265,6 +265,42 @@ func readJobs(path string) ([]Job, map[string]string, error) {
 		return nil, nil, err
 	}
 	return jobs, meta, nil
+}
+
+// readTaskRows reads the rows of a tasks.parquet of this schema version, or
+// of version 2.1 or older, which lacks the launch_lag_ms column (null then).
+func readTaskRows(path string) ([]TaskRow, map[string]string, error) {
+	kv, err := parquetKeyValues(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !schemaBefore(kv[MetaSchemaVersion], 2, 2) {
+		return ReadParquetFile[TaskRow](path)
+	}
+	var rows []TaskRow
+	meta, err := eachParquetRow(path, func(n int64) { rows = make([]TaskRow, 0, n) }, func(r *taskRowV21) { rows = append(rows, r.row()) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, meta, nil
+}
+
+// schemaBefore reports whether schema version v ("MAJOR" or "MAJOR.MINOR")
+// is older than major.minor; a version that does not parse is not (Read's
+// checkSchemaVersion refuses it).
+func schemaBefore(v string, major, minor int) bool {
+	ma, mi, _ := strings.Cut(v, ".")
+	vmaj, err := strconv.Atoi(ma)
+	if err != nil {
+		return false
+	}
+	vmin := 0
+	if mi != "" {
+		if vmin, err = strconv.Atoi(mi); err != nil {
+			return false
+		}
+	}
+	return vmaj < major || vmaj == major && vmin < minor
 }
 
 // minSchemaMajor is the oldest schema major version Read still reads.

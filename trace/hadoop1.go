@@ -326,6 +326,7 @@ func (p *h1Part) job(id string) *jobAcc {
 		return j
 	}
 	j := newJobAcc(id)
+	j.assignStarts = true // a JobTracker's history (taskAcc.launchLag)
 	p.accs[id] = j
 	p.order = append(p.order, j)
 	p.first[j] = jobPos{line: p.recLine, record: p.records, offset: -1}

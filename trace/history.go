@@ -298,6 +298,12 @@ type jobAcc struct {
 	tasks                    map[string]*taskAcc
 	order                    []*taskAcc
 	endStatusRaw, queueFinal string
+	// assignStarts says that a task's recorded start is the JobTracker
+	// assigning its first attempt (Hadoop 1 histories and Rumen traces of
+	// them), so that a task's launch lag is known (taskAcc.launchLag); a
+	// .jhist's task start is when the ApplicationMaster scheduled it, before
+	// any container was allocated.
+	assignStarts bool
 }
 
 func newJobAcc(id string) *jobAcc {

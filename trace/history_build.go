@@ -86,7 +86,7 @@ func (j *jobAcc) finishAt(diag *diagSink, pos jobPos) (Job, []Task, []Attempt) {
 	var open []string
 	for i, t := range j.order {
 		if kinds[i] != kindUnknown {
-			tasks = append(tasks, t.build(job.ID, kinds[i], mapOnly, hostRack, diag))
+			tasks = append(tasks, t.build(job.ID, kinds[i], mapOnly, j.assignStarts, hostRack))
 			attempts = t.appendAttempts(attempts, job.ID, kinds[i], hostRack)
 			if !t.ended {
 				open = append(open, t.id)
@@ -272,10 +272,38 @@ func (t *taskAcc) chosenAttempt() *attemptAcc {
 	return last
 }
 
+// launchLag is how long attempt a, the one the task keeps, held its slot
+// before it started, in ms, for a history whose task start is the
+// JobTracker's assignment of the task's first attempt: Hadoop 1's
+// JobInProgress.addRunningTaskToTIP logs the Task START_TIME
+// (TaskInProgress.getExecStartTime) when it hands the first attempt to a
+// TaskTracker at a heartbeat, and the attempt's START_TIME is the
+// TaskTracker's, set in TaskTracker.TaskInProgress.launchTask after the job
+// and the task are localised (apache/hadoop branch-1). The lag is a's start
+// less the task's when a is the task's first attempt (no other attempt
+// started before it or has no start) and the two clocks, the JobTracker's
+// and the TaskTracker's, do not visibly disagree: a starts no earlier than
+// the task and ends no later than the task's recorded finish (when the
+// JobTracker learned of it). Unknown otherwise. The 0.20 JobTracker logs of
+// Rumen's test data have attempts that start up to 128 s before their task
+// and end up to 11 s after it: TaskTracker clocks off the JobTracker's, which
+// would make a lag of that size out of nothing.
+func (t *taskAcc) launchLag(a *attemptAcc) int64 {
+	if t.start <= 0 || a.start < t.start || a.finish < a.start || t.finish < a.finish {
+		return Unknown
+	}
+	for _, o := range t.attempts {
+		if o != a && (o.start < 0 || o.start < a.start || o.start == a.start && CompareIDs(o.id, a.id) < 0) {
+			return Unknown
+		}
+	}
+	return a.start - t.start
+}
+
 // build turns an accumulated task into its trace form.
 // A map-only job's maps write straight to the file system and shuffle nothing, so
 // their output bytes are their HDFS bytes written.
-func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[string]string, diag *diagSink) Task {
+func (t *taskAcc) build(jobID string, kind taskKind, mapOnly, assignStarts bool, hostRack map[string]string) Task {
 	typ := typeOfKind(kind)
 	idx, ok := taskIndex(t.id)
 	if !ok {
@@ -316,6 +344,9 @@ func (t *taskAcc) build(jobID string, kind taskKind, mapOnly bool, hostRack map[
 	c := t.counters
 	if a := t.chosenAttempt(); a != nil {
 		out.StartMs, out.FinishMs = a.start, a.finish
+		if assignStarts {
+			out.LaunchLagMs = t.launchLag(a)
+		}
 		out.Host, out.Rack = a.host, a.rack
 		if out.Rack == "" {
 			out.Rack = hostRack[a.host]

@@ -197,6 +197,33 @@ func rtime(p *int64) int64 {
 	return *p
 }
 
+// jobTrackerJobID reports whether a job id was given by a Hadoop 1
+// JobTracker, whose identifier is its start time as yyyyMMddHHmm (12 digits:
+// job_200910281128_10000), rather than by a YARN ResourceManager, whose
+// cluster timestamp is its start in ms since the epoch (13 digits:
+// job_1369942127770_1205). Rumen builds a LoggedTask's startTime from
+// either kind of history: a JobTracker's Task START_TIME (the first
+// attempt's assignment) or a .jhist's TASK_STARTED startTime, which the
+// ApplicationMaster's TaskImpl logs when it schedules the task
+// (InitialScheduleTransition: getLaunchTime() is the scheduled time while
+// no attempt has launched), before any container is allocated.
+func jobTrackerJobID(id string) bool {
+	rest, ok := strings.CutPrefix(id, "job_")
+	if !ok {
+		return false
+	}
+	cluster, seq, ok := strings.Cut(rest, "_")
+	if !ok || len(cluster) != 12 || seq == "" {
+		return false
+	}
+	for _, c := range cluster + seq {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // acc turns a decoded LoggedJob into a job accumulator.
 func (rj *rumenJob) acc() (*jobAcc, Conf, error) {
 	id := rstr(rj.JobID)
@@ -204,6 +231,7 @@ func (rj *rumenJob) acc() (*jobAcc, Conf, error) {
 		return nil, nil, errors.New("job object without a jobID; skipped")
 	}
 	j := newJobAcc(id)
+	j.assignStarts = jobTrackerJobID(id)
 	j.job.User = rstr(rj.User)
 	j.job.Name = rstr(rj.JobName)
 	j.job.Queue = rstr(rj.Queue)

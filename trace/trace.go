@@ -19,7 +19,9 @@ import "strings"
 // still read (the new columns come back Unknown or empty, with no attempts).
 // Version 2.1 added the jobs columns conf_map_max_attempts and
 // conf_reduce_max_attempts; version 2 traces read with them Unknown.
-const SchemaVersion = "2.1"
+// Version 2.2 added the tasks column launch_lag_ms; older traces read with
+// it Unknown.
+const SchemaVersion = "2.2"
 
 // Unknown marks an integer field whose value the input did not give.
 const Unknown = -1
@@ -158,6 +160,14 @@ type Task struct {
 	FailedAttempts int32
 	KilledAttempts int32
 	WastedMs       int64 // summed duration of failed and killed attempts
+
+	// LaunchLagMs is how long the successful attempt held its slot before it
+	// started: its recorded start less the task's, when the history's task
+	// start is the JobTracker assigning the task's first attempt to a
+	// TaskTracker and the successful attempt is that first attempt (Hadoop 1
+	// histories, and Rumen traces of them); Unknown otherwise, and when the
+	// two clocks visibly disagree (history_build.go, launchLag).
+	LaunchLagMs int64
 }
 
 // InMapSlot reports whether the task runs in a map slot: maps do, reduces do
@@ -243,5 +253,6 @@ func NewTask(jobID, taskID string, typ TaskType, index int32) Task {
 		JobID: jobID, TaskID: taskID, Type: typ, Index: index,
 		InputBytes: Unknown, OutputBytes: Unknown, ShuffleBytes: Unknown,
 		StartMs: Unknown, FinishMs: Unknown, ShuffleFinishMs: Unknown, SortFinishMs: Unknown,
+		LaunchLagMs: Unknown,
 	}
 }

@@ -1,0 +1,76 @@
+package replay_test
+
+import (
+	"testing"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+// lagRun replays the hand history pinned as in TestTraceModeHandWorked
+// (factors: m2 observed node-local, replayed off-rack, ×3) with task_startup
+// 2 s and the given launch lags (ms, by task index: maps then reduces), and
+// returns each task's launch and finish, maps then reduces.
+func lagRun(t *testing.T, times replay.TaskTimeSource, lags map[int]int64) [][2]int64 {
+	t.Helper()
+	tr := handHistory()
+	for i, lag := range lags {
+		tr.Tasks[i].LaunchLagMs = lag
+	}
+	hw := handBase(t, "")
+	hw.TaskStartup, hw.TaskTimes = 2*sec, times
+	res := runPinned(t, tr, hw, true, &pin{maps: []int32{0, 1, 2, 2, 2}, reduceNode: 1})
+	out := make([][2]int64, 7)
+	for _, k := range res.Tasks {
+		i := int(k.Index)
+		if k.Type == "REDUCE" {
+			i += 5
+		}
+		out[i] = [2]int64{k.LaunchUs, k.FinishUs}
+	}
+	return out
+}
+
+// TestTraceModeLaunchLag: a map whose trace records its launch lag holds its
+// slot for the lag, not rescaled, and then for its observed duration
+// rescaled, instead of task_startup: m2 (observed 6 s node-local, replayed
+// off-rack) runs 40 + 6·3 = 58 s with a 40 s lag, (6 + 2)·3 = 24 s without;
+// m0 stays 6 + 2 s. A reduce launched 1 s into the job with a 30 s lag
+// copies from then on: the observed copy tail is 0 (its shuffle ended
+// before the last map), so its shuffle ends at the later of launch + 30 s
+// and the last map's end, and its observed 3 s of work follow.
+func TestTraceModeLaunchLag(t *testing.T) {
+	base := lagRun(t, replay.TaskTimesTrace, nil)
+	if d := base[2][1] - base[2][0]; d != 24*sec {
+		t.Fatalf("m2 without a lag: %d µs, want 24 s", d)
+	}
+	got := lagRun(t, replay.TaskTimesTrace, map[int]int64{2: 40_000})
+	if d := got[2][1] - got[2][0]; d != 58*sec {
+		t.Errorf("m2 with a 40 s lag: %d µs, want 58 s", d)
+	}
+	if d := got[0][1] - got[0][0]; d != 8*sec {
+		t.Errorf("m0: %d µs, want 8 s", d)
+	}
+	red := lagRun(t, replay.TaskTimesTrace, map[int]int64{5: 30_000})
+	lastMap := int64(0)
+	for _, m := range red[:5] {
+		lastMap = max(lastMap, m[1])
+	}
+	if want := max(red[5][0]+30*sec, lastMap) + 3*sec; red[5][1] != want || red[5][0]+30*sec <= lastMap {
+		t.Errorf("r0 with a 30 s lag: %v, last map end %d, want its end at %d", red[5], lastMap, want)
+	}
+	if red[5][1] == base[5][1] {
+		t.Errorf("r0 ends at %d µs with and without its lag", red[5][1])
+	}
+}
+
+// TestModelModeIgnoresLaunchLag: model times read no observed time, the
+// launch lag included: the same replay with and without lags.
+func TestModelModeIgnoresLaunchLag(t *testing.T) {
+	without := lagRun(t, replay.TaskTimesModel, nil)
+	with := lagRun(t, replay.TaskTimesModel, map[int]int64{0: 40_000, 2: 40_000, 5: 30_000})
+	for i := range without {
+		if with[i] != without[i] {
+			t.Errorf("task %d: %v with lags, %v without", i, with[i], without[i])
+		}
+	}
+}
