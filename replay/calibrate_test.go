@@ -421,3 +421,68 @@ func TestCalibrateEventPoll(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateSetupCleanupLaunchLag: setup_task and cleanup_task are their
+// attempts' medians plus the median launch lag of the trace's tasks of every
+// kind (Hadoop 1: the JobTracker's assignment to the attempt's start), which a
+// setup or cleanup task holds its slot for; with fewer than 3 lags recorded,
+// or none (.jhist), the attempts' medians alone.
+func TestCalibrateSetupCleanupLaunchLag(t *testing.T) {
+	value := func(tr *trace.Trace, key string) (time.Duration, string) {
+		t.Helper()
+		cal, err := replay.Calibrate(tr, replay.DefaultHardware())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, ok := cal.Value(key)
+		if !ok {
+			t.Fatalf("%s not fitted", key)
+		}
+		d, err := time.ParseDuration(strings.Trim(v, `"`))
+		if err != nil {
+			t.Fatalf("%s = %q: %v", key, v, err)
+		}
+		return d, strings.Join(cal.Notes, "\n")
+	}
+	for _, tc := range []struct {
+		name          string
+		lag           func(trace.TaskType, int) int64 // the lag of the i-th task of a type, ms
+		setup, clean  time.Duration
+		noteFewerThan bool
+	}{
+		{"no lag recorded", func(trace.TaskType, int) int64 { return trace.Unknown }, 1500 * time.Millisecond, 800 * time.Millisecond, false},
+		{"every task 700 ms", func(trace.TaskType, int) int64 { return 700 }, 2200 * time.Millisecond, 1500 * time.Millisecond, false},
+		// The maps and reduces outnumber the setup and cleanup tasks: their
+		// lags set the median, as one TaskTracker code path launches them all.
+		{"maps and reduces 1 s, setup and cleanup 100 ms", func(k trace.TaskType, _ int) int64 {
+			if k == trace.Setup || k == trace.Cleanup {
+				return 100
+			}
+			return 1000
+		}, 2500 * time.Millisecond, 1800 * time.Millisecond, false},
+		{"two lags only", func(k trace.TaskType, i int) int64 {
+			if k == trace.Map && i < 2 {
+				return 700
+			}
+			return trace.Unknown
+		}, 1500 * time.Millisecond, 800 * time.Millisecond, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := calibrationTrace()
+			seen := map[trace.TaskType]int{}
+			for i := range tr.Tasks {
+				k := tr.Tasks[i].Type
+				tr.Tasks[i].LaunchLagMs = tc.lag(k, seen[k])
+				seen[k]++
+			}
+			setup, notes := value(tr, "setup_task")
+			clean, _ := value(tr, "cleanup_task")
+			if setup != tc.setup || clean != tc.clean {
+				t.Errorf("setup_task %v, cleanup_task %v; want %v, %v", setup, clean, tc.setup, tc.clean)
+			}
+			if got := strings.Contains(notes, "launch lag: 2 tasks record one"); got != tc.noteFewerThan {
+				t.Errorf("note of too few lags: %v, want %v; notes:\n%s", got, tc.noteFewerThan, notes)
+			}
+		})
+	}
+}

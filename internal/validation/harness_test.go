@@ -26,7 +26,9 @@
 // trace mode too), VALIDATION_JOBS=NAME each job's simulated and observed
 // spans (wait, map phase, the rest) for the runs whose name contains NAME
 // (":" for all); VALIDATION_SET=key=value,... overrides hardware keys of
-// both folds' models after the calibration, for isolation runs;
+// both folds' models after the calibration, for isolation runs, and
+// VALIDATION_SET_A=..., VALIDATION_SET_B=... the model fold A (B) is scored
+// with alone, after it;
 // VALIDATION_EXCLUDED=score also scores the excluded candidates
 // (harnessExcluded) found in the traces directory, and
 // VALIDATION_EXCLUDED=NAME,... those of these file names (the committed copies
@@ -380,6 +382,21 @@ func TestValidationHarness(t *testing.T) {
 			}
 		}
 		fmt.Printf("== every fold's model is overridden with %s (VALIDATION_SET, an isolation run)\n", set)
+	}
+	for f := range models {
+		env := "VALIDATION_SET_" + f
+		set := os.Getenv(env)
+		if set == "" {
+			continue
+		}
+		kv, err := parseSettings(set)
+		if err != nil {
+			t.Fatalf("%s=%q: %v", env, set, err)
+		}
+		if models[f], err = models[f].WithSettings(kv); err != nil {
+			t.Fatalf("%s=%q on fold %s's model: %v", env, set, f, err)
+		}
+		fmt.Printf("== fold %s's model is overridden with %s (%s, an isolation run)\n", f, set, env)
 	}
 	var pairs []report.ValidationPair
 	var tasks []taskPair
