@@ -359,6 +359,7 @@ func (s *Sim) lcWaiting() {
 	if wasPending == 0 {
 		s.wake()
 	}
+	s.wakeSlotNodes() // park.go
 }
 
 // insertByIndex inserts j into a list kept in job order.

@@ -81,6 +81,13 @@ func TestParkedNodesChangeNothing(t *testing.T) {
 		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nheartbeat = \"50ms\"\ntimeline_sample = \"1s\"",
 		"racks = 3\nnodes_per_rack = 4\nreduce_slots = 1\nmap_nodes = 8\nreduce_nodes = 4\nreplication = 1",
 		"racks = 4\nnodes_per_rack = 8\nslow_start = 1.0\nreduce_slots = 2",
+		// The job lifecycle: setup and cleanup tasks take any free slot at a
+		// heartbeat, so parked nodes with one must wake when one waits
+		// (wakeSlotNodes); with report_at_heartbeat and JVM reuse too.
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nlifecycle = true",
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nlifecycle = true\nreport_at_heartbeat = true\nheartbeat = \"50ms\"\ntimeline_sample = \"1s\"",
+		"racks = 4\nnodes_per_rack = 8\nreduce_slots = 2\nlifecycle = true\njvm_reuse = -1\nreport_at_heartbeat = true",
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nreport_at_heartbeat = true",
 	}
 	names := []string{"fair", "fair-strict", "fair:node-delay=0s", "fair:node-delay=0s,rack-delay=0s",
 		"fair:node-delay=2s,rack-delay=30s", "fair:pool-by=queue"}
@@ -99,7 +106,7 @@ func TestParkedNodesChangeNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		tr := randomTrace(jobs, uint64(si)+21)
-		if si == 4 {
+		if si == len(shapes)-1 && !testgate.IsFast() {
 			tr.Jobs = tr.Jobs[:20]
 		}
 		for _, name := range names {
@@ -158,7 +165,9 @@ reduce_compute_mb_per_s = 200000
 
 // TestParkedNodesFB2010 is TestParkedNodesChangeNothing on the first
 // $TRACEREPLAY_PARK_JOBS jobs of FB-2010 on fb-3000 through fair (all 24,442
-// take about a minute of CPU); it is skipped when that is unset.
+// take about a minute of CPU), without and with the lifecycle (10,000 jobs
+// caught waking only as many nodes as setup and cleanup tasks wait:
+// wakeSlotNodes); it is skipped when that is unset.
 //
 //	TRACEREPLAY_PARK_JOBS=24442 go test ./replay -run TestParkedNodesFB2010 -v
 func TestParkedNodesFB2010(t *testing.T) {
@@ -168,6 +177,12 @@ func TestParkedNodesFB2010(t *testing.T) {
 	}
 	tr := sharedTrace(t, "FB-2010_samples_24_times_1hr_0.tsv")
 	tr.Jobs = tr.Jobs[:min(n, len(tr.Jobs))]
-	got, all := sameAsEveryHeartbeat(t, tr, loadHardware(t, "fb-3000.toml"), "fair", 1)
-	t.Logf("events: %d, %d with every heartbeat handled", got, all)
+	for _, life := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lifecycle=%v", life), func(t *testing.T) {
+			hw := loadHardware(t, "fb-3000.toml")
+			hw.Lifecycle = life
+			got, all := sameAsEveryHeartbeat(t, tr, hw, "fair", 1)
+			t.Logf("events: %d, %d with every heartbeat handled", got, all)
+		})
+	}
 }
