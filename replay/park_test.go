@@ -1,11 +1,14 @@
 package replay_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
@@ -166,8 +169,11 @@ reduce_compute_mb_per_s = 200000
 // TestParkedNodesFB2010 is TestParkedNodesChangeNothing on the first
 // $TRACEREPLAY_PARK_JOBS jobs of FB-2010 on fb-3000 through fair (all 24,442
 // take about a minute of CPU), without and with the lifecycle (10,000 jobs
-// caught waking only as many nodes as setup and cleanup tasks wait:
-// wakeSlotNodes); it is skipped when that is unset.
+// caught waking only as many nodes as setup and cleanup tasks wait without
+// passing on what a heartbeat that takes one would have done; 12,000 jobs
+// catch leaving out slotTaskTaken's wakeReduceNodes; the whole trace with the
+// lifecycle takes about 75 CPU-s and 7.5 GB); it is skipped when that is
+// unset.
 //
 //	TRACEREPLAY_PARK_JOBS=24442 go test ./replay -run TestParkedNodesFB2010 -v
 func TestParkedNodesFB2010(t *testing.T) {
@@ -184,5 +190,49 @@ func TestParkedNodesFB2010(t *testing.T) {
 			got, all := sameAsEveryHeartbeat(t, tr, hw, "fair", 1)
 			t.Logf("events: %d, %d with every heartbeat handled", got, all)
 		})
+	}
+}
+
+// TestParkedTraceMode is TestParkedNodesChangeNothing on the real job
+// histories of trace/testdata (jhist, hadoop1, rumen; each file and each
+// folder) in trace mode on the cluster derived from each, with the lifecycle:
+// recorded schedules whose cluster comes up late (Workload.upUs > 0, about
+// 680 s for v20-single-input-log.gz) and observed speculative attempts (the
+// Hadoop 1 and Rumen folders, rumen's counters-test-trace.json.gz), which are
+// launched at other nodes' heartbeats (obsSpeculate) and so keep nodes from
+// parking (initParking: specOn; without it the folders and
+// counters-test-trace.json.gz differ).
+func TestParkedTraceMode(t *testing.T) {
+	var ins []string
+	for _, sub := range []string{"jhist", "hadoop1", "rumen"} {
+		root := filepath.Join("..", "trace", "testdata", sub)
+		ins = append(ins, root)
+		files, err := filepath.Glob(filepath.Join(root, "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, files...)
+	}
+	replayed := 0
+	for _, in := range ins {
+		tr, _, err := trace.ReadTree(context.Background(), in, trace.TreeOptions{})
+		if err != nil || len(tr.Jobs) == 0 {
+			continue // configurations, topologies
+		}
+		hw, ok, err := replay.TraceHardware(tr, replay.DefaultHardware())
+		if err != nil || !ok {
+			continue
+		}
+		hw.Lifecycle = true
+		replayed++
+		for _, name := range []string{"fair", "fair:node-delay=0s"} {
+			t.Run(strings.TrimPrefix(in, "../trace/testdata/")+"/"+name, func(t *testing.T) {
+				got, all := sameAsEveryHeartbeat(t, tr, hw, name, 3)
+				t.Logf("events: %d, %d with every heartbeat handled", got, all)
+			})
+		}
+	}
+	if replayed < 6 {
+		t.Errorf("only %d inputs replayed", replayed)
 	}
 }
