@@ -172,7 +172,7 @@ reduce_compute_mb_per_s = 200000
 // caught waking only as many nodes as setup and cleanup tasks wait without
 // passing on what a heartbeat that takes one would have done; 12,000 jobs
 // catch leaving out slotTaskTaken's wakeReduceNodes; the whole trace with the
-// lifecycle takes about 75 CPU-s and 7.5 GB); it is skipped when that is
+// lifecycle takes about 95 CPU-s and 7.3 GiB); it is skipped when that is
 // unset.
 //
 //	TRACEREPLAY_PARK_JOBS=24442 go test ./replay -run TestParkedNodesFB2010 -v
