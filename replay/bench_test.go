@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -171,9 +172,11 @@ func BenchmarkReplayLifecycle(b *testing.B) {
 // kind and what its heartbeats did, and logs the counts (go test -v): where
 // the events go (docs/performance.md, "Heartbeats"). The every-heartbeat rows
 // handle every heartbeat, cancelling none, as the engine did before
-// (heartbeats.go): the same results with more events.
+// (heartbeats.go): the same results with more events. With
+// TRACEREPLAY_LIFECYCLE=1 the hardware has the job lifecycle on.
 //
 //	go test ./replay -run '^$' -bench 'EventKinds/fair' -benchtime 1x -v
+//	TRACEREPLAY_LIFECYCLE=1 go test ./replay -run '^$' -bench 'EventKinds/fair$' -benchtime 1x -v
 func BenchmarkEventKinds(b *testing.B) {
 	file, hwName := "FB-2010_samples_24_times_1hr_0.tsv", "fb-3000.toml"
 	if testgate.IsFast() {
@@ -181,6 +184,7 @@ func BenchmarkEventKinds(b *testing.B) {
 	}
 	tr := sharedTrace(b, file)
 	hw := loadHardware(b, hwName)
+	hw.Lifecycle = os.Getenv("TRACEREPLAY_LIFECYCLE") == "1"
 	for _, name := range []string{"fair", "fifo"} {
 		for _, all := range []bool{false, true} {
 			row := name

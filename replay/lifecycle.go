@@ -359,6 +359,7 @@ func (s *Sim) lcWaiting() {
 	if wasPending == 0 {
 		s.wake()
 	}
+	s.wakeSlotNodes() // park.go
 }
 
 // insertByIndex inserts j into a list kept in job order.
@@ -389,11 +390,13 @@ func (s *Sim) lcAssign(n int32) bool {
 			j := s.lc.cleanupWait[0]
 			s.lc.cleanupWait = s.lc.cleanupWait[1:]
 			s.lcLaunch(j, lcKindCleanup, n, mapSlot)
+			s.slotTaskTaken(n) // park.go
 			return true
 		}
 		j := s.lc.setupWait[0]
 		s.lc.setupWait = s.lc.setupWait[1:]
 		s.lcLaunch(j, lcKindSetup, n, mapSlot)
+		s.slotTaskTaken(n) // park.go
 		return true
 	}
 	return false

@@ -19,7 +19,12 @@ import (
 // the engine sees itself: a slot freeing on n, and reduces becoming ready
 // while n has a free reduce slot. A state change that only the first
 // heartbeat after some time makes (delay scheduling's wait starting or its
-// level rising) needs that heartbeat handled: WakeFirst.
+// level rising) needs that heartbeat handled: WakeFirst. With the job
+// lifecycle, a heartbeat that launches a setup or cleanup task does not run
+// the policy: the engine then has the next heartbeat handled again (of any
+// node, of a node with a free map slot, and of the same node) and counts the
+// ready reduces again against the parked nodes (slotTaskTaken), so what the
+// policy asked of that heartbeat moves on to the next.
 type Waker interface {
 	IdleUntil(c Cluster, n int32) int64
 }
@@ -120,7 +125,20 @@ type parking struct {
 func (s *Sim) initParking() {
 	_, ok := s.pol.(Waker)
 	hw := s.hw
-	if !ok || s.fn != nil || s.opt.queueAll || hw.Lifecycle || hw.Speculation != "none" || hw.ReportAtHeartbeat ||
+	// With the lifecycle (on a slot cluster), setup and cleanup tasks wait
+	// for any free slot: lcWaiting wakes the parked nodes whose heartbeats
+	// may take them (wakeSlotNodes), no node parks while one waits (park),
+	// and a heartbeat that takes one passes what the policy would have done
+	// at it on (slotTaskTaken); the other changes come through events (job
+	// init, setup and cleanup ends, task ends, also those reported at
+	// heartbeats) that already wake nodes. Not with speculation, modelled or
+	// observed (specOn: trace mode's observed speculative attempts are
+	// launched at other nodes' heartbeats, obsSpeculate), nor with modelled
+	// faults. A trace-mode cluster that comes up late (Workload.upUs > 0)
+	// parks: what moved results there was observed speculation (testdata's
+	// Hadoop 1 and Rumen folders have both; rumen's counters-test-trace,
+	// whose cluster is up at once, moved too; TestParkedTraceMode).
+	if !ok || s.fn != nil || s.opt.queueAll || hw.Lifecycle && s.yarn.on || s.specOn() || hw.faultsOn() ||
 		hw.OutOfBandHeartbeat || !hw.HeartbeatJitter || hw.Heartbeat <= 0 {
 		return
 	}
@@ -231,6 +249,11 @@ func (s *Sim) park(n int32, x int64) bool {
 	if pk.firstNow {
 		// The policy needs the next heartbeat of a node with a free map
 		// slot: that may be n's own.
+		return false
+	}
+	if len(s.lc.cleanupWait)+len(s.lc.setupWait) > 0 {
+		// A setup or cleanup task waits: n's next heartbeat may take it
+		// (lcAssign; n has a free slot).
 		return false
 	}
 	until := s.pol.(Waker).IdleUntil(s, n)
@@ -698,6 +721,9 @@ func (s *Sim) wakeReduceNodes() {
 			ready += int64(j.PendingReduces)
 		}
 	}
+	if ready <= 0 {
+		return
+	}
 	s.scanParked(s.pk.rbits, s.now, func(n int32, same bool) bool {
 		if !same {
 			ready -= int64(s.nodes[n].freeReduce)
@@ -705,6 +731,51 @@ func (s *Sim) wakeReduceNodes() {
 		s.resume(n, s.now)
 		return ready <= 0
 	})
+}
+
+// wakeSlotNodes wakes parked nodes now that a setup or cleanup task waits
+// (lcWaiting). With every heartbeat handled, the waiting tasks go to the
+// next heartbeats of nodes with a free slot, one task each (lcAssign), and
+// every parked node has a free slot (it parked at a heartbeat that left it
+// one, and only its own heartbeats take slots). So with w tasks waiting, the
+// parked nodes among the w heartbeats that take them are among the first w
+// parked nodes in heartbeat order from now, which are woken; park keeps
+// nodes from parking while one waits, so until none waits the nodes woken
+// stay awake. (A node with now's phase whose heartbeat at now came before
+// the event being handled heartbeats next one interval on: it is woken but
+// not counted.) A heartbeat that takes a task does not run the policy: what
+// it would have done moves on (slotTaskTaken).
+func (s *Sim) wakeSlotNodes() {
+	w := len(s.lc.cleanupWait) + len(s.lc.setupWait)
+	if !s.pk.on || len(s.pk.list) == 0 || w == 0 {
+		return
+	}
+	woken := 0
+	s.scanParked(s.pk.pbits, s.now, func(n int32, same bool) bool {
+		s.resume(n, s.now)
+		if x := s.nodes[n].nextHB; x >= 0 && (!same || x == s.now) {
+			woken++
+		}
+		return woken >= w
+	})
+}
+
+// slotTaskTaken is called when node n's heartbeat launched a setup or
+// cleanup task (lcAssign), so that the policy was not asked: whatever it
+// would have done at that heartbeat moves to later heartbeats, which must be
+// handled as the Waker asked for this one. A heartbeat the policy needs
+// (WakeFirst, WakeNext, Wake, WakeAllAt) becomes the next one of any node
+// (WakeNext), of a node with a free map slot (WakeFirst) and n's own next
+// one (WakeNext keeps n from parking); the ready reduces that the free
+// reduce slots of the nodes woken for them were to take (wakeReduceNodes)
+// are counted again against the parked nodes from now on.
+func (s *Sim) slotTaskTaken(n int32) {
+	if !s.pk.on {
+		return
+	}
+	s.WakeNext()
+	s.WakeFirst(s.now)
+	s.wakeReduceNodes()
 }
 
 // noteZero notes, before the next event, that nothing waits since the event
