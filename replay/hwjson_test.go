@@ -13,7 +13,7 @@ func TestHardwareKeysFromTags(t *testing.T) {
 	want := []string{"name", "racks", "nodes_per_rack", "map_slots", "reduce_slots", "map_nodes", "reduce_nodes",
 		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
 		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
-		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "flow_update", "flow_shuffle", "bar_q", "shuffle", "task_times",
+		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "flow_update", "flow_shuffle", "flow_fetch_order", "bar_q", "shuffle", "task_times",
 		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
 		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
 		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
@@ -39,7 +39,9 @@ func TestHardwareJSON(t *testing.T) {
 	yarn.Cluster, yarn.NodeMemoryMB = ClusterYARN, 16384
 	batch := DefaultHardware()
 	batch.FlowShuffle = FlowShuffleBatch // written and read back under any network
-	for _, h := range []Hardware{plain, full, yarn, batch} {
+	random := DefaultHardware()
+	random.FlowFetchOrder = FlowFetchRandom // a group of its own: flow_shuffle stays out
+	for _, h := range []Hardware{plain, full, yarn, batch, random} {
 		keyed, err := json.Marshal(h)
 		if err != nil {
 			t.Fatal(err)
@@ -63,6 +65,9 @@ func TestHardwareJSON(t *testing.T) {
 		}
 		if got := strings.Contains(string(keyed), `"flow_shuffle"`); got != (h.FlowShuffle != DefaultHardware().FlowShuffle) {
 			t.Errorf("flow_shuffle written = %v with %q", got, h.FlowShuffle)
+		}
+		if got := strings.Contains(string(keyed), `"flow_fetch_order"`); got != (h.FlowFetchOrder == FlowFetchRandom) {
+			t.Errorf("flow_fetch_order written = %v with %q", got, h.FlowFetchOrder)
 		}
 		fields, err := h.FieldJSON()
 		if err != nil || !strings.Contains(string(fields), `"DiskMBps":100`) {
