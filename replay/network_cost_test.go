@@ -197,7 +197,7 @@ func BenchmarkFlowShuffle(b *testing.B) {
 						b.Fatal(err)
 					}
 					cpu, _, res := costRun(b, tr, hw, pol)
-					b.Logf("flow_shuffle = %s: %.2f CPU s (%.1f × fixed's %.2f s)", mode, float64(cpu)/1e9, float64(cpu)/float64(fixedCPU), float64(fixedCPU)/1e9)
+					b.Logf("flow_shuffle = %s, flow_fetch_order = %s: %.2f CPU s (%.1f × fixed's %.2f s)", mode, hw.FlowFetchOrder, float64(cpu)/1e9, float64(cpu)/float64(fixedCPU), float64(fixedCPU)/1e9)
 					logFlowCost(b, res)
 					return cpu, res
 				}
