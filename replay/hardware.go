@@ -110,6 +110,13 @@ type Hardware struct {
 	// class of source (its own node, its rack, other racks) over the reduce
 	// side's resources only (network_retimed.go, docs/network-model.md).
 	FlowShuffle FlowShuffleMode `toml:"flow_shuffle"`
+	// FlowFetchOrder is the order in which a reduce's fetchers take the
+	// hosts with outputs waiting under flow_shuffle = "fetch": "ready" (the
+	// default) in the order each host's first waiting output became ready,
+	// the same for every reduce of a job; "random" a host drawn among them,
+	// as Hadoop 2's shuffle does (network_retimed.go; docs/network-model.md,
+	// "Which host a fetcher takes").
+	FlowFetchOrder FlowFetchOrder `toml:"flow_fetch_order"`
 	// BARq is q of the BAR model: extra time per concurrently running remote map.
 	BARq Duration `toml:"bar_q"`
 	// Shuffle is the reduce copy model: "uniform" copies a reduce's whole share at
@@ -269,7 +276,7 @@ func DefaultHardware() Hardware {
 		TaskStartup: Duration(time.Second / time.Microsecond), Heartbeat: Duration(3 * time.Second / time.Microsecond),
 		OutOfBandHeartbeat: false, HeartbeatJitter: true, BlockSizeMB: 128, Replication: 3, Placement: PlacementRackAware,
 		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: NetworkFixed, Shuffle: ShuffleUniform, TaskTimes: TaskTimesAuto,
-		BARq: Duration(time.Second / time.Microsecond), FlowUpdate: Duration(10 * time.Millisecond / time.Microsecond), FlowShuffle: FlowShuffleFetch, DurationCV: 0.1,
+		BARq: Duration(time.Second / time.Microsecond), FlowUpdate: Duration(10 * time.Millisecond / time.Microsecond), FlowShuffle: FlowShuffleFetch, FlowFetchOrder: FlowFetchReady, DurationCV: 0.1,
 		TraceLocality: TraceLocalityFactors, RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
 		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none", JVMReuse: 1,
@@ -436,6 +443,9 @@ func (h *Hardware) Validate() error {
 	}
 	if !slices.Contains(FlowShuffleModeNames(), string(h.FlowShuffle)) {
 		bad("%v", enumError("flow_shuffle", string(h.FlowShuffle), FlowShuffleModeNames()))
+	}
+	if !slices.Contains(FlowFetchOrderNames(), string(h.FlowFetchOrder)) {
+		bad("%v", enumError("flow_fetch_order", string(h.FlowFetchOrder), FlowFetchOrderNames()))
 	}
 	if !slices.Contains(PlacementPolicyNames(), string(h.Placement)) {
 		bad("%v", enumError("placement", string(h.Placement), PlacementPolicyNames()))

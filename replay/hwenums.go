@@ -114,6 +114,36 @@ func (m *FlowShuffleMode) UnmarshalText(b []byte) error {
 // MarshalText writes the mode's name.
 func (m FlowShuffleMode) MarshalText() ([]byte, error) { return []byte(m), nil }
 
+// FlowFetchOrder is the order in which a reduce's fetchers take the hosts with
+// map outputs waiting under flow_shuffle = "fetch" (the flow_fetch_order key).
+type FlowFetchOrder string
+
+const (
+	// FlowFetchReady takes the hosts in the order their first waiting output
+	// became ready: every reduce of a job takes them in the same order.
+	FlowFetchReady FlowFetchOrder = "ready"
+	// FlowFetchRandom takes a host drawn at random among those waiting, as
+	// Hadoop 2's ShuffleSchedulerImpl.getHost does, from a stream of the
+	// reduce's own.
+	FlowFetchRandom FlowFetchOrder = "random"
+)
+
+// FlowFetchOrderNames lists the valid values of the flow_fetch_order key.
+func FlowFetchOrderNames() []string {
+	return []string{string(FlowFetchReady), string(FlowFetchRandom)}
+}
+
+// UnmarshalText reads a flow_fetch_order key's value; an unknown name is an
+// error listing the valid ones.
+func (o *FlowFetchOrder) UnmarshalText(b []byte) error {
+	v, err := parseEnum("flow_fetch_order", b, FlowFetchOrderNames())
+	*o = FlowFetchOrder(v)
+	return err
+}
+
+// MarshalText writes the order's name.
+func (o FlowFetchOrder) MarshalText() ([]byte, error) { return []byte(o), nil }
+
 // TaskTimeSource names the task-time model (the task_times key): one of the
 // models registered in tasktimes.go (TaskTimeSourceNames).
 type TaskTimeSource string

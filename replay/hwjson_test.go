@@ -13,7 +13,7 @@ func TestHardwareKeysFromTags(t *testing.T) {
 	want := []string{"name", "racks", "nodes_per_rack", "map_slots", "reduce_slots", "map_nodes", "reduce_nodes",
 		"disk_mb_per_s", "nic_mb_per_s", "rack_uplink_mb_per_s", "map_compute_mb_per_s", "reduce_compute_mb_per_s",
 		"task_startup", "heartbeat", "out_of_band_heartbeat", "heartbeat_jitter", "block_size_mb", "replication", "placement",
-		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "flow_update", "flow_shuffle", "bar_q", "shuffle", "task_times",
+		"data_node_fraction", "slow_start", "reduce_mb_per_task", "max_reduces_per_job", "network", "core_oversubscription", "flow_update", "flow_shuffle", "flow_fetch_order", "bar_q", "shuffle", "task_times",
 		"trace_locality", "rack_local_factor", "off_rack_factor", "duration_cv", "timeline_sample",
 		"lifecycle", "job_init_threads", "job_init_poll", "job_init_time", "setup_task", "cleanup_task",
 		"shuffle_fetch_latency", "parallel_copies", "report_at_heartbeat",
@@ -41,7 +41,9 @@ func TestHardwareJSON(t *testing.T) {
 	batch.FlowShuffle = FlowShuffleBatch // written and read back under any network
 	pass := DefaultHardware()
 	pass.PassThroughMapMBps = 5 // its own key group (maprate.go)
-	for _, h := range []Hardware{plain, full, yarn, batch, pass} {
+	random := DefaultHardware()
+	random.FlowFetchOrder = FlowFetchRandom // a group of its own: flow_shuffle stays out
+	for _, h := range []Hardware{plain, full, yarn, batch, pass, random} {
 		keyed, err := json.Marshal(h)
 		if err != nil {
 			t.Fatal(err)
@@ -68,6 +70,9 @@ func TestHardwareJSON(t *testing.T) {
 		}
 		if got := strings.Contains(string(keyed), `"passthrough_map_mb_per_s"`); got != (h.PassThroughMapMBps != 0) {
 			t.Errorf("passthrough_map_mb_per_s written = %v with %g", got, h.PassThroughMapMBps)
+		}
+		if got := strings.Contains(string(keyed), `"flow_fetch_order"`); got != (h.FlowFetchOrder == FlowFetchRandom) {
+			t.Errorf("flow_fetch_order written = %v with %q", got, h.FlowFetchOrder)
 		}
 		fields, err := h.FieldJSON()
 		if got := strings.Contains(string(fields), `"PassThroughMapMBps"`); got != (h.PassThroughMapMBps != 0) {

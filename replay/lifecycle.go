@@ -575,7 +575,7 @@ func (h Hardware) FieldJSON() ([]byte, error) {
 
 // optionalKeyGroups are the groups of hardware keys added after the frozen
 // JSON formats were fixed (the lifecycle's, the later lifecycle keys, the
-// YARN model's, the flow model's rate-update quantum): each gives a comparable struct of the group's fields, in
+// YARN model's, the flow model's keys, the event poll, flow_fetch_order): each gives a comparable struct of the group's fields, in
 // Hardware's field order. A group whose keys all hold their defaults is left
 // out of FieldJSON and the manifest, so that a run that does not use it
 // records the same hardware JSON as before the keys existed.
@@ -588,5 +588,6 @@ func optionalKeyGroups() []func(*Hardware) any {
 		func(h *Hardware) any { return eventPollKeysOf(h) },
 		func(h *Hardware) any { return mapRateKeysOf(h) },
 		func(h *Hardware) any { return flowMergeKeysOf(h) },
+		func(h *Hardware) any { return fetchOrderKeysOf(h) },
 	}
 }

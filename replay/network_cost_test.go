@@ -176,9 +176,10 @@ func BenchmarkFlowUpdate(b *testing.B) {
 // fixed model's, and batch's difference from fetch job by job, in flowtime
 // and in reduce phase (finish − last map end, jobs with reduces): median,
 // 90th percentile and largest relative difference, and in total flowtime;
-// logged with -v.
+// logged with -v. -flow-fetch-order sets flow_fetch_order (the per-fetch
+// run's order of hosts).
 //
-//	go test ./replay -run '^$' -bench FlowShuffle -benchtime 1x -v -args -flow-jobs 300
+//	go test ./replay -run '^$' -bench FlowShuffle -benchtime 1x -v -args -flow-jobs 300 -flow-fetch-order random
 func BenchmarkFlowShuffle(b *testing.B) {
 	tr := prefix(sharedTrace(b, "FB-2010_samples_24_times_1hr_0.tsv"), *flowModelJobs)
 	for _, pol := range []string{"fifo", "fair"} {
@@ -189,11 +190,14 @@ func BenchmarkFlowShuffle(b *testing.B) {
 				run := func(mode replay.FlowShuffleMode) (int64, *replay.Result) {
 					hw := loadHardware(b, "fb-3000.toml")
 					hw.Network, hw.FlowShuffle = replay.NetworkFlow, mode
+					if *fetchOrder != "" {
+						hw.FlowFetchOrder = replay.FlowFetchOrder(*fetchOrder)
+					}
 					if err := hw.Validate(); err != nil {
 						b.Fatal(err)
 					}
 					cpu, _, res := costRun(b, tr, hw, pol)
-					b.Logf("flow_shuffle = %s: %.2f CPU s (%.1f × fixed's %.2f s)", mode, float64(cpu)/1e9, float64(cpu)/float64(fixedCPU), float64(fixedCPU)/1e9)
+					b.Logf("flow_shuffle = %s, flow_fetch_order = %s: %.2f CPU s (%.1f × fixed's %.2f s)", mode, hw.FlowFetchOrder, float64(cpu)/1e9, float64(cpu)/float64(fixedCPU), float64(fixedCPU)/1e9)
 					logFlowCost(b, res)
 					return cpu, res
 				}
@@ -204,6 +208,9 @@ func BenchmarkFlowShuffle(b *testing.B) {
 		})
 	}
 }
+
+// fetchOrder is BenchmarkFlowShuffle's flow_fetch_order (the hardware file's when empty).
+var fetchOrder = flag.String("flow-fetch-order", "", "BenchmarkFlowShuffle: flow_fetch_order of the flow runs (ready or random; empty: the hardware model's)")
 
 // logShuffleDiff logs res's difference from ref job by job (flowtime, reduce
 // phase) and in total flowtime.

@@ -379,3 +379,12 @@ type flowKeys struct {
 }
 
 func flowKeysOf(h *Hardware) flowKeys { return flowKeys{h.FlowUpdate, h.FlowShuffle} }
+
+// fetchOrderKeys is the key group of flow_fetch_order, added after flowKeys
+// and a group of its own so that a run that sets flow_update or flow_shuffle
+// but not it records the same hardware JSON as before it existed.
+type fetchOrderKeys struct {
+	FlowFetchOrder FlowFetchOrder
+}
+
+func fetchOrderKeysOf(h *Hardware) fetchOrderKeys { return fetchOrderKeys{h.FlowFetchOrder} }

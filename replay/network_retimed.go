@@ -3,6 +3,7 @@ package replay
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -160,9 +161,13 @@ func (mm *machineMetrics) retime(m *MapTask, old int64) {
 // reduce until the copy ends (freeHost); parallel_copies fetchers run at once
 // (mapreduce.reduce.shuffle.parallelcopies). So a reduce has at most one fetch
 // from each host under way, and it is one flow carrying the reduce's share of
-// every output it copies. Hosts are taken in the order their first waiting
-// output became ready (Hadoop picks one at random; a fixed order keeps runs
-// identical).
+// every output it copies. Under flow_fetch_order = "ready" (the default)
+// hosts are taken in the order their first waiting output became ready, the
+// same order for every reduce of a job, so a job's reduces crowd onto the
+// same few hosts at once; under "random" a fetcher takes a host drawn among
+// those waiting (drawHost), as Hadoop does (getHost picks a pending host at
+// random), which spreads them (docs/network-model.md, "Which host a fetcher
+// takes").
 //
 // Under flow_shuffle = "batch" the outputs wait in counters instead, by class
 // of source (rounds, below), and hosts, slot and out stay nil.
@@ -179,6 +184,7 @@ type fetchState struct {
 	latUs   int64                       // shuffle_fetch_latency's share of its fetches
 	seen    int32                       // outputs queued: the job's first seen done maps' (event_poll delays them, shuffle.go)
 	failUs  int64                       // > 0 while its failed attempts fetch: when they fail (lifecycle_flowreduce.go)
+	draws   uint64                      // flow_fetch_order = "random": hosts drawn so far (drawHost)
 }
 
 // hostOutputs is one host's map outputs for one reduce.
@@ -211,6 +217,27 @@ func (st *fetchState) queue(node, m int32, nodes int) {
 	h.ready = append(h.ready, m)
 	st.waiting++
 }
+
+// drawHost draws one of n hosts waiting (0 ≤ k < n) for a fetcher of a
+// reduce whose seed is seed, under flow_fetch_order = "random" (Hadoop 2's
+// ShuffleSchedulerImpl.getHost picks a pending host at random). The draws are
+// SplitMix64's sequence from the seed (the reduce's own, jobDisk.redSeed,
+// mixed with streamFetchHost), the k-th draw the k-th term, so a reduce's
+// picks depend on its seed and its own history only; the draw is scaled to n
+// by the high half of a 128-bit product (a bias below n / 2⁶⁴).
+func (st *fetchState) drawHost(seed uint64, n int) int {
+	st.draws++
+	z := seed ^ streamFetchHost<<40 + st.draws*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	hi, _ := bits.Mul64(z, uint64(n))
+	return int(hi)
+}
+
+// streamFetchHost separates flow_fetch_order = "random"'s draws from the
+// other streams seeded by a reduce's seed (streamOutput).
+const streamFetchHost = 8
 
 // free ends the fetch from host node: its outputs that became ready meanwhile
 // wait for the next fetcher.
@@ -541,7 +568,13 @@ func (s *Sim) pumpFetches(j *Job, r int32) {
 	}
 	red := &j.Reduces[r]
 	p := int32(max(s.hw.ParallelCopies, 1))
+	random := s.hw.FlowFetchOrder == FlowFetchRandom
 	for st.active < p && st.hhead < len(st.hosts) {
+		if n := len(st.hosts) - st.hhead; random && n > 1 {
+			// Hadoop's getHost: a host drawn among those waiting.
+			k := st.hhead + st.drawHost(j.out.disk.redSeed[r], n)
+			st.hosts[st.hhead], st.hosts[k] = st.hosts[k], st.hosts[st.hhead]
+		}
 		hk := st.hosts[st.hhead]
 		h := &st.out[hk]
 		st.hhead++

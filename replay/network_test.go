@@ -411,6 +411,63 @@ func TestFlowBatchSources(t *testing.T) {
 	}
 }
 
+// TestFlowFetchOrder: which host a fetcher takes (flow_fetch_order), and the
+// convoy the fixed order makes. Disks and NICs at 1 MB/s, uplinks at 100,
+// parallel_copies 1. Maps 0 and 1 on nodes 0 and 1 (rack 0) spill 2 MB each
+// over 0–2 s; reduces on nodes 2 and 3 (rack 1), launched at 4 s, take 1 MB
+// from each. With "ready" both reduces take node 0 first (its output was
+// ready first): two fetches share its disk and NIC out at 0.5 MB/s each over
+// 4–6 s, then both take node 1 over 6–8 s, and the shuffles end at 8 s. With
+// "random" the reduces' first draws (seed 1) are host 0 for reduce 0 and
+// host 1 for reduce 1: each fetch runs alone at 1 MB/s over 4–5 s, then
+// each reduce takes its other host over 5–6 s, ending at 6 s. A batch round
+// (2 MB, loading each source's disk and NIC out by 0.5) runs at 1 MB/s and
+// ends at 6 s too.
+func TestFlowFetchOrder(t *testing.T) {
+	rng := jobRand(1, streamOutput, 0) // the reduces' seeds (newJobDisk)
+	var first []int
+	for range 2 {
+		var st fetchState
+		first = append(first, st.drawHost(rng.Uint64(), 2))
+	}
+	if !slices.Equal(first, []int{0, 1}) {
+		t.Fatalf("the reduces' first draws are %v, the case is worked for [0 1]", first)
+	}
+	tr := &trace.Trace{}
+	flowJob(tr, "A", [][2]int64{{0, 2e6}, {0, 2e6}}, []int64{2e6, 2e6})
+	plan := func(s Cluster, jobs []*JobView) []launch {
+		return []launch{{0, false, 0, 0, 0}, {0, false, 1, 1, 0}, {0, true, 0, 2, 4}, {0, true, 1, 3, 4}}
+	}
+	for _, c := range []struct {
+		mode  FlowShuffleMode
+		order FlowFetchOrder
+		want  int64
+		n     int64
+	}{
+		{FlowShuffleFetch, FlowFetchReady, 8_000_000, 4},
+		{FlowShuffleFetch, FlowFetchRandom, 6_000_000, 4},
+		{FlowShuffleBatch, FlowFetchReady, 6_000_000, 2},
+		{FlowShuffleBatch, FlowFetchRandom, 6_000_000, 2},
+	} {
+		h := flowHardware(t, 1, 1, 100)
+		h.FlowShuffle, h.FlowFetchOrder, h.ParallelCopies = c.mode, c.order, 1
+		if err := h.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		res := runPlaced(t, h, tr, plan)
+		var ends []int64
+		for _, tk := range res.Tasks {
+			if tk.Type == "REDUCE" {
+				ends = append(ends, tk.ShuffleEndUs)
+			}
+		}
+		cost, _ := res.FlowCost()
+		if !slices.Equal(ends, []int64{c.want, c.want}) || cost.Fetches != c.n {
+			t.Errorf("%s, %s: shuffles end %v µs after %d transfers, want %d µs each after %d", c.mode, c.order, ends, cost.Fetches, c.want, c.n)
+		}
+	}
+}
+
 // TestNetworkKeys: the network names, and bad values of the network keys.
 func TestNetworkKeys(t *testing.T) {
 	for _, name := range NetworkModelNames() {
@@ -426,6 +483,7 @@ func TestNetworkKeys(t *testing.T) {
 		{"network = \"flow\"\ndisk_mb_per_s = 0", "disk_mb_per_s = 0: want a finite rate"},
 		{"network = \"flow\"\ndisk_mb_per_s = -5", "disk_mb_per_s = -5: want a finite rate"},
 		{"network = \"flow\"\nflow_shuffle = \"batches\"", `flow_shuffle "batches": want fetch or batch`},
+		{"network = \"flow\"\nflow_fetch_order = \"first\"", `flow_fetch_order "first": want ready or random`},
 	} {
 		_, err := ParseHardware([]byte(c.toml))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
