@@ -421,6 +421,7 @@ func (s *Sim) lcLaunch(j *Job, kind int32, n int32, mapSlot bool) {
 	t.node, t.mapSlot, t.launchUs = n, mapSlot, s.now
 	t.finishUs = s.reported(n, s.now+t.durUs)
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: lcTaskKind(kind), Node: n, MapSlot: mapSlot})
+	s.otherSlot(n, lcTaskKind(kind), mapSlot, true) // slotwatch.go
 	s.schedule(t.finishUs, evLifecycleDone, j.Index, kind)
 }
 
@@ -440,6 +441,7 @@ func (s *Sim) lcDone(j *Job, kind int32) {
 	}
 	s.taskEnded()
 	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: lcTaskKind(kind), Node: t.node, MapSlot: t.mapSlot})
+	s.otherSlot(t.node, lcTaskKind(kind), t.mapSlot, false) // slotwatch.go
 	if kind == lcKindSetup {
 		j.life.phase = lcRunning
 		s.admit(j)
