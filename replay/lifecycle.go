@@ -483,8 +483,11 @@ func (s *Sim) lcHistoryTimes(j *Job, r *JobResult) {
 }
 
 // mapAttemptsEndUs is the end of j's last map attempt, before its report; the
-// maps are all done.
+// maps are all done (kept when their records were dropped: Sim.retireMaps).
 func (j *Job) mapAttemptsEndUs() int64 {
+	if j.retired {
+		return j.mapsEndUs
+	}
 	end := int64(-1)
 	for i := range j.Maps {
 		end = max(end, j.Maps[i].endUs)
