@@ -123,7 +123,13 @@ func TestCouplingFreeMapNodesCounted(t *testing.T) {
 		"lifecycle = true\nreport_at_heartbeat = true\njvm_reuse = -1\nsetup_task = \"2s\"\ncleanup_task = \"20s\"\n")
 	dedicated := parseHardware(t, "name = \"small\"\nracks = 3\nnodes_per_rack = 4\nmap_slots = 2\nreduce_slots = 1\nmap_nodes = 8\nreduce_nodes = 4\n"+
 		"lifecycle = true\nsetup_task = \"2s\"\ncleanup_task = \"20s\"\n")
-	for _, hw := range []replay.Hardware{sampleHardware(t, "fb-600.toml"), small, fbLife, smallLife, dedicated} {
+	// coupling-8node with the lifecycle of coupling-grep-lifecycle.toml: a
+	// cleanup task takes the reduce slot of the last node without a reduce
+	// of the candidate, so the list falls back to the nodes with one.
+	eight := sampleHardware(t, "coupling-8node.toml")
+	eight.Lifecycle, eight.ReportAtHeartbeat, eight.JobInitThreads = true, true, 4
+	eight.SetupTask, eight.CleanupTask = replay.Duration(1650000), replay.Duration(1629000)
+	for _, hw := range []replay.Hardware{sampleHardware(t, "fb-600.toml"), small, fbLife, smallLife, dedicated, eight} {
 		for seed := range uint64(3) {
 			w, _ := newWorkload(t, hw, tr, seed+1)
 			checks, lists := 0, 0

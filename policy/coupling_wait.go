@@ -794,7 +794,10 @@ func (c *WaitScheduling) list(s replay.Cluster, j *replay.JobView) []int32 {
 			}
 		}
 		c.listNode = l
-		if len(l) == c.d || fresh || r.bound == math.MaxInt64 && !r.fromBusy {
+		// Ranked from the nodes without a reduce of j, with none of them
+		// left in V_r (a setup or cleanup task took the last one's slot),
+		// the list is drawn from those with one (ranking.build).
+		if len(l) == c.d || fresh || r.bound == math.MaxInt64 && !r.fromBusy && len(l) > 0 {
 			break
 		}
 		r.build(s, c, j)
