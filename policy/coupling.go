@@ -73,7 +73,7 @@ import "github.com/tracereplay/tracereplay/replay"
 // Cost per heartbeat, N nodes, J active jobs, V_r the nodes with a free
 // reduce slot and V_d those holding the candidate's intermediate data:
 //   - Maps: nothing when no active job has a pending map (a count kept at
-//     arrivals, ends and launches, without the lifecycle and speculation);
+//     arrivals, ends and launches, without speculation and modelled faults);
 //     else the Fair order of the jobs with pending maps, O(J log J) per free
 //     map slot (as for fair; not bounded by what changed). For each job
 //     offered a slot without local input, p̂ in O(1) when every node is
@@ -81,9 +81,10 @@ import "github.com/tracereplay/tracereplay/replay"
 //     of its launches in O(replication), recounted over the nodes holding its
 //     input only if its pending maps changed some other way), else O(K); N̂
 //     once per heartbeat in O(1) when every node is sampled (the nodes with a
-//     free map slot are counted as the policy's launches and map ends change
-//     them; without the lifecycle and speculation, whose tasks take slots
-//     unseen) and O(K) otherwise.
+//     free map slot are counted as the policy's launches and map ends, and
+//     the lifecycle's setup and cleanup tasks (OtherSlot), change them;
+//     without speculation, whose copies take slots unseen) and O(K)
+//     otherwise.
 //   - Reduces (Alg. 2): the nominal heartbeat count, O(1) amortized
 //     (Cluster.HeartbeatsSent walks on from its answer at the previous
 //     heartbeat over the nodes whose tick passed since; O(log N) at the first
@@ -96,9 +97,10 @@ import "github.com/tracereplay/tracereplay/replay"
 //     candidate's nodes (one pass over the N nodes, eq. 1's costs over V_d,
 //     the d least costs and the sort of the T nodes that can be listed: O(N +
 //     |V_d| + d·|V_r| + T log T)), only when the candidate changed to
-//     another job or fewer than d ranked nodes are left in V_r (under the
-//     lifecycle and speculation, whose tasks take reduce slots unseen: after
-//     any task end). A map end of the ranked job re-ranks from the ranked
+//     another job or fewer than d ranked nodes are left in V_r (with
+//     speculation or modelled faults: after any task end). A setup or
+//     cleanup task's slot is (b) for the list, or a reduce's end for the
+//     ranking when it frees one (OtherSlot). A map end of the ranked job re-ranks from the ranked
 //     nodes and the map's rack, O(T log T + nodes per rack); a reduce's end
 //     ranks its node in place if it can be listed, O(log T) and a copy of
 //     the ranked nodes after it.
@@ -111,18 +113,22 @@ import "github.com/tracereplay/tracereplay/replay"
 // heartbeat falls in, or that is the fourth round or later, or there is no
 // candidate and one can be chosen. Every other heartbeat is skipped: the
 // node is parked until its first heartbeat that may matter, and woken
-// earlier by what can change that: its own slots freeing (the engine; a
-// reduce's end adds at most that node to a list), the first pending maps
-// (the next heartbeat of a node with a free map slot, and from it the next,
-// while maps are pending), with no candidate any change to the jobs' tasks
-// (the next heartbeat, which may choose one), a new candidate (its list's
-// nodes, at the end of the heartbeat that chose it), a map end of the
-// candidate (the new list's nodes, at once), a failed launch (every parked
-// node), and the candidate's fourth round (every parked node, at its first
-// instant). The count is nominal and the list a
-// function of the state, so the results are those of handling every
-// heartbeat (TestCouplingParkedChangesNothing); on FB-2010 the events fall
-// from 93 to 7 per task (docs/performance.md).
+// earlier by what can change that: its own slots freeing (the engine), the
+// first pending maps (the next heartbeat of a node with a free map slot,
+// and from it the next, while maps are pending), with no candidate any
+// change to the jobs' tasks (the next heartbeat, which may choose one), a
+// new candidate (its list's nodes, at the end of the heartbeat that chose
+// it), a change of the list between heartbeats that moves n to another
+// group (at once: a map end of the candidate, a reduce slot freed by a
+// reduce's end or taken or freed by a setup or cleanup task, which moves
+// the nodes after it: WaitScheduling.WakeList), a failed launch (every
+// parked node) and the candidate's fourth round (every parked node, at its
+// first instant); while a setup or cleanup task waits for a slot the engine
+// parks no node. The count is nominal and the list a function of the state,
+// so the results are those of handling every heartbeat
+// (TestCouplingParkedChangesNothing, with and without the lifecycle); on
+// FB-2010 the events fall from 93 to 7 per task without the lifecycle and
+// from 89.5 to 10.5 with it (docs/performance.md).
 //
 // Memory: O(J + N) of its own (a few words per job, the node marks and the
 // list's candidates); of a job whose maps are all done the engine keeps only
@@ -150,17 +156,31 @@ type Coupling struct {
 
 	// pending is the active jobs' pending maps, counted at arrivals, ends and
 	// the heartbeats' launches, so that a heartbeat when none waits does not
-	// scan the jobs; kept (counted) only without the lifecycle and
-	// speculation, like the peeking count.
+	// scan the jobs; kept (counted) only without the engine's speculation
+	// and modelled faults (unseenTasks), like the peeking count.
 	pending int64
 	counted bool
 
 	// parkable: the policy sees every change of a slot and of a task's
-	// state (counted, and no modelled faults), so it can answer IdleUntil.
+	// state (counted; the lifecycle's setup and cleanup tasks through
+	// OtherSlot), so it can answer IdleUntil; cleared for the rest of the run
+	// by a speculative copy (OtherSlot).
 	parkable bool
 }
 
-var _ replay.Waker = (*Coupling)(nil)
+var (
+	_ replay.Waker       = (*Coupling)(nil)
+	_ replay.SlotWatcher = (*Coupling)(nil)
+)
+
+// unseenTasks reports whether the engine runs attempts the policy is not
+// told of and that take slots or change a task's state: its speculative
+// copies (speculation) and modelled faults (failed attempts, stragglers).
+// The lifecycle's setup and cleanup tasks are not among them: Coupling
+// follows their slots (OtherSlot).
+func unseenTasks(hw *replay.Hardware) bool {
+	return hw.Speculation != "none" || hw.AttemptFailureRate > 0 || hw.StragglerFraction > 0
+}
 
 func newCoupling(r *ParamReader) (replay.Policy, error) {
 	poolBy := r.String("pool-by", "user", "user", "queue")
@@ -195,9 +215,8 @@ func (c *Coupling) Name() string { return c.name }
 
 // Init prepares the fair order and the blocks' state.
 func (c *Coupling) Init(s replay.Cluster) {
-	hw := s.Hardware()
-	c.pending, c.counted = 0, !hw.Lifecycle && hw.Speculation == "none"
-	c.parkable = c.counted && hw.AttemptFailureRate == 0 && hw.StragglerFraction == 0
+	c.pending, c.counted = 0, !unseenTasks(s.Hardware())
+	c.parkable = c.counted
 	c.order.Init()
 	c.places.Init()
 	c.peek.Init(s)
@@ -233,9 +252,20 @@ func (c *Coupling) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool
 	c.wait.TaskFinished(s, j, reduce, n)
 }
 
-// JobFinished forgets the job.
+// JobFinished forgets the job. A job that ends before its maps (it failed:
+// the engine dropped its pending maps unseen, replay/jobfail.go) has the
+// pending maps counted afresh over the other active jobs, O(J).
 func (c *Coupling) JobFinished(s replay.Cluster, j *replay.JobView) {
-	c.pending -= int64(j.PendingMaps())
+	if j.FinishedMaps() < j.NumMaps() {
+		c.pending = 0
+		for _, a := range s.Active() {
+			if a.Index() != j.Index() {
+				c.pending += int64(a.PendingMaps())
+			}
+		}
+	} else {
+		c.pending -= int64(j.PendingMaps())
+	}
 	c.order.JobFinished(j)
 	c.places.JobFinished(j)
 	c.peek.JobFinished(j)
@@ -272,12 +302,43 @@ func (c *Coupling) Heartbeat(s replay.Cluster, n int32) {
 // heartbeat of a listed node in its first three rounds and takes any node in
 // the fourth. What can make a skipped heartbeat matter earlier wakes n: its
 // own slots freeing (the engine), the first pending maps (JobArrived), and
-// a new candidate or list (WaitScheduling.Changed and WakeList). Not under
-// the lifecycle, speculation or modelled faults, whose tasks the policy does
-// not see (never idle). O(1) with the candidate's list valid.
+// a new candidate or list (WaitScheduling.Changed and WakeList; a reduce
+// slot taken by a setup or cleanup task: OtherSlot). Under the lifecycle the
+// engine itself keeps nodes awake while a setup or cleanup task waits (a
+// heartbeat that takes one does not run the policy). Not under speculation
+// or modelled faults, whose tasks the policy does not see, nor after an
+// observed speculative copy (OtherSlot): never idle then. O(1) with the
+// candidate's list valid.
 func (c *Coupling) IdleUntil(s replay.Cluster, n int32) int64 {
 	if !c.parkable || s.FreeMapSlots(n) > 0 && c.pending > 0 {
 		return s.Now()
 	}
 	return c.wait.IdleUntil(s, n)
+}
+
+// OtherSlot is replay.SlotWatcher. A setup or cleanup task (the lifecycle)
+// took or freed a slot of node n: a map slot counts n in or out of Random
+// Peeking's nodes with a free map slot (O(1)); a reduce slot changes V_r,
+// so Wait Scheduling walks its list again, and, when taken, wakes the
+// parked nodes of the new list (WaitScheduling.OtherReduceSlot). Any other
+// kind (a speculative copy's slot, a losing attempt's slot freed after its
+// map's end was reported) the counts do not follow: Random Peeking counts
+// over the nodes from then on, and no node is parked any more (every parked
+// node is woken), for the rest of the run.
+func (c *Coupling) OtherSlot(s replay.Cluster, n int32, kind replay.TaskKind, mapSlot, taken bool) {
+	if kind != replay.TaskSetup && kind != replay.TaskCleanup {
+		c.peek.incr = false
+		if c.parkable {
+			c.parkable = false
+			if w, ok := s.(replay.Waking); ok {
+				w.WakeAllAt(s.Now())
+			}
+		}
+		return
+	}
+	if mapSlot {
+		c.peek.OtherMapSlot(s, n, taken)
+		return
+	}
+	c.wait.OtherReduceSlot(s, n, taken)
 }

@@ -82,22 +82,42 @@ func (c countedCoupling) JobFinished(s replay.Cluster, j *replay.JobView) {
 	c.check(s, "a job end")
 }
 
+func (c countedCoupling) OtherSlot(s replay.Cluster, n int32, kind replay.TaskKind, mapSlot, taken bool) {
+	c.Coupling.OtherSlot(s, n, kind, mapSlot, taken)
+	c.check(s, "a setup or cleanup task's slot")
+}
+
 func (c countedCoupling) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool, i int32) {
 	c.Coupling.TaskFinished(s, j, reduce, i)
 	c.check(s, "a task end")
 }
 
 // TestCouplingFreeMapNodesCounted: the count Random Peeking keeps of the
-// nodes with a free map slot (every node sampled, no lifecycle, no
-// speculation) is the count over the nodes, and Coupling's count of pending
-// maps the active jobs', and the candidate's list the one drawn afresh, after
-// every hook of a replay of the first 50 jobs of FB-2009 on fb-600.
+// nodes with a free map slot (every node sampled, no speculation) is the
+// count over the nodes, and Coupling's count of pending maps the active
+// jobs', and the candidate's list the one drawn afresh, after every hook of
+// a replay of the first 50 jobs of FB-2009 on fb-600 and on a small cluster,
+// without and with the job lifecycle (setup and cleanup tasks take map and
+// reduce slots: Coupling.OtherSlot; with report_at_heartbeat and JVM reuse
+// on the small cluster).
 func TestCouplingFreeMapNodesCounted(t *testing.T) {
 	tr := readFB50(t)
 	// fb-600, and a small cluster whose few reduce slots keep V_r short, so
 	// that reduces end on nodes that join the lists.
 	small := parseHardware(t, "name = \"small\"\nracks = 3\nnodes_per_rack = 4\nmap_slots = 2\nreduce_slots = 1\n")
-	for _, hw := range []replay.Hardware{sampleHardware(t, "fb-600.toml"), small} {
+	fbLife := sampleHardware(t, "fb-600.toml")
+	fbLife.Lifecycle = true
+	smallLife := parseHardware(t, "name = \"small\"\nracks = 3\nnodes_per_rack = 4\nmap_slots = 2\nreduce_slots = 1\n"+
+		"lifecycle = true\nreport_at_heartbeat = true\njvm_reuse = -1\nsetup_task = \"2s\"\ncleanup_task = \"20s\"\n")
+	dedicated := parseHardware(t, "name = \"small\"\nracks = 3\nnodes_per_rack = 4\nmap_slots = 2\nreduce_slots = 1\nmap_nodes = 8\nreduce_nodes = 4\n"+
+		"lifecycle = true\nsetup_task = \"2s\"\ncleanup_task = \"20s\"\n")
+	// coupling-8node with the lifecycle of coupling-grep-lifecycle.toml: a
+	// cleanup task takes the reduce slot of the last node without a reduce
+	// of the candidate, so the list falls back to the nodes with one.
+	eight := sampleHardware(t, "coupling-8node.toml")
+	eight.Lifecycle, eight.ReportAtHeartbeat, eight.JobInitThreads = true, true, 4
+	eight.SetupTask, eight.CleanupTask = replay.Duration(1650000), replay.Duration(1629000)
+	for _, hw := range []replay.Hardware{sampleHardware(t, "fb-600.toml"), small, fbLife, smallLife, dedicated, eight} {
 		for seed := range uint64(3) {
 			w, _ := newWorkload(t, hw, tr, seed+1)
 			checks, lists := 0, 0

@@ -32,9 +32,11 @@ type PeekingPicker struct {
 	// slots change rather than over all nodes at each heartbeat: free is the
 	// count before the current heartbeat, whose node hbNode had a free map
 	// slot at its start when hbFree (only its slots change during it); map
-	// ends are counted in by MapEnded. Kept so only when the policy sees every
-	// change of a map slot: not under the lifecycle (setup and cleanup tasks)
-	// or speculation (the engine's copies).
+	// ends are counted in by MapEnded, and setup and cleanup tasks' slots
+	// (the lifecycle) by OtherMapSlot. Kept so only when the policy sees
+	// every change of a map slot: not under speculation (the engine's
+	// copies) or modelled faults, and no more after an observed copy
+	// (Coupling.OtherSlot turns incr off).
 	incr   bool
 	free   int
 	hbNode int32
@@ -73,8 +75,7 @@ func (p *PeekingPicker) Init(s replay.Cluster) {
 			p.free++
 		}
 	}
-	hw := s.Hardware()
-	p.incr = p.sample.k == len(p.sample.all) && !hw.Lifecycle && hw.Speculation == "none"
+	p.incr = p.sample.k == len(p.sample.all) && !unseenTasks(s.Hardware())
 	p.hbNode = -1
 }
 
@@ -107,6 +108,21 @@ func (p *PeekingPicker) Settle(s replay.Cluster) {
 // just ended there freed its only one.
 func (p *PeekingPicker) MapEnded(s replay.Cluster, n int32) {
 	if p.incr && p.mapNode[n] && s.FreeMapSlots(n) == 1 {
+		p.free++
+	}
+}
+
+// OtherMapSlot counts node n in or out of the nodes with a free map slot
+// after a map slot there was taken (taken) or freed by a task the policy did
+// not launch (a setup or cleanup task), outside the policy's heartbeats.
+func (p *PeekingPicker) OtherMapSlot(s replay.Cluster, n int32, taken bool) {
+	if !p.incr || !p.mapNode[n] {
+		return
+	}
+	switch f := s.FreeMapSlots(n); {
+	case taken && f == 0:
+		p.free--
+	case !taken && f == 1:
 		p.free++
 	}
 }

@@ -51,9 +51,10 @@ type WaitScheduling struct {
 	// ends (one node joins). So rk ranks the nodes that can be listed once
 	// per candidate and finished maps, and a list is the first d of them
 	// still in V_r (walked again after a reduce launch or end: slotVer).
-	// Under the lifecycle and speculation (tasks that take reduce slots
-	// unseen: rescan) the list is rebuilt after any task end or reduce
-	// launch (listVer counts those).
+	// Under speculation and modelled faults (tasks that take slots unseen:
+	// rescan) the list is rebuilt after any task end or reduce launch
+	// (listVer counts those). The lifecycle's setup and cleanup tasks'
+	// reduce slots come through OtherReduceSlot.
 	listVer  uint64
 	slotVer  uint64
 	listJob  *replay.JobView
@@ -67,12 +68,16 @@ type WaitScheduling struct {
 	// Parked nodes (Coupling.IdleUntil): ver counts the changes to the jobs'
 	// mismatches (job arrivals and ends, task ends, launches); noCandAt is
 	// the ver at which no job could become the candidate (noCand set).
-	// toldJob and toldMaps name the last list whose nodes were woken.
+	// told is the last list whose nodes were woken (WakeList), of the
+	// candidate toldJob (nil: none since a candidate was chosen) at its
+	// finished maps toldMaps and free reduce slots toldSlot (slotVer).
 	ver      uint64
 	noCandAt uint64
 	noCand   bool
 	toldJob  *replay.JobView
 	toldMaps int32
+	toldSlot uint64
+	told     []int32
 	waking   replay.Waking // nil when the cluster parks no node
 	// armed is the count whose fourth round WakeAllAt was last given (its
 	// candidate nil when none is).
@@ -96,7 +101,7 @@ func NewWaitScheduling(threshold float64, d int, places *ReducePlaces) *WaitSche
 func (w *WaitScheduling) Init(s replay.Cluster) {
 	w.mark = make([]uint64, len(s.Topology().Nodes))
 	hw := s.Hardware()
-	w.rescan = hw.Lifecycle || hw.Speculation != "none"
+	w.rescan = unseenTasks(hw)
 	w.listJob, w.toldJob, w.rk.job = nil, nil, nil
 	topo := s.Topology()
 	w.rk.mark = make([]uint64, len(topo.Nodes))
@@ -112,8 +117,9 @@ func (w *WaitScheduling) Init(s replay.Cluster) {
 }
 
 // TaskFinished notes the end of a task of j on node n: the list may gain n
-// (a reduce's end) or change whole (the candidate's map end, which the
-// parked nodes of the new list are woken for: WakeList); see Changed.
+// (a reduce's end), which moves the nodes after n to later groups, or change
+// whole (the candidate's map end); the parked nodes whose group changed are
+// woken (WakeList); see Changed.
 func (w *WaitScheduling) TaskFinished(s replay.Cluster, j *replay.JobView, reduce bool, n int32) {
 	w.listVer++
 	if reduce {
@@ -123,9 +129,25 @@ func (w *WaitScheduling) TaskFinished(s replay.Cluster, j *replay.JobView, reduc
 		w.rk.mapEnded(s, w, j, n)
 	}
 	w.Changed(s)
-	if !reduce && j == w.state.cand {
+	if reduce || j == w.state.cand {
 		w.WakeList(s)
 	}
+}
+
+// OtherReduceSlot notes that a task the policy did not launch (a setup or
+// cleanup task) took (taken) or freed a reduce slot of node n, outside the
+// policy's heartbeats: V_r lost or may have gained n. A freed slot ranks n,
+// as a reduce's end does (ranking.slotFreed; the engine wakes n). Either
+// moves the list's nodes after n to other groups (a taken slot also puts the
+// node after the list's last into it), so the parked nodes whose group
+// changed are woken (WakeList): O(d² + the ranked nodes passed over).
+func (w *WaitScheduling) OtherReduceSlot(s replay.Cluster, n int32, taken bool) {
+	w.listVer++
+	w.slotVer++
+	if !taken {
+		w.rk.slotFreed(s, w, n)
+	}
+	w.WakeList(s)
 }
 
 // Changed notes a change to the jobs' mismatches (a job's arrival or end, a
@@ -772,7 +794,10 @@ func (c *WaitScheduling) list(s replay.Cluster, j *replay.JobView) []int32 {
 			}
 		}
 		c.listNode = l
-		if len(l) == c.d || fresh || r.bound == math.MaxInt64 && !r.fromBusy {
+		// Ranked from the nodes without a reduce of j, with none of them
+		// left in V_r (a setup or cleanup task took the last one's slot),
+		// the list is drawn from those with one (ranking.build).
+		if len(l) == c.d || fresh || r.bound == math.MaxInt64 && !r.fromBusy && len(l) > 0 {
 			break
 		}
 		r.build(s, c, j)
@@ -782,16 +807,21 @@ func (c *WaitScheduling) list(s replay.Cluster, j *replay.JobView) []int32 {
 	return c.listNode
 }
 
-// WakeList wakes the parked nodes of the candidate's list once per list, when
-// the candidate may still launch in the first three rounds, where a node
-// launches only if listed (Coupling.IdleUntil). It is called at the end of
-// each heartbeat; since every change of the list or of the candidate has the
-// next heartbeat handled (Changed, FillReduces), the nodes are woken before
-// any of their heartbeats. O(1) while the list is unchanged, else the list's
-// cost (list) and d wakes.
+// WakeList wakes the parked nodes of the candidate's list whose group (L1,
+// L2 or L3) is not the one they had in the list last told (every node of
+// the list for a new candidate), when the candidate may still launch in the
+// first three rounds, where a node launches only if it is in the round's
+// group (Coupling.IdleUntil answers from a node's group). A node that left
+// the list wakes when it was told to, and does nothing then. It is called
+// at the end of each heartbeat (a new candidate, FillReduces) and at each
+// change of the list between heartbeats: a map end of the candidate and a
+// reduce slot freed or taken (a node joining or leaving V_r moves the nodes
+// after it to another group: TaskFinished, OtherReduceSlot), so the nodes
+// are woken before any of their heartbeats. O(1) while the list is
+// unchanged, else the list's cost (list) and O(d²) to compare the groups.
 func (ws *WaitScheduling) WakeList(s replay.Cluster) {
 	w := &ws.state
-	if ws.waking == nil || ws.rescan || w.cand == nil {
+	if ws.waking == nil || ws.rescan || w.cand == nil || !canReduce(w.cand) {
 		return
 	}
 	n := int64(len(s.Topology().Nodes))
@@ -799,13 +829,31 @@ func (ws *WaitScheduling) WakeList(s replay.Cluster) {
 		return // every later heartbeat is in the fourth round or later
 	}
 	l := ws.list(s, w.cand)
-	if ws.toldJob == w.cand && ws.toldMaps == ws.listMaps {
-		return // only a node whose reduce slot freed can have joined: the engine woke it
+	if ws.toldJob == w.cand && ws.toldMaps == ws.listMaps && ws.toldSlot == ws.listSlot {
+		return // the list told
 	}
-	ws.toldJob, ws.toldMaps = w.cand, ws.listMaps
-	for _, v := range l {
-		ws.waking.Wake(v)
+	same := ws.toldJob == w.cand
+	for i, v := range l {
+		if !same || listGroup(slices.Index(ws.told, v)) != listGroup(i) {
+			ws.waking.Wake(v)
+		}
 	}
+	ws.told = append(ws.told[:0], l...)
+	ws.toldJob, ws.toldMaps, ws.toldSlot = w.cand, ws.listMaps, ws.listSlot
+}
+
+// listGroup is the group (1: L1, 2: L2, 3: L3) of the i-th node of a list,
+// 0 for i < 0 (not in the list).
+func listGroup(i int) int {
+	switch {
+	case i < 0:
+		return 0
+	case i == 0:
+		return 1
+	case i < 3:
+		return 2
+	}
+	return 3
 }
 
 // IdleUntil is the reduce side of Coupling.IdleUntil for node n, right after

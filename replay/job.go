@@ -157,6 +157,7 @@ type Job struct {
 	view      JobView   // what policies see of it (View)
 	retired   bool      // Maps and the map index were dropped (Sim.retireMaps)
 	nMaps     int32     // len(Maps) before they were dropped
+	mapsEndUs int64     // with the lifecycle, mapAttemptsEndUs when the maps were dropped
 }
 
 // NoInput reports whether the map has no input to read: its input is 0 bytes
@@ -393,11 +394,14 @@ func (j *Job) HasLocalMap(n int32) bool { return j.LocalMap(n) >= 0 }
 // its maps have finished (retireMaps): true when nothing reads a finished
 // map's record again. Those that do: the topology shuffle and network =
 // "flow" (a reduce launched later fetches each map's output from its node,
-// from its end), the lifecycle (reported ends, speculative copies, failed
-// attempts and jobs), modelled faults, and YARN (containers and preemption).
+// from its end), speculative copies (the engine's and, in trace mode, the
+// observed ones: a losing attempt is killed after its map's end), failed
+// jobs and modelled faults, and YARN (containers and preemption). Under the
+// lifecycle otherwise only the job's result reads them, for its last map
+// attempt's end (lcHistoryTimes), which retireMaps keeps.
 func (s *Sim) retiresMaps() bool {
-	return !s.hw.Lifecycle && s.hw.Speculation == "none" && !s.hw.faultsOn() && !s.yarn.on &&
-		s.fn == nil && !s.topologyShuffle() && s.w.fails == nil
+	return s.hw.Speculation == "none" && !s.hw.faultsOn() && !s.yarn.on &&
+		s.fn == nil && !s.topologyShuffle() && s.w.fails == nil && s.w.specs == nil
 }
 
 // retireMaps drops the per-map records of j, whose maps have all finished
@@ -416,6 +420,9 @@ func (s *Sim) retireMaps(j *Job) {
 				s.chk.fail("job %s: maps dropped with map %d not done", j.Trace.ID, i)
 			}
 		}
+	}
+	if s.hw.Lifecycle {
+		j.mapsEndUs = j.mapAttemptsEndUs()
 	}
 	j.nMaps, j.retired = int32(len(j.Maps)), true
 	j.Maps, j.replicas, j.out.done = nil, nil, nil

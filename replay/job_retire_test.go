@@ -33,8 +33,9 @@ func backlogTrace(n, maps int) *trace.Trace {
 // each job 4 times the maps (16 → 64 maps of 1 MB, the same reduces, so the
 // same schedule of reduces and the same backlog) must leave the peak live
 // heap above the loaded workload within 25%. Keeping every finished map's
-// record fails it (the peak grows with the maps). In its own process, each
-// size replayed twice and the smaller peak kept, as TestPeakHeapFlat.
+// record fails it (the peak grows with the maps). Without and with the job
+// lifecycle. In its own process, each size replayed twice and the smaller
+// peak kept, as TestPeakHeapFlat.
 func TestBacklogHeapFlatInMaps(t *testing.T) {
 	testgate.Require(t, testgate.Full, "replays 2,400 jobs")
 	if !inOwnProcess(t, "TRACEREPLAY_BACKLOG_CHILD") {
@@ -52,6 +53,14 @@ timeline_sample = "10s"
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, life := range []bool{false, true} {
+		hw.Lifecycle = life
+		t.Run(fmt.Sprintf("lifecycle=%v", life), func(t *testing.T) { backlogFlat(t, hw) })
+	}
+}
+
+// backlogFlat is TestBacklogHeapFlatInMaps on hw.
+func backlogFlat(t *testing.T, hw replay.Hardware) {
 	const jobs = 600
 	peak := func(maps int) (uint64, replay.RunSummary) {
 		w, err := replay.NewWorkload(backlogTrace(jobs, maps), &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})

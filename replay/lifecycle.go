@@ -423,6 +423,7 @@ func (s *Sim) lcLaunch(j *Job, kind int32, n int32, mapSlot bool) {
 	t.node, t.mapSlot, t.launchUs = n, mapSlot, s.now
 	t.finishUs = s.reported(n, s.now+t.durUs)
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: lcTaskKind(kind), Node: n, MapSlot: mapSlot})
+	s.otherSlot(n, lcTaskKind(kind), mapSlot, true) // slotwatch.go
 	s.schedule(t.finishUs, evLifecycleDone, j.Index, kind)
 }
 
@@ -442,6 +443,7 @@ func (s *Sim) lcDone(j *Job, kind int32) {
 	}
 	s.taskEnded()
 	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: lcTaskKind(kind), Node: t.node, MapSlot: t.mapSlot})
+	s.otherSlot(t.node, lcTaskKind(kind), t.mapSlot, false) // slotwatch.go
 	if kind == lcKindSetup {
 		j.life.phase = lcRunning
 		s.admit(j)
@@ -483,8 +485,11 @@ func (s *Sim) lcHistoryTimes(j *Job, r *JobResult) {
 }
 
 // mapAttemptsEndUs is the end of j's last map attempt, before its report; the
-// maps are all done.
+// maps are all done (kept when their records were dropped: Sim.retireMaps).
 func (j *Job) mapAttemptsEndUs() int64 {
+	if j.retired {
+		return j.mapsEndUs
+	}
 	end := int64(-1)
 	for i := range j.Maps {
 		end = max(end, j.Maps[i].endUs)

@@ -438,6 +438,7 @@ func (s *Sim) copySlot(j *Job, i int32, n int32) {
 	s.specRunning++
 	m.specNode, m.specLaunchUs = n, s.now
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskSpeculative, Index: i, Node: n})
+	s.otherSlot(n, TaskSpeculative, true, true) // slotwatch.go
 }
 
 // specEnded ends map i's speculative copy when the map completes or its job
@@ -462,5 +463,6 @@ func (s *Sim) specEnded(j *Job, i int32, held bool) {
 	s.nodes[n].freeMap++
 	s.busyMapUs += s.now - m.specLaunchUs
 	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskSpeculative, Index: i, Node: n})
+	s.otherSlot(n, TaskSpeculative, true, false) // slotwatch.go
 	s.slotFreed(n)
 }

@@ -127,9 +127,12 @@ func (s *Sim) specKill(a, b int32) {
 	}
 	s.running--
 	s.busyMapUs += s.now - l.launchUs
+	kind := TaskMap
 	if l.copy {
+		kind = TaskSpeculative
 		s.bus.taskEnded(TaskEvent{Time: s.now, Job: l.j, Kind: TaskSpeculative, Index: key[1], Node: l.node})
 	}
+	s.otherSlot(l.node, kind, true, false) // slotwatch.go
 	s.slotFreed(l.node)
 }
 
