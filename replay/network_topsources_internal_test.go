@@ -41,3 +41,36 @@ func TestTopSources(t *testing.T) {
 		}
 	}
 }
+
+// TestNetIntervalFind counts random nodes into one interval, reused after
+// clearing as flush does, and checks every count and the first-count order
+// against a map and a list.
+func TestNetIntervalFind(t *testing.T) {
+	var iv netInterval
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := range 3 {
+		want := map[int32]int64{}
+		var order []int32
+		for range 5000 {
+			node := int32(rng.IntN(3000))
+			if round == 1 {
+				node *= 64 // collisions on the low bits
+			}
+			if _, ok := want[node]; !ok {
+				order = append(order, node)
+			}
+			want[node]++
+			iv.nodes[iv.find(node)].c[0]++
+		}
+		if len(iv.nodes) != len(order) {
+			t.Fatalf("round %d: %d entries, want %d", round, len(iv.nodes), len(order))
+		}
+		for i, e := range iv.nodes {
+			if e.node != order[i] || e.c[0] != want[e.node] {
+				t.Fatalf("round %d: entry %d is node %d with %d, want node %d with %d", round, i, e.node, e.c[0], order[i], want[order[i]])
+			}
+		}
+		iv.nodes = iv.nodes[:0]
+		clear(iv.tab)
+	}
+}
