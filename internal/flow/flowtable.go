@@ -3,9 +3,10 @@ package flow
 // flowTable maps the active flows' IDs to their state. The engine numbers its
 // flows from 0 and reuses the numbers of ended ones, so IDs are small and
 // dense: those below denseIDs are kept in a slice indexed by ID (a lookup is
-// one index, where a Go map hashed and probed on every Add, Remove and
-// query, 5% of a batch-shuffle run's CPU), any other in a map. Nothing
-// iterates over it, so neither affects an order.
+// one index, where the Go map it replaces hashed and probed on every Add,
+// Remove and query: 3% of the samples of a CPU profile of FB-2010's first
+// 1,000 jobs under flow_shuffle = "batch" and flow_update = "1s", fifo), any
+// other in a map. Nothing iterates over it, so neither affects an order.
 type flowTable struct {
 	dense  []*flowState // by ID, for 0 <= ID < denseIDs; nil: not active
 	sparse map[FlowID]*flowState
