@@ -61,9 +61,9 @@ func costRun(b *testing.B, tr *trace.Trace, hw replay.Hardware, pol string) (int
 // (docs/network-model.md, "Cost in the engine"). With -v it logs what the
 // flow run did: events, transfers by kind, and the solver's counters.
 // -flow-jobs sets the prefix (100 jobs by default), -flow-shuffle the flow
-// run's flow_shuffle.
+// run's flow_shuffle, -flow-update its flow_update.
 //
-//	go test ./replay -run '^$' -bench FlowModel -benchtime 1x -v -args -flow-jobs 300 -flow-shuffle batch
+//	go test ./replay -run '^$' -bench FlowModel -benchtime 1x -v -args -flow-jobs 300 -flow-shuffle batch -flow-update 1s
 func BenchmarkFlowModel(b *testing.B) {
 	tr := prefix(sharedTrace(b, "FB-2010_samples_24_times_1hr_0.tsv"), *flowModelJobs)
 	for _, pol := range []string{"fifo", "fair"} {
@@ -78,6 +78,11 @@ func BenchmarkFlowModel(b *testing.B) {
 				hw.Network = replay.NetworkFlow
 				if *flowShuffle != "" {
 					hw.FlowShuffle = replay.FlowShuffleMode(*flowShuffle)
+				}
+				if *flowUpdate != "" {
+					if err := hw.FlowUpdate.UnmarshalText([]byte(*flowUpdate)); err != nil {
+						b.Fatal(err)
+					}
 				}
 				if err := hw.Validate(); err != nil {
 					b.Fatal(err)
@@ -98,6 +103,9 @@ var flowModelJobs = flag.Int("flow-jobs", 100, "BenchmarkFlowModel: the prefix o
 
 // flowShuffle is BenchmarkFlowModel's flow_shuffle (the hardware file's when empty).
 var flowShuffle = flag.String("flow-shuffle", "", "BenchmarkFlowModel: flow_shuffle of the flow run (fetch or batch; empty: the hardware model's)")
+
+// flowUpdate is BenchmarkFlowModel's flow_update (the hardware file's when empty).
+var flowUpdate = flag.String("flow-update", "", "BenchmarkFlowModel: flow_update of the flow run (a duration such as 1s; empty: the hardware model's)")
 
 // logFlowCost logs what a flow run did (replay.FlowCost).
 func logFlowCost(b *testing.B, res *replay.Result) {

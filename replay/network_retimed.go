@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -358,13 +357,7 @@ func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 		for _, x := range srcs {
 			total += x.bytes
 		}
-		idx := s.roundIdx[:0]
-		for i := range srcs {
-			idx = append(idx, int32(i))
-		}
-		slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(srcs[b].bytes, srcs[a].bytes) })
-		idx = idx[:k]
-		slices.Sort(idx)
+		idx := topSources(srcs, k, s.roundIdx[:0])
 		kept := srcs[len(srcs):]
 		for _, i := range idx {
 			kept = append(kept, srcs[i])
@@ -375,6 +368,40 @@ func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 	}
 	s.roundTotal = 0
 	return srcs
+}
+
+// topSources appends to idx the indexes in srcs of the k sources with the
+// most bytes, ties going to the earlier, in increasing order, and returns it
+// (all of them when there are at most k). It is what a stable sort of the
+// indexes by bytes, decreasing, cut to k and sorted back gives, in one pass
+// keeping the k best so far by insertion: O(len(srcs) · k) instead of
+// O(n log n) with a comparison closure.
+func topSources(srcs []roundSource, k int, idx []int32) []int32 {
+	if k <= 0 {
+		return idx
+	}
+	base := len(idx)
+	for i := range srcs {
+		top := idx[base:]
+		b := srcs[i].bytes
+		if len(top) == k && b <= srcs[top[k-1]].bytes {
+			continue // not more than the k-th best: the earlier wins a tie
+		}
+		// top is by bytes, decreasing, the earlier first on a tie: i goes
+		// after every kept source with at least its bytes.
+		p := len(top)
+		for p > 0 && srcs[top[p-1]].bytes < b {
+			p--
+		}
+		if len(top) < k {
+			idx = append(idx, 0)
+			top = idx[base:]
+		}
+		copy(top[p+1:], top[p:len(top)-1])
+		top[p] = int32(i)
+	}
+	slices.Sort(idx[base:])
+	return idx
 }
 
 // roundSourceCap is the most source hosts a batch round loads (0: all).

@@ -282,14 +282,16 @@ func TestNetSpread(t *testing.T) {
 		{0, 0, 30, []int64{0, 0, 0}},
 	}
 	for _, c := range cases {
-		clear(a.open)
+		a.open = nil
 		a.spread(0, 0, c.b, c.t0, c.t1)
 		got := make([]int64, len(c.want))
 		for k := range got {
-			got[k] = a.open[int64(k)][0][0]
+			if k < len(a.open) && a.open[k] != nil && len(a.open[k].nodes) > 0 {
+				got[k] = a.open[k].nodes[0].c[0]
+			}
 		}
-		if !slices.Equal(got, c.want) || len(a.open) > len(c.want) {
-			t.Errorf("spread(%d, %d, %d) = %v, want %v", c.b, c.t0, c.t1, a.open, c.want)
+		if !slices.Equal(got, c.want) || a.openIntervals() > len(c.want) {
+			t.Errorf("spread(%d, %d, %d) = %v, want %v", c.b, c.t0, c.t1, got, c.want)
 		}
 	}
 }
@@ -305,8 +307,8 @@ func TestNetFlush(t *testing.T) {
 	now = 8
 	a.transfer(1, 2, 4, 30, 30) // 4 at 30, a fetch queued behind others
 	a.transfer(1, 2, 4, 8, 8)   // 4 at 8
-	if len(got) != 0 || len(a.open) != 4 {
-		t.Fatalf("before any interval closed: emitted %v, open %d intervals", got, len(a.open))
+	if len(got) != 0 || a.openIntervals() != 4 {
+		t.Fatalf("before any interval closed: emitted %v, open %d intervals", got, a.openIntervals())
 	}
 	now = 21
 	a.transfer(0, 1, 6, 21, 21) // closes intervals 0 and 1
@@ -314,15 +316,15 @@ func TestNetFlush(t *testing.T) {
 		{TimeUs: 0, Node: 0, InBytes: 5}, {TimeUs: 0, Node: 1, OutBytes: 4}, {TimeUs: 0, Node: 2, InBytes: 4, OutBytes: 5},
 		{TimeUs: 10, Node: 0, InBytes: 10}, {TimeUs: 10, Node: 2, OutBytes: 10},
 	}
-	if !slices.Equal(got, want) || len(a.open) != 2 {
-		t.Fatalf("after a transfer at 21: emitted %v, open %d intervals; want %v and 2", got, len(a.open), want)
+	if !slices.Equal(got, want) || a.openIntervals() != 2 {
+		t.Fatalf("after a transfer at 21: emitted %v, open %d intervals; want %v and 2", got, a.openIntervals(), want)
 	}
 	got = nil
 	a.flush(math.MaxInt64)
 	want = []NodeNetSample{{TimeUs: 20, Node: 0, InBytes: 5, OutBytes: 6}, {TimeUs: 20, Node: 1, InBytes: 6}, {TimeUs: 20, Node: 2, OutBytes: 5},
 		{TimeUs: 30, Node: 1, OutBytes: 4}, {TimeUs: 30, Node: 2, InBytes: 4}}
-	if !slices.Equal(got, want) || len(a.open) != 0 {
-		t.Fatalf("final flush: emitted %v, open %d; want %v", got, len(a.open), want)
+	if !slices.Equal(got, want) || a.openIntervals() != 0 {
+		t.Fatalf("final flush: emitted %v, open %d; want %v", got, a.openIntervals(), want)
 	}
 }
 

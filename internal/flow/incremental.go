@@ -42,7 +42,7 @@ func (n *Network) resolveLocal(seeds []ResourceID, added []*flowState) (changes 
 	ep := n.epoch
 	free := n.comp[:0]
 	touched := n.compRes[:0] // the resources free flows cross
-	limit := max(64, len(n.flows)/4)
+	limit := max(64, n.flows.len()/4)
 	// grow adds a resource to the region; false when the free flows pass the
 	// limit (the walk stops there).
 	grow := func(r ResourceID) bool {

@@ -32,7 +32,7 @@ func checkMaxMin(n *Network) error {
 			return fmt.Errorf("resource %s: %d flows have it as their bottleneck, counted %d", res.name, held, res.bottled)
 		}
 	}
-	for id, f := range n.flows {
+	for id, f := range n.flows.all() {
 		if !(f.rate > 0) {
 			return fmt.Errorf("flow %d has rate %v", id, f.rate)
 		}
@@ -56,7 +56,7 @@ func checkMaxMin(n *Network) error {
 		}
 	}
 	var min *flowState
-	for _, f := range n.flows {
+	for _, f := range n.flows.all() {
 		if min == nil || f.finish < min.finish || (f.finish == min.finish && f.id < min.id) {
 			min = f
 		}
@@ -91,7 +91,7 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly, weighted bool)
 	next := FlowID(0)
 	for step := range steps {
 		before := map[FlowID]int64{}
-		for id, f := range n.flows {
+		for id, f := range n.flows.all() {
 			before[id] = f.finish
 		}
 		var ch []Change
@@ -104,8 +104,8 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly, weighted bool)
 			ch, err = n.Remove(nextAt, nextID)
 			delete(before, nextID)
 		case n.Active() > 0 && k < 4: // a random flow is cancelled now
-			ids := make([]FlowID, 0, len(n.flows))
-			for id := range n.flows {
+			ids := make([]FlowID, 0, n.flows.len())
+			for id := range n.flows.all() {
 				ids = append(ids, id)
 			}
 			slices.Sort(ids)
@@ -145,7 +145,7 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly, weighted bool)
 			if perr != nil {
 				t.Fatalf("step %d RateIfAdded(%v): %v", step, path, perr)
 			}
-			for id, f := range n.flows {
+			for id, f := range n.flows.all() {
 				if f.finish != before[id] {
 					t.Fatalf("step %d: RateIfAdded moved flow %d", step, id)
 				}
@@ -175,7 +175,7 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly, weighted bool)
 				t.Fatalf("step %d %s: change %v but the flow finishes at %d", step, op, c, fin)
 			}
 		}
-		for id, f := range n.flows {
+		for id, f := range n.flows.all() {
 			if old, had := before[id]; had && old != f.finish && !reported[id] {
 				t.Fatalf("step %d %s: flow %d moved from %d to %d unreported", step, op, id, old, f.finish)
 			}
@@ -190,15 +190,15 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly, weighted bool)
 		for r := range nres {
 			mustResource(t, fresh, "", caps[r])
 		}
-		ids := make([]FlowID, 0, len(n.flows))
-		for id := range n.flows {
+		ids := make([]FlowID, 0, n.flows.len())
+		for id := range n.flows.all() {
 			ids = append(ids, id)
 		}
 		slices.Sort(ids)
 		slices.Reverse(ids)
 		fresh.now = n.now
 		for _, id := range ids {
-			f := n.flows[id]
+			f := n.flows.get(id)
 			var ws []float64
 			if len(f.weight) > 0 {
 				ws = f.weight
@@ -208,7 +208,7 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly, weighted bool)
 			}
 		}
 		for _, id := range ids {
-			got, want := n.flows[id].rate, fresh.flows[id].rate
+			got, want := n.flows.get(id).rate, fresh.flows.get(id).rate
 			if math.Abs(got-want) > 1e-9*want {
 				t.Fatalf("step %d %s: flow %d rate %v incrementally, %v from scratch", step, op, id, got, want)
 			}
@@ -348,7 +348,7 @@ func TestIncrementalOnCluster(t *testing.T) {
 	next := FlowID(0)
 	for step := range steps {
 		before := map[FlowID]int64{}
-		for id, f := range n.flows {
+		for id, f := range n.flows.all() {
 			before[id] = f.finish
 		}
 		var ch []Change
@@ -372,7 +372,7 @@ func TestIncrementalOnCluster(t *testing.T) {
 		for _, c := range ch {
 			reported[c.Flow] = true
 		}
-		for id, f := range n.flows {
+		for id, f := range n.flows.all() {
 			if old, had := before[id]; (had && old != f.finish || !had) && !reported[id] {
 				t.Fatalf("step %d: flow %d moved from %d to %d unreported", step, id, old, f.finish)
 			}
@@ -390,15 +390,15 @@ func TestIncrementalOnCluster(t *testing.T) {
 		}
 		fresh.now = n.now
 		var specs []Spec
-		for id, f := range n.flows {
+		for id, f := range n.flows.all() {
 			specs = append(specs, Spec{ID: id, Bytes: 1e12, Path: f.path})
 		}
 		slices.SortFunc(specs, func(a, b Spec) int { return cmp.Compare(a.ID, b.ID) })
 		if _, err := fresh.AddBatch(n.now, specs); err != nil {
 			t.Fatal(err)
 		}
-		for id, f := range n.flows {
-			if want := fresh.flows[id].rate; math.Abs(f.rate-want) > 1e-9*want {
+		for id, f := range n.flows.all() {
+			if want := fresh.flows.get(id).rate; math.Abs(f.rate-want) > 1e-9*want {
 				t.Fatalf("step %d: flow %d rate %v, full solve from scratch %v", step, id, f.rate, want)
 			}
 		}

@@ -36,7 +36,7 @@ type Change struct {
 // rates, finish times and changes bit for bit.
 type Network struct {
 	res   []resource
-	flows map[FlowID]*flowState
+	flows flowTable
 	now   int64
 	fin   finishHeap
 	epoch uint64
@@ -127,7 +127,7 @@ type flowState struct {
 
 // New returns an empty network at time 0.
 func New() *Network {
-	return &Network{flows: make(map[FlowID]*flowState)}
+	return &Network{}
 }
 
 // AddResource adds a resource with a capacity in bytes per second and returns
@@ -175,12 +175,12 @@ func (n *Network) FlowsOn(r ResourceID) int { return len(n.res[r].flows) }
 func (n *Network) Now() int64 { return n.now }
 
 // Active is the number of active flows.
-func (n *Network) Active() int { return len(n.flows) }
+func (n *Network) Active() int { return n.flows.len() }
 
 // Rate is an active flow's rate in bytes per second.
 func (n *Network) Rate(id FlowID) (float64, bool) {
-	f, ok := n.flows[id]
-	if !ok {
+	f := n.flows.get(id)
+	if f == nil {
 		return 0, false
 	}
 	return f.rate, true
@@ -188,8 +188,8 @@ func (n *Network) Rate(id FlowID) (float64, bool) {
 
 // Finish is an active flow's finish time, µs (rounded up).
 func (n *Network) Finish(id FlowID) (int64, bool) {
-	f, ok := n.flows[id]
-	if !ok {
+	f := n.flows.get(id)
+	if f == nil {
 		return 0, false
 	}
 	return f.finish, true
@@ -198,8 +198,8 @@ func (n *Network) Finish(id FlowID) (int64, bool) {
 // Remaining is the number of bytes an active flow still has to send at the
 // network's clock (0 from its finish time on).
 func (n *Network) Remaining(id FlowID) (float64, bool) {
-	f, ok := n.flows[id]
-	if !ok {
+	f := n.flows.get(id)
+	if f == nil {
 		return 0, false
 	}
 	return f.remainingAt(n.now), true
@@ -336,7 +336,7 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 			res.flows = append(res.flows, f)
 			res.wts = append(res.wts, f.w(i))
 		}
-		n.flows[sp.ID] = f
+		n.flows.set(sp.ID, f)
 		seeds = append(seeds, sp.Path...)
 	}
 	n.seeds = seeds[:0]
@@ -345,7 +345,7 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 	if n.deferring() {
 		changes := n.changes[:0]
 		for _, sp := range specs {
-			changes = append(changes, n.provisional(n.flows[sp.ID]))
+			changes = append(changes, n.provisional(n.flows.get(sp.ID)))
 			n.deferChange(sp.Path)
 		}
 		n.changes = changes
@@ -358,7 +358,7 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 
 // checkSpec checks a flow to add against the network.
 func (n *Network) checkSpec(sp Spec) error {
-	if _, dup := n.flows[sp.ID]; dup {
+	if n.flows.get(sp.ID) != nil {
 		return fmt.Errorf("flow: adding flow %d: %w", sp.ID, ErrDuplicateFlow)
 	}
 	if sp.Bytes < 0 {
@@ -478,8 +478,8 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 		return nil, fmt.Errorf("flow: removing %d flows: time %d µs: clock is at %d µs: %w", len(ids), t, n.now, ErrTimeBackwards)
 	}
 	for i, id := range ids {
-		f, ok := n.flows[id]
-		if !ok {
+		f := n.flows.get(id)
+		if f == nil {
 			return nil, fmt.Errorf("flow: removing flow %d: %w", id, ErrUnknownFlow)
 		}
 		for _, prev := range ids[:i] {
@@ -493,12 +493,12 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 	}
 	// The flows removed may finish at t; no other flow may finish before t.
 	for _, id := range ids {
-		n.fin.remove(n.flows[id])
+		n.fin.remove(n.flows.get(id))
 	}
 	if len(n.fin) > 0 && n.fin[0].finish < t {
 		err := fmt.Errorf("flow: removing flow %d: time %d µs: flow %d finishes at %d µs: %w", ids[0], t, n.fin[0].id, n.fin[0].finish, ErrPastFinish)
 		for _, id := range ids {
-			n.fin.push(n.flows[id])
+			n.fin.push(n.flows.get(id))
 		}
 		return nil, err
 	}
@@ -506,7 +506,7 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 
 	seeds := n.seeds[:0]
 	for _, id := range ids {
-		f := n.flows[id]
+		f := n.flows.get(id)
 		for i, r := range f.path {
 			res := &n.res[r]
 			res.used -= f.w(i) * f.rate
@@ -522,7 +522,7 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 				moved.slot[moved.pathIndex(r)] = k
 			}
 		}
-		delete(n.flows, id)
+		n.flows.del(id)
 		n.setBott(f, -1)
 		if k := f.addIdx; k >= 0 { // added since the last solve: it leaves n.added
 			last := len(n.added) - 1
