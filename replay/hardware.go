@@ -111,11 +111,21 @@ type Hardware struct {
 	// side's resources only (network_retimed.go, docs/network-model.md).
 	FlowShuffle FlowShuffleMode `toml:"flow_shuffle"`
 	// FlowFetchOrder is the order in which a reduce's fetchers take the
-	// hosts with outputs waiting under flow_shuffle = "fetch": "ready" (the
-	// default) in the order each host's first waiting output became ready,
-	// the same for every reduce of a job; "random" a host drawn among them,
-	// as Hadoop 2's shuffle does (network_retimed.go; docs/network-model.md,
-	// "Which host a fetcher takes").
+	// hosts with outputs waiting under network = "flow" and flow_shuffle =
+	// "fetch": "random" (the default since h-fetchrandom) a host drawn among
+	// them from a stream of the reduce's own, as Hadoop does — Hadoop 2/3's
+	// ShuffleSchedulerImpl.getHost (org.apache.hadoop.mapreduce.task.reduce)
+	// takes the random.nextInt(pendingHosts.size())-th pending host, a Random
+	// per reduce attempt; Hadoop 1's ReduceTask.ReduceCopier.fetchOutputs
+	// (org.apache.hadoop.mapred) runs Collections.shuffle(hostList,
+	// this.random) before each scheduling pass, "to prevent all reduce-tasks
+	// swamping the same tasktracker"; "ready" (the default before) in the
+	// order each host's first waiting output became ready, the same for
+	// every reduce of a job. A model that leaves the key out of its JSON
+	// (FieldJSON, MarshalJSON) reads back as "ready" where the key acts,
+	// since every such run before the key existed fetched in that order
+	// (fetchOrderKeys; network_retimed.go; docs/network-model.md, "Which host
+	// a fetcher takes").
 	FlowFetchOrder FlowFetchOrder `toml:"flow_fetch_order"`
 	// BARq is q of the BAR model: extra time per concurrently running remote map.
 	BARq Duration `toml:"bar_q"`
@@ -276,7 +286,7 @@ func DefaultHardware() Hardware {
 		TaskStartup: Duration(time.Second / time.Microsecond), Heartbeat: Duration(3 * time.Second / time.Microsecond),
 		OutOfBandHeartbeat: false, HeartbeatJitter: true, BlockSizeMB: 128, Replication: 3, Placement: PlacementRackAware,
 		DataNodeFraction: 1, SlowStart: 0.05, ReduceMBPerTask: 1024, Network: NetworkFixed, Shuffle: ShuffleUniform, TaskTimes: TaskTimesAuto,
-		BARq: Duration(time.Second / time.Microsecond), FlowUpdate: Duration(10 * time.Millisecond / time.Microsecond), FlowShuffle: FlowShuffleFetch, FlowFetchOrder: FlowFetchReady, DurationCV: 0.1,
+		BARq: Duration(time.Second / time.Microsecond), FlowUpdate: Duration(10 * time.Millisecond / time.Microsecond), FlowShuffle: FlowShuffleFetch, FlowFetchOrder: FlowFetchRandom, DurationCV: 0.1,
 		TraceLocality: TraceLocalityFactors, RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
 		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none", JVMReuse: 1,

@@ -120,11 +120,13 @@ type FlowFetchOrder string
 
 const (
 	// FlowFetchReady takes the hosts in the order their first waiting output
-	// became ready: every reduce of a job takes them in the same order.
+	// became ready: every reduce of a job takes them in the same order (the
+	// default before h-fetchrandom).
 	FlowFetchReady FlowFetchOrder = "ready"
-	// FlowFetchRandom takes a host drawn at random among those waiting, as
-	// Hadoop 2's ShuffleSchedulerImpl.getHost does, from a stream of the
-	// reduce's own.
+	// FlowFetchRandom takes a host drawn at random among those waiting, from
+	// a stream of the reduce's own, as Hadoop does (Hadoop 2/3's
+	// ShuffleSchedulerImpl.getHost, Hadoop 1's ReduceTask.ReduceCopier
+	// shuffling its host list): the default.
 	FlowFetchRandom FlowFetchOrder = "random"
 )
 

@@ -26,9 +26,10 @@ func jsonKey(f reflect.StructField) string {
 // MarshalJSON writes the model with its TOML keys. As in FieldJSON, each
 // optional group of keys (optionalKeyGroups: the lifecycle's, the later
 // lifecycle keys, the YARN model's) is left out when its keys all hold their
-// defaults.
+// defaults (flow_fetch_order's at the value its absence stands for,
+// omittedHardware).
 func (h Hardware) MarshalJSON() ([]byte, error) {
-	d := DefaultHardware()
+	d := omittedHardware(&h)
 	skip := map[string]bool{}
 	for _, of := range optionalKeyGroups() {
 		if g := of(&h); g == of(&d) {
@@ -132,7 +133,8 @@ func fieldNames(b []byte, t reflect.Type) ([]byte, error) {
 // FieldJSON (Go field names). An optional group of keys (optionalKeyGroups)
 // written without any of its keys (left out at its defaults, or a model from
 // before the group existed, which behaved as its defaults) reads back as its
-// defaults, so a model survives the round trip; any other key left out keeps
+// defaults — flow_fetch_order as "ready" where it acts (omittedHardware) —
+// so a model survives the round trip; any other key left out keeps
 // its zero value. The enumerated keys are read as written, not checked against this build's
 // names: results record a model that was valid where it ran, and Validate
 // says what this build makes of it.
@@ -189,11 +191,14 @@ func (q *Queue) UnmarshalJSON(b []byte) error {
 }
 
 // defaultOptionalGroups sets each optional key group (optionalKeyGroups) none
-// of whose Go field names is in present to its defaults.
+// of whose Go field names is in present to the value its absence stands for
+// (omittedHardware: its defaults, flow_fetch_order "ready" where it acts),
+// each group after the ones before it, on which that value may depend.
 func defaultOptionalGroups(h *Hardware, present map[string]bool) {
-	d := DefaultHardware()
-	hv, dv := reflect.ValueOf(h).Elem(), reflect.ValueOf(&d).Elem()
+	hv := reflect.ValueOf(h).Elem()
 	for _, of := range optionalKeyGroups() {
+		d := omittedHardware(h)
+		dv := reflect.ValueOf(&d).Elem()
 		g := reflect.TypeOf(of(&d))
 		absent := true
 		for i := range g.NumField() {

@@ -41,14 +41,23 @@ func TestHardwareJSON(t *testing.T) {
 	batch.FlowShuffle = FlowShuffleBatch // written and read back under any network
 	pass := DefaultHardware()
 	pass.PassThroughMapMBps = 5 // its own key group (maprate.go)
-	random := DefaultHardware()
-	random.FlowFetchOrder = FlowFetchRandom // a group of its own: flow_shuffle stays out
-	for _, h := range []Hardware{plain, full, yarn, batch, pass, random} {
+	ready := DefaultHardware()
+	ready.FlowFetchOrder = FlowFetchReady // a group of its own: flow_shuffle stays out
+	flow := DefaultHardware()
+	flow.Network = NetworkFlow // flow_fetch_order acts: its default "random" is written
+	flowReady := flow
+	flowReady.FlowFetchOrder = FlowFetchReady // left out: the order of the runs before the key
+	flowBatch := flow
+	flowBatch.FlowShuffle = FlowShuffleBatch // flow_fetch_order does not act: left out at "random"
+	// fetchOrderWritten: the models that write flow_fetch_order (fetchOrderKeys).
+	fetchOrderWritten := map[*Hardware]bool{&ready: true, &flow: true}
+	for i, hp := range []*Hardware{&plain, &full, &yarn, &batch, &pass, &ready, &flow, &flowReady, &flowBatch} {
+		h := *hp
 		keyed, err := json.Marshal(h)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []string{`"disk_mb_per_s":100`, `"network":"fixed"`, `"task_startup":"1s"`} {
+		for _, k := range []string{`"disk_mb_per_s":100`, `"network":"` + string(h.Network) + `"`, `"task_startup":"1s"`} {
 			if !strings.Contains(string(keyed), k) {
 				t.Errorf("MarshalJSON %s lacks %s", keyed, k)
 			}
@@ -71,10 +80,13 @@ func TestHardwareJSON(t *testing.T) {
 		if got := strings.Contains(string(keyed), `"passthrough_map_mb_per_s"`); got != (h.PassThroughMapMBps != 0) {
 			t.Errorf("passthrough_map_mb_per_s written = %v with %g", got, h.PassThroughMapMBps)
 		}
-		if got := strings.Contains(string(keyed), `"flow_fetch_order"`); got != (h.FlowFetchOrder == FlowFetchRandom) {
-			t.Errorf("flow_fetch_order written = %v with %q", got, h.FlowFetchOrder)
+		if got, want := strings.Contains(string(keyed), `"flow_fetch_order":"`+string(h.FlowFetchOrder)+`"`), fetchOrderWritten[hp]; got != want {
+			t.Errorf("model %d: flow_fetch_order = %q written = %v, want %v", i, h.FlowFetchOrder, got, want)
 		}
 		fields, err := h.FieldJSON()
+		if got, want := strings.Contains(string(fields), `"FlowFetchOrder"`), fetchOrderWritten[hp]; got != want {
+			t.Errorf("model %d: FlowFetchOrder = %q in FieldJSON = %v, want %v", i, h.FlowFetchOrder, got, want)
+		}
 		if got := strings.Contains(string(fields), `"PassThroughMapMBps"`); got != (h.PassThroughMapMBps != 0) {
 			t.Errorf("PassThroughMapMBps in FieldJSON = %v with %g", got, h.PassThroughMapMBps)
 		}
@@ -90,6 +102,41 @@ func TestHardwareJSON(t *testing.T) {
 			if !reflect.DeepEqual(back, want) {
 				t.Errorf("%s round trip:\n got %+v\nwant %+v", name, back, want)
 			}
+		}
+	}
+}
+
+// TestFetchOrderIdentity: flow_fetch_order's default changed from "ready"
+// to "random", so a flow per-fetch run's identity tells the two apart, and
+// results recorded before (no flow_fetch_order: they fetched in "ready"
+// order) read back as "ready", not as the new default; runs the key does not
+// act on keep the identity they had.
+func TestFetchOrderIdentity(t *testing.T) {
+	flow := DefaultHardware()
+	flow.Network = NetworkFlow
+	ready := flow
+	ready.FlowFetchOrder = FlowFetchReady
+	if HardwareSHA256(flow) == HardwareSHA256(ready) {
+		t.Errorf("flow per-fetch: the same identity for %q and %q", flow.FlowFetchOrder, ready.FlowFetchOrder)
+	}
+	// A model recorded before the key existed: FieldJSON without FlowFetchOrder.
+	old, err := ready.FieldJSON()
+	if err != nil || strings.Contains(string(old), "FlowFetchOrder") {
+		t.Fatalf("FieldJSON of a \"ready\" flow model = %s, %v: want it without FlowFetchOrder", old, err)
+	}
+	var back Hardware
+	if err := json.Unmarshal(old, &back); err != nil || back.FlowFetchOrder != FlowFetchReady {
+		t.Errorf("a flow model recorded without flow_fetch_order reads back as %q, %v: want %q", back.FlowFetchOrder, err, FlowFetchReady)
+	}
+	// Batch (written key) and fixed: the key does not act, absence stands for the default.
+	for _, h := range []Hardware{func() Hardware { b := flow; b.FlowShuffle = FlowShuffleBatch; return b }(), DefaultHardware()} {
+		b, err := h.FieldJSON()
+		if err != nil || strings.Contains(string(b), "FlowFetchOrder") {
+			t.Errorf("FieldJSON = %s, %v: want it without FlowFetchOrder", b, err)
+		}
+		var back Hardware
+		if err := json.Unmarshal(b, &back); err != nil || back.FlowFetchOrder != FlowFetchRandom {
+			t.Errorf("network %s, flow_shuffle %s: reads back as %q, %v", h.Network, h.FlowShuffle, back.FlowFetchOrder, err)
 		}
 	}
 }

@@ -566,7 +566,7 @@ func (h Hardware) FieldJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := DefaultHardware()
+	d := omittedHardware(&h)
 	for _, of := range optionalKeyGroups() {
 		if of(&h) != of(&d) {
 			continue
@@ -583,7 +583,9 @@ func (h Hardware) FieldJSON() ([]byte, error) {
 // YARN model's, the flow model's keys, the event poll, flow_fetch_order): each gives a comparable struct of the group's fields, in
 // Hardware's field order. A group whose keys all hold their defaults is left
 // out of FieldJSON and the manifest, so that a run that does not use it
-// records the same hardware JSON as before the keys existed.
+// records the same hardware JSON as before the keys existed; flow_fetch_order's
+// group is left out at the value its absence stands for instead
+// (omittedHardware, fetchOrderKeys), since its default changed.
 func optionalKeyGroups() []func(*Hardware) any {
 	return []func(*Hardware) any{
 		func(h *Hardware) any { return lifecycleKeysOf(h) },

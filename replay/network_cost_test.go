@@ -185,9 +185,10 @@ func BenchmarkFlowUpdate(b *testing.B) {
 // and in reduce phase (finish − last map end, jobs with reduces): median,
 // 90th percentile and largest relative difference, and in total flowtime;
 // logged with -v. -flow-fetch-order sets flow_fetch_order (the per-fetch
-// run's order of hosts).
+// run's order of hosts; the hardware file's, "random" by default, when
+// empty; "ready" for the order before h-fetchrandom).
 //
-//	go test ./replay -run '^$' -bench FlowShuffle -benchtime 1x -v -args -flow-jobs 300 -flow-fetch-order random
+//	go test ./replay -run '^$' -bench FlowShuffle -benchtime 1x -v -args -flow-jobs 300 [-flow-fetch-order ready]
 func BenchmarkFlowShuffle(b *testing.B) {
 	tr := prefix(sharedTrace(b, "FB-2010_samples_24_times_1hr_0.tsv"), *flowModelJobs)
 	for _, pol := range []string{"fifo", "fair"} {

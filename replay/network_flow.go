@@ -383,8 +383,37 @@ func flowKeysOf(h *Hardware) flowKeys { return flowKeys{h.FlowUpdate, h.FlowShuf
 // fetchOrderKeys is the key group of flow_fetch_order, added after flowKeys
 // and a group of its own so that a run that sets flow_update or flow_shuffle
 // but not it records the same hardware JSON as before it existed.
+//
+// Unlike the other groups it is not left out at its default: its default
+// changed ("ready" → "random", h-fetchrandom), and a run's identity must tell
+// the two orders apart, old results included. So it is left out when it holds
+// the value that its absence stands for (omittedHardware): "ready" where the
+// key acts (network = "flow", flow_shuffle = "fetch"), as every run recorded
+// before the key existed or while "ready" was the default fetched that way;
+// the default "random" where it does not act (every other network and
+// "batch"), whose results neither order changes. A flow per-fetch run that
+// leaves the key at its default therefore writes flow_fetch_order = "random"
+// and gets a new identity, one that sets "ready" keeps the identity of the
+// runs before, and every other run keeps its identity and hardware JSON.
 type fetchOrderKeys struct {
 	FlowFetchOrder FlowFetchOrder
 }
 
 func fetchOrderKeysOf(h *Hardware) fetchOrderKeys { return fetchOrderKeys{h.FlowFetchOrder} }
+
+// fetchOrderActs reports whether flow_fetch_order changes h's results: under
+// network = "flow" with flow_shuffle = "fetch" (pumpFetches).
+func fetchOrderActs(h *Hardware) bool {
+	return h.Network == NetworkFlow && h.FlowShuffle == FlowShuffleFetch
+}
+
+// omittedHardware is the model that the optional key groups left out of h's
+// JSON stand for (optionalKeyGroups): the defaults, except flow_fetch_order,
+// which stands for "ready" where it acts (fetchOrderKeys).
+func omittedHardware(h *Hardware) Hardware {
+	d := DefaultHardware()
+	if fetchOrderActs(h) {
+		d.FlowFetchOrder = FlowFetchReady
+	}
+	return d
+}

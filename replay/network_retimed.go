@@ -160,12 +160,14 @@ func (mm *machineMetrics) retime(m *MapTask, old int64) {
 // reduce until the copy ends (freeHost); parallel_copies fetchers run at once
 // (mapreduce.reduce.shuffle.parallelcopies). So a reduce has at most one fetch
 // from each host under way, and it is one flow carrying the reduce's share of
-// every output it copies. Under flow_fetch_order = "ready" (the default)
+// every output it copies. Under flow_fetch_order = "random" (the default) a
+// fetcher takes a host drawn among those waiting (drawHost), as Hadoop does
+// (Hadoop 2/3's getHost picks a pending host at random; Hadoop 1's
+// ReduceCopier.fetchOutputs shuffles its host list), which spreads a job's
+// reduces over the hosts; under "ready" (the default before h-fetchrandom)
 // hosts are taken in the order their first waiting output became ready, the
 // same order for every reduce of a job, so a job's reduces crowd onto the
-// same few hosts at once; under "random" a fetcher takes a host drawn among
-// those waiting (drawHost), as Hadoop does (getHost picks a pending host at
-// random), which spreads them (docs/network-model.md, "Which host a fetcher
+// same few hosts at once (docs/network-model.md, "Which host a fetcher
 // takes").
 //
 // Under flow_shuffle = "batch" the outputs wait in counters instead, by class

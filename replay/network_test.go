@@ -422,7 +422,7 @@ func TestFlowBatchSources(t *testing.T) {
 // host 1 for reduce 1: each fetch runs alone at 1 MB/s over 4–5 s, then
 // each reduce takes its other host over 5–6 s, ending at 6 s. A batch round
 // (2 MB, loading each source's disk and NIC out by 0.5) runs at 1 MB/s and
-// ends at 6 s too.
+// ends at 6 s too. The default (order left unset) is "random".
 func TestFlowFetchOrder(t *testing.T) {
 	rng := jobRand(1, streamOutput, 0) // the reduces' seeds (newJobDisk)
 	var first []int
@@ -446,11 +446,15 @@ func TestFlowFetchOrder(t *testing.T) {
 	}{
 		{FlowShuffleFetch, FlowFetchReady, 8_000_000, 4},
 		{FlowShuffleFetch, FlowFetchRandom, 6_000_000, 4},
+		{FlowShuffleFetch, "", 6_000_000, 4}, // the default
 		{FlowShuffleBatch, FlowFetchReady, 6_000_000, 2},
 		{FlowShuffleBatch, FlowFetchRandom, 6_000_000, 2},
 	} {
 		h := flowHardware(t, 1, 1, 100)
-		h.FlowShuffle, h.FlowFetchOrder, h.ParallelCopies = c.mode, c.order, 1
+		h.FlowShuffle, h.ParallelCopies = c.mode, 1
+		if c.order != "" {
+			h.FlowFetchOrder = c.order
+		}
 		if err := h.Validate(); err != nil {
 			t.Fatal(err)
 		}
@@ -463,7 +467,7 @@ func TestFlowFetchOrder(t *testing.T) {
 		}
 		cost, _ := res.FlowCost()
 		if !slices.Equal(ends, []int64{c.want, c.want}) || cost.Fetches != c.n {
-			t.Errorf("%s, %s: shuffles end %v µs after %d transfers, want %d µs each after %d", c.mode, c.order, ends, cost.Fetches, c.want, c.n)
+			t.Errorf("%s, %s: shuffles end %v µs after %d transfers, want %d µs each after %d", c.mode, h.FlowFetchOrder, ends, cost.Fetches, c.want, c.n)
 		}
 	}
 }
