@@ -222,3 +222,29 @@ func observedReduceWork(tt *trace.Task, obs, copyUs int64) int64 {
 	}
 	return max(0, obs-copyUs)
 }
+
+// histLags are a job's observed launch lags (µs, -1 where a task has none)
+// and those of the launches its history times are taken from: a task's
+// recorded start in a Hadoop 1 history is its attempt's, the launch lag
+// after its assignment, so lcHistoryTimes adds the first task's, the first
+// reduce's and the last reduce's own lag to their assignments where the trace
+// records it, and task_startup where it does not. "First" and "last" are by
+// assignment, as the replay launches them.
+type histLags struct {
+	maps, reduces            []int64
+	first, firstRed, lastRed int64
+}
+
+// histLags returns j's lags, made with every lag unknown on first use.
+func (j *Job) histLags(maps, reduces int) *histLags {
+	if j.hist == nil {
+		h := &histLags{maps: make([]int64, maps), reduces: make([]int64, reduces), first: -1, firstRed: -1, lastRed: -1}
+		for _, l := range [][]int64{h.maps, h.reduces} {
+			for i := range l {
+				l[i] = -1
+			}
+		}
+		j.hist = h
+	}
+	return j.hist
+}
