@@ -461,25 +461,21 @@ func (s *Sim) lcDone(j *Job, kind int32) {
 // tasks' JobTracker start times), its own observed launch lag after the
 // heartbeat that assigned it where the trace records one (histLags,
 // tracemode.go), else task_startup after it; and a map's end is its
-// attempt's end, before the heartbeat that reports it. The slots stay held from the assignment to the report; only the
-// recorded first launch, wait, first and last reduce launch and last map end
-// move.
+// attempt's end, before the heartbeat that reports it. The slots stay held
+// from the assignment to the report; only the recorded first launch, wait,
+// first and last reduce launch and last map end move.
 func (s *Sim) lcHistoryTimes(j *Job, r *JobResult) {
 	if !s.hw.Lifecycle {
 		return
 	}
 	su := int64(s.hw.TaskStartup)
-	lag := [3]int64{-1, -1, -1}
-	if h := j.hist; h != nil {
-		lag = [3]int64{h.first, h.firstRed, h.lastRed}
-	}
+	h := j.hist
 	for k, t := range []*int64{&r.FirstLaunchUs, &r.FirstReduceLaunchUs, &r.LastReduceLaunchUs} {
-		if *t < 0 {
-			continue
-		}
-		if lag[k] >= 0 {
-			*t += lag[k] // the task's own observed launch lag (tracemode.go)
-		} else {
+		switch {
+		case *t < 0:
+		case h != nil:
+			*t = [3]int64{h.first, h.firstRed, h.lastRed}[k] // the tasks' own lags (tracemode.go)
+		default:
 			*t += su
 		}
 	}

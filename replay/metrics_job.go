@@ -50,15 +50,6 @@ func (m *jobMetrics) TaskLaunched(e TaskEvent) {
 			j.loc[e.Locality]++
 		}
 	case TaskReduce:
-		if j.hist != nil {
-			lag := j.hist.reduces[e.Index]
-			if j.firstRed == Unset {
-				j.hist.firstRed = lag
-			}
-			if e.Time >= j.lastRed {
-				j.hist.lastRed = lag
-			}
-		}
 		if j.firstRed == Unset {
 			j.firstRed = e.Time
 		}

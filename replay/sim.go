@@ -547,8 +547,8 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	j.taken[i>>6] |= 1 << (i & 63)
 	j.PendingMaps--
 	j.RunningMaps++
-	if j.hist != nil && j.FirstLaunchUs < 0 {
-		j.hist.first = j.hist.maps[i]
+	if j.hist != nil {
+		j.hist.started(s.now, j.hist.maps[i], int64(s.hw.TaskStartup), false)
 	}
 	s.taskLaunched(j)
 	if loc != NodeLocal {
@@ -601,8 +601,8 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
 	j.PendingReduces--
 	j.RunningReduces++
-	if j.hist != nil && j.FirstLaunchUs < 0 {
-		j.hist.first = j.hist.reduces[i]
+	if j.hist != nil {
+		j.hist.started(s.now, j.hist.reduces[i], int64(s.hw.TaskStartup), true)
 	}
 	s.taskLaunched(j)
 	s.reduceLaunched(j, i, saved)

@@ -224,15 +224,35 @@ func observedReduceWork(tt *trace.Task, obs, copyUs int64) int64 {
 }
 
 // histLags are a job's observed launch lags (µs, -1 where a task has none)
-// and those of the launches its history times are taken from: a task's
-// recorded start in a Hadoop 1 history is its attempt's, the launch lag
-// after its assignment, so lcHistoryTimes adds the first task's, the first
-// reduce's and the last reduce's own lag to their assignments where the trace
-// records it, and task_startup where it does not. "First" and "last" are by
-// assignment, as the replay launches them.
+// and the history times they give: a task's recorded start in a Hadoop 1
+// history is its attempt's, the launch lag after its assignment, so a task
+// starts, as recorded, at its assignment plus its own lag where the trace
+// records it and plus task_startup where it does not; the job's recorded
+// first launch is the earliest of its tasks' starts, its first and last
+// reduce launch the earliest and latest of its reduces' (lcHistoryTimes),
+// -1 until one launches.
 type histLags struct {
 	maps, reduces            []int64
 	first, firstRed, lastRed int64
+}
+
+// started records a map's (reduce's) launch at t with launch lag lag (-1:
+// none recorded, su = task_startup stands for it).
+func (h *histLags) started(t, lag, su int64, reduce bool) {
+	if lag < 0 {
+		lag = su
+	}
+	at := t + lag
+	if h.first < 0 || at < h.first {
+		h.first = at
+	}
+	if !reduce {
+		return
+	}
+	if h.firstRed < 0 || at < h.firstRed {
+		h.firstRed = at
+	}
+	h.lastRed = max(h.lastRed, at)
 }
 
 // histLags returns j's lags, made with every lag unknown on first use.

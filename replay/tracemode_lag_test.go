@@ -100,9 +100,9 @@ func TestTraceIdentityLaunchLag(t *testing.T) {
 
 // TestTraceModeHistoryTimesLaunchLag: with the lifecycle a job's recorded
 // first launch and first and last reduce launch are its history's, the
-// attempt's start: the assignment plus that task's own observed launch lag
-// where the trace records it (every map 7 s, both reduces 30 s here), plus
-// task_startup (2 s) where it does not.
+// earliest (latest) attempt start: a task's assignment plus its own observed
+// launch lag where the trace records it (every map 7 s, both reduces 30 s
+// here), plus task_startup (2 s) where it does not.
 func TestTraceModeHistoryTimesLaunchLag(t *testing.T) {
 	for _, c := range []struct {
 		name     string
