@@ -158,6 +158,11 @@ type Job struct {
 	retired   bool      // Maps and the map index were dropped (Sim.retireMaps)
 	nMaps     int32     // len(Maps) before they were dropped
 	mapsEndUs int64     // with the lifecycle, mapAttemptsEndUs when the maps were dropped
+
+	// hist holds, in trace mode, the observed launch lags of the tasks whose
+	// trace records one and the lags of the launches the job's history times
+	// are taken from (lcHistoryTimes); nil when no task has a lag.
+	hist *histLags
 }
 
 // NoInput reports whether the map has no input to read: its input is 0 bytes

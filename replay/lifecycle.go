@@ -456,20 +456,26 @@ func (s *Sim) lcDone(j *Job, kind int32) {
 
 // lcHistoryTimes sets, with the lifecycle, a finished job's result times as a
 // job history records them, so that they compare with the observed run's: a
-// task's launch is its attempt's start, task_startup after the heartbeat that
-// assigned it (the TaskTracker's START_TIME: Rumen's folder-input-trace has
-// its maps' attempts start a median 1.16 s after their tasks' JobTracker start
-// times), and a map's end is its attempt's end, before the heartbeat that
-// reports it. The slots stay held from the assignment to the report; only the
-// recorded first launch, wait, first and last reduce launch and last map end
-// move.
+// task's launch is its attempt's start (the TaskTracker's START_TIME: Rumen's
+// folder-input-trace has its maps' attempts start a median 1.16 s after their
+// tasks' JobTracker start times), its own observed launch lag after the
+// heartbeat that assigned it where the trace records one (histLags,
+// tracemode.go), else task_startup after it; and a map's end is its
+// attempt's end, before the heartbeat that reports it. The slots stay held
+// from the assignment to the report; only the recorded first launch, wait,
+// first and last reduce launch and last map end move.
 func (s *Sim) lcHistoryTimes(j *Job, r *JobResult) {
 	if !s.hw.Lifecycle {
 		return
 	}
 	su := int64(s.hw.TaskStartup)
-	for _, t := range []*int64{&r.FirstLaunchUs, &r.FirstReduceLaunchUs, &r.LastReduceLaunchUs} {
-		if *t >= 0 {
+	h := j.hist
+	for k, t := range []*int64{&r.FirstLaunchUs, &r.FirstReduceLaunchUs, &r.LastReduceLaunchUs} {
+		switch {
+		case *t < 0:
+		case h != nil:
+			*t = [3]int64{h.first, h.firstRed, h.lastRed}[k] // the tasks' own lags (tracemode.go)
+		default:
 			*t += su
 		}
 	}

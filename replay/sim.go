@@ -547,6 +547,9 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	j.taken[i>>6] |= 1 << (i & 63)
 	j.PendingMaps--
 	j.RunningMaps++
+	if j.hist != nil {
+		j.hist.started(s.now, j.hist.maps[i], int64(s.hw.TaskStartup), false)
+	}
 	s.taskLaunched(j)
 	if loc != NodeLocal {
 		s.runningRemote++
@@ -598,6 +601,9 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
 	j.PendingReduces--
 	j.RunningReduces++
+	if j.hist != nil {
+		j.hist.started(s.now, j.hist.reduces[i], int64(s.hw.TaskStartup), true)
+	}
 	s.taskLaunched(j)
 	s.reduceLaunched(j, i, saved)
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskReduce, Index: i, Node: n})

@@ -222,3 +222,49 @@ func observedReduceWork(tt *trace.Task, obs, copyUs int64) int64 {
 	}
 	return max(0, obs-copyUs)
 }
+
+// histLags are a job's observed launch lags (µs, -1 where a task has none)
+// and the history times they give: a task's recorded start in a Hadoop 1
+// history is its attempt's, the launch lag after its assignment, so a task
+// starts, as recorded, at its assignment plus its own lag where the trace
+// records it and plus task_startup where it does not; the job's recorded
+// first launch is the earliest of its tasks' starts, its first and last
+// reduce launch the earliest and latest of its reduces' (lcHistoryTimes),
+// -1 until one launches.
+type histLags struct {
+	maps, reduces            []int64
+	first, firstRed, lastRed int64
+}
+
+// started records a map's (reduce's) launch at t with launch lag lag (-1:
+// none recorded, su = task_startup stands for it).
+func (h *histLags) started(t, lag, su int64, reduce bool) {
+	if lag < 0 {
+		lag = su
+	}
+	at := t + lag
+	if h.first < 0 || at < h.first {
+		h.first = at
+	}
+	if !reduce {
+		return
+	}
+	if h.firstRed < 0 || at < h.firstRed {
+		h.firstRed = at
+	}
+	h.lastRed = max(h.lastRed, at)
+}
+
+// histLags returns j's lags, made with every lag unknown on first use.
+func (j *Job) histLags(maps, reduces int) *histLags {
+	if j.hist == nil {
+		h := &histLags{maps: make([]int64, maps), reduces: make([]int64, reduces), first: -1, firstRed: -1, lastRed: -1}
+		for _, l := range [][]int64{h.maps, h.reduces} {
+			for i := range l {
+				l[i] = -1
+			}
+		}
+		j.hist = h
+	}
+	return j.hist
+}

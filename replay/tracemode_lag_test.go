@@ -97,3 +97,46 @@ func TestTraceIdentityLaunchLag(t *testing.T) {
 		t.Error("a known launch lag leaves the trace's identity unchanged")
 	}
 }
+
+// TestTraceModeHistoryTimesLaunchLag: with the lifecycle a job's recorded
+// first launch and first and last reduce launch are its history's, the
+// earliest (latest) attempt start: a task's assignment plus its own observed
+// launch lag where the trace records it (every map 7 s, both reduces 30 s
+// here), plus task_startup (2 s) where it does not.
+func TestTraceModeHistoryTimesLaunchLag(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		lags     map[int]int64
+		map1, r1 int64 // what the first map's and the reduce's launch add
+	}{
+		{"no lags", nil, 2 * sec, 2 * sec},
+		{"lags", map[int]int64{0: 7_000, 1: 7_000, 2: 7_000, 3: 7_000, 4: 7_000, 5: 30_000, 6: 30_000}, 7 * sec, 30 * sec},
+	} {
+		tr := handHistory()
+		for i, lag := range c.lags {
+			tr.Tasks[i].LaunchLagMs = lag
+		}
+		hw := handBase(t, "")
+		hw.TaskStartup, hw.TaskTimes = 2*sec, replay.TaskTimesTrace
+		res := runPinned(t, tr, hw, true, &pin{maps: []int32{0, 1, 2, 2, 2}, reduceNode: 1})
+		firstMap, firstRed, lastRed := int64(-1), int64(-1), int64(-1)
+		for _, k := range res.Tasks {
+			if k.Type == "REDUCE" {
+				if firstRed < 0 || k.LaunchUs < firstRed {
+					firstRed = k.LaunchUs
+				}
+				lastRed = max(lastRed, k.LaunchUs)
+			} else if firstMap < 0 || k.LaunchUs < firstMap {
+				firstMap = k.LaunchUs
+			}
+		}
+		j := res.Jobs[0]
+		if want := firstMap + c.map1; j.FirstLaunchUs != want {
+			t.Errorf("%s: first launch %d µs, want the first map's assignment %d + %d", c.name, j.FirstLaunchUs, firstMap, c.map1)
+		}
+		if j.FirstReduceLaunchUs != firstRed+c.r1 || j.LastReduceLaunchUs != lastRed+c.r1 {
+			t.Errorf("%s: first and last reduce launch %d, %d µs, want their assignments %d, %d + %d",
+				c.name, j.FirstReduceLaunchUs, j.LastReduceLaunchUs, firstRed, lastRed, c.r1)
+		}
+	}
+}

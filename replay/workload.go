@@ -663,6 +663,7 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 		}
 		if lagUs >= 0 {
 			m.retryUs += lagUs // the slot is held from the assignment
+			j.histLags(len(mapIn), len(redShuffle)).maps[i] = lagUs
 		}
 		if i < len(mapTT) && w.fails != nil && w.fails[retryKey(tj.ID, mapTT[i].TaskID)].fate == fateFail {
 			j.life.fail.setMapFate(i, len(j.Maps), fateFail)
@@ -728,6 +729,7 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 			if lag := launchLagUs(hw, redTT[i]); lag >= 0 {
 				// Its slot held for the observed launch lag instead of
 				// task_startup (tracemode.go).
+				j.histLags(len(j.Maps), len(j.Reduces)).reduces[i] = lag
 				lag -= int64(hw.TaskStartup)
 				r.copyUs += lag
 				if disk != nil {
