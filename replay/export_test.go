@@ -38,3 +38,10 @@ func FlowEnd(o *Options, f func(cancels int64, flowsLeft bool, queued int)) {
 // MaxJobsWaiting is the most finished jobs w held at once, waiting for an
 // earlier job to finish before their rows could be written.
 func MaxJobsWaiting(w *RunWriter) int { return w.maxWait }
+
+// SourceMixChecks makes a run with o, which must check its invariants,
+// report after its last event how many batch rounds' sources the checker
+// compared with a walk of the outputs waiting (checker.sourceMix).
+func SourceMixChecks(o *Options, f func(rounds int)) {
+	o.atEnd = func(s *Sim) { f(s.chk.mixes) }
+}

@@ -1,6 +1,9 @@
 package replay
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // invariantError is a broken invariant; the run stops with it.
 type invariantError struct{ msg string }
@@ -24,6 +27,8 @@ type checker struct {
 	finished map[[3]int32]bool
 	jobs     int
 	used     []Resource // cluster = "yarn": what each node's containers hold
+	mixSlot  []int32    // sourceMix's walk: by node, 1 + its index in the sources listed
+	mixes    int        // batch rounds whose sources sourceMix checked
 }
 
 func newChecker(s *Sim) *checker {
@@ -266,6 +271,48 @@ func (c *checker) mapTransferEnded(j *Job, x Transfer, stage uint8) {
 	}
 	if stage != want {
 		c.fail("map %d of job %s (copy %v): its transfer of kind %d ended in stage %d (stale)", x.Task, j.Trace.ID, x.Copy, x.Kind, stage)
+	}
+}
+
+// sourceMix checks the sources of a batch round of class cl of reduce r of
+// j, as sourceMix listed them from the done outputs' records
+// (jobOutput.outs), against a walk of the maps' own records for the outputs
+// the class waits for (those of the job's done maps the reduce has queued
+// since the class's last round, roundClass.from): the hosts of the class's
+// outputs with a non-empty share (outputNode, share), in the order of each
+// host's first output, with the reduce's bytes from each.
+func (c *checker) sourceMix(j *Job, r int32, cl int, got []roundSource) {
+	s := c.s
+	st := &j.out.fs[r]
+	red := &j.Reduces[r]
+	if c.mixSlot == nil {
+		c.mixSlot = make([]int32, len(s.topo.Nodes))
+	}
+	var want []roundSource
+	rack := s.topo.Nodes[red.Node].Rack
+	for _, i := range j.out.done[st.rounds[cl].from:st.seen] {
+		node := s.outputNode(j, i)
+		if node == red.Node || (s.topo.Nodes[node].Rack == rack) != (cl == roundRack) {
+			continue
+		}
+		b := s.share(j, red, &j.Maps[i])
+		if b <= 0 {
+			continue
+		}
+		k := c.mixSlot[node] - 1
+		if k < 0 {
+			want = append(want, roundSource{node: node})
+			k = int32(len(want) - 1)
+			c.mixSlot[node] = k + 1
+		}
+		want[k].bytes += b
+	}
+	for _, x := range want {
+		c.mixSlot[x.node] = 0
+	}
+	c.mixes++
+	if !slices.Equal(got, want) {
+		c.fail("reduce %d of job %s, round class %d: sources %v from the done outputs' records, %v from the maps'", r, j.Trace.ID, cl, got, want)
 	}
 }
 

@@ -297,9 +297,9 @@ type roundClass struct {
 	n     int32 // outputs waiting
 	busy  bool  // a round is under way
 	// from is where the class's waiting outputs start in the job's list of
-	// done maps (jobOutputs.done): a launched reduce has every done map's
-	// output queued, in that order, so those of this class in done[from:]
-	// are the ones waiting (sourceMix).
+	// done maps (jobOutput.done, and jobOutput.outs beside it): a launched
+	// reduce has every done map's output queued, in that order, so those of
+	// this class in done[from:] are the ones waiting (sourceMix).
 	from int32
 }
 
@@ -314,14 +314,15 @@ type roundSource struct {
 // waiting for reduce r (those in the job's done maps from the class's cursor
 // on, which it moves to the end) and the reduce's bytes from each, in the
 // order of each host's first output; hosts whose outputs are empty are left
-// out. It costs one step per map done since the class's last round.
+// out. It costs one step per map done since the class's last round, reading
+// the done outputs in order (jobOutput.outs) and the share as share computes
+// it.
 func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 	st := &j.out.fs[r]
 	rc := &st.rounds[c]
-	done := j.out.done[:st.seen] // the outputs queued (event_poll may hold later ones back)
 	from := int(rc.from)
-	rc.from = st.seen
 	if c == roundOwn {
+		rc.from = st.seen
 		return nil
 	}
 	red := &j.Reduces[r]
@@ -330,27 +331,48 @@ func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 		m.slot = make([]int32, len(s.topo.Nodes))
 	}
 	srcs := s.roundSrcs[:0]
-	rack := s.topo.Nodes[red.Node].Rack
-	for _, i := range done[from:] {
-		node := s.outputNode(j, i)
-		if node == red.Node || (s.topo.Nodes[node].Rack == rack) != (c == roundRack) {
+	node, far := red.Node, c == roundFar
+	rack := s.topo.Nodes[node].Rack
+	// share(j, red, m) of an output of x.bytes: the reduce's shuffle bytes
+	// in proportion to it when the job's maps output anything, an even
+	// part otherwise, nothing when the reduce has no shuffle bytes.
+	sb, total := red.ShuffleBytes, j.out.total
+	outs := j.out.outs[from:st.seen] // the outputs queued (event_poll may hold later ones back)
+	if sb <= 0 {
+		outs = nil
+	}
+	var even int64
+	if total <= 0 && len(outs) > 0 {
+		even = sb / int64(j.NumMaps())
+	}
+	for _, x := range outs {
+		if x.node == node || (x.rack == rack) == far {
 			continue
 		}
-		b := s.share(j, red, &j.Maps[i])
+		b := even
+		if total > 0 {
+			hi, lo := bits.Mul64(uint64(sb), uint64(max(x.bytes, 0)))
+			q, _ := bits.Div64(hi, lo, uint64(total))
+			b = int64(q)
+		}
 		if b <= 0 {
 			continue
 		}
-		k := m.slot[node] - 1
+		k := m.slot[x.node] - 1
 		if k < 0 {
-			srcs = append(srcs, roundSource{node: node})
+			srcs = append(srcs, roundSource{node: x.node})
 			k = int32(len(srcs) - 1)
-			m.slot[node] = k + 1
+			m.slot[x.node] = k + 1
 		}
 		srcs[k].bytes += b
 	}
 	for _, x := range srcs {
 		m.slot[x.node] = 0
 	}
+	if s.chk != nil {
+		s.chk.sourceMix(j, r, c, srcs)
+	}
+	rc.from = st.seen
 	s.roundSrcs = srcs
 	if k := roundSourceCap; k > 0 && len(srcs) > k {
 		// The k hosts with the most bytes (the earlier first on a tie),

@@ -50,6 +50,18 @@ type jobOutput struct {
 	// left the job's waiting list (its maps are all done) before the poll
 	// chain brought them every map's output (pollOutput).
 	lagging []int32
+	// outs are, under flow_shuffle = "batch", the outputs of the maps in
+	// done, in the same order: where each lies and its bytes, so that
+	// sourceMix reads them in order rather than from the maps' records.
+	outs []doneOutput
+}
+
+// doneOutput is a done map's output as sourceMix reads it: its node (the
+// map's, or its speculative copy's when that won), the node's rack and the
+// map's output bytes.
+type doneOutput struct {
+	node, rack int32
+	bytes      int64
 }
 
 // MapOutputBytes is the intermediate data of j's finished maps stored on node n,
@@ -131,6 +143,10 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 	}
 	o.done = append(o.done, i)
 	if s.fn != nil {
+		if s.hw.FlowShuffle == FlowShuffleBatch {
+			n := s.outputNode(j, i)
+			o.outs = append(o.outs, doneOutput{node: n, rack: s.topo.Nodes[n].Rack, bytes: m.OutputBytes})
+		}
 		w, polled := s.eventPollUs(j), false
 		for _, r := range j.waiting {
 			if w > 0 && s.pollsFor(j, r) {

@@ -1,0 +1,48 @@
+package replay_test
+
+import (
+	"testing"
+
+	"github.com/tracereplay/tracereplay/policy"
+	"github.com/tracereplay/tracereplay/replay"
+)
+
+// TestSourceMixWalk: under flow_shuffle = "batch" with the invariant checker
+// on, every batch round's sources, as sourceMix reads them from the done
+// outputs' records (jobOutput.outs), equal those of a walk of the job's done
+// maps' own records (their node, or their speculative copy's, and their
+// output), as sourceMix had them; on random workloads, with the poll chain
+// holding outputs back, speculative copies winning, and failed reduce
+// attempts queueing everything again.
+func TestSourceMixWalk(t *testing.T) {
+	shapes := []string{
+		"network = \"flow\"\nflow_shuffle = \"batch\"\nflow_update = \"1s\"",
+		"network = \"flow\"\nflow_shuffle = \"batch\"\nevent_poll = true\ncore_oversubscription = 2",
+		"network = \"flow\"\nflow_shuffle = \"batch\"\nevent_poll = true\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.2\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",
+	}
+	for k, shape := range shapes {
+		hw := smallHardware(t, shape)
+		for seed := range uint64(3) {
+			tr := randomTrace(30, 40+seed)
+			for _, name := range []string{"fifo", "fair"} {
+				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, seed), seed, replay.WorkloadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := policy.New(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rounds := -1
+				opt := replay.Options{Seed: seed, CheckInvariants: true}
+				replay.SourceMixChecks(&opt, func(n int) { rounds = n })
+				if _, err := replay.Run(w, p, opt); err != nil {
+					t.Fatalf("shape %d, seed %d, %s: %v", k, seed, name, err)
+				}
+				if rounds <= 0 {
+					t.Errorf("shape %d, seed %d, %s: %d rounds checked: the case does not exercise sourceMix", k, seed, name, rounds)
+				}
+			}
+		}
+	}
+}
