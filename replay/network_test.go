@@ -303,6 +303,18 @@ func TestFlowParallelCopies(t *testing.T) {
 	}
 }
 
+// reduceShuffleEnds returns the shuffle end of each reduce of res, in the
+// order of res.Tasks.
+func reduceShuffleEnds(res *Result) []int64 {
+	var ends []int64
+	for _, tk := range res.Tasks {
+		if tk.Type == "REDUCE" {
+			ends = append(ends, tk.ShuffleEndUs)
+		}
+	}
+	return ends
+}
+
 // shuffleRun runs tr under flowHardware's cluster with disks, NICs and
 // uplinks at the given MB/s and flow_shuffle mode, with the plan, and
 // returns the result, its reduces' shuffle ends and its fetches (rounds
@@ -315,12 +327,7 @@ func shuffleRun(t *testing.T, mode FlowShuffleMode, disk, nic, uplink float64, t
 		t.Fatal(err)
 	}
 	res := runPlaced(t, h, tr, plan)
-	var ends []int64
-	for _, tk := range res.Tasks {
-		if tk.Type == "REDUCE" {
-			ends = append(ends, tk.ShuffleEndUs)
-		}
-	}
+	ends := reduceShuffleEnds(res)
 	c, ok := res.FlowCost()
 	if !ok {
 		t.Fatal("no FlowCost under flow")
@@ -459,12 +466,7 @@ func TestFlowFetchOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := runPlaced(t, h, tr, plan)
-		var ends []int64
-		for _, tk := range res.Tasks {
-			if tk.Type == "REDUCE" {
-				ends = append(ends, tk.ShuffleEndUs)
-			}
-		}
+		ends := reduceShuffleEnds(res)
 		cost, _ := res.FlowCost()
 		if !slices.Equal(ends, []int64{c.want, c.want}) || cost.Fetches != c.n {
 			t.Errorf("%s, %s: shuffles end %v µs after %d transfers, want %d µs each after %d", c.mode, h.FlowFetchOrder, ends, cost.Fetches, c.want, c.n)
