@@ -216,27 +216,23 @@ func randomOps(t *testing.T, rng *rand.Rand, steps int, fullOnly, weighted bool)
 	}
 }
 
-func TestRandomOpsInvariants(t *testing.T) {
-	seeds := 200
-	if testgate.IsFast() {
-		seeds = 40
-	}
-	for s := range seeds {
-		rng := rand.New(rand.NewPCG(uint64(s), 13))
-		randomOps(t, rng, 60, s%2 == 0, false)
-	}
-}
+func TestRandomOpsInvariants(t *testing.T) { randomOpsSeeds(t, 13, false) }
 
 // TestRandomOpsWeighted is TestRandomOpsInvariants with flows that load
 // their resources by random weights.
-func TestRandomOpsWeighted(t *testing.T) {
+func TestRandomOpsWeighted(t *testing.T) { randomOpsSeeds(t, 17, true) }
+
+// randomOpsSeeds runs randomOps over 200 seeds (40 in the fast lane) of the
+// generator stream stream, with or without random weights.
+func randomOpsSeeds(t *testing.T, stream uint64, weighted bool) {
+	t.Helper()
 	seeds := 200
 	if testgate.IsFast() {
 		seeds = 40
 	}
 	for s := range seeds {
-		rng := rand.New(rand.NewPCG(uint64(s), 17))
-		randomOps(t, rng, 60, s%2 == 0, true)
+		rng := rand.New(rand.NewPCG(uint64(s), stream))
+		randomOps(t, rng, 60, s%2 == 0, weighted)
 	}
 }
 
