@@ -49,20 +49,24 @@ func (l Locality) String() string {
 	return trace.OffSwitch
 }
 
-// MapTask is one map of a job being replayed.
+// MapTask is one map of a job being replayed. Its fields are ordered so that
+// it takes 96 bytes (TestTaskRecordSizes): a job's maps are held while it runs.
 type MapTask struct {
 	InputBytes  int64
 	OutputBytes int64
 	State       TaskState
-	Node        int32 // where it ran, -1 before launch
 	Locality    Locality
-	noInput     bool // no input: no replicas, local on every node (NoInput)
-	specWon     bool // its speculative copy completed it: the original lost (lifecycle_kill.go)
+	noInput     bool  // no input: no replicas, local on every node (NoInput)
+	specWon     bool  // its speculative copy completed it: the original lost (lifecycle_kill.go)
+	Node        int32 // where it ran, -1 before launch
 	LaunchUs    int64
 	FinishUs    int64
 	endUs       int64 // end of its attempt that completes it, before the report (lifecycle.go)
 	localUs     int64 // modelled duration when node-local
 	srcNode     int32 // replica read from when remote
+	// A speculative copy (lifecycle_faults.go): its node (-1: none) and launch.
+	specNode     int32
+	specLaunchUs int64
 
 	// Trace mode (tracemode.go): the observed duration and how it is rescaled
 	// to the replay's locality; obsNone uses localUs and the network model.
@@ -73,28 +77,28 @@ type MapTask struct {
 	// straggler's slowdown and modelled failures (lifecycle_faults.go), and
 	// the observed launch lag of the successful attempt (tracemode.go).
 	retryUs int64
-	// A speculative copy (lifecycle_faults.go): its node (-1: none) and launch.
-	specNode     int32
-	specLaunchUs int64
 }
 
-// ReduceTask is one reduce of a job being replayed.
+// ReduceTask is one reduce of a job being replayed. It takes 72 bytes
+// (TestTaskRecordSizes): a job's reduces are held from its arrival to its end,
+// and a policy that launches reduces one at a time (Coupling's Wait
+// Scheduling) holds the pending reduces of a long backlog of jobs. Its YARN
+// AM wait is kept beside it (jobYARN.redWait).
 type ReduceTask struct {
 	ShuffleBytes int64
 	OutputBytes  int64
 	State        TaskState
+	// obsTail: trace mode with the lifecycle (tracemode.go): its shuffle ends
+	// by the observed copy tail (tailUs) after the later of the attempt's
+	// start and the job's last map attempt's end (obsTailEnd).
+	obsTail      bool
 	Node         int32
 	LaunchUs     int64
 	ShuffleEndUs int64
 	FinishUs     int64
 	copyUs       int64 // start-up plus copying its whole share at the NIC rate
-	amWaitUs     int64 // YARN: from its container's allocation to its AM's next heartbeat (yarn.go)
-	tailUs       int64 // copying the last map's share after the last map ends
+	tailUs       int64 // copying the last map's share after the last map ends (the observed tail with obsTail)
 	workUs       int64 // merge, reduce function and output write
-	// Trace mode with the lifecycle (tracemode.go): the observed copy after
-	// the later of the attempt's start and the job's last map attempt's end.
-	obsTail   bool
-	obsTailUs int64
 }
 
 // Job is a job while it is being replayed: its tasks, their states and the

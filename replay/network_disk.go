@@ -445,7 +445,7 @@ func (s *Sim) flowMapEnded(j *Job, i int32) {
 func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 	red := &j.Reduces[r]
 	if red.obsTail {
-		red.ShuffleEndUs = max(s.now, obsTailEnd(j, red))
+		red.ShuffleEndUs = max(s.now, obsTailEnd(j, r))
 	}
 	if !j.out.disk.redOut[r] {
 		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+j.out.disk.slowed(len(j.Maps)+int(r), red.workUs))

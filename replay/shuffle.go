@@ -186,7 +186,7 @@ func (s *Sim) reduceLaunched(j *Job, i int32, saved int64) {
 	if o.cursor == nil {
 		o.cursor = make([]int64, len(j.Reduces))
 	}
-	o.cursor[i] = s.now + r.amWaitUs + int64(s.hw.TaskStartup)
+	o.cursor[i] = s.now + j.redAMWaitUs(i) + int64(s.hw.TaskStartup)
 	for _, m := range o.done {
 		s.fetch(j, i, m)
 	}
@@ -236,13 +236,13 @@ func (s *Sim) shuffleEnd(j *Job, i int32) int64 {
 		return j.out.cursor[i]
 	}
 	if r.obsTail {
-		return obsTailEnd(j, r)
+		return obsTailEnd(j, i)
 	}
 	wait := int64(0)
 	if r.LaunchUs < j.LastMapEndUs {
 		wait = s.eventPollUs(j) // the last map's completion reaches the copier through the poll chain
 	}
-	return max(r.LaunchUs+r.amWaitUs+r.copyUs, j.LastMapEndUs+r.tailUs+wait)
+	return max(r.LaunchUs+j.redAMWaitUs(i)+r.copyUs, j.LastMapEndUs+r.tailUs+wait)
 }
 
 // Hadoop 1's reduce-side poll chain (event_poll; Hadoop 1's TaskTracker and
@@ -338,14 +338,15 @@ func (s *Sim) dropFetcher(j *Job, r int32) {
 	j.out.lagging = del(j.out.lagging)
 }
 
-// obsTailEnd is when reduce r's shuffle ends by its observed copy tail
-// (r.obsTail, tracemode.go): the tail after the later of its start-up and the
+// obsTailEnd is when reduce i's shuffle ends by its observed copy tail
+// (obsTail, tracemode.go; its tailUs): the tail after the later of its start-up and the
 // job's last map attempt's end, and never before the last map's completion
 // is reported. The fixed shuffle ends then; under network = "flow" the
 // shuffle ends then or with its last fetch, whichever is later
 // (flowShuffleEnded).
-func obsTailEnd(j *Job, r *ReduceTask) int64 {
-	return max(j.LastMapEndUs, max(r.LaunchUs+r.amWaitUs+r.copyUs, j.mapAttemptsEndUs())+r.obsTailUs)
+func obsTailEnd(j *Job, i int32) int64 {
+	r := &j.Reduces[i]
+	return max(j.LastMapEndUs, max(r.LaunchUs+j.redAMWaitUs(i)+r.copyUs, j.mapAttemptsEndUs())+r.tailUs)
 }
 
 // eventPollKeys is event_poll's key group, added after the frozen JSON

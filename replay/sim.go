@@ -597,7 +597,7 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	s.takeReduceSlot(j, n)
 	saved := s.jvmTake(n, j, true, i) // JVM reuse (lifecycle_ext.go)
 	r.copyUs -= saved
-	r.amWaitUs = s.amWaitUs(j)
+	j.setRedAMWaitUs(i, s.amWaitUs(j))
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
 	j.PendingReduces--
 	j.RunningReduces++

@@ -724,7 +724,7 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 			r.workUs = observedReduceWork(redTT[i], redObs[i], netCopyUs)
 			if tail, ok := observedCopyTail(redTT[i], lastMapMs); ok {
 				r.copyUs = int64(hw.TaskStartup)
-				r.tailUs, r.obsTail, r.obsTailUs = tail, true, tail
+				r.tailUs, r.obsTail = tail, true
 			}
 			if lag := launchLagUs(hw, redTT[i]); lag >= 0 {
 				// Its slot held for the observed launch lag instead of

@@ -256,6 +256,28 @@ type jobYARN struct {
 	redAsked, redVisible int32
 	firstWait            int64    // the AM heartbeat wait of its first task's container
 	usage                Resource // what its running containers hold, the AM's included
+	// redWait[i] is reduce i's amWaitUs at its launch; nil while every one
+	// has been 0 (always on a slot cluster), so that ReduceTask stays small.
+	redWait []int64
+}
+
+// redAMWaitUs is reduce i's wait, at its launch, for its AM's next allocate
+// call (amWaitUs); 0 on a slot cluster.
+func (j *Job) redAMWaitUs(i int32) int64 {
+	if j.yarn.redWait == nil {
+		return 0
+	}
+	return j.yarn.redWait[i]
+}
+
+// setRedAMWaitUs records reduce i's AM wait at its launch (redAMWaitUs).
+func (j *Job) setRedAMWaitUs(i int32, w int64) {
+	if w != 0 && j.yarn.redWait == nil {
+		j.yarn.redWait = make([]int64, len(j.Reduces))
+	}
+	if j.yarn.redWait != nil {
+		j.yarn.redWait[i] = w
+	}
 }
 
 // yarnSim is the simulator's YARN state.

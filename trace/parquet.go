@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"github.com/tracereplay/tracereplay/internal/pqfile"
 	"github.com/tracereplay/tracereplay/internal/safeout"
@@ -59,7 +58,7 @@ func writeParquet[T any](w io.Writer, rows []T, meta map[string]string, opt ...P
 // WriteParquetFile. The caller must Close it.
 func NewParquetWriter[T any](w io.Writer, meta map[string]string, opt ...ParquetOptions) *parquet.GenericWriter[T] {
 	options := []parquet.WriterOption{
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault, Concurrency: 1}),
+		parquet.Compression(newZstdCodec()),
 		parquet.MaxRowsPerRowGroup(MaxRowsPerRowGroup),
 	}
 	for _, k := range slices.Sorted(maps.Keys(meta)) {
