@@ -2,6 +2,7 @@ package replay
 
 import (
 	"cmp"
+	"container/heap"
 	"fmt"
 	"slices"
 	"strconv"
@@ -269,4 +270,89 @@ func (c *Calibration) fitAM(tr *trace.Trace) {
 		slices.Sort(k.v)
 		c.add(k.key, durationValue(max(0, median(k.v)-wait)), fmt.Sprintf("YARN: median %s (%s) less half of the 1 s NodeManager heartbeat, the mean wait for the AM's container on a cluster with room", k.what, durationValue(median(k.v))), len(k.v))
 	}
+}
+
+// fitJobInit fits job_init_time, the JobTracker's init of one job
+// (JobInProgress.initTasks, which sets LAUNCH_TIME; lifecycle.go), from the
+// launch − submit of the jobs in seenJobs (a YARN job's is its
+// ApplicationMaster's start and init, which the replay also runs through
+// the init workers: lifecycle.go). A job submitted while fewer than the
+// base model's job_init_threads earlier jobs were still waiting for their
+// launch found a free worker (Hadoop 1's EagerTaskInitializationListener
+// pool, mapred.jobinit.threads): its launch − submit is one job's init,
+// without queueing, and job_init_time is their median. When no job found a
+// free worker, the 10th percentile of all of them.
+func (c *Calibration) fitJobInit(tr *trace.Trace, base Hardware, observed func(*trace.Task) bool, jobs map[string]*trace.Job, seenJobs map[string]bool) {
+	type sub struct {
+		id             string
+		submit, launch int64
+	}
+	var subs []sub
+	var firstWait []float64
+	firstStart := map[string]int64{}
+	for i := range tr.Tasks {
+		t := &tr.Tasks[i]
+		if observed(t) && (t.Type == trace.Map || t.Type == trace.Reduce) {
+			if s, ok := firstStart[t.JobID]; !ok || t.StartMs < s {
+				firstStart[t.JobID] = t.StartMs
+			}
+		}
+	}
+	for id := range seenJobs {
+		j, ok := jobs[id]
+		if !ok {
+			continue
+		}
+		if s, ok := firstStart[id]; ok && j.SubmitMs >= 0 && s >= j.SubmitMs {
+			firstWait = append(firstWait, msUs(s-j.SubmitMs))
+		}
+		if j.LaunchMs >= j.SubmitMs && j.SubmitMs >= 0 {
+			subs = append(subs, sub{id, j.SubmitMs, j.LaunchMs})
+		}
+	}
+	slices.SortFunc(subs, func(a, b sub) int { return cmp.Or(cmp.Compare(a.submit, b.submit), cmp.Compare(a.id, b.id)) })
+	workers := max(base.JobInitThreads, 1)
+	var all, free []float64
+	var ahead launchHeap // launches of the earlier jobs not launched yet
+	for _, s := range subs {
+		for len(ahead) > 0 && ahead[0] <= s.submit {
+			heap.Pop(&ahead)
+		}
+		d := msUs(s.launch - s.submit)
+		all = append(all, d)
+		if len(ahead) < workers {
+			free = append(free, d)
+		}
+		heap.Push(&ahead, s.launch)
+	}
+	slices.Sort(all)
+	slices.Sort(free)
+	slices.Sort(firstWait)
+	switch {
+	case len(free) > 0:
+		c.add("job_init_time", durationValue(median(free)), fmt.Sprintf("median launch - submit of the jobs submitted while fewer than job_init_threads = %d earlier jobs awaited their launch (a free init worker: no queueing; over all %d jobs the median is %s, p10 %s, p90 %s)",
+			workers, len(all), durationValue(median(all)), durationValue(percentileSorted(all, 0.1)), durationValue(percentileSorted(all, 0.9))), len(free))
+	case len(all) > 0:
+		c.add("job_init_time", durationValue(percentileSorted(all, 0.1)), fmt.Sprintf("10th percentile of launch - submit (no job found a free init worker of job_init_threads = %d; the median %s includes queueing)", workers, durationValue(median(all))), len(all))
+	default:
+		c.note("job_init_time: no job records a launch time")
+	}
+	if len(firstWait) > 0 {
+		c.note("submit to first map or reduce start: median %s, p90 %s over %d jobs (what init, setup and the first heartbeat add up to)",
+			durationValue(median(firstWait)), durationValue(percentileSorted(firstWait, 0.9)), len(firstWait))
+	}
+}
+
+// launchHeap is a min-heap of launch times (container/heap).
+type launchHeap []int64
+
+func (h launchHeap) Len() int           { return len(h) }
+func (h launchHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h launchHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *launchHeap) Push(x any)        { *h = append(*h, x.(int64)) }
+func (h *launchHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
