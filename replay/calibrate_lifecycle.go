@@ -306,9 +306,6 @@ func (c *Calibration) fitJobInit(tr *trace.Trace, base Hardware, observed func(*
 		if s, ok := firstStart[id]; ok && j.SubmitMs >= 0 && s >= j.SubmitMs {
 			firstWait = append(firstWait, msUs(s-j.SubmitMs))
 		}
-		if yarnHistory(j) {
-			continue // its own AM initialises it: am_startup
-		}
 		if j.LaunchMs >= j.SubmitMs && j.SubmitMs >= 0 {
 			subs = append(subs, sub{id, j.SubmitMs, j.LaunchMs})
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/tracereplay/tracereplay/trace"
@@ -33,14 +32,12 @@ import (
 //     (JobInProgress.initTasks: reading the split meta-info, creating the
 //     TIPs; it sets LAUNCH_TIME after the maps' TIPs), one job at a time, in
 //     submit order.
-//   - A YARN job (its trace records an ApplicationMaster's start, or its conf
-//     names a YARN scheduler) is not initialised by the JobTracker's workers:
-//     each job's MRAppMaster runs in its own container, so jobs initialise in
-//     parallel and none waits for another. Without a recorded launch (model
-//     mode) its init is the AM's: am_startup plus half of YARN's 1 s
-//     NodeManager heartbeat, the mean wait for the AM's container that
-//     replay calibrate takes off the median submit → JOB_INITED
-//     (calibrate_lifecycle.go, fitAM).
+//   - A YARN job (its trace records an ApplicationMaster's start) goes
+//     through the same workers when its launch is not replayed (model mode),
+//     though on YARN each job's MRAppMaster initialises it in its own
+//     container, in parallel: initialising YARN histories that way (am_startup
+//     plus the AM container's mean wait, outside the workers) was measured
+//     and not kept (docs/validation.md, "Model mode", the init).
 //   - Setup. An initialised job's setup task waits for a slot. JobTracker.heartbeat
 //     first asks getSetupAndCleanupTasks for the heartbeating tracker, and only
 //     when that returns nothing asks the scheduler (TaskScheduler.assignTasks): a
@@ -194,8 +191,6 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 	}
 	if tj := j.Trace; w.times.UsesTrace() && (tj.AMStartMs >= 0 || scheduled) && tj.LaunchMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
 		j.life.obsInitUs = (tj.LaunchMs - tj.SubmitMs) * 1000
-	} else if yarnHistory(tj) {
-		j.life.obsInitUs = amInitUs(hw)
 	}
 	if !scheduled {
 		return // no recorded schedule: the model's setup and cleanup
@@ -223,19 +218,6 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 			c.lt.durUs = w.retries[retryKey(j.Trace.ID, c.tt.TaskID)] + w.times.ObservedUs(c.tt) + int64(hw.TaskStartup)
 		}
 	}
-}
-
-// yarnHistory reports whether trace job tj ran on YARN, where its own
-// MRAppMaster initialised it: its trace records the AM's start (.jhist
-// AM_STARTED), or its conf names a YARN scheduler.
-func yarnHistory(tj *trace.Job) bool {
-	return tj.AMStartMs >= 0 || strings.HasPrefix(tj.Scheduler, "org.apache.hadoop.yarn.")
-}
-
-// amInitUs is a YARN job's submit → JOB_INITED in the slot model: am_startup
-// plus half of the NodeManager heartbeat (what calibrate's fitAM subtracted).
-func amInitUs(hw *Hardware) int64 {
-	return int64(hw.AMStartup) + int64(yarnNMHeartbeat)/2
 }
 
 // clusterUpUs is, in trace mode with the lifecycle, the earliest time the
