@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/tracereplay/tracereplay/replay"
+import (
+	"slices"
+
+	"github.com/tracereplay/tracereplay/replay"
+)
 
 // FIFO is the Hadoop 1 FIFO scheduler as the EAS paper (§1) and the delay
 // scheduling paper describe it: jobs in submit order; a free map slot takes a map
@@ -26,11 +30,19 @@ type FIFO struct {
 	totalMap int
 	maps     MapFiller
 	reduces  GreedyReduces
+	// jobQueue: assign = "jobqueue", Hadoop 0.20/1's JobQueueTaskScheduler
+	// per-heartbeat caps (heartbeatJobQueue) instead of filling every free slot.
+	jobQueue bool
 }
 
 func newFIFO(strict bool) func(*ParamReader) (replay.Policy, error) {
 	return func(r *ParamReader) (replay.Policy, error) {
-		return &FIFO{name: r.spec(), strict: strict}, nil
+		f := &FIFO{strict: strict}
+		if !strict {
+			f.jobQueue = r.String("assign", "fill", "fill", "jobqueue") == "jobqueue"
+		}
+		f.name = r.spec()
+		return f, nil
 	}
 }
 
@@ -66,10 +78,93 @@ func (f *FIFO) picker(s replay.Cluster) MapPicker {
 // on the busy slots), then its reduce slots. A best-effort slot always goes
 // to the first job with a pending map, since BestEffortPicker never passes.
 func (f *FIFO) Heartbeat(s replay.Cluster, n int32) {
+	if f.jobQueue {
+		f.heartbeatJobQueue(s, n)
+		return
+	}
 	if s.FreeMapSlots(n) > 0 {
 		f.maps.Start(s)
 		for s.FreeMapSlots(n) > 0 && f.maps.Offer(s, n, f.picker(s)) {
 		}
 	}
 	f.reduces.FillReduces(s, n)
+}
+
+// heartbeatJobQueue is assign = "jobqueue": what Hadoop's default scheduler,
+// JobQueueTaskScheduler.assignTasks (org.apache.hadoop.mapred; apache/hadoop
+// branch-1, and the same code in 0.20.1), hands one TaskTracker at one
+// heartbeat:
+//
+//   - maps: the "load factor" remainingMapLoad / clusterMapCapacity, where
+//     remainingMapLoad sums desiredMaps − finishedMaps over the running jobs,
+//     caps the tracker at min(ceil(loadFactor × trackerMapCapacity),
+//     trackerMapCapacity) maps, those it runs included: on a cluster with
+//     more map slots than maps left, one map a tracker. Each slot goes to the
+//     jobs in submit order, a job's node- or rack-local map first
+//     (obtainNewLocalMapTask), else any map of it (obtainNewNonLocalMapTask),
+//     and an off-rack map ends the heartbeat's maps ("We assign at most 1
+//     off-switch or speculative task");
+//   - reduces: the same cap over the jobs whose slow start is met
+//     (JobInProgress.scheduleReduces), and never more than one reduce a
+//     heartbeat.
+//
+// Not modelled: exceededPadding (a slot kept free beyond the first job's
+// maps once the cluster is nearly full: 1% of the jobs' tasks).
+func (f *FIFO) heartbeatJobQueue(s replay.Cluster, n int32) {
+	node := &s.Topology().Nodes[n]
+	var mapLoad, reduceLoad int64
+	for _, j := range s.Active() {
+		mapLoad += int64(j.NumMaps() - j.FinishedMaps())
+		if j.ReducesReady() {
+			reduceLoad += int64(j.NumReduces() - j.FinishedReduces())
+		}
+	}
+	hw := s.Hardware()
+	if free := s.FreeMapSlots(n); free > 0 && mapLoad > 0 {
+		running := node.MapSlots - free
+		avail := loadFactorCap(mapLoad, hw.TotalMapSlots(), node.MapSlots) - running
+		if avail > 0 {
+			f.maps.Start(s)
+		}
+	slots:
+		for ; avail > 0 && s.FreeMapSlots(n) > 0; avail-- {
+			for k, j := range f.maps.jobs {
+				t, level := bestMap(s, j, n, replay.OffRack)
+				if t < 0 {
+					continue
+				}
+				s.LaunchMap(j, t, n)
+				if j.PendingMaps() == 0 {
+					f.maps.jobs = slices.Delete(f.maps.jobs, k, k+1)
+				}
+				if level == replay.OffRack {
+					break slots
+				}
+				continue slots
+			}
+			break
+		}
+	}
+	if free := s.FreeReduceSlots(n); free > 0 && reduceLoad > 0 {
+		running := node.ReduceSlots - free
+		if loadFactorCap(reduceLoad, hw.TotalReduceSlots(), node.ReduceSlots)-running > 0 {
+			for _, j := range s.Active() {
+				if canReduce(j) {
+					s.LaunchReduce(j, n)
+					break
+				}
+			}
+		}
+	}
+}
+
+// loadFactorCap is JobQueueTaskScheduler's trackerCurrentMapCapacity (and
+// its reduce twin): min(ceil(load / clusterCapacity × trackerCapacity),
+// trackerCapacity), in integers.
+func loadFactorCap(load int64, clusterCapacity int, trackerCapacity int32) int32 {
+	if clusterCapacity <= 0 {
+		return 0
+	}
+	c := (load*int64(trackerCapacity) + int64(clusterCapacity) - 1) / int64(clusterCapacity)
+	return int32(min(c, int64(trackerCapacity)))
 }

@@ -10,7 +10,8 @@ func TestParameters(t *testing.T) {
 	for _, c := range []struct{ name, want string }{
 		{"fair", "[{node-delay auto} {pool-by user (user|queue)} {rack-delay auto}]"},
 		{"gcc", "[{util 0.9}]"},
-		{"fifo", "[]"},
+		{"fifo", "[{assign fill (fill|jobqueue)}]"},
+		{"fifo-strict", "[]"},
 		{"nope", "[]"},
 	} {
 		if got := fmt.Sprint(Parameters(c.name)); got != c.want {

@@ -366,3 +366,16 @@ func namesCapacity(tr *trace.Trace) bool {
 	}
 	return false
 }
+
+// JobTrackerHeartbeat is the heartbeat interval a Hadoop 0.20 JobTracker
+// hands its TaskTrackers in every heartbeat response for a cluster of
+// trackers TaskTrackers: JobTracker.getNextHeartbeatInterval
+// (org.apache.hadoop.mapred, 0.20.1), max(1000 · ceil(trackers /
+// CLUSTER_INCREMENT) ms, HEARTBEAT_INTERVAL_MIN) with MRConstants'
+// CLUSTER_INCREMENT = 100 and HEARTBEAT_INTERVAL_MIN = 3 s: 3 s up to 300
+// trackers, then a second more per 100, so that the JobTracker receives
+// about 100 periodic heartbeats a second whatever the cluster's size.
+func JobTrackerHeartbeat(trackers int) Duration {
+	s := max(3, (int64(trackers)+99)/100)
+	return Duration(s * int64(time.Second/time.Microsecond))
+}

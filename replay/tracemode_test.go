@@ -1,6 +1,8 @@
 package replay_test
 
 import (
+	"time"
+
 	"reflect"
 	"slices"
 	"testing"
@@ -221,5 +223,18 @@ func TestHardwareFileKeepsPlacement(t *testing.T) {
 	runPinned(t, bare, base, false, without)
 	if !reflect.DeepEqual(with.replicas, without.replicas) {
 		t.Errorf("replicas with split locations %v, without %v", with.replicas, without.replicas)
+	}
+}
+
+// TestJobTrackerHeartbeat: Hadoop 0.20's JobTracker.getNextHeartbeatInterval,
+// max(1000 · ceil(trackers / 100) ms, 3 s).
+func TestJobTrackerHeartbeat(t *testing.T) {
+	for _, c := range []struct {
+		trackers int
+		want     time.Duration
+	}{{0, 3 * time.Second}, {1, 3 * time.Second}, {300, 3 * time.Second}, {301, 4 * time.Second}, {547, 6 * time.Second}, {1680, 17 * time.Second}} {
+		if got := replay.JobTrackerHeartbeat(c.trackers); got != replay.Duration(c.want/time.Microsecond) {
+			t.Errorf("JobTrackerHeartbeat(%d) = %d µs, want %v", c.trackers, got, c.want)
+		}
 	}
 }

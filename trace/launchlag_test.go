@@ -116,8 +116,8 @@ func TestJobTrackerJobID(t *testing.T) {
 		"job_1369942127770_1205": false, "job_1_0001": false, "job_2009102811x8_1": false,
 		"job_200910281128_": false, "200910281128_1": false, "": false,
 	} {
-		if got := jobTrackerJobID(id); got != want {
-			t.Errorf("jobTrackerJobID(%q) = %v, want %v", id, got, want)
+		if got := JobTrackerJobID(id); got != want {
+			t.Errorf("JobTrackerJobID(%q) = %v, want %v", id, got, want)
 		}
 	}
 }

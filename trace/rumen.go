@@ -197,7 +197,7 @@ func rtime(p *int64) int64 {
 	return *p
 }
 
-// jobTrackerJobID reports whether a job id was given by a Hadoop 1
+// JobTrackerJobID reports whether a job id was given by a Hadoop 1
 // JobTracker, whose identifier is its start time as yyyyMMddHHmm (12 digits:
 // job_200910281128_10000), rather than by a YARN ResourceManager, whose
 // cluster timestamp is its start in ms since the epoch (13 digits:
@@ -207,7 +207,7 @@ func rtime(p *int64) int64 {
 // ApplicationMaster's TaskImpl logs when it schedules the task
 // (InitialScheduleTransition: getLaunchTime() is the scheduled time while
 // no attempt has launched), before any container is allocated.
-func jobTrackerJobID(id string) bool {
+func JobTrackerJobID(id string) bool {
 	rest, ok := strings.CutPrefix(id, "job_")
 	if !ok {
 		return false
@@ -231,7 +231,7 @@ func (rj *rumenJob) acc() (*jobAcc, Conf, error) {
 		return nil, nil, errors.New("job object without a jobID; skipped")
 	}
 	j := newJobAcc(id)
-	j.assignStarts = jobTrackerJobID(id)
+	j.assignStarts = JobTrackerJobID(id)
 	j.job.User = rstr(rj.User)
 	j.job.Name = rstr(rj.JobName)
 	j.job.Queue = rstr(rj.Queue)

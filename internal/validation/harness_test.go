@@ -29,6 +29,10 @@
 // both folds' models after the calibration, for isolation runs, and
 // VALIDATION_SET_A=..., VALIDATION_SET_B=... the model fold A (B) is scored
 // with alone, after it;
+// a Hadoop 1 JobTracker's history is replayed with fifo:assign=jobqueue
+// (for the default scheduler) and the JobTracker's heartbeat interval for
+// its cluster (jobTrackerMode); VALIDATION_JOBTRACKER=assign keeps the
+// model's heartbeat, =off also fifo's filling every free slot (isolation);
 // VALIDATION_EXCLUDED=score also scores the excluded candidates
 // (harnessExcluded) found in the traces directory, and
 // VALIDATION_EXCLUDED=NAME,... those of these file names (the committed copies
@@ -262,6 +266,11 @@ func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times 
 	if times == replay.TaskTimesModel {
 		hw.TaskTimes = times
 	}
+	if jobTrackerMode(tr) == "" {
+		// The interval the JobTracker hands its TaskTrackers for the trace's
+		// cluster (section "How the JobTracker hands out tasks").
+		hw.Heartbeat = replay.JobTrackerHeartbeat(hw.Nodes())
+	}
 	if os.Getenv("VALIDATION_LIFECYCLE") == "off" {
 		hw.Lifecycle = false // the engine without the job lifecycle, for comparison
 	}
@@ -300,6 +309,9 @@ func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times 
 
 func TestValidationHarness(t *testing.T) {
 	testgate.Require(t, testgate.Full, "replays every shared trace that records a schedule")
+	if m := os.Getenv("VALIDATION_JOBTRACKER"); m != "" && m != "assign" && m != "off" {
+		t.Fatalf("VALIDATION_JOBTRACKER=%q: want assign or off (or unset)", m)
+	}
 	dir := sharedTraces(t)
 	type input struct {
 		harnessTrace
@@ -411,6 +423,9 @@ func TestValidationHarness(t *testing.T) {
 			continue
 		}
 		scored[key] = in.path
+		if pol == "fifo" && jobTrackerMode(in.tr) != "off" && jobTrackerHistory(in.tr) {
+			pol = "fifo:assign=jobqueue" // JobQueueTaskScheduler.assignTasks' caps
+		}
 		p, tp, err := replayTasks(in.tr, models[in.fold], pol, name, mode)
 		if err != nil {
 			fmt.Printf("skip %s: %v\n", in.path, err)
@@ -420,7 +435,13 @@ func TestValidationHarness(t *testing.T) {
 			fmt.Printf("skip %s: %v\n", in.path, err)
 			continue
 		}
-		fmt.Printf("%s (fold %s): policy %s (%s), %d jobs\n", in.path, in.fold, pol, why, len(p.Sim.Jobs))
+		hb := ""
+		if jobTrackerMode(in.tr) == "" {
+			if hw, ok, err := replay.TraceHardware(in.tr, models[in.fold]); err == nil && ok {
+				hb = fmt.Sprintf(", heartbeat %s (JobTracker.getNextHeartbeatInterval for %d trackers)", replay.JobTrackerHeartbeat(hw.Nodes()), hw.Nodes())
+			}
+		}
+		fmt.Printf("%s (fold %s): policy %s (%s)%s, %d jobs\n", in.path, in.fold, pol, why, hb, len(p.Sim.Jobs))
 		pairs = append(pairs, p)
 		pairFold = append(pairFold, in.fold)
 		tasks = append(tasks, tp)
@@ -572,4 +593,32 @@ func jobSet(tr *trace.Trace) string {
 		fmt.Fprintf(&b, "%s@%d,", j.ID, j.SubmitMs)
 	}
 	return b.String()
+}
+
+// jobTrackerHistory reports whether tr is a Hadoop 1 JobTracker's history:
+// every job id is a JobTracker's (trace.JobTrackerJobID), not a YARN
+// ResourceManager's (.jhist, SLS); a repeated id's "#n" suffix, which the
+// readers add (gridmix/wordcount2.json), is left out.
+func jobTrackerHistory(tr *trace.Trace) bool {
+	for _, j := range tr.Jobs {
+		id, _, _ := strings.Cut(j.ID, "#")
+		if !trace.JobTrackerJobID(id) {
+			return false
+		}
+	}
+	return len(tr.Jobs) > 0
+}
+
+// jobTrackerMode is how the harness replays a JobTracker's history (section
+// "How the JobTracker hands out tasks" of docs/validation.md): "" (the
+// default) with fifo:assign=jobqueue for the default scheduler and the
+// heartbeat replay.JobTrackerHeartbeat gives for the trace's trackers;
+// VALIDATION_JOBTRACKER=assign keeps the model's heartbeat (3 s), =off also
+// fifo's filling every free slot, as before (isolation runs). Not a
+// JobTracker's history: "off".
+func jobTrackerMode(tr *trace.Trace) string {
+	if !jobTrackerHistory(tr) {
+		return "off"
+	}
+	return os.Getenv("VALIDATION_JOBTRACKER")
 }
