@@ -255,7 +255,7 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	}
 	c.fitEventPoll(tr, base, lastMap) // calibrate_eventpoll.go
 
-	c.fitJobInit(tr, base, observed, jobs, seenJobs) // calibrate_lifecycle.go
+	c.fitJobInit(tr, observed, jobs, seenJobs) // calibrate_lifecycle.go
 	c.fitSetupCleanup(tr, observed)
 	c.fitRetryContainerDelay(tr)
 	c.fitLocalityFactors(tr, base, observed)
