@@ -168,8 +168,10 @@ type Hardware struct {
 	// JobInitThreads is the number of the JobTracker's job-initialisation
 	// workers: Hadoop 1's mapred.jobinit.threads, default 4 (the thread pool of
 	// EagerTaskInitializationListener, which JobQueueTaskScheduler and the
-	// FairScheduler use; apache/hadoop branch-1). A YARN job is initialised by
-	// its own ApplicationMaster instead (lifecycle.go).
+	// FairScheduler use; apache/hadoop branch-1). On a YARN cluster (cluster =
+	// "yarn") each job's ApplicationMaster initialises it instead (yarn.go); in
+	// the slot model a YARN history's jobs go through these workers too
+	// (lifecycle.go).
 	JobInitThreads int `toml:"job_init_threads"`
 	// JobInitPoll is the init poller's interval: 0 hands a job to the workers on
 	// submission (Hadoop 1's EagerTaskInitializationListener), > 0 only at the

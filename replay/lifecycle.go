@@ -37,7 +37,8 @@ import (
 //     though on YARN each job's MRAppMaster initialises it in its own
 //     container, in parallel: initialising YARN histories that way (am_startup
 //     plus the AM container's mean wait, outside the workers) was measured
-//     and not kept (docs/validation.md, "Model mode", the init).
+//     and not kept (docs/validation.md, "What changed: Hadoop's init
+//     workers").
 //   - Setup. An initialised job's setup task waits for a slot. JobTracker.heartbeat
 //     first asks getSetupAndCleanupTasks for the heartbeating tracker, and only
 //     when that returns nothing asks the scheduler (TaskScheduler.assignTasks): a
