@@ -255,62 +255,7 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	}
 	c.fitEventPoll(tr, base, lastMap) // calibrate_eventpoll.go
 
-	// Job initialisation: submit to launch (Hadoop's init). A job submitted
-	// when every earlier job had been initialised found the init queue empty:
-	// its launch - submit is one job's initialisation time, without queueing.
-	type sub struct {
-		id             string
-		submit, launch int64
-	}
-	var subs []sub
-	var firstWait []float64
-	firstStart := map[string]int64{}
-	for i := range tr.Tasks {
-		t := &tr.Tasks[i]
-		if observed(t) && (t.Type == trace.Map || t.Type == trace.Reduce) {
-			if s, ok := firstStart[t.JobID]; !ok || t.StartMs < s {
-				firstStart[t.JobID] = t.StartMs
-			}
-		}
-	}
-	for id := range seenJobs {
-		j, ok := jobs[id]
-		if !ok {
-			continue
-		}
-		if j.LaunchMs >= j.SubmitMs && j.SubmitMs >= 0 {
-			subs = append(subs, sub{id, j.SubmitMs, j.LaunchMs})
-		}
-		if s, ok := firstStart[id]; ok && j.SubmitMs >= 0 && s >= j.SubmitMs {
-			firstWait = append(firstWait, msUs(s-j.SubmitMs))
-		}
-	}
-	slices.SortFunc(subs, func(a, b sub) int { return cmp.Or(cmp.Compare(a.submit, b.submit), cmp.Compare(a.id, b.id)) })
-	var all, alone []float64
-	lastLaunch := int64(math.MinInt64)
-	for _, s := range subs {
-		d := msUs(s.launch - s.submit)
-		all = append(all, d)
-		if lastLaunch <= s.submit {
-			alone = append(alone, d)
-		}
-		lastLaunch = max(lastLaunch, s.launch)
-	}
-	slices.Sort(all)
-	slices.Sort(alone)
-	slices.Sort(firstWait)
-	switch {
-	case len(alone) > 0:
-		c.add("job_init_time", durationValue(median(alone)), fmt.Sprintf("median launch - submit of the jobs submitted when every earlier job had been initialised (no queueing; over all %d jobs the median is %s)", len(all), durationValue(median(all))), len(alone))
-	case len(all) > 0:
-		c.add("job_init_time", durationValue(percentileSorted(all, 0.1)), fmt.Sprintf("10th percentile of launch - submit (no job found the init queue empty; the median %s includes queueing)", durationValue(median(all))), len(all))
-	default:
-		c.note("job_init_time: no job records a launch time")
-	}
-	if len(firstWait) > 0 {
-		c.note("submit to first map or reduce start: median %s, p90 %s over %d jobs (what init, setup and the first heartbeat add up to)",
-			durationValue(median(firstWait)), durationValue(percentileSorted(firstWait, 0.9)), len(firstWait))
-	}
+	c.fitJobInit(tr, observed, jobs, seenJobs) // calibrate_lifecycle.go
 	c.fitSetupCleanup(tr, observed)
 	c.fitRetryContainerDelay(tr)
 	c.fitLocalityFactors(tr, base, observed)

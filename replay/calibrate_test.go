@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -484,5 +485,66 @@ func TestCalibrateSetupCleanupLaunchLag(t *testing.T) {
 				t.Errorf("note of too few lags: %v, want %v; notes:\n%s", got, tc.noteFewerThan, notes)
 			}
 		})
+	}
+}
+
+// initPoolTrace is five bursts, a minute apart, of six one-map jobs submitted
+// 10 ms apart, initialised by a pool of four workers of 3 s each in submit
+// order (Hadoop 1's EagerTaskInitializationListener): in each burst jobs 0–3
+// launch 3 s after their submission, job 4 takes job 0's worker at 3 s and
+// launches at 6 s, job 5 job 1's at 3.01 s and launches at 6.01 s.
+func initPoolTrace() *trace.Trace {
+	tr := &trace.Trace{}
+	for b := range 5 {
+		var free [4]int64 // when each worker is free
+		for k := range 6 {
+			id := fmt.Sprintf("job_%d_%d", b, k)
+			job := trace.NewJob(id)
+			job.SubmitMs = 1_000_000 + int64(b)*60_000 + int64(k)*10
+			w := slices.Index(free[:], slices.Min(free[:]))
+			start := max(job.SubmitMs, free[w])
+			job.LaunchMs = start + 3000
+			free[w] = job.LaunchMs
+			job.NumMaps, job.NumReduces = 1, 0
+			m := trace.NewTask(id, id+"_m_0", trace.Map, 0)
+			m.InputBytes, m.OutputBytes = 1e6, 1e6
+			m.Host, m.Rack, m.Locality = fmt.Sprintf("h%d", k), "/r1", trace.NodeLocal
+			m.StartMs, m.FinishMs, m.Status = job.LaunchMs+2000, job.LaunchMs+5000, trace.StatusSucceeded
+			job.FinishMs, job.Status = m.FinishMs+1000, trace.StatusSucceeded
+			tr.Jobs = append(tr.Jobs, job)
+			tr.Tasks = append(tr.Tasks, m)
+		}
+	}
+	return tr
+}
+
+// TestCalibrateJobInitWorkers: job_init_time is the median launch − submit of
+// the jobs that found every earlier job launched, which found a free worker
+// whatever the number of workers. On initPoolTrace, made by four workers,
+// those are each burst's job 0 (5 samples, 3 s each; jobs 1–3 also found a
+// free worker but are not counted, jobs 4 and 5 queued 2.96 s), whatever the
+// base model's job_init_threads.
+func TestCalibrateJobInitWorkers(t *testing.T) {
+	for _, c := range []struct {
+		workers, samples int
+	}{{4, 5}, {1, 5}} {
+		base := replay.DefaultHardware()
+		base.JobInitThreads = c.workers
+		cal, err := replay.Calibrate(initPoolTrace(), base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *replay.CalibratedValue
+		for i := range cal.Values {
+			if cal.Values[i].Key == "job_init_time" {
+				got = &cal.Values[i]
+			}
+		}
+		if got == nil {
+			t.Fatalf("%d workers: no job_init_time; notes %v", c.workers, cal.Notes)
+		}
+		if got.Value != `"3s"` || got.Samples != c.samples {
+			t.Errorf("%d workers: job_init_time = %s over %d samples, want \"3s\" over %d (%s)", c.workers, got.Value, got.Samples, c.samples, got.How)
+		}
 	}
 }

@@ -165,7 +165,13 @@ type Hardware struct {
 
 	// Job and task lifecycle (lifecycle.go); all off by default.
 	Lifecycle bool `toml:"lifecycle"` // submitted → initialising → setup → maps/reduces → cleanup → finished
-	// JobInitThreads is the number of job-initialisation workers.
+	// JobInitThreads is the number of the JobTracker's job-initialisation
+	// workers: Hadoop 1's mapred.jobinit.threads, default 4 (the thread pool of
+	// EagerTaskInitializationListener, which JobQueueTaskScheduler and the
+	// FairScheduler use; apache/hadoop branch-1). On a YARN cluster (cluster =
+	// "yarn") each job's ApplicationMaster initialises it instead (yarn.go); in
+	// the slot model a YARN history's jobs go through these workers too
+	// (lifecycle.go).
 	JobInitThreads int `toml:"job_init_threads"`
 	// JobInitPoll is the init poller's interval: 0 hands a job to the workers on
 	// submission (Hadoop 1's EagerTaskInitializationListener), > 0 only at the
@@ -289,7 +295,7 @@ func DefaultHardware() Hardware {
 		BARq: Duration(time.Second / time.Microsecond), FlowUpdate: Duration(10 * time.Millisecond / time.Microsecond), FlowShuffle: FlowShuffleFetch, FlowFetchOrder: FlowFetchRandom, DurationCV: 0.1,
 		TraceLocality: TraceLocalityFactors, RackLocalFactor: mumakRackLocal, OffRackFactor: mumakOffRack,
 		TimelineSample: Duration(time.Minute / time.Microsecond),
-		JobInitThreads: 1, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none", JVMReuse: 1,
+		JobInitThreads: 4, ParallelCopies: 5, StragglerAlpha: 1.5, Speculation: "none", JVMReuse: 1,
 		// Medians of the setup and cleanup attempts of the 59 jobs of Rumen's
 		// folder-input-trace (apache/hadoop branch-1 test data): 2.8 s each.
 		SetupTask: Duration(2800 * time.Millisecond / time.Microsecond), CleanupTask: Duration(2800 * time.Millisecond / time.Microsecond),

@@ -13,8 +13,11 @@ import (
 // JobTracker runs it (apache/hadoop branch-1, src/mapred/org/apache/hadoop/mapred):
 //
 //   - Submitted → initialising. A submitted job waits for an init worker
-//     (job_init_threads of them). With job_init_poll = 0 it is handed to the
-//     workers at once, as EagerTaskInitializationListener's thread pool does;
+//     (job_init_threads of them, Hadoop 1's mapred.jobinit.threads, default
+//     4). With job_init_poll = 0 it is handed to the workers at once, as
+//     EagerTaskInitializationListener's thread pool does (JobInitManager
+//     hands each job of its queue to a fixed pool of that many threads, each
+//     running JobTracker.initJob → JobInProgress.initTasks);
 //     with job_init_poll > 0 as the Capacity scheduler's JobInitializationPoller
 //     does (src/contrib/capacity-scheduler): the poller wakes every poll
 //     interval and assigns the jobs it finds to its init threads, and each
@@ -26,8 +29,16 @@ import (
 //     expected wait for an unknown phase. Rumen's folder-input-trace shows
 //     these rounds: its jobs' launch times fall on a 5.01 s grid, several
 //     within 10–13 ms of each other. A worker spends job_init_time on a job
-//     (JobInProgress.initTasks: reading splits, creating the TIPs), one job at
-//     a time, in submit order.
+//     (JobInProgress.initTasks: reading the split meta-info, creating the
+//     TIPs; it sets LAUNCH_TIME after the maps' TIPs), one job at a time, in
+//     submit order.
+//   - A YARN job (its trace records an ApplicationMaster's start) goes
+//     through the same workers when its launch is not replayed (model mode),
+//     though on YARN each job's MRAppMaster initialises it in its own
+//     container, in parallel: initialising YARN histories that way (am_startup
+//     plus the AM container's mean wait, outside the workers) was measured
+//     and not kept (docs/validation.md, "What changed: Hadoop's init
+//     workers").
 //   - Setup. An initialised job's setup task waits for a slot. JobTracker.heartbeat
 //     first asks getSetupAndCleanupTasks for the heartbeating tracker, and only
 //     when that returns nothing asks the scheduler (TaskScheduler.assignTasks): a

@@ -102,8 +102,9 @@ func initLimitTrace(oneUser bool) *trace.Trace {
 // reduce slots, heartbeats every 1 s at whole seconds, no start-up) through
 // the Capacity scheduler's init poller (job_init_poll 5 s: ticks at 0, 5,
 // 10, … s, the threads' rounds 2.5 s after a tick that selected jobs; one
-// thread, 2.3 s per job; setup and cleanup 0.5 s; maps 1.5 s at 1 MB/s; a
-// heartbeat hands out one setup or cleanup task, cleanups first). Times
+// thread, as the Capacity scheduler has for one queue, 2.3 s per job; setup
+// and cleanup 0.5 s; maps 1.5 s at 1 MB/s; a heartbeat hands out one setup
+// or cleanup task, cleanups first). Times
 // count from A's submission: A at 0, B at 0.1 s, C at 0.2 s.
 //
 // Without limits: the tick at 0 selects A: init 2.5–4.8, setup at the
@@ -134,6 +135,7 @@ duration_cv = 0
 task_times = "model"
 lifecycle = true
 job_init_poll = "5s"
+job_init_threads = 1
 job_init_time = "2300ms"
 setup_task = "500ms"
 cleanup_task = "500ms"
@@ -434,6 +436,92 @@ func TestYARNRetryGaps(t *testing.T) {
 		t.Logf("%s: the replay's JOB_INITED -> first attempt %d µs", name, got)
 		if got != w.replay {
 			t.Errorf("%s: the replay's JOB_INITED -> first attempt %d µs, want %d", name, got, w.replay)
+		}
+	}
+}
+
+// setupLaunches records when each job's setup task is launched.
+type setupLaunches struct {
+	replay.NopObserver
+	at map[int32]int64
+}
+
+func (o *setupLaunches) TaskLaunched(e replay.TaskEvent) {
+	if e.Kind == replay.TaskSetup {
+		o.at[e.Job.Index] = e.Time
+	}
+}
+
+// TestInitWorkerPool replays six one-map jobs submitted 0.1 s apart (at 0,
+// 0.1, …, 0.5 s) on eight nodes of one map slot whose heartbeats all fall on
+// whole seconds, each job's init 2.3 s, and checks by hand when each job's
+// setup task is launched: at the first heartbeat after its init, each node's
+// heartbeat launching one setup task.
+//
+// Four workers (Hadoop 1's mapred.jobinit.threads default, the model's):
+// jobs 0–3 init at once, 0–2.3, 0.1–2.4, 0.2–2.5 and 0.3–2.6 s; job 4 takes
+// the worker freed at 2.3 s (2.3–4.6), job 5 the one freed at 2.4 s (2.4–4.7).
+// Setups at 3, 3, 3, 3, 5, 5 s.
+//
+// One worker: the jobs init one after another, 0–2.3, 2.3–4.6, 4.6–6.9,
+// 6.9–9.2, 9.2–11.5 and 11.5–13.8 s: setups at 3, 5, 7, 10, 12 and 14 s.
+func TestInitWorkerPool(t *testing.T) {
+	tr := &trace.Trace{}
+	for k := range 6 {
+		id := fmt.Sprintf("J%d", k)
+		j := trace.NewJob(id)
+		j.SubmitMs, j.Status, j.User = 1000+100*int64(k), trace.StatusSucceeded, "u"
+		j.NumMaps, j.NumReduces, j.InputBytes = 1, 0, 1e6
+		m := trace.NewTask(id, id+"_m_0", trace.Map, 0)
+		m.InputBytes, m.OutputBytes = 1e6, 0
+		tr.Jobs = append(tr.Jobs, j)
+		tr.Tasks = append(tr.Tasks, m)
+	}
+	tr.Sort()
+	base := `racks = 1
+nodes_per_rack = 8
+map_slots = 1
+reduce_slots = 1
+replication = 1
+disk_mb_per_s = 1
+task_startup = "0s"
+heartbeat = "1s"
+heartbeat_jitter = false
+duration_cv = 0
+task_times = "model"
+lifecycle = true
+job_init_time = "2300ms"
+setup_task = "500ms"
+cleanup_task = "500ms"
+`
+	for _, c := range []struct {
+		name  string
+		extra string
+		want  [6]int64
+	}{
+		{"default (4 workers)", "", [6]int64{3e6, 3e6, 3e6, 3e6, 5e6, 5e6}},
+		{"4 workers", "job_init_threads = 4", [6]int64{3e6, 3e6, 3e6, 3e6, 5e6, 5e6}},
+		{"1 worker", "job_init_threads = 1", [6]int64{3e6, 5e6, 7e6, 10e6, 12e6, 14e6}},
+	} {
+		hw, err := replay.ParseHardware([]byte(base + c.extra))
+		if err != nil {
+			t.Fatal(err)
+		}
+		topo := replay.NewTopology(&hw, 1)
+		w, err := replay.NewWorkload(tr, &hw, topo, 1, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := &setupLaunches{at: map[int32]int64{}}
+		if _, err := replay.Run(w, mustPolicy(t, "fifo"), replay.Options{Seed: 1, CheckInvariants: true, Observers: []replay.Observer{o}}); err != nil {
+			t.Fatal(err)
+		}
+		var got [6]int64
+		for k := range got {
+			got[k] = o.at[int32(k)]
+		}
+		if got != c.want {
+			t.Errorf("%s: setup launches %v µs, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -119,7 +119,7 @@ func TestHardwareJSONWithoutLifecycle(t *testing.T) {
 	}
 	h.ParallelCopies = 7
 	b, _ = h.FieldJSON()
-	if !strings.Contains(string(b), `"Lifecycle":false,"JobInitThreads":1`) || !strings.Contains(string(b), `"ParallelCopies":7`) {
+	if !strings.Contains(string(b), `"Lifecycle":false,"JobInitThreads":4`) || !strings.Contains(string(b), `"ParallelCopies":7`) {
 		t.Errorf("changed model JSON: %s", b)
 	}
 	var back Hardware

@@ -117,7 +117,12 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     lifecycle.go) when some task has a host, a start and a finish; when a
 //     job conf names Hadoop 1's CapacityTaskScheduler and base has no
 //     job_init_poll, the Capacity scheduler's default poll interval, 5 s
-//     (mapred.capacity-scheduler.init-poll-interval = 5000 ms).
+//     (mapred.capacity-scheduler.init-poll-interval = 5000 ms), and its
+//     init threads: one per queue of the trace's jobs, at most the default
+//     mapred.capacity-scheduler.init-worker-threads = 5
+//     (JobInitializationPoller.init caps its pool at the number of queues and
+//     gives each queue one thread, which initialises that queue's jobs one at
+//     a time; apache/hadoop branch-1, src/contrib/capacity-scheduler).
 func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 	rackOf := map[string]string{}
 	var order []string
@@ -187,6 +192,7 @@ func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 	hw.Lifecycle = HasObservedSchedule(tr)
 	if hw.JobInitPoll == 0 && namesCapacity(tr) {
 		hw.JobInitPoll = capacityInitPoll
+		hw.JobInitThreads = min(capacityInitWorkers, traceQueues(tr))
 	}
 	if err := hw.Validate(); err != nil {
 		return base, false, fmt.Errorf("cluster derived from the trace: %w", err)
@@ -331,6 +337,24 @@ func (w *Workload) traceReplicas(j *Job, maps []*trace.Task, n int, place *rand.
 // capacityInitPoll is the Capacity scheduler's default
 // mapred.capacity-scheduler.init-poll-interval (5000 ms).
 const capacityInitPoll = Duration(5 * time.Second / time.Microsecond)
+
+// capacityInitWorkers is the Capacity scheduler's default
+// mapred.capacity-scheduler.init-worker-threads.
+const capacityInitWorkers = 5
+
+// traceQueues is the number of distinct queues tr's jobs name, at least 1
+// (a job naming none is in the default queue).
+func traceQueues(tr *trace.Trace) int {
+	q := map[string]bool{}
+	for i := range tr.Jobs {
+		name := tr.Jobs[i].Queue
+		if name == "" {
+			name = "default"
+		}
+		q[name] = true
+	}
+	return max(len(q), 1)
+}
 
 // namesCapacity reports whether some job's conf names Hadoop 1's
 // CapacityTaskScheduler.

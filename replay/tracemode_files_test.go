@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -219,7 +220,8 @@ func TestDerivedClusterRealFile(t *testing.T) {
 
 // TestDerivedClusterConf: slots per node come from the job confs when they
 // name them, else from peak concurrency; a conf naming the Capacity scheduler
-// sets its default init poll interval; the lifecycle is on.
+// sets its default init poll interval and one init thread per queue (at most
+// 5); the lifecycle is on.
 func TestDerivedClusterConf(t *testing.T) {
 	tr, _, err := trace.ReadTree(context.Background(), filepath.Join("..", "trace", "testdata", "hadoop1", "v20-single-input-log.gz"), trace.TreeOptions{})
 	if err != nil {
@@ -235,8 +237,28 @@ func TestDerivedClusterConf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hw.MapSlots != peak.MapSlots || hw.ReduceSlots != 2 || !hw.Lifecycle || hw.JobInitPoll.String() != "5s" {
-		t.Errorf("slots %d/%d (peak %d/%d), lifecycle %v, poll %s; want %d/2, true, 5s",
-			hw.MapSlots, hw.ReduceSlots, peak.MapSlots, peak.ReduceSlots, hw.Lifecycle, hw.JobInitPoll, peak.MapSlots)
+	if hw.MapSlots != peak.MapSlots || hw.ReduceSlots != 2 || !hw.Lifecycle || hw.JobInitPoll.String() != "5s" || hw.JobInitThreads != 1 {
+		t.Errorf("slots %d/%d (peak %d/%d), lifecycle %v, poll %s, init threads %d; want %d/2, true, 5s, 1 (one queue)",
+			hw.MapSlots, hw.ReduceSlots, peak.MapSlots, peak.ReduceSlots, hw.Lifecycle, hw.JobInitPoll, hw.JobInitThreads, peak.MapSlots)
+	}
+	if peak.JobInitThreads != replay.DefaultHardware().JobInitThreads {
+		t.Errorf("without a Capacity conf: init threads %d, want the default %d", peak.JobInitThreads, replay.DefaultHardware().JobInitThreads)
+	}
+	// One init thread per queue (JobInitializationPoller), at most 5.
+	for _, c := range []struct{ queues, want int }{{3, 3}, {7, 5}} {
+		tq := *tr
+		tq.Jobs = nil
+		for k := range c.queues {
+			j := tr.Jobs[0]
+			j.Queue = fmt.Sprintf("q%d", k)
+			tq.Jobs = append(tq.Jobs, j)
+		}
+		hq, _, err := replay.TraceHardware(&tq, replay.DefaultHardware())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hq.JobInitThreads != c.want {
+			t.Errorf("%d queues: %d init threads, want %d", c.queues, hq.JobInitThreads, c.want)
+		}
 	}
 }

@@ -525,7 +525,8 @@ func TestValidationHarness(t *testing.T) {
 }
 
 // parseSettings reads VALIDATION_SET's "key=value,key=value" hardware
-// overrides: a number, true or false, else a string (a duration, a name).
+// overrides: an integer, a number, true or false, else a string (a duration,
+// a name).
 func parseSettings(s string) (map[string]any, error) {
 	kv := map[string]any{}
 	for _, f := range strings.Split(s, ",") {
@@ -533,7 +534,9 @@ func parseSettings(s string) (map[string]any, error) {
 		if !ok || k == "" {
 			return nil, fmt.Errorf("%q is not key=value", f)
 		}
-		if x, err := strconv.ParseFloat(v, 64); err == nil {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			kv[k] = n // an integer key (job_init_threads) takes no float
+		} else if x, err := strconv.ParseFloat(v, 64); err == nil {
 			kv[k] = x
 		} else if b, err := strconv.ParseBool(v); err == nil {
 			kv[k] = b
