@@ -17,7 +17,10 @@ import (
 // N·q + |{phase ≤ r}|: a binary search over the nodes in phase order, or,
 // when t is later in the same interval as the previous call's (a policy
 // asking at each heartbeat), a walk on from that call's count over the
-// phases passed since, O(1) amortized.
+// phases passed since, which turns into a binary search after hbSentWalk
+// phases (the heartbeats asking can be far apart in phase order, when the
+// nodes between them are parked or dormant): O(log N) at most. The phases
+// are read from Sim.phases, a contiguous copy in phase order.
 func (s *Sim) HeartbeatsSent(t int64) int64 {
 	if t < 0 {
 		return 0
@@ -26,13 +29,18 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 	q, r := t/iv, t%iv
 	c := &s.hbSent
 	var k int
+	ph := s.phases
 	if c.ok && q == c.q && r >= c.r {
 		k = c.k
-		for k < len(s.phaseOrder) && s.nodes[s.phaseOrder[k]].phase <= r {
+		for end := min(k+hbSentWalk, len(ph)); k < end && ph[k] <= r; {
 			k++
 		}
+		if k < len(ph) && ph[k] <= r {
+			i, _ := slices.BinarySearch(ph[k:], r+1)
+			k += i
+		}
 	} else {
-		k, _ = slices.BinarySearchFunc(s.phaseOrder, r+1, func(n int32, x int64) int { return cmpInt64(s.nodes[n].phase, x) })
+		k, _ = slices.BinarySearch(ph, r+1)
 	}
 	*c = hbSentAt{ok: true, q: q, r: r, k: k}
 	return int64(len(s.nodes))*q + int64(k)
@@ -45,8 +53,12 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 func (s *Sim) HeartbeatTime(k int64) int64 {
 	n := int64(len(s.phaseOrder))
 	q, i := (k-1)/n, (k-1)%n
-	return q*int64(s.hw.Heartbeat) + s.nodes[s.phaseOrder[i]].phase
+	return q*int64(s.hw.Heartbeat) + s.phases[i]
 }
+
+// hbSentWalk is how many phases HeartbeatsSent walks on from its previous
+// answer before it searches the rest.
+const hbSentWalk = 8
 
 // hbSentAt is HeartbeatsSent's last answer: at q·interval + r, k nodes had
 // a phase of at most r.

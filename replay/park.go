@@ -105,7 +105,7 @@ type parking struct {
 	anchor   []int64  // by node: the first skipped heartbeat's time
 	akey     []uint64 // and its sequence number
 	phasePos []int32  // by node: index in phaseOrder
-	phases   []int64  // the nodes' phases in phase order, for binary searches
+	phases   []int64  // the nodes' phases in phase order, for binary searches (Sim.phases)
 	bits     []uint64 // bit i: node phaseOrder[i] is parked with a free map slot
 	rbits    []uint64 // bit i: node phaseOrder[i] is parked with a free reduce slot
 	pbits    []uint64 // bit i: node phaseOrder[i] is parked
@@ -155,9 +155,8 @@ func (s *Sim) initParking() {
 	pk.rbits = make([]uint64, (n+63)/64)
 	pk.pbits = make([]uint64, (n+63)/64)
 	pk.wq.init(n)
-	pk.phases = make([]int64, n)
+	pk.phases = s.phases
 	for i, x := range s.phaseOrder {
-		pk.phases[i] = s.nodes[x].phase
 		pk.pos[x] = -1
 		pk.phasePos[x] = int32(i)
 		ph := s.nodes[x].phase
