@@ -208,13 +208,15 @@ func (l *eventLog) push(t int64, e parkLog) {
 	l.n++
 }
 
-// trimBefore drops the entries before t.
+// trimBefore drops the entries before t, found by a binary search (the
+// entries are in time order).
 func (l *eventLog) trimBefore(t int64) {
-	m := len(l.t) - 1
-	for l.n > 0 && l.t[l.head] < t {
-		l.head = (l.head + 1) & m
-		l.n--
+	if l.n == 0 || l.t[l.head] >= t {
+		return
 	}
+	i := l.search(t)
+	l.head = (l.head + i) & (len(l.t) - 1)
+	l.n -= i
 }
 
 // at is the index in t and e of the i-th oldest entry.
