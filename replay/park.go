@@ -237,6 +237,37 @@ func (l *eventLog) search(t int64) int {
 	return len(first) + i
 }
 
+// searchBack is search by a galloping search from the newest entry: tickKey
+// asks about times within an interval or two of now, among the last few
+// thousand entries of a log that holds hundreds of thousands, so this reads
+// a few cache lines at its end instead of a binary search's over the whole.
+func (l *eventLog) searchBack(t int64) int {
+	if l.n == 0 || l.t[l.at(l.n-1)] < t {
+		return l.n
+	}
+	// Entry hi is at or after t, entry lo (-1: none) before t, and so is
+	// every entry before lo: step back by doubling strides until an entry
+	// before t is found, then search between lo and hi.
+	hi, lo := l.n-1, -1
+	for step := 1; hi-step >= 0; step *= 2 {
+		i := hi - step
+		if l.t[l.at(i)] < t {
+			lo = i
+			break
+		}
+		hi = i
+	}
+	for lo+1 < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l.t[l.at(m)] < t {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return hi
+}
+
 // parked reports whether node n is parked.
 func (s *Sim) parked(n int32) bool { return s.pk.on && s.pk.pos[n] >= 0 }
 
@@ -311,7 +342,7 @@ func (s *Sim) tickKey(n int32, x int64) uint64 {
 	}
 	p := x - int64(s.hw.Heartbeat)
 	l := &pk.log
-	i := l.search(p)
+	i := l.searchBack(p)
 	if i < l.n && l.t[l.at(i)] == p {
 		kp := s.tickKey(n, p)
 		for i < l.n && l.t[l.at(i)] == p && l.e[l.at(i)].seq < kp {
