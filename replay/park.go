@@ -208,15 +208,34 @@ func (l *eventLog) push(t int64, e parkLog) {
 	l.n++
 }
 
-// trimBefore drops the entries before t, found by a binary search (the
-// entries are in time order).
+// trimBefore drops the entries before t, found by a galloping search from
+// the oldest entry (the entries are in time order; record trims every 1,024
+// entries, so about that many are dropped, near the head).
 func (l *eventLog) trimBefore(t int64) {
 	if l.n == 0 || l.t[l.head] >= t {
 		return
 	}
-	i := l.search(t)
-	l.head = (l.head + i) & (len(l.t) - 1)
-	l.n -= i
+	// Entry lo is before t, entry hi (n: none) at or after t, and so is
+	// every entry after hi.
+	lo, hi := 0, l.n
+	for step := 1; lo+step < l.n; step *= 2 {
+		i := lo + step
+		if l.t[l.at(i)] >= t {
+			hi = i
+			break
+		}
+		lo = i
+	}
+	for lo+1 < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l.t[l.at(m)] < t {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	l.head = (l.head + hi) & (len(l.t) - 1)
+	l.n -= hi
 }
 
 // at is the index in t and e of the i-th oldest entry.
