@@ -539,6 +539,12 @@ type wakeQueue struct {
 	idx   []int32 // by node: index in h, -1 when not in the heap
 	in    []bool  // by node: queued (in the FIFO or the heap)
 	count int     // nodes queued
+	// first's answer, kept while valid (cached): next asks at every event,
+	// the queue changes at parks and wake-ups only.
+	firstN  int32
+	firstT  int64
+	cached  bool
+	firstOK bool
 }
 
 // wakeEntry is a node's wake-up in the FIFO.
@@ -561,6 +567,15 @@ func (q *wakeQueue) empty() bool { return q.count == 0 }
 
 // first returns the queued node that wakes first and its wake-up time.
 func (q *wakeQueue) first() (int32, int64, bool) {
+	if !q.cached {
+		q.firstN, q.firstT, q.firstOK = q.findFirst()
+		q.cached = true
+	}
+	return q.firstN, q.firstT, q.firstOK
+}
+
+// findFirst is first without the cache.
+func (q *wakeQueue) findFirst() (int32, int64, bool) {
 	for q.head < len(q.fifo) {
 		e := q.fifo[q.head]
 		if q.in[e.n] && q.idx[e.n] < 0 && q.at[e.n] == e.t {
@@ -621,6 +636,9 @@ func (q *wakeQueue) down(i int) {
 func (q *wakeQueue) push(n int32, t int64) {
 	q.at[n], q.in[n] = t, true
 	q.count++
+	if q.cached && (!q.firstOK || t < q.firstT) {
+		q.firstN, q.firstT, q.firstOK = n, t, true
+	}
 	if k := len(q.fifo); k == q.head || q.fifo[k-1].t <= t {
 		if q.head > 4096 && q.head > k/2 {
 			q.fifo = append(q.fifo[:0], q.fifo[q.head:]...)
@@ -641,6 +659,9 @@ func (q *wakeQueue) remove(n int32) {
 	}
 	q.in[n] = false
 	q.count--
+	if q.cached && q.firstOK && q.firstN == n {
+		q.cached = false
+	}
 	i := int(q.idx[n])
 	if i < 0 {
 		return // in the FIFO: stale from now on
