@@ -14,13 +14,13 @@ import (
 //
 // With t = q·interval + r and every phase in [0, interval), a node whose phase is
 // at most r has sent q+1 heartbeats and any other q, so the count is
-// N·q + |{phase ≤ r}|: a binary search over the nodes in phase order, or,
+// N·q + |{phase ≤ r}|: a search over the nodes in phase order, or,
 // when t is later in the same interval as the previous call's (a policy
 // asking at each heartbeat), a walk on from that call's count over the
-// phases passed since, which turns into a binary search after hbSentWalk
-// phases (the heartbeats asking can be far apart in phase order, when the
-// nodes between them are parked or dormant): O(log N) at most. The phases
-// are read from Sim.phases, a contiguous copy in phase order.
+// phases passed since, which turns into a search (phaseIndex) after
+// hbSentWalk phases (the heartbeats asking can be far apart in phase order,
+// when the nodes between them are parked or dormant). The phases are read
+// from Sim.phases, a contiguous copy in phase order.
 func (s *Sim) HeartbeatsSent(t int64) int64 {
 	if t < 0 {
 		return 0
@@ -36,11 +36,10 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 			k++
 		}
 		if k < len(ph) && ph[k] <= r {
-			i, _ := slices.BinarySearch(ph[k:], r+1)
-			k += i
+			k = s.phaseX.search(r + 1)
 		}
 	} else {
-		k, _ = slices.BinarySearch(ph, r+1)
+		k = s.phaseX.search(r + 1)
 	}
 	*c = hbSentAt{ok: true, q: q, r: r, k: k}
 	return int64(len(s.nodes))*q + int64(k)
@@ -322,4 +321,53 @@ func (s *Sim) expireHeartbeat(n int32) {
 	if ns := &s.nodes[n]; ns.nextHB >= 0 && s.cancelled(ns.nextHB, ns.hbSeq) {
 		ns.nextHB = -1
 	}
+}
+
+// phaseIndex finds a time's place among the nodes' phases (Sim.phases, in
+// phase order) in O(1) instead of a binary search: the phases fall into
+// buckets of 2^shift µs, at most about 2N of them over an interval, and
+// first holds, by bucket, the first index whose phase's bucket is not below
+// it; the search starts there and steps over the few phases of the same
+// bucket below the time.
+type phaseIndex struct {
+	ph    []int64
+	shift uint
+	first []int32
+}
+
+// init indexes ph, phases in [0, iv) in ascending order.
+func (x *phaseIndex) init(ph []int64, iv int64) {
+	*x = phaseIndex{ph: ph}
+	if iv <= 0 || len(ph) == 0 {
+		return
+	}
+	for iv>>x.shift > 2*int64(len(ph)) {
+		x.shift++
+	}
+	x.first = make([]int32, iv>>x.shift+2)
+	i := 0
+	for b := range x.first {
+		for i < len(ph) && ph[i]>>x.shift < int64(b) {
+			i++
+		}
+		x.first[b] = int32(i)
+	}
+}
+
+// search is the first index whose phase is at least r (len(ph) if none), as
+// slices.BinarySearch(ph, r) gives.
+func (x *phaseIndex) search(r int64) int {
+	if x.first == nil {
+		i, _ := slices.BinarySearch(x.ph, r)
+		return i
+	}
+	if r <= 0 {
+		return 0
+	}
+	b := min(r>>x.shift, int64(len(x.first)-1))
+	i := int(x.first[b])
+	for i < len(x.ph) && x.ph[i] < r {
+		i++
+	}
+	return i
 }

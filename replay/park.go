@@ -105,7 +105,6 @@ type parking struct {
 	anchor   []int64  // by node: the first skipped heartbeat's time
 	akey     []uint64 // and its sequence number
 	phasePos []int32  // by node: index in phaseOrder
-	phases   []int64  // the nodes' phases in phase order, for binary searches (Sim.phases)
 	bits     []uint64 // bit i: node phaseOrder[i] is parked with a free map slot
 	rbits    []uint64 // bit i: node phaseOrder[i] is parked with a free reduce slot
 	pbits    []uint64 // bit i: node phaseOrder[i] is parked
@@ -155,7 +154,6 @@ func (s *Sim) initParking() {
 	pk.rbits = make([]uint64, (n+63)/64)
 	pk.pbits = make([]uint64, (n+63)/64)
 	pk.wq.init(n)
-	pk.phases = s.phases
 	for i, x := range s.phaseOrder {
 		pk.pos[x] = -1
 		pk.phasePos[x] = int32(i)
@@ -752,7 +750,7 @@ func (s *Sim) wakeFirstOf(set []uint64, t int64, current bool) {
 // whether the node's phase is t's.
 func (s *Sim) scanParked(set []uint64, t int64, f func(n int32, same bool) bool) {
 	r := t % s.pk.iv
-	start, _ := slices.BinarySearch(s.pk.phases, r)
+	start := s.phaseX.search(r)
 	nn := len(s.phaseOrder)
 	for i, scanned := start, 0; scanned < nn; {
 		if i >= nn {

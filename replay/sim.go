@@ -247,8 +247,9 @@ type Sim struct {
 	roundIdx                []int32       // sourceMix's scratch
 	roundTotal              int64         // the bytes of the round's sources, those capped off included (0: the sources' sum)
 
-	hbSent hbSentAt // HeartbeatsSent's last answer (heartbeats.go)
-	phases []int64  // the nodes' phases in phase order (orderPhases), for HeartbeatsSent's walk and parking's searches
+	hbSent hbSentAt   // HeartbeatsSent's last answer (heartbeats.go)
+	phases []int64    // the nodes' phases in phase order (orderPhases), for HeartbeatsSent's walk and parking's searches
+	phaseX phaseIndex // finds a time's place in phases (heartbeats.go)
 }
 
 // Run replays w through policy p and returns the results.
@@ -716,7 +717,7 @@ func (s *Sim) wake() {
 	t0 := max(s.now, s.w.upUs) // no tracker heartbeats before the cluster is up (lifecycle.go)
 	r := t0 % iv
 	s.sweepBase = t0 - r
-	s.sweepIdx, _ = slices.BinarySearch(s.phases, r)
+	s.sweepIdx = s.phaseX.search(r)
 	if s.sweepIdx == len(s.phaseOrder) {
 		s.sweepIdx, s.sweepBase = 0, s.sweepBase+iv
 	}
@@ -772,6 +773,7 @@ func (s *Sim) orderPhases() {
 	for i, n := range s.phaseOrder {
 		s.phases[i] = s.nodes[n].phase
 	}
+	s.phaseX.init(s.phases, int64(s.hw.Heartbeat))
 	s.hbSent = hbSentAt{}
 }
 
