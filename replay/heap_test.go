@@ -76,6 +76,9 @@ func TestHeartbeatsSentClosedForm(t *testing.T) {
 		if got := s.HeartbeatsSent(tm); got != want {
 			t.Errorf("HeartbeatsSent(%d) = %d, want %d", tm, got, want)
 		}
+		if got := s.HeartbeatsSent(tm); got != want { // asked again: the last answer
+			t.Errorf("HeartbeatsSent(%d) again = %d, want %d", tm, got, want)
+		}
 	}
 	// HeartbeatTime is its inverse: the first time the count reaches k.
 	for k := int64(1); k <= 5*int64(len(s.nodes)); k++ {

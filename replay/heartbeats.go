@@ -25,9 +25,12 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 	if t < 0 {
 		return 0
 	}
+	c := &s.hbSent
+	if c.ok && t == c.t {
+		return c.sent // asked again at the same time (several times a heartbeat)
+	}
 	iv := int64(s.hw.Heartbeat)
 	q, r := t/iv, t%iv
-	c := &s.hbSent
 	var k int
 	ph := s.phases
 	if c.ok && q == c.q && r >= c.r {
@@ -41,8 +44,9 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 	} else {
 		k = s.phaseX.search(r + 1)
 	}
-	*c = hbSentAt{ok: true, q: q, r: r, k: k}
-	return int64(len(s.nodes))*q + int64(k)
+	sent := int64(len(s.nodes))*q + int64(k)
+	*c = hbSentAt{ok: true, q: q, r: r, k: k, t: t, sent: sent}
+	return sent
 }
 
 // HeartbeatTime is the first time at which HeartbeatsSent is at least k (k
@@ -59,12 +63,13 @@ func (s *Sim) HeartbeatTime(k int64) int64 {
 // answer before it searches the rest.
 const hbSentWalk = 8
 
-// hbSentAt is HeartbeatsSent's last answer: at q·interval + r, k nodes had
-// a phase of at most r.
+// hbSentAt is HeartbeatsSent's last answer: at t = q·interval + r, k nodes
+// had a phase of at most r, and sent heartbeats had been sent.
 type hbSentAt struct {
-	ok   bool
-	q, r int64
-	k    int
+	ok      bool
+	q, r    int64
+	k       int
+	t, sent int64
 }
 
 // Cancelled heartbeats. A node's periodic heartbeat is scheduled when its slot
