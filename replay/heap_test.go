@@ -57,6 +57,12 @@ func TestHeartbeatsSentClosedForm(t *testing.T) {
 		times = append(times, tm)
 		tm += rng.Int64N(iv / 20)
 	}
+	// Steps over more phases than the walk takes (hbSentWalk), as when the
+	// nodes between two heartbeats that ask are parked: the search after it.
+	for range 400 {
+		times = append(times, tm)
+		tm += rng.Int64N(iv / 2)
+	}
 	for _, n := range s.phaseOrder { // at each node's tick, in order
 		times = append(times, 5*iv+s.nodes[n].phase)
 	}
@@ -69,6 +75,9 @@ func TestHeartbeatsSentClosedForm(t *testing.T) {
 		}
 		if got := s.HeartbeatsSent(tm); got != want {
 			t.Errorf("HeartbeatsSent(%d) = %d, want %d", tm, got, want)
+		}
+		if got := s.HeartbeatsSent(tm); got != want { // asked again: the last answer
+			t.Errorf("HeartbeatsSent(%d) again = %d, want %d", tm, got, want)
 		}
 	}
 	// HeartbeatTime is its inverse: the first time the count reaches k.

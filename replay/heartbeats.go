@@ -14,28 +14,39 @@ import (
 //
 // With t = q·interval + r and every phase in [0, interval), a node whose phase is
 // at most r has sent q+1 heartbeats and any other q, so the count is
-// N·q + |{phase ≤ r}|: a binary search over the nodes in phase order, or,
+// N·q + |{phase ≤ r}|: a search over the nodes in phase order, or,
 // when t is later in the same interval as the previous call's (a policy
 // asking at each heartbeat), a walk on from that call's count over the
-// phases passed since, O(1) amortized.
+// phases passed since, which turns into a search (phaseIndex) after
+// hbSentWalk phases (the heartbeats asking can be far apart in phase order,
+// when the nodes between them are parked or dormant). The phases are read
+// from Sim.phases, a contiguous copy in phase order.
 func (s *Sim) HeartbeatsSent(t int64) int64 {
 	if t < 0 {
 		return 0
 	}
+	c := &s.hbSent
+	if c.ok && t == c.t {
+		return c.sent // asked again at the same time (several times a heartbeat)
+	}
 	iv := int64(s.hw.Heartbeat)
 	q, r := t/iv, t%iv
-	c := &s.hbSent
 	var k int
+	ph := s.phases
 	if c.ok && q == c.q && r >= c.r {
 		k = c.k
-		for k < len(s.phaseOrder) && s.nodes[s.phaseOrder[k]].phase <= r {
+		for end := min(k+hbSentWalk, len(ph)); k < end && ph[k] <= r; {
 			k++
 		}
+		if k < len(ph) && ph[k] <= r {
+			k = s.phaseX.search(r + 1)
+		}
 	} else {
-		k, _ = slices.BinarySearchFunc(s.phaseOrder, r+1, func(n int32, x int64) int { return cmpInt64(s.nodes[n].phase, x) })
+		k = s.phaseX.search(r + 1)
 	}
-	*c = hbSentAt{ok: true, q: q, r: r, k: k}
-	return int64(len(s.nodes))*q + int64(k)
+	sent := int64(len(s.nodes))*q + int64(k)
+	*c = hbSentAt{ok: true, q: q, r: r, k: k, t: t, sent: sent}
+	return sent
 }
 
 // HeartbeatTime is the first time at which HeartbeatsSent is at least k (k
@@ -45,15 +56,20 @@ func (s *Sim) HeartbeatsSent(t int64) int64 {
 func (s *Sim) HeartbeatTime(k int64) int64 {
 	n := int64(len(s.phaseOrder))
 	q, i := (k-1)/n, (k-1)%n
-	return q*int64(s.hw.Heartbeat) + s.nodes[s.phaseOrder[i]].phase
+	return q*int64(s.hw.Heartbeat) + s.phases[i]
 }
 
-// hbSentAt is HeartbeatsSent's last answer: at q·interval + r, k nodes had
-// a phase of at most r.
+// hbSentWalk is how many phases HeartbeatsSent walks on from its previous
+// answer before it searches the rest.
+const hbSentWalk = 8
+
+// hbSentAt is HeartbeatsSent's last answer: at t = q·interval + r, k nodes
+// had a phase of at most r, and sent heartbeats had been sent.
 type hbSentAt struct {
-	ok   bool
-	q, r int64
-	k    int
+	ok      bool
+	q, r    int64
+	k       int
+	t, sent int64
 }
 
 // Cancelled heartbeats. A node's periodic heartbeat is scheduled when its slot
@@ -310,4 +326,53 @@ func (s *Sim) expireHeartbeat(n int32) {
 	if ns := &s.nodes[n]; ns.nextHB >= 0 && s.cancelled(ns.nextHB, ns.hbSeq) {
 		ns.nextHB = -1
 	}
+}
+
+// phaseIndex finds a time's place among the nodes' phases (Sim.phases, in
+// phase order) in O(1) instead of a binary search: the phases fall into
+// buckets of 2^shift µs, at most about 2N of them over an interval, and
+// first holds, by bucket, the first index whose phase's bucket is not below
+// it; the search starts there and steps over the few phases of the same
+// bucket below the time.
+type phaseIndex struct {
+	ph    []int64
+	shift uint
+	first []int32
+}
+
+// init indexes ph, phases in [0, iv) in ascending order.
+func (x *phaseIndex) init(ph []int64, iv int64) {
+	*x = phaseIndex{ph: ph}
+	if iv <= 0 || len(ph) == 0 {
+		return
+	}
+	for iv>>x.shift > 2*int64(len(ph)) {
+		x.shift++
+	}
+	x.first = make([]int32, iv>>x.shift+2)
+	i := 0
+	for b := range x.first {
+		for i < len(ph) && ph[i]>>x.shift < int64(b) {
+			i++
+		}
+		x.first[b] = int32(i)
+	}
+}
+
+// search is the first index whose phase is at least r (len(ph) if none), as
+// slices.BinarySearch(ph, r) gives.
+func (x *phaseIndex) search(r int64) int {
+	if x.first == nil {
+		i, _ := slices.BinarySearch(x.ph, r)
+		return i
+	}
+	if r <= 0 {
+		return 0
+	}
+	b := min(r>>x.shift, int64(len(x.first)-1))
+	i := int(x.first[b])
+	for i < len(x.ph) && x.ph[i] < r {
+		i++
+	}
+	return i
 }

@@ -105,7 +105,6 @@ type parking struct {
 	anchor   []int64  // by node: the first skipped heartbeat's time
 	akey     []uint64 // and its sequence number
 	phasePos []int32  // by node: index in phaseOrder
-	phases   []int64  // the nodes' phases in phase order, for binary searches
 	bits     []uint64 // bit i: node phaseOrder[i] is parked with a free map slot
 	rbits    []uint64 // bit i: node phaseOrder[i] is parked with a free reduce slot
 	pbits    []uint64 // bit i: node phaseOrder[i] is parked
@@ -155,9 +154,7 @@ func (s *Sim) initParking() {
 	pk.rbits = make([]uint64, (n+63)/64)
 	pk.pbits = make([]uint64, (n+63)/64)
 	pk.wq.init(n)
-	pk.phases = make([]int64, n)
 	for i, x := range s.phaseOrder {
-		pk.phases[i] = s.nodes[x].phase
 		pk.pos[x] = -1
 		pk.phasePos[x] = int32(i)
 		ph := s.nodes[x].phase
@@ -209,13 +206,34 @@ func (l *eventLog) push(t int64, e parkLog) {
 	l.n++
 }
 
-// trimBefore drops the entries before t.
+// trimBefore drops the entries before t, found by a galloping search from
+// the oldest entry (the entries are in time order; record trims every 1,024
+// entries, so about that many are dropped, near the head).
 func (l *eventLog) trimBefore(t int64) {
-	m := len(l.t) - 1
-	for l.n > 0 && l.t[l.head] < t {
-		l.head = (l.head + 1) & m
-		l.n--
+	if l.n == 0 || l.t[l.head] >= t {
+		return
 	}
+	// Entry lo is before t, entry hi (n: none) at or after t, and so is
+	// every entry after hi.
+	lo, hi := 0, l.n
+	for step := 1; lo+step < l.n; step *= 2 {
+		i := lo + step
+		if l.t[l.at(i)] >= t {
+			hi = i
+			break
+		}
+		lo = i
+	}
+	for lo+1 < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l.t[l.at(m)] < t {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	l.head = (l.head + hi) & (len(l.t) - 1)
+	l.n -= hi
 }
 
 // at is the index in t and e of the i-th oldest entry.
@@ -234,6 +252,37 @@ func (l *eventLog) search(t int64) int {
 	second := l.t[:l.n-len(first)]
 	i, _ := slices.BinarySearch(second, t)
 	return len(first) + i
+}
+
+// searchBack is search by a galloping search from the newest entry: tickKey
+// asks about times within an interval or two of now, among the last few
+// thousand entries of a log that holds hundreds of thousands, so this reads
+// a few cache lines at its end instead of a binary search's over the whole.
+func (l *eventLog) searchBack(t int64) int {
+	if l.n == 0 || l.t[l.at(l.n-1)] < t {
+		return l.n
+	}
+	// Entry hi is at or after t, entry lo (-1: none) before t, and so is
+	// every entry before lo: step back by doubling strides until an entry
+	// before t is found, then search between lo and hi.
+	hi, lo := l.n-1, -1
+	for step := 1; hi-step >= 0; step *= 2 {
+		i := hi - step
+		if l.t[l.at(i)] < t {
+			lo = i
+			break
+		}
+		hi = i
+	}
+	for lo+1 < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l.t[l.at(m)] < t {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return hi
 }
 
 // parked reports whether node n is parked.
@@ -310,7 +359,7 @@ func (s *Sim) tickKey(n int32, x int64) uint64 {
 	}
 	p := x - int64(s.hw.Heartbeat)
 	l := &pk.log
-	i := l.search(p)
+	i := l.searchBack(p)
 	if i < l.n && l.t[l.at(i)] == p {
 		kp := s.tickKey(n, p)
 		for i < l.n && l.t[l.at(i)] == p && l.e[l.at(i)].seq < kp {
@@ -368,7 +417,9 @@ func (s *Sim) settle(n int32) bool {
 	if x == pk.zt && s.tickKey(n, x) < pk.zs {
 		x += int64(s.hw.Heartbeat)
 	}
-	if x > s.now || !s.beforeNow(x, s.tickKey(n, x)) {
+	if x > s.now || x == s.now && s.tickKey(n, x) >= s.curSeq {
+		// Not before the event being handled (beforeNow; the key, a
+		// search in the log, is needed only at now).
 		return false
 	}
 	s.unpark(n)
@@ -486,6 +537,12 @@ type wakeQueue struct {
 	idx   []int32 // by node: index in h, -1 when not in the heap
 	in    []bool  // by node: queued (in the FIFO or the heap)
 	count int     // nodes queued
+	// first's answer, kept while valid (cached): next asks at every event,
+	// the queue changes at parks and wake-ups only.
+	firstN  int32
+	firstT  int64
+	cached  bool
+	firstOK bool
 }
 
 // wakeEntry is a node's wake-up in the FIFO.
@@ -508,6 +565,15 @@ func (q *wakeQueue) empty() bool { return q.count == 0 }
 
 // first returns the queued node that wakes first and its wake-up time.
 func (q *wakeQueue) first() (int32, int64, bool) {
+	if !q.cached {
+		q.firstN, q.firstT, q.firstOK = q.findFirst()
+		q.cached = true
+	}
+	return q.firstN, q.firstT, q.firstOK
+}
+
+// findFirst is first without the cache.
+func (q *wakeQueue) findFirst() (int32, int64, bool) {
 	for q.head < len(q.fifo) {
 		e := q.fifo[q.head]
 		if q.in[e.n] && q.idx[e.n] < 0 && q.at[e.n] == e.t {
@@ -568,6 +634,9 @@ func (q *wakeQueue) down(i int) {
 func (q *wakeQueue) push(n int32, t int64) {
 	q.at[n], q.in[n] = t, true
 	q.count++
+	if q.cached && (!q.firstOK || t < q.firstT) {
+		q.firstN, q.firstT, q.firstOK = n, t, true
+	}
 	if k := len(q.fifo); k == q.head || q.fifo[k-1].t <= t {
 		if q.head > 4096 && q.head > k/2 {
 			q.fifo = append(q.fifo[:0], q.fifo[q.head:]...)
@@ -588,6 +657,9 @@ func (q *wakeQueue) remove(n int32) {
 	}
 	q.in[n] = false
 	q.count--
+	if q.cached && q.firstOK && q.firstN == n {
+		q.cached = false
+	}
 	i := int(q.idx[n])
 	if i < 0 {
 		return // in the FIFO: stale from now on
@@ -678,7 +750,7 @@ func (s *Sim) wakeFirstOf(set []uint64, t int64, current bool) {
 // whether the node's phase is t's.
 func (s *Sim) scanParked(set []uint64, t int64, f func(n int32, same bool) bool) {
 	r := t % s.pk.iv
-	start, _ := slices.BinarySearch(s.pk.phases, r)
+	start := s.phaseX.search(r)
 	nn := len(s.phaseOrder)
 	for i, scanned := start, 0; scanned < nn; {
 		if i >= nn {

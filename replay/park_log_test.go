@@ -7,9 +7,10 @@ import (
 )
 
 // TestEventLogRing pushes, trims and searches the parking log's ring against
-// a plain slice through many wrap-arounds and two growths: every search
-// (times below, at and above the entries, ties included) gives the rank the
-// slice gives, and every entry is the slice's.
+// a plain slice through many wrap-arounds and two growths: every search,
+// from the oldest entry (search) or the newest (searchBack), of times below,
+// at and above the entries, ties included, gives the rank the slice gives,
+// and every entry is the slice's.
 func TestEventLogRing(t *testing.T) {
 	var l eventLog
 	var ts []int64
@@ -40,6 +41,9 @@ func TestEventLogRing(t *testing.T) {
 			want, _ := slices.BinarySearch(ts, q)
 			if got := l.search(q); got != want {
 				t.Fatalf("step %d: search(%d) = %d, want %d", step, q, got, want)
+			}
+			if got := l.searchBack(q); got != want {
+				t.Fatalf("step %d: searchBack(%d) = %d, want %d", step, q, got, want)
 			}
 		}
 		if len(ts) > 0 {

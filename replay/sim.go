@@ -247,7 +247,9 @@ type Sim struct {
 	roundIdx                []int32       // sourceMix's scratch
 	roundTotal              int64         // the bytes of the round's sources, those capped off included (0: the sources' sum)
 
-	hbSent hbSentAt // HeartbeatsSent's last answer (heartbeats.go)
+	hbSent hbSentAt   // HeartbeatsSent's last answer (heartbeats.go)
+	phases []int64    // the nodes' phases in phase order (orderPhases), for HeartbeatsSent's walk and parking's searches
+	phaseX phaseIndex // finds a time's place in phases (heartbeats.go)
 }
 
 // Run replays w through policy p and returns the results.
@@ -715,7 +717,7 @@ func (s *Sim) wake() {
 	t0 := max(s.now, s.w.upUs) // no tracker heartbeats before the cluster is up (lifecycle.go)
 	r := t0 % iv
 	s.sweepBase = t0 - r
-	s.sweepIdx, _ = slices.BinarySearchFunc(s.phaseOrder, r, func(n int32, t int64) int { return cmpInt64(s.nodes[n].phase, t) })
+	s.sweepIdx = s.phaseX.search(r)
 	if s.sweepIdx == len(s.phaseOrder) {
 		s.sweepIdx, s.sweepBase = 0, s.sweepBase+iv
 	}
@@ -767,6 +769,11 @@ func (s *Sim) orderPhases() {
 		s.phaseOrder[i] = int32(i)
 	}
 	slices.SortStableFunc(s.phaseOrder, func(a, b int32) int { return cmpInt64(s.nodes[a].phase, s.nodes[b].phase) })
+	s.phases = make([]int64, len(s.phaseOrder))
+	for i, n := range s.phaseOrder {
+		s.phases[i] = s.nodes[n].phase
+	}
+	s.phaseX.init(s.phases, int64(s.hw.Heartbeat))
 	s.hbSent = hbSentAt{}
 }
 
