@@ -53,8 +53,14 @@ type Calibration struct {
 	Values []CalibratedValue
 	// Notes are what could not be fitted, and why.
 	Notes []string
-	// Jobs and Tasks count the trace's jobs and tasks with an observed schedule.
+	// Jobs and Tasks count the trace's jobs and tasks with an observed schedule,
+	// each job once (Duplicates).
 	Jobs, Tasks int
+	// Duplicates are the ids of the jobs left out because the same job (its id
+	// less a "#n" copy suffix, and its submit time) came earlier in the trace:
+	// the same job log read from two inputs, which would count twice in every
+	// fit. Empty when no job repeats.
+	Duplicates []string
 }
 
 // Value returns the fitted value of key and whether it was fitted.
@@ -73,13 +79,19 @@ const minFitSamples = 3
 // Calibrate fits the model's parameters to tr's observed schedule; base gives
 // the values that are not fitted (the disk rate subtracted from task durations,
 // parallel copies, and the network model whose formulas are fitted:
-// calibrate_flow.go for network = "flow"). It returns ErrNoSchedule for a
-// trace without a schedule.
+// calibrate_flow.go for network = "flow"). A job that occurs more than once
+// (same id less a "#n" copy suffix, same submit time) is counted once, the
+// first kept (Calibration.Duplicates). It returns ErrNoSchedule for a trace
+// without a schedule.
 func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	if !HasObservedSchedule(tr) {
 		return nil, ErrNoSchedule
 	}
 	c := &Calibration{}
+	tr, c.Duplicates = dedupJobs(tr)
+	if len(c.Duplicates) > 0 {
+		c.Notes = append(c.Notes, duplicatesNote(c.Duplicates))
+	}
 	flow := base.NetworkModel().Retimes()
 	jobs := map[string]*trace.Job{}
 	for i := range tr.Jobs {

@@ -78,6 +78,13 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if err != nil {
 		return fail(2, "trace %s: %v", *tracePath, err)
 	}
+	if d := cal.Duplicates; len(d) > 0 {
+		list := strings.Join(d[:min(len(d), 10)], ", ")
+		if len(d) > 10 {
+			list += fmt.Sprintf(" and %d more", len(d)-10)
+		}
+		fmt.Fprintf(stderr, "replay calibrate: %d duplicate job(s) counted once (same id, less a #n copy suffix, and same submit time: the same job log in two inputs); left out: %s\n", len(d), list)
+	}
 	if *out == "-" {
 		if err := cal.WriteTOML(stdout, *tracePath); err != nil {
 			return fail(1, "%v", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -137,5 +138,45 @@ func TestCalibrateBadInput(t *testing.T) {
 				t.Errorf("%s written on bad input", out)
 			}
 		})
+	}
+}
+
+// TestCalibrateSameHistoryTwice: a directory holding the same history twice
+// (as a .jhist beside its Rumen conversion would) fits the model one copy
+// fits, and stderr names the copies left out.
+func TestCalibrateSameHistoryTwice(t *testing.T) {
+	const history = "../../internal/validation/testdata/traces/hadoop1/apache-hadoop-branch-1-rumen-testdata/sample-job-tracker-logs.gz"
+	data, err := os.ReadFile(history)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var models [2]string
+	for n := 1; n <= 2; n++ {
+		in := filepath.Join(dir, fmt.Sprintf("copies%d", n))
+		for i := range n {
+			if err := os.MkdirAll(in, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(in, fmt.Sprintf("copy%d.gz", i)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		models[n-1] = filepath.Join(dir, fmt.Sprintf("hw%d.toml", n))
+		code, _, stderr := runCmd("calibrate", "--trace", in, "--out", models[n-1])
+		if code != 0 {
+			t.Fatalf("%d copies: exit %d: %s", n, code, stderr)
+		}
+		if dup := strings.Contains(stderr, "duplicate job(s) counted once") && strings.Contains(stderr, "job_200904211745_0002#2"); dup != (n == 2) {
+			t.Errorf("%d copies: stderr names the duplicates: %v, want %v:\n%s", n, dup, n == 2, stderr)
+		}
+	}
+	a, errA := replay.LoadHardware(models[0])
+	b, errB := replay.LoadHardware(models[1])
+	if errA != nil || errB != nil {
+		t.Fatalf("load: %v, %v", errA, errB)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("one copy and two copies give different models:\n%+v\n%+v", a, b)
 	}
 }

@@ -176,22 +176,49 @@ func confPolicy(tr *trace.Trace) (name, why string) {
 	return "fifo", "no conf: Hadoop 1's default JobQueueTaskScheduler"
 }
 
-// pooledTrace concatenates traces for one calibration, each job id prefixed by
-// its trace's index so that equal ids of different traces stay apart.
+// pooledTrace concatenates traces for one calibration. A job id already taken
+// by an earlier trace gets a "#n" copy suffix, as trace.ReadTree gives the
+// later copies of a repeated id, so that equal ids of different jobs stay
+// apart and replay.Calibrate counts the same job (same id and submit time) in
+// two traces once, the first kept: fold A's sample-job-tracker-logs and
+// v20-single-input-log hold the same job log of job_200904211745_0002.
 func pooledTrace(trs []*trace.Trace) *trace.Trace {
 	out := &trace.Trace{}
-	for k, tr := range trs {
-		p := fmt.Sprintf("t%d/", k)
+	taken := map[string]bool{}
+	for _, tr := range trs {
 		for _, j := range tr.Jobs {
-			j.ID = p + j.ID
+			taken[j.ID] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, tr := range trs {
+		rename := map[string]string{}
+		for _, j := range tr.Jobs {
+			id := j.ID
+			if seen[id] {
+				for n := 2; ; n++ {
+					if c := fmt.Sprintf("%s#%d", j.ID, n); !taken[c] {
+						id = c
+						break
+					}
+				}
+				taken[id] = true
+				rename[j.ID] = id
+			}
+			seen[j.ID] = true
+			j.ID = id
 			out.Jobs = append(out.Jobs, j)
 		}
 		for _, t := range tr.Tasks {
-			t.JobID = p + t.JobID
+			if id, ok := rename[t.JobID]; ok {
+				t.JobID = id
+			}
 			out.Tasks = append(out.Tasks, t)
 		}
 		for _, a := range tr.Attempts {
-			a.JobID = p + a.JobID
+			if id, ok := rename[a.JobID]; ok {
+				a.JobID = id
+			}
 			out.Attempts = append(out.Attempts, a)
 		}
 	}
