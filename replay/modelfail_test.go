@@ -20,32 +20,35 @@ import (
 // attempt runs 3–4 s and completes. The reduce, ready at 4 s, launches at the
 // heartbeat at 6 s and is killed at 7 s: the job finishes at 7 s, FAILED,
 // with no last map end. Before recorded failures were kept in model mode,
-// map 0 ran 3–4 s and the job succeeded.
+// map 0 ran 3–4 s and the job succeeded. The same under network = "flow"
+// (the maps read no input over the network: one node).
 func TestModelModeReplaysRecordedJobFailure(t *testing.T) {
-	hw := oneNodeHardware(t, "")
-	hw.MapSlots = 2
-	res := runOne(t, failTrace(false), hw)
-	jr := res.Jobs[0]
-	if jr.FinishUs != 7e6 || jr.FirstLaunchUs != 3e6 || jr.LastMapEndUs != replay.Unset || jr.FirstReduceLaunchUs != 6e6 || jr.Status != "FAILED" {
-		t.Errorf("job %+v, want FAILED, finish 7 s, first launch 3 s, no last map end, reduce launched at 6 s", jr)
-	}
-	want := map[int64][2]int64{0: {3e6, 7e6}, 1: {3e6, 4e6}}
-	var reds int
-	for _, x := range res.Tasks {
-		switch x.Type {
-		case "MAP":
-			if w := want[int64(x.Index)]; x.LaunchUs != w[0] || x.FinishUs != w[1] {
-				t.Errorf("map %d row %d–%d µs, want %d–%d", x.Index, x.LaunchUs, x.FinishUs, w[0], w[1])
-			}
-		case "REDUCE":
-			reds++
-			if x.LaunchUs != 6e6 || x.FinishUs != 7e6 {
-				t.Errorf("reduce row %d–%d µs, want 6–7 s (killed by the failure)", x.LaunchUs, x.FinishUs)
+	for _, extra := range []string{"", "network = \"flow\"\n"} {
+		hw := oneNodeHardware(t, extra)
+		hw.MapSlots = 2
+		res := runOne(t, failTrace(false), hw)
+		jr := res.Jobs[0]
+		if jr.FinishUs != 7e6 || jr.FirstLaunchUs != 3e6 || jr.LastMapEndUs != replay.Unset || jr.FirstReduceLaunchUs != 6e6 || jr.Status != "FAILED" {
+			t.Errorf("%q: job %+v, want FAILED, finish 7 s, first launch 3 s, no last map end, reduce launched at 6 s", extra, jr)
+		}
+		want := map[int64][2]int64{0: {3e6, 7e6}, 1: {3e6, 4e6}}
+		var reds int
+		for _, x := range res.Tasks {
+			switch x.Type {
+			case "MAP":
+				if w := want[int64(x.Index)]; x.LaunchUs != w[0] || x.FinishUs != w[1] {
+					t.Errorf("%q: map %d row %d–%d µs, want %d–%d", extra, x.Index, x.LaunchUs, x.FinishUs, w[0], w[1])
+				}
+			case "REDUCE":
+				reds++
+				if x.LaunchUs != 6e6 || x.FinishUs != 7e6 {
+					t.Errorf("%q: reduce row %d–%d µs, want 6–7 s (killed by the failure)", extra, x.LaunchUs, x.FinishUs)
+				}
 			}
 		}
-	}
-	if reds != 1 {
-		t.Errorf("%d reduce rows, want 1", reds)
+		if reds != 1 {
+			t.Errorf("%q: %d reduce rows, want 1", extra, reds)
+		}
 	}
 }
 
