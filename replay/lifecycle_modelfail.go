@@ -114,39 +114,48 @@ func recordedFailures(tr *trace.Trace, hw *Hardware) map[string]recordedFail {
 	return out
 }
 
-// failedUs is the slot time of r's failed attempts for a task of job tj
-// whose modelled duration is modelUs (task_startup included).
-func (r *recordedFail) failedUs(hw *Hardware, tj *trace.Job, modelUs int64) int64 {
+// attemptUs is the slot time of r's failed attempt of observed duration ms
+// (gap included) for a task of job tj whose modelled duration is modelUs
+// (task_startup included).
+func (r *recordedFail) attemptUs(hw *Hardware, tj *trace.Job, modelUs, ms int64) int64 {
 	gap := hw.retryGapUs(tj)
-	work := float64(max(modelUs-int64(hw.TaskStartup), 0))
-	var us int64
-	for _, ms := range r.failedMs {
-		if r.succMs > 0 {
-			us += gap + int64(math.Round(work*float64(ms)/float64(r.succMs)))
-		} else {
-			us += gap + ms*1000
-		}
+	if r.succMs > 0 {
+		work := float64(max(modelUs-int64(hw.TaskStartup), 0))
+		return gap + int64(math.Round(work*float64(ms)/float64(r.succMs)))
 	}
-	return us
+	return gap + ms*1000
 }
 
 // recordedFaults returns fd with the recorded failures of task tt of job tj
-// (modelled duration modelUs) added, and whether it has any.
-func (w *Workload) recordedFaults(tj *trace.Job, tt *trace.Task, fd taskFaults, modelUs int64) (taskFaults, bool) {
+// (modelled duration modelUs) added, the slot time of its last failed
+// attempt when that attempt fails the task (else 0), and whether it has any
+// recorded failure. Under network = "flow" a map's time is its stages', not
+// its retries plus its modelled duration, so a map that fails by its record
+// runs as a trace-timed map (jobDisk.setTimed) for its last failed attempt's
+// time, after its earlier failed attempts (a timed map reads its input as a
+// flow only when it is not node-local, as trace mode's maps do). Without
+// it, a failing map whose recorded attempts are shorter than its modelled
+// duration would run the whole modelled map (the negative difference is
+// clamped to 0 before its start-up).
+func (w *Workload) recordedFaults(tj *trace.Job, tt *trace.Task, fd taskFaults, modelUs int64) (taskFaults, int64, bool) {
 	if w.recFails == nil || tt == nil {
-		return fd, false
+		return fd, 0, false
 	}
 	r, ok := w.recFails[retryKey(tj.ID, tt.TaskID)]
 	if !ok {
-		return fd, false
+		return fd, 0, false
 	}
-	us := r.failedUs(w.hw, tj, modelUs)
-	if r.fate == fateFail {
-		fd.failedUs, fd.failed = us, true
-	} else {
+	var us, lastUs int64
+	for _, ms := range r.failedMs {
+		lastUs = r.attemptUs(w.hw, tj, modelUs, ms)
+		us += lastUs
+	}
+	if r.fate != fateFail {
 		fd.failedUs += us
+		return fd, 0, true
 	}
-	return fd, true
+	fd.failedUs, fd.failed = us, true
+	return fd, lastUs, true
 }
 
 // drawnFaults is drawFaults for a task of duration d and maxA attempts when

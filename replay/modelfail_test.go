@@ -93,3 +93,39 @@ func TestModelModeScalesRecordedFailedAttempts(t *testing.T) {
 		}
 	}
 }
+
+// TestModelModeFailingMapShorterThanModel: failTrace with a map compute rate
+// of 0.125 MB/s, so each 1 MB map's modelled duration is 9 s (1 s of disk,
+// 8 s of compute), longer than map 0's recorded failed attempts (4 × 1 s).
+// Fixed network: both maps launch at 3 s (init 0–2 s, no setup: the trace
+// records the schedule), map 0's four failed attempts hold its slot 3–7 s and
+// it fails the job at 7 s, killing map 1 (3–12 s modelled) then; no map
+// finished, so no reduce ran. Under flow the same: map 0 runs as a timed
+// map, its three earlier failed attempts (3 s) and then its last attempt's
+// 1 s (a node-local timed map's read is in its time, jobDisk.setTimed), and
+// fails at 7 s. Before failing maps were timed under flow, map 0's earlier
+// attempts counted for nothing (4 s of failed attempts less the 9 s
+// modelled map, clamped to 0) and its modelled map (its 8 s of compute beside
+// its 1 s read) ran 3–11 s.
+func TestModelModeFailingMapShorterThanModel(t *testing.T) {
+	for _, c := range []struct {
+		extra  string
+		finish int64
+	}{{"", 7e6}, {"network = \"flow\"\n", 7e6}} {
+		hw := oneNodeHardware(t, "map_compute_mb_per_s = 0.125\n"+c.extra)
+		hw.MapSlots = 2
+		res := runOne(t, failTrace(false), hw)
+		jr := res.Jobs[0]
+		if jr.FinishUs != c.finish || jr.FirstLaunchUs != 3e6 || jr.LastMapEndUs != replay.Unset || jr.FirstReduceLaunchUs != replay.Unset || jr.Status != "FAILED" {
+			t.Errorf("%q: job %+v, want FAILED, finish %d µs, first launch 3 s, no last map end, no reduce", c.extra, jr, c.finish)
+		}
+		if len(res.Tasks) != 2 {
+			t.Fatalf("%q: %d task rows, want the two maps'", c.extra, len(res.Tasks))
+		}
+		for _, x := range res.Tasks {
+			if x.Type != "MAP" || x.LaunchUs != 3e6 || x.FinishUs != c.finish {
+				t.Errorf("%q: row %+v, want a map %d–%d µs", c.extra, x, int64(3e6), c.finish)
+			}
+		}
+	}
+}

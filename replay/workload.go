@@ -676,7 +676,7 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 		if i < len(mapTT) {
 			mapT = mapTT[i]
 		}
-		if fd, rec := w.recordedFaults(tj, mapT, w.drawnFaults(faults, m.localUs, mapMax), m.localUs); faults != nil || rec {
+		if fd, lastUs, rec := w.recordedFaults(tj, mapT, w.drawnFaults(faults, m.localUs, mapMax), m.localUs); faults != nil || rec {
 			total := fd.stretchedUs + fd.failedUs
 			if fd.failed {
 				total = fd.failedUs
@@ -685,6 +685,13 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 			m.retryUs += total - m.localUs
 			if disk != nil {
 				disk.setMapFaults(i, fd, fd.stretchedUs-m.localUs) // network_disk.go
+				if lastUs > 0 {
+					// Its recorded last attempt fails: under flow it runs
+					// as a timed map for that attempt's time, after the
+					// earlier ones (lifecycle_modelfail.go).
+					m.retryUs += m.localUs - lastUs
+					disk.setTimed(hw, i, lastUs)
+				}
 			}
 		}
 		m.Node, m.specNode = -1, -1
@@ -759,7 +766,7 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 		if i < len(redTT) {
 			redT = redTT[i]
 		}
-		if fd, rec := w.recordedFaults(tj, redT, w.drawnFaults(faults, r.copyUs+r.workUs, redMax), r.copyUs+r.workUs); faults != nil || rec {
+		if fd, _, rec := w.recordedFaults(tj, redT, w.drawnFaults(faults, r.copyUs+r.workUs, redMax), r.copyUs+r.workUs); faults != nil || rec {
 			total := fd.stretchedUs + fd.failedUs
 			if fd.failed {
 				total = fd.failedUs
