@@ -54,9 +54,11 @@ import (
 // failure, so the failure kills them. A FAILED job whose failed tasks do not
 // reach the rule replays as before.
 //
-// Model mode: attempt_failure_rate draws each attempt's failure; a task whose
-// every allowed attempt fails, after a uniform fraction of its duration each,
-// fails (lifecycle_faults.go).
+// Model mode: with the lifecycle, the tasks trace mode fails fail too, after
+// their recorded failed attempts (lifecycle_modelfail.go: a job's failure is
+// the workload's, not the schedule's); and attempt_failure_rate draws each
+// attempt's failure; a task whose every allowed attempt fails, after a
+// uniform fraction of its duration each, fails (lifecycle_faults.go).
 //
 // Neither applies under a network model that re-times transfers (flow): a
 // killed task's transfers would have to be withdrawn from the model; there

@@ -49,19 +49,20 @@ type Workload struct {
 	topo  *Topology
 	seed  uint64
 
-	n          int                  // replayed jobs
-	firstMs    int64                // submit time of the first replayed job
-	incomplete bool                 // WorkloadOptions.IncludeIncomplete
-	only       *replayedJob         // an alone run's workload: its one job (alone.go)
-	idx        *jobIndex            // by position, built on demand (index)
-	upUs       int64                // no heartbeat before it (clusterUpUs), relative to the first arrival
-	taskRange  [][2]int             // per trace job: its maps and reduces in Trace.Tasks; nil when it lists none
-	lcRange    [][2]int             // per trace job: its setup and cleanup tasks, right after; nil likewise
-	retries    map[string]int64     // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
-	fails      map[string]traceFail // trace mode with the lifecycle: the tasks of jobs failed by a task (jobfail.go)
-	specs      map[string]obsCopy   // trace mode with the lifecycle: observed speculative map attempts (lifecycle_specobs.go)
-	net        NetworkModel         // the network key's model (network.go)
-	times      TaskTimeModel        // the task_times key's model (tasktimes.go)
+	n          int                     // replayed jobs
+	firstMs    int64                   // submit time of the first replayed job
+	incomplete bool                    // WorkloadOptions.IncludeIncomplete
+	only       *replayedJob            // an alone run's workload: its one job (alone.go)
+	idx        *jobIndex               // by position, built on demand (index)
+	upUs       int64                   // no heartbeat before it (clusterUpUs), relative to the first arrival
+	taskRange  [][2]int                // per trace job: its maps and reduces in Trace.Tasks; nil when it lists none
+	lcRange    [][2]int                // per trace job: its setup and cleanup tasks, right after; nil likewise
+	retries    map[string]int64        // trace mode with the lifecycle: failed attempts' time per task (lifecycle_attempts.go)
+	fails      map[string]traceFail    // trace mode with the lifecycle: the tasks of jobs failed by a task (jobfail.go)
+	specs      map[string]obsCopy      // trace mode with the lifecycle: observed speculative map attempts (lifecycle_specobs.go)
+	recFails   map[string]recordedFail // model mode with the lifecycle: recorded failed attempts per task (lifecycle_modelfail.go)
+	net        NetworkModel            // the network key's model (network.go)
+	times      TaskTimeModel           // the task_times key's model (tasktimes.go)
 }
 
 // replayedJob is a replayed job as a cursor hands it out: its trace position
@@ -154,6 +155,9 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		if hw.Speculation == "none" && hw.Cluster != ClusterYARN {
 			w.specs = traceSpeculation(tr, hw)
 		}
+	}
+	if hw.Lifecycle && !w.times.UsesTrace() {
+		w.recFails = recordedFailures(tr, hw) // lifecycle_modelfail.go
 	}
 	// One pass; the first error of each kind is kept and they are returned
 	// in the order of the checks of a held trace: a job's containers (all
@@ -668,8 +672,11 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 		if i < len(mapTT) && w.fails != nil && w.fails[retryKey(tj.ID, mapTT[i].TaskID)].fate == fateFail {
 			j.life.fail.setMapFate(i, len(j.Maps), fateFail)
 		}
-		if faults != nil {
-			fd := hw.drawFaults(faults, m.localUs, mapMax, true)
+		var mapT *trace.Task
+		if i < len(mapTT) {
+			mapT = mapTT[i]
+		}
+		if fd, lastUs, rec := w.recordedFaults(tj, mapT, w.drawnFaults(faults, m.localUs, mapMax), m.localUs); faults != nil || rec {
 			total := fd.stretchedUs + fd.failedUs
 			if fd.failed {
 				total = fd.failedUs
@@ -678,6 +685,13 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 			m.retryUs += total - m.localUs
 			if disk != nil {
 				disk.setMapFaults(i, fd, fd.stretchedUs-m.localUs) // network_disk.go
+				if lastUs > 0 {
+					// Its recorded last attempt fails: under flow it runs
+					// as a timed map for that attempt's time, after the
+					// earlier ones (lifecycle_modelfail.go).
+					m.retryUs += m.localUs - lastUs
+					disk.setTimed(hw, i, lastUs)
+				}
 			}
 		}
 		m.Node, m.specNode = -1, -1
@@ -748,8 +762,11 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 			// Its earlier attempts, then its recorded last one, which fails.
 			j.life.fail.setReduceFate(i, len(j.Reduces), fateFail, w.retries[retryKey(tj.ID, redTT[i].TaskID)]+redObs[i]+int64(hw.TaskStartup))
 		}
-		if faults != nil {
-			fd := hw.drawFaults(faults, r.copyUs+r.workUs, redMax, true)
+		var redT *trace.Task
+		if i < len(redTT) {
+			redT = redTT[i]
+		}
+		if fd, _, rec := w.recordedFaults(tj, redT, w.drawnFaults(faults, r.copyUs+r.workUs, redMax), r.copyUs+r.workUs); faults != nil || rec {
 			total := fd.stretchedUs + fd.failedUs
 			if fd.failed {
 				total = fd.failedUs
