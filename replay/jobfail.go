@@ -60,9 +60,10 @@ import (
 // attempt's failure; a task whose every allowed attempt fails, after a
 // uniform fraction of its duration each, fails (lifecycle_faults.go).
 //
-// Neither applies under a network model that re-times transfers (flow): a
-// killed task's transfers would have to be withdrawn from the model; there
-// the last attempt still succeeds, as before.
+// Under network = "flow" a failed job's killed tasks have their transfers
+// withdrawn from the flow model (cancelTransfers, cancelReduceFlows:
+// network_cancel.go); TestFlowJobFailsOnReduce and
+// TestModelModeReplaysRecordedJobFailure run under both networks.
 
 // defaultMaxAttempts is Hadoop's default mapreduce.map.maxattempts and
 // mapreduce.reduce.maxattempts (mapred.map.max.attempts,
