@@ -11,6 +11,13 @@ import (
 type eventStats struct {
 	// ByKind counts the events popped from the queue, by kind.
 	ByKind [evSpecKill + 1]int64
+	// FlowEnds counts the transfer ends the flow network's event source
+	// handled (network_retimed.go), by transfer kind; under flow_shuffle =
+	// "batch" a fetch is a reduce's round. Each is one of Summary.Events.
+	FlowEnds [numTransferKinds]int64
+	// Settles counts the flow network's deferred re-solves (flow_update),
+	// steps of the loop that are not events.
+	Settles int64
 	// Cancelled counts heartbeats that fell due while nothing waited, taken
 	// off the heartbeat queue without being handled (heartbeats.go).
 	Cancelled int64
@@ -76,7 +83,14 @@ func (st *eventStats) Report(tasks int64) string {
 			per(eventKind(k).String(), v)
 		}
 	}
+	for k, v := range st.FlowEnds {
+		total += v
+		if v > 0 {
+			per("flow end: "+TransferKind(k).String(), v)
+		}
+	}
 	per("events", total)
+	per("settles", st.Settles)
 	per("cancelled hb", st.Cancelled)
 	per("stale heartbeat", st.Stale)
 	per("dormant", st.Dormant)
@@ -89,6 +103,21 @@ func (st *eventStats) Report(tasks int64) string {
 	per("wake-ups", st.Wakeups)
 	per("wake-firsts", st.WakeFirsts)
 	return b.String()
+}
+
+// String names the transfer kind.
+func (k TransferKind) String() string {
+	switch k {
+	case TransferMapRead:
+		return "map read"
+	case TransferFetch:
+		return "fetch"
+	case TransferSpill:
+		return "spill"
+	case TransferOutput:
+		return "output write"
+	}
+	return fmt.Sprintf("TransferKind(%d)", uint8(k))
 }
 
 // String names the kind.

@@ -41,7 +41,9 @@ func MaxJobsWaiting(w *RunWriter) int { return w.maxWait }
 
 // SourceMixChecks makes a run with o, which must check its invariants,
 // report after its last event how many batch rounds' sources the checker
-// compared with a walk of the outputs waiting (checker.sourceMix).
-func SourceMixChecks(o *Options, f func(rounds int)) {
-	o.atEnd = func(s *Sim) { f(s.chk.mixes) }
+// compared with a walk of the outputs waiting (checker.sourceMix), and how
+// many reduces' outputs queued from their job's tally it compared with
+// queueing them one by one (checkTallied).
+func SourceMixChecks(o *Options, f func(rounds, tallies int)) {
+	o.atEnd = func(s *Sim) { f(s.chk.mixes, s.chk.tallies) }
 }

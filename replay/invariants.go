@@ -29,6 +29,7 @@ type checker struct {
 	used     []Resource // cluster = "yarn": what each node's containers hold
 	mixSlot  []int32    // sourceMix's walk: by node, 1 + its index in the sources listed
 	mixes    int        // batch rounds whose sources sourceMix checked
+	tallies  int        // reduces whose outputs queued from the job's tally were checked (checkTallied)
 }
 
 func newChecker(s *Sim) *checker {

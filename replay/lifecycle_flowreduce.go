@@ -78,8 +78,6 @@ func (s *Sim) reduceAttemptsFailed(j *Job, i int32) {
 		s.dropFetcher(j, i) // shuffle.go
 		return
 	}
-	for _, m := range j.out.done {
-		s.queueOutput(j, i, m)
-	}
+	s.queueAllOutputs(j, i) // network_retimed.go
 	s.flushBatchOut()
 }

@@ -34,7 +34,8 @@ func prefix(tr *trace.Trace, n int) *trace.Trace {
 }
 
 // costRun replays tr once under the hardware's network model and returns the
-// CPU time it took, its tasks and its result.
+// CPU time it took, its tasks and its result. With -flow-events it logs the
+// run's events by kind (replay.CountEvents), flow ends by transfer kind.
 func costRun(b *testing.B, tr *trace.Trace, hw replay.Hardware, pol string) (int64, int64, *replay.Result) {
 	b.Helper()
 	cpu0 := processCPU()
@@ -47,12 +48,24 @@ func costRun(b *testing.B, tr *trace.Trace, hw replay.Hardware, pol string) (int
 	if err != nil {
 		b.Fatal(err)
 	}
-	res, err := replay.Run(w, p, replay.Options{Seed: 1, Timeline: true})
+	opt := replay.Options{Seed: 1, Timeline: true}
+	var st *replay.EventStats
+	if *flowEvents {
+		st = replay.CountEvents(&opt)
+	}
+	res, err := replay.Run(w, p, opt)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return processCPU() - cpu0, res.Summary.Maps + res.Summary.Reduces, res
+	cpu, tasks := processCPU()-cpu0, res.Summary.Maps+res.Summary.Reduces
+	if st != nil {
+		b.Logf("%s under %s: %.2f CPU s, %d tasks, events by kind:\n%s", pol, hw.Network, float64(cpu)/1e9, tasks, st.Report(tasks))
+	}
+	return cpu, tasks, res
 }
+
+// flowEvents makes costRun count and log each run's events by kind.
+var flowEvents = flag.Bool("flow-events", false, "BenchmarkFlowModel and the other cost benchmarks: log each run's events by kind")
 
 // BenchmarkFlowModel replays a prefix of FB-2010 on fb-3000 under the fixed
 // and the flow network models, one after the other in each op, and reports

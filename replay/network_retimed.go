@@ -36,6 +36,9 @@ func (s *Sim) flowStep() (bool, error) {
 				s.chk.time(due)
 			}
 			s.now = due
+			if s.opt.stats != nil {
+				s.opt.stats.Settles++
+			}
 			return true, q.settle(due)
 		}
 	}
@@ -50,6 +53,9 @@ func (s *Sim) flowStep() (bool, error) {
 	x, err := fn.End(id, at)
 	if err != nil {
 		return false, err
+	}
+	if s.opt.stats != nil {
+		s.opt.stats.FlowEnds[x.Kind]++
 	}
 	s.xunlink(&x, int32(id)) // network_cancel.go
 	s.flowTransferred(x, at)
@@ -316,7 +322,8 @@ type roundSource struct {
 // order of each host's first output; hosts whose outputs are empty are left
 // out. It costs one step per map done since the class's last round, reading
 // the done outputs in order (jobOutput.outs) and the share as share computes
-// it.
+// it (or as tallyOutput recorded it); a round that takes every done output
+// costs one step per host holding them instead (outputTally).
 func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 	st := &j.out.fs[r]
 	rc := &st.rounds[c]
@@ -341,16 +348,30 @@ func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 	if sb <= 0 {
 		outs = nil
 	}
+	tallied := j.out.tally.on // every output's share is recorded (tallyOutput)
 	var even int64
 	if total <= 0 && len(outs) > 0 {
 		even = sb / int64(j.NumMaps())
+	}
+	if t := &j.out.tally; tallied && from == 0 && int(t.n) == len(outs) {
+		// Every done output, as the job's tally has them by host: the same
+		// hosts in the same order (each one's first output with a positive
+		// share) and bytes, in O(hosts) instead of O(outputs).
+		for _, k := range t.pos {
+			if e := &t.nodes[k]; e.node != node && (e.rack == rack) != far {
+				srcs = append(srcs, roundSource{node: e.node, bytes: e.bytes})
+			}
+		}
+		outs = nil
 	}
 	for _, x := range outs {
 		if x.node == node || (x.rack == rack) == far {
 			continue
 		}
 		b := even
-		if total > 0 {
+		if tallied {
+			b = x.share
+		} else if total > 0 {
 			hi, lo := bits.Mul64(uint64(sb), uint64(max(x.bytes, 0)))
 			q, _ := bits.Div64(hi, lo, uint64(total))
 			b = int64(q)
@@ -446,20 +467,31 @@ func (st *fetchState) roundEnded(c uint8) {
 // queueOutput makes map m's output wait for reduce r's fetches: its host in
 // the per-fetch model's table, or its bytes in the batch model's counters.
 func (s *Sim) queueOutput(j *Job, r, m int32) {
-	node := s.outputNode(j, m)
 	st := &j.out.fs[r]
-	st.seen++
 	if s.hw.FlowShuffle != FlowShuffleBatch {
-		st.queue(node, m, len(s.topo.Nodes))
+		st.seen++
+		st.queue(s.outputNode(j, m), m, len(s.topo.Nodes))
 		return
 	}
 	red := &j.Reduces[r]
-	b := s.share(j, red, &j.Maps[m])
+	var node, rack int32
+	var b int64
+	if o := &j.out; o.tally.on && int(st.seen) < len(o.outs) && o.done[st.seen] == m {
+		// Outputs are queued in the job's done order, so this is outs[seen],
+		// its node and share recorded when the map was done (tallyOutput).
+		x := &o.outs[st.seen]
+		node, rack, b = x.node, x.rack, x.share
+	} else {
+		node = s.outputNode(j, m)
+		rack = s.topo.Nodes[node].Rack
+		b = s.share(j, red, &j.Maps[m])
+	}
+	st.seen++
 	c := roundFar
 	switch {
 	case node == red.Node:
 		c = roundOwn
-	case s.topo.Nodes[node].Rack == s.topo.Nodes[red.Node].Rack:
+	case rack == s.topo.Nodes[red.Node].Rack:
 		c = roundRack
 	}
 	rc := &st.rounds[c]
@@ -469,6 +501,166 @@ func (s *Sim) queueOutput(j *Job, r, m int32) {
 	if c != roundOwn && b > 0 {
 		s.batchOut.add(node, b, len(s.topo.Nodes))
 	}
+}
+
+// outputTally sums a job's done map outputs (jobOutput.outs) by the node and
+// the rack that hold them, under flow_shuffle = "batch", when every reduce of
+// the job has the same shuffle bytes (a SWIM job's reduces do), so that a
+// reduce's share of every output is the same and is computed once per output
+// (doneOutput.share) instead of once per output and reduce. A reduce launched
+// after n maps are done then queues their outputs in O(nodes holding them)
+// instead of O(n) (queueTallied): on FB-2010's whole day under fifo, queueing
+// each done output one by one at the reduces' launches was a quarter of the
+// flow run's CPU (docs/network-model.md, "Cost in the engine").
+type outputTally struct {
+	on, set bool        // on: the tally is kept (decided once, set, at the job's first done map)
+	slot    []int32     // by node: 1 + its index in nodes, 0 before its first output
+	nodes   []tallyNode // the nodes holding outputs, in the order of their first
+	pos     []int32     // indexes in nodes, in the order of each node's first output with a positive share
+	rackN   []int32     // by rack: outputs
+	rackB   []int64     // by rack: their shares
+	n       int32       // outputs
+	bytes   int64       // their shares
+}
+
+// tallyNode is one node's outputs in a job's outputTally: how many, and a
+// reduce's share of them.
+type tallyNode struct {
+	node, rack, n int32
+	bytes         int64
+}
+
+// tallyOutput records, when the job's tally is on, the share of map m's
+// output (just appended to outs) and counts it by node and rack. The tally is
+// on for a job with at least two reduces, all with the same shuffle bytes.
+func (s *Sim) tallyOutput(j *Job, m *MapTask) {
+	o := &j.out
+	t := &o.tally
+	if !t.set {
+		t.set = true
+		t.on = len(j.Reduces) > 1
+		for k := range j.Reduces {
+			t.on = t.on && j.Reduces[k].ShuffleBytes == j.Reduces[0].ShuffleBytes
+		}
+		if t.on {
+			t.slot = make([]int32, len(s.topo.Nodes))
+			t.rackN = make([]int32, len(s.topo.RackNodes))
+			t.rackB = make([]int64, len(s.topo.RackNodes))
+		}
+	}
+	if !t.on {
+		return
+	}
+	x := &o.outs[len(o.outs)-1]
+	x.share = s.share(j, &j.Reduces[0], m)
+	k := t.slot[x.node] - 1
+	if k < 0 {
+		t.nodes = append(t.nodes, tallyNode{node: x.node, rack: x.rack})
+		k = int32(len(t.nodes) - 1)
+		t.slot[x.node] = k + 1
+	}
+	e := &t.nodes[k]
+	if e.bytes == 0 && x.share > 0 {
+		t.pos = append(t.pos, k)
+	}
+	e.n++
+	e.bytes += x.share
+	t.rackN[x.rack]++
+	t.rackB[x.rack] += x.share
+	t.n++
+	t.bytes += x.share
+}
+
+// queueAllOutputs queues for reduce r every output of the job's done maps,
+// in done order, as queueOutput does one by one: by the job's tally when it
+// is on (queueTallied), else one by one.
+func (s *Sim) queueAllOutputs(j *Job, r int32) {
+	o := &j.out
+	if o.tally.on && s.hw.FlowShuffle == FlowShuffleBatch && o.fs[r].seen == 0 && len(o.outs) == len(o.done) {
+		if s.chk != nil {
+			s.checkTallied(j, r)
+			return
+		}
+		s.queueTallied(j, r)
+		return
+	}
+	for _, m := range o.done {
+		s.queueOutput(j, r, m)
+	}
+}
+
+// queueTallied is queueOutput for every output of the job's done maps, for
+// reduce r with none queued yet, from the job's tally: the same counts, bytes
+// and hosts' bytes out (batchOut, the hosts in the order of their first
+// output with a positive share, as the one-by-one adds make it), in
+// O(nodes holding outputs).
+func (s *Sim) queueTallied(j *Job, r int32) {
+	o := &j.out
+	t := &o.tally
+	st := &o.fs[r]
+	v := j.Reduces[r].Node
+	rack := s.topo.Nodes[v].Rack
+	var ownN int32
+	var ownB int64
+	if k := t.slot[v] - 1; k >= 0 {
+		ownN, ownB = t.nodes[k].n, t.nodes[k].bytes
+	}
+	add := func(c int, n int32, b int64) {
+		rc := &st.rounds[c]
+		rc.n += n
+		rc.bytes += b
+	}
+	add(roundOwn, ownN, ownB)
+	add(roundRack, t.rackN[rack]-ownN, t.rackB[rack]-ownB)
+	add(roundFar, t.n-t.rackN[rack], t.bytes-t.rackB[rack])
+	st.seen += t.n
+	st.waiting += int(t.n)
+	for _, k := range t.pos {
+		if e := &t.nodes[k]; e.node != v {
+			s.batchOut.add(e.node, e.bytes, len(s.topo.Nodes))
+		}
+	}
+}
+
+// checkTallied is queueTallied under the invariant checker: it queues the
+// outputs one by one as well, from the same state, and fails unless the
+// reduce's counters and the hosts' bytes out (batchOut, in order) agree.
+func (s *Sim) checkTallied(j *Job, r int32) {
+	st := &j.out.fs[r]
+	o := &s.batchOut
+	before, nodes := *st, append([]int32(nil), o.nodes...)
+	bytes := make([]int64, len(nodes))
+	for k, n := range nodes {
+		bytes[k] = o.bytes[n]
+	}
+	for _, m := range j.out.done {
+		s.queueOutput(j, r, m)
+	}
+	want, wantOut := *st, batchOutState(o)
+	// Back to the state before, then the tally's way.
+	for _, n := range o.nodes {
+		o.bytes[n] = 0
+	}
+	o.nodes = append(o.nodes[:0], nodes...)
+	for k, n := range nodes {
+		o.bytes[n] = bytes[k]
+	}
+	*st = before
+	s.queueTallied(j, r)
+	if got, gotOut := *st, batchOutState(o); got.rounds != want.rounds || got.seen != want.seen || got.waiting != want.waiting || !slices.Equal(gotOut, wantOut) {
+		s.chk.fail("reduce %d of job %s queued from the outputs' tally: rounds %v, %d seen, %d waiting, bytes out %v; one by one: %v, %d, %d, %v",
+			r, j.Trace.ID, got.rounds, got.seen, got.waiting, gotOut, want.rounds, want.seen, want.waiting, wantOut)
+	}
+	s.chk.tallies++
+}
+
+// batchOutState is o's hosts and bytes, in order, as pairs.
+func batchOutState(o *batchOut) [][2]int64 {
+	var x [][2]int64
+	for _, n := range o.nodes {
+		x = append(x, [2]int64{int64(n), o.bytes[n]})
+	}
+	return x
 }
 
 // batchOut sums, by host, the bytes of outputs that joined reduces' waiting
@@ -574,9 +766,7 @@ func (s *Sim) flowReduceLaunched(j *Job, i int32, saved int64) {
 		o.fs = make([]fetchState, len(j.Reduces))
 	}
 	o.fs[i].seen = 0
-	for _, m := range o.done {
-		s.queueOutput(j, i, m)
-	}
+	s.queueAllOutputs(j, i)
 	s.flushBatchOut()
 	if s.reduceAttemptsFetch(j, i, saved) { // lifecycle_flowreduce.go
 		return

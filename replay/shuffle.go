@@ -54,14 +54,19 @@ type jobOutput struct {
 	// done, in the same order: where each lies and its bytes, so that
 	// sourceMix reads them in order rather than from the maps' records.
 	outs []doneOutput
+	// tally sums outs by node and rack under flow_shuffle = "batch" when
+	// every reduce of the job has the same shuffle bytes (network_retimed.go).
+	tally outputTally
 }
 
 // doneOutput is a done map's output as sourceMix reads it: its node (the
 // map's, or its speculative copy's when that won), the node's rack and the
-// map's output bytes.
+// map's output bytes; share is a reduce's share of it when the job's
+// outputTally is on (every reduce's share is the same).
 type doneOutput struct {
 	node, rack int32
 	bytes      int64
+	share      int64
 }
 
 // MapOutputBytes is the intermediate data of j's finished maps stored on node n,
@@ -146,6 +151,7 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 		if s.hw.FlowShuffle == FlowShuffleBatch {
 			n := s.outputNode(j, i)
 			o.outs = append(o.outs, doneOutput{node: n, rack: s.topo.Nodes[n].Rack, bytes: m.OutputBytes})
+			s.tallyOutput(j, m) // network_retimed.go
 		}
 		w, polled := s.eventPollUs(j), false
 		for _, r := range j.waiting {

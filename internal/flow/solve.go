@@ -347,63 +347,84 @@ func (h *resHeap) pop() heapEntry {
 	return top
 }
 
-// finishHeap is an indexed min-heap of active flows keyed by (finish, ID).
-type finishHeap []*flowState
+// finishHeap is an indexed min-heap of active flows keyed by (finish, ID),
+// a total order, so the flows come out in the same order whatever the heap's
+// shape. It is 4-ary and holds each flow's key beside it, so that sifting
+// compares without reading the flows' records (the engine removes the
+// first flow at each transfer end: tens of millions of times on a day of
+// FB-2010). A flow's hidx is its index.
+type finishHeap []finEntry
 
-func (h finishHeap) less(i, j int) bool {
-	if h[i].finish != h[j].finish {
-		return h[i].finish < h[j].finish
+// finEntry is one flow in the finish heap with its key.
+type finEntry struct {
+	finish int64
+	id     FlowID
+	f      *flowState
+}
+
+// before orders entries by (finish, ID).
+func (a *finEntry) before(b *finEntry) bool {
+	if a.finish != b.finish {
+		return a.finish < b.finish
 	}
-	return h[i].id < h[j].id
+	return a.id < b.id
 }
 
-func (h finishHeap) swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].hidx = i
-	h[j].hidx = j
-}
-
+// up sifts entry i towards the root.
 func (h finishHeap) up(i int) {
+	e := h[i]
 	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			return
+		p := (i - 1) / 4
+		if !e.before(&h[p]) {
+			break
 		}
-		h.swap(i, p)
+		h[i] = h[p]
+		h[i].f.hidx = i
 		i = p
 	}
+	h[i] = e
+	e.f.hidx = i
 }
 
+// down sifts entry i towards the leaves and reports whether it moved.
 func (h finishHeap) down(i int) bool {
 	start := i
+	e := h[i]
+	n := len(h)
 	for {
-		l := 2*i + 1
-		if l >= len(h) {
+		c := 4*i + 1
+		if c >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < len(h) && h.less(r, l) {
-			m = r
+		m := c
+		for k, end := c+1, min(c+4, n); k < end; k++ {
+			if h[k].before(&h[m]) {
+				m = k
+			}
 		}
-		if !h.less(m, i) {
+		if !h[m].before(&e) {
 			break
 		}
-		h.swap(i, m)
+		h[i] = h[m]
+		h[i].f.hidx = i
 		i = m
 	}
+	h[i] = e
+	e.f.hidx = i
 	return i > start
 }
 
+// fix restores the order after flow h[i].f's finish time changed.
 func (h finishHeap) fix(i int) {
+	h[i].finish = h[i].f.finish
 	if !h.down(i) {
 		h.up(i)
 	}
 }
 
 func (h *finishHeap) push(f *flowState) {
-	f.hidx = len(*h)
-	*h = append(*h, f)
-	h.up(f.hidx)
+	*h = append(*h, finEntry{finish: f.finish, id: f.id, f: f})
+	h.up(len(*h) - 1)
 }
 
 func (h *finishHeap) remove(f *flowState) {
@@ -411,9 +432,10 @@ func (h *finishHeap) remove(f *flowState) {
 	i := f.hidx
 	last := len(old) - 1
 	if i != last {
-		old.swap(i, last)
+		old[i] = old[last]
+		old[i].f.hidx = i
 	}
-	old[last] = nil
+	old[last] = finEntry{}
 	*h = old[:last]
 	f.hidx = -1
 	if i != last {
