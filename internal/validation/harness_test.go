@@ -36,7 +36,8 @@
 // VALIDATION_EXCLUDED=score also scores the excluded candidates
 // (harnessExcluded) found in the traces directory, and
 // VALIDATION_EXCLUDED=NAME,... those of these file names (the committed copies
-// hold none of them: use TRACEREPLAY_TRACES=../../../shared/traces).
+// hold only wordcount2.json of them, kept as scripts/identical.sh's input:
+// use TRACEREPLAY_TRACES=../../../shared/traces for the others).
 // The traces are read from testdata/traces, unmodified copies of the files of
 // ../shared/traces it scores (testdata/traces/README.md names their origin), or
 // from $TRACEREPLAY_TRACES.
@@ -103,7 +104,8 @@ type excludedTrace struct {
 const slsTest = "sls/apache-hadoop-trunk-test-resources/"
 
 // harnessExcluded are the candidates that are not schedules a cluster ran.
-// They are not among the committed copies; VALIDATION_EXCLUDED=score scores
+// Only wordcount2.json is among the committed copies (an input of
+// scripts/identical.sh since before it was left out); VALIDATION_EXCLUDED=score scores
 // them when the traces directory holds them (each in the fold given here).
 var harnessExcluded = []excludedTrace{
 	{harnessTrace{rumen1 + "goldFoldedTrace.json.gz", "B"},
