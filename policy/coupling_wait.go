@@ -775,8 +775,7 @@ func (r *ranking) mapEnded(s replay.Cluster, w *WaitScheduling, j *replay.JobVie
 		return
 	}
 	topo := s.Topology()
-	w.markReduces(j)
-	valid := func(n int32) bool { return s.FreeReduceSlots(n) > 0 && w.mark[n] != w.markGen }
+	valid := func(n int32) bool { return s.FreeReduceSlots(n) > 0 && !w.places.On(j, n) }
 	set := r.set[:0]
 	for _, x := range r.ranked {
 		if valid(x.node) {
@@ -883,10 +882,9 @@ func (c *WaitScheduling) list(s replay.Cluster, j *replay.JobView) []int32 {
 		fresh = true
 	}
 	for {
-		c.markReduces(j)
 		l := c.listNode[:0]
 		for _, x := range r.ranked {
-			if s.FreeReduceSlots(x.node) > 0 && (r.fromBusy || c.mark[x.node] != c.markGen) {
+			if s.FreeReduceSlots(x.node) > 0 && (r.fromBusy || !c.places.On(j, x.node)) {
 				if l = append(l, x.node); len(l) == c.d {
 					break
 				}
