@@ -85,10 +85,11 @@ import "github.com/tracereplay/tracereplay/replay"
 //     the lifecycle's setup and cleanup tasks (OtherSlot), change them;
 //     without speculation, whose copies take slots unseen) and O(K)
 //     otherwise.
-//   - Reduces (Alg. 2): the nominal heartbeat count, O(1) amortized
-//     (Cluster.HeartbeatsSent walks on from its answer at the previous
-//     heartbeat over the nodes whose tick passed since; O(log N) at the first
-//     call of a heartbeat interval), then O(1) with the list valid, except
+//   - Reduces (Alg. 2): the nominal heartbeat count (Cluster.HeartbeatsSent
+//     answers a repeated time from its last answer, else walks on over at
+//     most 8 phases from it or finds the time's place among the phases by
+//     buckets: O(the phases in one bucket), a few), then O(1) with the list
+//     valid, except
 //     (a) choosing a candidate, O(J), once per launch or drop, and only after
 //     a change to some job's tasks (when none could be chosen, later
 //     heartbeats do not look again), with the instant of its fourth round

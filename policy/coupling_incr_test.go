@@ -39,6 +39,7 @@ func (c countedCoupling) check(s replay.Cluster, where string) {
 	if c.counted && c.pending != pending {
 		c.t.Fatalf("at %d after %s: %d pending maps counted, %d pending", s.Now(), where, c.pending, pending)
 	}
+	c.checkPlaces(s, where)
 	if j := c.wait.state.cand; j != nil && canReduce(j) {
 		var vr, busy []int32
 		for _, n := range s.Topology().Nodes {
@@ -65,6 +66,46 @@ func (c countedCoupling) check(s replay.Cluster, where string) {
 		*c.lists++
 	}
 	*c.checks++
+}
+
+// checkPlaces checks that ReducePlaces' per-node lists hold the counts of
+// its per-job maps, and that On answers, for every active job and node,
+// whether one of the job's reduces runs there.
+func (c countedCoupling) checkPlaces(s replay.Cluster, where string) {
+	r := c.places
+	entries := 0
+	for n, l := range r.at {
+		for _, e := range l {
+			p := r.jobs[e.job]
+			if p == nil || p.on[int32(n)] != e.n {
+				c.t.Fatalf("at %d after %s: node %d lists job %d with %d reduces, its map %v", s.Now(), where, n, e.job, e.n, p)
+			}
+			entries++
+		}
+	}
+	want := 0
+	for _, p := range r.jobs {
+		want += len(p.on)
+	}
+	if entries != want {
+		c.t.Fatalf("at %d after %s: %d entries in the nodes' lists, %d in the jobs' maps", s.Now(), where, entries, want)
+	}
+	for _, j := range s.Active() {
+		if r.jobs[j.Index()] == nil {
+			continue // finished: still active during its JobFinished hook
+		}
+		on := map[int32]bool{}
+		for i := range j.NumReduces() {
+			if j.ReduceState(i) == replay.Running {
+				on[j.ReduceNode(i)] = true
+			}
+		}
+		for _, n := range s.Topology().Nodes {
+			if got := r.On(j, n.ID); got != on[n.ID] {
+				c.t.Fatalf("at %d after %s: On(job %d, node %d) = %v, want %v", s.Now(), where, j.Index(), n.ID, got, on[n.ID])
+			}
+		}
+	}
 }
 
 func (c countedCoupling) Heartbeat(s replay.Cluster, n int32) {

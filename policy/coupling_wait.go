@@ -209,9 +209,23 @@ func (w *WaitScheduling) markReduces(j *replay.JobView) {
 // launch and end: a block that PeekingPicker (α) and WaitScheduling (busy
 // nodes) share. WaitScheduling records its launches; the policy forwards job
 // arrivals and ends and reduce ends.
+//
+// On, asked at most heartbeats and parking questions (IdleUntil), is a short
+// scan of the node's entries (at most its reduce slots while the counts agree
+// with the job) after a comparison with the job asked about last: no map
+// look-up on that path.
 type ReducePlaces struct {
 	jobs map[int32]*jobPlaces
+	// at lists, per node (grown on demand), the jobs with a reduce running
+	// there and how many: the same counts as the jobs' on maps.
+	at [][]placeCount
+	// last is the record of job lastIdx, the job asked about last.
+	lastIdx int32
+	last    *jobPlaces
 }
+
+// placeCount is a job's running reduces on one node.
+type placeCount struct{ job, n int32 }
 
 // jobPlaces counts a job's running reduces per node, running their sum;
 // rebuilt from the job when the sum disagrees with RunningReduces.
@@ -224,54 +238,139 @@ type jobPlaces struct {
 func NewReducePlaces() *ReducePlaces { return &ReducePlaces{} }
 
 // Init forgets every job.
-func (r *ReducePlaces) Init() { r.jobs = map[int32]*jobPlaces{} }
+func (r *ReducePlaces) Init() {
+	r.jobs = map[int32]*jobPlaces{}
+	r.at = r.at[:0]
+	r.last = nil
+}
 
 // JobArrived starts recording the job.
 func (r *ReducePlaces) JobArrived(j *replay.JobView) {
 	r.jobs[j.Index()] = &jobPlaces{on: map[int32]int32{}}
+	if r.lastIdx == j.Index() {
+		r.last = nil
+	}
 }
 
-// JobFinished forgets the job.
-func (r *ReducePlaces) JobFinished(j *replay.JobView) { delete(r.jobs, j.Index()) }
+// JobFinished forgets the job, and its entries in the nodes' lists.
+func (r *ReducePlaces) JobFinished(j *replay.JobView) {
+	idx := j.Index()
+	if p := r.jobs[idx]; p != nil {
+		for n := range p.on {
+			r.count(idx, n, -p.on[n])
+		}
+		if r.last == p {
+			r.last = nil
+		}
+	}
+	delete(r.jobs, idx)
+}
+
+// job is j's record, nil if j is not recorded; the last one asked about
+// without a map look-up.
+func (r *ReducePlaces) job(j *replay.JobView) *jobPlaces {
+	idx := j.Index()
+	if r.last != nil && r.lastIdx == idx {
+		return r.last
+	}
+	p := r.jobs[idx]
+	if p != nil {
+		r.lastIdx, r.last = idx, p
+	}
+	return p
+}
+
+// count adds d to job's running reduces on node n in the node's list,
+// dropping the entry at zero or below; a negative d on a node without an
+// entry changes nothing (as the on maps, which keep positive counts only).
+func (r *ReducePlaces) count(job, n, d int32) {
+	if int(n) >= len(r.at) {
+		if d <= 0 {
+			return
+		}
+		r.at = append(r.at, make([][]placeCount, int(n)+1-len(r.at))...)
+	}
+	l := r.at[n]
+	for k := range l {
+		if l[k].job == job {
+			if l[k].n += d; l[k].n <= 0 {
+				l[k] = l[len(l)-1]
+				r.at[n] = l[:len(l)-1]
+			}
+			return
+		}
+	}
+	if d > 0 {
+		r.at[n] = append(l, placeCount{job, d})
+	}
+}
 
 // Launched counts reduce i of j, just launched, on its node.
 func (r *ReducePlaces) Launched(j *replay.JobView, i int32) {
-	if p := r.jobs[j.Index()]; p != nil {
-		p.on[j.ReduceNode(i)]++
+	if p := r.job(j); p != nil {
+		n := j.ReduceNode(i)
+		p.on[n]++
 		p.running++
+		r.count(j.Index(), n, 1)
 	}
 }
 
 // ReduceEnded counts reduce i of j, just ended, off its node.
 func (r *ReducePlaces) ReduceEnded(j *replay.JobView, i int32) {
-	if p := r.jobs[j.Index()]; p != nil {
+	if p := r.job(j); p != nil {
 		n := j.ReduceNode(i)
 		if p.on[n]--; p.on[n] <= 0 {
 			delete(p.on, n)
 		}
 		p.running--
+		r.count(j.Index(), n, -1)
 	}
 }
 
 // Nodes returns the counts of j's running reduces per node, brought up to
 // date. The map is the record's own: do not keep or modify it.
 func (r *ReducePlaces) Nodes(j *replay.JobView) map[int32]int32 {
-	p := r.jobs[j.Index()]
+	return r.synced(j).on
+}
+
+// synced is j's record, recounted from the job (the map and the nodes'
+// lists) when its sum disagrees with RunningReduces.
+func (r *ReducePlaces) synced(j *replay.JobView) *jobPlaces {
+	p := r.job(j)
 	if p.running != j.RunningReduces() {
+		idx := j.Index()
+		for n, c := range p.on {
+			r.count(idx, n, -c)
+		}
 		clear(p.on)
 		p.running = 0
 		for i := range j.NumReduces() {
 			if j.ReduceState(i) == replay.Running {
-				p.on[j.ReduceNode(i)]++
+				n := j.ReduceNode(i)
+				p.on[n]++
 				p.running++
+				r.count(idx, n, 1)
 			}
 		}
 	}
-	return p.on
+	return p
 }
 
-// On reports whether a reduce of j runs on node n, in O(1).
-func (r *ReducePlaces) On(j *replay.JobView, n int32) bool { return r.Nodes(j)[n] > 0 }
+// On reports whether a reduce of j runs on node n, in O(the jobs with a
+// reduce running on n).
+func (r *ReducePlaces) On(j *replay.JobView, n int32) bool {
+	r.synced(j)
+	if int(n) >= len(r.at) {
+		return false
+	}
+	idx := j.Index()
+	for _, e := range r.at[n] {
+		if e.job == idx {
+			return true
+		}
+	}
+	return false
+}
 
 // hops is the hop distance between two nodes of the tree node – rack switch –
 // core switch: 0 on the same node, 2 within a rack, 4 across racks.
@@ -676,8 +775,7 @@ func (r *ranking) mapEnded(s replay.Cluster, w *WaitScheduling, j *replay.JobVie
 		return
 	}
 	topo := s.Topology()
-	w.markReduces(j)
-	valid := func(n int32) bool { return s.FreeReduceSlots(n) > 0 && w.mark[n] != w.markGen }
+	valid := func(n int32) bool { return s.FreeReduceSlots(n) > 0 && !w.places.On(j, n) }
 	set := r.set[:0]
 	for _, x := range r.ranked {
 		if valid(x.node) {
@@ -784,10 +882,9 @@ func (c *WaitScheduling) list(s replay.Cluster, j *replay.JobView) []int32 {
 		fresh = true
 	}
 	for {
-		c.markReduces(j)
 		l := c.listNode[:0]
 		for _, x := range r.ranked {
-			if s.FreeReduceSlots(x.node) > 0 && (r.fromBusy || c.mark[x.node] != c.markGen) {
+			if s.FreeReduceSlots(x.node) > 0 && (r.fromBusy || !c.places.On(j, x.node)) {
 				if l = append(l, x.node); len(l) == c.d {
 					break
 				}
