@@ -224,14 +224,7 @@ func (l *eventLog) trimBefore(t int64) {
 		}
 		lo = i
 	}
-	for lo+1 < hi {
-		m := int(uint(lo+hi) >> 1)
-		if l.t[l.at(m)] < t {
-			lo = m
-		} else {
-			hi = m
-		}
-	}
+	hi = l.bisect(lo, hi, t)
 	l.head = (l.head + hi) & (len(l.t) - 1)
 	l.n -= hi
 }
@@ -274,6 +267,13 @@ func (l *eventLog) searchBack(t int64) int {
 		}
 		hi = i
 	}
+	return l.bisect(lo, hi, t)
+}
+
+// bisect narrows a galloping search's bracket: given entry lo before t (or
+// lo = -1) and entry hi at or after t (or hi = n), it returns the rank of the
+// first entry at or after t.
+func (l *eventLog) bisect(lo, hi int, t int64) int {
 	for lo+1 < hi {
 		m := int(uint(lo+hi) >> 1)
 		if l.t[l.at(m)] < t {
