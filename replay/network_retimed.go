@@ -340,19 +340,12 @@ func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 	srcs := s.roundSrcs[:0]
 	node, far := red.Node, c == roundFar
 	rack := s.topo.Nodes[node].Rack
-	// share(j, red, m) of an output of x.bytes: the reduce's shuffle bytes
-	// in proportion to it when the job's maps output anything, an even
-	// part otherwise, nothing when the reduce has no shuffle bytes.
 	sb, total := red.ShuffleBytes, j.out.total
 	outs := j.out.outs[from:st.seen] // the outputs queued (event_poll may hold later ones back)
 	if sb <= 0 {
-		outs = nil
+		outs = nil // no share of any output (outputShare)
 	}
 	tallied := j.out.tally.on // every output's share is recorded (tallyOutput)
-	var even int64
-	if total <= 0 && len(outs) > 0 {
-		even = sb / int64(j.NumMaps())
-	}
 	if t := &j.out.tally; tallied && from == 0 && int(t.n) == len(outs) {
 		// Every done output, as the job's tally has them by host: the same
 		// hosts in the same order (each one's first output with a positive
@@ -368,13 +361,9 @@ func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 		if x.node == node || (x.rack == rack) == far {
 			continue
 		}
-		b := even
-		if tallied {
-			b = x.share
-		} else if total > 0 {
-			hi, lo := bits.Mul64(uint64(sb), uint64(max(x.bytes, 0)))
-			q, _ := bits.Div64(hi, lo, uint64(total))
-			b = int64(q)
+		b := x.share
+		if !tallied {
+			b = outputShare(sb, x.bytes, total, j.NumMaps()) // share(j, red, m)
 		}
 		if b <= 0 {
 			continue

@@ -221,16 +221,24 @@ func (s *Sim) fetch(j *Job, r, m int32) {
 
 // share is the part of map m's output that reduce r copies.
 func (s *Sim) share(j *Job, r *ReduceTask, m *MapTask) int64 {
-	if r.ShuffleBytes <= 0 {
+	return outputShare(r.ShuffleBytes, m.OutputBytes, j.out.total, j.NumMaps())
+}
+
+// outputShare is a reduce's share of one map output: its shuffle bytes in
+// proportion to the output's bytes among the job's total output, an even
+// part over the job's maps when they output nothing, nothing when the reduce
+// has no shuffle bytes.
+func outputShare(shuffleBytes, outputBytes, total int64, maps int32) int64 {
+	if shuffleBytes <= 0 {
 		return 0
 	}
-	if j.out.total <= 0 {
-		return r.ShuffleBytes / int64(j.NumMaps())
+	if total <= 0 {
+		return shuffleBytes / int64(maps)
 	}
-	// r.ShuffleBytes * m.OutputBytes / total without overflow; the quotient is at
-	// most r.ShuffleBytes since m.OutputBytes <= total.
-	hi, lo := bits.Mul64(uint64(r.ShuffleBytes), uint64(max(m.OutputBytes, 0)))
-	q, _ := bits.Div64(hi, lo, uint64(j.out.total))
+	// shuffleBytes * outputBytes / total without overflow; the quotient is at
+	// most shuffleBytes since outputBytes <= total.
+	hi, lo := bits.Mul64(uint64(shuffleBytes), uint64(max(outputBytes, 0)))
+	q, _ := bits.Div64(hi, lo, uint64(total))
 	return int64(q)
 }
 
