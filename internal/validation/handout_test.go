@@ -3,10 +3,12 @@ package validation_test
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -152,4 +154,130 @@ func mapHosts(tasks []replay.TaskResult) int {
 		}
 	}
 	return len(h)
+}
+
+// busyEvent is a map the JobTracker assigned to a tracker that was already
+// running one of the trace's maps (busyTrackers).
+type busyEvent struct {
+	atMs      int64 // the second map's assignment
+	remaining int   // the trace's maps left (desiredMaps − finishedMaps) then
+}
+
+// busyTrackers finds, in a JobTracker history, the maps assigned to a
+// tracker already running another of the trace's maps: over the maps with a
+// known launch lag (their assignment is the attempt's start less the lag),
+// each assigned while another such map ran on its host (from that map's
+// assignment to its attempt's end, which is before the JobTracker learns of
+// it, so that the count is a lower bound). Hadoop 0.20/1's
+// JobQueueTaskScheduler gives a tracker running a map another only when
+// ceil(loadFactor × its map slots) >= 2, that is when the running jobs'
+// remainingMapLoad exceeds the cluster's trackers (for any number of map
+// slots a tracker). Each event carries the trace's own remainingMapLoad at
+// that moment; hosts is the number of hosts that ran the trace's tasks, a
+// lower bound on the trackers.
+func busyTrackers(tr *trace.Trace) (events []busyEvent, hosts int) {
+	type span struct{ from, to int64 }
+	byHost := map[string][]span{}
+	all := map[string]bool{}
+	for i := range tr.Tasks {
+		t := &tr.Tasks[i]
+		if t.Host != "" {
+			all[t.Host] = true
+		}
+		if t.Type == trace.Map && t.Host != "" && t.StartMs >= 0 && t.LaunchLagMs >= 0 && t.FinishMs >= t.StartMs {
+			byHost[t.Host] = append(byHost[t.Host], span{t.StartMs - t.LaunchLagMs, t.FinishMs})
+		}
+	}
+	remaining := func(at int64) int {
+		n := 0
+		for k := range tr.Jobs {
+			j := &tr.Jobs[k]
+			if j.LaunchMs < 0 || at < j.LaunchMs || (j.FinishMs >= 0 && at >= j.FinishMs) {
+				continue
+			}
+			n += int(j.NumMaps)
+		}
+		for i := range tr.Tasks {
+			t := &tr.Tasks[i]
+			if t.Type == trace.Map && t.FinishMs >= 0 && t.FinishMs <= at {
+				if j := jobOf(tr, t.JobID); j != nil && j.LaunchMs >= 0 && at >= j.LaunchMs && (j.FinishMs < 0 || at < j.FinishMs) {
+					n--
+				}
+			}
+		}
+		return n
+	}
+	for _, ss := range byHost {
+		for b := range ss {
+			for a := range ss {
+				if a != b && ss[a].from <= ss[b].from && ss[b].from < ss[a].to && (ss[a].from < ss[b].from || a < b) {
+					events = append(events, busyEvent{ss[b].from, remaining(ss[b].from)})
+					break
+				}
+			}
+		}
+	}
+	slices.SortFunc(events, func(x, y busyEvent) int { return int(x.atMs - y.atMs) })
+	return events, len(all)
+}
+
+// jobOf is tr's job id, nil if none.
+func jobOf(tr *trace.Trace, id string) *trace.Job {
+	for k := range tr.Jobs {
+		if tr.Jobs[k].ID == id {
+			return &tr.Jobs[k]
+		}
+	}
+	return nil
+}
+
+// TestBusyTrackers prints, for each JobTracker history of the harness, the
+// maps its JobTracker assigned to a tracker already running one of the
+// trace's maps, and what that says of the work the trace does not hold
+// (docs/validation.md, "Why a third"):
+//
+//	go test ./internal/validation -run TestBusyTrackers -v
+func TestBusyTrackers(t *testing.T) {
+	testgate.Require(t, testgate.Full, "reads the shared traces")
+	dir := sharedTraces(t)
+	for _, h := range harnessTraces {
+		tr, err := readTrace(filepath.Join(dir, h.path))
+		if err != nil || !jobTrackerHistory(tr) {
+			continue
+		}
+		ev, hosts := busyTrackers(tr)
+		fmt.Printf("%s (fold %s): %d hosts ran its tasks; %d maps assigned to a tracker already running one of its maps", shortName(h.path), h.fold, hosts, len(ev))
+		if len(ev) == 0 {
+			fmt.Println()
+			continue
+		}
+		lo, hi := ev[0].remaining, ev[0].remaining
+		for _, e := range ev {
+			lo, hi = min(lo, e.remaining), max(hi, e.remaining)
+		}
+		fmt.Printf(", when its own jobs had %d-%d maps left", lo, hi)
+		if hosts-hi <= 0 {
+			fmt.Printf(" (not fewer than its %d hosts: nothing else is needed)\n", hosts)
+			continue
+		}
+		fmt.Printf(": remainingMapLoad > trackers >= %d hosts needs more than %d-%d maps left of jobs it does not hold\n", hosts, hosts-hi, hosts-lo)
+	}
+}
+
+// TestBusyTrackersByHand: two maps of one job on one host, the second
+// assigned while the first runs, and a third on another host: one event,
+// with the job's three maps left (none finished yet).
+func TestBusyTrackersByHand(t *testing.T) {
+	tr := &trace.Trace{Jobs: []trace.Job{{ID: "job_200910281128_0001", LaunchMs: 0, FinishMs: 100, NumMaps: 3}}}
+	for i, c := range []struct {
+		host          string
+		start, finish int64
+	}{{"h1", 10, 50}, {"h1", 20, 60}, {"h2", 30, 40}} {
+		tr.Tasks = append(tr.Tasks, trace.Task{JobID: "job_200910281128_0001", Type: trace.Map, Index: int32(i), Host: c.host,
+			StartMs: c.start + 1, LaunchLagMs: 1, FinishMs: c.finish})
+	}
+	ev, hosts := busyTrackers(tr)
+	if hosts != 2 || len(ev) != 1 || ev[0].atMs != 20 || ev[0].remaining != 3 {
+		t.Errorf("busyTrackers = %v, %d hosts; want one event at 20 ms with 3 maps left, 2 hosts", ev, hosts)
+	}
 }
