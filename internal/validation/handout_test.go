@@ -3,6 +3,7 @@ package validation_test
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -159,8 +160,9 @@ func mapHosts(tasks []replay.TaskResult) int {
 // busyEvent is a map the JobTracker assigned to a tracker that was already
 // running one of the trace's maps (busyTrackers).
 type busyEvent struct {
-	atMs      int64 // the second map's assignment
-	remaining int   // the trace's maps left (desiredMaps − finishedMaps) then
+	job       string // the second map's
+	atMs      int64  // the second map's assignment
+	remaining int    // the trace's maps left (desiredMaps − finishedMaps) then
 }
 
 // busyTrackers finds, in a JobTracker history, the maps assigned to a
@@ -176,7 +178,10 @@ type busyEvent struct {
 // that moment; hosts is the number of hosts that ran the trace's tasks, a
 // lower bound on the trackers.
 func busyTrackers(tr *trace.Trace) (events []busyEvent, hosts int) {
-	type span struct{ from, to int64 }
+	type span struct {
+		from, to int64
+		job      string
+	}
 	byHost := map[string][]span{}
 	all := map[string]bool{}
 	for i := range tr.Tasks {
@@ -185,7 +190,7 @@ func busyTrackers(tr *trace.Trace) (events []busyEvent, hosts int) {
 			all[t.Host] = true
 		}
 		if t.Type == trace.Map && t.Host != "" && t.StartMs >= 0 && t.LaunchLagMs >= 0 && t.FinishMs >= t.StartMs {
-			byHost[t.Host] = append(byHost[t.Host], span{t.StartMs - t.LaunchLagMs, t.FinishMs})
+			byHost[t.Host] = append(byHost[t.Host], span{t.StartMs - t.LaunchLagMs, t.FinishMs, t.JobID})
 		}
 	}
 	remaining := func(at int64) int {
@@ -211,7 +216,7 @@ func busyTrackers(tr *trace.Trace) (events []busyEvent, hosts int) {
 		for b := range ss {
 			for a := range ss {
 				if a != b && ss[a].from <= ss[b].from && ss[b].from < ss[a].to && (ss[a].from < ss[b].from || a < b) {
-					events = append(events, busyEvent{ss[b].from, remaining(ss[b].from)})
+					events = append(events, busyEvent{ss[b].job, ss[b].from, remaining(ss[b].from)})
 					break
 				}
 			}
@@ -252,15 +257,24 @@ func TestBusyTrackers(t *testing.T) {
 			continue
 		}
 		lo, hi := ev[0].remaining, ev[0].remaining
+		perJob := map[string]int{}
 		for _, e := range ev {
 			lo, hi = min(lo, e.remaining), max(hi, e.remaining)
+			perJob[strings.TrimPrefix(e.job, "job_")]++
 		}
+		jobs := slices.Sorted(maps.Keys(perJob))
+		var b strings.Builder
+		for _, j := range jobs {
+			fmt.Fprintf(&b, " %s:%d", j, perJob[j])
+		}
+
 		fmt.Printf(", when its own jobs had %d-%d maps left", lo, hi)
 		if hosts-hi <= 0 {
 			fmt.Printf(" (not fewer than its %d hosts: nothing else is needed)\n", hosts)
-			continue
+		} else {
+			fmt.Printf(": remainingMapLoad > trackers >= %d hosts needs more than %d-%d maps left of jobs it does not hold\n", hosts, hosts-hi, hosts-lo)
 		}
-		fmt.Printf(": remainingMapLoad > trackers >= %d hosts needs more than %d-%d maps left of jobs it does not hold\n", hosts, hosts-hi, hosts-lo)
+		fmt.Printf("    per job (the second map's):%s\n", b.String())
 	}
 }
 
@@ -277,7 +291,7 @@ func TestBusyTrackersByHand(t *testing.T) {
 			StartMs: c.start + 1, LaunchLagMs: 1, FinishMs: c.finish})
 	}
 	ev, hosts := busyTrackers(tr)
-	if hosts != 2 || len(ev) != 1 || ev[0].atMs != 20 || ev[0].remaining != 3 {
+	if hosts != 2 || len(ev) != 1 || ev[0].atMs != 20 || ev[0].remaining != 3 || ev[0].job != "job_200910281128_0001" {
 		t.Errorf("busyTrackers = %v, %d hosts; want one event at 20 ms with 3 maps left, 2 hosts", ev, hosts)
 	}
 }
