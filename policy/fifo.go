@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"math"
 	"slices"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -33,6 +34,14 @@ type FIFO struct {
 	// jobQueue: assign = "jobqueue", Hadoop 0.20/1's JobQueueTaskScheduler
 	// per-heartbeat caps (heartbeatJobQueue) instead of filling every free slot.
 	jobQueue bool
+	// open (assign = "jobqueue" only, 1 = off): the share of the trackers
+	// that work the trace does not hold leaves one map slot free; it holds
+	// every map slot of the others (background, drawn at Init).
+	open float64
+	// background is, per node, the map slots held by that work; backgroundLoad
+	// their sum, the maps it adds to the load factor's remainingMapLoad.
+	background     []int32
+	backgroundLoad int64
 }
 
 func newFIFO(strict bool) func(*ParamReader) (replay.Policy, error) {
@@ -40,6 +49,12 @@ func newFIFO(strict bool) func(*ParamReader) (replay.Policy, error) {
 		f := &FIFO{strict: strict}
 		if !strict {
 			f.jobQueue = r.String("assign", "fill", "fill", "jobqueue") == "jobqueue"
+			if f.jobQueue {
+				f.open = r.Float("open", 1)
+				if !(f.open > 0 && f.open <= 1) {
+					r.Errorf("open=%g: want a share in (0, 1]", f.open)
+				}
+			}
 		}
 		f.name = r.spec()
 		return f, nil
@@ -53,6 +68,36 @@ func (f *FIFO) Name() string { return f.name }
 func (f *FIFO) Init(s replay.Cluster) {
 	f.totalMap = s.Hardware().TotalMapSlots()
 	f.reduces = GreedyReduces{Order: SubmitOrder{}}
+	if f.jobQueue && f.open < 1 {
+		f.background = background(s, f.open)
+		f.backgroundLoad = 0
+		for _, b := range f.background {
+			f.backgroundLoad += int64(b)
+		}
+	}
+}
+
+// background draws, with the policy's random stream, the map slots that work
+// the trace does not hold keeps busy on each node for the whole run
+// (assign = "jobqueue", open < 1; heartbeatJobQueue): round(open × the nodes
+// with map slots), at least one, chosen at random, keep one map slot free;
+// every other node's map slots are all held.
+func background(s replay.Cluster, open float64) []int32 {
+	nodes := s.Topology().Nodes
+	bg := make([]int32, len(nodes))
+	var withMaps []int32
+	for n := range nodes {
+		if nodes[n].MapSlots > 0 {
+			bg[n] = nodes[n].MapSlots
+			withMaps = append(withMaps, int32(n))
+		}
+	}
+	k := max(1, int(math.Round(open*float64(len(withMaps)))))
+	r := s.Rand()
+	for _, i := range r.Perm(len(withMaps))[:min(k, len(withMaps))] {
+		bg[withMaps[i]]--
+	}
+	return bg
 }
 
 // picker is how far a map may run from its input now: only node-local when
@@ -108,11 +153,23 @@ func (f *FIFO) Heartbeat(s replay.Cluster, n int32) {
 //     (JobInProgress.scheduleReduces), and never more than one reduce a
 //     heartbeat.
 //
+// With open < 1, work the trace does not hold shares the cluster (drawn by
+// background at Init, fixed for the run): its maps count among the tracker's
+// running maps and in remainingMapLoad, as the JobTracker counts every
+// running job's. An open tracker (a share open of them) then has one map slot
+// for the trace's maps, the others none: the JobTracker of a busy cluster
+// hands the trace's maps out at about open × its heartbeats a second, not at
+// every heartbeat (docs/validation.md, "Why a third"). Off (1) by default.
+//
 // Not modelled: exceededPadding (a slot kept free beyond the first job's
 // maps once the cluster is nearly full: 1% of the jobs' tasks).
 func (f *FIFO) heartbeatJobQueue(s replay.Cluster, n int32) {
 	node := &s.Topology().Nodes[n]
-	var mapLoad, reduceLoad int64
+	var bg int32
+	if f.background != nil {
+		bg = f.background[n]
+	}
+	mapLoad, reduceLoad := f.backgroundLoad, int64(0)
 	for _, j := range s.Active() {
 		mapLoad += int64(j.NumMaps() - j.FinishedMaps())
 		if j.ReducesReady() {
@@ -120,14 +177,14 @@ func (f *FIFO) heartbeatJobQueue(s replay.Cluster, n int32) {
 		}
 	}
 	hw := s.Hardware()
-	if free := s.FreeMapSlots(n); free > 0 && mapLoad > 0 {
+	if free := s.FreeMapSlots(n) - bg; free > 0 && mapLoad > 0 {
 		running := node.MapSlots - free
 		avail := loadFactorCap(mapLoad, hw.TotalMapSlots(), node.MapSlots) - running
 		if avail > 0 {
 			f.maps.Start(s)
 		}
 	slots:
-		for ; avail > 0 && s.FreeMapSlots(n) > 0; avail-- {
+		for ; avail > 0 && s.FreeMapSlots(n)-bg > 0; avail-- {
 			for k, j := range f.maps.jobs {
 				t, level := bestMap(s, j, n, replay.OffRack)
 				if t < 0 {

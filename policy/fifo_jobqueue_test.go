@@ -71,3 +71,40 @@ func TestFIFOJobQueueOneReduceAHeartbeat(t *testing.T) {
 		}
 	}
 }
+
+// TestFIFOJobQueueOpen: job A (t=0, four 2 s maps, no reduces) on 4 nodes ×
+// 2 map slots. assign=jobqueue caps each tracker at ceil(4 / 8 × 2) = 1 map:
+// four nodes, all at 0 s. With open=0.5, work the trace does not hold keeps
+// both map slots of 2 nodes and one of the other 2 busy; it counts in the
+// load factor (ceil((4 + 6) / 8 × 2) = 2, less the one held: 1 free), so
+// the two open nodes take one map each at 0 s and the other two maps when
+// those end, at 2 s; the full nodes take none.
+func TestFIFOJobQueueOpen(t *testing.T) {
+	jobs := []job{{0, []int64{2, 2, 2, 2}, nil}}
+	opt := replay.Options{Seed: 1, CheckInvariants: true, RecordTasks: true}
+	for _, c := range []struct {
+		spec       string
+		nodes, at0 int
+	}{{"fifo:assign=jobqueue", 4, 4}, {"fifo:assign=jobqueue,open=0.5", 2, 2}} {
+		res := simulate(t, jobQueueHardware(t, 4), handTrace(jobs), c.spec, opt)
+		nodes := map[int32]bool{}
+		at0 := 0
+		for _, k := range res.Tasks {
+			nodes[k.Node] = true
+			if k.LaunchUs == 0 {
+				at0++
+			} else if k.LaunchUs != 2*sec {
+				t.Errorf("%s: map %d launched at %d µs, want 0 or 2 s", c.spec, k.Index, k.LaunchUs)
+			}
+		}
+		if len(nodes) != c.nodes || at0 != c.at0 {
+			t.Errorf("%s: maps on %d nodes, %d at 0 s; want %d and %d", c.spec, len(nodes), at0, c.nodes, c.at0)
+		}
+	}
+	if _, err := New("fifo:assign=jobqueue,open=0"); err == nil {
+		t.Error("open=0 accepted")
+	}
+	if _, err := New("fifo:open=0.5"); err == nil {
+		t.Error("open without assign=jobqueue accepted")
+	}
+}

@@ -334,7 +334,7 @@ func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times 
 		return report.Run{Policy: policy, Labels: map[string]string{report.PolicyLabel: policy}, Summary: r.Summary, Jobs: r.Jobs}
 	}
 	return report.ValidationPair{Name: name + ": " + pol, Source: name, Observed: run(replay.ObservedPolicy, obs), Sim: run(pol, sim)},
-		taskPair{name: name + ": " + pol, obs: obs.Tasks, sim: sim.Tasks}, nil
+		taskPair{name: name + ": " + pol, obs: obs.Tasks, sim: sim.Tasks, tr: tr}, nil
 }
 
 func TestValidationHarness(t *testing.T) {
@@ -455,6 +455,13 @@ func TestValidationHarness(t *testing.T) {
 		scored[key] = in.path
 		if pol == "fifo" && jobTrackerMode(in.tr) != "off" && jobTrackerHistory(in.tr) {
 			pol = "fifo:assign=jobqueue" // JobQueueTaskScheduler.assignTasks' caps
+			// Isolation runs: more of fifo's jobqueue parameters (open=),
+			// on both folds or on one (section "Why a third").
+			for _, env := range []string{"VALIDATION_JOBQUEUE", "VALIDATION_JOBQUEUE_" + in.fold} {
+				if v := os.Getenv(env); v != "" {
+					pol += "," + v
+				}
+			}
 		}
 		p, tp, err := replayTasks(in.tr, models[in.fold], pol, name, mode)
 		if err != nil {
@@ -551,6 +558,9 @@ func TestValidationHarness(t *testing.T) {
 	}
 	if f := os.Getenv("VALIDATION_TASKLIST"); f != "" {
 		printJobTasks(os.Stdout, pairs, tasks, f)
+	}
+	if os.Getenv("VALIDATION_HANDOUT") != "" {
+		printHandout(os.Stdout, tasks)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 type taskPair struct {
 	name     string
 	obs, sim []replay.TaskResult
+	tr       *trace.Trace // the trace replayed (printHandout)
 }
 
 // taskKey matches a simulated task to its observed one: the job, the type and
