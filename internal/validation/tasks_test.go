@@ -21,6 +21,7 @@ import (
 type taskPair struct {
 	name     string
 	obs, sim []replay.TaskResult
+	arrived  jobArrivals // the simulated run's JobArrived times per job
 }
 
 // taskKey matches a simulated task to its observed one: the job, the type and
