@@ -275,16 +275,11 @@ func harnessMode(t *testing.T) replay.TaskTimeSource {
 	return ""
 }
 
-// replayPair replays tr with policy pol and as observed on the cluster derived
-// from tr with base's settings, and returns the pair for report.Validate.
-// With times = model every task's duration is modelled (task_times = "model")
-// on that cluster.
-func replayPair(tr *trace.Trace, base replay.Hardware, pol, name string, times replay.TaskTimeSource) (report.ValidationPair, error) {
-	p, _, err := replayTasks(tr, base, pol, name, times)
-	return p, err
-}
-
-// replayTasks is replayPair that also returns both runs' per-task results.
+// replayTasks replays tr with policy pol and as observed on the cluster
+// derived from tr with base's settings, and returns the pair for
+// report.Validate and both runs' per-task results (with the simulated run's
+// job arrivals). With times = model every task's duration is modelled
+// (task_times = "model") on that cluster.
 func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times replay.TaskTimeSource) (report.ValidationPair, taskPair, error) {
 	hw, ok, err := replay.TraceHardware(tr, base)
 	if err != nil {
