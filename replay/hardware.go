@@ -273,7 +273,8 @@ type Hardware struct {
 	// AMHeartbeat is yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms:
 	// the MRAppMaster calls the ResourceManager's allocate this often, from
 	// the moment its job is initialised, and takes the containers allocated
-	// since its last call; a task starts task_startup after the call that
+	// since its last call; a task starts task_startup (container_startup
+	// under the container model, yarn_startup.go) after the call that
 	// brought its container. 0: at once.
 	AMHeartbeat Duration `toml:"am_heartbeat"`
 	// ReduceRampupLimit is yarn.app.mapreduce.am.job.reduce.rampup.limit:
