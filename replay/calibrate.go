@@ -270,6 +270,7 @@ func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
 	c.fitJobInit(tr, observed, jobs, seenJobs) // calibrate_lifecycle.go
 	c.fitSetupCleanup(tr, observed)
 	c.fitRetryContainerDelay(tr)
+	c.fitContainerStartup(tr, base, observed) // calibrate_yarn.go
 	c.fitLocalityFactors(tr, base, observed)
 	if flow {
 		c.add("network", `"flow"`, "the rates are fitted for the flow model's formulas (calibrate_flow.go), which the replay uses with them", c.Tasks)

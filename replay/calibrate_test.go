@@ -548,3 +548,46 @@ func TestCalibrateJobInitWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateContainerStartup fits container_startup (calibrate_yarn.go)
+// from the .jhist histories: the Sleep job's fastest of its ten maps (3.571
+// s; its first seven, launched together on one host, ran 11.4–12.1 s) and
+// the QuasiMonteCarlo job's one map (2.097 s), less their few bytes over the
+// disk, give a median over the two jobs of 2.834 s; the TeraGen job's two
+// maps 2.975 s; the FAILED histories, whose maps never succeed, and a Hadoop
+// 1 trace (no ApplicationMaster) fit none.
+func TestCalibrateContainerStartup(t *testing.T) {
+	read := func(names ...string) *trace.Trace {
+		out := &trace.Trace{}
+		for _, name := range names {
+			tr, _, err := trace.ReadTree(context.Background(), filepath.Join("..", "trace", "testdata", name), trace.TreeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out.Jobs = append(out.Jobs, tr.Jobs...)
+			out.Tasks = append(out.Tasks, tr.Tasks...)
+			out.Attempts = append(out.Attempts, tr.Attempts...)
+		}
+		return out
+	}
+	const sleep = "jhist/job_1329348432655_0001-1329348443227-user-Sleep+job-1329348468601-10-1-SUCCEEDED-default.jhist"
+	const qmc = "jhist/job_1526555215992_0001-1526555642677-user-QuasiMonteCarlo-1526555658299-1-1-SUCCEEDED-default-1526555648931.jhist"
+	const teragen = "jhist/job_1416424547277_0002-1416424775281-root-TeraGen-1416424785433-2-0-SUCCEEDED-default-1416424779349.jhist"
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{sleep, qmc}, `"2.834s"`},
+		{[]string{teragen}, `"2.975s"`},
+		{[]string{"jhist/job_2.4.0-FAILED.jhist", "jhist/job_0.23.9-FAILED.jhist"}, ""},
+		{[]string{"hadoop1/v20-single-input-log.gz"}, ""},
+	} {
+		cal, err := replay.Calibrate(read(c.names...), replay.DefaultHardware())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := cal.Value("container_startup"); v != c.want {
+			t.Errorf("%v: container_startup = %q, want %q", c.names, v, c.want)
+		}
+	}
+}

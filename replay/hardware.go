@@ -273,7 +273,8 @@ type Hardware struct {
 	// AMHeartbeat is yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms:
 	// the MRAppMaster calls the ResourceManager's allocate this often, from
 	// the moment its job is initialised, and takes the containers allocated
-	// since its last call; a task starts task_startup after the call that
+	// since its last call; a task starts task_startup (container_startup
+	// under the container model, yarn_startup.go) after the call that
 	// brought its container. 0: at once.
 	AMHeartbeat Duration `toml:"am_heartbeat"`
 	// ReduceRampupLimit is yarn.app.mapreduce.am.job.reduce.rampup.limit:
@@ -281,6 +282,13 @@ type Hardware struct {
 	// only up to this share (times the fraction of maps completed) of the
 	// resources its job can use (RMContainerAllocator.scheduleReduces).
 	ReduceRampupLimit float64 `toml:"reduce_rampup_limit"`
+	// ContainerStartup is, on cluster = "yarn" with modelled task durations,
+	// the start-up of a map or reduce container in place of task_startup:
+	// from the MRAppMaster's allocate call that brought the container to the
+	// task's work (the container's launch, the NodeManager's localisation,
+	// the YarnChild JVM's start). 0: task_startup. Its own key group
+	// (containerKeys, yarn_startup.go).
+	ContainerStartup Duration `toml:"container_startup"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
@@ -437,7 +445,7 @@ func (h *Hardware) Validate() error {
 	for _, d := range []struct {
 		name string
 		v    Duration
-	}{{"task_startup", h.TaskStartup}, {"heartbeat", h.Heartbeat}, {"bar_q", h.BARq}, {"timeline_sample", h.TimelineSample}} {
+	}{{"task_startup", h.TaskStartup}, {"container_startup", h.ContainerStartup}, {"heartbeat", h.Heartbeat}, {"bar_q", h.BARq}, {"timeline_sample", h.TimelineSample}} {
 		if d.v > MaxHardwareDuration {
 			bad("%s = %v: want at most %v", d.name, d.v, MaxHardwareDuration)
 		}

@@ -20,7 +20,7 @@ func TestHardwareKeysFromTags(t *testing.T) {
 		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "retry_container_delay", "job_init_jobs_per_user", "job_init_users", "jvm_reuse", "sort_mb_per_s", "event_poll", "passthrough_map_mb_per_s", "flow_merges",
 		"cluster", "node_memory_mb", "node_vcores", "min_allocation_mb", "max_allocation_mb", "min_allocation_vcores",
 		"max_allocation_vcores", "map_memory_mb", "reduce_memory_mb", "am_memory_mb", "map_vcores", "reduce_vcores",
-		"am_vcores", "am_startup", "am_launch", "am_heartbeat", "reduce_rampup_limit", "queues (name, capacity, max_capacity)"}
+		"am_vcores", "am_startup", "am_launch", "am_heartbeat", "reduce_rampup_limit", "container_startup", "queues (name, capacity, max_capacity)"}
 	if got := HardwareKeys(); !reflect.DeepEqual(got, want) {
 		t.Errorf("HardwareKeys() =\n%q\nwant\n%q", got, want)
 	}
@@ -41,6 +41,8 @@ func TestHardwareJSON(t *testing.T) {
 	batch.FlowShuffle = FlowShuffleBatch // written and read back under any network
 	pass := DefaultHardware()
 	pass.PassThroughMapMBps = 5 // its own key group (maprate.go)
+	cs := yarn
+	cs.ContainerStartup = 2e6 // its own key group (yarn_startup.go)
 	ready := DefaultHardware()
 	ready.FlowFetchOrder = FlowFetchReady // a group of its own: flow_shuffle stays out
 	flow := DefaultHardware()
@@ -51,7 +53,7 @@ func TestHardwareJSON(t *testing.T) {
 	flowBatch.FlowShuffle = FlowShuffleBatch // flow_fetch_order does not act: left out at "random"
 	// fetchOrderWritten: the models that write flow_fetch_order (fetchOrderKeys).
 	fetchOrderWritten := map[*Hardware]bool{&ready: true, &flow: true}
-	for i, hp := range []*Hardware{&plain, &full, &yarn, &batch, &pass, &ready, &flow, &flowReady, &flowBatch} {
+	for i, hp := range []*Hardware{&plain, &full, &yarn, &batch, &pass, &ready, &flow, &flowReady, &flowBatch, &cs} {
 		h := *hp
 		keyed, err := json.Marshal(h)
 		if err != nil {
@@ -79,6 +81,9 @@ func TestHardwareJSON(t *testing.T) {
 		}
 		if got := strings.Contains(string(keyed), `"passthrough_map_mb_per_s"`); got != (h.PassThroughMapMBps != 0) {
 			t.Errorf("passthrough_map_mb_per_s written = %v with %g", got, h.PassThroughMapMBps)
+		}
+		if got := strings.Contains(string(keyed), `"container_startup"`); got != (h.ContainerStartup != 0) {
+			t.Errorf("container_startup written = %v with %v", got, h.ContainerStartup)
 		}
 		if got, want := strings.Contains(string(keyed), `"flow_fetch_order":"`+string(h.FlowFetchOrder)+`"`), fetchOrderWritten[hp]; got != want {
 			t.Errorf("model %d: flow_fetch_order = %q written = %v, want %v", i, h.FlowFetchOrder, got, want)

@@ -613,5 +613,6 @@ func optionalKeyGroups() []func(*Hardware) any {
 		func(h *Hardware) any { return mapRateKeysOf(h) },
 		func(h *Hardware) any { return flowMergeKeysOf(h) },
 		func(h *Hardware) any { return fetchOrderKeysOf(h) },
+		func(h *Hardware) any { return containerKeysOf(h) },
 	}
 }

@@ -146,8 +146,17 @@ func (w *Workload) recordedFaults(tj *trace.Job, tt *trace.Task, fd taskFaults, 
 		return fd, 0, false
 	}
 	var us, lastUs int64
-	for _, ms := range r.failedMs {
+	for x, ms := range r.failedMs {
 		lastUs = r.attemptUs(w.hw, tj, modelUs, ms)
+		if x == 0 && r.fate == fateFail && w.yarnContainers() {
+			// Each failed attempt holds the gap before it, which stands for
+			// the gap before the next attempt (a task that succeeds after
+			// k failures waits k gaps). A task that fails its job has one
+			// gap fewer than attempts; under the YARN container model the
+			// round trip of its first container is the AM's allocate calls
+			// (yarn_startup.go), so its first attempt holds no gap.
+			lastUs -= w.hw.retryGapUs(tj)
+		}
 		us += lastUs
 	}
 	if r.fate != fateFail {

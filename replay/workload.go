@@ -136,8 +136,10 @@ func eachJob(tr *trace.Trace, fn func(i int, j *trace.Job) error) error {
 // streamed trace (tr.Stream) is read once here, to check it, and holds
 // nothing per job afterwards.
 func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt WorkloadOptions) (*Workload, error) {
+	times := hw.TaskTimeModel()
+	hw = runHardware(hw, times) // a YARN container's start-up (yarn_startup.go)
 	w := &Workload{Trace: tr, hw: hw, topo: topo, seed: seed, incomplete: opt.IncludeIncomplete, idx: &jobIndex{},
-		net: hw.NetworkModel(), times: hw.TaskTimeModel()}
+		net: hw.NetworkModel(), times: times}
 	if tr.Stream == nil {
 		if err := w.mapTasks(); err != nil {
 			return nil, err

@@ -464,7 +464,7 @@ func (s *Sim) launchAM(j *Job, n int32) {
 	if s.chk != nil {
 		s.chk.yarnUse(n, j.yarn.size[AMContainer], 1)
 	}
-	s.schedule(s.now+s.amStartupUs(j), evAMReady, j.Index, 0)
+	s.schedule(s.now+s.amStartupUs(j)+s.firstAskUs(), evAMReady, j.Index, 0)
 }
 
 // amStartupUs is the time from j's AM container to its tasks being
@@ -479,7 +479,8 @@ func (s *Sim) amStartupUs(j *Job) int64 {
 }
 
 // amReady requests job j's maps and reduces: its AM has started and
-// initialised the job.
+// initialised the job (and, under the container model, made its first
+// allocate call: firstAskUs).
 func (s *Sim) amReady(j *Job) {
 	j.yarn.readyUs = s.now
 	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})

@@ -275,16 +275,11 @@ func harnessMode(t *testing.T) replay.TaskTimeSource {
 	return ""
 }
 
-// replayPair replays tr with policy pol and as observed on the cluster derived
-// from tr with base's settings, and returns the pair for report.Validate.
-// With times = model every task's duration is modelled (task_times = "model")
-// on that cluster.
-func replayPair(tr *trace.Trace, base replay.Hardware, pol, name string, times replay.TaskTimeSource) (report.ValidationPair, error) {
-	p, _, err := replayTasks(tr, base, pol, name, times)
-	return p, err
-}
-
-// replayTasks is replayPair that also returns both runs' per-task results.
+// replayTasks replays tr with policy pol and as observed on the cluster
+// derived from tr with base's settings, and returns the pair for
+// report.Validate and both runs' per-task results (with the simulated run's
+// job arrivals). With times = model every task's duration is modelled
+// (task_times = "model") on that cluster.
 func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times replay.TaskTimeSource) (report.ValidationPair, taskPair, error) {
 	hw, ok, err := replay.TraceHardware(tr, base)
 	if err != nil {
@@ -326,7 +321,10 @@ func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times 
 	if err != nil {
 		return report.ValidationPair{}, taskPair{}, err
 	}
-	sim, err := replay.Run(w, p, opt)
+	arrived := jobArrivals{}
+	simOpt := opt
+	simOpt.Observers = []replay.Observer{arrived}
+	sim, err := replay.Run(w, p, simOpt)
 	if err != nil {
 		return report.ValidationPair{}, taskPair{}, err
 	}
@@ -334,8 +332,21 @@ func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times 
 		return report.Run{Policy: policy, Labels: map[string]string{report.PolicyLabel: policy}, Summary: r.Summary, Jobs: r.Jobs}
 	}
 	return report.ValidationPair{Name: name + ": " + pol, Source: name, Observed: run(replay.ObservedPolicy, obs), Sim: run(pol, sim)},
-		taskPair{name: name + ": " + pol, obs: obs.Tasks, sim: sim.Tasks, tr: tr}, nil
+		taskPair{name: name + ": " + pol, obs: obs.Tasks, sim: sim.Tasks, tr: tr, arrived: arrived}, nil
 }
+
+// jobArrivals records when each job reached the replay's policy with its
+// tasks (replay.Observer's JobArrived): on a YARN cluster, when its
+// ApplicationMaster is ready and asks for its containers (JOB_INITED in a
+// history).
+type jobArrivals map[string]int64
+
+func (a jobArrivals) JobArrived(e replay.JobEvent) { a[e.Job.Trace.ID] = e.Time }
+func (jobArrivals) TaskLaunched(replay.TaskEvent)  {}
+func (jobArrivals) TaskEnded(replay.TaskEvent)     {}
+func (jobArrivals) JobFinished(replay.JobEvent)    {}
+func (jobArrivals) Sample(replay.SampleEvent)      {}
+func (jobArrivals) Transfer(replay.TransferEvent)  {}
 
 func TestValidationHarness(t *testing.T) {
 	testgate.Require(t, testgate.Full, "replays every shared trace that records a schedule")
@@ -413,33 +424,7 @@ func TestValidationHarness(t *testing.T) {
 		}
 		fmt.Printf("== every fold is replayed with network = %q (VALIDATION_NETWORK)\n", n)
 	}
-	if set := os.Getenv("VALIDATION_SET"); set != "" {
-		kv, err := parseSettings(set)
-		if err != nil {
-			t.Fatalf("VALIDATION_SET=%q: %v", set, err)
-		}
-		for f, hw := range models {
-			if models[f], err = hw.WithSettings(kv); err != nil {
-				t.Fatalf("VALIDATION_SET=%q on fold %s's model: %v", set, f, err)
-			}
-		}
-		fmt.Printf("== every fold's model is overridden with %s (VALIDATION_SET, an isolation run)\n", set)
-	}
-	for f := range models {
-		env := "VALIDATION_SET_" + f
-		set := os.Getenv(env)
-		if set == "" {
-			continue
-		}
-		kv, err := parseSettings(set)
-		if err != nil {
-			t.Fatalf("%s=%q: %v", env, set, err)
-		}
-		if models[f], err = models[f].WithSettings(kv); err != nil {
-			t.Fatalf("%s=%q on fold %s's model: %v", env, set, f, err)
-		}
-		fmt.Printf("== fold %s's model is overridden with %s (%s, an isolation run)\n", f, set, env)
-	}
+	overrideModels(t, models)
 	var pairs []report.ValidationPair
 	var tasks []taskPair
 	var pairFold []string         // the fold of each pair
@@ -561,6 +546,40 @@ func TestValidationHarness(t *testing.T) {
 	}
 	if os.Getenv("VALIDATION_HANDOUT") != "" {
 		printHandout(os.Stdout, tasks)
+	}
+}
+
+// overrideModels applies VALIDATION_SET to both folds' models, then
+// VALIDATION_SET_A and VALIDATION_SET_B to fold A's and fold B's alone
+// (isolation runs), and says so on stdout.
+func overrideModels(t *testing.T, models map[string]replay.Hardware) {
+	t.Helper()
+	if set := os.Getenv("VALIDATION_SET"); set != "" {
+		kv, err := parseSettings(set)
+		if err != nil {
+			t.Fatalf("VALIDATION_SET=%q: %v", set, err)
+		}
+		for _, f := range []string{"A", "B"} {
+			if models[f], err = models[f].WithSettings(kv); err != nil {
+				t.Fatalf("VALIDATION_SET=%q on fold %s's model: %v", set, f, err)
+			}
+		}
+		fmt.Printf("== every fold's model is overridden with %s (VALIDATION_SET, an isolation run)\n", set)
+	}
+	for _, f := range []string{"A", "B"} {
+		env := "VALIDATION_SET_" + f
+		set := os.Getenv(env)
+		if set == "" {
+			continue
+		}
+		kv, err := parseSettings(set)
+		if err != nil {
+			t.Fatalf("%s=%q: %v", env, set, err)
+		}
+		if models[f], err = models[f].WithSettings(kv); err != nil {
+			t.Fatalf("%s=%q on fold %s's model: %v", env, set, f, err)
+		}
+		fmt.Printf("== fold %s's model is overridden with %s (%s, an isolation run)\n", f, set, env)
 	}
 }
 

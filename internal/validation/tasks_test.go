@@ -22,6 +22,7 @@ type taskPair struct {
 	name     string
 	obs, sim []replay.TaskResult
 	tr       *trace.Trace // the trace replayed (printHandout)
+	arrived  jobArrivals  // the simulated run's JobArrived times per job
 }
 
 // taskKey matches a simulated task to its observed one: the job, the type and
