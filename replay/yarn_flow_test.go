@@ -243,3 +243,92 @@ user-limit-factor = 2
 		t.Errorf("%d containers killed, %d transfers withdrawn: the shapes do not exercise killed containers' flows", killed, cancels)
 	}
 }
+
+// amKillFIFO serves reduces before maps (yarn-fifo's order, as the
+// MRAppMaster's priorities give them) and, at time at, takes job_a's map 1's
+// container for job_b's map: it preempts the one and launches the other on
+// node 0.
+type amKillFIFO struct {
+	containerFIFO
+	at     int64
+	stolen bool
+}
+
+func (p *amKillFIFO) Heartbeat(c replay.Cluster, n int32) {
+	y := c.(replay.YARNCluster)
+	for _, j := range c.Active() {
+		if y.AMPending(j) {
+			if y.Container(j, replay.AMContainer).Fits(y.NodeFree(n)) {
+				y.LaunchAM(j, n)
+			}
+			continue
+		}
+		for j.PendingReduces() > 0 && y.Container(j, replay.ReduceContainer).Fits(y.NodeFree(n)) {
+			if c.LaunchReduce(j, n) < 0 {
+				break
+			}
+		}
+		for j.PendingMaps() > 0 && y.Container(j, replay.MapContainer).Fits(y.NodeFree(n)) {
+			y.LaunchMap(j, j.AnyMap(), n)
+		}
+	}
+}
+
+func (*amKillFIFO) TickInterval() int64 { return 1e6 }
+
+func (p *amKillFIFO) Tick(c replay.Cluster) {
+	y := c.(replay.YARNCluster)
+	act := c.Active()
+	if c.Now() != p.at || len(act) != 2 || act[1].PendingMaps() == 0 {
+		return
+	}
+	if !y.Preempt(act[0], replay.MapContainer, 1) {
+		return
+	}
+	y.LaunchMap(act[1], act[1].AnyMap(), 0)
+	p.stolen = true
+}
+
+// TestYARNFlowAMKillsReduce: a reduce that its MRAppMaster kills for its
+// maps (amPreemptReduces) withdraws its fetch under flow. One NodeManager of
+// 6 GB, 1 GB AMs and reduces, 2 GB maps, slow-start 0. Job A (two maps: a
+// 1 MB read with a 10 MB output, a 30 MB read; one reduce) takes the whole
+// node at 3 s: its AM, its reduce (asked for at once: both maps fit beside
+// it) and both maps. Job B (one 1 MB map) gets its AM when A's first map's
+// container is free, and at 40 s the policy takes A's second map's
+// container, its read under way, for B's map. A's map is pending, nothing
+// is free and its reduce, still fetching the first map's 10 MB output, holds
+// what the map needs: A's AM kills the reduce at its next allocate round.
+// Both withdrawn transfers are counted, no flow or event is left, both jobs
+// finish, and the invariant checker finds no stale transfer.
+func TestYARNFlowAMKillsReduce(t *testing.T) {
+	tr := &trace.Trace{}
+	a := trace.NewJob("job_a")
+	a.Status, a.InputBytes, a.ShuffleBytes = trace.StatusSucceeded, 31e6, 10e6
+	tr.Jobs = append(tr.Jobs, a)
+	for i, io := range [][2]int64{{1e6, 10e6}, {30e6, 0}} {
+		m := trace.NewTask("job_a", fmt.Sprintf("job_a_m_%d", i), trace.Map, int32(i))
+		m.InputBytes, m.OutputBytes = io[0], io[1]
+		tr.Tasks = append(tr.Tasks, m)
+	}
+	r := trace.NewTask("job_a", "job_a_r_0", trace.Reduce, 0)
+	r.ShuffleBytes = 10e6
+	tr.Tasks = append(tr.Tasks, r)
+	b := trace.NewJob("job_b")
+	b.SubmitMs, b.Status, b.InputBytes = 1000, trace.StatusSucceeded, 1e6
+	tr.Jobs = append(tr.Jobs, b)
+	m := trace.NewTask("job_b", "job_b_m_0", trace.Map, 0)
+	m.InputBytes = 1e6
+	tr.Tasks = append(tr.Tasks, m)
+	hw := yarnNode(t, "am_heartbeat = \"0s\"\nshuffle_fetch_latency = \"0s\"\nflow_update = \"0s\"\nnetwork = \"flow\"\nslow_start = 0")
+	hw.AMMemoryMB = 1024
+	p := &amKillFIFO{at: 40e6}
+	res, cancels := runYARNFlow(t, tr, hw, p)
+	for _, j := range res.Jobs {
+		t.Logf("%s: flowtime %d µs", j.JobID, j.FlowtimeUs)
+	}
+	if !p.stolen || res.Summary.ReducesPreemptedByAM != 1 || cancels != 2 || len(res.Jobs) != 2 {
+		t.Errorf("container taken %v, %d reduces killed by the AM, %d transfers withdrawn, %d jobs: want true, 1, 2 (the map's read, the reduce's fetch), 2",
+			p.stolen, res.Summary.ReducesPreemptedByAM, cancels, len(res.Jobs))
+	}
+}
