@@ -51,9 +51,10 @@ func (s *Sim) reduceAttemptsFetch(j *Job, i int32, saved int64) bool {
 	}
 	d := j.out.disk
 	st := &j.out.fs[i]
-	st.failUs = s.now + f
+	aw := j.redAMWaitUs(i) // YARN: its AM takes the container then (yarn.go)
+	st.failUs = s.now + aw + f
 	if su := d.slowed(len(d.mapCPU)+int(i), int64(s.hw.TaskStartup)); su < f {
-		s.schedule(s.now+su, evFetchStart, j.Index, i)
+		s.schedule(s.now+aw+su, evFetchStart, j.Index, i)
 	}
 	s.schedule(st.failUs, evFetchStart, j.Index, i)
 	if j.life.fail.reduceFails(i) {
@@ -62,7 +63,7 @@ func (s *Sim) reduceAttemptsFetch(j *Job, i int32, saved int64) bool {
 		}
 		return true
 	}
-	s.schedule(s.now+d.reduceWaitUs(s.hw, i, saved), evFetchStart, j.Index, i)
+	s.schedule(s.now+aw+d.reduceWaitUs(s.hw, i, saved), evFetchStart, j.Index, i)
 	return true
 }
 

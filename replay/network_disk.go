@@ -286,8 +286,9 @@ func (d *jobDisk) reducePostUs(hw *Hardware, i int, r *ReduceTask) int64 {
 }
 
 // flowMapLaunched starts map i's stages: its failed attempts and start-up
-// (less saved, what a reused JVM saves), then its read.
-func (s *Sim) flowMapLaunched(j *Job, i int32, saved int64) {
+// (less saved, what a reused JVM saves), then its read; on YARN all of them
+// amWait later, when its AM takes the container (amWaitUs, yarn.go).
+func (s *Sim) flowMapLaunched(j *Job, i int32, saved, amWait int64) {
 	d := j.out.disk
 	d.stage[i] = mapStartup
 	if fs := s.failingRead(j, i); fs > 0 {
@@ -297,12 +298,12 @@ func (s *Sim) flowMapLaunched(j *Job, i int32, saved int64) {
 		if d.failEnd == nil {
 			d.failEnd = make([]int64, len(d.mapCPU))
 		}
-		d.stage[i], d.failEnd[i] = mapFailStartup, s.now+fs
-		d.cpuEnd[i] = s.now + d.mapWaitUs(s.hw, &j.Maps[i], i, saved)
-		s.schedule(s.now+min(fs, d.slowed(int(i), int64(s.hw.TaskStartup))), evTaskFlow, j.Index, i)
+		d.stage[i], d.failEnd[i] = mapFailStartup, s.now+amWait+fs
+		d.cpuEnd[i] = s.now + amWait + d.mapWaitUs(s.hw, &j.Maps[i], i, saved)
+		s.schedule(s.now+amWait+min(fs, d.slowed(int(i), int64(s.hw.TaskStartup))), evTaskFlow, j.Index, i)
 		return
 	}
-	if delay := d.mapWaitUs(s.hw, &j.Maps[i], i, saved); delay > 0 {
+	if delay := amWait + d.mapWaitUs(s.hw, &j.Maps[i], i, saved); delay > 0 {
 		s.schedule(s.now+delay, evTaskFlow, j.Index, i)
 		return
 	}

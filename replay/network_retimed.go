@@ -760,7 +760,7 @@ func (s *Sim) flowReduceLaunched(j *Job, i int32, saved int64) {
 	if s.reduceAttemptsFetch(j, i, saved) { // lifecycle_flowreduce.go
 		return
 	}
-	s.schedule(s.now+o.disk.reduceWaitUs(s.hw, i, saved), evFetchStart, j.Index, i)
+	s.schedule(s.now+j.redAMWaitUs(i)+o.disk.reduceWaitUs(s.hw, i, saved), evFetchStart, j.Index, i)
 }
 
 // fetchStart is an evFetchStart event: for i ≥ 0 the end of reduce i's

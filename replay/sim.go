@@ -543,7 +543,8 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	flowRead := s.fn != nil && m.obs == obsNone // under flow a modelled map's transfers are flows (network_disk.go)
 	saved := s.jvmTake(n, j, false, i)          // JVM reuse (lifecycle_ext.go)
 	d -= saved
-	d += s.amWaitUs(j) // YARN: the AM takes the container at its next heartbeat (yarn.go)
+	amWait := s.amWaitUs(j) // YARN: the AM takes the container at its next heartbeat (yarn.go)
+	d += amWait
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
 	m.endUs = s.now + d
 	j.taken[i>>6] |= 1 << (i & 63)
@@ -567,7 +568,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 		s.sampleUnprocessedLoad()
 	}
 	if flowRead {
-		s.flowMapLaunched(j, i, saved) // its spill's end schedules the map's end
+		s.flowMapLaunched(j, i, saved, amWait) // its spill's end schedules the map's end
 	} else {
 		s.schedule(m.FinishUs, evMapDone, j.Index, i)
 	}

@@ -52,9 +52,10 @@ import (
 // of each kind as containers of the minimum allocation fit on it
 // (nodeContainers): the invariant checker's per-node counts use that, and it
 // checks memory and vcores besides; the run's utilisations are memory shares
-// (yarnUtilisation). Speculation, the flow network and JVM reuse are not
-// supported on YARN yet (refused when the model is validated). docs/yarn.md
-// is the model's description with its measurements.
+// (yarnUtilisation). network = "flow" runs on YARN as on slots, a killed
+// container's transfers withdrawn (yarn_flow.go). Speculation and JVM reuse
+// are not supported on YARN yet (refused when the model is validated).
+// docs/yarn.md is the model's description with its measurements.
 
 // ClusterKind is the cluster key: what a node offers its tasks.
 type ClusterKind string
@@ -154,9 +155,6 @@ func (h *Hardware) validateYARN(bad func(string, ...any)) {
 	}
 	if h.Speculation != "none" {
 		bad("cluster = \"yarn\" does not support speculation %q yet: want speculation = \"none\"", h.Speculation)
-	}
-	if h.NetworkModel().Retimes() {
-		bad("cluster = \"yarn\" does not support network = %q yet: want fixed or bar", h.Network)
 	}
 	if h.jvmReuses() {
 		bad("cluster = \"yarn\" does not support jvm_reuse yet: want jvm_reuse = 1")
@@ -688,6 +686,7 @@ func (s *Sim) preemptMap(j *Job, i int32) {
 	m := &j.Maps[i]
 	n := m.Node
 	s.dropTaskEvent(j.Index, evMapDone, i)
+	s.withdrawMapFlows(j, i) // network = "flow" (yarn_flow.go)
 	s.freeMapSlot(j, n, m.LaunchUs)
 	if m.Locality != NodeLocal {
 		s.runningRemote--
@@ -710,6 +709,7 @@ func (s *Sim) preemptReduce(j *Job, i int32) {
 	r := &j.Reduces[i]
 	n := r.Node
 	s.dropTaskEvent(j.Index, evReduceDone, i)
+	s.withdrawReduceFlows(j, i) // network = "flow" (yarn_flow.go)
 	if idx := slices.Index(j.waiting, i); idx >= 0 {
 		j.waiting = slices.Delete(j.waiting, idx, idx+1)
 	}

@@ -67,8 +67,8 @@ func TestValidationHarnessYARN(t *testing.T) {
 	overrideModels(t, models)
 	for _, f := range []string{"A", "B"} {
 		hw := models[f]
-		fmt.Printf("== fold %s is scored on YARN with the model calibrated on the other fold: am_launch %v, am_startup %v, retry_container_delay %v\n",
-			f, hw.AMLaunch, hw.AMStartup, hw.RetryContainerDelay)
+		fmt.Printf("== fold %s is scored on YARN with the model calibrated on the other fold: network %s, am_launch %v, am_startup %v, retry_container_delay %v, container_startup %v, disk_mb_per_s %g\n",
+			f, hw.Network, hw.AMLaunch, hw.AMStartup, hw.RetryContainerDelay, hw.ContainerStartup, hw.DiskMBps)
 	}
 	var pairs []report.ValidationPair
 	var tasks []taskPair
