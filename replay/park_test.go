@@ -193,8 +193,8 @@ reduce_compute_mb_per_s = 200000
 // caught waking only as many nodes as setup and cleanup tasks wait without
 // passing on what a heartbeat that takes one would have done; 12,000 jobs
 // catch leaving out slotTaskTaken's wakeReduceNodes; the whole trace with the
-// lifecycle takes about 95 CPU-s and 7.3 GiB); it is skipped when that is
-// unset.
+// lifecycle takes about 95 CPU-s and 7.3 GiB), and under network = "flow"
+// (batch rounds, flow_update = 1s); it is skipped when that is unset.
 //
 //	TRACEREPLAY_PARK_JOBS=24442 go test ./replay -run TestParkedNodesFB2010 -v
 func TestParkedNodesFB2010(t *testing.T) {
@@ -212,6 +212,20 @@ func TestParkedNodesFB2010(t *testing.T) {
 			t.Logf("events: %d, %d with every heartbeat handled", got, all)
 		})
 	}
+	// Under network = "flow" with batch rounds and 1 s re-solves (the flow
+	// model's cheapest settings; docs/network-model.md).
+	t.Run("flow", func(t *testing.T) {
+		hw := loadHardware(t, "fb-3000.toml")
+		hw.Network, hw.FlowShuffle = replay.NetworkFlow, replay.FlowShuffleBatch
+		if err := hw.FlowUpdate.UnmarshalText([]byte("1s")); err != nil {
+			t.Fatal(err)
+		}
+		if err := hw.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		got, all := sameAsEveryHeartbeat(t, tr, hw, "fair", 1)
+		t.Logf("events: %d, %d with every heartbeat handled", got, all)
+	})
 }
 
 // TestParkedTraceMode is TestParkedNodesChangeNothing on the real job
