@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"math"
 	"slices"
 )
 
@@ -93,8 +94,11 @@ type hbSentAt struct {
 // every heartbeat handled, and the results are the same; only Summary.Events
 // (and the events per second of the manifest) differ.
 //
-// Under network = "flow" the heartbeats stay in q and are all handled: the
-// flow network's steps (network_retimed.go) are ordered against q alone.
+// Under network = "flow" the flow network's steps (network_retimed.go) are a
+// further source, ordered against all of these (flowStep, nextDue): a step
+// comes before every event not yet handled at its time, as it did when every
+// heartbeat was in q, and a heartbeat that fell due before it, while nothing
+// waited, is cancelled as before one of q's events.
 
 // scheduleHeartbeat schedules node n's heartbeat at t.
 func (s *Sim) scheduleHeartbeat(n int32, t int64) {
@@ -102,7 +106,7 @@ func (s *Sim) scheduleHeartbeat(n int32, t int64) {
 	ns := &s.nodes[n]
 	ns.nextHB, ns.hbSeq = t, s.seq<<1
 	e := event{t: t, seq: s.seq << 1, a: n, kind: evHeartbeat}
-	if s.fn != nil || s.opt.queueAll {
+	if s.opt.queueAll {
 		s.q.push(e)
 		return
 	}
@@ -117,7 +121,7 @@ func (s *Sim) scheduleHeartbeat(n int32, t int64) {
 // of fair on FB-2010 are scheduled so; the others (slots freeing, parked
 // nodes woken, WakeFirst) go to hbq.
 func (s *Sim) scheduleNextHeartbeat(n int32, t int64) {
-	if s.fn != nil || s.opt.queueAll || !s.hbf.fits(t, (s.seq+1)<<1) {
+	if s.opt.queueAll || !s.hbf.fits(t, (s.seq+1)<<1) {
 		s.scheduleHeartbeat(n, t)
 		return
 	}
@@ -171,12 +175,11 @@ func (f *hbFIFO) pop() event {
 // has at most one event scheduled at a time (nextSweep schedules the next one
 // when it is handled), so it is kept in its own slot, sweepEv, rather than in
 // q: the same time and sequence number, without a push and a pop of the large
-// queue for each of the millions of visits of a big run. Under network =
-// "flow" it stays in q, as the heartbeats do.
+// queue for each of the millions of visits of a big run.
 func (s *Sim) scheduleSweep(t int64, n int32) {
 	s.seq++
 	e := event{t: t, seq: s.seq << 1, a: n, kind: evSweep}
-	if s.fn != nil || s.opt.queueAll {
+	if s.opt.queueAll {
 		s.q.push(e)
 		return
 	}
@@ -189,35 +192,30 @@ func (s *Sim) scheduleSweep(t int64, n int32) {
 // submit order they fall due in workload order: only the next one is held,
 // read from the workload's cursor (a streamed trace's file) when the one
 // before it is handled (Sim.arrive). q holds only what the run schedules as
-// it goes (the running tasks' ends, mostly). Under network = "flow" the next
-// arrival is in q instead, as the heartbeats are (the flow network's steps
-// are ordered against q alone); its place among q's events is its time and
-// sequence number, the same as when every arrival was queued at the start.
+// it goes (the running tasks' ends, mostly).
 type arrivals struct {
-	cur    event       // the next arrival, when ok
-	job    replayedJob // its job
-	ok     bool        // an arrival is left
-	queued bool        // network = "flow": cur is in q
-	k      int         // arrivals handed out
-	seq0   uint64      // arrival k has sequence number (seq0+k+1)<<1
-	src    *jobCursor
-	err    error // reading the trace failed: stops the run
+	cur  event       // the next arrival, when ok
+	job  replayedJob // its job
+	ok   bool        // an arrival is left
+	k    int         // arrivals handed out
+	seq0 uint64      // arrival k has sequence number (seq0+k+1)<<1
+	src  *jobCursor
+	err  error // reading the trace failed: stops the run
 }
 
-// due reports whether an arrival is left outside q.
-func (a *arrivals) due() bool { return a.ok && !a.queued }
+// due reports whether an arrival is left.
+func (a *arrivals) due() bool { return a.ok }
 
 // scheduleArrivals reserves every job's arrival's sequence number, as
 // schedule would one after the other in workload order, and reads the
 // first arrival.
 func (s *Sim) scheduleArrivals() {
-	s.arr = arrivals{src: s.w.cursor(), seq0: s.seq, queued: s.fn != nil}
+	s.arr = arrivals{src: s.w.cursor(), seq0: s.seq}
 	s.seq += uint64(s.w.Len())
 	s.loadArrival()
 }
 
-// loadArrival reads arrival s.arr.k from the workload's cursor, and under
-// network = "flow" queues it.
+// loadArrival reads arrival s.arr.k from the workload's cursor.
 func (s *Sim) loadArrival() {
 	a := &s.arr
 	r, ok, err := a.src.next()
@@ -228,16 +226,15 @@ func (s *Sim) loadArrival() {
 	}
 	a.job = r
 	a.cur = event{t: r.submitUs, seq: (a.seq0 + uint64(a.k) + 1) << 1, a: int32(a.k), kind: evArrival}
-	if a.queued {
-		s.q.push(a.cur)
-	}
 }
 
 // next pops the next event to handle: the first of q, the next arrival, the sweep's event and,
 // when a heartbeat can change anything, hbq and hbf. Parked nodes' wake-ups (park.go),
 // which come before every event at their time, and WakeFirst's events in hbq
 // are handled on the way and not returned; ok is false when one was the last
-// event.
+// event, or, under network = "flow", when one was handled (the network's
+// next step may come before the next event then: the loop asks flowStep
+// again).
 func (s *Sim) next() (e event, ok bool) {
 	for {
 		hb := s.wantsHeartbeats()
@@ -262,6 +259,9 @@ func (s *Sim) next() (e event, ok bool) {
 			if n, t, _ := s.pk.wq.first(); best == nil || t <= best.t {
 				s.countWakeup()
 				s.resume(n, t)
+				if s.fn != nil {
+					return event{}, false // the flow network's next step may come first now (flowStep)
+				}
 				continue
 			}
 		}
@@ -275,6 +275,9 @@ func (s *Sim) next() (e event, ok bool) {
 			e := s.hbq.pop()
 			if e.b != 0 {
 				s.wakeUp(e)
+				if s.fn != nil {
+					return event{}, false
+				}
 				continue
 			}
 			return e, true
@@ -287,6 +290,39 @@ func (s *Sim) next() (e event, ok bool) {
 	}
 }
 
+// nextDue is the time of the next event or wake-up next would take: the
+// first of q, the next arrival, the sweep's event and, when a heartbeat can
+// change anything, hbq, hbf and the parked nodes' wake-ups; ok is false when
+// there is none. flowStep handles the flow network's step before it when the
+// step comes no later.
+func (s *Sim) nextDue() (t int64, ok bool) {
+	t = math.MaxInt64
+	if len(s.q) > 0 {
+		t, ok = s.q[0].t, true
+	}
+	if s.arr.due() && (!ok || s.arr.cur.t < t) {
+		t, ok = s.arr.cur.t, true
+	}
+	if s.sweepDue && (!ok || s.sweepEv.t < t) {
+		t, ok = s.sweepEv.t, true
+	}
+	if !s.wantsHeartbeats() {
+		return t, ok
+	}
+	if len(s.hbq) > 0 && (!ok || s.hbq[0].t < t) {
+		t, ok = s.hbq[0].t, true
+	}
+	if s.hbf.len() > 0 && (!ok || s.hbf.first().t < t) {
+		t, ok = s.hbf.first().t, true
+	}
+	if !s.pk.wq.empty() {
+		if _, w, _ := s.pk.wq.first(); !ok || w < t {
+			t, ok = w, true
+		}
+	}
+	return t, ok
+}
+
 // cancelled reports whether a heartbeat at t with sequence number seq is before
 // the event being handled; if it is still scheduled, it fell due while no
 // heartbeat could change anything (next handles hbq in order otherwise).
@@ -295,14 +331,17 @@ func (s *Sim) cancelled(t int64, seq uint64) bool {
 }
 
 // cancelHeartbeats takes the cancelled heartbeats off hbq, making their nodes
-// dormant.
+// dormant, unless the node has another heartbeat scheduled since, possibly at
+// the same time (a slot freed with report_at_heartbeat at the microsecond of
+// a cancelled heartbeat: expireHeartbeat, then slotFreed's heartbeat at now),
+// which the sequence number tells apart.
 func (s *Sim) cancelHeartbeats() {
 	for len(s.hbq) > 0 && s.cancelled(s.hbq[0].t, s.hbq[0].seq) {
 		e := s.hbq.pop()
 		if e.b != 0 {
 			continue // WakeFirst's: nothing waited at its time
 		}
-		if ns := &s.nodes[e.a]; ns.nextHB == e.t {
+		if ns := &s.nodes[e.a]; ns.nextHB == e.t && ns.hbSeq == e.seq {
 			ns.nextHB = -1
 		}
 		if s.opt.stats != nil {
@@ -311,7 +350,7 @@ func (s *Sim) cancelHeartbeats() {
 	}
 	for s.hbf.len() > 0 && s.cancelled(s.hbf.first().t, s.hbf.first().seq) {
 		e := s.hbf.pop()
-		if ns := &s.nodes[e.a]; ns.nextHB == e.t {
+		if ns := &s.nodes[e.a]; ns.nextHB == e.t && ns.hbSeq == e.seq {
 			ns.nextHB = -1
 		}
 		if s.opt.stats != nil {

@@ -14,7 +14,9 @@ import (
 // registered policy on several cluster shapes, with the invariant checker on,
 // once cancelling the heartbeats that fall due while nothing waits
 // (heartbeats.go) and once queueing every heartbeat, and requires the same
-// jobs, tasks, timeline and per-node results, and no more events.
+// jobs, tasks, timeline and per-node results, and no more events; under
+// network = "flow" too, where the flow network's steps are ordered against
+// the heartbeats (flowStep).
 func TestCancelledHeartbeatsChangeNothing(t *testing.T) {
 	shapes := []string{
 		"",
@@ -25,6 +27,14 @@ func TestCancelledHeartbeatsChangeNothing(t *testing.T) {
 		"lifecycle = true\nreport_at_heartbeat = true",
 		"network = \"flow\"\nmap_compute_mb_per_s = 40",
 		"attempt_failure_rate = 0.2\nstraggler_fraction = 0.2\nspeculation = \"late\"",
+		// The flow network's steps are ordered against the heartbeats kept
+		// apart from q (flowStep, nextDue): batch rounds, deferred
+		// re-solves, the lifecycle and its faults, and a short heartbeat so
+		// that transfer ends fall on heartbeats' microseconds.
+		"network = \"flow\"\nflow_shuffle = \"batch\"\nflow_update = \"1s\"",
+		"network = \"flow\"\nflow_update = \"0s\"\nheartbeat = \"1ms\"\ntimeline_sample = \"1s\"",
+		"network = \"flow\"\nflow_shuffle = \"batch\"\nlifecycle = true\nreport_at_heartbeat = true",
+		"network = \"flow\"\nlifecycle = true\nattempt_failure_rate = 0.2\nstraggler_fraction = 0.2\nspeculation = \"late\"",
 	}
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)

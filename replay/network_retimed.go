@@ -10,8 +10,10 @@ import (
 // The engine's side of a re-timing network model (network.go): every map
 // read and spill, shuffle fetch and reduce output write (network_disk.go) is
 // a transfer of the model's Flows, a second event source. The loop compares
-// the queue's next event with the next transfer end and handles the earlier,
-// the transfer end first on a tie. A map's done event is scheduled only when
+// the next event (of q, the arrivals, the sweep and, when a heartbeat can
+// change anything, the heartbeats and parked nodes' wake-ups: nextDue) with
+// the next transfer end and handles the earlier, the transfer end first on a
+// tie. A map's done event is scheduled only when
 // its spill has ended, and a reduce's only when its output write has, so
 // neither is ever stale; ends the model moves while a transfer is under way
 // need no event.
@@ -27,28 +29,32 @@ func (s *Sim) flowStep() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	nt, nok := s.nextDue()
 	if q, isFlow := fn.(*flowNet); isFlow {
 		// A re-solve deferred by flow_update comes before the flow ends and
 		// events of its time, or later ones.
-		if due, dirty := q.due(); dirty && (!ok || due <= at) && (len(s.q) == 0 || due <= s.q[0].t) {
+		if due, dirty := q.due(); dirty && (!ok || due <= at) && (!nok || due <= nt) {
 			due = max(due, s.now)
 			if s.chk != nil {
 				s.chk.time(due)
 			}
-			s.now = due
+			s.stepAt(due)
 			if s.opt.stats != nil {
 				s.opt.stats.Settles++
 			}
 			return true, q.settle(due)
 		}
 	}
-	if !ok || len(s.q) > 0 && s.q[0].t < at {
+	if !ok || nok && nt < at {
 		return false, nil
 	}
 	if s.chk != nil {
 		s.chk.time(at)
 	}
-	s.now = at
+	s.stepAt(at)
+	if s.pk.on {
+		s.pk.record(at, s.curSeq, s.seq)
+	}
 	s.events++
 	x, err := fn.End(id, at)
 	if err != nil {
@@ -72,6 +78,19 @@ func (s *Sim) flowStep() (bool, error) {
 		s.pumpFetches(j, x.Task)
 	}
 	return true, s.flowErr
+}
+
+// stepAt moves the clock to a flow network's step at t (no earlier than
+// now). The step comes right after the last event handled and before every
+// event not yet handled (flowStep), so it takes that event's place in the
+// order of events (Sim.curSeq) if it is at the same time, and comes before
+// every event of its time (sequence number 0) if it is later: heartbeats
+// before that place fell due before the step (cancelled, beforeNow) and
+// the park log records the step there (parking.record).
+func (s *Sim) stepAt(t int64) {
+	if t != s.now {
+		s.now, s.curSeq = t, 0
+	}
 }
 
 // flowStart starts a transfer and returns its id; an error (a bug) stops

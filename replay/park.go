@@ -72,7 +72,11 @@ var _ Waking = (*Sim)(nil)
 // values around the skipped heartbeat's place among the handled events, which
 // a log of the handled events (time, sequence number, counter before) gives
 // (tickKey). Nodes that share a heartbeat phase with another are never
-// parked, so two heartbeats never get the same number.
+// parked, so two heartbeats never get the same number. Under network =
+// "flow" the log holds the flow network's steps too, at their place among
+// the events (stepAt): a step comes before every event not yet handled at
+// its time, so before the skipped heartbeats of that time that come after
+// the last event handled.
 //
 // A parked node is not dormant: its nextHB is parkedHB. If nothing waits
 // (pending == 0) when one of its skipped heartbeats falls due, handling it
@@ -137,7 +141,7 @@ func (s *Sim) initParking() {
 	// parks: what moved results there was observed speculation (testdata's
 	// Hadoop 1 and Rumen folders have both; rumen's counters-test-trace,
 	// whose cluster is up at once, moved too; TestParkedTraceMode).
-	if !ok || s.fn != nil || s.opt.queueAll || hw.Lifecycle && s.yarn.on || s.specOn() || hw.faultsOn() ||
+	if !ok || s.opt.queueAll || hw.Lifecycle && s.yarn.on || s.specOn() || hw.faultsOn() ||
 		hw.OutOfBandHeartbeat || !hw.HeartbeatJitter || hw.Heartbeat <= 0 {
 		return
 	}
@@ -162,7 +166,9 @@ func (s *Sim) initParking() {
 	}
 }
 
-// record logs the event about to be handled.
+// record logs the event about to be handled, or a flow network's step (t, the
+// handled event's seq at its time or 0 at a later one: stepAt, flowStep),
+// which can schedule events too.
 func (pk *parking) record(t int64, seq, c uint64) {
 	pk.log.push(t, parkLog{seq, c})
 	if pk.log.n&1023 == 0 {

@@ -23,7 +23,8 @@ import (
 // tasks take the reduce nodes' slots and so move Wait Scheduling's lists:
 // Coupling.OtherSlot) and report_at_heartbeat alone. Coupling must park
 // nodes on the first two shapes and on those with the lifecycle (it did
-// not before it followed the setup and cleanup tasks' slots).
+// not before it followed the setup and cleanup tasks' slots); and under
+// network = "flow".
 func TestCouplingParkedChangesNothing(t *testing.T) {
 	shapes := []string{
 		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1",
@@ -39,6 +40,12 @@ func TestCouplingParkedChangesNothing(t *testing.T) {
 		"racks = 3\nnodes_per_rack = 4\nreduce_slots = 1\nlifecycle = true\njvm_reuse = 3\nsetup_task = \"200ms\"\ncleanup_task = \"10s\"\nheartbeat = \"100ms\"\ntimeline_sample = \"1s\"",
 		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nreport_at_heartbeat = true",
 		"racks = 4\nnodes_per_rack = 6\nreduce_slots = 1\nmap_nodes = 16\nreduce_nodes = 8\nlifecycle = true\nsetup_task = \"2s\"\ncleanup_task = \"20s\"",
+		// Under network = "flow" (the flow network's steps come between
+		// events: flowStep), with batch rounds and deferred re-solves, a
+		// short heartbeat, and the lifecycle with report_at_heartbeat.
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nnetwork = \"flow\"\nmap_compute_mb_per_s = 40",
+		"racks = 3\nnodes_per_rack = 4\nreduce_slots = 1\nheartbeat = \"1ms\"\ntimeline_sample = \"1s\"\nnetwork = \"flow\"\nflow_shuffle = \"batch\"\nflow_update = \"1s\"",
+		"racks = 4\nnodes_per_rack = 8\nreduce_slots = 2\nlifecycle = true\nreport_at_heartbeat = true\nnetwork = \"flow\"\nflow_shuffle = \"batch\"",
 	}
 	life := func(si int) bool { return si >= 5 && si != 9 }
 	names := []string{"coupling", "coupling:k=5", "coupling:d=2,threshold=1", "coupling:beta=0.5,pool-by=queue"}
@@ -57,7 +64,7 @@ func TestCouplingParkedChangesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		tr := randomTrace(jobs, uint64(si)+31)
-		if si == 4 {
+		if si == 4 || si == 12 {
 			tr.Jobs = tr.Jobs[:20]
 		}
 		for _, name := range names {
@@ -69,7 +76,7 @@ func TestCouplingParkedChangesNothing(t *testing.T) {
 				}
 			})
 		}
-		if si == 2 || si == 4 || si == 8 || si == 9 {
+		if si == 2 || si == 4 || si == 8 || si == 9 || si == 12 {
 			continue
 		}
 		for _, seed := range seeds {

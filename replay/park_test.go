@@ -91,6 +91,13 @@ func TestParkedNodesChangeNothing(t *testing.T) {
 		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nlifecycle = true\nreport_at_heartbeat = true\nheartbeat = \"50ms\"\ntimeline_sample = \"1s\"",
 		"racks = 4\nnodes_per_rack = 8\nreduce_slots = 2\nlifecycle = true\njvm_reuse = -1\nreport_at_heartbeat = true",
 		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nreport_at_heartbeat = true",
+		// Under network = "flow" the flow network's steps come between
+		// events (flowStep): parked nodes' heartbeats are ordered against
+		// them (the park log records them), also with batch rounds,
+		// deferred re-solves and the lifecycle.
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nnetwork = \"flow\"\nmap_compute_mb_per_s = 40",
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nnetwork = \"flow\"\nflow_shuffle = \"batch\"\nflow_update = \"1s\"\nheartbeat = \"50ms\"\ntimeline_sample = \"1s\"",
+		"racks = 4\nnodes_per_rack = 8\nreduce_slots = 2\nnetwork = \"flow\"\nflow_shuffle = \"batch\"\nlifecycle = true\nreport_at_heartbeat = true",
 	}
 	names := []string{"fair", "fair-strict", "fair:node-delay=0s", "fair:node-delay=0s,rack-delay=0s",
 		"fair:node-delay=2s,rack-delay=30s", "fair:pool-by=queue"}
@@ -125,24 +132,28 @@ func TestParkedNodesChangeNothing(t *testing.T) {
 // fall on the microsecond of a parked node's heartbeat: a 500 µs heartbeat
 // on 12 nodes and tasks shorter than it, so that the sequence numbers
 // of woken nodes' heartbeats (tickKey) decide the order of simultaneous
-// events.
+// events. Under network = "flow" too, with heartbeats of 50 µs besides, so
+// that transfer ends and deferred re-solves (flowStep) often fall on the
+// microsecond of a heartbeat, cancelled or skipped.
 func TestParkedNodesCollide(t *testing.T) {
-	hw, err := replay.ParseHardware([]byte(`name = "collide"
+	const base = `name = "collide"
 racks = 3
 nodes_per_rack = 4
 map_slots = 2
 reduce_slots = 1
 block_size_mb = 16
-heartbeat = "500us"
 timeline_sample = "1ms"
 task_startup = "100us"
 disk_mb_per_s = 100000
 nic_mb_per_s = 50000
 map_compute_mb_per_s = 200000
 reduce_compute_mb_per_s = 200000
-`))
-	if err != nil {
-		t.Fatal(err)
+`
+	shapes := []string{
+		"heartbeat = \"500us\"",
+		"heartbeat = \"500us\"\nnetwork = \"flow\"\nflow_update = \"0s\"",
+		"heartbeat = \"50us\"\nnetwork = \"flow\"\nflow_update = \"0s\"",
+		"heartbeat = \"50us\"\nnetwork = \"flow\"\nflow_shuffle = \"batch\"\nflow_update = \"100us\"",
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	tr := &trace.Trace{}
@@ -158,11 +169,21 @@ reduce_compute_mb_per_s = 200000
 		j.OutputBytes = int64(rng.Float64() * 1e7)
 		tr.Jobs = append(tr.Jobs, j)
 	}
-	for _, name := range []string{"fair", "fair:node-delay=0s", "fair:node-delay=200us,rack-delay=1ms"} {
-		t.Run(name, func(t *testing.T) {
-			got, all := sameAsEveryHeartbeat(t, tr, hw, name, 9)
-			t.Logf("events: %d, %d with every heartbeat handled", got, all)
-		})
+	for si, shape := range shapes {
+		hw, err := replay.ParseHardware([]byte(base + shape))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := tr
+		if si >= 2 && testgate.IsFast() {
+			tr = &trace.Trace{Jobs: tr.Jobs[:100]} // a 50 µs heartbeat: 20 times the events
+		}
+		for _, name := range []string{"fair", "fair:node-delay=0s", "fair:node-delay=200us,rack-delay=1ms"} {
+			t.Run(fmt.Sprintf("shape%d/%s", si, name), func(t *testing.T) {
+				got, all := sameAsEveryHeartbeat(t, tr, hw, name, 9)
+				t.Logf("events: %d, %d with every heartbeat handled", got, all)
+			})
+		}
 	}
 }
 
@@ -172,8 +193,8 @@ reduce_compute_mb_per_s = 200000
 // caught waking only as many nodes as setup and cleanup tasks wait without
 // passing on what a heartbeat that takes one would have done; 12,000 jobs
 // catch leaving out slotTaskTaken's wakeReduceNodes; the whole trace with the
-// lifecycle takes about 95 CPU-s and 7.3 GiB); it is skipped when that is
-// unset.
+// lifecycle takes about 95 CPU-s and 7.3 GiB), and under network = "flow"
+// (batch rounds, flow_update = 1s); it is skipped when that is unset.
 //
 //	TRACEREPLAY_PARK_JOBS=24442 go test ./replay -run TestParkedNodesFB2010 -v
 func TestParkedNodesFB2010(t *testing.T) {
@@ -191,6 +212,20 @@ func TestParkedNodesFB2010(t *testing.T) {
 			t.Logf("events: %d, %d with every heartbeat handled", got, all)
 		})
 	}
+	// Under network = "flow" with batch rounds and 1 s re-solves (the flow
+	// model's cheapest settings; docs/network-model.md).
+	t.Run("flow", func(t *testing.T) {
+		hw := loadHardware(t, "fb-3000.toml")
+		hw.Network, hw.FlowShuffle = replay.NetworkFlow, replay.FlowShuffleBatch
+		if err := hw.FlowUpdate.UnmarshalText([]byte("1s")); err != nil {
+			t.Fatal(err)
+		}
+		if err := hw.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		got, all := sameAsEveryHeartbeat(t, tr, hw, "fair", 1)
+		t.Logf("events: %d, %d with every heartbeat handled", got, all)
+	})
 }
 
 // TestParkedTraceMode is TestParkedNodesChangeNothing on the real job

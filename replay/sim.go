@@ -367,15 +367,15 @@ func (s *Sim) loop() (err error) {
 		}
 	}()
 	for len(s.q) > 0 || s.arr.due() || s.sweepDue || (len(s.hbq) > 0 || s.hbf.len() > 0 || !s.pk.wq.empty()) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
+		if s.pk.on {
+			s.noteZero()
+		}
 		if s.fn != nil {
 			if done, err := s.flowStep(); err != nil {
 				return err
 			} else if done {
 				continue
 			}
-		}
-		if s.pk.on {
-			s.noteZero()
 		}
 		e, ok := s.next()
 		if !ok {
