@@ -23,8 +23,9 @@ import (
 // leaving out Meta, so a raw file and the trace directory ingest made of it
 // have one identity. A job's max attempts (trace schema 2.1) are left out
 // when both are unknown, and a task's launch lag (2.2) when unknown, so that a
-// trace without them keeps the identity it had before they existed. A streamed trace (t.Stream) is read for it, and
-// an error reading it is returned as "".
+// trace without them keeps the identity it had before they existed. A
+// streamed trace (t.Stream), with its tasks when it has them, is read for it,
+// and an error reading it is returned as "".
 func TraceSHA256(t *trace.Trace) string {
 	h := sha256.New()
 	w := bufio.NewWriter(h)
@@ -45,8 +46,8 @@ func TraceSHA256(t *trace.Trace) string {
 	}
 	unknownLag := []byte(`,"LaunchLagMs":-1}`)
 	w.WriteString("tasks\n")
-	for i := range t.Tasks {
-		task := t.Tasks[i]
+	err = eachTask(t, func(_ int, tp *trace.Task) error {
+		task := *tp
 		if len(task.PreferredHosts) == 0 {
 			task.PreferredHosts = nil
 		}
@@ -61,9 +62,26 @@ func TraceSHA256(t *trace.Trace) string {
 		}
 		w.Write(b)
 		w.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		return ""
 	}
 	w.Flush()
 	return sum(h)
+}
+
+// eachTask calls fn with every task of t in trace order, held or streamed.
+func eachTask(t *trace.Trace, fn func(i int, k *trace.Task) error) error {
+	if t.Stream != nil {
+		return t.Stream.EachTask(fn)
+	}
+	for i := range t.Tasks {
+		if err := fn(i, &t.Tasks[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // GeneratorSHA256 is the identity of a generated trace: the generator and its

@@ -311,8 +311,9 @@ func policyList(specs []string, kind replay.ClusterKind) ([]string, error) {
 }
 
 // loadTrace reads (once) the trace a cell names: the embedded sample, an ingested
-// trace directory, a raw trace file or a generator.
-func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*trace.Trace, inputs map[string]string) (*trace.Trace, string, error) {
+// trace directory, a raw trace file or a generator. streamTasks allows a
+// trace directory's tasks to be streamed (canStreamTasks).
+func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*trace.Trace, inputs map[string]string, streamTasks bool) (*trace.Trace, string, error) {
 	t := cl.Trace
 	key := t.Path
 	if t.Generator != "" {
@@ -344,10 +345,16 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 			return nil, key, usageError{fmt.Errorf("trace: %w", err)}
 		}
 		if st.IsDir() {
-			// A job-level trace is read as its jobs arrive, once per run,
-			// unless --alone, which replays every job by position again.
+			// A trace without attempts is read as its jobs arrive, with
+			// their tasks, once per run, unless --alone, which replays
+			// every job by position again; its tasks only when no cell
+			// reads them all at once (streamTasks).
 			ok := false
-			if !c.alone {
+			switch {
+			case c.alone:
+			case streamTasks:
+				tr, ok, err = trace.OpenTaskStream(t.Path)
+			default:
 				tr, ok, err = trace.OpenJobStream(t.Path)
 			}
 			if !ok && err == nil {
