@@ -27,7 +27,10 @@ func taskTrace(n int) *trace.Trace {
 		if k%6 == 2 {
 			continue
 		}
-		host := func(i int) (string, string) { h := (k*7 + i) % 16; return fmt.Sprintf("h%d", h), fmt.Sprintf("r%d", h/8) }
+		host := func(i int) (string, string) {
+			h := (k*7 + i) % 16
+			return fmt.Sprintf("h%d", h), fmt.Sprintf("r%d", h/8)
+		}
 		add := func(typ trace.TaskType, i int, startMs, durMs int64) {
 			if k < 3 {
 				startMs += 100_000 // the cluster comes up after the first jobs' submit (clusterUpUs)
