@@ -49,7 +49,7 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 			return nil, false, fmt.Errorf("read trace: %w", err)
 		}
 	}
-	t, jobErr, err := openJobs(dir)
+	t, jobErr, err := openJobs(dir, nil)
 	if err == nil {
 		err = jobErr
 	}
@@ -63,7 +63,8 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 // returns the trace streaming it. err is an error of the file (its rows, its
 // metadata), which Read reports before any other; jobErr is the first job
 // Trace.Validate refuses, which Read reports after the other files' errors.
-func openJobs(dir string) (t *Trace, jobErr, err error) {
+// visit, if not nil, is called with every job as it is read.
+func openJobs(dir string, visit func(*Job, *Task)) (t *Trace, jobErr, err error) {
 	s := &JobStream{path: filepath.Join(dir, JobsFile)}
 	kv, err := parquetKeyValues(s.path)
 	if err != nil {
@@ -83,6 +84,9 @@ func openJobs(dir string) (t *Trace, jobErr, err error) {
 	n := 0
 	err = s.Each(func(i int, j *Job) error {
 		n++
+		if visit != nil {
+			visit(j, nil)
+		}
 		if badAt < 0 {
 			switch {
 			case j.ID == "":

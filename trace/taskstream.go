@@ -49,7 +49,18 @@ func (s *JobStream) NumTasks() int {
 // tasks are checked against the jobs by reading both files side by side,
 // and a task whose job is not where the order puts it costs one more pass
 // over the jobs to tell a task of no job from one out of order.
-func OpenTaskStream(dir string) (t *Trace, ok bool, err error) {
+//
+// opt.Visit, if set, is called with every job and then every task as they
+// are checked, in trace order, so that a caller that needs one pass over the
+// trace (its identity) need not read it again; what it was told is the
+// trace's only when OpenTaskStream succeeds.
+func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err error) {
+	var o StreamOptions
+	for _, x := range opt {
+		if x.Visit != nil {
+			o.Visit = x.Visit
+		}
+	}
 	if _, err := os.Stat(filepath.Join(dir, AttemptsFile)); err == nil {
 		return nil, false, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -60,11 +71,11 @@ func OpenTaskStream(dir string) (t *Trace, ok bool, err error) {
 	} else if err != nil {
 		return nil, false, fmt.Errorf("read trace: %w", err)
 	}
-	t, jobErr, err := openJobs(dir)
+	t, jobErr, err := openJobs(dir, o.Visit)
 	if err != nil {
 		return nil, false, err
 	}
-	tf, convErr, taskErr, err := checkTasks(dir, t.Stream)
+	tf, convErr, taskErr, err := checkTasks(dir, t.Stream, o.Visit)
 	if err != nil {
 		return nil, false, err
 	}
@@ -75,6 +86,13 @@ func OpenTaskStream(dir string) (t *Trace, ok bool, err error) {
 	}
 	t.Stream.tasks = tf
 	return t, true, nil
+}
+
+// StreamOptions are optional settings of OpenTaskStream.
+type StreamOptions struct {
+	// Visit is called with each job (k nil), then each task (j nil), in
+	// trace order, as they are read and checked.
+	Visit func(j *Job, k *Task)
 }
 
 // cmpOr is the first non-nil error.
@@ -91,7 +109,7 @@ func cmpOr(errs ...error) error {
 // reads and checks it. err is an error of the file (its rows, its
 // metadata), which Read reports before any other; convErr is the first row
 // whose type does not parse, taskErr the first task Trace.Validate refuses.
-func checkTasks(dir string, s *JobStream) (tf *taskFile, convErr, taskErr error, err error) {
+func checkTasks(dir string, s *JobStream, visit func(*Job, *Task)) (tf *taskFile, convErr, taskErr error, err error) {
 	path := filepath.Join(dir, TasksFile)
 	kv, err := parquetKeyValues(path)
 	if err != nil {
@@ -121,6 +139,9 @@ func checkTasks(dir string, s *JobStream) (tf *taskFile, convErr, taskErr error,
 		if err != nil {
 			convErr = fmt.Errorf("read trace: %s: row %d: %w", path, n, err)
 			continue
+		}
+		if visit != nil {
+			visit(nil, &k)
 		}
 		if taskErr == nil {
 			if err := v.check(n, &k); err != nil {

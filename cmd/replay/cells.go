@@ -173,6 +173,9 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out str
 		cancel()
 	}
 	ids := &traceIDs{m: map[*trace.Trace]string{}}
+	for tr, id := range c.traceIDs {
+		ids.m[tr] = id
+	}
 	cellDone, _ := ctx.Value(cellDoneKey{}).(func())
 	for range min(c.parallel, len(jobs)) {
 		wg.Add(1)

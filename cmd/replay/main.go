@@ -62,6 +62,9 @@ type config struct {
 	parallel                                   int
 	maxTasksPerHour, maxTasks                  int64     // replay.WorkloadOptions
 	tm                                         traceMode // tracemode.go
+	// traceIDs are the identities of traces hashed as they were read
+	// (loadTrace), which runAll's traceIDs start from.
+	traceIDs map[*trace.Trace]string
 	// afterCell, when set, is called with each cell's results directory
 	// once they are complete (sweep.go publishes the cell).
 	afterCell func(j *job, dir string, started time.Time) error
@@ -353,7 +356,16 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 			switch {
 			case c.alone:
 			case streamTasks:
-				tr, ok, err = trace.OpenTaskStream(t.Path)
+				// Its identity is hashed as it is checked: one pass
+				// over its tasks less (traceIDs).
+				h := replay.NewTraceHash()
+				tr, ok, err = trace.OpenTaskStream(t.Path, trace.StreamOptions{Visit: h.Visit})
+				if ok && err == nil {
+					if c.traceIDs == nil {
+						c.traceIDs = map[*trace.Trace]string{}
+					}
+					c.traceIDs[tr] = h.Sum()
+				}
 			default:
 				tr, ok, err = trace.OpenJobStream(t.Path)
 			}
