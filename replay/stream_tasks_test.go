@@ -89,12 +89,17 @@ func tasksDir(t *testing.T, tr *trace.Trace) (dir string, held, streamed *trace.
 // lifecycle (setup and cleanup tasks from the trace, the cluster's start
 // from the earliest task), under network = "flow", on the cluster derived
 // from the trace (its hosts and the maps' preferred hosts), and with
-// --alone's one-job workloads; its identity and its workload's length are
-// the same too, and Observed refuses it.
+// --alone's one-job workloads; its identity (read for it, and hashed as
+// OpenTaskStream checks it) and its workload's length are the same too,
+// and Observed refuses it.
 func TestStreamedTasksReplayAsHeld(t *testing.T) {
-	_, held, streamed := tasksDir(t, taskTrace(1500))
-	if a, b := replay.TraceSHA256(held), replay.TraceSHA256(streamed); a != b || a == "" {
-		t.Fatalf("TraceSHA256: held %s, streamed %s", a, b)
+	dir, held, streamed := tasksDir(t, taskTrace(1500))
+	h := replay.NewTraceHash()
+	if _, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Visit: h.Visit}); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if a, b, c := replay.TraceSHA256(held), replay.TraceSHA256(streamed), h.Sum(); a != b || a != c || a == "" {
+		t.Fatalf("TraceSHA256: held %s, streamed %s, hashed as checked %s", a, b, c)
 	}
 	if !replay.HasObservedSchedule(streamed) {
 		t.Fatal("HasObservedSchedule: false for the streamed trace")
