@@ -256,7 +256,7 @@ func (c *JobCursor) Next() (*Job, error) {
 			err = e
 		}
 	case c.tasks != nil && err == nil:
-		c.cur, err = c.tasks.of(j.ID)
+		c.cur, err = c.tasks.of(j)
 	case c.counts != nil && errors.Is(err, io.EOF):
 		if r, e := c.counts.peek(); e != nil {
 			err = e

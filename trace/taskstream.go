@@ -348,17 +348,21 @@ func (c *taskCursor) advance() error {
 	return nil
 }
 
-// of returns the tasks of job id: the tasks ahead that name it, in file
+// of returns the tasks of job j: the tasks ahead that name it, in file
 // order, in a slice of their own (a job kept does not keep another's
-// tasks); nil when the next task is another job's.
-func (c *taskCursor) of(id string) ([]Task, error) {
+// tasks), sized for the maps and reduces j says it has (at most 4,096);
+// nil when the next task is another job's.
+func (c *taskCursor) of(j *Job) ([]Task, error) {
 	if !c.ok && !c.eof {
 		if err := c.advance(); err != nil {
 			return nil, err
 		}
 	}
 	var tasks []Task
-	for c.ok && c.next.JobID == id {
+	if c.ok && c.next.JobID == j.ID {
+		tasks = make([]Task, 0, min(max(int(j.NumMaps), 0)+max(int(j.NumReduces), 0), 4096))
+	}
+	for c.ok && c.next.JobID == j.ID {
 		tasks = append(tasks, c.next)
 		if err := c.advance(); err != nil {
 			return nil, err
