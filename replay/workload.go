@@ -36,13 +36,14 @@ func PolicyRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stre
 // jobs run, when they arrive, and how to materialise each job's tasks (split
 // synthesis, block placement and modelled task durations) when it arrives.
 //
-// It holds nothing per job of a trace without tasks: a run takes the
-// replayed jobs in submit order from a cursor (jobCursor), which reads a
-// streamed trace (trace.Trace.Stream) from its file as the jobs arrive. A
-// trace that lists tasks keeps each job's range of them (taskRange,
-// lcRange); the position and submit time of every replayed job (jobIndex)
-// are built only for what asks for a job by position: alone runs and the
-// observed schedule.
+// It holds nothing per job of a streamed trace or of a held trace without
+// tasks: a run takes the replayed jobs in submit order from a cursor
+// (jobCursor), which reads a streamed trace (trace.Trace.Stream) from its
+// files as the jobs arrive, each job with its tasks when the trace lists
+// them (trace.OpenTaskStream). A held trace that lists tasks keeps each
+// job's range of them (taskRange, lcRange); the position and submit time of
+// every replayed job (jobIndex) are built only for what asks for a job by
+// position: alone runs and the observed schedule.
 type Workload struct {
 	Trace *trace.Trace
 	hw    *Hardware
@@ -185,8 +186,9 @@ func workTasks(tasks []trace.Task) int {
 // NewWorkload prepares tr for replay. Jobs must be sorted by submit time (trace
 // readers guarantee it); a job whose tasks are listed is replayed with exactly
 // those tasks, one with bytes only gets tasks synthesized from its bytes. A
-// streamed trace (tr.Stream) is read once here, to check it, and holds
-// nothing per job afterwards.
+// streamed trace (tr.Stream) is read once here, to check it (its tasks'
+// job ids and types only: JobStream.OpenCounts), and holds nothing per job
+// afterwards.
 func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt WorkloadOptions) (*Workload, error) {
 	w := &Workload{Trace: tr, hw: hw, topo: topo, seed: seed, incomplete: opt.IncludeIncomplete, idx: &jobIndex{},
 		net: hw.NetworkModel(), times: hw.TaskTimeModel()}

@@ -19,7 +19,9 @@ import (
 // no tasks.parquet or attempts.parquet), read from the file a batch of rows
 // at a time whenever they are wanted (Each, Open) instead of held: a month
 // at FB-2010's rates is 733,260 jobs, 185 MB in memory (252 bytes a job).
-// A Trace with Stream set has no Jobs, Tasks or Attempts (OpenJobStream).
+// Opened by OpenTaskStream, it reads the directory's tasks.parquet beside
+// the jobs (HasTasks; taskstream.go). A Trace with Stream set has no Jobs,
+// Tasks or Attempts (OpenJobStream, OpenTaskStream).
 type JobStream struct {
 	path    string
 	version string    // the file's schema version, which picks its row type
