@@ -104,13 +104,15 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 // unless a cell derives its cluster from the trace (trace mode, without
 // --hardware or an experiment: replay.TraceHardware reads every task's
 // host) or reports the observed schedule (replay.Observed reads jobs and
-// tasks by position).
+// tasks by position). The observed row --policy all adds does not count
+// here: it runs only on a trace that records a schedule, which loadTrace
+// then reads whole.
 func canStreamTasks(c *config, cells []replay.Cell) bool {
 	if c.experiment == "" && c.hwPath == "" {
 		return false
 	}
 	for _, cl := range cells {
-		if cl.Policy == replay.ObservedPolicy {
+		if cl.Policy == replay.ObservedPolicy && !c.tm.auto {
 			return false
 		}
 	}

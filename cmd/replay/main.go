@@ -360,6 +360,11 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 				// over its tasks less (traceIDs).
 				h := replay.NewTraceHash()
 				tr, ok, err = trace.OpenTaskStream(t.Path, trace.StreamOptions{Visit: h.Visit})
+				if ok && err == nil && c.tm.auto && tr.Stream.HasTasks() && replay.HasObservedSchedule(tr) {
+					// --policy all's observed row will run on it
+					// (canStreamTasks): read it whole.
+					tr, ok = nil, false
+				}
 				if ok && err == nil {
 					if c.traceIDs == nil {
 						c.traceIDs = map[*trace.Trace]string{}

@@ -139,3 +139,28 @@ func TestStreamedTasksDir(t *testing.T) {
 		t.Errorf("a bad tasks.parquet found mid-stream left %s behind", out)
 	}
 }
+
+// TestStreamedTasksPolicyAll: --policy all on a given hardware model adds
+// the observed row only for a trace that records a schedule; such a trace
+// is read whole for it (replay.Observed reads jobs and tasks by position),
+// one without is streamed and its observed row dropped.
+func TestStreamedTasksPolicyAll(t *testing.T) {
+	tmp := t.TempDir()
+	dir, tr := synthTasksDir(t, tmp)
+	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
+	code, out, errOut := runCmd("--trace", dir, "--hardware", hw, "--policy", "all,fifo", "--parallel", "2")
+	if code != 0 || strings.Contains(out, "observed") {
+		t.Fatalf("no schedule: exit %d, %s\n%s", code, errOut, out)
+	}
+	for i := range tr.Tasks {
+		tr.Tasks[i].Host = fmt.Sprintf("h%d", i%7)
+	}
+	sched := filepath.Join(tmp, "sched")
+	if err := trace.Write(sched, tr); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCmd("--trace", sched, "--hardware", hw, "--policy", "all,fifo", "--parallel", "2")
+	if code != 0 || !strings.Contains(out, "observed") {
+		t.Fatalf("with a schedule: exit %d, %s\n%s", code, errOut, out)
+	}
+}
