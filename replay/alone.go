@@ -16,7 +16,8 @@ import "fmt"
 func (w *Workload) alone(k int) *Workload {
 	ix := w.index()
 	a := *w
-	a.only = &replayedJob{ti: ix.jobs[k], tj: w.traceJob(ix.jobs[k]), submitUs: ix.submitUs[k]}
+	only := w.jobAt(ix.jobs[k], ix.submitUs[k])
+	a.only = &only
 	a.n, a.idx = 1, &jobIndex{}
 	return &a
 }

@@ -23,13 +23,44 @@ import (
 // leaving out Meta, so a raw file and the trace directory ingest made of it
 // have one identity. A job's max attempts (trace schema 2.1) are left out
 // when both are unknown, and a task's launch lag (2.2) when unknown, so that a
-// trace without them keeps the identity it had before they existed. A streamed trace (t.Stream) is read for it, and
-// an error reading it is returned as "".
+// trace without them keeps the identity it had before they existed. A
+// streamed trace (t.Stream), with its tasks when it has them, is read for it,
+// and an error reading it is returned as "".
 func TraceSHA256(t *trace.Trace) string {
+	h := NewTraceHash()
+	err := eachJob(t, func(_ int, j *trace.Job) error { h.Visit(j, nil); return nil })
+	if err != nil {
+		return ""
+	}
+	if err := eachTask(t, func(_ int, k *trace.Task) error { h.Visit(nil, k); return nil }); err != nil {
+		return ""
+	}
+	return h.Sum()
+}
+
+// TraceHash computes TraceSHA256 from a trace's jobs and then its tasks, in
+// trace order, as something else reads them (trace.StreamOptions.Visit).
+type TraceHash struct {
+	h     hash.Hash
+	w     *bufio.Writer
+	tasks bool // the tasks began
+}
+
+// NewTraceHash returns a TraceHash of no job yet.
+func NewTraceHash() *TraceHash {
 	h := sha256.New()
-	w := bufio.NewWriter(h)
-	unknownAttempts := []byte(`,"ConfMapMaxAttempts":-1,"ConfReduceMaxAttempts":-1}`)
-	err := eachJob(t, func(_ int, j *trace.Job) error {
+	return &TraceHash{h: h, w: bufio.NewWriter(h)}
+}
+
+var (
+	unknownAttempts = []byte(`,"ConfMapMaxAttempts":-1,"ConfReduceMaxAttempts":-1}`)
+	unknownLag      = []byte(`,"LaunchLagMs":-1}`)
+)
+
+// Visit adds job j, or when j is nil task k (after every job).
+func (x *TraceHash) Visit(j *trace.Job, k *trace.Task) {
+	w := x.w
+	if j != nil {
 		b, _ := json.Marshal(j) // a struct of strings and integers always encodes
 		if j.ConfMapMaxAttempts == trace.Unknown && j.ConfReduceMaxAttempts == trace.Unknown {
 			if s, ok := bytes.CutSuffix(b, unknownAttempts); ok {
@@ -38,32 +69,50 @@ func TraceSHA256(t *trace.Trace) string {
 		}
 		w.Write(b)
 		w.WriteByte('\n')
-		return nil
-	})
-	if err != nil {
-		return ""
+		return
 	}
-	unknownLag := []byte(`,"LaunchLagMs":-1}`)
-	w.WriteString("tasks\n")
+	if !x.tasks {
+		w.WriteString("tasks\n")
+		x.tasks = true
+	}
+	task := *k
+	if len(task.PreferredHosts) == 0 {
+		task.PreferredHosts = nil
+	}
+	if len(task.PreferredRacks) == 0 {
+		task.PreferredRacks = nil
+	}
+	b, _ := json.Marshal(&task) // strings, string lists and integers always encode
+	if task.LaunchLagMs == trace.Unknown {
+		if s, ok := bytes.CutSuffix(b, unknownLag); ok {
+			b = append(s, '}')
+		}
+	}
+	w.Write(b)
+	w.WriteByte('\n')
+}
+
+// Sum is TraceSHA256 of what was visited.
+func (x *TraceHash) Sum() string {
+	if !x.tasks {
+		x.w.WriteString("tasks\n")
+		x.tasks = true
+	}
+	x.w.Flush()
+	return sum(x.h)
+}
+
+// eachTask calls fn with every task of t in trace order, held or streamed.
+func eachTask(t *trace.Trace, fn func(i int, k *trace.Task) error) error {
+	if t.Stream != nil {
+		return t.Stream.EachTask(fn)
+	}
 	for i := range t.Tasks {
-		task := t.Tasks[i]
-		if len(task.PreferredHosts) == 0 {
-			task.PreferredHosts = nil
+		if err := fn(i, &t.Tasks[i]); err != nil {
+			return err
 		}
-		if len(task.PreferredRacks) == 0 {
-			task.PreferredRacks = nil
-		}
-		b, _ := json.Marshal(&task) // strings, string lists and integers always encode
-		if task.LaunchLagMs == trace.Unknown {
-			if s, ok := bytes.CutSuffix(b, unknownLag); ok {
-				b = append(s, '}')
-			}
-		}
-		w.Write(b)
-		w.WriteByte('\n')
 	}
-	w.Flush()
-	return sum(h)
+	return nil
 }
 
 // GeneratorSHA256 is the identity of a generated trace: the generator and its

@@ -173,21 +173,21 @@ func (h *Hardware) validateLifecycle(bad func(string, ...any)) {
 	h.validateLifecycleExt(bad)
 }
 
-// lifeOf sets job j's setup and cleanup tasks from trace job ti: the observed
+// lifeOf sets job j's setup and cleanup tasks from its trace tasks (maps
+// and reduces tasks[:work], then setup and cleanup): the observed
 // attempt durations plus task_startup in trace mode when the trace has them,
 // after their failed and killed attempts (each plus the gap to the next);
 // none when the trace records the schedule of the job's maps and reduces but
 // no setup or cleanup task (.jhist: Hadoop 2 runs them in the AM); else
 // setup_task and cleanup_task.
-func (w *Workload) lifeOf(j *Job, ti int) {
+func (w *Workload) lifeOf(j *Job, tasks []trace.Task, work int) {
 	hw := w.hw
 	j.life.setup = lcTask{present: true, durUs: int64(hw.SetupTask), node: -1}
 	j.life.cleanup = lcTask{present: true, durUs: int64(hw.CleanupTask), node: -1}
 	j.life.obsInitUs = -1
 	scheduled := false
-	tr, lc := w.workRange(ti), w.lifeRange(ti)
-	for x := tr[0]; x < tr[1] && !scheduled; x++ {
-		tt := &w.Trace.Tasks[x]
+	for x := 0; x < work && !scheduled; x++ {
+		tt := &tasks[x]
 		scheduled = tt.Host != "" && tt.StartMs >= 0
 	}
 	if tj := j.Trace; w.times.UsesTrace() && (tj.AMStartMs >= 0 || scheduled) && tj.LaunchMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
@@ -197,8 +197,8 @@ func (w *Workload) lifeOf(j *Job, ti int) {
 		return // no recorded schedule: the model's setup and cleanup
 	}
 	var setup, cleanup *trace.Task
-	for x := lc[0]; x < lc[1]; x++ {
-		tt := &w.Trace.Tasks[x]
+	for x := work; x < len(tasks); x++ {
+		tt := &tasks[x]
 		switch {
 		case tt.Type == trace.Setup && setup == nil:
 			setup = tt

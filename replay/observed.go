@@ -3,6 +3,7 @@ package replay
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"time"
@@ -18,9 +19,21 @@ const ObservedPolicy = "observed"
 // some task has a host, a start and a finish. Job histories do; SWIM traces
 // (no tasks) and synthetic traces (no hosts) do not.
 func HasObservedSchedule(tr *trace.Trace) bool {
+	observed := func(t *trace.Task) bool {
+		return t.Type.IsWork() && t.Host != "" && t.StartMs >= 0 && t.FinishMs >= t.StartMs
+	}
+	if tr.Stream != nil {
+		found := false
+		tr.Stream.EachTask(func(_ int, t *trace.Task) error {
+			if found = observed(t); found {
+				return io.EOF // found: stop reading
+			}
+			return nil
+		})
+		return found
+	}
 	for i := range tr.Tasks {
-		t := &tr.Tasks[i]
-		if t.Type.IsWork() && t.Host != "" && t.StartMs >= 0 && t.FinishMs >= t.StartMs {
+		if observed(&tr.Tasks[i]) {
 			return true
 		}
 	}
@@ -59,6 +72,10 @@ func Observed(w *Workload, opt Options) (*Result, error) {
 	start := time.Now()
 	if !HasObservedSchedule(w.Trace) {
 		return nil, fmt.Errorf("policy %s: the trace records no schedule (no task with a host, a start and a finish)", ObservedPolicy)
+	}
+	if w.Trace.Stream != nil {
+		// It reads jobs and tasks by position: the trace held (trace.Read).
+		return nil, fmt.Errorf("policy %s: the trace's tasks are streamed (trace.OpenTaskStream): read it whole", ObservedPolicy)
 	}
 	o := &observer{w: w, opt: opt, origin: w.firstMs, firstAttempt: firstAttempts(w.Trace)}
 	jm := newJobMetrics(&o.res.Jobs, nil)

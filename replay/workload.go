@@ -36,13 +36,14 @@ func PolicyRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stre
 // jobs run, when they arrive, and how to materialise each job's tasks (split
 // synthesis, block placement and modelled task durations) when it arrives.
 //
-// It holds nothing per job of a trace without tasks: a run takes the
-// replayed jobs in submit order from a cursor (jobCursor), which reads a
-// streamed trace (trace.Trace.Stream) from its file as the jobs arrive. A
-// trace that lists tasks keeps each job's range of them (taskRange,
-// lcRange); the position and submit time of every replayed job (jobIndex)
-// are built only for what asks for a job by position: alone runs and the
-// observed schedule.
+// It holds nothing per job of a streamed trace or of a held trace without
+// tasks: a run takes the replayed jobs in submit order from a cursor
+// (jobCursor), which reads a streamed trace (trace.Trace.Stream) from its
+// files as the jobs arrive, each job with its tasks when the trace lists
+// them (trace.OpenTaskStream). A held trace that lists tasks keeps each
+// job's range of them (taskRange, lcRange); the position and submit time of
+// every replayed job (jobIndex) are built only for what asks for a job by
+// position: alone runs and the observed schedule.
 type Workload struct {
 	Trace *trace.Trace
 	hw    *Hardware
@@ -72,6 +73,8 @@ type replayedJob struct {
 	ti       int
 	tj       *trace.Job
 	submitUs int64
+	tasks    []trace.Task // its tasks in trace order: maps and reduces, then setup and cleanup
+	work     int          // its maps and reduces: tasks[:work]
 }
 
 // jobIndex is every replayed job's trace position and arrival, by replayed
@@ -130,11 +133,62 @@ func eachJob(tr *trace.Trace, fn func(i int, j *trace.Job) error) error {
 	return nil
 }
 
+// eachJobTasks calls fn with every job of tr in trace order with its tasks
+// (held or streamed) and its work range, [0, 0] when its maps and reduces
+// are synthesized from its sizes (workRange).
+func (w *Workload) eachJobTasks(fn func(i int, j *trace.Job, r, lc [2]int) error) error {
+	tr := w.Trace
+	if tr.Stream == nil || !tr.Stream.HasTasks() {
+		return eachJob(tr, func(i int, j *trace.Job) error { return fn(i, j, w.workRange(i), w.lifeRange(i)) })
+	}
+	c, err := tr.Stream.OpenCounts()
+	if err != nil {
+		return fmt.Errorf("read trace: %w", err)
+	}
+	defer c.Close()
+	off := 0 // the job's first task's position in the trace's tasks
+	for i := 0; ; i++ {
+		j, err := c.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read trace: %w", err)
+		}
+		work, all := c.TaskCounts()
+		r, lc := streamedRanges(off, work, all)
+		if err := fn(i, j, r, lc); err != nil {
+			return err
+		}
+		off += all
+	}
+}
+
+// streamedRanges are the ranges mapTasks gives a held trace's job whose
+// all tasks, work of them maps and reduces, start at off: [0, 0] for a job
+// without tasks.
+func streamedRanges(off, work, all int) (r, lc [2]int) {
+	if all == 0 {
+		return
+	}
+	return [2]int{off, off + work}, [2]int{off + work, off + all}
+}
+
+// workTasks is the maps and reduces at the head of a job's tasks.
+func workTasks(tasks []trace.Task) int {
+	m := 0
+	for m < len(tasks) && tasks[m].Type.IsWork() {
+		m++
+	}
+	return m
+}
+
 // NewWorkload prepares tr for replay. Jobs must be sorted by submit time (trace
 // readers guarantee it); a job whose tasks are listed is replayed with exactly
 // those tasks, one with bytes only gets tasks synthesized from its bytes. A
-// streamed trace (tr.Stream) is read once here, to check it, and holds
-// nothing per job afterwards.
+// streamed trace (tr.Stream) is read once here, to check it (its tasks'
+// job ids and types only: JobStream.OpenCounts), and holds nothing per job
+// afterwards.
 func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt WorkloadOptions) (*Workload, error) {
 	times := hw.TaskTimeModel()
 	hw = runHardware(hw, times) // a YARN container's start-up (yarn_startup.go)
@@ -168,7 +222,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 	lim := newTaskLimits(opt)
 	var yarnErr, jobErr, limErr error
 	var last *trace.Job // the last replayed job
-	err := eachJob(tr, func(i int, j *trace.Job) error {
+	err := w.eachJobTasks(func(i int, j *trace.Job, r, lc [2]int) error {
 		if hw.Cluster == ClusterYARN && tr.Stream != nil && yarnErr == nil {
 			// A container the ResourceManager would refuse, or no node can
 			// hold, is bad input, found before any run (yarn.go; mapTasks
@@ -184,8 +238,6 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 			jobErr = fmt.Errorf("job %s is submitted before the job listed ahead of it: the trace is not sorted", j.ID)
 			return nil
 		}
-		r := w.workRange(i)
-		lc := w.lifeRange(i)
 		n := int64(r[1]-r[0]) + int64(lc[1]-lc[0])
 		if r == [2]int{0, 0} {
 			maps, reduces, err := w.checkSynthSize(j)
@@ -222,22 +274,42 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 
 // clusterUp is clusterUpUs of tr; of a streamed trace, from the one job
 // whose ApplicationMaster started first at or after the first replayed
-// submit (the only jobs' field it reads).
+// submit and the one task that started first with a host at or after it
+// (the only jobs' and tasks' fields it reads).
 func (w *Workload) clusterUp(tr *trace.Trace, hw *Hardware) (int64, error) {
-	if tr.Stream == nil || hw.Cluster != ClusterYARN {
+	if tr.Stream == nil {
 		return clusterUpUs(tr, w.firstMs, hw), nil
 	}
-	var first *trace.Job
-	err := tr.Stream.Each(func(_ int, j *trace.Job) error {
-		if j.AMStartMs >= w.firstMs && (first == nil || j.AMStartMs < first.AMStartMs) {
-			first = j
+	var first trace.Trace
+	if hw.Cluster == ClusterYARN {
+		var j0 *trace.Job
+		err := tr.Stream.Each(func(_ int, j *trace.Job) error {
+			if j.AMStartMs >= w.firstMs && (j0 == nil || j.AMStartMs < j0.AMStartMs) {
+				j0 = j
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, fmt.Errorf("read trace: %w", err)
+		}
+		if j0 != nil {
+			first.Jobs = []trace.Job{*j0}
+		}
+	}
+	var t0 *trace.Task
+	err := tr.Stream.EachTask(func(_ int, t *trace.Task) error {
+		if t.Host != "" && t.StartMs >= w.firstMs && (t0 == nil || t.StartMs < t0.StartMs) {
+			t0 = t
 		}
 		return nil
 	})
-	if err != nil || first == nil {
-		return 0, err
+	if err != nil {
+		return 0, fmt.Errorf("read trace: %w", err)
 	}
-	return clusterUpUs(&trace.Trace{Jobs: []trace.Job{*first}}, w.firstMs, hw), nil
+	if t0 != nil {
+		first.Tasks = []trace.Task{*t0}
+	}
+	return clusterUpUs(&first, w.firstMs, hw), nil
 }
 
 // mapTasks finds each job's tasks in a held trace (taskRange, lcRange; left
@@ -292,6 +364,16 @@ func (w *Workload) mapTasks() error {
 		k = e
 	}
 	return nil
+}
+
+// heldTasks is held trace job ti's tasks in Trace.Tasks, and how many of
+// them are maps and reduces.
+func (w *Workload) heldTasks(ti int) (tasks []trace.Task, work int) {
+	r, lc := w.workRange(ti), w.lifeRange(ti)
+	if r == [2]int{0, 0} && lc == [2]int{0, 0} {
+		return nil, 0
+	}
+	return w.Trace.Tasks[r[0]:lc[1]], r[1] - r[0]
 }
 
 // workRange is trace job ti's maps and reduces in Trace.Tasks, [0, 0] when
@@ -427,7 +509,35 @@ func (w *Workload) index() *jobIndex {
 // buildAt materialises replayed job k, found by position (index).
 func (w *Workload) buildAt(k int) *Job {
 	ix := w.index()
-	return w.build(k, replayedJob{ti: ix.jobs[k], tj: w.traceJob(ix.jobs[k]), submitUs: ix.submitUs[k]})
+	return w.build(k, w.jobAt(ix.jobs[k], ix.submitUs[k]))
+}
+
+// jobAt is trace job ti, arriving at submitUs, as a cursor hands it out; a
+// streamed trace is read up to it.
+func (w *Workload) jobAt(ti int, submitUs int64) replayedJob {
+	r := replayedJob{ti: ti, submitUs: submitUs}
+	s := w.Trace.Stream
+	switch {
+	case s == nil:
+		r.tj = &w.Trace.Jobs[ti]
+		r.tasks, r.work = w.heldTasks(ti)
+	case !s.HasTasks():
+		r.tj = w.traceJob(ti)
+	default:
+		c, err := s.OpenTasks()
+		if err != nil {
+			return r // a streamed trace read once already: checked by NewWorkload
+		}
+		defer c.Close()
+		for i := 0; i <= ti; i++ {
+			if r.tj, err = c.Next(); err != nil {
+				return r
+			}
+		}
+		r.tasks = c.Tasks()
+		r.work = workTasks(r.tasks)
+	}
+	return r
 }
 
 // traceJob is the trace's job at position ti; a streamed trace is read up
@@ -474,7 +584,7 @@ func (c *jobCursor) next() (r replayedJob, ok bool, err error) {
 		var tj *trace.Job
 		if s := w.Trace.Stream; s != nil {
 			if c.c == nil {
-				if c.c, err = s.Open(); err != nil {
+				if c.c, err = s.OpenTasks(); err != nil {
 					c.done, c.err = true, fmt.Errorf("read trace: %w", err)
 					return r, false, c.err
 				}
@@ -499,7 +609,14 @@ func (c *jobCursor) next() (r replayedJob, ok bool, err error) {
 		if tj.Status == trace.StatusIncomplete && !w.incomplete {
 			continue
 		}
-		return replayedJob{ti: ti, tj: tj, submitUs: (tj.SubmitMs - w.firstMs) * 1000}, true, nil
+		r = replayedJob{ti: ti, tj: tj, submitUs: (tj.SubmitMs - w.firstMs) * 1000}
+		if c.c != nil {
+			r.tasks = c.c.Tasks()
+			r.work = workTasks(r.tasks)
+		} else {
+			r.tasks, r.work = w.heldTasks(ti)
+		}
+		return r, true, nil
 	}
 }
 
@@ -549,8 +666,7 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 	mapMax, redMax, mapPct, redPct := failLimits(tj)
 	j.life.fail.mapPercent, j.life.fail.reducePercent = mapPct, redPct
 
-	tr := w.workRange(ti)
-	tasks := w.Trace.Tasks[tr[0]:tr[1]]
+	tasks := rj.tasks[:rj.work]
 	var mapIn []int64
 	var mapOut []int64
 	var redShuffle, redOut []int64
@@ -802,7 +918,7 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 	}
 	j.IdealUs = int64(mapPhase + redPhase)
 	if hw.Lifecycle {
-		w.lifeOf(j, ti)
+		w.lifeOf(j, rj.tasks, rj.work)
 	}
 	return j
 }

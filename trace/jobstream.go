@@ -19,11 +19,14 @@ import (
 // no tasks.parquet or attempts.parquet), read from the file a batch of rows
 // at a time whenever they are wanted (Each, Open) instead of held: a month
 // at FB-2010's rates is 733,260 jobs, 185 MB in memory (252 bytes a job).
-// A Trace with Stream set has no Jobs, Tasks or Attempts (OpenJobStream).
+// Opened by OpenTaskStream, it reads the directory's tasks.parquet beside
+// the jobs (HasTasks; taskstream.go). A Trace with Stream set has no Jobs,
+// Tasks or Attempts (OpenJobStream, OpenTaskStream).
 type JobStream struct {
 	path    string
-	version string // the file's schema version, which picks its row type
-	n       int    // its jobs (rows)
+	version string    // the file's schema version, which picks its row type
+	n       int       // its jobs (rows)
+	tasks   *taskFile // the tasks.parquet read beside it (OpenTaskStream), or nil
 }
 
 // Len is the number of jobs.
@@ -48,10 +51,26 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 			return nil, false, fmt.Errorf("read trace: %w", err)
 		}
 	}
+	t, jobErr, err := openJobs(dir, nil)
+	if err == nil {
+		err = jobErr
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return t, true, nil
+}
+
+// openJobs reads dir's jobs.parquet once, as OpenJobStream does, and
+// returns the trace streaming it. err is an error of the file (its rows, its
+// metadata), which Read reports before any other; jobErr is the first job
+// Trace.Validate refuses, which Read reports after the other files' errors.
+// visit, if not nil, is called with every job as it is read.
+func openJobs(dir string, visit func(*Job, *Task)) (t *Trace, jobErr, err error) {
 	s := &JobStream{path: filepath.Join(dir, JobsFile)}
 	kv, err := parquetKeyValues(s.path)
 	if err != nil {
-		return nil, false, fmt.Errorf("read trace: %w", err)
+		return nil, nil, fmt.Errorf("read trace: %w", err)
 	}
 	s.version = kv[MetaSchemaVersion]
 	s.n = -1      // Each counts the rows
@@ -67,6 +86,9 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 	n := 0
 	err = s.Each(func(i int, j *Job) error {
 		n++
+		if visit != nil {
+			visit(j, nil)
+		}
 		if badAt < 0 {
 			switch {
 			case j.ID == "":
@@ -84,12 +106,12 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 		return nil
 	})
 	if err != nil {
-		return nil, false, fmt.Errorf("read trace: %w", err)
+		return nil, nil, fmt.Errorf("read trace: %w", err)
 	}
 	s.n = n
 	t = &Trace{Stream: s}
 	if err := decodeMeta(kv, &t.Meta); err != nil {
-		return nil, false, fmt.Errorf("read trace: %s: %w", s.path, err)
+		return nil, nil, fmt.Errorf("read trace: %s: %w", s.path, err)
 	}
 	// The first job whose id an earlier job has, among those up to the
 	// first other error (a duplicate is reported before a job's other
@@ -123,16 +145,16 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 			return nil
 		})
 		if err != nil && !errors.Is(err, errStop) {
-			return nil, false, fmt.Errorf("read trace: %w", err)
+			return nil, nil, fmt.Errorf("read trace: %w", err)
 		}
 		if dup >= 0 && (badAt < 0 || dup <= badAt) {
-			return nil, false, fmt.Errorf("read trace %s: job %d: duplicate job id %q", dir, dup, dupID)
+			return t, fmt.Errorf("read trace %s: job %d: duplicate job id %q", dir, dup, dupID), nil
 		}
 	}
 	if bad != nil {
-		return nil, false, fmt.Errorf("read trace %s: %w", dir, bad)
+		return t, fmt.Errorf("read trace %s: %w", dir, bad), nil
 	}
-	return t, true, nil
+	return t, nil, nil
 }
 
 // errStop ends an Each early.
@@ -163,9 +185,15 @@ func (s *JobStream) Each(fn func(i int, j *Job) error) error {
 // JobCursor reads a JobStream's jobs in file order, one batch of rows
 // (4,096) at a time (JobStream.Open).
 type JobCursor struct {
-	f    *os.File
-	next func() (*Job, error)
-	done func() error
+	f     *os.File
+	next  func() (*Job, error)
+	done  func() error
+	tasks *taskCursor // the job's tasks beside it (OpenTasks), or nil
+	cur   []Task      // the tasks of the job Next returned last
+	// counts counts the job's tasks beside it (OpenCounts), or is nil;
+	// work and all are the last job's counts.
+	counts    *countCursor
+	work, all int
 }
 
 // Open opens a cursor on the jobs; Close it.
@@ -219,11 +247,43 @@ func openRows[R any](c *JobCursor, path string, size int64, conv func(*R) Job) e
 }
 
 // Next returns the next job, or io.EOF after the last; errors name the file
-// and the row.
-func (c *JobCursor) Next() (*Job, error) { return c.next() }
+// and the row, and are bad input (errors.Is(err, ErrBadInput)). A cursor
+// opened with OpenTasks reads the job's tasks with it (Tasks).
+func (c *JobCursor) Next() (*Job, error) {
+	c.cur, c.work, c.all = nil, 0, 0
+	j, err := c.next()
+	switch {
+	case c.tasks != nil && errors.Is(err, io.EOF):
+		if e := c.tasks.end(); e != nil {
+			err = e
+		}
+	case c.tasks != nil && err == nil:
+		c.cur, err = c.tasks.of(j)
+	case c.counts != nil && errors.Is(err, io.EOF):
+		if r, e := c.counts.peek(); e != nil {
+			err = e
+		} else if r != nil {
+			err = fmt.Errorf("%s: row %d: job %q is not in the trace after the jobs before it (was the file changed?)", c.counts.path, c.counts.i, r.JobID)
+		}
+	case c.counts != nil && err == nil:
+		c.work, c.all, err = c.counts.of(j.ID)
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, badInput{err}
+	}
+	return j, err
+}
 
-// Close closes the file.
+// Close closes the files.
 func (c *JobCursor) Close() error {
+	if c.tasks != nil {
+		c.tasks.rows.close()
+		c.tasks = nil
+	}
+	if c.counts != nil {
+		c.counts.close()
+		c.counts = nil
+	}
 	c.done()
 	return c.f.Close()
 }

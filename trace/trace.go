@@ -214,8 +214,9 @@ type Trace struct {
 	Attempts []Attempt // empty unless the source records attempts
 	Meta     Meta
 	// Stream, when set, holds the jobs instead of Jobs: they are read from
-	// the trace's jobs.parquet as they are wanted (OpenJobStream); Jobs,
-	// Tasks and Attempts are then empty.
+	// the trace's jobs.parquet as they are wanted (OpenJobStream), with
+	// their tasks from its tasks.parquet when it has them (OpenTaskStream);
+	// Jobs, Tasks and Attempts are then empty.
 	Stream *JobStream
 }
 

@@ -67,9 +67,10 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 	checked := map[string]bool{} // trace key and hardware whose workload built
 	jobs := make([]*job, len(cells))
 	order := runOrder(cells)
+	streamTasks := canStreamTasks(c, cells)
 	for n, i := range order {
 		cl := cells[i]
-		tr, key, err := loadTrace(cl, c, stdin, traces, inputs)
+		tr, key, err := loadTrace(cl, c, stdin, traces, inputs, streamTasks)
 		if err != nil {
 			return nil, err
 		}
@@ -96,6 +97,26 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 		jobs[i] = j
 	}
 	return slices.DeleteFunc(jobs, func(j *job) bool { return j == nil }), nil
+}
+
+// canStreamTasks reports whether the cells may replay a trace directory's
+// tasks as its jobs arrive (trace.OpenTaskStream) rather than read whole:
+// unless a cell derives its cluster from the trace (trace mode, without
+// --hardware or an experiment: replay.TraceHardware reads every task's
+// host) or reports the observed schedule (replay.Observed reads jobs and
+// tasks by position). The observed row --policy all adds does not count
+// here: it runs only on a trace that records a schedule, which loadTrace
+// then reads whole.
+func canStreamTasks(c *config, cells []replay.Cell) bool {
+	if c.experiment == "" && c.hwPath == "" {
+		return false
+	}
+	for _, cl := range cells {
+		if cl.Policy == replay.ObservedPolicy && !c.tm.auto {
+			return false
+		}
+	}
+	return true
 }
 
 // runOrder is the order in which cells run: cell order, except that the cells
@@ -154,6 +175,9 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out str
 		cancel()
 	}
 	ids := &traceIDs{m: map[*trace.Trace]string{}}
+	for tr, id := range c.traceIDs {
+		ids.m[tr] = id
+	}
 	cellDone, _ := ctx.Value(cellDoneKey{}).(func())
 	for range min(c.parallel, len(jobs)) {
 		wg.Add(1)

@@ -62,6 +62,9 @@ type config struct {
 	parallel                                   int
 	maxTasksPerHour, maxTasks                  int64     // replay.WorkloadOptions
 	tm                                         traceMode // tracemode.go
+	// traceIDs are the identities of traces hashed as they were read
+	// (loadTrace), which runAll's traceIDs start from.
+	traceIDs map[*trace.Trace]string
 	// afterCell, when set, is called with each cell's results directory
 	// once they are complete (sweep.go publishes the cell).
 	afterCell func(j *job, dir string, started time.Time) error
@@ -311,8 +314,9 @@ func policyList(specs []string, kind replay.ClusterKind) ([]string, error) {
 }
 
 // loadTrace reads (once) the trace a cell names: the embedded sample, an ingested
-// trace directory, a raw trace file or a generator.
-func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*trace.Trace, inputs map[string]string) (*trace.Trace, string, error) {
+// trace directory, a raw trace file or a generator. streamTasks allows a
+// trace directory's tasks to be streamed (canStreamTasks).
+func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*trace.Trace, inputs map[string]string, streamTasks bool) (*trace.Trace, string, error) {
 	t := cl.Trace
 	key := t.Path
 	if t.Generator != "" {
@@ -344,10 +348,30 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 			return nil, key, usageError{fmt.Errorf("trace: %w", err)}
 		}
 		if st.IsDir() {
-			// A job-level trace is read as its jobs arrive, once per run,
-			// unless --alone, which replays every job by position again.
+			// A trace without attempts is read as its jobs arrive, with
+			// their tasks, once per run, unless --alone, which replays
+			// every job by position again; its tasks only when no cell
+			// reads them all at once (streamTasks).
 			ok := false
-			if !c.alone {
+			switch {
+			case c.alone:
+			case streamTasks:
+				// Its identity is hashed as it is checked: one pass
+				// over its tasks less (traceIDs).
+				h := replay.NewTraceHash()
+				tr, ok, err = trace.OpenTaskStream(t.Path, trace.StreamOptions{Visit: h.Visit})
+				if ok && err == nil && c.tm.auto && tr.Stream.HasTasks() && replay.HasObservedSchedule(tr) {
+					// --policy all's observed row will run on it
+					// (canStreamTasks): read it whole.
+					tr, ok = nil, false
+				}
+				if ok && err == nil {
+					if c.traceIDs == nil {
+						c.traceIDs = map[*trace.Trace]string{}
+					}
+					c.traceIDs[tr] = h.Sum()
+				}
+			default:
 				tr, ok, err = trace.OpenJobStream(t.Path)
 			}
 			if !ok && err == nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,5 +60,107 @@ func TestStreamedTraceDir(t *testing.T) {
 		if _, err := os.Stat(out); !os.IsNotExist(err) {
 			t.Errorf("replay %v left %s behind", c.args, out)
 		}
+	}
+}
+
+// synthTasksDir writes a generated trace with tasks (the synthetic
+// generator: jobs a minute apart, 40 maps and 4 reduces each, observed task
+// times) as a trace directory under tmp.
+func synthTasksDir(t *testing.T, tmp string) (string, *trace.Trace) {
+	t.Helper()
+	tr, err := trace.Synthetic().Make(trace.GenParams{"jobs": 60, "arrival": "fixed", "interarrival_s": 60,
+		"maps_mean": 40, "reduces_mean": 4, "map_time": "exponential", "map_time_mean_s": 20, "map_input_mb": 64}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "synth-tasks")
+	if err := trace.Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := trace.OpenTaskStream(dir); !ok || err != nil {
+		t.Fatalf("not streamed: %v %v", ok, err)
+	}
+	return dir, tr
+}
+
+// TestStreamedTasksDir: a trace directory with tasks replayed on a given
+// hardware model (its tasks read as its jobs arrive) exits 2 naming the file
+// and the row, and writes nothing, when its tasks.parquet is corrupt and when
+// it goes bad between two runs of one command (the second cell's workload
+// reads it mid-stream, after the first cell's results were written to the
+// temporary output).
+func TestStreamedTasksDir(t *testing.T) {
+	tmp := t.TempDir()
+	dir, tr := synthTasksDir(t, tmp)
+	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
+	out := filepath.Join(tmp, "out")
+	code, _, errOut := runCmd("--trace", dir, "--hardware", hw, "--policy", "fair", "--out", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	os.RemoveAll(out)
+
+	corrupt := filepath.Join(tmp, "corrupt")
+	if err := trace.Write(corrupt, tr); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(corrupt, trace.TasksFile), []byte("not parquet"), 0o644)
+	code, _, errOut = runCmd("--trace", corrupt, "--hardware", hw, "--out", out)
+	if want := "corrupt/tasks.parquet: not a readable Parquet file"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("corrupt tasks.parquet: exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("corrupt tasks.parquet left %s behind", out)
+	}
+
+	// The first cell runs on the good file; then row 1500's type goes bad.
+	path := filepath.Join(dir, trace.TasksFile)
+	rows, meta, err := trace.ReadParquetFile[trace.TaskRow](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows[1500].Type = "SHUFFLE"
+	cells := 0
+	ctx := context.WithValue(context.Background(), cellDoneKey{}, func() {
+		if cells++; cells == 1 {
+			if err := trace.WriteParquetFile(path, rows, meta); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	var stderr strings.Builder
+	code = run(ctx, []string{"--trace", dir, "--hardware", hw, "--policy", "fair,fifo", "--parallel", "1", "--out", out, "--quiet"},
+		strings.NewReader(""), &strings.Builder{}, &stderr)
+	want := fmt.Sprintf("%s: row 1500: ", path)
+	if code != 2 || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), `type "SHUFFLE"`) || cells != 2 {
+		t.Errorf("tasks.parquet gone bad after the first of 2 cells (%d ran): exit %d, stderr %q; want exit 2 and %q", cells, code, stderr.String(), want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a bad tasks.parquet found mid-stream left %s behind", out)
+	}
+}
+
+// TestStreamedTasksPolicyAll: --policy all on a given hardware model adds
+// the observed row only for a trace that records a schedule; such a trace
+// is read whole for it (replay.Observed reads jobs and tasks by position),
+// one without is streamed and its observed row dropped.
+func TestStreamedTasksPolicyAll(t *testing.T) {
+	tmp := t.TempDir()
+	dir, tr := synthTasksDir(t, tmp)
+	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
+	code, out, errOut := runCmd("--trace", dir, "--hardware", hw, "--policy", "all,fifo", "--parallel", "2")
+	if code != 0 || strings.Contains(out, "observed") {
+		t.Fatalf("no schedule: exit %d, %s\n%s", code, errOut, out)
+	}
+	for i := range tr.Tasks {
+		tr.Tasks[i].Host = fmt.Sprintf("h%d", i%7)
+	}
+	sched := filepath.Join(tmp, "sched")
+	if err := trace.Write(sched, tr); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCmd("--trace", sched, "--hardware", hw, "--policy", "all,fifo", "--parallel", "2")
+	if code != 0 || !strings.Contains(out, "observed") {
+		t.Fatalf("with a schedule: exit %d, %s\n%s", code, errOut, out)
 	}
 }

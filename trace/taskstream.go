@@ -1,0 +1,533 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/tracereplay/tracereplay/internal/pqfile"
+)
+
+// Streamed tasks. A trace directory with a tasks.parquet (an ingested job
+// history without attempts.parquet, a generated trace with tasks) can be read
+// as its jobs arrive too: tasks.parquet is in job order (Trace.Validate), so
+// a cursor that reads jobs.parquet and tasks.parquet side by side hands out
+// each job with its tasks (JobStream.OpenTasks, JobCursor.Tasks), holding a
+// batch of rows of each file and the Parquet readers' pages, never the
+// trace's tasks.
+
+// taskFile is the tasks.parquet a JobStream reads beside its jobs.
+type taskFile struct {
+	path string
+	old  bool // schema version before 2.2: no launch_lag_ms column
+	n    int  // its tasks (rows)
+}
+
+// HasTasks reports whether the jobs come with tasks (a tasks.parquet,
+// OpenTaskStream).
+func (s *JobStream) HasTasks() bool { return s.tasks != nil }
+
+// NumTasks is the number of tasks, 0 without a tasks.parquet.
+func (s *JobStream) NumTasks() int {
+	if s.tasks == nil {
+		return 0
+	}
+	return s.tasks.n
+}
+
+// OpenTaskStream opens the trace directory dir for streaming when it holds a
+// jobs.parquet and no attempts.parquet, with its tasks.parquet if it has
+// one (without, it is OpenJobStream); ok is false, with nothing read, when
+// dir has an attempts.parquet (Read it whole then). It reads the jobs and
+// the tasks once, checking what Read checks (the schema versions, the
+// columns, every row's task type, the jobs and tasks as Trace.Validate
+// does: a task's job, its integers, its preferred racks, the tasks' order)
+// and failing with Read's errors in Read's order, but holds neither: the
+// tasks are checked against the jobs by reading both files side by side,
+// and a task whose job is not where the order puts it costs one more pass
+// over the jobs to tell a task of no job from one out of order.
+//
+// opt.Visit, if set, is called with every job and then every task as they
+// are checked, in trace order, so that a caller that needs one pass over the
+// trace (its identity) need not read it again; what it was told is the
+// trace's only when OpenTaskStream succeeds.
+func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err error) {
+	var o StreamOptions
+	for _, x := range opt {
+		if x.Visit != nil {
+			o.Visit = x.Visit
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, AttemptsFile)); err == nil {
+		return nil, false, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, false, fmt.Errorf("read trace: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, TasksFile)); errors.Is(err, fs.ErrNotExist) {
+		return OpenJobStream(dir)
+	} else if err != nil {
+		return nil, false, fmt.Errorf("read trace: %w", err)
+	}
+	t, jobErr, err := openJobs(dir, o.Visit)
+	if err != nil {
+		return nil, false, err
+	}
+	tf, convErr, taskErr, err := checkTasks(dir, t.Stream, o.Visit)
+	if err != nil {
+		return nil, false, err
+	}
+	// Read's order: the rows' types as they are converted, then
+	// Trace.Validate's jobs, then its tasks.
+	if err := cmpOr(convErr, jobErr, taskErr); err != nil {
+		return nil, false, err
+	}
+	t.Stream.tasks = tf
+	return t, true, nil
+}
+
+// StreamOptions are optional settings of OpenTaskStream.
+type StreamOptions struct {
+	// Visit is called with each job (k nil), then each task (j nil), in
+	// trace order, as they are read and checked.
+	Visit func(j *Job, k *Task)
+}
+
+// cmpOr is the first non-nil error.
+func cmpOr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// checkTasks reads dir's tasks.parquet once beside the jobs of s, as Read
+// reads and checks it. err is an error of the file (its rows, its
+// metadata), which Read reports before any other; convErr is the first row
+// whose type does not parse, taskErr the first task Trace.Validate refuses.
+func checkTasks(dir string, s *JobStream, visit func(*Job, *Task)) (tf *taskFile, convErr, taskErr error, err error) {
+	path := filepath.Join(dir, TasksFile)
+	kv, err := parquetKeyValues(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read trace: %w", err)
+	}
+	tf = &taskFile{path: path, old: schemaBefore(kv[MetaSchemaVersion], 2, 2)}
+	rows, err := tf.openRows()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read trace: %w", err)
+	}
+	defer rows.close()
+	v := &taskCheck{s: s}
+	defer v.close()
+	n := 0
+	for ; ; n++ {
+		row, err := rows.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("read trace: %w", err)
+		}
+		if convErr != nil {
+			continue // the rows are still read: a later unreadable one comes first
+		}
+		k, err := row.task()
+		if err != nil {
+			convErr = fmt.Errorf("read trace: %s: row %d: %w", path, n, err)
+			continue
+		}
+		if visit != nil {
+			visit(nil, &k)
+		}
+		if taskErr == nil {
+			if err := v.check(n, &k); err != nil {
+				taskErr = fmt.Errorf("read trace %s: %w", dir, err)
+				v.close()
+			}
+		}
+	}
+	tf.n = n
+	var m Meta
+	if err := decodeMeta(kv, &m); err != nil {
+		return nil, nil, nil, fmt.Errorf("read trace: %s: %w", path, err)
+	}
+	return tf, convErr, taskErr, nil
+}
+
+// taskCheck checks tasks in file order as Trace.Validate does, against the
+// jobs of s read beside them: a task's job is the job of the task before it
+// or a later one.
+type taskCheck struct {
+	s    *JobStream
+	c    *JobCursor // the jobs, at the last task's job
+	cur  *Job
+	pos  int   // cur's position
+	prev *Task // the last task, of job cur
+}
+
+func (v *taskCheck) close() {
+	if v.c != nil {
+		v.c.Close()
+		v.c = nil
+	}
+}
+
+// check is Trace.Validate's check of task i, k, given the tasks before it.
+func (v *taskCheck) check(i int, k *Task) error {
+	if v.c == nil {
+		c, err := v.s.Open()
+		if err != nil {
+			return err
+		}
+		v.c, v.pos = c, -1
+	}
+	found := v.cur != nil && v.cur.ID == k.JobID
+	for !found {
+		j, err := v.c.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		v.cur, v.pos, v.prev = j, v.pos+1, nil
+		found = j.ID == k.JobID
+	}
+	if !found {
+		// Not at or after the last task's job: before it, or nowhere.
+		known := false
+		if err := v.s.Each(func(_ int, j *Job) error {
+			if j.ID == k.JobID {
+				known = true
+				return errStop
+			}
+			return nil
+		}); err != nil && !errors.Is(err, errStop) {
+			return err
+		}
+		if !known {
+			return fmt.Errorf("task %d (%q): job %q is not in the trace", i, k.TaskID, k.JobID)
+		}
+	}
+	if err := checkTaskInts(k); err != nil {
+		return fmt.Errorf("task %d (%q): %w", i, k.TaskID, err)
+	}
+	if len(k.PreferredRacks) != 0 && len(k.PreferredRacks) != len(k.PreferredHosts) {
+		return fmt.Errorf("task %d (%q): %d preferred racks for %d preferred hosts: want as many or none",
+			i, k.TaskID, len(k.PreferredRacks), len(k.PreferredHosts))
+	}
+	if !found {
+		return fmt.Errorf("task %d (%q): out of order: tasks must be sorted by job, type (maps first), index (call Trace.Sort)", i, k.TaskID)
+	}
+	if v.prev != nil {
+		switch c := compareTaskInJob(v.prev, k); {
+		case c == 0:
+			return fmt.Errorf("task %d (%q): duplicate %s %d of job %q", i, k.TaskID, k.Type, k.Index, k.JobID)
+		case c > 0:
+			return fmt.Errorf("task %d (%q): out of order: tasks must be sorted by job, type (maps first), index (call Trace.Sort)", i, k.TaskID)
+		}
+	}
+	kc := *k
+	v.prev = &kc
+	return nil
+}
+
+// compareTaskInJob is compareTasks of two tasks of one job.
+func compareTaskInJob(a, b *Task) int {
+	switch {
+	case a.Type != b.Type:
+		if a.Type < b.Type {
+			return -1
+		}
+		return 1
+	case a.Index < b.Index:
+		return -1
+	case a.Index > b.Index:
+		return 1
+	}
+	return 0
+}
+
+// taskRowReader reads a tasks.parquet's rows, converted to the current schema's
+// TaskRow, a batch at a time (taskFile.openRows).
+type taskRowReader struct {
+	f    *os.File
+	next func() (*TaskRow, error) // the next row, or io.EOF; errors name the file
+	done func() error
+}
+
+// openRows opens the rows of tf; close them.
+func (tf *taskFile) openRows() (*taskRowReader, error) {
+	f, size, err := openSized(tf.path)
+	if err != nil {
+		return nil, err
+	}
+	r := &taskRowReader{f: f}
+	if tf.old {
+		err = openTaskRows(r, tf.path, size, (*taskRowV21).row)
+	} else {
+		err = openTaskRows(r, tf.path, size, func(x *TaskRow) TaskRow { return *x })
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// openTaskRows sets r to read rows of type R and convert each with conv.
+func openTaskRows[R any](r *taskRowReader, path string, size int64, conv func(*R) TaskRow) error {
+	rd, err := pqfile.NewReader[R](r.f, size, pqfile.Options{Columns: pqfile.SameLeaves})
+	if err != nil {
+		return parquetError(path, err)
+	}
+	var rows []R
+	var row TaskRow
+	pos := 0
+	r.next = func() (*TaskRow, error) {
+		if pos == len(rows) {
+			var err error
+			if rows, err = rd.Next(); err != nil {
+				if errors.Is(err, io.EOF) {
+					return nil, io.EOF
+				}
+				return nil, parquetError(path, err)
+			}
+			pos = 0
+		}
+		row = conv(&rows[pos])
+		pos++
+		return &row, nil
+	}
+	r.done = rd.Close
+	return nil
+}
+
+func (r *taskRowReader) close() {
+	r.done()
+	r.f.Close()
+}
+
+// taskCursor hands out the tasks of a tasks.parquet job by job, in file
+// order (JobCursor.Next).
+type taskCursor struct {
+	rows *taskRowReader
+	path string
+	i    int  // rows read
+	next Task // the next task, read ahead, when ok
+	ok   bool
+	eof  bool
+}
+
+// advance reads the next task ahead.
+func (c *taskCursor) advance() error {
+	row, err := c.rows.next()
+	if errors.Is(err, io.EOF) {
+		c.ok, c.eof = false, true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	k, err := row.task()
+	if err != nil {
+		return fmt.Errorf("%s: row %d: %w", c.path, c.i, err)
+	}
+	if len(k.PreferredHosts) == 0 {
+		k.PreferredHosts = nil
+	}
+	if len(k.PreferredRacks) == 0 {
+		k.PreferredRacks = nil
+	}
+	c.next, c.ok = k, true
+	c.i++
+	return nil
+}
+
+// of returns the tasks of job j: the tasks ahead that name it, in file
+// order, in a slice of their own (a job kept does not keep another's
+// tasks), sized for the maps and reduces j says it has (at most 4,096);
+// nil when the next task is another job's.
+func (c *taskCursor) of(j *Job) ([]Task, error) {
+	if !c.ok && !c.eof {
+		if err := c.advance(); err != nil {
+			return nil, err
+		}
+	}
+	var tasks []Task
+	if c.ok && c.next.JobID == j.ID {
+		tasks = make([]Task, 0, min(max(int(j.NumMaps), 0)+max(int(j.NumReduces), 0), 4096))
+	}
+	for c.ok && c.next.JobID == j.ID {
+		tasks = append(tasks, c.next)
+		if err := c.advance(); err != nil {
+			return nil, err
+		}
+	}
+	return tasks, nil
+}
+
+// end checks, after the last job, that no task is left.
+func (c *taskCursor) end() error {
+	if !c.ok && !c.eof {
+		if err := c.advance(); err != nil {
+			return err
+		}
+	}
+	if c.ok {
+		return fmt.Errorf("%s: row %d: task %q: job %q is not in the trace after the jobs before it (was the file changed?)",
+			c.path, c.i-1, c.next.TaskID, c.next.JobID)
+	}
+	return nil
+}
+
+// taskKeyRow is the columns of a tasks.parquet row that say whose task it
+// is and of which type: reading them alone costs a fraction of a whole row.
+type taskKeyRow struct {
+	JobID string `parquet:"job_id,dict"`
+	Type  string `parquet:"type,dict"`
+}
+
+// countCursor counts the tasks of a tasks.parquet job by job, in file
+// order, reading their job ids and types only (JobStream.OpenCounts).
+type countCursor struct {
+	f    *os.File
+	rd   *pqfile.Reader[taskKeyRow]
+	path string
+	rows []taskKeyRow
+	pos  int
+	i    int // rows read
+	done bool
+}
+
+// peek is the next row, nil after the last.
+func (c *countCursor) peek() (*taskKeyRow, error) {
+	if c.pos == len(c.rows) && !c.done {
+		var err error
+		if c.rows, err = c.rd.Next(); err != nil {
+			c.rows = nil
+			if !errors.Is(err, io.EOF) {
+				return nil, parquetError(c.path, err)
+			}
+			c.done = true
+		}
+		c.pos = 0
+	}
+	if c.pos == len(c.rows) {
+		return nil, nil
+	}
+	return &c.rows[c.pos], nil
+}
+
+// of counts the tasks ahead that name job id: the maps and reduces before
+// its first other task (work), and all of them.
+func (c *countCursor) of(id string) (work, all int, err error) {
+	for {
+		r, err := c.peek()
+		if err != nil || r == nil || r.JobID != id {
+			return work, all, err
+		}
+		typ, ok := ParseTaskType(r.Type)
+		if !ok {
+			return 0, 0, fmt.Errorf("%s: row %d: type %q: want MAP, REDUCE, SETUP or CLEANUP", c.path, c.i, r.Type)
+		}
+		if typ.IsWork() && work == all {
+			work++
+		}
+		all++
+		c.pos++
+		c.i++
+	}
+}
+
+func (c *countCursor) close() {
+	c.rd.Close()
+	c.f.Close()
+}
+
+// OpenCounts opens a cursor on the jobs that also counts each job's tasks
+// (JobCursor.TaskCounts), reading only their job ids and types; without a
+// tasks.parquet it is Open. Close it.
+func (s *JobStream) OpenCounts() (*JobCursor, error) {
+	c, err := s.Open()
+	if err != nil || s.tasks == nil {
+		return c, err
+	}
+	f, size, err := openSized(s.tasks.path)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	rd, err := pqfile.NewReader[taskKeyRow](f, size, pqfile.Options{Columns: pqfile.SameLeaves})
+	if err != nil {
+		f.Close()
+		c.Close()
+		return nil, badInput{parquetError(s.tasks.path, err)}
+	}
+	c.counts = &countCursor{f: f, rd: rd, path: s.tasks.path}
+	return c, nil
+}
+
+// TaskCounts is, for a cursor opened with OpenCounts, the tasks of the job
+// Next returned last: its maps and reduces ahead of its first setup or
+// cleanup task (work), and all of them; 0, 0 otherwise.
+func (c *JobCursor) TaskCounts() (work, all int) { return c.work, c.all }
+
+// OpenTasks opens a cursor on the jobs that also hands out each job's tasks
+// (JobCursor.Tasks); without a tasks.parquet it is Open. Close it.
+func (s *JobStream) OpenTasks() (*JobCursor, error) {
+	c, err := s.Open()
+	if err != nil || s.tasks == nil {
+		return c, err
+	}
+	rows, err := s.tasks.openRows()
+	if err != nil {
+		c.Close()
+		return nil, badInput{err}
+	}
+	c.tasks = &taskCursor{rows: rows, path: s.tasks.path}
+	return c, nil
+}
+
+// Tasks is the tasks of the job Next returned last, in trace order (maps,
+// reduces, setup, cleanup), in a slice of their own; nil when it has none
+// or the cursor was not opened with OpenTasks.
+func (c *JobCursor) Tasks() []Task { return c.cur }
+
+// EachTask calls fn with every task, in file order, with its position; fn
+// may keep t. An error of fn stops the read and is returned as it is.
+func (s *JobStream) EachTask(fn func(i int, t *Task) error) error {
+	if s.tasks == nil {
+		return nil
+	}
+	rows, err := s.tasks.openRows()
+	if err != nil {
+		return badInput{err}
+	}
+	defer rows.close()
+	c := &taskCursor{rows: rows, path: s.tasks.path}
+	for i := 0; ; i++ {
+		if err := c.advance(); err != nil {
+			return badInput{err}
+		}
+		if !c.ok {
+			return nil
+		}
+		k := c.next
+		if err := fn(i, &k); err != nil {
+			return err
+		}
+	}
+}
+
+// badInput marks an error of a streamed trace's content, found as it is
+// read: errors.Is(err, ErrBadInput) holds, and the message is err's.
+type badInput struct{ err error }
+
+func (e badInput) Error() string        { return e.err.Error() }
+func (e badInput) Unwrap() error        { return e.err }
+func (e badInput) Is(target error) bool { return target == ErrBadInput }

@@ -1,0 +1,311 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"testing"
+)
+
+// streamTasks is the tasks of jobs, in canonical order: jobs k%5 == 3 have
+// none, the others k%4+1 maps and k%3 reduces, with a setup and a cleanup
+// task for k%7 == 0, with fields that differ from task to task.
+func streamTasks(jobs []Job) []Task {
+	var tasks []Task
+	for k := range jobs {
+		if k%5 == 3 {
+			continue
+		}
+		id := jobs[k].ID
+		add := func(typ TaskType, i int) {
+			t := NewTask(id, fmt.Sprintf("%s_%s_%d", id, typ, i), typ, int32(i))
+			t.InputBytes, t.StartMs, t.FinishMs, t.Status = int64(k*i), jobs[k].SubmitMs, jobs[k].SubmitMs+int64(1000+i), StatusSucceeded
+			if i%2 == 1 {
+				t.PreferredHosts, t.PreferredRacks = []string{"h1", fmt.Sprintf("h%d", k%9)}, []string{"r1", "r2"}
+			}
+			tasks = append(tasks, t)
+		}
+		for i := range k%4 + 1 {
+			add(Map, i)
+		}
+		for i := range k % 3 {
+			add(Reduce, i)
+		}
+		if k%7 == 0 {
+			add(Setup, 0)
+			add(Cleanup, 0)
+		}
+	}
+	return tasks
+}
+
+// writeTraceDir writes jobs and tasks, as they are (unsorted, unchecked), as
+// a new trace directory.
+func writeTraceDir(t *testing.T, jobs []Job, tasks []Task) string {
+	return writeTraceRows(t, jobs, taskRows(tasks))
+}
+
+// writeTraceRows is writeTraceDir with the tasks as rows.
+func writeTraceRows(t *testing.T, jobs []Job, rows []TaskRow) string {
+	t.Helper()
+	dir := writeJobsDir(t, jobs)
+	meta, err := encodeMeta(&Meta{SourceFormat: "synthetic"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteParquetFile(filepath.Join(dir, TasksFile), rows, meta); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestTaskStreamMatchesRead: a trace with tasks opened for streaming hands
+// out, through a cursor with tasks, Read's jobs each with Read's tasks of it,
+// and through EachTask Read's tasks in Read's order; a trace with
+// attempts.parquet is not streamed.
+func TestTaskStreamMatchesRead(t *testing.T) {
+	jobs := streamJobs(6_000)
+	dir := writeTraceDir(t, jobs, streamTasks(jobs))
+	want, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, ok, err := OpenTaskStream(dir)
+	if err != nil || !ok {
+		t.Fatalf("OpenTaskStream: ok %v, err %v", ok, err)
+	}
+	if tr.Jobs != nil || tr.Tasks != nil || tr.NumJobs() != len(want.Jobs) || tr.Stream.NumTasks() != len(want.Tasks) || !reflect.DeepEqual(tr.Meta, want.Meta) {
+		t.Fatalf("streamed trace: %d jobs and %d tasks held, %d and %d streamed; want none, %d, %d", len(tr.Jobs), len(tr.Tasks), tr.NumJobs(), tr.Stream.NumTasks(), len(want.Jobs), len(want.Tasks))
+	}
+	c, err := tr.Stream.OpenTasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	k := 0
+	for i := range want.Jobs {
+		j, err := c.Next()
+		if err != nil || !reflect.DeepEqual(*j, want.Jobs[i]) {
+			t.Fatalf("cursor job %d: %+v, %v; want %+v", i, j, err, want.Jobs[i])
+		}
+		e := k
+		for e < len(want.Tasks) && want.Tasks[e].JobID == j.ID {
+			e++
+		}
+		if got := c.Tasks(); len(got) != e-k || e > k && !reflect.DeepEqual(got, want.Tasks[k:e]) {
+			t.Fatalf("job %d: %d tasks, want %d: %+v", i, len(got), e-k, got)
+		}
+		k = e
+	}
+	if _, err := c.Next(); !errors.Is(err, io.EOF) {
+		t.Fatalf("after the last job: %v, want io.EOF", err)
+	}
+	var got []Task
+	if err := tr.Stream.EachTask(func(i int, k *Task) error { got = append(got, *k); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want.Tasks) {
+		t.Fatal("EachTask's tasks differ from Read's")
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, AttemptsFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tr, ok, err := OpenTaskStream(dir); ok || err != nil || tr != nil {
+		t.Fatalf("with attempts.parquet: %v %v %v, want not streamed and no error", tr, ok, err)
+	}
+}
+
+// TestTaskStreamRejectsAsRead: what Read refuses in a trace with tasks,
+// OpenTaskStream refuses with the same error, in the same order of checks
+// (each file's rows and metadata, the task types, then the jobs and the
+// tasks as Trace.Validate does).
+func TestTaskStreamRejectsAsRead(t *testing.T) {
+	edit := func(f func(jobs []Job, tasks []Task) ([]Job, []Task)) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			jobs := streamJobs(5_000)
+			jobs, tasks := f(jobs, streamTasks(jobs))
+			return writeTraceDir(t, jobs, tasks)
+		}
+	}
+	// badType: row 7000's type is not one of the four, after f's edit.
+	badType := func(f func(jobs []Job, tasks []Task)) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			jobs := streamJobs(5_000)
+			tasks := streamTasks(jobs)
+			f(jobs, tasks)
+			rows := taskRows(tasks)
+			rows[7000].Type = "SHUFFLE"
+			return writeTraceRows(t, jobs, rows)
+		}
+	}
+	cases := []struct {
+		name  string
+		setup func(t *testing.T) string
+	}{
+		{"task of no job", edit(func(j []Job, k []Task) ([]Job, []Task) { k[6000].JobID = "nojob"; return j, k })},
+		{"task of an earlier job", edit(func(j []Job, k []Task) ([]Job, []Task) { k[6000].JobID = j[10].ID; return j, k })},
+		{"task of an earlier job, bad integer", edit(func(j []Job, k []Task) ([]Job, []Task) {
+			k[6000].JobID, k[6000].OutputBytes = j[10].ID, -7
+			return j, k
+		})},
+		{"tasks of a job apart", edit(func(j []Job, k []Task) ([]Job, []Task) {
+			k[6000].JobID = k[6100].JobID
+			return j, k
+		})},
+		{"duplicate task", edit(func(j []Job, k []Task) ([]Job, []Task) { k[5001] = k[5000]; return j, k })},
+		{"maps out of order", edit(func(j []Job, k []Task) ([]Job, []Task) { k[4000], k[4001] = k[4001], k[4000]; return j, k })},
+		{"reduce before a map", edit(func(j []Job, k []Task) ([]Job, []Task) {
+			for i := range k {
+				if k[i].Type == Reduce && k[i-1].Type == Map && k[i-1].JobID == k[i].JobID && i > 3000 {
+					k[i-1], k[i] = k[i], k[i-1]
+					break
+				}
+			}
+			return j, k
+		})},
+		{"bad integer", edit(func(j []Job, k []Task) ([]Job, []Task) { k[7000].StartMs = -2; return j, k })},
+		{"negative index", edit(func(j []Job, k []Task) ([]Job, []Task) { k[7000].Index = -1; return j, k })},
+		{"racks", edit(func(j []Job, k []Task) ([]Job, []Task) { k[7001].PreferredRacks = []string{"r"}; return j, k })},
+		{"bad type after a bad task", badType(func(j []Job, k []Task) { k[2000].Index = -1 })},
+		{"job error and task error", edit(func(j []Job, k []Task) ([]Job, []Task) { k[200].Index = -1; j[4000].NumMaps = -3; return j, k })},
+		{"duplicate job and a bad type", badType(func(j []Job, k []Task) { j[4000].ID = j[3999].ID })},
+		{"bad type before a bad task", badType(func(j []Job, k []Task) { k[7500].Index = -1 })},
+		{"tasks not parquet", func(t *testing.T) string {
+			dir := writeJobsDir(t, streamJobs(10))
+			os.WriteFile(filepath.Join(dir, TasksFile), []byte("hello, not parquet"), 0o644)
+			return dir
+		}},
+		{"tasks without metadata", func(t *testing.T) string {
+			jobs := streamJobs(10)
+			dir := writeJobsDir(t, jobs)
+			if err := WriteParquetFile(filepath.Join(dir, TasksFile), taskRows(streamTasks(jobs)), nil); err != nil {
+				t.Fatal(err)
+			}
+			return dir
+		}},
+		{"jobs not parquet", func(t *testing.T) string {
+			jobs := streamJobs(10)
+			dir := writeTraceDir(t, jobs, streamTasks(jobs))
+			os.WriteFile(filepath.Join(dir, JobsFile), []byte("hello, not parquet"), 0o644)
+			return dir
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := c.setup(t)
+			_, want := Read(dir)
+			if want == nil {
+				t.Fatal("Read accepts it")
+			}
+			t.Log(want)
+			tr, ok, err := OpenTaskStream(dir)
+			if err == nil || err.Error() != want.Error() || ok || tr != nil {
+				t.Fatalf("OpenTaskStream: %v, %v\nwant the error %v", ok, err, want)
+			}
+		})
+	}
+}
+
+// TestTaskStreamMidStreamError: a tasks.parquet that goes bad after it was
+// checked (replaced by one with an unknown task type in its middle) fails
+// the cursor at that job with an error that names the file and the row and
+// is bad input, after the jobs before it were handed out with their tasks.
+func TestTaskStreamMidStreamError(t *testing.T) {
+	jobs := streamJobs(5_000)
+	tasks := streamTasks(jobs)
+	dir := writeTraceDir(t, jobs, tasks)
+	tr, ok, err := OpenTaskStream(dir)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	rows := taskRows(tasks)
+	rows[6000].Type = "SHUFFLE"
+	meta, _ := encodeMeta(&Meta{SourceFormat: "synthetic"})
+	if err := WriteParquetFile(filepath.Join(dir, TasksFile), rows, meta); err != nil {
+		t.Fatal(err)
+	}
+	c, err := tr.Stream.OpenTasks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	n := 0
+	for {
+		_, err = c.Next()
+		if err != nil {
+			break
+		}
+		n++
+	}
+	want := fmt.Sprintf("%s: row 6000: task %q: type \"SHUFFLE\"", filepath.Join(dir, TasksFile), tasks[6000].TaskID)
+	if err == nil || !errors.Is(err, ErrBadInput) || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
+		t.Fatalf("after %d jobs: %v; want bad input %q…", n, err, want)
+	}
+	if n < 1000 {
+		t.Fatalf("failed after %d jobs: not mid-stream", n)
+	}
+}
+
+// TestTaskStreamHeapFlat: a cursor with tasks holds a batch of rows of each
+// file and the Parquet readers' pages, not the jobs and tasks it has handed
+// out: reading 50,000 and 100,000 jobs with their tasks (about 120,000 and
+// 240,000; keeping none) peaks at about the same live heap above what was
+// live before the cursor opened (sampled every 5,000 jobs after two
+// collections). The bound, 20% and 1 MB, fails a cursor that kept its tasks
+// (a Task is about 200 bytes with its ids: 20 MB more on the longer trace)
+// and one that read every task when it opened.
+func TestTaskStreamHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and reads 150,000 jobs and 360,000 tasks")
+	}
+	live := func() uint64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	peak := func(n int) (uint64, int) {
+		jobs := streamJobs(n)
+		dir := writeTraceDir(t, jobs, streamTasks(jobs))
+		jobs = nil
+		tr, ok, err := OpenTaskStream(dir)
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		base := live()
+		var top uint64
+		c, err := tr.Stream.OpenTasks()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		tasks := 0
+		for i := 0; ; i++ {
+			if _, err := c.Next(); errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			tasks += len(c.Tasks())
+			if i%5_000 == 0 {
+				top = max(top, live())
+			}
+		}
+		return top - min(top, base), tasks
+	}
+	a, na := peak(50_000)
+	b, nb := peak(100_000)
+	t.Logf("peak live heap while reading: %d tasks %.2f MB, %d tasks %.2f MB", na, float64(a)/1e6, nb, float64(b)/1e6)
+	if nb < 2*na-10 || na < 100_000 {
+		t.Fatalf("%d and %d tasks read", na, nb)
+	}
+	if float64(b) > 1.2*float64(a)+1e6 {
+		t.Errorf("reading %d tasks peaked at %d bytes, %d at %d: the cursor holds what it handed out", nb, b, na, a)
+	}
+}
