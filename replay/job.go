@@ -435,7 +435,9 @@ func (s *Sim) retireMaps(j *Job) {
 	}
 	j.nMaps, j.retired = int32(len(j.Maps)), true
 	j.Maps, j.replicas, j.out.done = nil, nil, nil
-	j.out.compact()
+	if b := j.out.compact(); b != nil {
+		s.outPool = append(s.outPool, b) // zeroed: the next job's per-node output (mapOutput)
+	}
 	j.nodeKeys, j.nodeOff, j.nodeHead, j.nodeMaps, j.rackMaps = nil, nil, nil, nil, nil
 	j.taken, j.keyBits, j.keyRank = nil, nil, nil // nothing is pending: no walk reads them
 	clear(j.onNode)

@@ -250,6 +250,11 @@ type Sim struct {
 	hbSent hbSentAt   // HeartbeatsSent's last answer (heartbeats.go)
 	phases []int64    // the nodes' phases in phase order (orderPhases), for HeartbeatsSent's walk and parking's searches
 	phaseX phaseIndex // finds a time's place in phases (heartbeats.go)
+
+	// outPool holds zeroed per-node map output arrays (jobOutput.bytes)
+	// that retired jobs gave back (retireMaps), for the next jobs' outputs
+	// (mapOutput): one array a job with maps running rather than one a job.
+	outPool [][]int64
 }
 
 // Run replays w through policy p and returns the results.
