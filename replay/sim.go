@@ -211,6 +211,7 @@ type Sim struct {
 	sweepDue   bool
 	pk         parking // parked nodes (park.go)
 	idxCount   []int32 // Job.indexWith's scratch
+	splits     []int64 // Workload.build's scratch
 
 	runningRemote int32
 	running       int64 // tasks holding a slot
@@ -649,7 +650,7 @@ func (s *Sim) arrive(k int) {
 	}
 	s.arr.k++
 	s.loadArrival()
-	j := s.w.build(k, rj)
+	j := s.w.build(k, rj, &s.splits)
 	j.FirstLaunchUs, j.LastMapEndUs = Unset, Unset
 	s.jobs[k] = j
 	if s.yarn.on {
