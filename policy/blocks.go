@@ -128,6 +128,18 @@ func (o *FairOrder) JobFinished(*replay.JobView) {}
 // order is total and the result does not depend on the sorting algorithm:
 // an insertion sort for the few candidates of most slots, pdqsort above.)
 func (o *FairOrder) Sort(jobs []*replay.JobView, running func(*replay.JobView) int32) {
+	if len(jobs) == 2 { // the most common case of several: two keys on the stack
+		a, b := o.key(jobs[0], running), o.key(jobs[1], running)
+		a.poolRunning, b.poolRunning = a.running, b.running
+		if a.pool == b.pool {
+			a.poolRunning += b.running
+			b.poolRunning = a.poolRunning
+		}
+		if b.less(&a) {
+			jobs[0], jobs[1] = jobs[1], jobs[0]
+		}
+		return
+	}
 	o.keys = o.keys[:0]
 	for _, j := range jobs {
 		p := o.pool[j.Index()]
@@ -162,6 +174,13 @@ func (o *FairOrder) Sort(jobs []*replay.JobView, running func(*replay.JobView) i
 	for i := range keys {
 		jobs[i] = keys[i].j
 	}
+}
+
+// key is job j's sort key but for its pool's running count.
+func (o *FairOrder) key(j *replay.JobView, running func(*replay.JobView) int32) fairKey {
+	x := j.Index()
+	p := o.pool[x]
+	return fairKey{running: running(j), pool: p, rank: o.rank[p], index: x, j: j}
 }
 
 // poolOf names the pool a job belongs to under a "pool by" rule.

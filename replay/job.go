@@ -227,6 +227,7 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 	j.numNodes = int32(nn)
 	j.taken = make([]uint64, (len(j.Maps)+63)/64)
 	keys, total, rackTotal, free := 0, 0, 0, 0
+	var rb [8]int32 // racksOf's buffer
 	for i := range j.Maps {
 		if j.Maps[i].State != Pending {
 			j.taken[i>>6] |= 1 << (i & 63)
@@ -243,10 +244,10 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 			c[n]++
 			total++
 		}
-		j.eachRack(topo, int32(i), func(r int32) {
+		for _, r := range j.racksOf(topo, int32(i), rb[:0]) {
 			j.rackOff[r+1]++
 			rackTotal++
-		})
+		}
 	}
 	j.nodeKeys = make([]int32, 0, keys)
 	j.nodeOff = make([]int32, keys+1)
@@ -283,10 +284,10 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 			j.nodeMaps[c[n]] = int32(i)
 			c[n]++
 		}
-		j.eachRack(topo, int32(i), func(r int32) {
+		for _, r := range j.racksOf(topo, int32(i), rb[:0]) {
 			j.rackMaps[j.rackHead[r]] = int32(i)
 			j.rackHead[r]++
-		})
+		}
 	}
 	for _, n := range j.nodeKeys {
 		c[n] = 0
@@ -297,24 +298,30 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 
 // eachRack calls f for each rack holding a replica of map i, once each (up
 // to eight racks; further replicas' racks are not told apart from each
-// other).
+// other): the racks of racksOf, in order.
 func (j *Job) eachRack(topo *Topology, i int32, f func(r int32)) {
-	var racks [8]int32
-	nr := 0
+	var b [8]int32
+	for _, r := range j.racksOf(topo, i, b[:0]) {
+		f(r)
+	}
+}
+
+// racksOf appends to buf[:0] and returns the racks holding a replica of map
+// i, in the order of its replicas, each once (up to eight racks; further
+// replicas' racks are not told apart from each other).
+func (j *Job) racksOf(topo *Topology, i int32, buf []int32) []int32 {
+	buf = buf[:0]
 replica:
 	for _, n := range j.Replicas(i) {
 		r := topo.Nodes[n].Rack
-		for _, x := range racks[:min(nr, len(racks))] {
+		for _, x := range buf[:min(len(buf), 8)] {
 			if x == r {
 				continue replica
 			}
 		}
-		if nr < len(racks) {
-			racks[nr] = r
-		}
-		nr++
-		f(r)
+		buf = append(buf, r)
 	}
+	return buf
 }
 
 // isTaken reports whether map i is known not to be pending: a bit of taken,
@@ -435,7 +442,9 @@ func (s *Sim) retireMaps(j *Job) {
 	}
 	j.nMaps, j.retired = int32(len(j.Maps)), true
 	j.Maps, j.replicas, j.out.done = nil, nil, nil
-	j.out.compact()
+	if b := j.out.compact(); b != nil {
+		s.outPool = append(s.outPool, b) // zeroed: the next job's per-node output (mapOutput)
+	}
 	j.nodeKeys, j.nodeOff, j.nodeHead, j.nodeMaps, j.rackMaps = nil, nil, nil, nil, nil
 	j.taken, j.keyBits, j.keyRank = nil, nil, nil // nothing is pending: no walk reads them
 	clear(j.onNode)

@@ -7,7 +7,7 @@ import (
 
 // TestMapOutputCompact: after compact, MapOutputBytes answers what the
 // per-node array did, for every node, with output on few nodes (compacted)
-// and on most (kept as it was).
+// and on most (kept as it was); the array it drops is given back zeroed.
 func TestMapOutputCompact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const nodes = 300
@@ -20,9 +20,19 @@ func TestMapOutputCompact(t *testing.T) {
 		for n := range int32(nodes) {
 			want[n] = j.MapOutputBytes(n)
 		}
-		j.out.compact()
+		dense := j.out.bytes
+		back := j.out.compact()
 		if sparse := j.out.bytes == nil; sparse != (3*len(j.out.nodes) < 2*nodes) {
 			t.Errorf("%d holders: compacted %v with %d nodes holding output", holders, sparse, len(j.out.nodes))
+		}
+		// The array it drops comes back zeroed, for the next job (Sim.outPool).
+		if (back != nil) != (j.out.bytes == nil && dense != nil) {
+			t.Errorf("%d holders: compact gave back %d entries, dropping %v", holders, len(back), j.out.bytes == nil)
+		}
+		for n, b := range back {
+			if b != 0 {
+				t.Fatalf("%d holders: the array given back holds %d at node %d", holders, b, n)
+			}
 		}
 		for n := range int32(nodes) {
 			if got := j.MapOutputBytes(n); got != want[n] {

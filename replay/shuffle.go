@@ -94,15 +94,20 @@ func (j *Job) MapOutputAt(k int) int64 {
 // compact replaces the per-node output by the output of each node of
 // o.nodes, when that is smaller; the output no longer changes (every map
 // has finished).
-func (o *jobOutput) compact() {
+// It returns the per-node array it dropped, zeroed again (only the entries
+// of o.nodes are non-zero), for the next job's output (Sim.outPool), or nil.
+func (o *jobOutput) compact() []int64 {
 	if o.bytes == nil || 3*len(o.nodes) >= 2*len(o.bytes) { // 12 bytes a node holding output against 8 a node
-		return
+		return nil
 	}
 	o.outAt = make([]int64, len(o.nodes))
 	for k, n := range o.nodes {
 		o.outAt[k] = o.bytes[n]
+		o.bytes[n] = 0
 	}
+	b := o.bytes
 	o.bytes = nil
+	return b
 }
 
 // MapOutputNodes lists the nodes holding intermediate data of j, in the order
@@ -133,7 +138,11 @@ func (s *Sim) fetchUs(b int64, u, v int32) int64 {
 func (s *Sim) mapOutput(j *Job, i int32) {
 	o := &j.out
 	if o.bytes == nil {
-		o.bytes = make([]int64, len(s.topo.Nodes))
+		if k := len(s.outPool) - 1; k >= 0 {
+			o.bytes, s.outPool = s.outPool[k], s.outPool[:k]
+		} else {
+			o.bytes = make([]int64, len(s.topo.Nodes))
+		}
 		for k := range j.Maps {
 			o.total += j.Maps[k].OutputBytes
 		}

@@ -211,6 +211,7 @@ type Sim struct {
 	sweepDue   bool
 	pk         parking // parked nodes (park.go)
 	idxCount   []int32 // Job.indexWith's scratch
+	splits     []int64 // Workload.build's scratch
 
 	runningRemote int32
 	running       int64 // tasks holding a slot
@@ -250,6 +251,11 @@ type Sim struct {
 	hbSent hbSentAt   // HeartbeatsSent's last answer (heartbeats.go)
 	phases []int64    // the nodes' phases in phase order (orderPhases), for HeartbeatsSent's walk and parking's searches
 	phaseX phaseIndex // finds a time's place in phases (heartbeats.go)
+
+	// outPool holds zeroed per-node map output arrays (jobOutput.bytes)
+	// that retired jobs gave back (retireMaps), for the next jobs' outputs
+	// (mapOutput): one array a job with maps running rather than one a job.
+	outPool [][]int64
 }
 
 // Run replays w through policy p and returns the results.
@@ -645,7 +651,7 @@ func (s *Sim) arrive(k int) {
 	}
 	s.arr.k++
 	s.loadArrival()
-	j := s.w.build(k, rj)
+	j := s.w.build(k, rj, &s.splits)
 	j.FirstLaunchUs, j.LastMapEndUs = Unset, Unset
 	s.jobs[k] = j
 	if s.yarn.on {

@@ -509,7 +509,7 @@ func (w *Workload) index() *jobIndex {
 // buildAt materialises replayed job k, found by position (index).
 func (w *Workload) buildAt(k int) *Job {
 	ix := w.index()
-	return w.build(k, w.jobAt(ix.jobs[k], ix.submitUs[k]))
+	return w.build(k, w.jobAt(ix.jobs[k], ix.submitUs[k]), nil)
 }
 
 // jobAt is trace job ti, arriving at submitUs, as a cursor hands it out; a
@@ -652,7 +652,10 @@ func noise(rng *rand.Rand, cv float64) float64 {
 // build materialises replayed job k, rj as the workload's cursor handed it
 // out: its map splits with replicas and modelled durations, and its
 // reduces. It depends only on the seed and the job's trace position.
-func (w *Workload) build(k int, rj replayedJob) *Job {
+// splits, if not nil, is the caller's scratch for a job without tasks'
+// map input and output sizes (Sim.splits), which build only reads while
+// it runs.
+func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 	ti, tj := rj.ti, rj.tj
 	hw := w.hw
 	j := &Job{Index: int32(k), Trace: tj, SubmitUs: rj.submitUs}
@@ -703,13 +706,21 @@ func (w *Workload) build(k int, rj replayedJob) *Job {
 		} else {
 			n, last = trace.Splits(in, block)
 		}
-		mapIn = make([]int64, n)
+		var buf []int64
+		if splits != nil && int64(cap(*splits)) >= 2*n {
+			buf = (*splits)[:2*n]
+		} else {
+			buf = make([]int64, 2*n)
+			if splits != nil {
+				*splits = buf
+			}
+		}
+		mapIn, mapOut = buf[:n:n], buf[n:]
 		for i := range mapIn {
 			mapIn[i] = block
 		}
 		mapIn[n-1] = last
 		shuffle := max(tj.ShuffleBytes, 0)
-		mapOut = make([]int64, n)
 		for i := range mapOut {
 			if in > 0 {
 				mapOut[i] = int64(float64(shuffle) * float64(mapIn[i]) / float64(in))
