@@ -159,9 +159,17 @@ func (a *netAcct) seal(iv *netInterval) {
 }
 
 // sealOld seals the open intervals that sealLag whole intervals separate
-// from the one holding now and that were not sealed yet.
+// from the one holding now and that were not sealed yet, and seals again
+// the later counts of those that are 1, 2, 4, 8, … intervals older than
+// that: most later counts come soon after an interval is over, from the
+// transfers under way then, so an interval is sealed O(log its age) times
+// and its table does not stay beside it (on a small cluster such a table
+// never reached sealBatch nodes and held more than what was sealed).
 func (a *netAcct) sealOld() {
 	to := *a.now/a.width - sealLag
+	if to <= a.sealTo {
+		return
+	}
 	for a.sealTo = max(a.sealTo, a.next); a.sealTo < to; a.sealTo++ {
 		i := a.sealTo - a.next
 		if i >= int64(len(a.open)) {
@@ -170,6 +178,13 @@ func (a *netAcct) sealOld() {
 		}
 		if iv := a.open[i]; iv != nil && len(iv.nodes) > 0 {
 			a.seal(iv)
+		}
+	}
+	for age := int64(1); to-age >= a.next; age *= 2 {
+		if i := to - age - a.next; i < int64(len(a.open)) {
+			if iv := a.open[i]; iv != nil && len(iv.nodes) > 0 {
+				a.seal(iv)
+			}
 		}
 	}
 }
