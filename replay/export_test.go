@@ -5,7 +5,7 @@ import "slices"
 // SetRowGroup bounds the row groups of w's streamed files to n rows, so that a
 // test sees memory bounded on a run far smaller than a production row group.
 func SetRowGroup(w *RunWriter, n int) {
-	w.tasks.rowGroup, w.timeline.rowGroup, w.nodeNet.rowGroup, w.jobs.rowGroup = n, n, n, n
+	w.tasks.rowGroup, w.timeline.rowGroup, w.nodeNet.rowGroup, w.jobs.rowGroup, w.links.rowGroup, w.queues.rowGroup = n, n, n, n, n, n
 }
 
 // EventStats is eventStats for tests and benchmarks.

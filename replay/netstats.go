@@ -2,9 +2,11 @@ package replay
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 )
 
 // Per-node network accounting (the Coupling paper's Fig. 14 plots, at each time,
@@ -37,9 +39,13 @@ type netAcct struct {
 	// emitted, open[i] those of interval next+i (nil: none counted yet; the
 	// last is never nil); intervals before next have been emitted. pool
 	// holds emitted intervals for reuse.
-	open   []*netInterval
-	pool   []*netInterval
-	next   int64
+	open []*netInterval
+	pool []*netInterval
+	next int64
+	// sealTo: the open intervals before it (sealLag intervals before the
+	// current one) have been sealed once (netInterval.sealed).
+	sealTo int64
+	buf    []byte // seal's scratch
 	emit   func(NodeNetSample)
 	now    *int64 // the current simulated time
 	policy string // the run's policy name, for the rows (Sim.policyName)
@@ -60,9 +66,127 @@ func newNetAcct(nodes int, width int64, series bool, now *int64, emit func(NodeN
 // lookups were 7% of a flow run's CPU; a slot per cluster node in every
 // interval was as fast but held 12 KB an interval on fb-3000, and a flow
 // run keeps thousands of intervals open behind a long transfer.)
+//
+// An interval that has been over for a while (sealLag) is sealed: its
+// counts are encoded in node order into sealed, a few bytes a node, and its
+// table and entries are let go; what transfers still under way add to it
+// when they end goes into a new table and entries beside sealed, which are
+// sealed in turn when they reach sealBatch nodes. Its count for a node is
+// sealed's plus the table's. Under network = "flow" the per-node series
+// keeps every interval from the start of the earliest transfer between
+// nodes still under way open (netAcct.floor), and on FB-2010's day under
+// fifo a batch round of 684 MB that lasted over three simulated hours kept
+// 1,184 intervals open with 1.77 M node counts, 24 bytes each and the
+// tables' slots (4 bytes, two to four a count); sealed, the same moment
+// held 13.7 MB of sealed counts, about 8 bytes a count.
 type netInterval struct {
-	tab   []int32 // 1 + an index in nodes, 0 empty; a power of two long
-	nodes []netCount
+	tab    []int32 // 1 + an index in nodes, 0 empty; a power of two long
+	nodes  []netCount
+	sealed []byte // counts sealed: node - previous node (uvarint, the first's previous is -1), in, out (varints), in node order
+}
+
+const (
+	sealLag   = 1   // an interval is sealed once this many whole intervals lie between it and the current one
+	sealBatch = 128 // a sealed interval's later counts are sealed when they reach this many nodes
+	poolMax   = 16  // at most this many emitted or sealed intervals' tables are kept for reuse
+)
+
+// sealedReader reads a netInterval's sealed counts in node order.
+type sealedReader struct {
+	b    []byte
+	node int32
+}
+
+// next is the next node's count; ok is false at the end.
+func (r *sealedReader) next() (c netCount, ok bool) {
+	if len(r.b) == 0 {
+		return netCount{}, false
+	}
+	d, k := binary.Uvarint(r.b)
+	in, k2 := binary.Varint(r.b[k:])
+	out, k3 := binary.Varint(r.b[k+k2:])
+	r.b = r.b[k+k2+k3:]
+	r.node += int32(d)
+	return netCount{node: r.node, c: [2]int64{in, out}}, true
+}
+
+// merged calls f with iv's count for each node it counted, sealed and not,
+// in node order; it sorts iv.nodes.
+func (iv *netInterval) merged(f func(netCount)) {
+	slices.SortFunc(iv.nodes, func(x, y netCount) int { return cmp.Compare(x.node, y.node) })
+	r := sealedReader{b: iv.sealed, node: -1}
+	s, ok := r.next()
+	i := 0
+	for ok || i < len(iv.nodes) {
+		switch {
+		case ok && (i == len(iv.nodes) || s.node < iv.nodes[i].node):
+			f(s)
+			s, ok = r.next()
+		case ok && s.node == iv.nodes[i].node:
+			e := iv.nodes[i]
+			f(netCount{node: e.node, c: [2]int64{s.c[0] + e.c[0], s.c[1] + e.c[1]}})
+			s, ok = r.next()
+			i++
+		default:
+			f(iv.nodes[i])
+			i++
+		}
+	}
+}
+
+// seal encodes iv's counts, sealed and not, into iv.sealed, leaving out
+// nodes whose counts are zero (flush would), and hands its table and
+// entries to the pool.
+func (a *netAcct) seal(iv *netInterval) {
+	b := a.buf[:0]
+	prev := int32(-1)
+	iv.merged(func(e netCount) {
+		if e.c == [2]int64{} {
+			return
+		}
+		b = binary.AppendUvarint(b, uint64(e.node-prev))
+		b = binary.AppendVarint(b, e.c[0])
+		b = binary.AppendVarint(b, e.c[1])
+		prev = e.node
+	})
+	a.buf = b
+	iv.sealed = append(make([]byte, 0, len(b)), b...)
+	if len(a.pool) < poolMax && cap(iv.nodes) > 0 {
+		a.pool = append(a.pool, &netInterval{tab: iv.tab, nodes: iv.nodes[:0]})
+		clear(iv.tab)
+	}
+	iv.tab, iv.nodes = nil, nil
+}
+
+// sealOld seals the open intervals that sealLag whole intervals separate
+// from the one holding now and that were not sealed yet, and seals again
+// the later counts of those that are 1, 2, 4, 8, … intervals older than
+// that: most later counts come soon after an interval is over, from the
+// transfers under way then, so an interval is sealed O(log its age) times
+// and its table does not stay beside it (on a small cluster such a table
+// never reached sealBatch nodes and held more than what was sealed).
+func (a *netAcct) sealOld() {
+	to := *a.now/a.width - sealLag
+	if to <= a.sealTo {
+		return
+	}
+	for a.sealTo = max(a.sealTo, a.next); a.sealTo < to; a.sealTo++ {
+		i := a.sealTo - a.next
+		if i >= int64(len(a.open)) {
+			a.sealTo = to
+			break
+		}
+		if iv := a.open[i]; iv != nil && len(iv.nodes) > 0 {
+			a.seal(iv)
+		}
+	}
+	for age := int64(1); to-age >= a.next; age *= 2 {
+		if i := to - age - a.next; i < int64(len(a.open)) {
+			if iv := a.open[i]; iv != nil && len(iv.nodes) > 0 {
+				a.seal(iv)
+			}
+		}
+	}
 }
 
 // find is node's index in nodes, adding an entry when it has none.
@@ -136,6 +260,7 @@ func (a *netAcct) transferEnds(u, v int32, b int64, t0, t1 int64, ends TransferE
 			limit = min(limit, a.floor()/a.width)
 		}
 		a.flush(limit)
+		a.sealOld()
 		if ends != EndsIn {
 			a.spread(u, 1, b, t0, t1)
 		}
@@ -185,6 +310,9 @@ func (a *netAcct) add(k int64, node int32, dir int, x int64) {
 		a.open[i] = iv
 	}
 	iv.nodes[iv.find(node)].c[dir] += x
+	if k < a.sealTo && len(iv.nodes) >= sealBatch {
+		a.seal(iv)
+	}
 }
 
 // flush emits the open intervals before limit, in time then node order, and
@@ -192,15 +320,18 @@ func (a *netAcct) add(k int64, node int32, dir int, x int64) {
 func (a *netAcct) flush(limit int64) {
 	for len(a.open) > 0 && a.next < limit {
 		if iv := a.open[0]; iv != nil {
-			slices.SortFunc(iv.nodes, func(x, y netCount) int { return cmp.Compare(x.node, y.node) })
-			for _, e := range iv.nodes {
+			t := a.next * a.width
+			iv.merged(func(e netCount) {
 				if e.c != [2]int64{} {
-					a.emit(NodeNetSample{TimeUs: a.next * a.width, Node: e.node, InBytes: e.c[0], OutBytes: e.c[1]})
+					a.emit(NodeNetSample{TimeUs: t, Node: e.node, InBytes: e.c[0], OutBytes: e.c[1]})
 				}
-			}
+			})
 			iv.nodes = iv.nodes[:0]
 			clear(iv.tab)
-			a.pool = append(a.pool, iv)
+			iv.sealed = nil
+			if len(a.pool) < poolMax {
+				a.pool = append(a.pool, iv)
+			}
 		}
 		a.open[0] = nil
 		a.open = a.open[1:]
@@ -241,4 +372,109 @@ func (s *Sim) summariseNodes() {
 	if a.series {
 		a.flush(math.MaxInt64)
 	}
+}
+
+// earliestStart is the start time of the earliest transfer between nodes
+// under way or about to start, math.MaxInt64 when there is none: the network
+// accounting keeps every interval such a transfer may still spread its bytes
+// into open until then. O(1).
+func (s *Sim) earliestStart() int64 { return s.inflight.earliest() }
+
+// crossesNodes reports whether transfer x, when it ends, reports bytes
+// between distinct nodes to the observers (flowTransferred): a map's read
+// from another node, a fetch from another node or a batch round from other
+// nodes, an output write whose pipeline leaves the writer's node. The others
+// (spills, local reads and rounds, a single-replica write) add nothing to
+// the per-node time series, so they need hold none of its intervals open: a
+// map's spill of 1.2 TB that took four simulated hours (FB-2010, job 763,
+// under fifo) held every interval of those hours open, each with a count
+// for every node that moved bytes in it.
+func (x *Transfer) crossesNodes() bool {
+	if x.Round > 0 {
+		return x.Round-1 != roundOwn
+	}
+	if x.Kind != TransferOutput {
+		return x.Src != x.Dst
+	}
+	prev := x.Src
+	for _, n := range x.Pipeline {
+		if n != prev {
+			return true
+		}
+		prev = n
+	}
+	return false
+}
+
+// inflightTally counts the transfers between nodes under way
+// (Transfer.crossesNodes) by start time. Transfers start at the engine's
+// clock, which never goes back, so the start times are appended in order and
+// the earliest with a transfer under way is the front's. Start times whose
+// transfers have all ended are dropped from the front at once and from
+// behind it when they are over half of those kept, so that it holds at most
+// about twice the distinct start times of the transfers under way (not
+// every start time since the earliest: a transfer lasting hours held
+// millions).
+type inflightTally struct {
+	at    []int64 // distinct start times, increasing
+	count []int32 // transfers under way that started at at[i]
+	head  int     // at[:head] have none left
+	live  int     // entries of at[head:] with transfers under way
+}
+
+// add counts transfer x started at t, no earlier than any before it, if it
+// is between nodes.
+func (c *inflightTally) add(x *Transfer, t int64) {
+	if !x.crossesNodes() {
+		return
+	}
+	if k := len(c.at); k > c.head && c.at[k-1] == t {
+		if c.count[k-1] == 0 {
+			c.live++
+		}
+		c.count[k-1]++
+		return
+	}
+	c.at = append(c.at, t)
+	c.count = append(c.count, 1)
+	c.live++
+}
+
+// done uncounts transfer x, added before.
+func (c *inflightTally) done(x *Transfer) {
+	if !x.crossesNodes() {
+		return
+	}
+	t := x.Start
+	i := c.head + sort.Search(len(c.at)-c.head, func(i int) bool { return c.at[c.head+i] >= t })
+	if i == len(c.at) || c.at[i] != t || c.count[i] == 0 {
+		return
+	}
+	if c.count[i]--; c.count[i] == 0 {
+		c.live--
+	}
+	for c.head < len(c.at) && c.count[c.head] == 0 {
+		c.head++
+	}
+	switch n := len(c.at) - c.head; {
+	case n == 0:
+		c.at, c.count, c.head = c.at[:0], c.count[:0], 0
+	case n > 1024 && n > 2*c.live:
+		k := 0
+		for i := c.head; i < len(c.at); i++ {
+			if c.count[i] > 0 {
+				c.at[k], c.count[k] = c.at[i], c.count[i]
+				k++
+			}
+		}
+		c.at, c.count, c.head = c.at[:k], c.count[:k], 0
+	}
+}
+
+// earliest is the earliest start time counted, math.MaxInt64 when none is.
+func (c *inflightTally) earliest() int64 {
+	if c.head == len(c.at) {
+		return math.MaxInt64
+	}
+	return c.at[c.head]
 }

@@ -117,7 +117,7 @@ func (s *Sim) withdraw(ids []int32) {
 			x.Bytes = moved
 			s.flowTransferred(x, s.now)
 		}
-		s.inflight.done(x.Start)
+		s.inflight.done(&x)
 		s.flowCancels++
 	})
 	if err != nil {

@@ -1,10 +1,8 @@
 package replay
 
 import (
-	"math"
 	"math/bits"
 	"slices"
-	"sort"
 )
 
 // The engine's side of a re-timing network model (network.go): every map
@@ -65,7 +63,7 @@ func (s *Sim) flowStep() (bool, error) {
 	}
 	s.xunlink(&x, int32(id)) // network_cancel.go
 	s.flowTransferred(x, at)
-	s.inflight.done(x.Start)
+	s.inflight.done(&x)
 	j := s.jobs[x.Job]
 	switch {
 	case x.Kind != TransferFetch:
@@ -102,60 +100,8 @@ func (s *Sim) flowStart(x Transfer) int32 {
 		return -1
 	}
 	s.xlink(&x, int32(id)) // its attempt's transfers (network_cancel.go)
-	s.inflight.add(s.now)
+	s.inflight.add(&x, s.now)
 	return int32(id)
-}
-
-// earliestStart is the start time of the earliest transfer under way or about
-// to start, math.MaxInt64 when there is none: the network accounting keeps
-// every interval a transfer may still spread its bytes into open until then
-// (netstats.go). O(1).
-func (s *Sim) earliestStart() int64 { return s.inflight.earliest() }
-
-// inflightTally counts the transfers under way by start time. Transfers start
-// at the engine's clock, which never goes back, so the start times are
-// appended in order and the earliest with a transfer under way is the front's.
-type inflightTally struct {
-	at    []int64 // distinct start times, increasing
-	count []int32 // transfers under way that started at at[i]
-	head  int     // at[:head] have none left
-}
-
-// add counts a transfer started at t, no earlier than any before it.
-func (c *inflightTally) add(t int64) {
-	if k := len(c.at); k > c.head && c.at[k-1] == t {
-		c.count[k-1]++
-		return
-	}
-	c.at = append(c.at, t)
-	c.count = append(c.count, 1)
-}
-
-// done uncounts a transfer started at t.
-func (c *inflightTally) done(t int64) {
-	i := c.head + sort.Search(len(c.at)-c.head, func(i int) bool { return c.at[c.head+i] >= t })
-	if i == len(c.at) || c.at[i] != t {
-		return
-	}
-	c.count[i]--
-	for c.head < len(c.at) && c.count[c.head] == 0 {
-		c.head++
-	}
-	if c.head == len(c.at) {
-		c.at, c.count, c.head = c.at[:0], c.count[:0], 0
-	} else if c.head > 1024 && 2*c.head > len(c.at) {
-		k := copy(c.at, c.at[c.head:])
-		copy(c.count, c.count[c.head:])
-		c.at, c.count, c.head = c.at[:k], c.count[:k], 0
-	}
-}
-
-// earliest is the earliest start time counted, math.MaxInt64 when none is.
-func (c *inflightTally) earliest() int64 {
-	if c.head == len(c.at) {
-		return math.MaxInt64
-	}
-	return c.at[c.head]
 }
 
 // retime moves a running map's input load from its estimated finish (old) to

@@ -238,7 +238,7 @@ type Sim struct {
 	netm                    NetworkModel  // the network key's model (network.go)
 	fn                      Flows         // netm's transfer network when it re-times transfers; nil otherwise
 	flowErr                 error         // a transfer that failed to start (a bug): stops the run
-	inflight                inflightTally // transfers of fn under way, by start time (network_retimed.go)
+	inflight                inflightTally // transfers of fn under way between nodes, by start time (netstats.go)
 	flowCancels             int64         // transfers of fn withdrawn before their end (network_cancel.go)
 	xi                      xferIndex     // each attempt's transfers under way (network_cancel.go)
 	xscratch                []int32       // withdraw's ids

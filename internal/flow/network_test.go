@@ -649,3 +649,32 @@ func TestWeightBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestResourceListsShrink: a resource's flow lists give back their backing
+// array once most of the flows that crossed it have ended, and the flows
+// still on it keep their order and their rates.
+func TestResourceListsShrink(t *testing.T) {
+	n := New()
+	link := mustResource(t, n, "link", 100*mb)
+	other := mustResource(t, n, "other", 100*mb)
+	for i := range 1000 {
+		if _, err := n.Add(0, FlowID(i), int64(1+i)*mb, []ResourceID{link, other}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	peak := cap(n.res[link].flows)
+	for i := range 990 {
+		if _, err := n.Remove(0, FlowID(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := &n.res[link]
+	if len(res.flows) != 10 || cap(res.flows) > 64 || cap(res.wts) > 64 {
+		t.Fatalf("10 flows left of 1,000: lists of capacity %d and %d (at the peak %d)", cap(res.flows), cap(res.wts), peak)
+	}
+	for k, f := range res.flows {
+		if f.slot[f.pathIndex(link)] != k || f.rate != 10*mb {
+			t.Fatalf("flow %d at %d: slot %d, rate %v", f.id, k, f.slot[f.pathIndex(link)], f.rate)
+		}
+	}
+}
