@@ -260,10 +260,10 @@ func (c *JobCursor) Next() (*Job, error) {
 	case c.tasks != nil && err == nil:
 		c.cur, err = c.tasks.of(j)
 	case c.counts != nil && errors.Is(err, io.EOF):
-		if r, e := c.counts.peek(); e != nil {
+		if e := c.counts.peek(); e != nil {
 			err = e
-		} else if r != nil {
-			err = fmt.Errorf("%s: row %d: job %q is not in the trace after the jobs before it (was the file changed?)", c.counts.path, c.counts.i, r.JobID)
+		} else if c.counts.ok {
+			err = fmt.Errorf("%s: row %d: job %q is not in the trace after the jobs before it (was the file changed?)", c.counts.path, c.counts.i, c.counts.jobID)
 		}
 	case c.counts != nil && err == nil:
 		c.work, c.all, err = c.counts.of(j.ID)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/tracereplay/tracereplay/internal/pqfile"
 )
 
@@ -392,84 +393,181 @@ type taskKeyRow struct {
 	Type  string `parquet:"type,dict"`
 }
 
-// countCursor counts the tasks of a tasks.parquet job by job, in file
-// order, reading their job ids and types only (JobStream.OpenCounts).
-type countCursor struct {
-	f    *os.File
-	rd   *pqfile.Reader[taskKeyRow]
-	path string
-	rows []taskKeyRow
-	pos  int
-	i    int // rows read
-	done bool
+// columnValues reads one leaf column of a Parquet file's row groups, in
+// order, a buffer of values at a time, and no other column: parquet-go's
+// row readers read every column of a row when they convert it to fewer.
+// A value's bytes are the page's: valid until the next call.
+type columnValues struct {
+	rgs   []parquet.RowGroup
+	col   int // the leaf column's index
+	rg    int // the next row group
+	pages parquet.Pages
+	vals  parquet.ValueReader
+	buf   []parquet.Value
+	pos   int
+	eof   bool // the page's values are all in buf
 }
 
-// peek is the next row, nil after the last.
-func (c *countCursor) peek() (*taskKeyRow, error) {
-	if c.pos == len(c.rows) && !c.done {
-		var err error
-		if c.rows, err = c.rd.Next(); err != nil {
-			c.rows = nil
-			if !errors.Is(err, io.EOF) {
-				return nil, parquetError(c.path, err)
+// next is the next value, or io.EOF after the last.
+func (c *columnValues) next() (*parquet.Value, error) {
+	for c.pos == len(c.buf) {
+		switch {
+		case c.vals != nil && !c.eof:
+			n, err := c.vals.ReadValues(c.buf[:cap(c.buf)])
+			c.buf, c.pos = c.buf[:n], 0
+			switch {
+			case errors.Is(err, io.EOF):
+				c.eof = true
+			case err != nil:
+				return nil, err
+			case n == 0:
+				return nil, errors.New("reader made no progress")
 			}
-			c.done = true
+		case c.pages != nil:
+			pg, err := c.pages.ReadPage()
+			if errors.Is(err, io.EOF) {
+				c.pages.Close()
+				c.pages, c.vals = nil, nil
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			c.vals, c.eof = pg.Values(), false
+		case c.rg < len(c.rgs):
+			c.pages = c.rgs[c.rg].ColumnChunks()[c.col].Pages()
+			c.rg++
+		default:
+			return nil, io.EOF
 		}
-		c.pos = 0
 	}
-	if c.pos == len(c.rows) {
-		return nil, nil
+	v := &c.buf[c.pos]
+	c.pos++
+	return v, nil
+}
+
+func (c *columnValues) close() {
+	if c.pages != nil {
+		c.pages.Close()
+		c.pages = nil
 	}
-	return &c.rows[c.pos], nil
+}
+
+// countCursor counts the tasks of a tasks.parquet job by job, in file
+// order, reading their job_id and type columns only (JobStream.OpenCounts).
+type countCursor struct {
+	f         *os.File
+	job, typ  columnValues
+	path      string
+	rows      int64  // the footer's row count
+	jobID     []byte // the next row's job id and type, when ok
+	typeBytes []byte
+	ok        bool
+	i         int // rows read
+	done      bool
+}
+
+// peek reads the next row's job id and type (ok), unless after the last:
+// the footer's row count, as pqfile.Reader stops.
+func (c *countCursor) peek() (err error) {
+	if c.ok || c.done {
+		return nil
+	}
+	if int64(c.i) == c.rows {
+		c.done = true
+		return nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = parquetError(c.path, &pqfile.Error{Stage: pqfile.Panic, Err: fmt.Errorf("%v", p)})
+		}
+	}()
+	j, err := c.job.next()
+	t, terr := c.typ.next()
+	switch {
+	case err == nil && terr == nil:
+		c.jobID, c.typeBytes, c.ok = j.ByteArray(), t.ByteArray(), true
+		return nil
+	case errors.Is(err, io.EOF) && errors.Is(terr, io.EOF):
+		return parquetError(c.path, &pqfile.Error{Stage: pqfile.Count, Row: int64(c.i), Want: c.rows})
+	case err == nil || errors.Is(err, io.EOF):
+		err = terr // the type column's error
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = errors.New("columns job_id and type differ in length")
+	}
+	return parquetError(c.path, &pqfile.Error{Stage: pqfile.Rows, Err: err, Row: int64(c.i)})
 }
 
 // of counts the tasks ahead that name job id: the maps and reduces before
 // its first other task (work), and all of them.
 func (c *countCursor) of(id string) (work, all int, err error) {
 	for {
-		r, err := c.peek()
-		if err != nil || r == nil || r.JobID != id {
-			return work, all, err
+		if err := c.peek(); err != nil {
+			return 0, 0, err
 		}
-		typ, ok := ParseTaskType(r.Type)
+		if !c.ok || string(c.jobID) != id {
+			return work, all, nil
+		}
+		typ, ok := ParseTaskType(string(c.typeBytes))
 		if !ok {
-			return 0, 0, fmt.Errorf("%s: row %d: type %q: want MAP, REDUCE, SETUP or CLEANUP", c.path, c.i, r.Type)
+			return 0, 0, fmt.Errorf("%s: row %d: type %q: want MAP, REDUCE, SETUP or CLEANUP", c.path, c.i, c.typeBytes)
 		}
 		if typ.IsWork() && work == all {
 			work++
 		}
 		all++
-		c.pos++
+		c.ok = false
 		c.i++
 	}
 }
 
 func (c *countCursor) close() {
-	c.rd.Close()
+	c.job.close()
+	c.typ.close()
 	c.f.Close()
 }
 
 // OpenCounts opens a cursor on the jobs that also counts each job's tasks
-// (JobCursor.TaskCounts), reading only their job ids and types; without a
-// tasks.parquet it is Open. Close it.
+// (JobCursor.TaskCounts), reading only their job_id and type columns;
+// without a tasks.parquet it is Open. Close it.
 func (s *JobStream) OpenCounts() (*JobCursor, error) {
 	c, err := s.Open()
 	if err != nil || s.tasks == nil {
 		return c, err
 	}
-	f, size, err := openSized(s.tasks.path)
+	cc, err := openCounts(s.tasks.path)
 	if err != nil {
 		c.Close()
+		return nil, badInput{err}
+	}
+	c.counts = cc
+	return c, nil
+}
+
+// openCounts opens the job_id and type columns of the tasks.parquet path.
+func openCounts(path string) (*countCursor, error) {
+	f, size, err := openSized(path)
+	if err != nil {
 		return nil, err
 	}
-	rd, err := pqfile.NewReader[taskKeyRow](f, size, pqfile.Options{Columns: pqfile.SameLeaves})
+	pf, err := pqfile.OpenFile(f, size, pqfile.Options{})
+	if err == nil {
+		err = pqfile.SameLeaves(parquet.SchemaOf(new(taskKeyRow)), pf.Schema())
+		if err != nil {
+			err = &pqfile.Error{Stage: pqfile.Columns, Err: err}
+		}
+	}
 	if err != nil {
 		f.Close()
-		c.Close()
-		return nil, badInput{parquetError(s.tasks.path, err)}
+		return nil, parquetError(path, err)
 	}
-	c.counts = &countCursor{f: f, rd: rd, path: s.tasks.path}
-	return c, nil
+	jl, _ := pf.Schema().Lookup("job_id")
+	tl, _ := pf.Schema().Lookup("type")
+	rgs := pf.RowGroups()
+	return &countCursor{f: f, path: path, rows: pf.NumRows(),
+		job: columnValues{rgs: rgs, col: jl.ColumnIndex, buf: make([]parquet.Value, 0, 1024)},
+		typ: columnValues{rgs: rgs, col: tl.ColumnIndex, buf: make([]parquet.Value, 0, 1024)}}, nil
 }
 
 // TaskCounts is, for a cursor opened with OpenCounts, the tasks of the job

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -307,5 +308,72 @@ func TestTaskStreamHeapFlat(t *testing.T) {
 	}
 	if float64(b) > 1.2*float64(a)+1e6 {
 		t.Errorf("reading %d tasks peaked at %d bytes, %d at %d: the cursor holds what it handed out", nb, b, na, a)
+	}
+}
+
+// TestTaskCountsMatchRead: a cursor opened with OpenCounts, which reads the
+// tasks' job_id and type columns alone, page by page, counts each job's
+// tasks as Read lists them (its maps and reduces ahead of its setup and
+// cleanup, and all), over row groups of 977 rows (the columns' pages end
+// at other rows); a type gone bad after the trace was opened is bad input
+// naming the file and its row.
+func TestTaskCountsMatchRead(t *testing.T) {
+	jobs := streamJobs(6_000)
+	tasks := streamTasks(jobs)
+	dir := writeTraceDir(t, jobs, tasks)
+	meta, _ := encodeMeta(&Meta{SourceFormat: "synthetic"})
+	rows := taskRows(tasks)
+	path := filepath.Join(dir, TasksFile)
+	if err := WriteParquetFile(path, rows, meta, ParquetOptions{MaxRowsPerRowGroup: 977}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, ok, err := OpenTaskStream(dir)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	c, err := tr.Stream.OpenCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, lifecycle := 0, 0
+	for i := range want.Jobs {
+		if _, err := c.Next(); err != nil {
+			t.Fatalf("job %d: %v", i, err)
+		}
+		e, w := k, k
+		for e < len(want.Tasks) && want.Tasks[e].JobID == want.Jobs[i].ID {
+			if w == e && want.Tasks[e].Type.IsWork() {
+				w++
+			}
+			e++
+		}
+		if work, all := c.TaskCounts(); work != w-k || all != e-k {
+			t.Fatalf("job %d: counts %d, %d; want %d, %d", i, work, all, w-k, e-k)
+		}
+		lifecycle += e - w
+		k = e
+	}
+	if _, err := c.Next(); !errors.Is(err, io.EOF) || k != len(want.Tasks) || lifecycle == 0 {
+		t.Fatalf("after the last job: %v (%d of %d tasks, %d setup and cleanup), want io.EOF", err, k, len(want.Tasks), lifecycle)
+	}
+	c.Close()
+
+	rows[6000].Type = "SHUFFLE"
+	if err := WriteParquetFile(path, rows, meta, ParquetOptions{MaxRowsPerRowGroup: 977}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = tr.Stream.OpenCounts(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for err == nil {
+		_, err = c.Next()
+	}
+	if want := fmt.Sprintf("%s: row 6000: type \"SHUFFLE\"", path); !errors.Is(err, ErrBadInput) || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("a bad type: %v; want bad input %q…", err, want)
 	}
 }

@@ -22,7 +22,7 @@ import (
 )
 
 // Cells stream: every cell is checked before any runs (its trace loaded, its
-// workload built and dropped), then each is run, its results written into the
+// workload built and, but for a streamed trace's, dropped), then each is run, its results written into the
 // temporary results directory and dropped as soon as it is done. What a cell
 // keeps until the end is its summary.Run (statistics and a digest of its job
 // rows, no rows) and its manifest entry, a few KB, so that memory does not grow
@@ -38,6 +38,11 @@ type job struct {
 	cell     replay.Cell
 	traceSrc string       // the trace's key (traceKey)
 	trace    *trace.Trace // what the run replays; nil for a generated trace until its cell runs
+	// workload is the workload prepareJobs built to check the cell, kept for
+	// its run when the trace is streamed (it holds nothing per job then, and
+	// building it again would read the trace's files once more); nil
+	// otherwise, and once the cell has run.
+	workload *replay.Workload
 	// What is kept of a finished cell (finishCell).
 	run      summary.Run
 	manifest replay.ManifestRun
@@ -59,9 +64,12 @@ func traceKey(cl replay.Cell) string {
 
 // prepareJobs checks every cell before anything runs, in the order runAll runs
 // them (runOrder): its trace loads, its policy and trace mode apply
-// (prepareCell) and its workload builds (the workload is dropped; runAll builds
-// it again). It returns the jobs in cell order; cells that prepareCell skips
-// are left out.
+// (prepareCell) and its workload builds. The workload is dropped and built
+// again when the cell runs, except a streamed trace's (trace.Trace.Stream),
+// which holds nothing per job: the cell it was built for keeps it for its
+// run, so that the trace's files are not read once more to build it (its
+// check reads every job and task). It returns the jobs in cell order; cells
+// that prepareCell skips are left out.
 func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[string]string) ([]*job, error) {
 	traces := map[string]*trace.Trace{}
 	checked := map[string]bool{} // trace key and hardware whose workload built
@@ -80,14 +88,18 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 			}
 			continue
 		}
+		j := &job{cell: cl, traceSrc: key, trace: tr}
 		hb, _ := json.Marshal(cl.Hardware)
 		if ck := key + "\x00" + string(hb); !checked[ck] {
-			if _, err := newWorkload(c, cl, tr, key); err != nil {
+			w, err := newWorkload(c, cl, tr, key)
+			if err != nil {
 				return nil, err
+			}
+			if tr.Stream != nil {
+				j.workload = w
 			}
 			checked[ck] = true
 		}
-		j := &job{cell: cl, traceSrc: key, trace: tr}
 		if cl.Trace.Generator != "" {
 			j.trace = nil
 			if n+1 == len(order) || traceKey(cells[order[n+1]]) != key {
@@ -185,7 +197,7 @@ func runAll(ctx context.Context, jobs []*job, c *config, prog *progress, out str
 			defer wg.Done()
 			for j := range next {
 				j.err = runJob(ctx, j, c, prog, out, ids)
-				j.trace = nil
+				j.trace, j.workload = nil, nil
 				if j.err != nil {
 					fail(j)
 				}
@@ -249,7 +261,7 @@ func runJob(ctx context.Context, j *job, c *config, prog *progress, out string, 
 	if out != "" {
 		outDir = filepath.Join(out, j.cell.Dir)
 	}
-	res, err := cells.Run(ctx, j.cell, cells.Options{NewPolicy: policy.New, Trace: j.trace, OutDir: outDir, Replay: opt})
+	res, err := cells.Run(ctx, j.cell, cells.Options{NewPolicy: policy.New, Trace: j.trace, Workload: j.workload, OutDir: outDir, Replay: opt})
 	if err != nil {
 		var in *cells.InputError
 		if errors.As(err, &in) {

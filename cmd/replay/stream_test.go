@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/summary"
+	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -162,5 +166,63 @@ func TestStreamedTasksPolicyAll(t *testing.T) {
 	code, out, errOut = runCmd("--trace", sched, "--hardware", hw, "--policy", "all,fifo", "--parallel", "2")
 	if code != 0 || !strings.Contains(out, "observed") {
 		t.Fatalf("with a schedule: exit %d, %s\n%s", code, errOut, out)
+	}
+}
+
+// TestStreamedWorkloadKept: the workload prepareJobs builds to check a
+// streamed trace's cells is kept for the run of the cell it was built for
+// (building it again reads the trace's files once more), one per trace and
+// hardware model, and dropped once the cell has run; a held trace's is not
+// kept. The run gives the table of a run that builds its workload again.
+func TestStreamedWorkloadKept(t *testing.T) {
+	tmp := t.TempDir()
+	dir, _ := synthTasksDir(t, tmp)
+	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
+	for _, c := range []struct {
+		trace string
+		kept  []bool
+	}{
+		{dir, []bool{true, false}},
+		{first50, []bool{false, false}},
+	} {
+		cfg := &config{tracePath: c.trace, format: "auto", hwPath: hw, policies: []string{"fair", "fifo"}, seed: 1,
+			parallel: 1, maxTasksPerHour: replay.DefaultMaxTasksPerHour, maxTasks: replay.DefaultMaxTasks}
+		inputs := map[string]string{}
+		cls, err := plainCells(cfg, inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := prepareJobs(cfg, cls, strings.NewReader(""), inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) != len(c.kept) {
+			t.Fatalf("%s: %d jobs, want %d", c.trace, len(jobs), len(c.kept))
+		}
+		var tables []summary.Run
+		for i, j := range jobs {
+			if (j.workload != nil) != c.kept[i] {
+				t.Errorf("%s: cell %s keeps a workload: %v, want %v", c.trace, j.cell.Dir, j.workload != nil, c.kept[i])
+			}
+			if j.workload != nil {
+				// The kept workload replays as one built for the run.
+				again := &job{cell: j.cell, traceSrc: j.traceSrc, trace: j.trace}
+				if err := runAll(context.Background(), []*job{again}, cfg, newProgress(io.Discard, 1), ""); err != nil {
+					t.Fatal(err)
+				}
+				tables = append(tables, again.run)
+			}
+		}
+		if err := runAll(context.Background(), jobs, cfg, newProgress(io.Discard, len(jobs)), ""); err != nil {
+			t.Fatal(err)
+		}
+		for i, j := range jobs {
+			if j.workload != nil {
+				t.Errorf("%s: cell %s keeps its workload after its run", c.trace, j.cell.Dir)
+			}
+			if c.kept[i] && len(tables) > 0 && !reflect.DeepEqual(j.run, tables[0]) {
+				t.Errorf("%s: cell %s on the kept workload: %+v, built again: %+v", c.trace, j.cell.Dir, j.run.Summary, tables[0].Summary)
+			}
+		}
 	}
 }

@@ -31,6 +31,13 @@ type Options struct {
 	// the cell's generator, parameters and seed (workloads.Generate); a cell
 	// that names no generator then needs Trace.
 	Trace *trace.Trace
+	// Workload, when set, is the workload Run replays: built by the caller
+	// with replay.NewWorkload from Trace, the cell's hardware model, a
+	// topology of it and the cell's seed, and Replay.Workload, as Run would
+	// build it (so that a caller that built it to check the cell need not
+	// read a streamed trace again). It is replayed once; Run builds it when
+	// nil.
+	Workload *replay.Workload
 	// OutDir, when set, is the directory the run streams its results into
 	// (replay.NewRunWriter, opened once the workload is built); Run aborts the
 	// writer when the run fails, and the caller completes it (replay.WriteRun).
@@ -82,10 +89,15 @@ func Run(ctx context.Context, cell replay.Cell, opts Options) (*replay.Result, e
 	}
 	opt := opts.Replay
 	hw := cell.Hardware
-	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, cell.Seed), cell.Seed, opt.Workload)
-	if err != nil {
-		return nil, &InputError{fmt.Errorf("trace %s: %w", opt.TraceName, err)}
+	w := opts.Workload
+	if w == nil {
+		var err error
+		w, err = replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, cell.Seed), cell.Seed, opt.Workload)
+		if err != nil {
+			return nil, &InputError{fmt.Errorf("trace %s: %w", opt.TraceName, err)}
+		}
 	}
+	var err error
 	opt.Seed = cell.Seed
 	if ctx != nil {
 		opt.Context = ctx

@@ -71,6 +71,39 @@ func TestRunAsByHand(t *testing.T) {
 	}
 }
 
+// TestRunGivenWorkload: a workload given is replayed as it is, not built
+// again: the run's task limit of 1, which building it again refuses, is not
+// applied, and the result is that of the workload built by hand.
+func TestRunGivenWorkload(t *testing.T) {
+	c := cell()
+	tr, err := workloads.Generate(c.Trace.Generator, trace.GenParams(c.Trace.Params), c.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw := c.Hardware
+	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, c.Seed), c.Seed, replay.WorkloadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := replay.Options{TraceName: "small", Workload: replay.WorkloadOptions{MaxTasks: 1}}
+	if _, err := cells.Run(context.Background(), c, cells.Options{NewPolicy: policy.New, Trace: tr, Replay: opt}); !errors.Is(err, replay.ErrTooManyTasks) {
+		t.Fatalf("built by Run with a limit of 1 task: error %v, want %v", err, replay.ErrTooManyTasks)
+	}
+	got, err := cells.Run(context.Background(), c, cells.Options{NewPolicy: policy.New, Trace: tr, Workload: w, Replay: opt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Workload = replay.WorkloadOptions{}
+	want, err := cells.Run(context.Background(), c, cells.Options{NewPolicy: policy.New, Trace: tr, Replay: opt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Wall, want.Wall = 0, 0
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the workload given replays\n%+v\nbuilt by Run\n%+v", got.Summary, want.Summary)
+	}
+}
+
 // TestRunOutDir: with OutDir the run streams into that directory, which
 // replay.WriteRun then completes.
 func TestRunOutDir(t *testing.T) {
