@@ -220,30 +220,51 @@ func (s *JobStream) Open() (*JobCursor, error) {
 
 // openRows sets c to read rows of type R and convert each with conv.
 func openRows[R any](c *JobCursor, path string, size int64, conv func(*R) Job) error {
-	rd, err := pqfile.NewReader[R](c.f, size, pqfile.Options{Columns: pqfile.SameLeaves})
+	next, done, err := convertedRows(c.f, path, size, conv)
 	if err != nil {
-		return parquetError(path, err)
+		return err
+	}
+	c.next = func() (*Job, error) {
+		j := new(Job) // one allocation a job: a job kept does not keep its batch
+		var err error
+		*j, err = next()
+		if err != nil {
+			return nil, err
+		}
+		return j, nil
+	}
+	c.done = done
+	return nil
+}
+
+// convertedRows reads the rows of type R of the Parquet file f (size bytes,
+// named path in errors) batch by batch and converts each with conv: next
+// returns the next converted row, or io.EOF after the last; errors name the
+// file. done closes the reader (not f).
+func convertedRows[R, T any](f io.ReaderAt, path string, size int64, conv func(*R) T) (next func() (T, error), done func() error, err error) {
+	rd, err := pqfile.NewReader[R](f, size, pqfile.Options{Columns: pqfile.SameLeaves})
+	if err != nil {
+		return nil, nil, parquetError(path, err)
 	}
 	var rows []R
 	pos := 0
-	c.next = func() (*Job, error) {
+	next = func() (T, error) {
 		if pos == len(rows) {
 			var err error
 			if rows, err = rd.Next(); err != nil {
+				var zero T
 				if errors.Is(err, io.EOF) {
-					return nil, io.EOF
+					return zero, io.EOF
 				}
-				return nil, parquetError(path, err)
+				return zero, parquetError(path, err)
 			}
 			pos = 0
 		}
-		j := new(Job) // one allocation a job: a job kept does not keep its batch
-		*j = conv(&rows[pos])
+		v := conv(&rows[pos])
 		pos++
-		return j, nil
+		return v, nil
 	}
-	c.done = rd.Close
-	return nil
+	return next, rd.Close, nil
 }
 
 // Next returns the next job, or io.EOF after the last; errors name the file

@@ -282,29 +282,19 @@ func (tf *taskFile) openRows() (*taskRowReader, error) {
 
 // openTaskRows sets r to read rows of type R and convert each with conv.
 func openTaskRows[R any](r *taskRowReader, path string, size int64, conv func(*R) TaskRow) error {
-	rd, err := pqfile.NewReader[R](r.f, size, pqfile.Options{Columns: pqfile.SameLeaves})
+	next, done, err := convertedRows(r.f, path, size, conv)
 	if err != nil {
-		return parquetError(path, err)
+		return err
 	}
-	var rows []R
 	var row TaskRow
-	pos := 0
 	r.next = func() (*TaskRow, error) {
-		if pos == len(rows) {
-			var err error
-			if rows, err = rd.Next(); err != nil {
-				if errors.Is(err, io.EOF) {
-					return nil, io.EOF
-				}
-				return nil, parquetError(path, err)
-			}
-			pos = 0
+		var err error
+		if row, err = next(); err != nil {
+			return nil, err
 		}
-		row = conv(&rows[pos])
-		pos++
 		return &row, nil
 	}
-	r.done = rd.Close
+	r.done = done
 	return nil
 }
 
