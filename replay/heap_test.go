@@ -3,19 +3,42 @@ package replay
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
-// TestEventQueueOrder pushes random events, popping some as it goes, and checks
-// they come out in (time, sequence) order.
+// TestEventSize checks that an event stays 24 bytes: the kind is packed into
+// the sequence number's word (event.ks), not a padded field of its own.
+func TestEventSize(t *testing.T) {
+	if n := unsafe.Sizeof(event{}); n != 24 {
+		t.Fatalf("event is %d bytes, want 24", n)
+	}
+}
+
+// TestEventPacking checks that every kind and large sequence numbers of both
+// parities come back from an event unchanged.
+func TestEventPacking(t *testing.T) {
+	for k := evArrival; k <= evSpecKill; k++ {
+		for _, key := range []uint64{0, 1, 2, 12345<<1 | 1, 1<<58 - 1, 1 << 58} {
+			e := mkEvent(-7, key, k, -3, 1<<31-1)
+			if e.key() != key || e.kind() != k || e.t != -7 || e.a != -3 || e.b != 1<<31-1 {
+				t.Fatalf("mkEvent(key %d, kind %d) = %+v: key %d kind %d", key, k, e, e.key(), e.kind())
+			}
+		}
+	}
+}
+
+// TestEventQueueOrder pushes random events of random kinds, popping some as it
+// goes, and checks they come out in (time, sequence number) order, whatever
+// their kinds.
 func TestEventQueueOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var q eventQueue
 	var seq uint64
 	var last event
-	popped := 0
+	popped, n := 0, 0
 	check := func() {
 		e := q.pop()
-		if popped > 0 && e.before(&last) {
+		if popped > 0 && (e.t < last.t || e.t == last.t && e.key() < last.key()) {
 			t.Fatalf("popped %+v after %+v", e, last)
 		}
 		last = e
@@ -24,8 +47,9 @@ func TestEventQueueOrder(t *testing.T) {
 	now := int64(0)
 	for range 20000 {
 		if rng.IntN(3) > 0 || len(q) == 0 {
-			seq++
-			q.push(event{t: now + rng.Int64N(50), seq: seq})
+			seq += 1 + uint64(rng.IntN(2)) // keys of both parities
+			n++
+			q.push(mkEvent(now+rng.Int64N(50), seq, eventKind(rng.IntN(int(evSpecKill)+1)), 0, 0))
 		} else {
 			check()
 			now = last.t
@@ -34,8 +58,8 @@ func TestEventQueueOrder(t *testing.T) {
 	for len(q) > 0 {
 		check()
 	}
-	if popped != int(seq) {
-		t.Fatalf("popped %d of %d", popped, seq)
+	if popped != n {
+		t.Fatalf("popped %d of %d", popped, n)
 	}
 }
 

@@ -105,7 +105,7 @@ func (s *Sim) scheduleHeartbeat(n int32, t int64) {
 	s.seq++
 	ns := &s.nodes[n]
 	ns.nextHB, ns.hbSeq = t, s.seq<<1
-	e := event{t: t, seq: s.seq << 1, a: n, kind: evHeartbeat}
+	e := mkEvent(t, s.seq<<1, evHeartbeat, n, 0)
 	if s.opt.queueAll {
 		s.q.push(e)
 		return
@@ -128,7 +128,7 @@ func (s *Sim) scheduleNextHeartbeat(n int32, t int64) {
 	s.seq++
 	ns := &s.nodes[n]
 	ns.nextHB, ns.hbSeq = t, s.seq<<1
-	s.hbf.push(event{t: t, seq: s.seq << 1, a: n, kind: evHeartbeat})
+	s.hbf.push(mkEvent(t, s.seq<<1, evHeartbeat, n, 0))
 }
 
 // hbFIFO is a queue of heartbeats scheduled in (time, sequence number)
@@ -147,7 +147,7 @@ func (f *hbFIFO) fits(t int64, seq uint64) bool {
 		return true
 	}
 	l := &f.ev[len(f.ev)-1]
-	return l.t < t || l.t == t && l.seq < seq
+	return l.t < t || l.t == t && l.key() < seq
 }
 
 // push queues e, which fits.
@@ -178,7 +178,7 @@ func (f *hbFIFO) pop() event {
 // queue for each of the millions of visits of a big run.
 func (s *Sim) scheduleSweep(t int64, n int32) {
 	s.seq++
-	e := event{t: t, seq: s.seq << 1, a: n, kind: evSweep}
+	e := mkEvent(t, s.seq<<1, evSweep, n, 0)
 	if s.opt.queueAll {
 		s.q.push(e)
 		return
@@ -225,7 +225,7 @@ func (s *Sim) loadArrival() {
 		return
 	}
 	a.job = r
-	a.cur = event{t: r.submitUs, seq: (a.seq0 + uint64(a.k) + 1) << 1, a: int32(a.k), kind: evArrival}
+	a.cur = mkEvent(r.submitUs, (a.seq0+uint64(a.k)+1)<<1, evArrival, int32(a.k), 0)
 }
 
 // next pops the next event to handle: the first of q, the next arrival, the sweep's event and,
@@ -336,21 +336,21 @@ func (s *Sim) cancelled(t int64, seq uint64) bool {
 // a cancelled heartbeat: expireHeartbeat, then slotFreed's heartbeat at now),
 // which the sequence number tells apart.
 func (s *Sim) cancelHeartbeats() {
-	for len(s.hbq) > 0 && s.cancelled(s.hbq[0].t, s.hbq[0].seq) {
+	for len(s.hbq) > 0 && s.cancelled(s.hbq[0].t, s.hbq[0].key()) {
 		e := s.hbq.pop()
 		if e.b != 0 {
 			continue // WakeFirst's: nothing waited at its time
 		}
-		if ns := &s.nodes[e.a]; ns.nextHB == e.t && ns.hbSeq == e.seq {
+		if ns := &s.nodes[e.a]; ns.nextHB == e.t && ns.hbSeq == e.key() {
 			ns.nextHB = -1
 		}
 		if s.opt.stats != nil {
 			s.opt.stats.Cancelled++
 		}
 	}
-	for s.hbf.len() > 0 && s.cancelled(s.hbf.first().t, s.hbf.first().seq) {
+	for s.hbf.len() > 0 && s.cancelled(s.hbf.first().t, s.hbf.first().key()) {
 		e := s.hbf.pop()
-		if ns := &s.nodes[e.a]; ns.nextHB == e.t && ns.hbSeq == e.seq {
+		if ns := &s.nodes[e.a]; ns.nextHB == e.t && ns.hbSeq == e.key() {
 			ns.nextHB = -1
 		}
 		if s.opt.stats != nil {

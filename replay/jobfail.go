@@ -384,7 +384,7 @@ func (s *Sim) failJob(j *Job) {
 // order.
 func (s *Sim) dropEvents(k int32) {
 	s.dropEventsWhere(func(e event) bool {
-		return e.a == k && (e.kind == evMapDone || e.kind == evReduceDone) || flowEventOf(e, k, -1)
+		return e.a == k && (e.kind() == evMapDone || e.kind() == evReduceDone) || flowEventOf(e, k, -1)
 	})
 }
 

@@ -215,7 +215,7 @@ func (s *Sim) killAttempt(j *Job, b int, stage uint8) {
 	switch stage {
 	case mapStartup, mapCompute, mapFailStartup, mapFailReading, mapFailWait:
 		// For rare kills: dropEventsWhere rebuilds the queue.
-		s.dropEventsWhere(func(e event) bool { return e.kind == evTaskFlow && e.a == j.Index && int(e.b) == b })
+		s.dropEventsWhere(func(e event) bool { return e.kind() == evTaskFlow && e.a == j.Index && int(e.b) == b })
 		if stage == mapFailReading {
 			s.withdrawAttempt(j, b) // its failed attempts' read (network_disk.go)
 		}

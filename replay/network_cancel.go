@@ -173,7 +173,7 @@ func flowEventOf(e event, k, red int32) bool {
 	if e.a != k {
 		return false
 	}
-	switch e.kind {
+	switch e.kind() {
 	case evTaskFlow:
 		return red < 0 || e.b == -1-red
 	case evFetchStart:

@@ -408,7 +408,7 @@ func (s *Sim) resume(n int32, x int64) {
 	s.unpark(n)
 	ns := &s.nodes[n]
 	ns.nextHB, ns.hbSeq = x, k
-	s.hbq.push(event{t: x, seq: k, a: n, kind: evHeartbeat})
+	s.hbq.push(mkEvent(x, k, evHeartbeat, n, 0))
 }
 
 // settle makes parked node n dormant, and reports so, if one of its skipped
@@ -509,7 +509,7 @@ func (s *Sim) WakeAllAt(t int64) {
 	default:
 		if t != s.pk.alarm {
 			s.pk.alarm = t
-			s.hbq.push(event{t: t, a: -1, b: 2, kind: evHeartbeat})
+			s.hbq.push(mkEvent(t, 0, evHeartbeat, -1, 2))
 		}
 	}
 }
@@ -712,7 +712,7 @@ func (s *Sim) WakeFirst(t int64) {
 		// Nodes may park before t: decide then.
 		if t != s.pk.lastWake {
 			s.pk.lastWake = t
-			s.hbq.push(event{t: t, a: -1, b: 1, kind: evHeartbeat})
+			s.hbq.push(mkEvent(t, 0, evHeartbeat, -1, 1))
 		}
 		return
 	}

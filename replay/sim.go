@@ -29,21 +29,43 @@ const (
 	evSpecKill      // map b's losing speculative attempt is killed (b ≥ 0) or map -1-b's frees its slot (lifecycle_kill.go)
 )
 
+// event is 24 bytes (TestEventSize): its kind is packed into the low
+// kindBits bits of ks, below its sequence number (key). Sequence numbers
+// order events of the same time; they are unique except for ties among
+// heartbeats (key 0, WakeFirst's), which share a kind, so ordering by
+// (t, ks) is ordering by (t, key).
 type event struct {
 	t    int64
-	seq  uint64
-	a, b int32 // job and task, or node
-	kind eventKind
+	ks   uint64 // key<<kindBits | kind
+	a, b int32  // job and task, or node
 }
 
-// eventQueue is a 4-ary min-heap on (t, seq): shallower than a binary heap, so
-// fewer cache misses per operation on the large queues of big clusters. seq makes
+// kindBits is the number of low bits of event.ks that hold the kind.
+const kindBits = 5
+
+// A sequence number must fit above the kind: 2^59 keys.
+const _ = uint(1<<kindBits - 1 - evSpecKill)
+
+// mkEvent is the event of kind k at t with sequence number key.
+func mkEvent(t int64, key uint64, k eventKind, a, b int32) event {
+	return event{t: t, ks: key<<kindBits | uint64(k), a: a, b: b}
+}
+
+// key is e's sequence number: even for scheduled events (twice the counter
+// Sim.seq), odd for a parked node's heartbeat (tickKey), 0 for WakeFirst's.
+func (e *event) key() uint64 { return e.ks >> kindBits }
+
+// kind is e's kind.
+func (e *event) kind() eventKind { return eventKind(e.ks & (1<<kindBits - 1)) }
+
+// eventQueue is a 4-ary min-heap on (t, ks): shallower than a binary heap, so
+// fewer cache misses per operation on the large queues of big clusters. The key makes
 // simultaneous events run in the order they were scheduled, which keeps runs
 // deterministic.
 type eventQueue []event
 
 func (e *event) before(o *event) bool {
-	return e.t < o.t || e.t == o.t && e.seq < o.seq
+	return e.t < o.t || e.t == o.t && e.ks < o.ks
 }
 
 func (q *eventQueue) push(e event) {
@@ -354,7 +376,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 
 func (s *Sim) schedule(t int64, k eventKind, a, b int32) {
 	s.seq++
-	s.q.push(event{t: t, seq: s.seq << 1, a: a, b: b, kind: k})
+	s.q.push(mkEvent(t, s.seq<<1, k, a, b))
 }
 
 // stallLimit is how long a run may go with tasks waiting, none running and no
@@ -391,12 +413,12 @@ func (s *Sim) loop() (err error) {
 			s.chk.time(e.t)
 		}
 		if s.pk.on {
-			s.pk.record(e.t, e.seq, s.seq)
+			s.pk.record(e.t, e.key(), s.seq)
 		}
-		s.now, s.curSeq = e.t, e.seq
+		s.now, s.curSeq = e.t, e.key()
 		s.events++
 		if s.opt.stats != nil {
-			s.opt.stats.ByKind[e.kind]++
+			s.opt.stats.ByKind[e.kind()]++
 		}
 		if s.events&4095 == 0 && s.opt.Context != nil && s.opt.Context.Err() != nil {
 			return fmt.Errorf("stopped at %s of simulated time: %w", Duration(s.now), s.opt.Context.Err())
@@ -405,7 +427,7 @@ func (s *Sim) loop() (err error) {
 			return fmt.Errorf("stalled at %s of simulated time: %d tasks wait on an idle cluster and nothing was launched for %s",
 				Duration(s.now), s.pending, Duration(stallLimit))
 		}
-		switch e.kind {
+		switch e.kind() {
 		case evArrival:
 			s.arrive(int(e.a))
 		case evHeartbeat:

@@ -736,7 +736,7 @@ func (s *Sim) preemptReduce(j *Job, i int32) {
 // dropTaskEvent withdraws the done event of one task (a preempted one),
 // keeping the others' order.
 func (s *Sim) dropTaskEvent(k int32, kind eventKind, i int32) {
-	s.dropEventsWhere(func(e event) bool { return e.a == k && e.b == i && e.kind == kind })
+	s.dropEventsWhere(func(e event) bool { return e.a == k && e.b == i && e.kind() == kind })
 }
 
 // requeueMap puts preempted map i back in j's pending-map indexes: each
