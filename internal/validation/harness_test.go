@@ -484,22 +484,7 @@ func TestValidationHarness(t *testing.T) {
 		}
 		v.Rows = append(v.Rows, report.PoolRows(fmt.Sprintf("all (pooled, %d runs)", len(pairs)), rows))
 	}
-	// The pooled rows of each fold, before the all row: a fold is scored with
-	// the other fold's model, so each is its own out-of-fold score.
-	var foldRows []report.ValidationRow
-	for _, f := range []string{"A", "B"} {
-		var rows []report.ValidationRow
-		for i, p := range pairs {
-			if pairFold[i] == f {
-				r, _ := report.ValidatePair(p)
-				rows = append(rows, r)
-			}
-		}
-		if len(rows) > 0 {
-			foldRows = append(foldRows, report.PoolRows(fmt.Sprintf("fold %s (pooled, %d runs)", f, len(rows)), rows))
-		}
-	}
-	v.Rows = slices.Insert(v.Rows, len(v.Rows)-1, foldRows...)
+	insertFoldRows(v, pairs, pairFold)
 	pooled := v.Rows[len(v.Rows)-1]
 	for _, b := range []struct {
 		env, what string
@@ -680,4 +665,24 @@ func jobTrackerMode(tr *trace.Trace) string {
 		return "off"
 	}
 	return os.Getenv("VALIDATION_JOBTRACKER")
+}
+
+// insertFoldRows puts the pooled rows of each fold (pairFold[i] is pair i's)
+// before v's last row, the all row: a fold is scored with the other fold's
+// model, so each is its own out-of-fold score.
+func insertFoldRows(v *report.Validation, pairs []report.ValidationPair, pairFold []string) {
+	var foldRows []report.ValidationRow
+	for _, f := range []string{"A", "B"} {
+		var rows []report.ValidationRow
+		for i, p := range pairs {
+			if pairFold[i] == f {
+				r, _ := report.ValidatePair(p)
+				rows = append(rows, r)
+			}
+		}
+		if len(rows) > 0 {
+			foldRows = append(foldRows, report.PoolRows(fmt.Sprintf("fold %s (pooled, %d runs)", f, len(rows)), rows))
+		}
+	}
+	v.Rows = slices.Insert(v.Rows, len(v.Rows)-1, foldRows...)
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -111,22 +110,7 @@ func TestValidationHarnessYARN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The pooled rows of each fold, before the all row: a fold is scored with
-	// the other fold's model.
-	var foldRows []report.ValidationRow
-	for _, f := range []string{"A", "B"} {
-		var rows []report.ValidationRow
-		for i, p := range pairs {
-			if pairFold[i] == f {
-				r, _ := report.ValidatePair(p)
-				rows = append(rows, r)
-			}
-		}
-		if len(rows) > 0 {
-			foldRows = append(foldRows, report.PoolRows(fmt.Sprintf("fold %s (pooled, %d runs)", f, len(rows)), rows))
-		}
-	}
-	v.Rows = slices.Insert(v.Rows, len(v.Rows)-1, foldRows...)
+	insertFoldRows(v, pairs, pairFold)
 	fmt.Println()
 	for i, tb := range []*report.Table{v.ErrorTable(), v.RunTable()} {
 		if err := tb.WriteText(os.Stdout); err != nil {
