@@ -56,8 +56,8 @@ func mergeBytes(hw *Hardware, out int64) int64 {
 // when copy is set) and its output needs one, the merge of its spills as a
 // flow on node's disk, and reports whether it did.
 func (s *Sim) startMapMerge(j *Job, i, node int32, copy bool) bool {
-	if j.out.disk.isTimed(i) {
-		return false
+	if j.out.disk.isTimed(i) || j.out.disk.mapOnly {
+		return false // no sort, so no spills to merge, in a job without reduces (mapWrite)
 	}
 	b := mergeBytes(s.hw, j.Maps[i].OutputBytes)
 	if b <= 0 {

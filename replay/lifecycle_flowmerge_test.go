@@ -17,20 +17,28 @@ import (
 //	1–1.5 s: map 0's last 50 MB alone at 100 MB/s;
 //	1.5–3.5 s: map 0's merge reads and writes 100 MB, 200 MB at 100 MB/s.
 //
-// Without the key map 0 ends at 1.5 s; map 1 ends at 1 s either way.
+// Without the key map 0 ends at 1.5 s; map 1 ends at 1 s either way. The
+// job has a reduce of no bytes on node 1: a job without reduces has no sort
+// and no merge (mapWrite), so without one (one replica: its write is to
+// node 0's disk) map 0 ends at 1.5 s with the key too.
 func TestFlowMergesMap(t *testing.T) {
 	for _, c := range []struct {
-		merges bool
-		want   [2]int64
-	}{{false, [2]int64{1_500_000, sec}}, {true, [2]int64{3_500_000, sec}}} {
-		t.Run(fmt.Sprint(c.merges), func(t *testing.T) {
+		merges, mapOnly bool
+		want            [2]int64
+	}{{false, false, [2]int64{1_500_000, sec}}, {true, false, [2]int64{3_500_000, sec}}, {true, true, [2]int64{1_500_000, sec}}} {
+		t.Run(fmt.Sprint(c.merges, c.mapOnly), func(t *testing.T) {
 			h := flowHardware(t, 100, 100, 100)
 			h.MapComputeMBps, h.ReduceComputeMBps, h.SortMBps = 0, 0, 0
 			h.FlowMerges = c.merges
 			tr := &trace.Trace{}
-			flowJob(tr, "A", [][2]int64{{0, 100e6}, {0, 50e6}}, nil)
+			reduces := [][2]int64{{0, 0}}
+			plan := []launch{{0, false, 0, 0, 0}, {0, false, 1, 0, 0}, {0, true, 0, 1, 0}}
+			if c.mapOnly {
+				reduces, plan = nil, plan[:2]
+			}
+			diskJob(tr, "A", [][2]int64{{0, 100e6}, {0, 50e6}}, reduces)
 			res, _ := runFlowCase(t, h, tr, 1, nil, func(s Cluster, jobs []*JobView) []launch {
-				return []launch{{0, false, 0, 0, 0}, {0, false, 1, 0, 0}}
+				return plan
 			})
 			got := taskTimes(res, "A", "MAP")
 			if got[0][1] != c.want[0] || got[1][1] != c.want[1] {
@@ -80,7 +88,8 @@ func TestFlowMergesReduce(t *testing.T) {
 // of output: the copy on node 0 from 1 s reads 1–1.4 s, computes 1–3 s,
 // spills 100 MB over 3–13 s and, with flow_merges, merges 200 MB over
 // 13–33 s; it wins at 33 s (13 s without the key) while the original
-// computes, so no flow is withdrawn.
+// computes, so no flow is withdrawn. The job has a reduce of no bytes on
+// node 1 (as in TestFlowMergesMap).
 func TestFlowMergesCopy(t *testing.T) {
 	for _, c := range []struct {
 		merges bool
@@ -92,12 +101,12 @@ func TestFlowMergesCopy(t *testing.T) {
 			h.FlowMerges = c.merges
 			straggle(&h)
 			tr := &trace.Trace{}
-			diskJob(tr, "A", [][2]int64{{4e6, 100e6}}, nil)
+			diskJob(tr, "A", [][2]int64{{4e6, 100e6}}, [][2]int64{{0, 0}})
 			res, end := runFlowCase(t, h, tr, 3, nil, func(s Cluster, jobs []*JobView) []launch {
 				if r := jobs[0].Replicas(0); len(r) != 1 || r[0] != 0 {
 					t.Fatalf("seed 3 puts the block on %v, want node 0", r)
 				}
-				return []launch{{0, false, 0, 3, 0}}
+				return []launch{{0, false, 0, 3, 0}, {0, true, 0, 1, 0}}
 			})
 			if m := taskTimes(res, "A", "MAP")[0]; m != [2]int64{0, c.want} {
 				t.Errorf("map ran %v µs, want 0–%d µs", m, c.want)

@@ -142,12 +142,13 @@ func (s *Sim) copyReadEnded(j *Job, i int32, c *mapCopy) {
 	s.copySpill(j, i, c)
 }
 
-// copySpill starts the copy's spill to its node's disk.
+// copySpill starts the copy's spill to its node's disk (or its output
+// write through its HDFS pipeline: mapWrite).
 func (s *Sim) copySpill(j *Job, i int32, c *mapCopy) {
 	m := &j.Maps[i]
 	c.stage = mapSpilling
 	if m.OutputBytes > 0 && !j.out.disk.isTimed(i) {
-		s.flowStart(Transfer{Kind: TransferSpill, Copy: true, Job: j.Index, Task: i, FetchOf: -1, Src: c.node, Dst: c.node, Bytes: m.OutputBytes})
+		s.flowStart(s.mapWrite(j, i, c.node, true))
 		return
 	}
 	s.copyEnded(j, i, c)

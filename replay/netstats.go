@@ -383,7 +383,8 @@ func (s *Sim) earliestStart() int64 { return s.inflight.earliest() }
 // crossesNodes reports whether transfer x, when it ends, reports bytes
 // between distinct nodes to the observers (flowTransferred): a map's read
 // from another node, a fetch from another node or a batch round from other
-// nodes, an output write whose pipeline leaves the writer's node. The others
+// nodes, an output write (a reduce's, or a map's in a job without reduces)
+// whose pipeline leaves the writer's node. The others
 // (spills, local reads and rounds, a single-replica write) add nothing to
 // the per-node time series, so they need hold none of its intervals open: a
 // map's spill of 1.2 TB that took four simulated hours (FB-2010, job 763,
@@ -393,7 +394,7 @@ func (x *Transfer) crossesNodes() bool {
 	if x.Round > 0 {
 		return x.Round-1 != roundOwn
 	}
-	if x.Kind != TransferOutput {
+	if len(x.Pipeline) == 0 {
 		return x.Src != x.Dst
 	}
 	prev := x.Src

@@ -72,7 +72,8 @@ type Flows interface {
 // Transfer is what a re-timed transfer carries, by its Kind: the input of
 // map Task (FetchOf < 0) from node Src's disk to node Dst, reduce Task's fetch
 // of map FetchOf's output from Src's disk to Dst's, map Task's output spilled
-// to its node's disk (Src = Dst), or reduce Task's output written from node
+// to its node's disk (Src = Dst), or reduce Task's output (or, Kind
+// TransferSpill, map Task's in a job without reduces) written from node
 // Src through the HDFS pipeline Pipeline (the replicas' nodes in order); all
 // of job Job (its workload index), Bytes in all, started at Start (set by
 // Flows.Start). Src = Dst is a transfer within a node: its disk only. Copy
@@ -115,7 +116,9 @@ const (
 	// TransferFetch is a reduce's fetch of a map's output: the map node's
 	// disk, the network path, the reduce node's disk.
 	TransferFetch
-	// TransferSpill is a map's output written to its own node's disk.
+	// TransferSpill is a map's output written to its own node's disk, or in
+	// a job without reduces through the HDFS replication pipeline in
+	// Transfer.Pipeline (mapWrite).
 	TransferSpill
 	// TransferOutput is a reduce's output written through the HDFS
 	// replication pipeline: each replica's disk and the network hops between.

@@ -17,7 +17,11 @@ import (
 //
 //   - a map's input read: the source replica's disk, then (remote) the
 //     network path to the map's node;
-//   - a map's output spill to its own disk;
+//   - a map's output spill to its own disk; in a job without reduces, its
+//     output written through the HDFS replication pipeline instead, as a
+//     reduce's is (below): Hadoop's MapTask hands a map-only job's records
+//     to the job's OutputFormat (NewDirectOutputCollector), with no sort,
+//     spill or merge, so the map ends when its pipeline write does;
 //   - a reduce's fetch of a map's output: the map node's disk, the network
 //     path, the reduce node's disk (a fetch from its own node: its disk once);
 //   - a reduce's output written through the HDFS replication pipeline: each
@@ -66,7 +70,8 @@ import (
 // the observed time already holds its node-local read and spill, so neither
 // is a flow of its own.
 
-// streamOutput seeds each reduce's output pipeline placement.
+// streamOutput seeds each reduce's output pipeline placement (and, in a
+// job without reduces, each map's).
 const streamOutput = 7
 
 // Stages of a modelled map's attempt under network = "flow" (the original's
@@ -131,6 +136,8 @@ type jobDisk struct {
 	mapCPU  []int64  // per map: its compute time, duration noise included
 	redOut  []bool   // per reduce: its output is written as a flow (false: an observed duration holds it)
 	redSeed []uint64 // per reduce: seeds its output pipeline's placement
+	mapSeed uint64   // in a job without reduces (mapOnly): with the map's index, seeds its output pipeline's placement
+	mapOnly bool     // the job has no reduces: its maps write their output through HDFS pipelines (startSpill)
 	cpuEnd  []int64  // per map, then per reduce, while it runs: when its compute ends
 	stage   []uint8  // per map: its original attempt's stage while it runs
 	timed   []bool   // per map: its node-local time is observed (mapCPU holds it, after start-up); nil when none is
@@ -245,6 +252,9 @@ func (w *Workload) newJobDisk(ti, maps, reduces int) *jobDisk {
 	for i := range d.redSeed {
 		d.redSeed[i] = rng.Uint64()
 	}
+	if reduces == 0 {
+		d.mapOnly, d.mapSeed = true, rng.Uint64()
+	}
 	return d
 }
 
@@ -256,11 +266,16 @@ func floorUs(b int64, r float64) int64 { return int64(math.Floor(bytesUs(b, r)))
 // mapLocalUs is map i's nominal node-local time under network = "flow", alone
 // on its node: start-up, the longer of its read at the disk's rate and its
 // compute at rate MB/s (f, the duration noise, on the compute alone), then
-// its spill. It records the compute time.
+// its spill (and with flow_merges its merge), or in a job without reduces
+// its output write, which crosses a disk too. It records the compute time.
 func (d *jobDisk) mapLocalUs(hw *Hardware, i int, m *MapTask, f, rate float64) int64 {
 	cpu := int64(math.Ceil(f * bytesUs(m.InputBytes, rate)))
 	d.mapCPU[i] = cpu
-	return int64(hw.TaskStartup) + max(floorUs(m.InputBytes, hw.DiskMBps), cpu) + floorUs(m.OutputBytes+mergeBytes(hw, m.OutputBytes), hw.DiskMBps)
+	out := m.OutputBytes
+	if !d.mapOnly {
+		out += mergeBytes(hw, m.OutputBytes)
+	}
+	return int64(hw.TaskStartup) + max(floorUs(m.InputBytes, hw.DiskMBps), cpu) + floorUs(out, hw.DiskMBps)
 }
 
 // reduceWorkUs is reduce i's work after its shuffle under network = "flow":
@@ -405,15 +420,44 @@ func (s *Sim) mapReadEnded(j *Job, i int32) {
 	s.startSpill(j, i)
 }
 
-// startSpill starts map i's output spill to its node's disk.
+// startSpill starts map i's output spill to its node's disk, or in a job
+// without reduces its output write through its HDFS pipeline (mapWrite).
 func (s *Sim) startSpill(j *Job, i int32) {
 	m := &j.Maps[i]
 	j.out.disk.stage[i] = mapSpilling
 	if m.OutputBytes > 0 && !j.out.disk.isTimed(i) {
-		s.flowStart(Transfer{Kind: TransferSpill, Job: j.Index, Task: i, FetchOf: -1, Src: m.Node, Dst: m.Node, Bytes: m.OutputBytes})
+		s.flowStart(s.mapWrite(j, i, m.Node, false))
 		return
 	}
 	s.flowMapEnded(j, i)
+}
+
+// mapWrite is the transfer of map i's output written from node (by its
+// speculative copy when copy is set): a spill to node's disk, or in a job
+// without reduces (jobDisk.mapOnly) a write through the HDFS replication
+// pipeline placeOutput draws for it, as a reduce's output is written
+// (startOutput): Kind TransferSpill, so that it is the map's stage, with
+// the pipeline's nodes in Pipeline and Dst its first. The pipeline's draws
+// come from the job's map seed and the map's index, so every policy sees
+// the same pipeline for a map written from a given node; its hops between
+// distinct nodes count in the network bytes.
+func (s *Sim) mapWrite(j *Job, i, node int32, copy bool) Transfer {
+	d, m := j.out.disk, &j.Maps[i]
+	x := Transfer{Kind: TransferSpill, Copy: copy, Job: j.Index, Task: i, FetchOf: -1, Src: node, Dst: node, Bytes: m.OutputBytes}
+	if !d.mapOnly {
+		return x
+	}
+	rng := rand.New(rand.NewPCG(d.mapSeed, streamOutput<<40|uint64(i)))
+	x.Pipeline = s.topo.placeOutput(rng, node, s.hw.Replication, s.hw.Placement == PlacementRackAware)
+	x.Dst = x.Pipeline[0]
+	prev := node
+	for _, n := range x.Pipeline {
+		if n != prev {
+			s.netBytes += m.OutputBytes
+		}
+		prev = n
+	}
+	return x
 }
 
 // flowMapEnded: map i's spill is done, so is the map (reported as the model
@@ -541,7 +585,7 @@ func (s *Sim) flowTransferred(x Transfer, at int64) {
 		}
 		return
 	}
-	if x.Kind != TransferOutput {
+	if len(x.Pipeline) == 0 {
 		if x.Src != x.Dst {
 			s.bus.transfer(TransferEvent{Src: x.Src, Dst: x.Dst, Bytes: x.Bytes, Start: x.Start, End: at})
 		}
@@ -640,7 +684,11 @@ func (fn *flowNet) xferPath(dst []flow.ResourceID, x Transfer) ([]flow.ResourceI
 			dst, err = fn.addDisk(dst, start, x.Dst)
 		}
 	case TransferSpill:
-		dst, err = fn.addDisk(dst, start, x.Dst)
+		if len(x.Pipeline) == 0 {
+			dst, err = fn.addDisk(dst, start, x.Dst)
+			break
+		}
+		fallthrough // a map-only job's map output write (mapWrite)
 	case TransferOutput:
 		prev := x.Src
 		for _, n := range x.Pipeline {

@@ -244,3 +244,106 @@ func TestDiskTraceTimedMaps(t *testing.T) {
 		t.Errorf("maps ran %v µs, want %v", got, want)
 	}
 }
+
+// TestDiskMapOnlyPipeline: a map of a job without reduces writes its output
+// through the HDFS replication pipeline, as a reduce does
+// (TestDiskOutputPipeline), not to its own disk: Hadoop's MapTask hands a
+// map-only job's records to its OutputFormat, with no sort or spill
+// (mapWrite). Job A's one map on node 0 (rack 0) writes 4 MB with
+// replication 3, rack-aware: its pipeline is node 0, then the two nodes of
+// rack 1, one flow at its slowest element:
+//
+//   - disks 1 MB/s, NICs and uplinks 10: 4 MB / 1 MB/s = 4 s;
+//   - disks and NICs 10, uplinks 0.5: 4 / 0.5 = 8 s;
+//   - disks and uplinks 10, NICs 2: 4 / 2 = 2 s;
+//   - disks 1 MB/s, with job B's map reading 8 MB node-local on a rack-1
+//     node from 0 s: that disk is split, 0.5 MB/s each, so A's write takes
+//     4 / 0.5 = 8 s, when B has read 4 MB; B reads its last 4 MB alone and
+//     ends at 12 s.
+//
+// Its write crosses two hops, 8 MB of network bytes. A spill to node 0's
+// disk (the model before) would take 4 s, 0.4 s, 0.4 s and 4 s (B 8 s), with
+// no network bytes; so does the same map in a job with a reduce (of no
+// bytes, on node 1), whose map output stays on its node for the shuffle.
+func TestDiskMapOnlyPipeline(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		disk, nic, uplink float64
+		withB, reduce     bool
+		mapEnd, bEnd      int64 // ms
+		net               int64
+	}{
+		{"disks slowest", 1, 10, 10, false, false, 4000, 0, 8e6},
+		{"uplink slowest", 10, 10, 0.5, false, false, 8000, 0, 8e6},
+		{"NICs slowest", 10, 2, 10, false, false, 2000, 0, 8e6},
+		{"a replica's disk shared", 1, 10, 10, true, false, 8000, 12000, 8e6},
+		{"with a reduce: a spill", 10, 2, 10, false, true, 400, 0, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := flowHardware(t, c.disk, c.nic, c.uplink)
+			h.Replication = 3
+			tr := &trace.Trace{}
+			var reduces [][2]int64
+			if c.reduce {
+				reduces = [][2]int64{{0, 0}}
+			}
+			diskJob(tr, "A", [][2]int64{{0, 4e6}}, reduces)
+			var b int64
+			if c.withB {
+				b = 8e6
+			}
+			flowJob(tr, "B", [][2]int64{{b, 0}}, nil)
+			res := runPlaced(t, h, tr, func(s Cluster, jobs []*JobView) []launch {
+				var far int32 = -1 // a replica of B's block in rack 1
+				for _, r := range jobs[1].Replicas(0) {
+					if s.Topology().Nodes[r].Rack == 1 {
+						far = r
+					}
+				}
+				if far < 0 { // B reads nothing: its map has no replicas, run it in rack 1
+					far = s.Topology().RackNodes[1][0]
+				}
+				l := []launch{{0, false, 0, 0, 0}, {1, false, 0, far, 0}}
+				if c.reduce {
+					l = append(l, launch{0, true, 0, 1, 0})
+				}
+				return l
+			})
+			if got := taskTimes(res, "A", "MAP")[0]; got != [2]int64{0, c.mapEnd * 1000} {
+				t.Errorf("A's map ran %v µs, want 0–%d ms", got, c.mapEnd)
+			}
+			if got := taskTimes(res, "B", "MAP")[0]; c.withB && got[1] != c.bEnd*1000 {
+				t.Errorf("B's map ends at %d µs, want %d ms", got[1], c.bEnd)
+			}
+			if res.Summary.NetworkBytes != c.net {
+				t.Errorf("network bytes %d, want %d", res.Summary.NetworkBytes, c.net)
+			}
+		})
+	}
+}
+
+// TestFixedMapOnlyOutput: under network = "fixed" a reduce's output write
+// costs its bytes at disk_mb_per_s, whatever the replication and the links
+// (no pipeline, no hop: workload.go), and so does a map's output, in a job
+// with reduces or without. Disks 1 MB/s, NICs 2, uplinks 0.5, replication 3,
+// no start-up: a map-only map writing 4 MB ends at 4 s, as a reduce writing
+// 4 MB does (its map of no bytes ends at 0 s, its copy of nothing takes no
+// time). The fixed model charges the HDFS write of a map-only job's map as
+// it charges a reduce's: this test holds that they stay the same.
+func TestFixedMapOnlyOutput(t *testing.T) {
+	h := flowHardware(t, 1, 2, 0.5)
+	h.Network = NetworkFixed
+	h.Replication = 3
+	tr := &trace.Trace{}
+	diskJob(tr, "A", [][2]int64{{0, 4e6}}, nil)
+	diskJob(tr, "B", [][2]int64{{0, 0}}, [][2]int64{{0, 4e6}})
+	res := runPlaced(t, h, tr, func(s Cluster, jobs []*JobView) []launch {
+		return []launch{{0, false, 0, 0, 0}, {1, false, 0, 1, 0}, {1, true, 0, 1, 0}}
+	})
+	if got := taskTimes(res, "A", "MAP")[0]; got != [2]int64{0, 4 * sec} {
+		t.Errorf("A's map-only map ran %v µs, want 0–4 s", got)
+	}
+	if got := taskTimes(res, "B", "REDUCE")[0]; got[1] != 4*sec {
+		t.Errorf("B's reduce ran %v µs, want its end at 4 s", got)
+	}
+}
