@@ -20,7 +20,8 @@ import (
 // at a time whenever they are wanted (Each, Open) instead of held: a month
 // at FB-2010's rates is 733,260 jobs, 185 MB in memory (252 bytes a job).
 // Opened by OpenTaskStream, it reads the directory's tasks.parquet beside
-// the jobs (HasTasks; taskstream.go). A Trace with Stream set has no Jobs,
+// the jobs (HasTasks; taskstream.go), and with StreamOptions.Attempts its
+// attempts.parquet too (HasAttempts; attemptstream.go). A Trace with Stream set has no Jobs,
 // Tasks or Attempts (OpenJobStream, OpenTaskStream).
 type JobStream struct {
 	path    string
