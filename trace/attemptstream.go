@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 )
 
@@ -98,8 +99,9 @@ type convertedAttempt struct {
 
 // attemptRowReader reads an attempts.parquet's rows a batch at a time.
 type attemptRowReader struct {
-	taskRowReader // its f and done; next is not used
-	next          func() (convertedAttempt, error)
+	f    *os.File
+	next func() (convertedAttempt, error) // the next row, or io.EOF; errors name the file
+	done func() error
 }
 
 // openRows opens the rows of af; close them (done, then f).
@@ -116,7 +118,7 @@ func (af *attemptFile) openRows() (*attemptRowReader, error) {
 		f.Close()
 		return nil, err
 	}
-	return &attemptRowReader{taskRowReader: taskRowReader{f: f, done: done}, next: next}, nil
+	return &attemptRowReader{f: f, next: next, done: done}, nil
 }
 
 // attemptCheck checks attempts in file order as Trace.Validate does,
