@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/tracereplay/tracereplay/trace"
@@ -40,8 +41,22 @@ func retryKey(jobID, taskID string) string { return jobID + "\x00" + taskID }
 // its job's lifetime (by more than attemptSkewMs) and a map or reduce of a
 // successful job with attempts but none successful.
 func traceRetries(tr *trace.Trace, hw *Hardware) (map[string]int64, error) {
+	retries, lifeErr, taskErr := traceRetriesOf(tr, hw)
+	if err := cmp.Or(lifeErr, taskErr); err != nil {
+		return nil, err
+	}
+	return retries, nil
+}
+
+// traceRetriesOf is traceRetries with its errors apart: lifeErr is the
+// first attempt refused (whose job is missing or outside its job's
+// lifetime), found before the tasks are checked, and taskErr the first task
+// refused when no attempt is; a trace read job by job (streamedAttempts)
+// reports the first job's lifeErr of any, else the first job's taskErr, as
+// the whole trace would.
+func traceRetriesOf(tr *trace.Trace, hw *Hardware) (retries map[string]int64, lifeErr, taskErr error) {
 	if len(tr.Attempts) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	jobs := make(map[string]*trace.Job, len(tr.Jobs))
 	for i := range tr.Jobs {
@@ -53,11 +68,11 @@ func traceRetries(tr *trace.Trace, hw *Hardware) (map[string]int64, error) {
 		a := &tr.Attempts[i]
 		j, ok := jobs[a.JobID]
 		if !ok {
-			return nil, fmt.Errorf("attempt %s of task %s names job %s: %w", a.AttemptID, a.TaskID, a.JobID, ErrAttemptJobMissing)
+			return nil, fmt.Errorf("attempt %s of task %s names job %s: %w", a.AttemptID, a.TaskID, a.JobID, ErrAttemptJobMissing), nil
 		}
 		if a.StartMs >= 0 && a.StartMs < j.SubmitMs-attemptSkewMs || a.FinishMs >= 0 && j.FinishMs >= 0 && a.FinishMs > j.FinishMs+attemptSkewMs {
 			return nil, fmt.Errorf("attempt %s of job %s runs %d..%d ms, outside the job's lifetime %d..%d ms (by more than %d s of clock skew)",
-				a.AttemptID, a.JobID, a.StartMs, a.FinishMs, j.SubmitMs, j.FinishMs, attemptSkewMs/1000)
+				a.AttemptID, a.JobID, a.StartMs, a.FinishMs, j.SubmitMs, j.FinishMs, attemptSkewMs/1000), nil
 		}
 		if a.Status == trace.StatusSucceeded {
 			succ[retryKey(a.JobID, a.TaskID)] = span{a.StartMs, a.FinishMs}
@@ -73,10 +88,10 @@ func traceRetries(tr *trace.Trace, hw *Hardware) (map[string]int64, error) {
 			continue
 		}
 		if _, ok := succ[retryKey(t.JobID, t.TaskID)]; !ok {
-			return nil, fmt.Errorf("task %s of job %s, which succeeded, has attempts but no successful one", t.TaskID, t.JobID)
+			return nil, nil, fmt.Errorf("task %s of job %s, which succeeded, has attempts but no successful one", t.TaskID, t.JobID)
 		}
 	}
-	retries := map[string]int64{}
+	retries = map[string]int64{}
 	for i := range tr.Attempts {
 		a := &tr.Attempts[i]
 		if a.Status != trace.StatusFailed && a.Status != trace.StatusKilled || a.StartMs < 0 || a.FinishMs < a.StartMs {
@@ -87,5 +102,5 @@ func traceRetries(tr *trace.Trace, hw *Hardware) (map[string]int64, error) {
 			retries[k] += (a.FinishMs-a.StartMs)*1000 + hw.retryGapUs(jobs[a.JobID])
 		}
 	}
-	return retries, nil
+	return retries, nil, nil
 }

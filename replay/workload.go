@@ -43,7 +43,10 @@ func PolicyRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stre
 // them (trace.OpenTaskStream). A held trace that lists tasks keeps each
 // job's range of them (taskRange, lcRange); the position and submit time of
 // every replayed job (jobIndex) are built only for what asks for a job by
-// position: alone runs and the observed schedule.
+// position: alone runs and the observed schedule. With the lifecycle, what
+// it takes from the trace's attempts (retries, fails, specs, recFails) is
+// held for the tasks with a failed, killed or speculative attempt, read job
+// by job from a streamed trace's attempts (lifecycle_streamed.go).
 type Workload struct {
 	Trace *trace.Trace
 	hw    *Hardware
@@ -199,7 +202,13 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 			return nil, err
 		}
 	}
-	if hw.Lifecycle && w.times.UsesTrace() {
+	switch {
+	case hw.Lifecycle && tr.Stream != nil && tr.Stream.HasAttempts():
+		// The attempts are read job by job (lifecycle_streamed.go).
+		if err := w.streamedAttempts(); err != nil {
+			return nil, err
+		}
+	case hw.Lifecycle && w.times.UsesTrace():
 		var err error
 		if w.retries, err = traceRetries(tr, hw); err != nil {
 			return nil, err
@@ -211,8 +220,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		if hw.Speculation == "none" && hw.Cluster != ClusterYARN {
 			w.specs = traceSpeculation(tr, hw)
 		}
-	}
-	if hw.Lifecycle && !w.times.UsesTrace() {
+	case hw.Lifecycle:
 		w.recFails = recordedFailures(tr, hw) // lifecycle_modelfail.go
 	}
 	// One pass; the first error of each kind is kept and they are returned
@@ -274,8 +282,8 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 
 // clusterUp is clusterUpUs of tr; of a streamed trace, from the one job
 // whose ApplicationMaster started first at or after the first replayed
-// submit and the one task that started first with a host at or after it
-// (the only jobs' and tasks' fields it reads).
+// submit and the one task and the one attempt that started first with a
+// host at or after it (the only fields it reads).
 func (w *Workload) clusterUp(tr *trace.Trace, hw *Hardware) (int64, error) {
 	if tr.Stream == nil {
 		return clusterUpUs(tr, w.firstMs, hw), nil
@@ -308,6 +316,19 @@ func (w *Workload) clusterUp(tr *trace.Trace, hw *Hardware) (int64, error) {
 	}
 	if t0 != nil {
 		first.Tasks = []trace.Task{*t0}
+	}
+	var a0 *trace.Attempt
+	err = tr.Stream.EachAttempt(func(_ int, a *trace.Attempt) error {
+		if a.Host != "" && a.StartMs >= w.firstMs && (a0 == nil || a.StartMs < a0.StartMs) {
+			a0 = a
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("read trace: %w", err)
+	}
+	if a0 != nil {
+		first.Attempts = []trace.Attempt{*a0}
 	}
 	return clusterUpUs(&first, w.firstMs, hw), nil
 }

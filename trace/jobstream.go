@@ -20,13 +20,17 @@ import (
 // at a time whenever they are wanted (Each, Open) instead of held: a month
 // at FB-2010's rates is 733,260 jobs, 185 MB in memory (252 bytes a job).
 // Opened by OpenTaskStream, it reads the directory's tasks.parquet beside
-// the jobs (HasTasks; taskstream.go). A Trace with Stream set has no Jobs,
+// the jobs (HasTasks; taskstream.go), and with StreamOptions.Attempts its
+// attempts.parquet too (HasAttempts; attemptstream.go). A Trace with Stream set has no Jobs,
 // Tasks or Attempts (OpenJobStream, OpenTaskStream).
 type JobStream struct {
 	path    string
 	version string    // the file's schema version, which picks its row type
 	n       int       // its jobs (rows)
 	tasks   *taskFile // the tasks.parquet read beside it (OpenTaskStream), or nil
+	// attempts is the attempts.parquet read beside it (OpenTaskStream with
+	// StreamOptions.Attempts), or nil.
+	attempts *attemptFile
 }
 
 // Len is the number of jobs.
@@ -194,6 +198,10 @@ type JobCursor struct {
 	// work and all are the last job's counts.
 	counts    *countCursor
 	work, all int
+	// attempts hands out the job's attempts beside it (OpenAttempts), or
+	// is nil; curAttempts are the last job's.
+	attempts    *attemptCursor
+	curAttempts []Attempt
 }
 
 // Open opens a cursor on the jobs; Close it.
@@ -271,9 +279,25 @@ func convertedRows[R, T any](f io.ReaderAt, path string, size int64, conv func(*
 // and the row, and are bad input (errors.Is(err, ErrBadInput)). A cursor
 // opened with OpenTasks reads the job's tasks with it (Tasks).
 func (c *JobCursor) Next() (*Job, error) {
-	c.cur, c.work, c.all = nil, 0, 0
+	c.cur, c.work, c.all, c.curAttempts = nil, 0, 0, nil
 	j, err := c.next()
 	switch {
+	case c.attempts != nil && errors.Is(err, io.EOF):
+		if c.tasks != nil {
+			if e := c.tasks.end(); e != nil {
+				err = e
+			}
+		}
+		if e := c.attempts.end(); e != nil && errors.Is(err, io.EOF) {
+			err = e
+		}
+	case c.attempts != nil && err == nil:
+		if c.tasks != nil {
+			c.cur, err = c.tasks.of(j)
+		}
+		if err == nil {
+			c.curAttempts, err = c.attempts.of(j)
+		}
 	case c.tasks != nil && errors.Is(err, io.EOF):
 		if e := c.tasks.end(); e != nil {
 			err = e
@@ -297,6 +321,10 @@ func (c *JobCursor) Next() (*Job, error) {
 
 // Close closes the files.
 func (c *JobCursor) Close() error {
+	if c.attempts != nil {
+		c.attempts.close()
+		c.attempts = nil
+	}
 	if c.tasks != nil {
 		c.tasks.rows.close()
 		c.tasks = nil

@@ -42,14 +42,16 @@ func (s *JobStream) NumTasks() int {
 // OpenTaskStream opens the trace directory dir for streaming when it holds a
 // jobs.parquet and no attempts.parquet, with its tasks.parquet if it has
 // one (without, it is OpenJobStream); ok is false, with nothing read, when
-// dir has an attempts.parquet (Read it whole then). It reads the jobs and
-// the tasks once, checking what Read checks (the schema versions, the
-// columns, every row's task type, the jobs and tasks as Trace.Validate
-// does: a task's job, its integers, its preferred racks, the tasks' order)
-// and failing with Read's errors in Read's order, but holds neither: the
-// tasks are checked against the jobs by reading both files side by side,
-// and a task whose job is not where the order puts it costs one more pass
-// over the jobs to tell a task of no job from one out of order.
+// dir has an attempts.parquet (Read it whole then), unless opt.Attempts is
+// set: then the attempts are streamed too (JobStream.OpenAttempts,
+// EachAttempt). It reads the jobs, the tasks and the attempts once,
+// checking what Read checks (the schema versions, the columns, every row's
+// task type, the jobs, tasks and attempts as Trace.Validate does: a task's
+// or attempt's job, its integers, its preferred racks, the order) and
+// failing with Read's errors in Read's order, but holds none of them: the
+// tasks and the attempts are checked against the jobs by reading the files
+// side by side, and one whose job is not where the order puts it costs one
+// more pass over the jobs to tell one of no job from one out of order.
 //
 // opt.Visit, if set, is called with every job and then every task as they
 // are checked, in trace order, so that a caller that needs one pass over the
@@ -61,14 +63,23 @@ func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err er
 		if x.Visit != nil {
 			o.Visit = x.Visit
 		}
+		o.Attempts = o.Attempts || x.Attempts
 	}
+	hasAttempts := false
 	if _, err := os.Stat(filepath.Join(dir, AttemptsFile)); err == nil {
-		return nil, false, nil
+		if !o.Attempts {
+			return nil, false, nil
+		}
+		hasAttempts = true
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, false, fmt.Errorf("read trace: %w", err)
 	}
+	hasTasks := true
 	if _, err := os.Stat(filepath.Join(dir, TasksFile)); errors.Is(err, fs.ErrNotExist) {
-		return OpenJobStream(dir)
+		if !hasAttempts {
+			return OpenJobStream(dir)
+		}
+		hasTasks = false
 	} else if err != nil {
 		return nil, false, fmt.Errorf("read trace: %w", err)
 	}
@@ -76,16 +87,26 @@ func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err er
 	if err != nil {
 		return nil, false, err
 	}
-	tf, convErr, taskErr, err := checkTasks(dir, t.Stream, o.Visit)
-	if err != nil {
-		return nil, false, err
+	var tf *taskFile
+	var convErr, taskErr, attErr error
+	if hasTasks {
+		if tf, convErr, taskErr, err = checkTasks(dir, t.Stream, o.Visit); err != nil {
+			return nil, false, err
+		}
+	}
+	var af *attemptFile
+	if hasAttempts && convErr == nil {
+		// Read stops at a task row's type before it reads the attempts.
+		if af, attErr, err = checkAttempts(dir, t.Stream); err != nil {
+			return nil, false, err
+		}
 	}
 	// Read's order: the rows' types as they are converted, then
-	// Trace.Validate's jobs, then its tasks.
-	if err := cmpOr(convErr, jobErr, taskErr); err != nil {
+	// Trace.Validate's jobs, then its tasks, then its attempts.
+	if err := cmpOr(convErr, jobErr, taskErr, attErr); err != nil {
 		return nil, false, err
 	}
-	t.Stream.tasks = tf
+	t.Stream.tasks, t.Stream.attempts = tf, af
 	return t, true, nil
 }
 
@@ -94,6 +115,10 @@ type StreamOptions struct {
 	// Visit is called with each job (k nil), then each task (j nil), in
 	// trace order, as they are read and checked.
 	Visit func(j *Job, k *Task)
+	// Attempts streams a directory's attempts.parquet too (JobStream.
+	// OpenAttempts, EachAttempt) rather than leave it to Read: for a caller
+	// that reads the attempts through the stream only, never Trace.Attempts.
+	Attempts bool
 }
 
 // cmpOr is the first non-nil error.

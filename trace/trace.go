@@ -215,7 +215,8 @@ type Trace struct {
 	Meta     Meta
 	// Stream, when set, holds the jobs instead of Jobs: they are read from
 	// the trace's jobs.parquet as they are wanted (OpenJobStream), with
-	// their tasks from its tasks.parquet when it has them (OpenTaskStream);
+	// their tasks from its tasks.parquet when it has them (OpenTaskStream)
+	// and its attempts from its attempts.parquet (StreamOptions.Attempts);
 	// Jobs, Tasks and Attempts are then empty.
 	Stream *JobStream
 }

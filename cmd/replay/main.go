@@ -348,10 +348,12 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 			return nil, key, usageError{fmt.Errorf("trace: %w", err)}
 		}
 		if st.IsDir() {
-			// A trace without attempts is read as its jobs arrive, with
-			// their tasks, once per run, unless --alone, which replays
-			// every job by position again; its tasks only when no cell
-			// reads them all at once (streamTasks).
+			// A trace directory is read as its jobs arrive, with their
+			// tasks and attempts, once per run, unless --alone, which
+			// replays every job by position again; its tasks and
+			// attempts only when no cell reads them all at once
+			// (streamTasks): the workload reads the attempts through
+			// the stream (replay.NewWorkload), never Trace.Attempts.
 			ok := false
 			switch {
 			case c.alone:
@@ -359,7 +361,7 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 				// Its identity is hashed as it is checked: one pass
 				// over its tasks less (traceIDs).
 				h := replay.NewTraceHash()
-				tr, ok, err = trace.OpenTaskStream(t.Path, trace.StreamOptions{Visit: h.Visit})
+				tr, ok, err = trace.OpenTaskStream(t.Path, trace.StreamOptions{Visit: h.Visit, Attempts: true})
 				if ok && err == nil && c.tm.auto && tr.Stream.HasTasks() && replay.HasObservedSchedule(tr) {
 					// --policy all's observed row will run on it
 					// (canStreamTasks): read it whole.

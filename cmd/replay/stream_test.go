@@ -226,3 +226,108 @@ func TestStreamedWorkloadKept(t *testing.T) {
 		}
 	}
 }
+
+// jobTrackerLogs is a Hadoop 1 history of 4 jobs and 283 attempts (69
+// killed, 4 failed).
+const jobTrackerLogs = "../../internal/validation/testdata/traces/hadoop1/apache-hadoop-branch-1-rumen-testdata/sample-job-tracker-logs.gz"
+
+// TestStreamedAttemptsDir: a trace directory with attempts (an ingested
+// job history) replayed on a given hardware model is read as its jobs
+// arrive, attempts too, and gives the table of the history file read
+// whole, with and without the lifecycle; --alone and trace mode read it
+// whole. A corrupt attempts.parquet exits 2 naming the file, and so does
+// one gone bad between two cells of a lifecycle run (the second cell's
+// workload reads it), writing nothing.
+func TestStreamedAttemptsDir(t *testing.T) {
+	tmp := t.TempDir()
+	f, err := os.Open(jobTrackerLogs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := trace.ReadInput(jobTrackerLogs, f, "auto", trace.ReadOptions{})
+	f.Close()
+	if err != nil || len(tr.Attempts) == 0 {
+		t.Fatalf("%d attempts, %v", len(tr.Attempts), err)
+	}
+	dir := filepath.Join(tmp, filepath.Base(jobTrackerLogs))
+	if err := trace.Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
+	for _, c := range []struct {
+		hw       string
+		alone    bool
+		streamed bool
+	}{
+		{hw, false, true},
+		{hw, true, false},
+		{"", false, false},
+	} {
+		cfg := &config{tracePath: dir, format: "auto", hwPath: c.hw, policies: []string{"fair"}, seed: 1, alone: c.alone,
+			parallel: 1, maxTasksPerHour: replay.DefaultMaxTasksPerHour, maxTasks: replay.DefaultMaxTasks}
+		inputs := map[string]string{}
+		cls, err := plainCells(cfg, inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := prepareJobs(cfg, cls, strings.NewReader(""), inputs)
+		if err != nil || len(jobs) != 1 {
+			t.Fatal(len(jobs), err)
+		}
+		s := jobs[0].trace.Stream
+		if got := s != nil && s.HasAttempts() && len(jobs[0].trace.Attempts) == 0; got != c.streamed {
+			t.Errorf("hardware %q, alone %v: attempts streamed %v, want %v", c.hw, c.alone, got, c.streamed)
+		}
+	}
+	for _, set := range [][]string{nil, {"--set", "lifecycle=true"}, {"--set", "lifecycle=true", "--set", "task_times=trace"}} {
+		args := append([]string{"--hardware", hw, "--policy", "fair,fifo"}, set...)
+		code, held, errOut := runCmd(append([]string{"--trace", jobTrackerLogs}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		code, streamed, errOut := runCmd(append([]string{"--trace", dir}, args...)...)
+		if code != 0 || streamed != held {
+			t.Fatalf("%v: streamed: exit %d, %s\n%s\nwant the held trace's table\n%s", set, code, errOut, streamed, held)
+		}
+	}
+
+	out := filepath.Join(tmp, "out")
+	corrupt := filepath.Join(tmp, "corrupt")
+	if err := trace.Write(corrupt, tr); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(corrupt, trace.AttemptsFile), []byte("not parquet"), 0o644)
+	code, _, errOut := runCmd("--trace", corrupt, "--hardware", hw, "--out", out)
+	if want := "corrupt/attempts.parquet: not a readable Parquet file"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("corrupt attempts.parquet: exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("corrupt attempts.parquet left %s behind", out)
+	}
+
+	// The first cell runs on the good file; then row 200's type goes bad.
+	path := filepath.Join(dir, trace.AttemptsFile)
+	rows, meta, err := trace.ReadParquetFile[trace.AttemptRow](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows[200].Type = "SHUFFLE"
+	cells := 0
+	ctx := context.WithValue(context.Background(), cellDoneKey{}, func() {
+		if cells++; cells == 1 {
+			if err := trace.WriteParquetFile(path, rows, meta); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	var stderr strings.Builder
+	code = run(ctx, []string{"--trace", dir, "--hardware", hw, "--policy", "fair,fifo", "--set", "lifecycle=true", "--parallel", "1", "--out", out, "--quiet"},
+		strings.NewReader(""), &strings.Builder{}, &stderr)
+	want := fmt.Sprintf("%s: row 200: attempt %q: type \"SHUFFLE\"", path, rows[200].AttemptID)
+	if code != 2 || !strings.Contains(stderr.String(), want) || cells != 2 {
+		t.Errorf("attempts.parquet gone bad after the first of 2 cells (%d ran): exit %d, stderr %q; want exit 2 and %q", cells, code, stderr.String(), want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a bad attempts.parquet found mid-stream left %s behind", out)
+	}
+}

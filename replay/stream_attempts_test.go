@@ -1,0 +1,232 @@
+package replay_test
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tracereplay/tracereplay/policy"
+	"github.com/tracereplay/tracereplay/replay"
+	"github.com/tracereplay/tracereplay/trace"
+)
+
+// attemptTrace is taskTrace(n) with attempts: each task's successful
+// attempt (its start, finish and host), for every fifth map or reduce a
+// failed attempt before it, for every seventh map a killed copy beside it,
+// and jobs k%13 == 1 recorded as FAILED by their first map, which failed
+// four attempts and never succeeded.
+func attemptTrace(n int) *trace.Trace {
+	tr := taskTrace(n)
+	failed := map[string]bool{}
+	for k := range tr.Jobs {
+		if k%13 == 1 && tr.Jobs[k].Status == trace.StatusSucceeded {
+			tr.Jobs[k].Status = trace.StatusFailed
+			failed[tr.Jobs[k].ID] = true
+		}
+	}
+	var as []trace.Attempt
+	for i := range tr.Tasks {
+		k := &tr.Tasks[i]
+		add := func(n int, status string, start, finish int64) {
+			a := trace.NewAttempt(k.JobID, k.TaskID, fmt.Sprintf("%s_a%d", k.TaskID, n), k.Type)
+			a.Status, a.StartMs, a.FinishMs, a.Host, a.Rack = status, start, finish, k.Host, k.Rack
+			as = append(as, a)
+		}
+		if failed[k.JobID] && k.Type == trace.Map && k.Index == 0 {
+			for n := range 4 {
+				add(n, trace.StatusFailed, k.StartMs+int64(n)*700, k.StartMs+int64(n)*700+500)
+			}
+			k.Status = trace.StatusFailed
+			continue
+		}
+		if k.Type.IsWork() && i%5 == 0 {
+			add(0, trace.StatusFailed, k.StartMs-2500, k.StartMs-1000)
+		}
+		add(1, trace.StatusSucceeded, k.StartMs, k.FinishMs)
+		if k.Type == trace.Map && i%7 == 0 {
+			add(2, trace.StatusKilled, k.StartMs+500, k.FinishMs-100)
+		}
+	}
+	tr.Attempts = as
+	tr.Sort()
+	return tr
+}
+
+// attemptsDir writes tr as a trace directory and returns it read whole and
+// opened for streaming with its tasks and attempts.
+func attemptsDir(t *testing.T, tr *trace.Trace) (dir string, held, streamed *trace.Trace) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "trace")
+	if err := trace.Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	held, err := trace.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Attempts: true})
+	if err != nil || !ok || !streamed.Stream.HasAttempts() || streamed.Stream.NumAttempts() != len(held.Attempts) {
+		t.Fatalf("OpenTaskStream: %v %v", ok, err)
+	}
+	return dir, held, streamed
+}
+
+// TestStreamedAttemptsReplayAsHeld: a trace with attempts read as its jobs
+// arrive, its attempts read job by job for the lifecycle, replays to the
+// same results as the same trace read whole: in model mode with and
+// without the lifecycle (recorded failures), with the observed task times
+// and the lifecycle (retries, the jobs failed by a task, the observed
+// speculative copies, the cluster's start from the earliest attempt),
+// under network = "flow" and on a YARN cluster.
+func TestStreamedAttemptsReplayAsHeld(t *testing.T) {
+	_, held, streamed := attemptsDir(t, attemptTrace(1200))
+	base := `
+racks = 2
+nodes_per_rack = 8
+map_slots = 2
+reduce_slots = 1
+timeline_sample = "30s"
+`
+	yarn := `
+cluster = "yarn"
+racks = 2
+nodes_per_rack = 8
+node_memory_mb = 8192
+node_vcores = 8
+timeline_sample = "30s"
+`
+	for _, c := range []struct {
+		name, hw, policy string
+	}{
+		{"fair model", base + `task_times = "model"`, "fair"},
+		{"lifecycle model", base + "task_times = \"model\"\nlifecycle = true", "fair"},
+		{"lifecycle model faults", base + "lifecycle = true\nattempt_failure_rate = 0.05\nspeculation = \"late\"", "fifo"},
+		{"lifecycle trace times", base + "task_times = \"trace\"\nlifecycle = true", "fair"},
+		{"lifecycle trace times fifo", base + "task_times = \"trace\"\nlifecycle = true", "fifo"},
+		{"lifecycle trace flow", base + "task_times = \"trace\"\nlifecycle = true\nnetwork = \"flow\"\nmap_compute_mb_per_s = 40", "fair"},
+		{"lifecycle model flow", base + "lifecycle = true\nnetwork = \"flow\"\nmap_compute_mb_per_s = 40", "fair"},
+		{"yarn lifecycle trace times", yarn + "task_times = \"trace\"\nlifecycle = true", "yarn-fair"},
+		{"yarn lifecycle model", yarn + "lifecycle = true", "yarn-fifo"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			hw, err := replay.ParseHardware([]byte(c.hw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := func(tr *trace.Trace) *replay.Result {
+				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 3), 3, replay.WorkloadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := policy.New(c.policy)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := replay.Run(w, p, replay.Options{Seed: 3, Timeline: true, RecordTasks: true, CheckInvariants: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res.Wall = 0
+				return res
+			}
+			a, b := run(held), run(streamed)
+			if a.Summary.Jobs == 0 || !reflect.DeepEqual(a.Jobs, b.Jobs) || !reflect.DeepEqual(a.Tasks, b.Tasks) ||
+				!reflect.DeepEqual(a.Timeline, b.Timeline) || !reflect.DeepEqual(a.NodeNet, b.NodeNet) || !reflect.DeepEqual(a.Summary, b.Summary) {
+				t.Fatalf("streamed run differs from held: %d jobs %d events, streamed %d jobs %d events",
+					a.Summary.Jobs, a.Summary.Events, b.Summary.Jobs, b.Summary.Events)
+			}
+			t.Logf("%d jobs, %d events", a.Summary.Jobs, a.Summary.Events)
+		})
+	}
+}
+
+// TestStreamedAttemptsRefusedAsHeld: with the observed task times and the
+// lifecycle, the workload refuses a trace with streamed attempts with a
+// held one's errors, in the same order: an attempt outside its job's
+// lifetime is reported before a task of a succeeded job without a
+// successful attempt, even when that task's job comes first.
+func TestStreamedAttemptsRefusedAsHeld(t *testing.T) {
+	hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\ntask_times = \"trace\"\nlifecycle = true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lifetime := func(tr *trace.Trace, job int) {
+		for x := range tr.Attempts {
+			if a := &tr.Attempts[x]; a.JobID == tr.Jobs[job].ID {
+				a.StartMs = tr.Jobs[job].SubmitMs - 3_600_000
+				return
+			}
+		}
+		panic("no attempt")
+	}
+	noSuccess := func(tr *trace.Trace, job int) {
+		for x := range tr.Attempts {
+			if a := &tr.Attempts[x]; a.JobID == tr.Jobs[job].ID && a.Status == trace.StatusSucceeded && a.Type.IsWork() {
+				a.Status = trace.StatusKilled
+				return
+			}
+		}
+		panic("no attempt")
+	}
+	for _, c := range []struct {
+		name string
+		edit func(tr *trace.Trace)
+		want string
+	}{
+		{"lifetime", func(tr *trace.Trace) { lifetime(tr, 900) }, "outside the job's lifetime"},
+		{"no success", func(tr *trace.Trace) { noSuccess(tr, 601) }, "has attempts but no successful one"},
+		{"no success, then lifetime", func(tr *trace.Trace) { noSuccess(tr, 304); lifetime(tr, 900) }, "outside the job's lifetime"},
+		{"fits", func(*trace.Trace) {}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tr := attemptTrace(1200)
+			c.edit(tr)
+			tr.Sort()
+			_, held, streamed := attemptsDir(t, tr)
+			_, eh := replay.NewWorkload(held, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+			_, es := replay.NewWorkload(streamed, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+			if fmt.Sprint(eh) != fmt.Sprint(es) || c.want == "" && eh != nil || c.want != "" && (eh == nil || !strings.Contains(eh.Error(), c.want)) {
+				t.Fatalf("held: %v\nstreamed: %v\nwant %q", eh, es, c.want)
+			}
+			t.Log(eh)
+		})
+	}
+}
+
+// TestStreamedAttemptsGoneBad: an attempts.parquet that goes bad after the
+// trace was opened (an unknown type two thirds in) fails the workload of a
+// lifecycle run, which reads the attempts, with an error naming the file
+// and the row that is bad input; a run without the lifecycle does not read
+// them.
+func TestStreamedAttemptsGoneBad(t *testing.T) {
+	tr := attemptTrace(600)
+	dir, _, streamed := attemptsDir(t, tr)
+	path := filepath.Join(dir, trace.AttemptsFile)
+	rows, meta, err := trace.ReadParquetFile[trace.AttemptRow](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := 2 * len(rows) / 3
+	rows[bad].Type = "SHUFFLE"
+	if err := trace.WriteParquetFile(path, rows, meta); err != nil {
+		t.Fatal(err)
+	}
+	for _, times := range []string{"model", "trace"} {
+		hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\nlifecycle = true\ntask_times = \"" + times + "\"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = replay.NewWorkload(streamed, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+		want := fmt.Sprintf("%s: row %d: attempt %q: type \"SHUFFLE\"", path, bad, tr.Attempts[bad].AttemptID)
+		if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, trace.ErrBadInput) {
+			t.Fatalf("task_times %s: %v\nwant bad input with %q", times, err, want)
+		}
+	}
+	hw, _ := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\n"))
+	if _, err := replay.NewWorkload(streamed, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{}); err != nil {
+		t.Fatalf("without the lifecycle: %v", err)
+	}
+}

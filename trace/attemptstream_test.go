@@ -1,0 +1,355 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"testing"
+)
+
+// streamAttempts is the attempts of tasks, in canonical order: one that
+// succeeds per map and reduce, after a failed one for every third, beside a
+// killed speculative copy for every fifth, and one per setup and cleanup.
+func streamAttempts(jobs []Job, tasks []Task) []Attempt {
+	var as []Attempt
+	for i := range tasks {
+		k := &tasks[i]
+		add := func(n int, status string, start int64, spec bool) {
+			a := NewAttempt(k.JobID, k.TaskID, fmt.Sprintf("%s_a%d", k.TaskID, n), k.Type)
+			a.Status, a.StartMs, a.FinishMs, a.Host, a.Speculative = status, start, start+int64(500+i%97), fmt.Sprintf("h%d", i%13), spec
+			as = append(as, a)
+		}
+		if k.Type.IsWork() && i%3 == 0 {
+			add(0, StatusFailed, max(k.StartMs-600, 0), false)
+		}
+		add(1, StatusSucceeded, k.StartMs, false)
+		if k.Type.IsWork() && i%5 == 0 {
+			add(2, StatusKilled, k.StartMs+100, true)
+		}
+	}
+	tr := &Trace{Jobs: jobs, Tasks: tasks, Attempts: as}
+	tr.Sort()
+	return tr.Attempts
+}
+
+// writeAttemptRows writes rows as the attempts.parquet of dir.
+func writeAttemptRows(t *testing.T, dir string, rows []AttemptRow) {
+	t.Helper()
+	meta, err := encodeMeta(&Meta{SourceFormat: "jhist"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteParquetFile(filepath.Join(dir, AttemptsFile), rows, meta); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeAttemptDir writes jobs, tasks and attempts, as they are, as a new
+// trace directory.
+func writeAttemptDir(t *testing.T, jobs []Job, tasks []Task, as []Attempt) string {
+	dir := writeTraceDir(t, jobs, tasks)
+	writeAttemptRows(t, dir, attemptRows(as))
+	return dir
+}
+
+// TestAttemptStreamMatchesRead: a trace with attempts opened for streaming
+// with StreamOptions.Attempts hands out, through OpenAttempts, Read's jobs
+// each with Read's tasks and attempts of it, and through EachAttempt Read's
+// attempts in Read's order; without the option it is not streamed.
+func TestAttemptStreamMatchesRead(t *testing.T) {
+	jobs := streamJobs(3_000)
+	tasks := streamTasks(jobs)
+	dir := writeAttemptDir(t, jobs, tasks, streamAttempts(jobs, tasks))
+	want, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr, ok, err := OpenTaskStream(dir); ok || err != nil || tr != nil {
+		t.Fatalf("without StreamOptions.Attempts: %v %v %v, want not streamed and no error", tr, ok, err)
+	}
+	tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
+	if err != nil || !ok {
+		t.Fatalf("OpenTaskStream: ok %v, err %v", ok, err)
+	}
+	if tr.Attempts != nil || !tr.Stream.HasAttempts() || tr.Stream.NumAttempts() != len(want.Attempts) || tr.Stream.NumTasks() != len(want.Tasks) {
+		t.Fatalf("streamed: %d attempts held, %d streamed; want none, %d", len(tr.Attempts), tr.Stream.NumAttempts(), len(want.Attempts))
+	}
+	c, err := tr.Stream.OpenAttempts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	k, a := 0, 0
+	for i := range want.Jobs {
+		j, err := c.Next()
+		if err != nil || !reflect.DeepEqual(*j, want.Jobs[i]) {
+			t.Fatalf("cursor job %d: %+v, %v; want %+v", i, j, err, want.Jobs[i])
+		}
+		e := k
+		for e < len(want.Tasks) && want.Tasks[e].JobID == j.ID {
+			e++
+		}
+		if got := c.Tasks(); len(got) != e-k || e > k && !reflect.DeepEqual(got, want.Tasks[k:e]) {
+			t.Fatalf("job %d: %d tasks, want %d", i, len(got), e-k)
+		}
+		k = e
+		e = a
+		for e < len(want.Attempts) && want.Attempts[e].JobID == j.ID {
+			e++
+		}
+		if got := c.Attempts(); len(got) != e-a || e > a && !reflect.DeepEqual(got, want.Attempts[a:e]) {
+			t.Fatalf("job %d: %d attempts, want %d", i, len(got), e-a)
+		}
+		a = e
+	}
+	if _, err := c.Next(); !errors.Is(err, io.EOF) {
+		t.Fatalf("after the last job: %v, want io.EOF", err)
+	}
+	if a != len(want.Attempts) || a < 3_000 {
+		t.Fatalf("%d attempts handed out of %d", a, len(want.Attempts))
+	}
+	var got []Attempt
+	if err := tr.Stream.EachAttempt(func(_ int, a *Attempt) error { got = append(got, *a); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want.Attempts) {
+		t.Fatal("EachAttempt's attempts differ from Read's")
+	}
+
+	// Attempts without a tasks.parquet.
+	if err := os.Remove(filepath.Join(dir, TasksFile)); err != nil {
+		t.Fatal(err)
+	}
+	want, err = Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, ok, err = OpenTaskStream(dir, StreamOptions{Attempts: true})
+	if err != nil || !ok || tr.Stream.HasTasks() || tr.Stream.NumAttempts() != len(want.Attempts) {
+		t.Fatalf("without tasks.parquet: %v, %v", ok, err)
+	}
+	c2, err := tr.Stream.OpenAttempts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	got = got[:0]
+	for {
+		if _, err := c2.Next(); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, c2.Attempts()...)
+	}
+	if !reflect.DeepEqual(got, want.Attempts) {
+		t.Fatal("without tasks.parquet: the cursor's attempts differ from Read's")
+	}
+}
+
+// TestAttemptStreamRejectsAsRead: what Read refuses in a trace with
+// attempts, OpenTaskStream with StreamOptions.Attempts refuses with the same
+// error, in the same order of checks.
+func TestAttemptStreamRejectsAsRead(t *testing.T) {
+	edit := func(f func(jobs []Job, tasks []Task, as []Attempt) []Attempt) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			jobs := streamJobs(2_000)
+			tasks := streamTasks(jobs)
+			as := f(jobs, tasks, streamAttempts(jobs, tasks))
+			return writeAttemptDir(t, jobs, tasks, as)
+		}
+	}
+	badType := func(f func(jobs []Job, tasks []Task, as []Attempt)) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			jobs := streamJobs(2_000)
+			tasks := streamTasks(jobs)
+			as := streamAttempts(jobs, tasks)
+			f(jobs, tasks, as)
+			dir := writeTraceDir(t, jobs, tasks)
+			rows := attemptRows(as)
+			rows[3000].Type = "SHUFFLE"
+			writeAttemptRows(t, dir, rows)
+			return dir
+		}
+	}
+	cases := []struct {
+		name  string
+		setup func(t *testing.T) string
+	}{
+		{"attempt of no job", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2500].JobID = "nojob"; return a })},
+		{"attempt of an earlier job", edit(func(j []Job, _ []Task, a []Attempt) []Attempt { a[2500].JobID = j[10].ID; return a })},
+		{"attempt of an earlier job, bad integer", edit(func(j []Job, _ []Task, a []Attempt) []Attempt {
+			a[2500].JobID, a[2500].SortFinishMs = j[10].ID, -5
+			return a
+		})},
+		{"attempts of a job apart", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2500].JobID = a[2700].JobID; return a })},
+		{"duplicate attempt", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2001] = a[2000]; return a })},
+		{"attempts out of order", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt {
+			for i := 1000; i < len(a); i++ {
+				if a[i].JobID == a[i-1].JobID {
+					a[i-1], a[i] = a[i], a[i-1]
+					break
+				}
+			}
+			return a
+		})},
+		{"empty attempt id", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2800].AttemptID = ""; return a })},
+		{"bad integer", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2800].StartMs = -3; return a })},
+		{"task error and attempt error", edit(func(_ []Job, k []Task, a []Attempt) []Attempt { a[10].StartMs = -3; k[3000].Index = -1; return a })},
+		{"job error and attempt error", edit(func(j []Job, _ []Task, a []Attempt) []Attempt { a[10].StartMs = -3; j[1500].NumMaps = -3; return a })},
+		{"bad type after a bad attempt", badType(func(_ []Job, _ []Task, a []Attempt) { a[100].StartMs = -3 })},
+		{"bad type and a bad task", badType(func(_ []Job, k []Task, _ []Attempt) { k[100].Index = -1 })},
+		{"bad task type and a bad attempt type", func(t *testing.T) string {
+			jobs := streamJobs(200)
+			tasks := streamTasks(jobs)
+			as := streamAttempts(jobs, tasks)
+			rows := taskRows(tasks)
+			rows[100].Type = "SHUFFLE"
+			dir := writeTraceRows(t, jobs, rows)
+			arows := attemptRows(as)
+			arows[50].Type = "SHUFFLE"
+			writeAttemptRows(t, dir, arows)
+			return dir
+		}},
+		{"attempts not parquet", func(t *testing.T) string {
+			jobs := streamJobs(10)
+			dir := writeTraceDir(t, jobs, streamTasks(jobs))
+			os.WriteFile(filepath.Join(dir, AttemptsFile), []byte("hello, not parquet"), 0o644)
+			return dir
+		}},
+		{"attempts without metadata", func(t *testing.T) string {
+			jobs := streamJobs(10)
+			tasks := streamTasks(jobs)
+			dir := writeTraceDir(t, jobs, tasks)
+			if err := WriteParquetFile(filepath.Join(dir, AttemptsFile), attemptRows(streamAttempts(jobs, tasks)), nil); err != nil {
+				t.Fatal(err)
+			}
+			return dir
+		}},
+		{"tasks not parquet", func(t *testing.T) string {
+			jobs := streamJobs(10)
+			tasks := streamTasks(jobs)
+			dir := writeAttemptDir(t, jobs, tasks, streamAttempts(jobs, tasks))
+			os.WriteFile(filepath.Join(dir, TasksFile), []byte("hello, not parquet"), 0o644)
+			return dir
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := c.setup(t)
+			_, want := Read(dir)
+			if want == nil {
+				t.Fatal("Read accepts it")
+			}
+			t.Log(want)
+			tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
+			if err == nil || err.Error() != want.Error() || ok || tr != nil {
+				t.Fatalf("OpenTaskStream: %v, %v\nwant the error %v", ok, err, want)
+			}
+		})
+	}
+}
+
+// TestAttemptStreamMidStreamError: an attempts.parquet that goes bad after
+// it was checked (replaced by one with an unknown type in its middle) fails
+// the cursor at that job with an error that names the file and the row and
+// is bad input, after the jobs before it were handed out; EachAttempt
+// likewise.
+func TestAttemptStreamMidStreamError(t *testing.T) {
+	jobs := streamJobs(3_000)
+	tasks := streamTasks(jobs)
+	as := streamAttempts(jobs, tasks)
+	dir := writeAttemptDir(t, jobs, tasks, as)
+	tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	rows := attemptRows(as)
+	rows[4000].Type = "SHUFFLE"
+	writeAttemptRows(t, dir, rows)
+	c, err := tr.Stream.OpenAttempts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	n := 0
+	for {
+		if _, err = c.Next(); err != nil {
+			break
+		}
+		n++
+	}
+	want := fmt.Sprintf("%s: row 4000: attempt %q: type \"SHUFFLE\"", filepath.Join(dir, AttemptsFile), as[4000].AttemptID)
+	if err == nil || !errors.Is(err, ErrBadInput) || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
+		t.Fatalf("after %d jobs: %v; want bad input %q…", n, err, want)
+	}
+	if n < 500 {
+		t.Fatalf("failed after %d jobs: not mid-stream", n)
+	}
+	err = tr.Stream.EachAttempt(func(int, *Attempt) error { return nil })
+	if err == nil || !errors.Is(err, ErrBadInput) || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
+		t.Fatalf("EachAttempt: %v; want bad input %q…", err, want)
+	}
+}
+
+// TestAttemptStreamHeapFlat: a cursor with attempts holds a batch of rows of
+// each file and the Parquet readers' pages, not the jobs, tasks and
+// attempts it has handed out: reading 30,000 and 60,000 jobs with theirs
+// (keeping none) peaks at about the same live heap above what was live
+// before the cursor opened. The bound, 20% and 1 MB, fails a cursor that
+// kept its attempts.
+func TestAttemptStreamHeapFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and reads 90,000 jobs with their tasks and attempts")
+	}
+	live := func() uint64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	peak := func(n int) (uint64, int) {
+		jobs := streamJobs(n)
+		tasks := streamTasks(jobs)
+		dir := writeAttemptDir(t, jobs, tasks, streamAttempts(jobs, tasks))
+		jobs, tasks = nil, nil
+		tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		base := live()
+		var top uint64
+		c, err := tr.Stream.OpenAttempts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		attempts := 0
+		for i := 0; ; i++ {
+			if _, err := c.Next(); errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			attempts += len(c.Attempts())
+			if i%5_000 == 0 {
+				top = max(top, live())
+			}
+		}
+		return top - min(top, base), attempts
+	}
+	a, na := peak(30_000)
+	b, nb := peak(60_000)
+	t.Logf("peak live heap while reading: %d attempts %.2f MB, %d attempts %.2f MB", na, float64(a)/1e6, nb, float64(b)/1e6)
+	if nb < 2*na-10 || na < 80_000 {
+		t.Fatalf("%d and %d attempts read", na, nb)
+	}
+	if float64(b) > 1.2*float64(a)+1e6 {
+		t.Errorf("reading %d attempts peaked at %d bytes, %d at %d: the cursor holds what it handed out", nb, b, na, a)
+	}
+}
