@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -39,9 +40,10 @@ type netAcct struct {
 	// emitted, open[i] those of interval next+i (nil: none counted yet; the
 	// last is never nil); intervals before next have been emitted. pool
 	// holds emitted intervals for reuse.
-	open []*netInterval
-	pool []*netInterval
-	next int64
+	open  []*netInterval
+	pool  []*netInterval
+	dpool []*denseCounts // drained dense counts for reuse
+	next  int64
 	// sealTo: the open intervals before it (sealLag intervals before the
 	// current one) have been sealed once (netInterval.sealed).
 	sealTo int64
@@ -60,17 +62,23 @@ func newNetAcct(nodes int, width int64, series bool, now *int64, emit func(NodeN
 	return a
 }
 
-// netInterval is one open interval's counts: an entry per node counted in
-// it, in the order of their first count, found by node through a small
-// open-addressing table (Before, a Go map per interval keyed by node, whose
-// lookups were 7% of a flow run's CPU; a slot per cluster node in every
-// interval was as fast but held 12 KB an interval on fb-3000, and a flow
-// run keeps thousands of intervals open behind a long transfer.)
+// netInterval is one open interval's counts. Until it is sealed (below) it
+// counts in dense: two counts a cluster node, in and out, and a bit a node
+// for the nodes counted, so that a count is an index and the interval's
+// counts come out in node order by walking the bits (drain), with no search
+// and no sort; at most sealLag + 1 intervals are not sealed when a transfer
+// is counted (sealOld runs first, and a transfer ends at the current time),
+// so a run holds a few of these (denseCounts, pooled), 16 bytes a node each.
+// (Before h-acct an unsealed interval too kept its counts as entries found
+// through an open-addressing table and sorted them to seal or emit: on
+// FB-2010's day under flow that search and sort were most of the
+// accounting's 22 CPU-s; docs/network-model.md.)
 //
 // An interval that has been over for a while (sealLag) is sealed: its
 // counts are encoded in node order into sealed, a few bytes a node, and its
-// table and entries are let go; what transfers still under way add to it
-// when they end goes into a new table and entries beside sealed, which are
+// dense counts are let go; what transfers still under way add to it
+// when they end goes into entries found by node through a small
+// open-addressing table (tab, nodes) beside sealed, which are
 // sealed in turn when they reach sealBatch nodes. Its count for a node is
 // sealed's plus the table's. Under network = "flow" the per-node series
 // keeps every interval from the start of the earliest transfer between
@@ -82,13 +90,45 @@ func newNetAcct(nodes int, width int64, series bool, now *int64, emit func(NodeN
 type netInterval struct {
 	tab    []int32 // 1 + an index in nodes, 0 empty; a power of two long
 	nodes  []netCount
-	sealed []byte // counts sealed: node - previous node (uvarint, the first's previous is -1), in, out (varints), in node order
+	sealed []byte       // counts sealed: node - previous node (uvarint, the first's previous is -1), in, out (varints), in node order
+	dense  *denseCounts // the counts while not sealed (nil once sealed, and before its first count)
+}
+
+// denseCounts is an unsealed interval's counts, by node.
+type denseCounts struct {
+	c    []int64  // c[2·node] bytes in, c[2·node+1] bytes out
+	bits []uint64 // bit node%64 of word node/64: node counted
+}
+
+// add adds x to node's count in direction dir (0 in, 1 out).
+func (d *denseCounts) add(node int32, dir int, x int64) {
+	d.c[2*int(node)+dir] += x
+	d.bits[node>>6] |= 1 << (uint(node) & 63)
+}
+
+// drain calls f with the count of each node counted, in node order, and
+// clears them.
+func (d *denseCounts) drain(f func(netCount)) {
+	for w, word := range d.bits {
+		if word == 0 {
+			continue
+		}
+		d.bits[w] = 0
+		for word != 0 {
+			node := w<<6 | bits.TrailingZeros64(word)
+			word &= word - 1
+			c := [2]int64{d.c[2*node], d.c[2*node+1]}
+			d.c[2*node], d.c[2*node+1] = 0, 0
+			f(netCount{node: int32(node), c: c})
+		}
+	}
 }
 
 const (
 	sealLag   = 1   // an interval is sealed once this many whole intervals lie between it and the current one
 	sealBatch = 128 // a sealed interval's later counts are sealed when they reach this many nodes
 	poolMax   = 16  // at most this many emitted or sealed intervals' tables are kept for reuse
+	densePool = 4   // at most this many dense counts are kept for reuse
 )
 
 // sealedReader reads a netInterval's sealed counts in node order.
@@ -111,8 +151,13 @@ func (r *sealedReader) next() (c netCount, ok bool) {
 }
 
 // merged calls f with iv's count for each node it counted, sealed and not,
-// in node order; it sorts iv.nodes.
+// in node order; it sorts iv.nodes, and clears the dense counts (an
+// interval is either dense or sealed and tabled, never both).
 func (iv *netInterval) merged(f func(netCount)) {
+	if iv.dense != nil {
+		iv.dense.drain(f)
+		return
+	}
 	slices.SortFunc(iv.nodes, func(x, y netCount) int { return cmp.Compare(x.node, y.node) })
 	r := sealedReader{b: iv.sealed, node: -1}
 	s, ok := r.next()
@@ -151,6 +196,7 @@ func (a *netAcct) seal(iv *netInterval) {
 	})
 	a.buf = b
 	iv.sealed = append(make([]byte, 0, len(b)), b...)
+	a.putDense(iv)
 	if len(a.pool) < poolMax && cap(iv.nodes) > 0 {
 		a.pool = append(a.pool, &netInterval{tab: iv.tab, nodes: iv.nodes[:0]})
 		clear(iv.tab)
@@ -176,7 +222,7 @@ func (a *netAcct) sealOld() {
 			a.sealTo = to
 			break
 		}
-		if iv := a.open[i]; iv != nil && len(iv.nodes) > 0 {
+		if iv := a.open[i]; iv != nil && (iv.dense != nil || len(iv.nodes) > 0) {
 			a.seal(iv)
 		}
 	}
@@ -255,18 +301,44 @@ func (a *netAcct) transferEnds(u, v int32, b int64, t0, t1 int64, ends TransferE
 		a.in[v] += b
 	}
 	if a.series {
-		limit := *a.now / a.width
-		if a.floor != nil {
-			limit = min(limit, a.floor()/a.width)
-		}
-		a.flush(limit)
-		a.sealOld()
+		a.advance()
 		if ends != EndsIn {
 			a.spread(u, 1, b, t0, t1)
 		}
 		if ends != EndsOut {
 			a.spread(v, 0, b, t0, t1)
 		}
+	}
+}
+
+// advance emits the intervals no transfer can count in any more (those
+// before the current one and before the floor's) and seals the old ones.
+func (a *netAcct) advance() {
+	limit := *a.now / a.width
+	if a.floor != nil {
+		limit = min(limit, a.floor()/a.width)
+	}
+	a.flush(limit)
+	a.sealOld()
+}
+
+// transfersOut counts, for each of nodes in order, bytes[node] moved out of
+// the node at t, the current time (an instantaneous transfer counted at its
+// source, EndsOut), as transferEnds would one by one: neither the clock nor
+// the floor moves between them, so what they emit and seal is done once.
+// The batch shuffle reports a map's output or a reduce's launch this way,
+// a transfer per host holding outputs (flushBatchOut).
+func (a *netAcct) transfersOut(nodes []int32, bytes []int64, t int64) {
+	for _, n := range nodes {
+		a.out[n] += bytes[n]
+	}
+	if !a.series || len(nodes) == 0 {
+		return
+	}
+	a.advance()
+	k := t / a.width
+	for _, n := range nodes {
+		a.add(k, n, 1, bytes[n])
 	}
 }
 
@@ -309,10 +381,38 @@ func (a *netAcct) add(k int64, node int32, dir int, x int64) {
 		}
 		a.open[i] = iv
 	}
+	if k >= a.sealTo {
+		// Not sealed yet (sealTo only grows): a dense count.
+		if iv.dense == nil {
+			iv.dense = a.getDense()
+		}
+		iv.dense.add(node, dir, x)
+		return
+	}
 	iv.nodes[iv.find(node)].c[dir] += x
-	if k < a.sealTo && len(iv.nodes) >= sealBatch {
+	if len(iv.nodes) >= sealBatch {
 		a.seal(iv)
 	}
+}
+
+// getDense is a cleared denseCounts for the cluster's nodes, from the pool
+// when it has one.
+func (a *netAcct) getDense() *denseCounts {
+	if p := len(a.dpool); p > 0 {
+		d := a.dpool[p-1]
+		a.dpool = a.dpool[:p-1]
+		return d
+	}
+	n := len(a.in)
+	return &denseCounts{c: make([]int64, 2*n), bits: make([]uint64, (n+63)/64)}
+}
+
+// putDense hands iv's dense counts, drained (merged), to the pool.
+func (a *netAcct) putDense(iv *netInterval) {
+	if iv.dense != nil && len(a.dpool) < densePool {
+		a.dpool = append(a.dpool, iv.dense)
+	}
+	iv.dense = nil
 }
 
 // flush emits the open intervals before limit, in time then node order, and
@@ -329,6 +429,7 @@ func (a *netAcct) flush(limit int64) {
 			iv.nodes = iv.nodes[:0]
 			clear(iv.tab)
 			iv.sealed = nil
+			a.putDense(iv)
 			if len(a.pool) < poolMax {
 				a.pool = append(a.pool, iv)
 			}

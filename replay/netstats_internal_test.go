@@ -17,7 +17,7 @@ import (
 func TestNetSeal(t *testing.T) {
 	for seed := range uint64(20) {
 		rng := rand.New(rand.NewPCG(seed, 7))
-		const nodes, width = 50, 10
+		const nodes, width = 150, 10 // nodes over two bitmap words (denseCounts)
 		var now int64
 		var got []NodeNetSample
 		a := newNetAcct(nodes, width, true, &now, func(s NodeNetSample) { got = append(got, s) })
@@ -124,10 +124,20 @@ func TestNetSeal(t *testing.T) {
 	}
 }
 
-// netCountsOrNil is iv's unsealed counts (nil for a nil interval).
+// netCountsOrNil is iv's unsealed counts, its dense ones in node order or
+// its table's (nil for a nil interval); it changes nothing.
 func (iv *netInterval) netCountsOrNil() []netCount {
 	if iv == nil {
 		return nil
+	}
+	if d := iv.dense; d != nil {
+		var l []netCount
+		for node := range len(d.c) / 2 {
+			if d.bits[node>>6]&(1<<(uint(node)&63)) != 0 {
+				l = append(l, netCount{node: int32(node), c: [2]int64{d.c[2*node], d.c[2*node+1]}})
+			}
+		}
+		return l
 	}
 	return iv.nodes
 }
