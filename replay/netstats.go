@@ -43,7 +43,10 @@ type netAcct struct {
 	open  []*netInterval
 	pool  []*netInterval
 	dpool []*denseCounts // drained dense counts for reuse
-	next  int64
+	// long holds the transfers spread over more than longSpan intervals
+	// whose intervals are not all emitted yet (spread, flush).
+	long []longSpread
+	next int64
 	// sealTo: the open intervals before it (sealLag intervals before the
 	// current one) have been sealed once (netInterval.sealed).
 	sealTo int64
@@ -129,7 +132,35 @@ const (
 	sealBatch = 128 // a sealed interval's later counts are sealed when they reach this many nodes
 	poolMax   = 16  // at most this many emitted or sealed intervals' tables are kept for reuse
 	densePool = 4   // at most this many dense counts are kept for reuse
+	longSpan  = 64  // a transfer over more intervals than this is kept whole (longSpread)
 )
+
+// longSpread is one end of a transfer spread over more than longSpan
+// intervals: its bytes in each, as spread computes them (the first and last
+// intervals' shares, and the same share in every interval between), kept
+// until its intervals are emitted (flush) instead of counted in each of
+// them. A transfer under flow is counted at its end, so one that lasted
+// hours was a count in each of its hundreds of intervals, most of them
+// sealed, each re-sealed as those counts came (sealBatch): on FB-2010's
+// first 3,000 jobs under flow 1,744 such transfers made 2.19 M of the
+// accounting's 14.8 M counts (docs/network-model.md, h-acct).
+type longSpread struct {
+	node             int32
+	dir              int32 // 0 in, 1 out
+	k0, k1           int64 // its first and last intervals
+	first, mid, last int64 // its bytes in k0, in each interval between, in k1
+}
+
+// part is l's bytes in interval k (k0 ≤ k ≤ k1).
+func (l *longSpread) part(k int64) int64 {
+	switch k {
+	case l.k0:
+		return l.first
+	case l.k1:
+		return l.last
+	}
+	return l.mid
+}
 
 // sealedReader reads a netInterval's sealed counts in node order.
 type sealedReader struct {
@@ -350,6 +381,21 @@ func (a *netAcct) spread(node int32, dir int, b int64, t0, t1 int64) {
 		a.add(t0/a.width, node, dir, b)
 		return
 	}
+	if k0, k1 := t0/a.width, (t1-1)/a.width; k1-k0+1 > longSpan {
+		// What the loop below would count, kept whole: every interval
+		// between the first and the last has the same share.
+		if k0 < a.next {
+			panic(fmt.Sprintf("network accounting: a transfer into interval %d, already emitted up to %d", k0, a.next))
+		}
+		first := int64(float64(b) * float64((k0+1)*a.width-t0) / float64(t1-t0))
+		mid := int64(float64(b) * float64(a.width) / float64(t1-t0))
+		a.long = append(a.long, longSpread{node: node, dir: int32(dir), k0: k0, k1: k1,
+			first: first, mid: mid, last: b - first - mid*(k1-k0-1)})
+		for i := k1 - a.next; int64(len(a.open)) <= i; {
+			a.open = append(a.open, nil) // so that flush reaches k1
+		}
+		return
+	}
 	left := b
 	for t := t0; t < t1; {
 		k := t / a.width
@@ -419,26 +465,68 @@ func (a *netAcct) putDense(iv *netInterval) {
 // drops them; nodes that moved nothing in an interval are left out.
 func (a *netAcct) flush(limit int64) {
 	for len(a.open) > 0 && a.next < limit {
-		if iv := a.open[0]; iv != nil {
+		if iv := a.open[0]; len(a.long) > 0 {
+			a.emitLong(iv)
+		} else if iv != nil {
 			t := a.next * a.width
 			iv.merged(func(e netCount) {
 				if e.c != [2]int64{} {
 					a.emit(NodeNetSample{TimeUs: t, Node: e.node, InBytes: e.c[0], OutBytes: e.c[1]})
 				}
 			})
-			iv.nodes = iv.nodes[:0]
-			clear(iv.tab)
-			iv.sealed = nil
-			a.putDense(iv)
-			if len(a.pool) < poolMax {
-				a.pool = append(a.pool, iv)
-			}
+		}
+		if iv := a.open[0]; iv != nil {
+			a.recycle(iv)
 		}
 		a.open[0] = nil
 		a.open = a.open[1:]
 		a.next++
 	}
 	a.next = max(a.next, limit)
+}
+
+// emitLong emits interval next, whose counts are iv's (nil: none) and the
+// long transfers' (a.long) that cover it, in node order through dense
+// counts, and drops the long transfers that end in it.
+func (a *netAcct) emitLong(iv *netInterval) {
+	k := a.next
+	d := a.getDense()
+	if iv != nil {
+		iv.merged(func(e netCount) {
+			d.add(e.node, 0, e.c[0])
+			d.add(e.node, 1, e.c[1])
+		})
+	}
+	keep := a.long[:0]
+	for _, l := range a.long {
+		if l.k0 <= k {
+			d.add(l.node, int(l.dir), l.part(k))
+		}
+		if l.k1 > k {
+			keep = append(keep, l)
+		}
+	}
+	a.long = keep
+	t := k * a.width
+	d.drain(func(e netCount) {
+		if e.c != [2]int64{} {
+			a.emit(NodeNetSample{TimeUs: t, Node: e.node, InBytes: e.c[0], OutBytes: e.c[1]})
+		}
+	})
+	if len(a.dpool) < densePool {
+		a.dpool = append(a.dpool, d)
+	}
+}
+
+// recycle clears iv, emitted, and hands it to the pools.
+func (a *netAcct) recycle(iv *netInterval) {
+	iv.nodes = iv.nodes[:0]
+	clear(iv.tab)
+	iv.sealed = nil
+	a.putDense(iv)
+	if len(a.pool) < poolMax {
+		a.pool = append(a.pool, iv)
+	}
 }
 
 // openIntervals is the number of intervals holding counts not yet emitted.
