@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -39,8 +40,12 @@ type netAcct struct {
 	// emitted, open[i] those of interval next+i (nil: none counted yet; the
 	// last is never nil); intervals before next have been emitted. pool
 	// holds emitted intervals for reuse.
-	open []*netInterval
-	pool []*netInterval
+	open  []*netInterval
+	pool  []*netInterval
+	dpool []*denseCounts // drained dense counts for reuse
+	// long holds the transfers spread over more than longSpan intervals
+	// whose intervals are not all emitted yet (spread, flush).
+	long []longSpread
 	next int64
 	// sealTo: the open intervals before it (sealLag intervals before the
 	// current one) have been sealed once (netInterval.sealed).
@@ -60,17 +65,23 @@ func newNetAcct(nodes int, width int64, series bool, now *int64, emit func(NodeN
 	return a
 }
 
-// netInterval is one open interval's counts: an entry per node counted in
-// it, in the order of their first count, found by node through a small
-// open-addressing table (Before, a Go map per interval keyed by node, whose
-// lookups were 7% of a flow run's CPU; a slot per cluster node in every
-// interval was as fast but held 12 KB an interval on fb-3000, and a flow
-// run keeps thousands of intervals open behind a long transfer.)
+// netInterval is one open interval's counts. Until it is sealed (below) it
+// counts in dense: two counts a cluster node, in and out, and a bit a node
+// for the nodes counted, so that a count is an index and the interval's
+// counts come out in node order by walking the bits (drain), with no search
+// and no sort; at most sealLag + 1 intervals are not sealed when a transfer
+// is counted (sealOld runs first, and a transfer ends at the current time),
+// so a run holds a few of these (denseCounts, pooled), 16 bytes a node each.
+// (Before h-acct an unsealed interval too kept its counts as entries found
+// through an open-addressing table and sorted them to seal or emit: on
+// FB-2010's day under flow that search and sort were most of the
+// accounting's 22 CPU-s; docs/network-model.md.)
 //
 // An interval that has been over for a while (sealLag) is sealed: its
 // counts are encoded in node order into sealed, a few bytes a node, and its
-// table and entries are let go; what transfers still under way add to it
-// when they end goes into a new table and entries beside sealed, which are
+// dense counts are let go; what transfers still under way add to it
+// when they end goes into entries found by node through a small
+// open-addressing table (tab, nodes) beside sealed, which are
 // sealed in turn when they reach sealBatch nodes. Its count for a node is
 // sealed's plus the table's. Under network = "flow" the per-node series
 // keeps every interval from the start of the earliest transfer between
@@ -82,14 +93,74 @@ func newNetAcct(nodes int, width int64, series bool, now *int64, emit func(NodeN
 type netInterval struct {
 	tab    []int32 // 1 + an index in nodes, 0 empty; a power of two long
 	nodes  []netCount
-	sealed []byte // counts sealed: node - previous node (uvarint, the first's previous is -1), in, out (varints), in node order
+	sealed []byte       // counts sealed: node - previous node (uvarint, the first's previous is -1), in, out (varints), in node order
+	dense  *denseCounts // the counts while not sealed (nil once sealed, and before its first count)
+}
+
+// denseCounts is an unsealed interval's counts, by node.
+type denseCounts struct {
+	c    []int64  // c[2·node] bytes in, c[2·node+1] bytes out
+	bits []uint64 // bit node%64 of word node/64: node counted
+}
+
+// add adds x to node's count in direction dir (0 in, 1 out).
+func (d *denseCounts) add(node int32, dir int, x int64) {
+	d.c[2*int(node)+dir] += x
+	d.bits[node>>6] |= 1 << (uint(node) & 63)
+}
+
+// drain calls f with the count of each node counted, in node order, and
+// clears them.
+func (d *denseCounts) drain(f func(netCount)) {
+	for w, word := range d.bits {
+		if word == 0 {
+			continue
+		}
+		d.bits[w] = 0
+		for word != 0 {
+			node := w<<6 | bits.TrailingZeros64(word)
+			word &= word - 1
+			c := [2]int64{d.c[2*node], d.c[2*node+1]}
+			d.c[2*node], d.c[2*node+1] = 0, 0
+			f(netCount{node: int32(node), c: c})
+		}
+	}
 }
 
 const (
 	sealLag   = 1   // an interval is sealed once this many whole intervals lie between it and the current one
 	sealBatch = 128 // a sealed interval's later counts are sealed when they reach this many nodes
 	poolMax   = 16  // at most this many emitted or sealed intervals' tables are kept for reuse
+	densePool = 4   // at most this many dense counts are kept for reuse
+	longSpan  = 64  // a transfer over more intervals than this is kept whole (longSpread)
 )
+
+// longSpread is one end of a transfer spread over more than longSpan
+// intervals: its bytes in each, as spread computes them (the first and last
+// intervals' shares, and the same share in every interval between), kept
+// until its intervals are emitted (flush) instead of counted in each of
+// them. A transfer under flow is counted at its end, so one that lasted
+// hours was a count in each of its hundreds of intervals, most of them
+// sealed, each re-sealed as those counts came (sealBatch): on FB-2010's
+// first 3,000 jobs under flow 1,744 such transfers made 2.19 M of the
+// accounting's 14.8 M counts (docs/network-model.md, h-acct).
+type longSpread struct {
+	node             int32
+	dir              int32 // 0 in, 1 out
+	k0, k1           int64 // its first and last intervals
+	first, mid, last int64 // its bytes in k0, in each interval between, in k1
+}
+
+// part is l's bytes in interval k (k0 ≤ k ≤ k1).
+func (l *longSpread) part(k int64) int64 {
+	switch k {
+	case l.k0:
+		return l.first
+	case l.k1:
+		return l.last
+	}
+	return l.mid
+}
 
 // sealedReader reads a netInterval's sealed counts in node order.
 type sealedReader struct {
@@ -111,8 +182,13 @@ func (r *sealedReader) next() (c netCount, ok bool) {
 }
 
 // merged calls f with iv's count for each node it counted, sealed and not,
-// in node order; it sorts iv.nodes.
+// in node order; it sorts iv.nodes, and clears the dense counts (an
+// interval is either dense or sealed and tabled, never both).
 func (iv *netInterval) merged(f func(netCount)) {
+	if iv.dense != nil {
+		iv.dense.drain(f)
+		return
+	}
 	slices.SortFunc(iv.nodes, func(x, y netCount) int { return cmp.Compare(x.node, y.node) })
 	r := sealedReader{b: iv.sealed, node: -1}
 	s, ok := r.next()
@@ -151,6 +227,7 @@ func (a *netAcct) seal(iv *netInterval) {
 	})
 	a.buf = b
 	iv.sealed = append(make([]byte, 0, len(b)), b...)
+	a.putDense(iv)
 	if len(a.pool) < poolMax && cap(iv.nodes) > 0 {
 		a.pool = append(a.pool, &netInterval{tab: iv.tab, nodes: iv.nodes[:0]})
 		clear(iv.tab)
@@ -176,7 +253,7 @@ func (a *netAcct) sealOld() {
 			a.sealTo = to
 			break
 		}
-		if iv := a.open[i]; iv != nil && len(iv.nodes) > 0 {
+		if iv := a.open[i]; iv != nil && (iv.dense != nil || len(iv.nodes) > 0) {
 			a.seal(iv)
 		}
 	}
@@ -255,12 +332,7 @@ func (a *netAcct) transferEnds(u, v int32, b int64, t0, t1 int64, ends TransferE
 		a.in[v] += b
 	}
 	if a.series {
-		limit := *a.now / a.width
-		if a.floor != nil {
-			limit = min(limit, a.floor()/a.width)
-		}
-		a.flush(limit)
-		a.sealOld()
+		a.advance()
 		if ends != EndsIn {
 			a.spread(u, 1, b, t0, t1)
 		}
@@ -270,12 +342,58 @@ func (a *netAcct) transferEnds(u, v int32, b int64, t0, t1 int64, ends TransferE
 	}
 }
 
+// advance emits the intervals no transfer can count in any more (those
+// before the current one and before the floor's) and seals the old ones.
+func (a *netAcct) advance() {
+	limit := *a.now / a.width
+	if a.floor != nil {
+		limit = min(limit, a.floor()/a.width)
+	}
+	a.flush(limit)
+	a.sealOld()
+}
+
+// transfersOut counts, for each of nodes in order, bytes[node] moved out of
+// the node at t, the current time (an instantaneous transfer counted at its
+// source, EndsOut), as transferEnds would one by one: neither the clock nor
+// the floor moves between them, so what they emit and seal is done once.
+// The batch shuffle reports a map's output or a reduce's launch this way,
+// a transfer per host holding outputs (flushBatchOut).
+func (a *netAcct) transfersOut(nodes []int32, bytes []int64, t int64) {
+	for _, n := range nodes {
+		a.out[n] += bytes[n]
+	}
+	if !a.series || len(nodes) == 0 {
+		return
+	}
+	a.advance()
+	k := t / a.width
+	for _, n := range nodes {
+		a.add(k, n, 1, bytes[n])
+	}
+}
+
 // spread adds b bytes evenly over [t0, t1) to node's interval counts in
 // direction dir (0 in, 1 out); the last interval takes the rounding remainder.
 // An instantaneous transfer counts in the interval holding t0.
 func (a *netAcct) spread(node int32, dir int, b int64, t0, t1 int64) {
 	if t1 <= t0 {
 		a.add(t0/a.width, node, dir, b)
+		return
+	}
+	if k0, k1 := t0/a.width, (t1-1)/a.width; k1-k0+1 > longSpan {
+		// What the loop below would count, kept whole: every interval
+		// between the first and the last has the same share.
+		if k0 < a.next {
+			panic(fmt.Sprintf("network accounting: a transfer into interval %d, already emitted up to %d", k0, a.next))
+		}
+		first := int64(float64(b) * float64((k0+1)*a.width-t0) / float64(t1-t0))
+		mid := int64(float64(b) * float64(a.width) / float64(t1-t0))
+		a.long = append(a.long, longSpread{node: node, dir: int32(dir), k0: k0, k1: k1,
+			first: first, mid: mid, last: b - first - mid*(k1-k0-1)})
+		for i := k1 - a.next; int64(len(a.open)) <= i; {
+			a.open = append(a.open, nil) // so that flush reaches k1
+		}
 		return
 	}
 	left := b
@@ -309,35 +427,106 @@ func (a *netAcct) add(k int64, node int32, dir int, x int64) {
 		}
 		a.open[i] = iv
 	}
+	if k >= a.sealTo {
+		// Not sealed yet (sealTo only grows): a dense count.
+		if iv.dense == nil {
+			iv.dense = a.getDense()
+		}
+		iv.dense.add(node, dir, x)
+		return
+	}
 	iv.nodes[iv.find(node)].c[dir] += x
-	if k < a.sealTo && len(iv.nodes) >= sealBatch {
+	if len(iv.nodes) >= sealBatch {
 		a.seal(iv)
 	}
+}
+
+// getDense is a cleared denseCounts for the cluster's nodes, from the pool
+// when it has one.
+func (a *netAcct) getDense() *denseCounts {
+	if p := len(a.dpool); p > 0 {
+		d := a.dpool[p-1]
+		a.dpool = a.dpool[:p-1]
+		return d
+	}
+	n := len(a.in)
+	return &denseCounts{c: make([]int64, 2*n), bits: make([]uint64, (n+63)/64)}
+}
+
+// putDense hands iv's dense counts, drained (merged), to the pool.
+func (a *netAcct) putDense(iv *netInterval) {
+	if iv.dense != nil && len(a.dpool) < densePool {
+		a.dpool = append(a.dpool, iv.dense)
+	}
+	iv.dense = nil
 }
 
 // flush emits the open intervals before limit, in time then node order, and
 // drops them; nodes that moved nothing in an interval are left out.
 func (a *netAcct) flush(limit int64) {
 	for len(a.open) > 0 && a.next < limit {
-		if iv := a.open[0]; iv != nil {
+		if iv := a.open[0]; len(a.long) > 0 {
+			a.emitLong(iv)
+		} else if iv != nil {
 			t := a.next * a.width
 			iv.merged(func(e netCount) {
 				if e.c != [2]int64{} {
 					a.emit(NodeNetSample{TimeUs: t, Node: e.node, InBytes: e.c[0], OutBytes: e.c[1]})
 				}
 			})
-			iv.nodes = iv.nodes[:0]
-			clear(iv.tab)
-			iv.sealed = nil
-			if len(a.pool) < poolMax {
-				a.pool = append(a.pool, iv)
-			}
+		}
+		if iv := a.open[0]; iv != nil {
+			a.recycle(iv)
 		}
 		a.open[0] = nil
 		a.open = a.open[1:]
 		a.next++
 	}
 	a.next = max(a.next, limit)
+}
+
+// emitLong emits interval next, whose counts are iv's (nil: none) and the
+// long transfers' (a.long) that cover it, in node order through dense
+// counts, and drops the long transfers that end in it.
+func (a *netAcct) emitLong(iv *netInterval) {
+	k := a.next
+	d := a.getDense()
+	if iv != nil {
+		iv.merged(func(e netCount) {
+			d.add(e.node, 0, e.c[0])
+			d.add(e.node, 1, e.c[1])
+		})
+	}
+	keep := a.long[:0]
+	for _, l := range a.long {
+		if l.k0 <= k {
+			d.add(l.node, int(l.dir), l.part(k))
+		}
+		if l.k1 > k {
+			keep = append(keep, l)
+		}
+	}
+	a.long = keep
+	t := k * a.width
+	d.drain(func(e netCount) {
+		if e.c != [2]int64{} {
+			a.emit(NodeNetSample{TimeUs: t, Node: e.node, InBytes: e.c[0], OutBytes: e.c[1]})
+		}
+	})
+	if len(a.dpool) < densePool {
+		a.dpool = append(a.dpool, d)
+	}
+}
+
+// recycle clears iv, emitted, and hands it to the pools.
+func (a *netAcct) recycle(iv *netInterval) {
+	iv.nodes = iv.nodes[:0]
+	clear(iv.tab)
+	iv.sealed = nil
+	a.putDense(iv)
+	if len(a.pool) < poolMax {
+		a.pool = append(a.pool, iv)
+	}
 }
 
 // openIntervals is the number of intervals holding counts not yet emitted.

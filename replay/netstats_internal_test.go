@@ -17,7 +17,7 @@ import (
 func TestNetSeal(t *testing.T) {
 	for seed := range uint64(20) {
 		rng := rand.New(rand.NewPCG(seed, 7))
-		const nodes, width = 50, 10
+		const nodes, width = 150, 10 // nodes over two bitmap words (denseCounts)
 		var now int64
 		var got []NodeNetSample
 		a := newNetAcct(nodes, width, true, &now, func(s NodeNetSample) { got = append(got, s) })
@@ -26,7 +26,19 @@ func TestNetSeal(t *testing.T) {
 			node int32
 		}
 		want := map[key][2]int64{}
-		ref := newNetAcct(nodes, width, true, new(int64), nil) // its spread, read back per interval
+		// count adds a transfer to want, spread as spreadRef does.
+		count := func(u, v int32, b, t0, t1 int64, ends TransferEnds) {
+			for _, p := range spreadRef(b, t0, t1, width) {
+				if ends != EndsIn {
+					c := want[key{p[0], u}]
+					want[key{p[0], u}] = [2]int64{c[0], c[1] + p[1]}
+				}
+				if ends != EndsOut {
+					c := want[key{p[0], v}]
+					want[key{p[0], v}] = [2]int64{c[0] + p[1], c[1]}
+				}
+			}
+		}
 		// Transfers under way: each ends at its end with its bytes; the
 		// floor is the earliest start among them.
 		type xfer struct {
@@ -42,7 +54,7 @@ func TestNetSeal(t *testing.T) {
 			}
 			return m
 		}
-		sealed, late := 0, 0
+		sealed, late, long := 0, 0, 0
 		for range 3000 {
 			now += rng.Int64N(4)
 			if rng.IntN(3) > 0 {
@@ -59,20 +71,9 @@ func TestNetSeal(t *testing.T) {
 				x := live[0]
 				a.transferEnds(x.u, x.v, x.b, x.t0, x.t1, x.ends) // still under way, as in the engine
 				live = live[1:]
-				ref.open, ref.next = nil, 0
-				if x.ends != EndsIn {
-					ref.spread(x.u, 1, x.b, x.t0, x.t1)
-				}
-				if x.ends != EndsOut {
-					ref.spread(x.v, 0, x.b, x.t0, x.t1)
-				}
-				for i, iv := range ref.open {
-					for _, e := range iv.netCountsOrNil() {
-						c := want[key{int64(i), e.node}]
-						want[key{int64(i), e.node}] = [2]int64{c[0] + e.c[0], c[1] + e.c[1]}
-					}
-				}
+				count(x.u, x.v, x.b, x.t0, x.t1, x.ends)
 			}
+			long = max(long, len(a.long))
 			for _, iv := range a.open {
 				if iv != nil && iv.sealed != nil {
 					sealed++
@@ -87,19 +88,7 @@ func TestNetSeal(t *testing.T) {
 			now = max(now, x.t1)
 			a.transferEnds(x.u, x.v, x.b, x.t0, x.t1, x.ends)
 			live = live[1:]
-			ref.open, ref.next = nil, 0
-			if x.ends != EndsIn {
-				ref.spread(x.u, 1, x.b, x.t0, x.t1)
-			}
-			if x.ends != EndsOut {
-				ref.spread(x.v, 0, x.b, x.t0, x.t1)
-			}
-			for i, iv := range ref.open {
-				for _, e := range iv.netCountsOrNil() {
-					c := want[key{int64(i), e.node}]
-					want[key{int64(i), e.node}] = [2]int64{c[0] + e.c[0], c[1] + e.c[1]}
-				}
-			}
+			count(x.u, x.v, x.b, x.t0, x.t1, x.ends)
 		}
 		a.flush(math.MaxInt64)
 		var exp []NodeNetSample
@@ -118,16 +107,50 @@ func TestNetSeal(t *testing.T) {
 			}
 			t.Fatalf("seed %d: %d rows emitted, want %d; first difference at row %d", seed, len(got), len(exp), n)
 		}
-		if sealed == 0 || late == 0 {
-			t.Fatalf("seed %d: %d sealed intervals seen, %d with later counts: the test does not exercise sealing", seed, sealed, late)
+		if sealed == 0 || late == 0 || long == 0 {
+			t.Fatalf("seed %d: %d sealed intervals seen, %d with later counts, at most %d long transfers kept: the test does not exercise sealing and long transfers", seed, sealed, late, long)
 		}
 	}
 }
 
-// netCountsOrNil is iv's unsealed counts (nil for a nil interval).
+// spreadRef is b bytes spread evenly over [t0, t1) by intervals of width,
+// as netAcct.spread's doc says, one interval at a time: pairs of an
+// interval and its bytes, the last taking the rounding remainder; an
+// instantaneous transfer counts in the interval holding t0.
+func spreadRef(b, t0, t1, width int64) [][2]int64 {
+	if t1 <= t0 {
+		return [][2]int64{{t0 / width, b}}
+	}
+	var l [][2]int64
+	left := b
+	for t := t0; t < t1; {
+		k := t / width
+		end := min(t1, (k+1)*width)
+		part := left
+		if end < t1 {
+			part = int64(float64(b) * float64(end-t) / float64(t1-t0))
+		}
+		l = append(l, [2]int64{k, part})
+		left -= part
+		t = end
+	}
+	return l
+}
+
+// netCountsOrNil is iv's unsealed counts, its dense ones in node order or
+// its table's (nil for a nil interval); it changes nothing.
 func (iv *netInterval) netCountsOrNil() []netCount {
 	if iv == nil {
 		return nil
+	}
+	if d := iv.dense; d != nil {
+		var l []netCount
+		for node := range len(d.c) / 2 {
+			if d.bits[node>>6]&(1<<(uint(node)&63)) != 0 {
+				l = append(l, netCount{node: int32(node), c: [2]int64{d.c[2*node], d.c[2*node+1]}})
+			}
+		}
+		return l
 	}
 	return iv.nodes
 }

@@ -144,18 +144,22 @@ func (mm *machineMetrics) retime(m *MapTask, old int64) {
 // Under flow_shuffle = "batch" the outputs wait in counters instead, by class
 // of source (rounds, below), and hosts, slot and out stay nil.
 type fetchState struct {
+	// The fields a map's end reads and writes for every waiting reduce
+	// (flowFetch) come first, within the struct's first 128 bytes.
 	rounds  [numRoundClasses]roundClass // flow_shuffle = "batch": outputs waiting by class of source
+	waiting int                         // outputs waiting, over all hosts
+	active  int32                       // fetches under way
+	seen    int32                       // outputs queued: the job's first seen done maps' (event_poll delays them, shuffle.go)
+	node1   int32                       // 1 + the reduce's node, 0 until queueOutput reads it (a reset fetchState reads it again)
+	rack    int32                       // the reduce's node's rack, when node1 > 0
+	started bool                        // its start-up is over
+	phase   bool                        // the job's maps are all done
+	failUs  int64                       // > 0 while its failed attempts fetch: when they fail (lifecycle_flowreduce.go)
 	hosts   []int32                     // hosts (indexes in out) with outputs waiting and no fetch under way, in order
 	hhead   int                         // next in hosts
 	slot    []int32                     // by node: 1 + its index in out, 0 before its first output
 	out     []hostOutputs               // every host an output came from
-	waiting int                         // outputs waiting, over all hosts
-	active  int32                       // fetches under way
-	started bool                        // its start-up is over
-	phase   bool                        // the job's maps are all done
 	latUs   int64                       // shuffle_fetch_latency's share of its fetches
-	seen    int32                       // outputs queued: the job's first seen done maps' (event_poll delays them, shuffle.go)
-	failUs  int64                       // > 0 while its failed attempts fetch: when they fail (lifecycle_flowreduce.go)
 	draws   uint64                      // flow_fetch_order = "random": hosts drawn so far (drawHost)
 }
 
@@ -427,7 +431,6 @@ func (s *Sim) queueOutput(j *Job, r, m int32) {
 		st.queue(s.outputNode(j, m), m, len(s.topo.Nodes))
 		return
 	}
-	red := &j.Reduces[r]
 	var node, rack int32
 	var b int64
 	if o := &j.out; o.tally.on && int(st.seen) < len(o.outs) && o.done[st.seen] == m {
@@ -438,14 +441,15 @@ func (s *Sim) queueOutput(j *Job, r, m int32) {
 	} else {
 		node = s.outputNode(j, m)
 		rack = s.topo.Nodes[node].Rack
-		b = s.share(j, red, &j.Maps[m])
+		b = s.share(j, &j.Reduces[r], &j.Maps[m])
 	}
 	st.seen++
+	v, vrack := s.reduceAt(j, st, r)
 	c := roundFar
 	switch {
-	case node == red.Node:
+	case node == v:
 		c = roundOwn
-	case rack == s.topo.Nodes[red.Node].Rack:
+	case rack == vrack:
 		c = roundRack
 	}
 	rc := &st.rounds[c]
@@ -455,6 +459,24 @@ func (s *Sim) queueOutput(j *Job, r, m int32) {
 	if c != roundOwn && b > 0 {
 		s.batchOut.add(node, b, len(s.topo.Nodes))
 	}
+}
+
+// reduceAt is reduce r's node and its rack, kept in its fetchState (st) so
+// that a map's end, which queues its output for each of the job's waiting
+// reduces, reads neither the reduce nor the node: on FB-2010's day under
+// flow that is 10⁸ and more outputs queued, and those two reads were most of
+// queueOutput's time (docs/network-model.md, h-acct). A reduce's node is set
+// at its launch, which clears the copy (flowReduceLaunched), as does a
+// fetchState reset.
+func (s *Sim) reduceAt(j *Job, st *fetchState, r int32) (node, rack int32) {
+	if st.node1 == 0 {
+		n := j.Reduces[r].Node
+		st.node1, st.rack = n+1, s.topo.Nodes[n].Rack
+	}
+	if s.chk != nil && (st.node1-1 != j.Reduces[r].Node || st.rack != s.topo.Nodes[st.node1-1].Rack) {
+		s.chk.fail("reduce %d of job %s queues outputs for node %d, rack %d; it runs on node %d", r, j.Trace.ID, st.node1-1, st.rack, j.Reduces[r].Node)
+	}
+	return st.node1 - 1, st.rack
 }
 
 // outputTally sums a job's done map outputs (jobOutput.outs) by the node and
@@ -639,8 +661,21 @@ func (o *batchOut) add(node int32, b int64, nodes int) {
 
 // flushBatchOut reports the bytes batchOut holds as transfers out of their
 // hosts at now (EndsOut), in the order the hosts were added, and clears it.
+// When the per-node accounting is the only observer of transfers it counts
+// them all at once (netAcct.transfersOut), as it would one by one.
 func (s *Sim) flushBatchOut() {
 	o := &s.batchOut
+	if len(o.nodes) == 0 {
+		return
+	}
+	if t := s.bus.transfers; len(t) == 1 && t[0] == Observer(&s.net) {
+		s.net.transfersOut(o.nodes, o.bytes, s.now)
+		for _, n := range o.nodes {
+			o.bytes[n] = 0
+		}
+		o.nodes = o.nodes[:0]
+		return
+	}
 	for _, n := range o.nodes {
 		s.bus.transfer(TransferEvent{Src: n, Dst: n, Bytes: o.bytes[n], Start: s.now, End: s.now, Ends: EndsOut})
 		o.bytes[n] = 0
@@ -720,6 +755,7 @@ func (s *Sim) flowReduceLaunched(j *Job, i int32, saved int64) {
 		o.fs = make([]fetchState, len(j.Reduces))
 	}
 	o.fs[i].seen = 0
+	o.fs[i].node1 = 0 // its node is new (reduceAt)
 	s.queueAllOutputs(j, i)
 	s.flushBatchOut()
 	if s.reduceAttemptsFetch(j, i, saved) { // lifecycle_flowreduce.go
@@ -745,10 +781,47 @@ func (s *Sim) fetchStart(j *Job, i int32) {
 	s.pump(j, i)
 }
 
-// flowFetch queues reduce r's fetch of map m's output.
+// flowFetch queues reduce r's fetch of map m's output and starts what it
+// can. Under flow_shuffle = "batch" a map's end queues its output for every
+// waiting reduce, and most of them are not started yet or have a round of
+// the output's class under way, so it pumps only when pumpRounds would do
+// something (roundsDue).
 func (s *Sim) flowFetch(j *Job, r, m int32) {
 	s.queueOutput(j, r, m)
+	if s.hw.FlowShuffle == FlowShuffleBatch && !j.out.fs[r].roundsDue() {
+		if s.chk != nil {
+			s.checkRoundsIdle(j, r)
+		}
+		return
+	}
 	s.pump(j, r)
+}
+
+// roundsDue reports whether pumpRounds would start a round for a reduce an
+// output just joined: whether the reduce has started and a class has
+// outputs waiting and no round under way. (pumpRounds's other work,
+// ending the shuffle, needs no output waiting, and one just joined.)
+func (st *fetchState) roundsDue() bool {
+	if !st.started {
+		return false
+	}
+	for c := range st.rounds {
+		if rc := &st.rounds[c]; !rc.busy && rc.n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRoundsIdle is, under the invariant checker, the pump flowFetch left
+// out: it pumps reduce r and fails unless that changed nothing.
+func (s *Sim) checkRoundsIdle(j *Job, r int32) {
+	st := &j.out.fs[r]
+	before, flows := *st, s.fn.Active()
+	s.pump(j, r)
+	if st.rounds != before.rounds || st.waiting != before.waiting || st.active != before.active || st.phase != before.phase || st.latUs != before.latUs || s.fn.Active() != flows {
+		s.chk.fail("reduce %d of job %s: pumping it after a map's end changed its rounds (%v to %v), but flowFetch left it out", r, j.Trace.ID, before.rounds, st.rounds)
+	}
 }
 
 // pumpFetches starts reduce r's fetches, host by host, up to parallel_copies

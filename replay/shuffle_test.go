@@ -286,8 +286,10 @@ func TestNetSpread(t *testing.T) {
 		a.spread(0, 0, c.b, c.t0, c.t1)
 		got := make([]int64, len(c.want))
 		for k := range got {
-			if k < len(a.open) && a.open[k] != nil && len(a.open[k].nodes) > 0 {
-				got[k] = a.open[k].nodes[0].c[0]
+			if k < len(a.open) {
+				if l := a.open[k].netCountsOrNil(); len(l) > 0 {
+					got[k] = l[0].c[0]
+				}
 			}
 		}
 		if !slices.Equal(got, c.want) || a.openIntervals() > len(c.want) {
