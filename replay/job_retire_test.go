@@ -109,12 +109,12 @@ func backlogFlat(t *testing.T, hw replay.Hardware) {
 // rack, bytes and a reduce's share, 24 bytes) and its place in the job's done
 // order (4) stay until the job's end for the reduces' rounds, and its flow
 // stages' table (jobDisk: 25 bytes) too, but its record (MapTask, 96 bytes),
-// its replicas (12) and its part of the locality index are dropped
-// (Sim.retireMaps, flowRetiresMaps). With 4 times the maps per backlogged job
-// the peak live heap above the workload must grow by under 60%: keeping the
-// maps' records grows it by more. Two cases: Coupling with 2 reduces a job
-// (the job's tally is on: its maps are dropped when they are all done), and
-// fifo with 1 (no tally: dropped once its reduce has launched). In its own
+// its replicas (12) and its part of the locality index are dropped once the
+// job's maps are all done (Sim.retireMaps, flowRetiresMaps). Under Coupling,
+// 2 reduces a job (the job's tally is on), 4 times the maps per backlogged job
+// must leave the peak live heap above the workload within 25%: measured
+// 8.38 → 9.66 MB (+15%), and 8.78 → 12.08 MB (+38%) with the map records
+// kept under flow (flowRetiresMaps false), which fails it. In its own
 // process, each size replayed twice and the smaller peak kept.
 func TestBacklogHeapFlowMaps(t *testing.T) {
 	testgate.Require(t, testgate.Full, "replays 2,400 jobs under the flow model")
@@ -136,14 +136,7 @@ flow_update = "1s"
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		policy  string
-		reduces int
-	}{{"coupling", 2}, {"fifo", 1}} {
-		t.Run(fmt.Sprintf("%s,reduces=%d", c.policy, c.reduces), func(t *testing.T) {
-			backlogGrowth(t, hw, c.policy, c.reduces, 0.6)
-		})
-	}
+	backlogGrowth(t, hw, "coupling", 2, 0.25)
 }
 
 // backlogGrowth replays backlogTrace's 600 jobs with 16 and with 64 maps a
