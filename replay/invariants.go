@@ -281,7 +281,10 @@ func (c *checker) mapTransferEnded(j *Job, x Transfer, stage uint8) {
 // the class waits for (those of the job's done maps the reduce has queued
 // since the class's last round, roundClass.from): the hosts of the class's
 // outputs with a non-empty share (outputNode, share), in the order of each
-// host's first output, with the reduce's bytes from each.
+// host's first output, with the reduce's bytes from each. Once the job's map
+// records were dropped (Sim.retireMaps) the walk reads each output's node and
+// bytes from the done outputs' records, which flowOutputsKept compared with
+// the maps' when they were dropped, and computes its share again.
 func (c *checker) sourceMix(j *Job, r int32, cl int, got []roundSource) {
 	s := c.s
 	st := &j.out.fs[r]
@@ -291,12 +294,19 @@ func (c *checker) sourceMix(j *Job, r int32, cl int, got []roundSource) {
 	}
 	var want []roundSource
 	rack := s.topo.Nodes[red.Node].Rack
-	for _, i := range j.out.done[st.rounds[cl].from:st.seen] {
-		node := s.outputNode(j, i)
+	from := int(st.rounds[cl].from)
+	for k, i := range j.out.done[from:st.seen] {
+		var node int32
+		var b int64
+		if j.retired {
+			x := &j.out.outs[from+k]
+			node, b = x.node, outputShare(red.ShuffleBytes, x.bytes, j.out.total, j.NumMaps())
+		} else {
+			node, b = s.outputNode(j, i), s.share(j, red, &j.Maps[i])
+		}
 		if node == red.Node || (s.topo.Nodes[node].Rack == rack) != (cl == roundRack) {
 			continue
 		}
-		b := s.share(j, red, &j.Maps[i])
 		if b <= 0 {
 			continue
 		}
@@ -314,6 +324,26 @@ func (c *checker) sourceMix(j *Job, r int32, cl int, got []roundSource) {
 	c.mixes++
 	if !slices.Equal(got, want) {
 		c.fail("reduce %d of job %s, round class %d: sources %v from the done outputs' records, %v from the maps'", r, j.Trace.ID, cl, got, want)
+	}
+}
+
+// flowOutputsKept checks, as job j's map records are about to be dropped
+// under network = "flow" (Sim.retireMaps), that the done outputs' records the
+// reduces read afterwards (jobOutput.outs, in the order of jobOutput.done)
+// hold each done map's output node and bytes, and that every map is in done
+// once.
+func (c *checker) flowOutputsKept(j *Job) {
+	o := &j.out
+	if len(o.done) != len(j.Maps) || len(o.outs) != len(o.done) {
+		c.fail("job %s: maps dropped with %d maps, %d done and %d done outputs", j.Trace.ID, len(j.Maps), len(o.done), len(o.outs))
+		return
+	}
+	for k, i := range o.done {
+		if x, n := &o.outs[k], c.s.outputNode(j, i); x.node != n || x.rack != c.s.topo.Nodes[n].Rack || x.bytes != j.Maps[i].OutputBytes {
+			c.fail("job %s: done output %d (map %d) records node %d, rack %d, %d bytes; the map's are %d, %d, %d",
+				j.Trace.ID, k, i, x.node, x.rack, x.bytes, n, c.s.topo.Nodes[n].Rack, j.Maps[i].OutputBytes)
+			return
+		}
 	}
 }
 

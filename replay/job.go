@@ -409,26 +409,54 @@ func (j *Job) HasLocalMap(n int32) bool { return j.LocalMap(n) >= 0 }
 // retiresMaps reports whether the run drops a job's per-map records once all
 // its maps have finished (retireMaps): true when nothing reads a finished
 // map's record again. Those that do: the topology shuffle and network =
-// "flow" (a reduce launched later fetches each map's output from its node,
-// from its end), speculative copies (the engine's and, in trace mode, the
-// observed ones: a losing attempt is killed after its map's end), failed
-// jobs and modelled faults, and YARN (containers and preemption). Under the
-// lifecycle otherwise only the job's result reads them, for its last map
-// attempt's end (lcHistoryTimes), which retireMaps keeps.
+// "flow" but for flowRetiresMaps' case (a reduce launched later fetches each
+// map's output from its node, from its end), speculative copies (the
+// engine's and, in trace mode, the observed ones: a losing attempt is killed
+// after its map's end), failed jobs and modelled faults, and YARN
+// (containers and preemption). Under the lifecycle otherwise only the job's
+// result reads them, for its last map attempt's end (lcHistoryTimes), which
+// retireMaps keeps.
 func (s *Sim) retiresMaps() bool {
 	return s.hw.Speculation == "none" && !s.hw.faultsOn() && !s.yarn.on &&
-		s.fn == nil && !s.topologyShuffle() && s.w.fails == nil && s.w.specs == nil
+		(s.fn == nil || s.flowRetiresMaps()) && !s.topologyShuffle() && s.w.fails == nil && s.w.specs == nil
+}
+
+// flowRetiresMaps reports whether, under network = "flow", a job's map
+// records may be dropped (retiresMaps' other conditions held): with
+// flow_shuffle = "batch", where the reduces read the done maps' outputs from
+// the job's list of them (jobOutput.outs: node, rack, bytes, share) and not
+// from the maps' records, without event_poll (its poll chain queues the
+// outputs later, one by one) and without the lifecycle (a reduce's failed
+// attempts fetch again). A reduce launched after the maps are done queues
+// the outputs from the job's tally when it is on (queueTallied) and from the
+// maps' records otherwise, so a job without a tally keeps them until its
+// last reduce has launched (flowMapsRetire).
+func (s *Sim) flowRetiresMaps() bool {
+	return s.hw.FlowShuffle == FlowShuffleBatch && !s.hw.EventPoll && !s.hw.Lifecycle
+}
+
+// mapsRetire reports whether j's map records may be dropped now: its maps
+// are all done, the run drops them (retiresMaps) and, under network =
+// "flow", no reduce left to launch reads them (flowRetiresMaps).
+func (s *Sim) mapsRetire(j *Job) bool {
+	if j.retired || !j.MapsDone() || !s.retiresMaps() {
+		return false
+	}
+	return s.fn == nil || j.out.tally.on || j.PendingReduces == 0
 }
 
 // retireMaps drops the per-map records of j, whose maps have all finished
 // and been reported to the bus's observers and to the policy: Maps, the
-// replicas, the finish order and the pending-map index, which with a backlog
-// of jobs waiting for their reduces (Coupling's) is most of a run's memory.
-// What is read afterwards is kept as counts: NumMaps, the map output per
-// node (MapOutputBytes; as a list of the nodes holding some when that is
-// smaller) and its total. The index is left empty but valid:
-// LocalMap, RackMap, AnyMap and CountLocalMapNodes find no pending map.
-// Under the invariant checker it first checks that every map is done.
+// replicas, the finish order (kept under network = "flow") and the
+// pending-map index, which with a backlog of jobs waiting for their reduces
+// (Coupling's; under the flow model, jobs whose reduces are still fetching)
+// is most of a run's memory. What is read afterwards is kept as counts:
+// NumMaps, the map output per node (MapOutputBytes; as a list of the nodes
+// holding some when that is smaller) and its total, and under flow the done
+// outputs (jobOutput.outs). The index is left empty but valid: LocalMap,
+// RackMap, AnyMap and CountLocalMapNodes find no pending map. Under the
+// invariant checker it first checks that every map is done and, under flow,
+// that the done outputs are the maps' own (flowOutputsKept).
 func (s *Sim) retireMaps(j *Job) {
 	if s.chk != nil {
 		for i := range j.Maps {
@@ -440,8 +468,14 @@ func (s *Sim) retireMaps(j *Job) {
 	if s.hw.Lifecycle {
 		j.mapsEndUs = j.mapAttemptsEndUs()
 	}
+	if s.fn != nil && s.chk != nil {
+		s.chk.flowOutputsKept(j)
+	}
 	j.nMaps, j.retired = int32(len(j.Maps)), true
-	j.Maps, j.replicas, j.out.done = nil, nil, nil
+	j.Maps, j.replicas = nil, nil
+	if s.fn == nil {
+		j.out.done = nil // under flow the reduces count and queue by it (network_retimed.go)
+	}
 	if b := j.out.compact(); b != nil {
 		s.outPool = append(s.outPool, b) // zeroed: the next job's per-node output (mapOutput)
 	}

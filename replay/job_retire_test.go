@@ -103,3 +103,87 @@ func backlogFlat(t *testing.T, hw replay.Hardware) {
 			p1, p2, 100*(float64(p2)/float64(p1)-1))
 	}
 }
+
+// TestBacklogHeapFlowMaps is TestBacklogHeapFlatInMaps under network =
+// "flow" with flow_shuffle = "batch", where a done map's output (its node,
+// rack, bytes and a reduce's share, 24 bytes) and its place in the job's done
+// order (4) stay until the job's end for the reduces' rounds, and its flow
+// stages' table (jobDisk: 25 bytes) too, but its record (MapTask, 96 bytes),
+// its replicas (12) and its part of the locality index are dropped once the
+// job's maps are all done (Sim.retireMaps, flowRetiresMaps). Under Coupling,
+// 2 reduces a job (the job's tally is on), 4 times the maps per backlogged job
+// must leave the peak live heap above the workload within 25%: measured
+// 8.38 → 9.66 MB (+15%), and 8.78 → 12.08 MB (+38%) with the map records
+// kept under flow (flowRetiresMaps false), which fails it. In its own
+// process, each size replayed twice and the smaller peak kept.
+func TestBacklogHeapFlowMaps(t *testing.T) {
+	testgate.Require(t, testgate.Full, "replays 2,400 jobs under the flow model")
+	if !inOwnProcess(t, "TRACEREPLAY_BACKLOGFLOW_CHILD") {
+		return
+	}
+	hw, err := replay.ParseHardware([]byte(`
+racks = 2
+nodes_per_rack = 10
+map_slots = 4
+reduce_slots = 1
+block_size_mb = 1
+reduce_compute_mb_per_s = 5
+timeline_sample = "10s"
+network = "flow"
+flow_shuffle = "batch"
+flow_update = "1s"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	backlogGrowth(t, hw, "coupling", 2, 0.25)
+}
+
+// backlogGrowth replays backlogTrace's 600 jobs with 16 and with 64 maps a
+// job (reduces a job) under policy on hw and fails when the peak live heap
+// above the workload grows by more than the fraction bound.
+func backlogGrowth(t *testing.T, hw replay.Hardware, name string, reduces int, bound float64) {
+	const jobs = 600
+	peak := func(maps int) (uint64, replay.RunSummary) {
+		tr := backlogTrace(jobs, maps)
+		for k := range tr.Jobs {
+			tr.Jobs[k].NumReduces = int32(reduces)
+		}
+		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := policy.New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := replay.NewRunWriter(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		probe := &heapProbe{Policy: p, every: 1}
+		base := liveHeap()
+		res, err := replay.Run(w, probe, replay.Options{Seed: 1, Timeline: true, Out: out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.KeepAlive(w)
+		return probe.peak - min(base, probe.peak), res.Summary
+	}
+	smaller := func(maps int) (uint64, replay.RunSummary) {
+		a, s := peak(maps)
+		b, _ := peak(maps)
+		return min(a, b), s
+	}
+	p1, s1 := smaller(16)
+	p2, s2 := smaller(64)
+	t.Logf("peak live heap above the workload: 16 maps a job %.2f MB (makespan %.1f h), 64 maps a job %.2f MB (%.1f h)",
+		float64(p1)/1e6, float64(s1.MakespanUs)/3.6e9, float64(p2)/1e6, float64(s2.MakespanUs)/3.6e9)
+	if s1.MakespanUs < 2*jobs*5e6 || s2.MakespanUs < 2*jobs*5e6 {
+		t.Fatalf("no backlog: makespans %d and %d µs", s1.MakespanUs, s2.MakespanUs)
+	}
+	if float64(p2) > (1+bound)*float64(p1) {
+		t.Errorf("peak heap grew from %d to %d bytes (%.0f%%) with 4 times the maps per backlogged job",
+			p1, p2, 100*(float64(p2)/float64(p1)-1))
+	}
+}

@@ -335,8 +335,8 @@ func (s *Sim) taskFlowStage(j *Job, b int32) {
 		s.startOutput(j, -1-b)
 		return
 	}
-	if int(b) >= len(j.Maps) {
-		s.copyStage(j, b-int32(len(j.Maps)))
+	if b >= j.NumMaps() {
+		s.copyStage(j, b-j.NumMaps())
 		return
 	}
 	d, m := j.out.disk, &j.Maps[b]
@@ -493,7 +493,7 @@ func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 		red.ShuffleEndUs = max(s.now, obsTailEnd(j, r))
 	}
 	if !j.out.disk.redOut[r] {
-		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+j.out.disk.slowed(len(j.Maps)+int(r), red.workUs))
+		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+j.out.disk.slowed(len(j.out.disk.mapCPU)+int(r), red.workUs))
 		s.schedule(red.FinishUs, evReduceDone, j.Index, r)
 		return
 	}
@@ -509,7 +509,7 @@ func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 func (s *Sim) startOutput(j *Job, r int32) {
 	red := &j.Reduces[r]
 	d := j.out.disk
-	d.cpuEnd[len(j.Maps)+int(r)] = s.now + d.slowed(len(j.Maps)+int(r), red.workUs)
+	d.cpuEnd[len(d.mapCPU)+int(r)] = s.now + d.slowed(len(d.mapCPU)+int(r), red.workUs)
 	merging := s.startMergeRead(j, r)
 	if red.OutputBytes <= 0 {
 		if !merging {
@@ -543,7 +543,7 @@ func (s *Sim) flowReduceEnded(j *Job, r int32) {
 		return
 	}
 	red := &j.Reduces[r]
-	end := max(s.now, j.out.disk.cpuEnd[len(j.Maps)+int(r)])
+	end := max(s.now, j.out.disk.cpuEnd[len(j.out.disk.mapCPU)+int(r)])
 	red.FinishUs = s.reported(red.Node, end)
 	s.schedule(red.FinishUs, evReduceDone, j.Index, r)
 }

@@ -643,6 +643,9 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	}
 	if j.MapsDone() {
 		s.startReducePhase(j, i)
+		if s.fn != nil && s.mapsRetire(j) {
+			s.retireMaps(j) // its last reduce launched: under flow, with no tally (job.go)
+		}
 	} else {
 		j.waiting = append(j.waiting, i)
 	}
@@ -935,7 +938,7 @@ func (s *Sim) mapDone(j *Job, i int32) {
 		j.waiting = nil
 	}
 	s.pol.TaskFinished(s, j.View(), false, i)
-	if j.MapsDone() && s.retiresMaps() {
+	if s.mapsRetire(j) {
 		s.retireMaps(j) // job.go
 	}
 	if j.MapsDone() && len(j.Reduces) == 0 {
