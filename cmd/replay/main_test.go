@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -15,29 +17,79 @@ import (
 	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
-// binDir holds ingest and report, built once for the end-to-end scripts.
-var binDir string
+// binDir holds ingest and report, built once per test binary (by tools) for
+// the end-to-end scripts and TestSweepS3, and removed when the tests end.
+var (
+	binDir   string
+	binErr   error
+	binOnce  sync.Once
+	binClean func()
+)
+
+// mainCmd is the name under which the test binary runs this package's main
+// (signal handling and all), as the built replay binary would: tests that
+// need the real binary exec the test binary itself (see mainBinary) instead
+// of linking a new one, which costs several CPU-seconds.
+const mainCmd = "replay-main"
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanupM{m}, map[string]func(){
 		"replay": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		mainCmd:  main,
 	})
 }
 
+// cleanupM removes the tools built by buildTools once the tests have run.
+type cleanupM struct{ m *testing.M }
+
+func (c cleanupM) Run() int {
+	code := c.m.Run()
+	if binClean != nil {
+		binClean()
+	}
+	return code
+}
+
+// buildTools builds ingest and report once for the whole test binary and
+// returns the directory that holds them.
 func buildTools(t *testing.T) string {
 	t.Helper()
-	if binDir != "" {
-		return binDir
-	}
-	dir := t.TempDir()
-	for _, cmd := range []string{"ingest", "report"} {
-		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, cmd), "../"+cmd).CombinedOutput()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "replay-test-tools-")
 		if err != nil {
-			t.Fatalf("go build %s: %v\n%s", cmd, err, out)
+			binErr = err
+			return
 		}
+		binClean = func() { os.RemoveAll(dir) }
+		for _, cmd := range []string{"ingest", "report"} {
+			out, err := exec.Command("go", "build", "-o", filepath.Join(dir, cmd), "../"+cmd).CombinedOutput()
+			if err != nil {
+				binErr = fmt.Errorf("go build %s: %v\n%s", cmd, err, out)
+				return
+			}
+		}
+		binDir = dir
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
 	}
-	binDir = dir
-	return dir
+	return binDir
+}
+
+// mainBinary returns the path of an executable named replay-main that runs
+// this package's main: a link to the test binary, which TestMain dispatches
+// on its name.
+func mainBinary(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), mainCmd)
+	if err := os.Symlink(self, bin); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script: ingest, replay and

@@ -136,10 +136,7 @@ func TestOutRecoversInterrupted(t *testing.T) {
 // promptly, removes its temporary files, leaves the old results and exits 130
 // or 143.
 func TestSignalStopsRun(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "replay")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := mainBinary(t) // main, as the built binary runs it
 	for _, c := range []struct {
 		sig  syscall.Signal
 		code int

@@ -61,10 +61,7 @@ func TestSweepS3(t *testing.T) {
 	sameResults(t, one, got)
 
 	// report reads the bucket (a local copy) as it reads a directory.
-	report := filepath.Join(t.TempDir(), "report")
-	if out, err := exec.Command("go", "build", "-o", report, "../report").CombinedOutput(); err != nil {
-		t.Fatalf("go build report: %v\n%s", err, out)
-	}
+	report := filepath.Join(buildTools(t), "report")
 	local, err := exec.Command(report, one).Output()
 	if err != nil {
 		t.Fatalf("report %s: %v", one, err)
