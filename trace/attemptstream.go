@@ -1,9 +1,7 @@
 package trace
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 )
 
@@ -51,31 +49,9 @@ func checkAttempts(dir string, s *JobStream) (af *attemptFile, attErr, err error
 		return nil, nil, fmt.Errorf("read trace: %w", err)
 	}
 	defer rows.close()
-	v := &attemptCheck{s: s}
-	defer v.close()
-	var convErr error
-	n := 0
-	for ; ; n++ {
-		a, err := rows.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("read trace: %w", err)
-		}
-		if convErr != nil {
-			continue // the rows are still read: a later unreadable one comes first
-		}
-		if a.err != nil {
-			convErr = fmt.Errorf("read trace: %s: row %d: %w", path, n, a.err)
-			continue
-		}
-		if attErr == nil {
-			if err := v.check(n, &a.v); err != nil {
-				attErr = fmt.Errorf("read trace %s: %w", dir, err)
-				v.close()
-			}
-		}
+	n, convErr, attErr, err := checkRows(dir, path, rows, &attemptCheck{rowCheck[Attempt]{s: s}}, nil)
+	if err != nil {
+		return nil, nil, err
 	}
 	af.n = n
 	var m Meta
@@ -106,59 +82,18 @@ func (af *attemptFile) cursor() (*rowCursor[Attempt], error) {
 }
 
 // attemptCheck checks attempts in file order as Trace.Validate does,
-// against the jobs of s read beside them: an attempt's job is the job of the
-// attempt before it or a later one.
-type attemptCheck struct {
-	s    *JobStream
-	c    *JobCursor // the jobs, at the last attempt's job
-	cur  *Job
-	prev *Attempt // the last attempt, of job cur
-}
-
-func (v *attemptCheck) close() {
-	if v.c != nil {
-		v.c.Close()
-		v.c = nil
-	}
-}
+// against the jobs read beside them (rowCheck).
+type attemptCheck struct{ rowCheck[Attempt] }
 
 // check is Trace.Validate's check of attempt i, a, given the attempts
 // before it.
 func (v *attemptCheck) check(i int, a *Attempt) error {
-	if v.c == nil {
-		c, err := v.s.Open()
-		if err != nil {
-			return err
-		}
-		v.c = c
+	found, known, err := v.seek(a.JobID)
+	if err != nil {
+		return err
 	}
-	found := v.cur != nil && v.cur.ID == a.JobID
-	for !found {
-		j, err := v.c.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		v.cur, v.prev = j, nil
-		found = j.ID == a.JobID
-	}
-	if !found {
-		// Not at or after the last attempt's job: before it, or nowhere.
-		known := false
-		if err := v.s.Each(func(_ int, j *Job) error {
-			if j.ID == a.JobID {
-				known = true
-				return errStop
-			}
-			return nil
-		}); err != nil && !errors.Is(err, errStop) {
-			return err
-		}
-		if !known {
-			return fmt.Errorf("attempt %d (%q): job %q is not in the trace", i, a.AttemptID, a.JobID)
-		}
+	if !known {
+		return fmt.Errorf("attempt %d (%q): job %q is not in the trace", i, a.AttemptID, a.JobID)
 	}
 	if a.AttemptID == "" || a.TaskID == "" {
 		return fmt.Errorf("attempt %d of job %q: empty attempt or task id", i, a.JobID)
@@ -179,8 +114,7 @@ func (v *attemptCheck) check(i int, a *Attempt) error {
 			return fmt.Errorf("attempt %d (%q): out of order: attempts must be sorted by job, type, task, start, id (call Trace.Sort)", i, a.AttemptID)
 		}
 	}
-	ac := *a
-	v.prev = &ac
+	v.keep(a)
 	return nil
 }
 

@@ -167,3 +167,105 @@ func eachRow[T any](open func() (*rowCursor[T], error), fn func(i int, v *T) err
 		}
 	}
 }
+
+// checkRows reads the rows of the file path of trace directory dir to the
+// end, as Read reads and checks them, calling each (if set) with each row
+// converted and then v.check with it. err is an error of the file, which
+// Read reports before any other; convErr is the first row whose type does
+// not parse (the rows after it are still read: a later unreadable one
+// comes first), rowErr the first row v refuses, after which v is closed
+// and no longer called; n is the rows read.
+func checkRows[T any](dir, path string, rows *rowReader[T], v interface {
+	check(i int, row *T) error
+	close()
+}, each func(*T)) (n int, convErr, rowErr, err error) {
+	defer v.close()
+	for ; ; n++ {
+		r, err := rows.next()
+		if errors.Is(err, io.EOF) {
+			return n, convErr, rowErr, nil
+		}
+		if err != nil {
+			return 0, nil, nil, fmt.Errorf("read trace: %w", err)
+		}
+		if convErr != nil {
+			continue
+		}
+		if r.err != nil {
+			convErr = fmt.Errorf("read trace: %s: row %d: %w", path, n, r.err)
+			continue
+		}
+		if each != nil {
+			each(&r.v)
+		}
+		if rowErr == nil {
+			if err := v.check(n, &r.v); err != nil {
+				rowErr = fmt.Errorf("read trace %s: %w", dir, err)
+				v.close()
+			}
+		}
+	}
+}
+
+// rowCheck follows, for rows in job order (a tasks.parquet, an
+// attempts.parquet) checked as Trace.Validate checks them, the jobs of s
+// read beside them: a row's job is the job of the row before it or a later
+// one.
+type rowCheck[T any] struct {
+	s    *JobStream
+	c    *JobCursor // the jobs, at the last row's job
+	cur  *Job
+	prev *T // the last row, of job cur
+}
+
+func (v *rowCheck[T]) close() {
+	if v.c != nil {
+		v.c.Close()
+		v.c = nil
+	}
+}
+
+// seek moves to job id, the last row's job or a later one: found when it
+// is there (prev is nil when it is a later one). Otherwise known reports
+// whether s has job id at all (before the last row's job: out of order).
+func (v *rowCheck[T]) seek(id string) (found, known bool, err error) {
+	if v.c == nil {
+		c, err := v.s.Open()
+		if err != nil {
+			return false, false, err
+		}
+		v.c = c
+	}
+	found = v.cur != nil && v.cur.ID == id
+	for !found {
+		j, err := v.c.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return false, false, err
+		}
+		v.cur, v.prev = j, nil
+		found = j.ID == id
+	}
+	if found {
+		return true, true, nil
+	}
+	// Not at or after the last row's job: before it, or nowhere.
+	if err := v.s.Each(func(_ int, j *Job) error {
+		if j.ID == id {
+			known = true
+			return errStop
+		}
+		return nil
+	}); err != nil && !errors.Is(err, errStop) {
+		return false, false, err
+	}
+	return false, known, nil
+}
+
+// keep records row as the last row, in a copy of its own.
+func (v *rowCheck[T]) keep(row *T) {
+	c := *row
+	v.prev = &c
+}

@@ -147,34 +147,13 @@ func checkTasks(dir string, s *JobStream, visit func(*Job, *Task)) (tf *taskFile
 		return nil, nil, nil, fmt.Errorf("read trace: %w", err)
 	}
 	defer rows.close()
-	v := &taskCheck{s: s}
-	defer v.close()
-	n := 0
-	for ; ; n++ {
-		r, err := rows.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("read trace: %w", err)
-		}
-		if convErr != nil {
-			continue // the rows are still read: a later unreadable one comes first
-		}
-		if r.err != nil {
-			convErr = fmt.Errorf("read trace: %s: row %d: %w", path, n, r.err)
-			continue
-		}
-		k := r.v
-		if visit != nil {
-			visit(nil, &k)
-		}
-		if taskErr == nil {
-			if err := v.check(n, &k); err != nil {
-				taskErr = fmt.Errorf("read trace %s: %w", dir, err)
-				v.close()
-			}
-		}
+	var each func(*Task)
+	if visit != nil {
+		each = func(k *Task) { visit(nil, k) }
+	}
+	n, convErr, taskErr, err := checkRows(dir, path, rows, &taskCheck{rowCheck[Task]{s: s}}, each)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	tf.n = n
 	var m Meta
@@ -185,59 +164,17 @@ func checkTasks(dir string, s *JobStream, visit func(*Job, *Task)) (tf *taskFile
 }
 
 // taskCheck checks tasks in file order as Trace.Validate does, against the
-// jobs of s read beside them: a task's job is the job of the task before it
-// or a later one.
-type taskCheck struct {
-	s    *JobStream
-	c    *JobCursor // the jobs, at the last task's job
-	cur  *Job
-	pos  int   // cur's position
-	prev *Task // the last task, of job cur
-}
-
-func (v *taskCheck) close() {
-	if v.c != nil {
-		v.c.Close()
-		v.c = nil
-	}
-}
+// jobs read beside them (rowCheck).
+type taskCheck struct{ rowCheck[Task] }
 
 // check is Trace.Validate's check of task i, k, given the tasks before it.
 func (v *taskCheck) check(i int, k *Task) error {
-	if v.c == nil {
-		c, err := v.s.Open()
-		if err != nil {
-			return err
-		}
-		v.c, v.pos = c, -1
+	found, known, err := v.seek(k.JobID)
+	if err != nil {
+		return err
 	}
-	found := v.cur != nil && v.cur.ID == k.JobID
-	for !found {
-		j, err := v.c.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		v.cur, v.pos, v.prev = j, v.pos+1, nil
-		found = j.ID == k.JobID
-	}
-	if !found {
-		// Not at or after the last task's job: before it, or nowhere.
-		known := false
-		if err := v.s.Each(func(_ int, j *Job) error {
-			if j.ID == k.JobID {
-				known = true
-				return errStop
-			}
-			return nil
-		}); err != nil && !errors.Is(err, errStop) {
-			return err
-		}
-		if !known {
-			return fmt.Errorf("task %d (%q): job %q is not in the trace", i, k.TaskID, k.JobID)
-		}
+	if !known {
+		return fmt.Errorf("task %d (%q): job %q is not in the trace", i, k.TaskID, k.JobID)
 	}
 	if err := checkTaskInts(k); err != nil {
 		return fmt.Errorf("task %d (%q): %w", i, k.TaskID, err)
@@ -257,8 +194,7 @@ func (v *taskCheck) check(i int, k *Task) error {
 			return fmt.Errorf("task %d (%q): out of order: tasks must be sorted by job, type (maps first), index (call Trace.Sort)", i, k.TaskID)
 		}
 	}
-	kc := *k
-	v.prev = &kc
+	v.keep(k)
 	return nil
 }
 
