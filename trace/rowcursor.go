@@ -81,10 +81,10 @@ func (c *rowCursor[T]) advance() error {
 	if r.err != nil {
 		return fmt.Errorf("%s: row %d: %w", c.path, c.i, r.err)
 	}
-	if c.kind.tidy != nil {
-		c.kind.tidy(&r.v)
-	}
 	c.next, c.ok = r.v, true
+	if c.kind.tidy != nil {
+		c.kind.tidy(&c.next) // not &r.v: r would escape, an allocation a row
+	}
 	c.i++
 	return nil
 }
@@ -180,6 +180,7 @@ func checkRows[T any](dir, path string, rows *rowReader[T], v interface {
 	close()
 }, each func(*T)) (n int, convErr, rowErr, err error) {
 	defer v.close()
+	row := new(T) // the row checked: v.check and each see it through an interface and a func, so a local would escape
 	for ; ; n++ {
 		r, err := rows.next()
 		if errors.Is(err, io.EOF) {
@@ -195,14 +196,18 @@ func checkRows[T any](dir, path string, rows *rowReader[T], v interface {
 			convErr = fmt.Errorf("read trace: %s: row %d: %w", path, n, r.err)
 			continue
 		}
+		*row = r.v
 		if each != nil {
-			each(&r.v)
+			each(row)
 		}
 		if rowErr == nil {
-			if err := v.check(n, &r.v); err != nil {
+			if err := v.check(n, row); err != nil {
 				rowErr = fmt.Errorf("read trace %s: %w", dir, err)
 				v.close()
 			}
+		}
+		if each != nil {
+			row = new(T) // each may keep the row it was given
 		}
 	}
 }
