@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -252,13 +253,18 @@ func TestWriteJobsHeapFlat(t *testing.T) {
 // binary, re-run for that test alone, with env set to 1) and reports
 // whether the caller is that process and should measure; in the parent it
 // logs the child's output, fails t if the child failed, and returns false.
-// A heap measured so counts nothing another test left behind.
+// The child has the parent's -test.timeout, so that a hung child is killed
+// too. A heap measured so counts nothing another test left behind.
 func inOwnProcess(t *testing.T, env string) bool {
 	t.Helper()
 	if os.Getenv(env) == "1" {
 		return true
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
+	args := []string{"-test.run=^" + t.Name() + "$", "-test.v", "-test.count=1"}
+	if f := flag.Lookup("test.timeout"); f != nil {
+		args = append(args, "-test.timeout="+f.Value.String())
+	}
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), env+"=1")
 	out, err := cmd.CombinedOutput()
 	t.Logf("in its own process:\n%s", out)

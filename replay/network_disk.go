@@ -447,8 +447,8 @@ func (s *Sim) mapWrite(j *Job, i, node int32, copy bool) Transfer {
 	if !d.mapOnly {
 		return x
 	}
-	rng := rand.New(rand.NewPCG(d.mapSeed, streamOutput<<40|uint64(i)))
-	x.Pipeline = s.topo.placeOutput(rng, node, s.hw.Replication, s.hw.Placement == PlacementRackAware)
+	s.outPCG.Seed(d.mapSeed, streamOutput<<40|uint64(i)) // as rand.NewPCG, with no allocation
+	x.Pipeline = s.topo.placeOutput(rand.New(&s.outPCG), node, s.hw.Replication, s.hw.Placement == PlacementRackAware)
 	x.Dst = x.Pipeline[0]
 	prev := node
 	for _, n := range x.Pipeline {
@@ -523,8 +523,8 @@ func (s *Sim) startOutput(j *Job, r int32) {
 		}
 		d.redLeft[r] = 2
 	}
-	rng := rand.New(rand.NewPCG(d.redSeed[r], streamOutput))
-	pipe := s.topo.placeOutput(rng, red.Node, s.hw.Replication, s.hw.Placement == PlacementRackAware)
+	s.outPCG.Seed(d.redSeed[r], streamOutput)
+	pipe := s.topo.placeOutput(rand.New(&s.outPCG), red.Node, s.hw.Replication, s.hw.Placement == PlacementRackAware)
 	prev := red.Node
 	for _, n := range pipe {
 		if n != prev {

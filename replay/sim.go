@@ -206,6 +206,10 @@ type Sim struct {
 	pol    Policy
 	opt    Options
 	policy *rand.Rand
+	// outPCG draws an output pipeline's placement (mapWrite, startOutput),
+	// re-seeded for each from the task's own seed: one generator a run,
+	// not one a pipeline.
+	outPCG rand.PCG
 
 	now    int64
 	seq    uint64

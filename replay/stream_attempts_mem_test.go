@@ -1,13 +1,9 @@
 package replay_test
 
 import (
-	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
-	"github.com/tracereplay/tracereplay/policy"
-	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -52,63 +48,6 @@ func TestStreamedAttemptsPeakHeapFlat(t *testing.T) {
 		return
 	}
 
-	hw, err := replay.ParseHardware([]byte(`
-racks = 2
-nodes_per_rack = 10
-map_slots = 4
-reduce_slots = 2
-timeline_sample = "10s"
-lifecycle = true
-task_times = "model"
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	peak := func(dir string, jobs int) uint64 {
-		runtime.GC() // the previous run's pooled buffers survive one collection
-		base := liveHeap()
-		tr, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Attempts: true})
-		if err != nil || !ok || tr.Stream.NumAttempts() != 44*jobs+44*jobs/10 {
-			t.Fatal(ok, err)
-		}
-		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := policy.New("fair")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := replay.NewRunWriter(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		replay.SetRowGroup(out, 1024)
-		probe := &heapProbe{Policy: p, every: 16}
-		res, err := replay.Run(w, probe, replay.Options{Seed: 1, Timeline: true, Out: out})
-		if err != nil {
-			t.Fatal(err)
-		}
-		probe.peak = max(probe.peak, liveHeap())
-
-		if res.Summary.Jobs != jobs || res.Summary.Maps != int64(40*jobs) {
-			t.Fatalf("%d jobs and %d maps done, want %d and %d", res.Summary.Jobs, res.Summary.Maps, jobs, 40*jobs)
-		}
-		out.Abort()
-		runtime.KeepAlive(w)
-		return probe.peak - min(base, probe.peak)
-	}
-	smaller := func(n int) uint64 {
-		dir := filepath.Join(t.TempDir(), "trace")
-		if err := trace.Write(dir, steadyAttemptTrace(n)); err != nil {
-			t.Fatal(err)
-		}
-		return min(peak(dir, n), peak(dir, n))
-	}
-	p1, p2 := smaller(1000), smaller(2000)
-	t.Logf("peak live heap above the start: %d attempts %.2f MB, %d attempts %.2f MB", 48_400, float64(p1)/1e6, 96_800, float64(p2)/1e6)
-	if float64(p2) > 1.2*float64(p1) {
-		t.Errorf("peak heap grew from %d to %d bytes (%.0f%%) when the trace's attempts doubled at constant load",
-			p1, p2, 100*(float64(p2)/float64(p1)-1))
-	}
+	streamedPeakFlat(t, "lifecycle = true\ntask_times = \"model\"\n", trace.StreamOptions{Attempts: true}, steadyAttemptTrace,
+		"attempts", func(jobs int) int { return 44*jobs + 44*jobs/10 })
 }

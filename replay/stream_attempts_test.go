@@ -4,12 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
-	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -56,25 +54,6 @@ func attemptTrace(n int) *trace.Trace {
 	return tr
 }
 
-// attemptsDir writes tr as a trace directory and returns it read whole and
-// opened for streaming with its tasks and attempts.
-func attemptsDir(t *testing.T, tr *trace.Trace) (dir string, held, streamed *trace.Trace) {
-	t.Helper()
-	dir = filepath.Join(t.TempDir(), "trace")
-	if err := trace.Write(dir, tr); err != nil {
-		t.Fatal(err)
-	}
-	held, err := trace.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	streamed, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Attempts: true})
-	if err != nil || !ok || !streamed.Stream.HasAttempts() || streamed.Stream.NumAttempts() != len(held.Attempts) {
-		t.Fatalf("OpenTaskStream: %v %v", ok, err)
-	}
-	return dir, held, streamed
-}
-
 // TestStreamedAttemptsReplayAsHeld: a trace with attempts read as its jobs
 // arrive, its attempts read job by job for the lifecycle, replays to the
 // same results as the same trace read whole: in model mode with and
@@ -90,7 +69,7 @@ func TestStreamedAttemptsReplayAsHeld(t *testing.T) {
 	if testgate.IsFast() {
 		jobs = 800
 	}
-	_, held, streamed := attemptsDir(t, attemptTrace(jobs))
+	_, held, streamed := streamDir(t, attemptTrace(jobs), trace.StreamOptions{Attempts: true})
 	base := `
 racks = 2
 nodes_per_rack = 8
@@ -124,28 +103,7 @@ timeline_sample = "30s"
 			if err != nil {
 				t.Fatal(err)
 			}
-			run := func(tr *trace.Trace) *replay.Result {
-				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 3), 3, replay.WorkloadOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, err := policy.New(c.policy)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := replay.Run(w, p, replay.Options{Seed: 3, Timeline: true, RecordTasks: true, CheckInvariants: true})
-				if err != nil {
-					t.Fatal(err)
-				}
-				res.Wall = 0
-				return res
-			}
-			a, b := run(held), run(streamed)
-			if a.Summary.Jobs == 0 || !reflect.DeepEqual(a.Jobs, b.Jobs) || !reflect.DeepEqual(a.Tasks, b.Tasks) ||
-				!reflect.DeepEqual(a.Timeline, b.Timeline) || !reflect.DeepEqual(a.NodeNet, b.NodeNet) || !reflect.DeepEqual(a.Summary, b.Summary) {
-				t.Fatalf("streamed run differs from held: %d jobs %d events, streamed %d jobs %d events",
-					a.Summary.Jobs, a.Summary.Events, b.Summary.Jobs, b.Summary.Events)
-			}
+			a := replaysAsHeld(t, hw, c.policy, held, streamed, false)
 			t.Logf("%d jobs, %d events", a.Summary.Jobs, a.Summary.Events)
 		})
 	}
@@ -199,7 +157,7 @@ func TestStreamedAttemptsRefusedAsHeld(t *testing.T) {
 			tr := attemptTrace(1200)
 			c.edit(tr)
 			tr.Sort()
-			_, held, streamed := attemptsDir(t, tr)
+			_, held, streamed := streamDir(t, tr, trace.StreamOptions{Attempts: true})
 			_, eh := replay.NewWorkload(held, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
 			_, es := replay.NewWorkload(streamed, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
 			if fmt.Sprint(eh) != fmt.Sprint(es) || c.want == "" && eh != nil || c.want != "" && (eh == nil || !strings.Contains(eh.Error(), c.want)) {
@@ -217,17 +175,10 @@ func TestStreamedAttemptsRefusedAsHeld(t *testing.T) {
 // them.
 func TestStreamedAttemptsGoneBad(t *testing.T) {
 	tr := attemptTrace(600)
-	dir, _, streamed := attemptsDir(t, tr)
+	dir, _, streamed := streamDir(t, tr, trace.StreamOptions{Attempts: true})
 	path := filepath.Join(dir, trace.AttemptsFile)
-	rows, meta, err := trace.ReadParquetFile[trace.AttemptRow](path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad := 2 * len(rows) / 3
-	rows[bad].Type = "SHUFFLE"
-	if err := trace.WriteParquetFile(path, rows, meta); err != nil {
-		t.Fatal(err)
-	}
+	bad := 2 * len(tr.Attempts) / 3
+	rewriteRow(t, path, func(rows []trace.AttemptRow) { rows[bad].Type = "SHUFFLE" })
 	for _, times := range []string{"model", "trace"} {
 		hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\nlifecycle = true\ntask_times = \"" + times + "\"\n"))
 		if err != nil {

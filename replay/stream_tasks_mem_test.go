@@ -55,22 +55,37 @@ func TestStreamedTasksPeakHeapFlat(t *testing.T) {
 		return
 	}
 
+	streamedPeakFlat(t, "", trace.StreamOptions{}, steadyTaskTrace, "tasks", func(jobs int) int { return 44 * jobs })
+}
+
+// streamedPeakFlat writes steady(1000) and steady(2000) as trace
+// directories, opens each as replay opens it with --hardware
+// (trace.OpenTaskStream with opt), which must stream rows(jobs) of its
+// rows (what: tasks, or attempts with opt.Attempts), and replays it with
+// fair on 20 nodes (and hwExtra) at a constant load with its results
+// streamed, each twice with the smaller peak kept: the peak live heap above
+// the heap before the trace was opened, sampled at every 16th finished job
+// and when the run returns, may grow by at most 20%.
+func streamedPeakFlat(t *testing.T, hwExtra string, opt trace.StreamOptions, steady func(n int) *trace.Trace, what string, rows func(jobs int) int) {
 	hw, err := replay.ParseHardware([]byte(`
 racks = 2
 nodes_per_rack = 10
 map_slots = 4
 reduce_slots = 2
 timeline_sample = "10s"
-`))
+` + hwExtra))
 	if err != nil {
 		t.Fatal(err)
 	}
 	peak := func(dir string, jobs int) uint64 {
 		runtime.GC() // the previous run's pooled buffers survive one collection
 		base := liveHeap()
-		tr, ok, err := trace.OpenTaskStream(dir)
-		if err != nil || !ok || tr.Stream.NumTasks() != 44*jobs {
+		tr, ok, err := trace.OpenTaskStream(dir, opt)
+		if err != nil || !ok {
 			t.Fatal(ok, err)
+		}
+		if n := numRows(tr.Stream, opt); n != rows(jobs) {
+			t.Fatalf("%d %s streamed, want %d", n, what, rows(jobs))
 		}
 		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
 		if err != nil {
@@ -101,15 +116,24 @@ timeline_sample = "10s"
 	}
 	smaller := func(n int) uint64 {
 		dir := filepath.Join(t.TempDir(), "trace")
-		if err := trace.Write(dir, steadyTaskTrace(n)); err != nil {
+		if err := trace.Write(dir, steady(n)); err != nil {
 			t.Fatal(err)
 		}
 		return min(peak(dir, n), peak(dir, n))
 	}
 	p1, p2 := smaller(1000), smaller(2000)
-	t.Logf("peak live heap above the start: %d tasks %.2f MB, %d tasks %.2f MB", 44*1000, float64(p1)/1e6, 44*2000, float64(p2)/1e6)
+	t.Logf("peak live heap above the start: %d %s %.2f MB, %d %s %.2f MB", rows(1000), what, float64(p1)/1e6, rows(2000), what, float64(p2)/1e6)
 	if float64(p2) > 1.2*float64(p1) {
-		t.Errorf("peak heap grew from %d to %d bytes (%.0f%%) when the trace's tasks doubled at constant load",
-			p1, p2, 100*(float64(p2)/float64(p1)-1))
+		t.Errorf("peak heap grew from %d to %d bytes (%.0f%%) when the trace's %s doubled at constant load",
+			p1, p2, 100*(float64(p2)/float64(p1)-1), what)
 	}
+}
+
+// numRows is the rows s streams: its attempts with opt.Attempts, else its
+// tasks.
+func numRows(s *trace.JobStream, opt trace.StreamOptions) int {
+	if opt.Attempts {
+		return s.NumAttempts()
+	}
+	return s.NumTasks()
 }

@@ -65,9 +65,10 @@ func taskTrace(n int) *trace.Trace {
 	return &trace.Trace{Jobs: jobs, Tasks: tasks, Meta: trace.Meta{SourceFormat: "synthetic"}}
 }
 
-// tasksDir writes tr as a trace directory and returns it read whole and
-// opened for streaming with its tasks.
-func tasksDir(t *testing.T, tr *trace.Trace) (dir string, held, streamed *trace.Trace) {
+// streamDir writes tr as a trace directory and returns it read whole and
+// opened for streaming with opt, with its tasks (and with opt.Attempts its
+// attempts).
+func streamDir(t *testing.T, tr *trace.Trace, opt ...trace.StreamOptions) (dir string, held, streamed *trace.Trace) {
 	t.Helper()
 	dir = filepath.Join(t.TempDir(), "trace")
 	if err := trace.Write(dir, tr); err != nil {
@@ -77,11 +78,45 @@ func tasksDir(t *testing.T, tr *trace.Trace) (dir string, held, streamed *trace.
 	if err != nil {
 		t.Fatal(err)
 	}
-	streamed, ok, err := trace.OpenTaskStream(dir)
-	if err != nil || !ok || !streamed.Stream.HasTasks() || streamed.Stream.NumTasks() != len(held.Tasks) {
+	streamed, ok, err := trace.OpenTaskStream(dir, opt...)
+	if err != nil || !ok || !streamed.Stream.HasTasks() || streamed.Stream.NumTasks() != len(held.Tasks) ||
+		streamed.Stream.NumAttempts() != len(held.Attempts) || streamed.Stream.HasAttempts() != (len(opt) > 0 && opt[0].Attempts) {
 		t.Fatalf("OpenTaskStream: %v %v", ok, err)
 	}
 	return dir, held, streamed
+}
+
+// replaysAsHeld replays held and streamed on hw with policy (and Alone's
+// one-job workloads when alone) and fails unless the results are the same.
+func replaysAsHeld(t *testing.T, hw replay.Hardware, policyName string, held, streamed *trace.Trace, alone bool) *replay.Result {
+	t.Helper()
+	run := func(tr *trace.Trace) *replay.Result {
+		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 3), 3, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := policy.New(policyName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := replay.Options{Seed: 3, Timeline: true, RecordTasks: true, CheckInvariants: true}
+		if alone {
+			opt.Alone = func() (replay.Policy, error) { return policy.New(policyName) }
+		}
+		res, err := replay.Run(w, p, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Wall = 0
+		return res
+	}
+	a, b := run(held), run(streamed)
+	if a.Summary.Jobs == 0 || !reflect.DeepEqual(a.Jobs, b.Jobs) || !reflect.DeepEqual(a.Tasks, b.Tasks) ||
+		!reflect.DeepEqual(a.Timeline, b.Timeline) || !reflect.DeepEqual(a.NodeNet, b.NodeNet) || !reflect.DeepEqual(a.Summary, b.Summary) {
+		t.Fatalf("streamed run differs from held: %d jobs %d events, streamed %d jobs %d events",
+			a.Summary.Jobs, a.Summary.Events, b.Summary.Jobs, b.Summary.Events)
+	}
+	return a
 }
 
 // TestStreamedTasksReplayAsHeld: a trace with tasks read as its jobs arrive,
@@ -100,7 +135,7 @@ func TestStreamedTasksReplayAsHeld(t *testing.T) {
 	if testgate.IsFast() {
 		jobs = 1000
 	}
-	dir, held, streamed := tasksDir(t, taskTrace(jobs))
+	dir, held, streamed := streamDir(t, taskTrace(jobs))
 	h := replay.NewTraceHash()
 	if _, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Visit: h.Visit}); !ok || err != nil {
 		t.Fatal(ok, err)
@@ -148,34 +183,9 @@ timeline_sample = "30s"
 			}
 			h, s := held, streamed
 			if c.alone {
-				_, h, s = tasksDir(t, taskTrace(120))
+				_, h, s = streamDir(t, taskTrace(120))
 			}
-			run := func(tr *trace.Trace) *replay.Result {
-				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 3), 3, replay.WorkloadOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, err := policy.New(c.policy)
-				if err != nil {
-					t.Fatal(err)
-				}
-				opt := replay.Options{Seed: 3, Timeline: true, RecordTasks: true, CheckInvariants: true}
-				if c.alone {
-					opt.Alone = func() (replay.Policy, error) { return policy.New(c.policy) }
-				}
-				res, err := replay.Run(w, p, opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res.Wall = 0
-				return res
-			}
-			a, b := run(h), run(s)
-			if a.Summary.Jobs == 0 || !reflect.DeepEqual(a.Jobs, b.Jobs) || !reflect.DeepEqual(a.Tasks, b.Tasks) ||
-				!reflect.DeepEqual(a.Timeline, b.Timeline) || !reflect.DeepEqual(a.NodeNet, b.NodeNet) || !reflect.DeepEqual(a.Summary, b.Summary) {
-				t.Fatalf("streamed run differs from held: %d jobs %d events, streamed %d jobs %d events",
-					a.Summary.Jobs, a.Summary.Events, b.Summary.Jobs, b.Summary.Events)
-			}
+			replaysAsHeld(t, hw, c.policy, h, s, c.alone)
 		})
 	}
 	hw := derived
@@ -193,7 +203,7 @@ timeline_sample = "30s"
 // task limits, counted from the listed tasks (setup and cleanup too) and
 // the synthesized ones.
 func TestStreamedTasksRefusedAsHeld(t *testing.T) {
-	_, held, streamed := tasksDir(t, taskTrace(1500))
+	_, held, streamed := streamDir(t, taskTrace(1500))
 	hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +239,7 @@ func TestStreamedTasksRefusedAsHeld(t *testing.T) {
 // results directory is not left behind half-written.
 func TestStreamedTasksMidRunError(t *testing.T) {
 	tr := taskTrace(1500)
-	dir, _, streamed := tasksDir(t, tr)
+	dir, _, streamed := streamDir(t, tr)
 	hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -239,7 +249,7 @@ func TestStreamedTasksMidRunError(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := 2 * len(tr.Tasks) / 3
-	rewriteTaskType(t, dir, bad, "SHUFFLE")
+	rewriteRow(t, filepath.Join(dir, trace.TasksFile), func(rows []trace.TaskRow) { rows[bad].Type = "SHUFFLE" })
 	out := filepath.Join(t.TempDir(), "run")
 	rw, err := replay.NewRunWriter(out)
 	if err != nil {
@@ -257,16 +267,15 @@ func TestStreamedTasksMidRunError(t *testing.T) {
 	}
 }
 
-// rewriteTaskType rewrites row i of dir's tasks.parquet with the task type
-// typ, keeping the rest.
-func rewriteTaskType(t *testing.T, dir string, i int, typ string) {
+// rewriteRow rewrites the Parquet file path of rows R after edit, keeping
+// its metadata.
+func rewriteRow[R any](t *testing.T, path string, edit func(rows []R)) {
 	t.Helper()
-	path := filepath.Join(dir, trace.TasksFile)
-	rows, meta, err := trace.ReadParquetFile[trace.TaskRow](path)
+	rows, meta, err := trace.ReadParquetFile[R](path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows[i].Type = typ
+	edit(rows)
 	if err := trace.WriteParquetFile(path, rows, meta); err != nil {
 		t.Fatal(err)
 	}

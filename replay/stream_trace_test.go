@@ -3,11 +3,9 @@ package replay_test
 import (
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -85,32 +83,7 @@ timeline_sample = "30s"
 			if c.jobs > 0 {
 				h, s = streamedTrace(t, mixedJobs(c.jobs))
 			}
-			run := func(tr *trace.Trace) *replay.Result {
-				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 3), 3, replay.WorkloadOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, err := policy.New(c.policy)
-				if err != nil {
-					t.Fatal(err)
-				}
-				opt := replay.Options{Seed: 3, Timeline: true, RecordTasks: true, CheckInvariants: true}
-				if c.alone {
-					opt.Alone = func() (replay.Policy, error) { return policy.New(c.policy) }
-				}
-				res, err := replay.Run(w, p, opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res.Wall = 0
-				return res
-			}
-			a, b := run(h), run(s)
-			if a.Summary.Jobs == 0 || !reflect.DeepEqual(a.Jobs, b.Jobs) || !reflect.DeepEqual(a.Tasks, b.Tasks) ||
-				!reflect.DeepEqual(a.Timeline, b.Timeline) || !reflect.DeepEqual(a.NodeNet, b.NodeNet) || !reflect.DeepEqual(a.Summary, b.Summary) {
-				t.Fatalf("streamed run differs from held: %d jobs %d events, streamed %d jobs %d events",
-					a.Summary.Jobs, a.Summary.Events, b.Summary.Jobs, b.Summary.Events)
-			}
+			replaysAsHeld(t, hw, c.policy, h, s, c.alone)
 		})
 	}
 }

@@ -1,10 +1,7 @@
 package trace
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 )
 
@@ -51,33 +48,10 @@ func checkAttempts(dir string, s *JobStream) (af *attemptFile, attErr, err error
 	if err != nil {
 		return nil, nil, fmt.Errorf("read trace: %w", err)
 	}
-	defer rows.done()
-	defer rows.f.Close()
-	v := &attemptCheck{s: s}
-	defer v.close()
-	var convErr error
-	n := 0
-	for ; ; n++ {
-		a, err := rows.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("read trace: %w", err)
-		}
-		if convErr != nil {
-			continue // the rows are still read: a later unreadable one comes first
-		}
-		if a.err != nil {
-			convErr = fmt.Errorf("read trace: %s: row %d: %w", path, n, a.err)
-			continue
-		}
-		if attErr == nil {
-			if err := v.check(n, &a.a); err != nil {
-				attErr = fmt.Errorf("read trace %s: %w", dir, err)
-				v.close()
-			}
-		}
+	defer rows.close()
+	n, convErr, attErr, err := checkRows(dir, path, rows, &attemptCheck{rowCheck[Attempt]{s: s}}, nil)
+	if err != nil {
+		return nil, nil, err
 	}
 	af.n = n
 	var m Meta
@@ -90,91 +64,36 @@ func checkAttempts(dir string, s *JobStream) (af *attemptFile, attErr, err error
 	return af, attErr, nil
 }
 
-// convertedAttempt is a row of attempts.parquet converted, or the error of
-// its type.
-type convertedAttempt struct {
-	a   Attempt
-	err error
+// openRows opens the rows of af; close them.
+func (af *attemptFile) openRows() (*rowReader[Attempt], error) {
+	return openRowReader(af.path, func(r *AttemptRow) converted[Attempt] { return convert(r.attempt()) })
 }
 
-// attemptRowReader reads an attempts.parquet's rows a batch at a time.
-type attemptRowReader struct {
-	f    *os.File
-	next func() (convertedAttempt, error) // the next row, or io.EOF; errors name the file
-	done func() error
-}
-
-// openRows opens the rows of af; close them (done, then f).
-func (af *attemptFile) openRows() (*attemptRowReader, error) {
-	f, size, err := openSized(af.path)
+// cursor opens a cursor on the attempts of af; close it.
+func (af *attemptFile) cursor() (*rowCursor[Attempt], error) {
+	rows, err := af.openRows()
 	if err != nil {
 		return nil, err
 	}
-	next, done, err := convertedRows(f, af.path, size, func(r *AttemptRow) convertedAttempt {
-		a, err := r.attempt()
-		return convertedAttempt{a, err}
-	})
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &attemptRowReader{f: f, next: next, done: done}, nil
+	return &rowCursor[Attempt]{rows: rows, path: af.path, kind: rowKind[Attempt]{
+		name: "attempt",
+		ids:  func(a *Attempt) (id, job string) { return a.AttemptID, a.JobID },
+	}}, nil
 }
 
 // attemptCheck checks attempts in file order as Trace.Validate does,
-// against the jobs of s read beside them: an attempt's job is the job of the
-// attempt before it or a later one.
-type attemptCheck struct {
-	s    *JobStream
-	c    *JobCursor // the jobs, at the last attempt's job
-	cur  *Job
-	prev *Attempt // the last attempt, of job cur
-}
-
-func (v *attemptCheck) close() {
-	if v.c != nil {
-		v.c.Close()
-		v.c = nil
-	}
-}
+// against the jobs read beside them (rowCheck).
+type attemptCheck struct{ rowCheck[Attempt] }
 
 // check is Trace.Validate's check of attempt i, a, given the attempts
 // before it.
 func (v *attemptCheck) check(i int, a *Attempt) error {
-	if v.c == nil {
-		c, err := v.s.Open()
-		if err != nil {
-			return err
-		}
-		v.c = c
+	found, known, err := v.seek(a.JobID)
+	if err != nil {
+		return err
 	}
-	found := v.cur != nil && v.cur.ID == a.JobID
-	for !found {
-		j, err := v.c.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		v.cur, v.prev = j, nil
-		found = j.ID == a.JobID
-	}
-	if !found {
-		// Not at or after the last attempt's job: before it, or nowhere.
-		known := false
-		if err := v.s.Each(func(_ int, j *Job) error {
-			if j.ID == a.JobID {
-				known = true
-				return errStop
-			}
-			return nil
-		}); err != nil && !errors.Is(err, errStop) {
-			return err
-		}
-		if !known {
-			return fmt.Errorf("attempt %d (%q): job %q is not in the trace", i, a.AttemptID, a.JobID)
-		}
+	if !known {
+		return fmt.Errorf("attempt %d (%q): job %q is not in the trace", i, a.AttemptID, a.JobID)
 	}
 	if a.AttemptID == "" || a.TaskID == "" {
 		return fmt.Errorf("attempt %d of job %q: empty attempt or task id", i, a.JobID)
@@ -195,76 +114,8 @@ func (v *attemptCheck) check(i int, a *Attempt) error {
 			return fmt.Errorf("attempt %d (%q): out of order: attempts must be sorted by job, type, task, start, id (call Trace.Sort)", i, a.AttemptID)
 		}
 	}
-	ac := *a
-	v.prev = &ac
+	v.keep(a)
 	return nil
-}
-
-// attemptCursor hands out the attempts of an attempts.parquet job by job,
-// in file order (JobCursor.Next).
-type attemptCursor struct {
-	rows *attemptRowReader
-	path string
-	i    int     // rows read
-	next Attempt // the next attempt, read ahead, when ok
-	ok   bool
-	eof  bool
-}
-
-// advance reads the next attempt ahead.
-func (c *attemptCursor) advance() error {
-	r, err := c.rows.next()
-	if errors.Is(err, io.EOF) {
-		c.ok, c.eof = false, true
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if r.err != nil {
-		return fmt.Errorf("%s: row %d: %w", c.path, c.i, r.err)
-	}
-	c.next, c.ok = r.a, true
-	c.i++
-	return nil
-}
-
-// of returns the attempts of job j: the attempts ahead that name it, in
-// file order, in a slice of their own; nil when the next attempt is another
-// job's.
-func (c *attemptCursor) of(j *Job) ([]Attempt, error) {
-	if !c.ok && !c.eof {
-		if err := c.advance(); err != nil {
-			return nil, err
-		}
-	}
-	var as []Attempt
-	for c.ok && c.next.JobID == j.ID {
-		as = append(as, c.next)
-		if err := c.advance(); err != nil {
-			return nil, err
-		}
-	}
-	return as, nil
-}
-
-// end checks, after the last job, that no attempt is left.
-func (c *attemptCursor) end() error {
-	if !c.ok && !c.eof {
-		if err := c.advance(); err != nil {
-			return err
-		}
-	}
-	if c.ok {
-		return fmt.Errorf("%s: row %d: attempt %q: job %q is not in the trace after the jobs before it (was the file changed?)",
-			c.path, c.i-1, c.next.AttemptID, c.next.JobID)
-	}
-	return nil
-}
-
-func (c *attemptCursor) close() {
-	c.rows.done()
-	c.rows.f.Close()
 }
 
 // OpenAttempts opens a cursor on the jobs that also hands out each job's
@@ -275,13 +126,7 @@ func (s *JobStream) OpenAttempts() (*JobCursor, error) {
 	if err != nil || s.attempts == nil {
 		return c, err
 	}
-	rows, err := s.attempts.openRows()
-	if err != nil {
-		c.Close()
-		return nil, badInput{err}
-	}
-	c.attempts = &attemptCursor{rows: rows, path: s.attempts.path}
-	return c, nil
+	return openBeside(c, &c.attempts, s.attempts.cursor)
 }
 
 // Attempts is the attempts of the job Next returned last, in trace order,
@@ -296,22 +141,5 @@ func (s *JobStream) EachAttempt(fn func(i int, a *Attempt) error) error {
 	if s.attempts == nil {
 		return nil
 	}
-	rows, err := s.attempts.openRows()
-	if err != nil {
-		return badInput{err}
-	}
-	c := &attemptCursor{rows: rows, path: s.attempts.path}
-	defer c.close()
-	for i := 0; ; i++ {
-		if err := c.advance(); err != nil {
-			return badInput{err}
-		}
-		if !c.ok {
-			return nil
-		}
-		a := c.next
-		if err := fn(i, &a); err != nil {
-			return err
-		}
-	}
+	return eachRow(s.attempts.cursor, fn)
 }

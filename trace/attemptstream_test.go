@@ -1,13 +1,10 @@
 package trace
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"testing"
 )
 
@@ -83,32 +80,7 @@ func TestAttemptStreamMatchesRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	k, a := 0, 0
-	for i := range want.Jobs {
-		j, err := c.Next()
-		if err != nil || !reflect.DeepEqual(*j, want.Jobs[i]) {
-			t.Fatalf("cursor job %d: %+v, %v; want %+v", i, j, err, want.Jobs[i])
-		}
-		e := k
-		for e < len(want.Tasks) && want.Tasks[e].JobID == j.ID {
-			e++
-		}
-		if got := c.Tasks(); len(got) != e-k || e > k && !reflect.DeepEqual(got, want.Tasks[k:e]) {
-			t.Fatalf("job %d: %d tasks, want %d", i, len(got), e-k)
-		}
-		k = e
-		e = a
-		for e < len(want.Attempts) && want.Attempts[e].JobID == j.ID {
-			e++
-		}
-		if got := c.Attempts(); len(got) != e-a || e > a && !reflect.DeepEqual(got, want.Attempts[a:e]) {
-			t.Fatalf("job %d: %d attempts, want %d", i, len(got), e-a)
-		}
-		a = e
-	}
-	if _, err := c.Next(); !errors.Is(err, io.EOF) {
-		t.Fatalf("after the last job: %v, want io.EOF", err)
-	}
+	a := cursorMatchesRead(t, c, want)
 	if a != len(want.Attempts) || a < 3_000 {
 		t.Fatalf("%d attempts handed out of %d", a, len(want.Attempts))
 	}
@@ -137,18 +109,7 @@ func TestAttemptStreamMatchesRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c2.Close()
-	got = got[:0]
-	for {
-		if _, err := c2.Next(); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, c2.Attempts()...)
-	}
-	if !reflect.DeepEqual(got, want.Attempts) {
-		t.Fatal("without tasks.parquet: the cursor's attempts differ from Read's")
-	}
+	cursorMatchesRead(t, c2, want)
 }
 
 // TestAttemptStreamRejectsAsRead: what Read refuses in a trace with
@@ -176,10 +137,7 @@ func TestAttemptStreamRejectsAsRead(t *testing.T) {
 			return dir
 		}
 	}
-	cases := []struct {
-		name  string
-		setup func(t *testing.T) string
-	}{
+	testRejectsAsRead(t, []rejectCase{
 		{"attempt of no job", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2500].JobID = "nojob"; return a })},
 		{"attempt of an earlier job", edit(func(j []Job, _ []Task, a []Attempt) []Attempt { a[2500].JobID = j[10].ID; return a })},
 		{"attempt of an earlier job, bad integer", edit(func(j []Job, _ []Task, a []Attempt) []Attempt {
@@ -237,21 +195,7 @@ func TestAttemptStreamRejectsAsRead(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, TasksFile), []byte("hello, not parquet"), 0o644)
 			return dir
 		}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			dir := c.setup(t)
-			_, want := Read(dir)
-			if want == nil {
-				t.Fatal("Read accepts it")
-			}
-			t.Log(want)
-			tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
-			if err == nil || err.Error() != want.Error() || ok || tr != nil {
-				t.Fatalf("OpenTaskStream: %v, %v\nwant the error %v", ok, err, want)
-			}
-		})
-	}
+	}, StreamOptions{Attempts: true})
 }
 
 // TestAttemptStreamMidStreamError: an attempts.parquet that goes bad after
@@ -260,40 +204,7 @@ func TestAttemptStreamRejectsAsRead(t *testing.T) {
 // is bad input, after the jobs before it were handed out; EachAttempt
 // likewise.
 func TestAttemptStreamMidStreamError(t *testing.T) {
-	jobs := streamJobs(3_000)
-	tasks := streamTasks(jobs)
-	as := streamAttempts(jobs, tasks)
-	dir := writeAttemptDir(t, jobs, tasks, as)
-	tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
-	if err != nil || !ok {
-		t.Fatal(ok, err)
-	}
-	rows := attemptRows(as)
-	rows[4000].Type = "SHUFFLE"
-	writeAttemptRows(t, dir, rows)
-	c, err := tr.Stream.OpenAttempts()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	n := 0
-	for {
-		if _, err = c.Next(); err != nil {
-			break
-		}
-		n++
-	}
-	want := fmt.Sprintf("%s: row 4000: attempt %q: type \"SHUFFLE\"", filepath.Join(dir, AttemptsFile), as[4000].AttemptID)
-	if err == nil || !errors.Is(err, ErrBadInput) || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
-		t.Fatalf("after %d jobs: %v; want bad input %q…", n, err, want)
-	}
-	if n < 500 {
-		t.Fatalf("failed after %d jobs: not mid-stream", n)
-	}
-	err = tr.Stream.EachAttempt(func(int, *Attempt) error { return nil })
-	if err == nil || !errors.Is(err, ErrBadInput) || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
-		t.Fatalf("EachAttempt: %v; want bad input %q…", err, want)
-	}
+	testMidStreamError(t, streamedAttempts(), 3_000, 4_000, 500)
 }
 
 // TestAttemptStreamHeapFlat: a cursor with attempts holds a batch of rows of
@@ -306,50 +217,5 @@ func TestAttemptStreamHeapFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and reads 90,000 jobs with their tasks and attempts")
 	}
-	live := func() uint64 {
-		var ms runtime.MemStats
-		runtime.GC()
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
-	peak := func(n int) (uint64, int) {
-		jobs := streamJobs(n)
-		tasks := streamTasks(jobs)
-		dir := writeAttemptDir(t, jobs, tasks, streamAttempts(jobs, tasks))
-		jobs, tasks = nil, nil
-		tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
-		if err != nil || !ok {
-			t.Fatal(ok, err)
-		}
-		base := live()
-		var top uint64
-		c, err := tr.Stream.OpenAttempts()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		attempts := 0
-		for i := 0; ; i++ {
-			if _, err := c.Next(); errors.Is(err, io.EOF) {
-				break
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			attempts += len(c.Attempts())
-			if i%5_000 == 0 {
-				top = max(top, live())
-			}
-		}
-		return top - min(top, base), attempts
-	}
-	a, na := peak(30_000)
-	b, nb := peak(60_000)
-	t.Logf("peak live heap while reading: %d attempts %.2f MB, %d attempts %.2f MB", na, float64(a)/1e6, nb, float64(b)/1e6)
-	if nb < 2*na-10 || na < 80_000 {
-		t.Fatalf("%d and %d attempts read", na, nb)
-	}
-	if float64(b) > 1.2*float64(a)+1e6 {
-		t.Errorf("reading %d attempts peaked at %d bytes, %d at %d: the cursor holds what it handed out", nb, b, na, a)
-	}
+	testCursorHeapFlat(t, streamedAttempts(), 30_000, 80_000)
 }

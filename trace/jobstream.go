@@ -192,15 +192,15 @@ type JobCursor struct {
 	f     *os.File
 	next  func() (*Job, error)
 	done  func() error
-	tasks *taskCursor // the job's tasks beside it (OpenTasks), or nil
-	cur   []Task      // the tasks of the job Next returned last
+	tasks *rowCursor[Task] // the job's tasks beside it (OpenTasks), or nil
+	cur   []Task           // the tasks of the job Next returned last
 	// counts counts the job's tasks beside it (OpenCounts), or is nil;
 	// work and all are the last job's counts.
 	counts    *countCursor
 	work, all int
 	// attempts hands out the job's attempts beside it (OpenAttempts), or
 	// is nil; curAttempts are the last job's.
-	attempts    *attemptCursor
+	attempts    *rowCursor[Attempt]
 	curAttempts []Attempt
 }
 
@@ -326,7 +326,7 @@ func (c *JobCursor) Close() error {
 		c.attempts = nil
 	}
 	if c.tasks != nil {
-		c.tasks.rows.close()
+		c.tasks.close()
 		c.tasks = nil
 	}
 	if c.counts != nil {

@@ -147,34 +147,13 @@ func checkTasks(dir string, s *JobStream, visit func(*Job, *Task)) (tf *taskFile
 		return nil, nil, nil, fmt.Errorf("read trace: %w", err)
 	}
 	defer rows.close()
-	v := &taskCheck{s: s}
-	defer v.close()
-	n := 0
-	for ; ; n++ {
-		row, err := rows.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("read trace: %w", err)
-		}
-		if convErr != nil {
-			continue // the rows are still read: a later unreadable one comes first
-		}
-		k, err := row.task()
-		if err != nil {
-			convErr = fmt.Errorf("read trace: %s: row %d: %w", path, n, err)
-			continue
-		}
-		if visit != nil {
-			visit(nil, &k)
-		}
-		if taskErr == nil {
-			if err := v.check(n, &k); err != nil {
-				taskErr = fmt.Errorf("read trace %s: %w", dir, err)
-				v.close()
-			}
-		}
+	var each func(*Task)
+	if visit != nil {
+		each = func(k *Task) { visit(nil, k) }
+	}
+	n, convErr, taskErr, err := checkRows(dir, path, rows, &taskCheck{rowCheck[Task]{s: s}}, each)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	tf.n = n
 	var m Meta
@@ -185,59 +164,17 @@ func checkTasks(dir string, s *JobStream, visit func(*Job, *Task)) (tf *taskFile
 }
 
 // taskCheck checks tasks in file order as Trace.Validate does, against the
-// jobs of s read beside them: a task's job is the job of the task before it
-// or a later one.
-type taskCheck struct {
-	s    *JobStream
-	c    *JobCursor // the jobs, at the last task's job
-	cur  *Job
-	pos  int   // cur's position
-	prev *Task // the last task, of job cur
-}
-
-func (v *taskCheck) close() {
-	if v.c != nil {
-		v.c.Close()
-		v.c = nil
-	}
-}
+// jobs read beside them (rowCheck).
+type taskCheck struct{ rowCheck[Task] }
 
 // check is Trace.Validate's check of task i, k, given the tasks before it.
 func (v *taskCheck) check(i int, k *Task) error {
-	if v.c == nil {
-		c, err := v.s.Open()
-		if err != nil {
-			return err
-		}
-		v.c, v.pos = c, -1
+	found, known, err := v.seek(k.JobID)
+	if err != nil {
+		return err
 	}
-	found := v.cur != nil && v.cur.ID == k.JobID
-	for !found {
-		j, err := v.c.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		v.cur, v.pos, v.prev = j, v.pos+1, nil
-		found = j.ID == k.JobID
-	}
-	if !found {
-		// Not at or after the last task's job: before it, or nowhere.
-		known := false
-		if err := v.s.Each(func(_ int, j *Job) error {
-			if j.ID == k.JobID {
-				known = true
-				return errStop
-			}
-			return nil
-		}); err != nil && !errors.Is(err, errStop) {
-			return err
-		}
-		if !known {
-			return fmt.Errorf("task %d (%q): job %q is not in the trace", i, k.TaskID, k.JobID)
-		}
+	if !known {
+		return fmt.Errorf("task %d (%q): job %q is not in the trace", i, k.TaskID, k.JobID)
 	}
 	if err := checkTaskInts(k); err != nil {
 		return fmt.Errorf("task %d (%q): %w", i, k.TaskID, err)
@@ -257,8 +194,7 @@ func (v *taskCheck) check(i int, k *Task) error {
 			return fmt.Errorf("task %d (%q): out of order: tasks must be sorted by job, type (maps first), index (call Trace.Sort)", i, k.TaskID)
 		}
 	}
-	kc := *k
-	v.prev = &kc
+	v.keep(k)
 	return nil
 }
 
@@ -278,127 +214,36 @@ func compareTaskInJob(a, b *Task) int {
 	return 0
 }
 
-// taskRowReader reads a tasks.parquet's rows, converted to the current schema's
-// TaskRow, a batch at a time (taskFile.openRows).
-type taskRowReader struct {
-	f    *os.File
-	next func() (*TaskRow, error) // the next row, or io.EOF; errors name the file
-	done func() error
-}
-
-// openRows opens the rows of tf; close them.
-func (tf *taskFile) openRows() (*taskRowReader, error) {
-	f, size, err := openSized(tf.path)
-	if err != nil {
-		return nil, err
-	}
-	r := &taskRowReader{f: f}
+// openRows opens the rows of tf, converted to the current schema's TaskRow
+// and then to tasks; close them.
+func (tf *taskFile) openRows() (*rowReader[Task], error) {
 	if tf.old {
-		err = openTaskRows(r, tf.path, size, (*taskRowV21).row)
-	} else {
-		err = openTaskRows(r, tf.path, size, func(x *TaskRow) TaskRow { return *x })
+		return openRowReader(tf.path, func(r *taskRowV21) converted[Task] { row := r.row(); return convert(row.task()) })
 	}
+	return openRowReader(tf.path, func(r *TaskRow) converted[Task] { return convert(r.task()) })
+}
+
+// cursor opens a cursor on the tasks of tf; close it. It hands out tasks
+// with no empty preferred hosts or racks (nil), a job's tasks in a slice
+// sized for the maps and reduces the job says it has (at most 4,096).
+func (tf *taskFile) cursor() (*rowCursor[Task], error) {
+	rows, err := tf.openRows()
 	if err != nil {
-		f.Close()
 		return nil, err
 	}
-	return r, nil
-}
-
-// openTaskRows sets r to read rows of type R and convert each with conv.
-func openTaskRows[R any](r *taskRowReader, path string, size int64, conv func(*R) TaskRow) error {
-	next, done, err := convertedRows(r.f, path, size, conv)
-	if err != nil {
-		return err
-	}
-	var row TaskRow
-	r.next = func() (*TaskRow, error) {
-		var err error
-		if row, err = next(); err != nil {
-			return nil, err
-		}
-		return &row, nil
-	}
-	r.done = done
-	return nil
-}
-
-func (r *taskRowReader) close() {
-	r.done()
-	r.f.Close()
-}
-
-// taskCursor hands out the tasks of a tasks.parquet job by job, in file
-// order (JobCursor.Next).
-type taskCursor struct {
-	rows *taskRowReader
-	path string
-	i    int  // rows read
-	next Task // the next task, read ahead, when ok
-	ok   bool
-	eof  bool
-}
-
-// advance reads the next task ahead.
-func (c *taskCursor) advance() error {
-	row, err := c.rows.next()
-	if errors.Is(err, io.EOF) {
-		c.ok, c.eof = false, true
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	k, err := row.task()
-	if err != nil {
-		return fmt.Errorf("%s: row %d: %w", c.path, c.i, err)
-	}
-	if len(k.PreferredHosts) == 0 {
-		k.PreferredHosts = nil
-	}
-	if len(k.PreferredRacks) == 0 {
-		k.PreferredRacks = nil
-	}
-	c.next, c.ok = k, true
-	c.i++
-	return nil
-}
-
-// of returns the tasks of job j: the tasks ahead that name it, in file
-// order, in a slice of their own (a job kept does not keep another's
-// tasks), sized for the maps and reduces j says it has (at most 4,096);
-// nil when the next task is another job's.
-func (c *taskCursor) of(j *Job) ([]Task, error) {
-	if !c.ok && !c.eof {
-		if err := c.advance(); err != nil {
-			return nil, err
-		}
-	}
-	var tasks []Task
-	if c.ok && c.next.JobID == j.ID {
-		tasks = make([]Task, 0, min(max(int(j.NumMaps), 0)+max(int(j.NumReduces), 0), 4096))
-	}
-	for c.ok && c.next.JobID == j.ID {
-		tasks = append(tasks, c.next)
-		if err := c.advance(); err != nil {
-			return nil, err
-		}
-	}
-	return tasks, nil
-}
-
-// end checks, after the last job, that no task is left.
-func (c *taskCursor) end() error {
-	if !c.ok && !c.eof {
-		if err := c.advance(); err != nil {
-			return err
-		}
-	}
-	if c.ok {
-		return fmt.Errorf("%s: row %d: task %q: job %q is not in the trace after the jobs before it (was the file changed?)",
-			c.path, c.i-1, c.next.TaskID, c.next.JobID)
-	}
-	return nil
+	return &rowCursor[Task]{rows: rows, path: tf.path, kind: rowKind[Task]{
+		name: "task",
+		ids:  func(k *Task) (id, job string) { return k.TaskID, k.JobID },
+		tidy: func(k *Task) {
+			if len(k.PreferredHosts) == 0 {
+				k.PreferredHosts = nil
+			}
+			if len(k.PreferredRacks) == 0 {
+				k.PreferredRacks = nil
+			}
+		},
+		size: func(j *Job) int { return min(max(int(j.NumMaps), 0)+max(int(j.NumReduces), 0), 4096) },
+	}}, nil
 }
 
 // taskKeyRow is the columns of a tasks.parquet row that say whose task it
@@ -597,13 +442,7 @@ func (s *JobStream) OpenTasks() (*JobCursor, error) {
 	if err != nil || s.tasks == nil {
 		return c, err
 	}
-	rows, err := s.tasks.openRows()
-	if err != nil {
-		c.Close()
-		return nil, badInput{err}
-	}
-	c.tasks = &taskCursor{rows: rows, path: s.tasks.path}
-	return c, nil
+	return openBeside(c, &c.tasks, s.tasks.cursor)
 }
 
 // Tasks is the tasks of the job Next returned last, in trace order (maps,
@@ -617,24 +456,7 @@ func (s *JobStream) EachTask(fn func(i int, t *Task) error) error {
 	if s.tasks == nil {
 		return nil
 	}
-	rows, err := s.tasks.openRows()
-	if err != nil {
-		return badInput{err}
-	}
-	defer rows.close()
-	c := &taskCursor{rows: rows, path: s.tasks.path}
-	for i := 0; ; i++ {
-		if err := c.advance(); err != nil {
-			return badInput{err}
-		}
-		if !c.ok {
-			return nil
-		}
-		k := c.next
-		if err := fn(i, &k); err != nil {
-			return err
-		}
-	}
+	return eachRow(s.tasks.cursor, fn)
 }
 
 // badInput marks an error of a streamed trace's content, found as it is

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -87,24 +86,7 @@ func TestTaskStreamMatchesRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	k := 0
-	for i := range want.Jobs {
-		j, err := c.Next()
-		if err != nil || !reflect.DeepEqual(*j, want.Jobs[i]) {
-			t.Fatalf("cursor job %d: %+v, %v; want %+v", i, j, err, want.Jobs[i])
-		}
-		e := k
-		for e < len(want.Tasks) && want.Tasks[e].JobID == j.ID {
-			e++
-		}
-		if got := c.Tasks(); len(got) != e-k || e > k && !reflect.DeepEqual(got, want.Tasks[k:e]) {
-			t.Fatalf("job %d: %d tasks, want %d: %+v", i, len(got), e-k, got)
-		}
-		k = e
-	}
-	if _, err := c.Next(); !errors.Is(err, io.EOF) {
-		t.Fatalf("after the last job: %v, want io.EOF", err)
-	}
+	cursorMatchesRead(t, c, want)
 	var got []Task
 	if err := tr.Stream.EachTask(func(i int, k *Task) error { got = append(got, *k); return nil }); err != nil {
 		t.Fatal(err)
@@ -144,10 +126,7 @@ func TestTaskStreamRejectsAsRead(t *testing.T) {
 			return writeTraceRows(t, jobs, rows)
 		}
 	}
-	cases := []struct {
-		name  string
-		setup func(t *testing.T) string
-	}{
+	testRejectsAsRead(t, []rejectCase{
 		{"task of no job", edit(func(j []Job, k []Task) ([]Job, []Task) { k[6000].JobID = "nojob"; return j, k })},
 		{"task of an earlier job", edit(func(j []Job, k []Task) ([]Job, []Task) { k[6000].JobID = j[10].ID; return j, k })},
 		{"task of an earlier job, bad integer", edit(func(j []Job, k []Task) ([]Job, []Task) {
@@ -195,21 +174,7 @@ func TestTaskStreamRejectsAsRead(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, JobsFile), []byte("hello, not parquet"), 0o644)
 			return dir
 		}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			dir := c.setup(t)
-			_, want := Read(dir)
-			if want == nil {
-				t.Fatal("Read accepts it")
-			}
-			t.Log(want)
-			tr, ok, err := OpenTaskStream(dir)
-			if err == nil || err.Error() != want.Error() || ok || tr != nil {
-				t.Fatalf("OpenTaskStream: %v, %v\nwant the error %v", ok, err, want)
-			}
-		})
-	}
+	})
 }
 
 // TestTaskStreamMidStreamError: a tasks.parquet that goes bad after it was
@@ -217,39 +182,7 @@ func TestTaskStreamRejectsAsRead(t *testing.T) {
 // the cursor at that job with an error that names the file and the row and
 // is bad input, after the jobs before it were handed out with their tasks.
 func TestTaskStreamMidStreamError(t *testing.T) {
-	jobs := streamJobs(5_000)
-	tasks := streamTasks(jobs)
-	dir := writeTraceDir(t, jobs, tasks)
-	tr, ok, err := OpenTaskStream(dir)
-	if err != nil || !ok {
-		t.Fatal(ok, err)
-	}
-	rows := taskRows(tasks)
-	rows[6000].Type = "SHUFFLE"
-	meta, _ := encodeMeta(&Meta{SourceFormat: "synthetic"})
-	if err := WriteParquetFile(filepath.Join(dir, TasksFile), rows, meta); err != nil {
-		t.Fatal(err)
-	}
-	c, err := tr.Stream.OpenTasks()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	n := 0
-	for {
-		_, err = c.Next()
-		if err != nil {
-			break
-		}
-		n++
-	}
-	want := fmt.Sprintf("%s: row 6000: task %q: type \"SHUFFLE\"", filepath.Join(dir, TasksFile), tasks[6000].TaskID)
-	if err == nil || !errors.Is(err, ErrBadInput) || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
-		t.Fatalf("after %d jobs: %v; want bad input %q…", n, err, want)
-	}
-	if n < 1000 {
-		t.Fatalf("failed after %d jobs: not mid-stream", n)
-	}
+	testMidStreamError(t, streamedTasks(), 5_000, 6_000, 1_000)
 }
 
 // TestTaskStreamHeapFlat: a cursor with tasks holds a batch of rows of each
@@ -264,51 +197,7 @@ func TestTaskStreamHeapFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and reads 150,000 jobs and 360,000 tasks")
 	}
-	live := func() uint64 {
-		var ms runtime.MemStats
-		runtime.GC()
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
-	peak := func(n int) (uint64, int) {
-		jobs := streamJobs(n)
-		dir := writeTraceDir(t, jobs, streamTasks(jobs))
-		jobs = nil
-		tr, ok, err := OpenTaskStream(dir)
-		if err != nil || !ok {
-			t.Fatal(ok, err)
-		}
-		base := live()
-		var top uint64
-		c, err := tr.Stream.OpenTasks()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		tasks := 0
-		for i := 0; ; i++ {
-			if _, err := c.Next(); errors.Is(err, io.EOF) {
-				break
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			tasks += len(c.Tasks())
-			if i%5_000 == 0 {
-				top = max(top, live())
-			}
-		}
-		return top - min(top, base), tasks
-	}
-	a, na := peak(50_000)
-	b, nb := peak(100_000)
-	t.Logf("peak live heap while reading: %d tasks %.2f MB, %d tasks %.2f MB", na, float64(a)/1e6, nb, float64(b)/1e6)
-	if nb < 2*na-10 || na < 100_000 {
-		t.Fatalf("%d and %d tasks read", na, nb)
-	}
-	if float64(b) > 1.2*float64(a)+1e6 {
-		t.Errorf("reading %d tasks peaked at %d bytes, %d at %d: the cursor holds what it handed out", nb, b, na, a)
-	}
+	testCursorHeapFlat(t, streamedTasks(), 50_000, 100_000)
 }
 
 // TestTaskCountsMatchRead: a cursor opened with OpenCounts, which reads the

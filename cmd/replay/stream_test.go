@@ -104,18 +104,7 @@ func TestStreamedTasksDir(t *testing.T) {
 	}
 	os.RemoveAll(out)
 
-	corrupt := filepath.Join(tmp, "corrupt")
-	if err := trace.Write(corrupt, tr); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(corrupt, trace.TasksFile), []byte("not parquet"), 0o644)
-	code, _, errOut = runCmd("--trace", corrupt, "--hardware", hw, "--out", out)
-	if want := "corrupt/tasks.parquet: not a readable Parquet file"; code != 2 || !strings.Contains(errOut, want) {
-		t.Errorf("corrupt tasks.parquet: exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("corrupt tasks.parquet left %s behind", out)
-	}
+	corruptExits2(t, tmp, tr, trace.TasksFile, hw, out)
 
 	// The first cell runs on the good file; then row 1500's type goes bad.
 	path := filepath.Join(dir, trace.TasksFile)
@@ -124,23 +113,51 @@ func TestStreamedTasksDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows[1500].Type = "SHUFFLE"
+	goneBadExits2(t, []string{"--trace", dir, "--hardware", hw, "--policy", "fair,fifo"}, out,
+		func() error { return trace.WriteParquetFile(path, rows, meta) }, fmt.Sprintf("%s: row 1500: ", path), `type "SHUFFLE"`)
+}
+
+// corruptExits2: replay of tr written under tmp with its file (tasks.parquet,
+// attempts.parquet) not Parquet, on the hardware model hw, exits 2 naming
+// the file, and writes nothing at out.
+func corruptExits2(t *testing.T, tmp string, tr *trace.Trace, file, hw, out string) {
+	t.Helper()
+	corrupt := filepath.Join(tmp, "corrupt")
+	if err := trace.Write(corrupt, tr); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(corrupt, file), []byte("not parquet"), 0o644)
+	code, _, errOut := runCmd("--trace", corrupt, "--hardware", hw, "--out", out)
+	if want := "corrupt/" + file + ": not a readable Parquet file"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("corrupt %s: exit %d, stderr %q; want exit 2 and %q", file, code, errOut, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("corrupt %s left %s behind", file, out)
+	}
+}
+
+// goneBadExits2: replay with args (two cells, run one at a time) to out,
+// where bad spoils the trace after the first cell, exits 2 after both cells
+// with every one of want in its stderr, and writes nothing at out.
+func goneBadExits2(t *testing.T, args []string, out string, bad func() error, want ...string) {
+	t.Helper()
 	cells := 0
 	ctx := context.WithValue(context.Background(), cellDoneKey{}, func() {
 		if cells++; cells == 1 {
-			if err := trace.WriteParquetFile(path, rows, meta); err != nil {
+			if err := bad(); err != nil {
 				t.Error(err)
 			}
 		}
 	})
 	var stderr strings.Builder
-	code = run(ctx, []string{"--trace", dir, "--hardware", hw, "--policy", "fair,fifo", "--parallel", "1", "--out", out, "--quiet"},
-		strings.NewReader(""), &strings.Builder{}, &stderr)
-	want := fmt.Sprintf("%s: row 1500: ", path)
-	if code != 2 || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), `type "SHUFFLE"`) || cells != 2 {
-		t.Errorf("tasks.parquet gone bad after the first of 2 cells (%d ran): exit %d, stderr %q; want exit 2 and %q", cells, code, stderr.String(), want)
+	code := run(ctx, append(args, "--parallel", "1", "--out", out, "--quiet"), strings.NewReader(""), &strings.Builder{}, &stderr)
+	for _, w := range want {
+		if code != 2 || !strings.Contains(stderr.String(), w) || cells != 2 {
+			t.Errorf("gone bad after the first of 2 cells (%d ran): exit %d, stderr %q; want exit 2 and %q", cells, code, stderr.String(), w)
+		}
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("a bad tasks.parquet found mid-stream left %s behind", out)
+		t.Errorf("a file gone bad mid-stream left %s behind", out)
 	}
 }
 
@@ -292,18 +309,7 @@ func TestStreamedAttemptsDir(t *testing.T) {
 	}
 
 	out := filepath.Join(tmp, "out")
-	corrupt := filepath.Join(tmp, "corrupt")
-	if err := trace.Write(corrupt, tr); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(corrupt, trace.AttemptsFile), []byte("not parquet"), 0o644)
-	code, _, errOut := runCmd("--trace", corrupt, "--hardware", hw, "--out", out)
-	if want := "corrupt/attempts.parquet: not a readable Parquet file"; code != 2 || !strings.Contains(errOut, want) {
-		t.Errorf("corrupt attempts.parquet: exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("corrupt attempts.parquet left %s behind", out)
-	}
+	corruptExits2(t, tmp, tr, trace.AttemptsFile, hw, out)
 
 	// The first cell runs on the good file; then row 200's type goes bad.
 	path := filepath.Join(dir, trace.AttemptsFile)
@@ -312,22 +318,7 @@ func TestStreamedAttemptsDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows[200].Type = "SHUFFLE"
-	cells := 0
-	ctx := context.WithValue(context.Background(), cellDoneKey{}, func() {
-		if cells++; cells == 1 {
-			if err := trace.WriteParquetFile(path, rows, meta); err != nil {
-				t.Error(err)
-			}
-		}
-	})
-	var stderr strings.Builder
-	code = run(ctx, []string{"--trace", dir, "--hardware", hw, "--policy", "fair,fifo", "--set", "lifecycle=true", "--parallel", "1", "--out", out, "--quiet"},
-		strings.NewReader(""), &strings.Builder{}, &stderr)
-	want := fmt.Sprintf("%s: row 200: attempt %q: type \"SHUFFLE\"", path, rows[200].AttemptID)
-	if code != 2 || !strings.Contains(stderr.String(), want) || cells != 2 {
-		t.Errorf("attempts.parquet gone bad after the first of 2 cells (%d ran): exit %d, stderr %q; want exit 2 and %q", cells, code, stderr.String(), want)
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("a bad attempts.parquet found mid-stream left %s behind", out)
-	}
+	goneBadExits2(t, []string{"--trace", dir, "--hardware", hw, "--policy", "fair,fifo", "--set", "lifecycle=true"}, out,
+		func() error { return trace.WriteParquetFile(path, rows, meta) },
+		fmt.Sprintf("%s: row 200: attempt %q: type \"SHUFFLE\"", path, rows[200].AttemptID))
 }
