@@ -963,18 +963,25 @@ func (s *Sim) catchUpQuiet(j *Job, r int32, n int) {
 	st.seen = int32(n)
 }
 
-// checkQuiet is, under the invariant checker, mapOutput skipping reduce r
-// of j for output x: the reduce must be quiet as its fetchState says (it has
-// started, its far round is under way, jobOutput.quiet holds its rack) and,
-// since the output is of the far class for it, queueing it would start no
-// round (roundsDue: its other classes have a round under way or nothing
-// waiting).
+// checkQuiet is, under the invariant checker, mapOutput's look at reduce r
+// of j for output x: jobOutput.quiet must hold what the reduce's fetchState
+// says (1 + its rack when it has started and its far round is under way,
+// else 0), and when mapOutput skips it (quiet, the output on another rack),
+// queueing the output, of the far class for it, must start no round
+// (roundsDue: its other classes have a round under way or nothing waiting).
 func (s *Sim) checkQuiet(j *Job, r int32, x *doneOutput) {
 	st := &j.out.fs[r]
 	_, rack := s.reduceAt(j, st, r)
-	if !st.started || !st.rounds[roundFar].busy || j.out.quiet[r] != rack+1 || x.rack == rack {
-		s.chk.fail("reduce %d of job %s skipped at a map's end (quiet %d, output's rack %d): started %v, far round under way %v, rack %d",
-			r, j.Trace.ID, j.out.quiet[r], x.rack, st.started, st.rounds[roundFar].busy, rack)
+	want := int32(0)
+	if st.started && st.rounds[roundFar].busy {
+		want = rack + 1
+	}
+	if q := j.out.quiet[r]; q != want {
+		s.chk.fail("reduce %d of job %s: quiet %d at a map's end, want %d (started %v, far round under way %v, rack %d)",
+			r, j.Trace.ID, q, want, st.started, st.rounds[roundFar].busy, rack)
+	}
+	if want == 0 || x.rack == rack {
+		return
 	}
 	for c := range roundFar {
 		if rc := &st.rounds[c]; !rc.busy && rc.n > 0 {

@@ -175,10 +175,10 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 		}
 		var skipped int64
 		for _, r := range j.waiting {
+			if lazy && s.chk != nil {
+				s.checkQuiet(j, r, x)
+			}
 			if lazy && o.quiet[r] != 0 && o.quiet[r]-1 != x.rack {
-				if s.chk != nil {
-					s.checkQuiet(j, r, x)
-				}
 				skipped++ // catchUpQuiet queues the output later
 				continue
 			}
