@@ -961,6 +961,39 @@ func (s *Sim) catchUpQuiet(j *Job, r int32, n int) {
 	}
 	st.waiting += n - int(st.seen)
 	st.seen = int32(n)
+	if s.chk != nil {
+		s.checkCaughtUp(j, r, v, vrack)
+	}
+}
+
+// checkCaughtUp is, under the invariant checker, catchUpQuiet's result for
+// reduce r of j (on node v of rack vrack) against the eager queueing's: each
+// class's outputs waiting and their bytes must be those of the job's done
+// outputs the class has queued since its last round (outs[from:seen]), as
+// queueOutput would have counted them one by one.
+func (s *Sim) checkCaughtUp(j *Job, r, v, vrack int32) {
+	st := &j.out.fs[r]
+	for c := range st.rounds {
+		rc := &st.rounds[c]
+		var n int32
+		var b int64
+		for _, x := range j.out.outs[rc.from:st.seen] {
+			k := roundFar
+			switch {
+			case x.node == v:
+				k = roundOwn
+			case x.rack == vrack:
+				k = roundRack
+			}
+			if k == c {
+				n++
+				b += x.share
+			}
+		}
+		if n != rc.n || b != rc.bytes {
+			s.chk.fail("reduce %d of job %s caught up: class %d has %d outputs waiting, %d bytes; queued one by one since its last round: %d, %d", r, j.Trace.ID, c, rc.n, rc.bytes, n, b)
+		}
+	}
 }
 
 // checkQuiet is, under the invariant checker, mapOutput's look at reduce r
