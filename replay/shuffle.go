@@ -60,7 +60,7 @@ type jobOutput struct {
 	// quiet is, under flow_shuffle = "batch", per reduce: 1 + its rack while
 	// it has started and a round from other racks is under way, else 0. A
 	// map's end skips such a reduce when the output lies on another rack
-	// (skipQuiet, network_retimed.go).
+	// (lazyMapEnds and catchUpQuiet, network_retimed.go).
 	quiet []int32
 }
 
