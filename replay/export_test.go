@@ -47,3 +47,16 @@ func MaxJobsWaiting(w *RunWriter) int { return w.maxWait }
 func SourceMixChecks(o *Options, f func(rounds, tallies int)) {
 	o.atEnd = func(s *Sim) { f(s.chk.mixes, s.chk.tallies) }
 }
+
+// QuietSkipChecks makes a run with o, which must check its invariants,
+// report after its last event how many times a map's end skipped a quiet
+// reduce and the checker compared it with the reduce's state (checkQuiet).
+func QuietSkipChecks(o *Options, f func(skips int)) {
+	prev := o.atEnd
+	o.atEnd = func(s *Sim) {
+		if prev != nil {
+			prev(s)
+		}
+		f(s.chk.quietSkips)
+	}
+}

@@ -19,17 +19,18 @@ func (e invariantError) Error() string { return "invariant violated: " + e.msg }
 // any of its maps or reduces starts, and its cleanup starts after all of them
 // have ended.
 type checker struct {
-	s        *Sim
-	last     int64
-	running  []int32 // tasks running per node, maps and reduces
-	runningR []int32
-	launched map[[3]int32]bool // (job, kind, task)
-	finished map[[3]int32]bool
-	jobs     int
-	used     []Resource // cluster = "yarn": what each node's containers hold
-	mixSlot  []int32    // sourceMix's walk: by node, 1 + its index in the sources listed
-	mixes    int        // batch rounds whose sources sourceMix checked
-	tallies  int        // reduces whose outputs queued from the job's tally were checked (checkTallied)
+	s          *Sim
+	last       int64
+	running    []int32 // tasks running per node, maps and reduces
+	runningR   []int32
+	launched   map[[3]int32]bool // (job, kind, task)
+	finished   map[[3]int32]bool
+	jobs       int
+	used       []Resource // cluster = "yarn": what each node's containers hold
+	mixSlot    []int32    // sourceMix's walk: by node, 1 + its index in the sources listed
+	mixes      int        // batch rounds whose sources sourceMix checked
+	tallies    int        // reduces whose outputs queued from the job's tally were checked (checkTallied)
+	quietSkips int        // reduces a map's end skipped as quiet, checked (checkQuiet)
 }
 
 func newChecker(s *Sim) *checker {

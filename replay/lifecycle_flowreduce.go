@@ -75,6 +75,7 @@ func (s *Sim) reduceAttemptsFailed(j *Job, i int32) {
 	s.withdrawAttempt(j, len(j.out.disk.mapCPU)+int(i)) // network_cancel.go
 	st := &j.out.fs[i]
 	*st = fetchState{phase: st.phase}
+	j.out.clearQuiet(i)
 	if j.life.fail.reduceFails(i) {
 		s.dropFetcher(j, i) // shuffle.go
 		return

@@ -155,6 +155,7 @@ func (s *Sim) cancelTransfers(j *Job, red int32) {
 	}
 	if red >= 0 && j.out.fs != nil {
 		j.out.fs[red] = fetchState{} // its shuffle stops: no fetch starts again
+		j.out.clearQuiet(red)
 	}
 }
 

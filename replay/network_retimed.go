@@ -70,6 +70,9 @@ func (s *Sim) flowStep() (bool, error) {
 		s.flowTaskEnded(j, x) // network_disk.go
 	case x.Round > 0:
 		j.out.fs[x.Task].roundEnded(x.Round - 1)
+		if x.Round-1 == roundFar && j.out.quiet != nil {
+			j.out.quiet[x.Task] = 0 // mapOutput visits it again
+		}
 		s.pumpRounds(j, x.Task)
 	default:
 		j.out.fs[x.Task].free(x.Src)
@@ -692,6 +695,9 @@ func (s *Sim) pumpRounds(j *Job, r int32) {
 	if !st.started {
 		return
 	}
+	if s.lazyMapEnds(j) {
+		s.catchUpQuiet(j, r, len(j.out.outs))
+	}
 	red := &j.Reduces[r]
 	p := int64(max(s.hw.ParallelCopies, 1))
 	for c := range st.rounds {
@@ -714,6 +720,10 @@ func (s *Sim) pumpRounds(j *Job, r int32) {
 		}
 		rc.busy = true
 		st.active++
+		if c == roundFar && j.out.quiet != nil {
+			_, rack := s.reduceAt(j, st, r)
+			j.out.quiet[r] = rack + 1 // mapOutput may skip it (skipQuiet)
+		}
 		s.flowStart(Transfer{Kind: TransferFetch, Round: uint8(c + 1), Job: j.Index, Task: r, FetchOf: -1, Src: red.Node, Dst: red.Node, Bytes: b, srcs: srcs, srcTotal: s.roundTotal})
 	}
 	s.shuffleDone(j, r)
@@ -753,7 +763,11 @@ func (s *Sim) flowReduceLaunched(j *Job, i int32, saved int64) {
 	o := &j.out
 	if o.fs == nil {
 		o.fs = make([]fetchState, len(j.Reduces))
+		if s.hw.FlowShuffle == FlowShuffleBatch {
+			o.quiet = make([]int32, len(j.Reduces))
+		}
 	}
+	o.clearQuiet(i)
 	o.fs[i].seen = 0
 	o.fs[i].node1 = 0 // its node is new (reduceAt)
 	s.queueAllOutputs(j, i)
@@ -787,6 +801,9 @@ func (s *Sim) fetchStart(j *Job, i int32) {
 // the output's class under way, so it pumps only when pumpRounds would do
 // something (roundsDue).
 func (s *Sim) flowFetch(j *Job, r, m int32) {
+	if s.lazyMapEnds(j) && j.out.fs[r].started {
+		s.catchUpQuiet(j, r, len(j.out.outs)-1) // those before m's, which mapOutput appended
+	}
 	s.queueOutput(j, r, m)
 	if s.hw.FlowShuffle == FlowShuffleBatch && !j.out.fs[r].roundsDue() {
 		if s.chk != nil {
@@ -887,4 +904,122 @@ func (s *Sim) pumpFetches(j *Job, r int32) {
 func (s *Sim) flowReducePhase(j *Job, i int32) {
 	j.out.fs[i].phase = true
 	s.pump(j, i)
+}
+
+// Skipping quiet reduces at a map's end (h-flowcpu). Under flow_shuffle =
+// "batch" a map's end queues its output for every waiting reduce of the job
+// (mapOutput), and on FB-2010 nearly all of them have started and have a
+// round from other racks under way, so an output of another rack only joins
+// their counters: no round starts (roundsDue). Touching each reduce's
+// fetchState for that was most of a map's end's time under flow
+// (docs/network-model.md, "Cheaper map ends under flow (h-flowcpu)"). So,
+// when the job's outputs are tallied (every reduce's share of an output is
+// the same, doneOutput.share) and no poll chain holds outputs back, a map's
+// end reads only the job's dense jobOutput.quiet (1 + the reduce's rack
+// while it has started and its far round is under way) and skips a quiet
+// reduce of another rack than the output's: the output's bytes out of its
+// host are counted for all the skipped reduces at once, as their
+// queueOutput would have counted them, and the reduce queues the skipped
+// outputs (all of the far class) when a round of it may next start:
+// catchUpQuiet, at the head of pumpRounds and of flowFetch. A reduce is quiet
+// from the start of its far round (pumpRounds) to its end (flowStep), or to
+// any reset of its fetchState (clearQuiet).
+
+// lazyMapEnds reports whether job j's map ends may skip its quiet reduces:
+// under flow_shuffle = "batch", with the job's outputs tallied and no poll
+// chain.
+func (s *Sim) lazyMapEnds(j *Job) bool {
+	return j.out.quiet != nil && j.out.tally.on && s.eventPollUs(j) == 0
+}
+
+// clearQuiet marks reduce r as not quiet (its fetchState is reset or new).
+func (o *jobOutput) clearQuiet(r int32) {
+	if o.quiet != nil {
+		o.quiet[r] = 0
+	}
+}
+
+// catchUpQuiet queues for reduce r, which has started, the outputs of the job's
+// first n done maps it has not queued: those its map ends skipped while it
+// was quiet, all of them from other racks than its own. Their bytes out of
+// their hosts were counted when the maps ended (mapOutput).
+func (s *Sim) catchUpQuiet(j *Job, r int32, n int) {
+	o := &j.out
+	st := &o.fs[r]
+	if int(st.seen) >= n {
+		return
+	}
+	v, vrack := s.reduceAt(j, st, r)
+	rc := &st.rounds[roundFar]
+	for k := int(st.seen); k < n; k++ {
+		x := &o.outs[k]
+		if s.chk != nil && (x.node == v || x.rack == vrack) {
+			s.chk.fail("reduce %d of job %s catches up on output %d of node %d, rack %d; it is on node %d, rack %d, and was skipped only for outputs of other racks", r, j.Trace.ID, k, x.node, x.rack, v, vrack)
+		}
+		rc.bytes += x.share
+		rc.n++
+	}
+	st.waiting += n - int(st.seen)
+	st.seen = int32(n)
+	if s.chk != nil {
+		s.checkCaughtUp(j, r, v, vrack)
+	}
+}
+
+// checkCaughtUp is, under the invariant checker, catchUpQuiet's result for
+// reduce r of j (on node v of rack vrack) against the eager queueing's: each
+// class's outputs waiting and their bytes must be those of the job's done
+// outputs the class has queued since its last round (outs[from:seen]), as
+// queueOutput would have counted them one by one.
+func (s *Sim) checkCaughtUp(j *Job, r, v, vrack int32) {
+	st := &j.out.fs[r]
+	for c := range st.rounds {
+		rc := &st.rounds[c]
+		var n int32
+		var b int64
+		for _, x := range j.out.outs[rc.from:st.seen] {
+			k := roundFar
+			switch {
+			case x.node == v:
+				k = roundOwn
+			case x.rack == vrack:
+				k = roundRack
+			}
+			if k == c {
+				n++
+				b += x.share
+			}
+		}
+		if n != rc.n || b != rc.bytes {
+			s.chk.fail("reduce %d of job %s caught up: class %d has %d outputs waiting, %d bytes; queued one by one since its last round: %d, %d", r, j.Trace.ID, c, rc.n, rc.bytes, n, b)
+		}
+	}
+}
+
+// checkQuiet is, under the invariant checker, mapOutput's look at reduce r
+// of j for output x: jobOutput.quiet must hold what the reduce's fetchState
+// says (1 + its rack when it has started and its far round is under way,
+// else 0), and when mapOutput skips it (quiet, the output on another rack),
+// queueing the output, of the far class for it, must start no round
+// (roundsDue: its other classes have a round under way or nothing waiting).
+func (s *Sim) checkQuiet(j *Job, r int32, x *doneOutput) {
+	st := &j.out.fs[r]
+	_, rack := s.reduceAt(j, st, r)
+	want := int32(0)
+	if st.started && st.rounds[roundFar].busy {
+		want = rack + 1
+	}
+	if q := j.out.quiet[r]; q != want {
+		s.chk.fail("reduce %d of job %s: quiet %d at a map's end, want %d (started %v, far round under way %v, rack %d)",
+			r, j.Trace.ID, q, want, st.started, st.rounds[roundFar].busy, rack)
+	}
+	if want == 0 || x.rack == rack {
+		return
+	}
+	for c := range roundFar {
+		if rc := &st.rounds[c]; !rc.busy && rc.n > 0 {
+			s.chk.fail("reduce %d of job %s skipped at a map's end with %d outputs of class %d waiting and no round under way", r, j.Trace.ID, rc.n, c)
+		}
+	}
+	s.chk.quietSkips++
 }

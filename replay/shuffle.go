@@ -57,6 +57,11 @@ type jobOutput struct {
 	// tally sums outs by node and rack under flow_shuffle = "batch" when
 	// every reduce of the job has the same shuffle bytes (network_retimed.go).
 	tally outputTally
+	// quiet is, under flow_shuffle = "batch", per reduce: 1 + its rack while
+	// it has started and a round from other racks is under way, else 0. A
+	// map's end skips such a reduce when the output lies on another rack
+	// (lazyMapEnds and catchUpQuiet, network_retimed.go).
+	quiet []int32
 }
 
 // doneOutput is a done map's output as sourceMix reads it: its node (the
@@ -163,7 +168,20 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 			s.tallyOutput(j, m) // network_retimed.go
 		}
 		w, polled := s.eventPollUs(j), false
+		lazy := w == 0 && s.lazyMapEnds(j)
+		var x *doneOutput
+		if lazy {
+			x = &o.outs[len(o.outs)-1]
+		}
+		var skipped int64
 		for _, r := range j.waiting {
+			if lazy && s.chk != nil {
+				s.checkQuiet(j, r, x)
+			}
+			if lazy && o.quiet[r] != 0 && o.quiet[r]-1 != x.rack {
+				skipped++ // catchUpQuiet queues the output later
+				continue
+			}
 			if w > 0 && s.pollsFor(j, r) {
 				polled = true
 				if j.MapsDone() {
@@ -172,6 +190,11 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 				continue
 			}
 			s.flowFetch(j, r, i)
+		}
+		if skipped > 0 && x.share > 0 {
+			// The skipped reduces' share of the output out of its host, as
+			// their queueOutput would count it (all to the same host).
+			s.batchOut.add(x.node, skipped*x.share, len(s.topo.Nodes))
 		}
 		if polled {
 			s.schedule(s.now+w, evFetchStart, j.Index, -int32(len(o.done))) // pollOutput
