@@ -194,10 +194,12 @@ func (pk *parking) record(t int64, seq, c uint64) {
 // An entry is 16 bytes, not 24 (parkLog's two sequence numbers as two
 // uint32, narrowLog): c's low 32 bits, whose high bits are the newest
 // entry's (hiC) less a borrow, since every c in the log is within 2³² of it
-// (c never decreases), and seq as c - seq. When a push would break either
-// (a c more than 2³² after the oldest entry's, or a seq 2³² - 1 or more
-// before its c), the log turns wide for the rest of the run: every entry
-// as its parkLog (e).
+// (c never decreases), and seq as 2c + 1 - seq (an event's key is twice the
+// sequence number when it was scheduled, plus one for a skipped heartbeat's,
+// tickKey: at most 2c + 1). When a push would break either (a c 2³² or more
+// after the oldest entry's, or a seq above 2c + 1 or 2³² - 1 or more below
+// it), the log turns wide for the rest of the run: every entry as its
+// parkLog (e).
 type eventLog struct {
 	t    []int64
 	nar  []narrowLog // the entries but their times, while the log is narrow
@@ -207,7 +209,8 @@ type eventLog struct {
 	n    int         // entries
 }
 
-// narrowLog is a parkLog in a narrow eventLog: c's low 32 bits and c - seq.
+// narrowLog is a parkLog in a narrow eventLog: c's low 32 bits and
+// 2c + 1 - seq.
 type narrowLog struct {
 	c, d uint32
 }
@@ -222,7 +225,7 @@ func (l *eventLog) entry(i int) parkLog {
 	}
 	x := l.nar[i]
 	c := l.hiC - uint64(uint32(l.hiC)-x.c)
-	return parkLog{seq: c - uint64(x.d), c: c}
+	return parkLog{seq: 2*c + 1 - uint64(x.d), c: c}
 }
 
 // push appends an entry.
@@ -253,17 +256,17 @@ func (l *eventLog) push(t int64, e parkLog) {
 	if l.e != nil {
 		l.e[i] = e
 	} else {
-		l.nar[i] = narrowLog{c: uint32(e.c), d: uint32(e.c - e.seq)}
+		l.nar[i] = narrowLog{c: uint32(e.c), d: uint32(2*e.c + 1 - e.seq)}
 		l.hiC = e.c
 	}
 	l.n++
 }
 
-// fits reports whether e can join the narrow log: its seq within 2³² - 2 of
-// its c, and its c within 2³² - 1 of the oldest entry's and not before the
-// newest's.
+// fits reports whether e can join the narrow log: its seq at most 2c + 1 and
+// within 2³² - 2 of it, and its c within 2³² - 1 of the oldest entry's and
+// not before the newest's.
 func (l *eventLog) fits(e parkLog) bool {
-	if e.seq > e.c || e.c-e.seq >= 1<<32-1 {
+	if e.c >= 1<<62 || e.seq > 2*e.c+1 || 2*e.c+1-e.seq >= 1<<32-1 {
 		return false
 	}
 	if l.n == 0 {

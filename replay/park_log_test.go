@@ -30,10 +30,13 @@ func eventLogRing(t *testing.T, jump string) {
 	base := uint64(1)<<33 - 20000 // c crosses a multiple of 2³² at step 10,000
 	for step := range 20000 {
 		now += int64(r.IntN(3)) // ties
-		e := parkLog{seq: base + uint64(step), c: base + uint64(2*step) + uint64(r.IntN(3))}
+		c := base + uint64(2*step) + uint64(r.IntN(3))
+		// An event's key: twice a sequence number at most c's, plus one
+		// for a skipped heartbeat's.
+		e := parkLog{seq: 2*(c-uint64(r.IntN(100))) + uint64(r.IntN(2)), c: c}
 		switch {
 		case step >= 12000 && jump == "c":
-			e.seq += 1 << 32
+			e.seq += 1 << 33
 			e.c += 1 << 32
 		case step == 12000 && jump == "seq":
 			e.seq -= 1 << 32
@@ -88,7 +91,7 @@ func TestEventLogNarrow(t *testing.T) {
 	c := uint64(1) << 40
 	for k := range 1 << 16 {
 		c += uint64(k % 7)
-		l.push(int64(k), parkLog{seq: c - uint64(k%1000), c: c})
+		l.push(int64(k), parkLog{seq: 2*(c-uint64(k%1000)) + uint64(k%2), c: c})
 	}
 	bytes := len(l.t)*int(unsafe.Sizeof(int64(0))) + len(l.nar)*int(unsafe.Sizeof(narrowLog{})) + len(l.e)*int(unsafe.Sizeof(parkLog{}))
 	if per := bytes / len(l.t); per > 16 || l.wide() {
