@@ -429,20 +429,17 @@ func (s *Sim) retiresMaps() bool {
 // outputs later, one by one) and without the lifecycle (a reduce's failed
 // attempts fetch again). A reduce launched after the maps are done queues
 // the outputs from the job's tally when it is on (queueTallied) and from the
-// maps' records otherwise, so a job without a tally keeps them until its
-// last reduce has launched (flowMapsRetire).
+// done outputs otherwise (queueOutput): no reduce reads the records once the
+// maps are done.
 func (s *Sim) flowRetiresMaps() bool {
 	return s.hw.FlowShuffle == FlowShuffleBatch && !s.hw.EventPoll && !s.hw.Lifecycle
 }
 
 // mapsRetire reports whether j's map records may be dropped now: its maps
-// are all done, the run drops them (retiresMaps) and, under network =
-// "flow", no reduce left to launch reads them (flowRetiresMaps).
+// are all done and the run drops them (retiresMaps; under network = "flow",
+// flowRetiresMaps).
 func (s *Sim) mapsRetire(j *Job) bool {
-	if j.retired || !j.MapsDone() || !s.retiresMaps() {
-		return false
-	}
-	return s.fn == nil || j.out.tally.on || j.PendingReduces == 0
+	return !j.retired && j.MapsDone() && s.retiresMaps()
 }
 
 // retireMaps drops the per-map records of j, whose maps have all finished
@@ -476,6 +473,7 @@ func (s *Sim) retireMaps(j *Job) {
 	if s.fn == nil {
 		j.out.done = nil // under flow the reduces count and queue by it (network_retimed.go)
 	}
+	s.slotPool = j.out.tally.dropSlot(s.slotPool) // under flow with batch shuffle (network_retimed.go)
 	if b := j.out.compact(); b != nil {
 		s.outPool = append(s.outPool, b) // zeroed: the next job's per-node output (mapOutput)
 	}

@@ -91,6 +91,35 @@ flow_update = "1s"
 	backlogGrowth(t, hw, "coupling", 2, 0.25)
 }
 
+// TestBacklogHeapFlowMapsNoTally is TestBacklogHeapFlowMaps with one reduce
+// a job, so the job's tally is off (outputTally: it needs two reduces or more
+// of the same shuffle bytes): a reduce launched after the maps are done
+// queues their outputs one by one (queueOutput), from the done outputs
+// (jobOutput.outs), so the map records are dropped when the maps are done
+// too and not at the reduce's launch. The same bound of 25%.
+func TestBacklogHeapFlowMapsNoTally(t *testing.T) {
+	testgate.Require(t, testgate.Full, "replays 2,400 jobs under the flow model")
+	if !inOwnProcess(t, "TRACEREPLAY_BACKLOGFLOW1_CHILD") {
+		return
+	}
+	hw, err := replay.ParseHardware([]byte(`
+racks = 2
+nodes_per_rack = 10
+map_slots = 4
+reduce_slots = 1
+block_size_mb = 1
+reduce_compute_mb_per_s = 5
+timeline_sample = "10s"
+network = "flow"
+flow_shuffle = "batch"
+flow_update = "1s"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	backlogGrowth(t, hw, "coupling", 1, 0.25)
+}
+
 // backlogGrowth replays backlogTrace's 600 jobs with 16 and with 64 maps a
 // job (reduces a job) under policy on hw and fails when the peak live heap
 // above the workload grows by more than the fraction bound.

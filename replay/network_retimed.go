@@ -436,11 +436,18 @@ func (s *Sim) queueOutput(j *Job, r, m int32) {
 	}
 	var node, rack int32
 	var b int64
-	if o := &j.out; o.tally.on && int(st.seen) < len(o.outs) && o.done[st.seen] == m {
+	if o := &j.out; int(st.seen) < len(o.outs) && o.done[st.seen] == m {
 		// Outputs are queued in the job's done order, so this is outs[seen],
-		// its node and share recorded when the map was done (tallyOutput).
+		// its node, bytes and (with the job's tally on) share recorded when
+		// the map was done (mapOutput, tallyOutput). Without a tally the
+		// reduces' shares differ and r's is computed from the bytes, as share
+		// does from the map's record, which may have been dropped
+		// (flowRetiresMaps).
 		x := &o.outs[st.seen]
 		node, rack, b = x.node, x.rack, x.share
+		if !o.tally.on {
+			b = outputShare(j.Reduces[r].ShuffleBytes, x.bytes, o.total, j.NumMaps())
+		}
 	} else {
 		node = s.outputNode(j, m)
 		rack = s.topo.Nodes[node].Rack
@@ -493,13 +500,43 @@ func (s *Sim) reduceAt(j *Job, st *fetchState, r int32) (node, rack int32) {
 // flow run's CPU (docs/network-model.md, "Cost in the engine").
 type outputTally struct {
 	on, set bool        // on: the tally is kept (decided once, set, at the job's first done map)
-	slot    []int32     // by node: 1 + its index in nodes, 0 before its first output
+	slot    []int32     // by node: 1 + its index in nodes, 0 before its first output; nil once the maps were dropped (dropSlot)
 	nodes   []tallyNode // the nodes holding outputs, in the order of their first
 	pos     []int32     // indexes in nodes, in the order of each node's first output with a positive share
 	rackN   []int32     // by rack: outputs
 	rackB   []int64     // by rack: their shares
 	n       int32       // outputs
 	bytes   int64       // their shares
+}
+
+// find is node v's index in t.nodes, -1 when it holds no output: by the
+// slot table while the job's maps run, by a scan of the nodes holding
+// outputs once it was given back (dropSlot).
+func (t *outputTally) find(v int32) int32 {
+	if t.slot != nil {
+		return t.slot[v] - 1
+	}
+	for k := range t.nodes {
+		if t.nodes[k].node == v {
+			return int32(k)
+		}
+	}
+	return -1
+}
+
+// dropSlot gives t's slot table back, zeroed, to pool once no output is
+// added (the job's maps are done and dropped, Sim.retireMaps): one table a
+// job running maps rather than one a job alive (12 KB on 3,000 nodes).
+func (t *outputTally) dropSlot(pool [][]int32) [][]int32 {
+	if t.slot == nil {
+		return pool
+	}
+	for k := range t.nodes {
+		t.slot[t.nodes[k].node] = 0
+	}
+	pool = append(pool, t.slot)
+	t.slot = nil
+	return pool
 }
 
 // tallyNode is one node's outputs in a job's outputTally: how many, and a
@@ -522,7 +559,11 @@ func (s *Sim) tallyOutput(j *Job, m *MapTask) {
 			t.on = t.on && j.Reduces[k].ShuffleBytes == j.Reduces[0].ShuffleBytes
 		}
 		if t.on {
-			t.slot = make([]int32, len(s.topo.Nodes))
+			if k := len(s.slotPool) - 1; k >= 0 {
+				t.slot, s.slotPool = s.slotPool[k], s.slotPool[:k]
+			} else {
+				t.slot = make([]int32, len(s.topo.Nodes))
+			}
 			t.rackN = make([]int32, len(s.topo.RackNodes))
 			t.rackB = make([]int64, len(s.topo.RackNodes))
 		}
@@ -581,7 +622,7 @@ func (s *Sim) queueTallied(j *Job, r int32) {
 	rack := s.topo.Nodes[v].Rack
 	var ownN int32
 	var ownB int64
-	if k := t.slot[v] - 1; k >= 0 {
+	if k := t.find(v); k >= 0 {
 		ownN, ownB = t.nodes[k].n, t.nodes[k].bytes
 	}
 	add := func(c int, n int32, b int64) {

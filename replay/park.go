@@ -188,28 +188,104 @@ func (pk *parking) record(t int64, seq, c uint64) {
 // times). Its capacity is a power of two that grows only when the ring is
 // full, so its memory follows the most entries it held at once: on FB-2010
 // with Coupling about 480,000 (306 s of events), a 524,288-entry ring of
-// 12.6 MB, where a slice trimmed at its head grew to 1.1 M entries.
+// 12.6 MB, where a slice trimmed at its head grew to 1.1 M entries; under
+// the flow model with fair, 2,097,152 entries.
+//
+// An entry is 16 bytes, not 24 (parkLog's two sequence numbers as two
+// uint32, narrowLog): c's low 32 bits, whose high bits are the newest
+// entry's (hiC) less a borrow, since every c in the log is within 2³² of it
+// (c never decreases), and seq as 2c + 1 - seq (an event's key is twice the
+// sequence number when it was scheduled, plus one for a skipped heartbeat's,
+// tickKey: at most 2c + 1). When a push would break either (a c 2³² or more
+// after the oldest entry's, or a seq above 2c + 1 or 2³² - 1 or more below
+// it), the log turns wide for the rest of the run: every entry as its
+// parkLog (e).
 type eventLog struct {
 	t    []int64
-	e    []parkLog
-	head int // index in t and e of the oldest entry
-	n    int // entries
+	nar  []narrowLog // the entries but their times, while the log is narrow
+	e    []parkLog   // the entries but their times, once the log is wide (nar nil)
+	hiC  uint64      // the newest entry's c (narrow)
+	head int         // index in t and nar (or e) of the oldest entry
+	n    int         // entries
+}
+
+// narrowLog is a parkLog in a narrow eventLog: c's low 32 bits and
+// 2c + 1 - seq.
+type narrowLog struct {
+	c, d uint32
+}
+
+// wide reports whether l holds its entries as parkLogs.
+func (l *eventLog) wide() bool { return l.e != nil }
+
+// entry is the entry at index i (l.at) in t and nar or e.
+func (l *eventLog) entry(i int) parkLog {
+	if l.e != nil {
+		return l.e[i]
+	}
+	x := l.nar[i]
+	c := l.hiC - uint64(uint32(l.hiC)-x.c)
+	return parkLog{seq: 2*c + 1 - uint64(x.d), c: c}
 }
 
 // push appends an entry.
 func (l *eventLog) push(t int64, e parkLog) {
+	if l.e == nil && !l.fits(e) {
+		l.widen()
+	}
 	if l.n == len(l.t) {
 		c := max(1024, 2*len(l.t))
-		nt, ne := make([]int64, c), make([]parkLog, c)
+		nt := make([]int64, c)
 		k := copy(nt, l.t[l.head:])
 		copy(nt[k:], l.t[:l.head])
-		copy(ne, l.e[l.head:])
-		copy(ne[k:], l.e[:l.head])
-		l.t, l.e, l.head = nt, ne, 0
+		if l.e != nil {
+			ne := make([]parkLog, c)
+			copy(ne, l.e[l.head:])
+			copy(ne[k:], l.e[:l.head])
+			l.e = ne
+		} else {
+			ne := make([]narrowLog, c)
+			copy(ne, l.nar[l.head:])
+			copy(ne[k:], l.nar[:l.head])
+			l.nar = ne
+		}
+		l.t, l.head = nt, 0
 	}
 	i := (l.head + l.n) & (len(l.t) - 1)
-	l.t[i], l.e[i] = t, e
+	l.t[i] = t
+	if l.e != nil {
+		l.e[i] = e
+	} else {
+		l.nar[i] = narrowLog{c: uint32(e.c), d: uint32(2*e.c + 1 - e.seq)}
+		l.hiC = e.c
+	}
 	l.n++
+}
+
+// fits reports whether e can join the narrow log: its seq at most 2c + 1 and
+// within 2³² - 2 of it, and its c within 2³² - 1 of the oldest entry's and
+// not before the newest's.
+func (l *eventLog) fits(e parkLog) bool {
+	if e.c >= 1<<62 || e.seq > 2*e.c+1 || 2*e.c+1-e.seq >= 1<<32-1 {
+		return false
+	}
+	if l.n == 0 {
+		return true
+	}
+	return e.c >= l.hiC && e.c-l.entry(l.head).c < 1<<32
+}
+
+// widen turns the narrow log wide: every entry as its parkLog.
+func (l *eventLog) widen() {
+	e := make([]parkLog, len(l.t))
+	for k := range l.n {
+		i := l.at(k)
+		e[i] = l.entry(i)
+	}
+	if len(e) == 0 {
+		e = make([]parkLog, 0, 1) // non-nil: wide
+	}
+	l.e, l.nar = e, nil
 }
 
 // trimBefore drops the entries before t, found by a galloping search from
@@ -368,13 +444,13 @@ func (s *Sim) tickKey(n int32, x int64) uint64 {
 	i := l.searchBack(p)
 	if i < l.n && l.t[l.at(i)] == p {
 		kp := s.tickKey(n, p)
-		for i < l.n && l.t[l.at(i)] == p && l.e[l.at(i)].seq < kp {
+		for i < l.n && l.t[l.at(i)] == p && l.entry(l.at(i)).seq < kp {
 			i++
 		}
 	}
 	c := s.seq
 	if i < l.n {
-		c = l.e[l.at(i)].c
+		c = l.entry(l.at(i)).c
 	}
 	return c<<1 | 1
 }

@@ -282,6 +282,10 @@ type Sim struct {
 	// that retired jobs gave back (retireMaps), for the next jobs' outputs
 	// (mapOutput): one array a job with maps running rather than one a job.
 	outPool [][]int64
+	// slotPool holds zeroed per-node tally slot tables (outputTally.slot)
+	// that jobs gave back when their maps were dropped (retireMaps), for
+	// the next jobs' tallies (tallyOutput).
+	slotPool [][]int32
 }
 
 // Run replays w through policy p and returns the results.
@@ -647,9 +651,6 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	}
 	if j.MapsDone() {
 		s.startReducePhase(j, i)
-		if s.fn != nil && s.mapsRetire(j) {
-			s.retireMaps(j) // its last reduce launched: under flow, with no tally (job.go)
-		}
 	} else {
 		j.waiting = append(j.waiting, i)
 	}
