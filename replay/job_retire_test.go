@@ -80,15 +80,7 @@ func TestBacklogHeapFlowMaps(t *testing.T) {
 	if !inOwnProcess(t, "TRACEREPLAY_BACKLOGFLOW_CHILD") {
 		return
 	}
-	hw, err := replay.ParseHardware([]byte(backlogHardware + `
-network = "flow"
-flow_shuffle = "batch"
-flow_update = "1s"
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	backlogGrowth(t, hw, "coupling", 2, 0.25)
+	backlogGrowth(t, backlogFlowHardware(t), "coupling", 2, 0.25)
 }
 
 // TestBacklogHeapFlowMapsNoTally is TestBacklogHeapFlowMaps with one reduce
@@ -102,14 +94,14 @@ func TestBacklogHeapFlowMapsNoTally(t *testing.T) {
 	if !inOwnProcess(t, "TRACEREPLAY_BACKLOGFLOW1_CHILD") {
 		return
 	}
-	hw, err := replay.ParseHardware([]byte(`
-racks = 2
-nodes_per_rack = 10
-map_slots = 4
-reduce_slots = 1
-block_size_mb = 1
-reduce_compute_mb_per_s = 5
-timeline_sample = "10s"
+	backlogGrowth(t, backlogFlowHardware(t), "coupling", 1, 0.25)
+}
+
+// backlogFlowHardware is backlogHardware under the flow network with batch
+// shuffle rounds re-solved every second.
+func backlogFlowHardware(t *testing.T) replay.Hardware {
+	t.Helper()
+	hw, err := replay.ParseHardware([]byte(backlogHardware + `
 network = "flow"
 flow_shuffle = "batch"
 flow_update = "1s"
@@ -117,7 +109,7 @@ flow_update = "1s"
 	if err != nil {
 		t.Fatal(err)
 	}
-	backlogGrowth(t, hw, "coupling", 1, 0.25)
+	return hw
 }
 
 // backlogGrowth replays backlogTrace's 600 jobs with 16 and with 64 maps a

@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/policy"
@@ -23,31 +24,14 @@ func TestSourceMixWalk(t *testing.T) {
 		"network = \"flow\"\nflow_shuffle = \"batch\"\nevent_poll = true\ncore_oversubscription = 2",
 		"network = \"flow\"\nflow_shuffle = \"batch\"\nevent_poll = true\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.2\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",
 	}
-	for k, shape := range shapes {
-		hw := smallHardware(t, shape)
-		for seed := range uint64(3) {
-			tr := randomTrace(30, 40+seed)
-			for _, name := range []string{"fifo", "fair"} {
-				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, seed), seed, replay.WorkloadOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, err := policy.New(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rounds := -1
-				opt := replay.Options{Seed: seed, CheckInvariants: true}
-				replay.SourceMixChecks(&opt, func(n, k int) { rounds = n; tallies += k })
-				if _, err := replay.Run(w, p, opt); err != nil {
-					t.Fatalf("shape %d, seed %d, %s: %v", k, seed, name, err)
-				}
-				if rounds <= 0 {
-					t.Errorf("shape %d, seed %d, %s: %d rounds checked: the case does not exercise sourceMix", k, seed, name, rounds)
-				}
-			}
+	eachBatchRun(t, shapes, func(opt *replay.Options, run func() string) {
+		rounds := -1
+		replay.SourceMixChecks(opt, func(n, k int) { rounds = n; tallies += k })
+		where := run()
+		if rounds <= 0 {
+			t.Errorf("%s: %d rounds checked: the case does not exercise sourceMix", where, rounds)
 		}
-	}
+	})
 	if tallies == 0 {
 		t.Error("no reduce queued its outputs from its job's tally: the cases do not exercise it")
 	}
@@ -71,6 +55,25 @@ func TestQuietSkips(t *testing.T) {
 		// Reduce attempts failing while their job's maps still end.
 		"network = \"flow\"\nflow_shuffle = \"batch\"\nlifecycle = true\nattempt_failure_rate = 0.3\nslow_start = 0.05\nmap_compute_mb_per_s = 4",
 	}
+	eachBatchRun(t, shapes, func(opt *replay.Options, run func() string) {
+		n := -1
+		replay.QuietSkipChecks(opt, func(k int) { n = k })
+		run()
+		skips += n
+	})
+	if skips == 0 {
+		t.Error("no map's end skipped a quiet reduce: the cases do not exercise it")
+	}
+	t.Logf("%d quiet reduces skipped at map ends", skips)
+}
+
+// eachBatchRun replays three random 30-job traces (seeds 0-2) through fifo
+// and fair on a small cluster of each hardware shape, with the invariant
+// checker on. For each run it calls with the run's options, which with may
+// add checks to, and a run function that replays (failing the test on an
+// error) and returns the run's name for messages.
+func eachBatchRun(t *testing.T, shapes []string, with func(opt *replay.Options, run func() string)) {
+	t.Helper()
 	for k, shape := range shapes {
 		hw := smallHardware(t, shape)
 		for seed := range uint64(3) {
@@ -84,18 +87,15 @@ func TestQuietSkips(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				n := -1
 				opt := replay.Options{Seed: seed, CheckInvariants: true}
-				replay.QuietSkipChecks(&opt, func(k int) { n = k })
-				if _, err := replay.Run(w, p, opt); err != nil {
-					t.Fatalf("shape %d, seed %d, %s: %v", k, seed, name, err)
-				}
-				skips += n
+				where := fmt.Sprintf("shape %d, seed %d, %s", k, seed, name)
+				with(&opt, func() string {
+					if _, err := replay.Run(w, p, opt); err != nil {
+						t.Fatalf("%s: %v", where, err)
+					}
+					return where
+				})
 			}
 		}
 	}
-	if skips == 0 {
-		t.Error("no map's end skipped a quiet reduce: the cases do not exercise it")
-	}
-	t.Logf("%d quiet reduces skipped at map ends", skips)
 }
