@@ -70,13 +70,7 @@ func TestStreamedAttemptsReplayAsHeld(t *testing.T) {
 		jobs = 800
 	}
 	_, held, streamed := streamDir(t, attemptTrace(jobs), trace.StreamOptions{Attempts: true})
-	base := `
-racks = 2
-nodes_per_rack = 8
-map_slots = 2
-reduce_slots = 1
-timeline_sample = "30s"
-`
+	base := streamHardware
 	yarn := `
 cluster = "yarn"
 racks = 2

@@ -146,13 +146,7 @@ func TestStreamedTasksReplayAsHeld(t *testing.T) {
 	if !replay.HasObservedSchedule(streamed) {
 		t.Fatal("HasObservedSchedule: false for the streamed trace")
 	}
-	base := `
-racks = 2
-nodes_per_rack = 8
-map_slots = 2
-reduce_slots = 1
-timeline_sample = "30s"
-`
+	base := streamHardware
 	baseHW, err := replay.ParseHardware([]byte(base))
 	if err != nil {
 		t.Fatal(err)

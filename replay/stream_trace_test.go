@@ -56,13 +56,7 @@ func TestStreamedTraceReplaysAsHeld(t *testing.T) {
 	if a, b := replay.TraceSHA256(held), replay.TraceSHA256(streamed); a != b || a == "" {
 		t.Fatalf("TraceSHA256: held %s, streamed %s", a, b)
 	}
-	base := `
-racks = 2
-nodes_per_rack = 8
-map_slots = 2
-reduce_slots = 1
-timeline_sample = "30s"
-`
+	base := streamHardware
 	for _, c := range []struct {
 		name, extra, policy string
 		alone               bool
@@ -134,3 +128,13 @@ func TestStreamedTraceRefusedAsHeld(t *testing.T) {
 		})
 	}
 }
+
+// streamHardware is the small slot cluster the streamed-trace tests replay
+// on (2 racks of 8 nodes, 2 map and 1 reduce slot each).
+const streamHardware = `
+racks = 2
+nodes_per_rack = 8
+map_slots = 2
+reduce_slots = 1
+timeline_sample = "30s"
+`

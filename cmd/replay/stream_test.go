@@ -108,13 +108,9 @@ func TestStreamedTasksDir(t *testing.T) {
 
 	// The first cell runs on the good file; then row 1500's type goes bad.
 	path := filepath.Join(dir, trace.TasksFile)
-	rows, meta, err := trace.ReadParquetFile[trace.TaskRow](path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows[1500].Type = "SHUFFLE"
+	goBad := badRowWriter(t, path, func(rows []trace.TaskRow) { rows[1500].Type = "SHUFFLE" })
 	goneBadExits2(t, []string{"--trace", dir, "--hardware", hw, "--policy", "fair,fifo"}, out,
-		func() error { return trace.WriteParquetFile(path, rows, meta) }, fmt.Sprintf("%s: row 1500: ", path), `type "SHUFFLE"`)
+		goBad, fmt.Sprintf("%s: row 1500: ", path), `type "SHUFFLE"`)
 }
 
 // corruptExits2: replay of tr written under tmp with its file (tasks.parquet,
@@ -313,12 +309,20 @@ func TestStreamedAttemptsDir(t *testing.T) {
 
 	// The first cell runs on the good file; then row 200's type goes bad.
 	path := filepath.Join(dir, trace.AttemptsFile)
-	rows, meta, err := trace.ReadParquetFile[trace.AttemptRow](path)
+	var id string
+	goBad := badRowWriter(t, path, func(rows []trace.AttemptRow) { rows[200].Type, id = "SHUFFLE", rows[200].AttemptID })
+	goneBadExits2(t, []string{"--trace", dir, "--hardware", hw, "--policy", "fair,fifo", "--set", "lifecycle=true"}, out,
+		goBad, fmt.Sprintf("%s: row 200: attempt %q: type \"SHUFFLE\"", path, id))
+}
+
+// badRowWriter reads the rows of the Parquet file at path, lets bad edit
+// them, and returns what writes them back (the file going bad mid-run).
+func badRowWriter[T any](t *testing.T, path string, bad func([]T)) func() error {
+	t.Helper()
+	rows, meta, err := trace.ReadParquetFile[T](path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows[200].Type = "SHUFFLE"
-	goneBadExits2(t, []string{"--trace", dir, "--hardware", hw, "--policy", "fair,fifo", "--set", "lifecycle=true"}, out,
-		func() error { return trace.WriteParquetFile(path, rows, meta) },
-		fmt.Sprintf("%s: row 200: attempt %q: type \"SHUFFLE\"", path, rows[200].AttemptID))
+	bad(rows)
+	return func() error { return trace.WriteParquetFile(path, rows, meta) }
 }
