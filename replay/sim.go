@@ -1097,4 +1097,3 @@ func jain(x []float64) float64 {
 	}
 	return s * s / (float64(len(x)) * sq)
 }
-
