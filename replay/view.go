@@ -42,9 +42,10 @@ type Cluster interface {
 	// next launch.
 	MapCandidates() []*JobView
 	// ReduceCandidates returns the jobs of Active that have a reduce that
-	// may launch (ReducesReady and PendingReduces > 0), in arrival order,
-	// without looking at the others; the slice is the simulator's, as
-	// MapCandidates' is.
+	// may launch (ReducesReady and PendingReduces > 0; on a YARN cluster
+	// LaunchReduce may still decline one that its AM has not asked for), in
+	// arrival order, without looking at the others; the slice is the
+	// simulator's, as MapCandidates' is.
 	ReduceCandidates() []*JobView
 	// FreeMapSlots is the number of idle map slots on node n.
 	FreeMapSlots(n int32) int32
