@@ -279,14 +279,10 @@ func (f *MapFiller) fill(c replay.Cluster, n int32, order JobOrder, pick MapPick
 }
 
 // Start takes the active jobs with pending maps, in the Cluster's order, as
-// the candidates.
+// the candidates (Cluster.MapCandidates, copied: Offer drops a job whose
+// last pending map it launches, and a JobOrder sorts them).
 func (f *MapFiller) Start(c replay.Cluster) {
-	f.jobs = f.jobs[:0]
-	for _, j := range c.Active() {
-		if j.PendingMaps() > 0 {
-			f.jobs = append(f.jobs, j)
-		}
-	}
+	f.jobs = append(f.jobs[:0], c.MapCandidates()...)
 }
 
 // Offer offers one free slot of node n to the candidates in their order,
@@ -326,12 +322,7 @@ func (g *GreedyReduces) FillReduces(c replay.Cluster, n int32) {
 	if c.FreeReduceSlots(n) == 0 {
 		return
 	}
-	g.jobs = g.jobs[:0]
-	for _, j := range c.Active() {
-		if canReduce(j) {
-			g.jobs = append(g.jobs, j)
-		}
-	}
+	g.jobs = append(g.jobs[:0], c.ReduceCandidates()...) // copied: sorted, and dropped from below
 	for c.FreeReduceSlots(n) > 0 && len(g.jobs) > 0 {
 		g.Order.Sort(g.jobs, runningReduces)
 		j := g.jobs[0]

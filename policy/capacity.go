@@ -120,17 +120,18 @@ func (c *Capacity) Heartbeat(s replay.Cluster, n int32) {
 
 func (c *Capacity) assign(s replay.Cluster, n int32, reduce bool) bool {
 	for _, qi := range c.queueOrder(reduce) {
-		for _, j := range s.Active() {
+		jobs := s.MapCandidates() // the others have no map to launch (bestMap)
+		if reduce {
+			jobs = s.ReduceCandidates()
+		}
+		for _, j := range jobs {
 			if c.jobQ[j.Index()] != qi {
 				continue
 			}
 			if reduce {
-				if canReduce(j) {
-					s.LaunchReduce(j, n)
-					c.queues[qi].runRed++
-					return true
-				}
-				continue
+				s.LaunchReduce(j, n)
+				c.queues[qi].runRed++
+				return true
 			}
 			if t, _ := bestMap(s, j, n, replay.OffRack); t >= 0 {
 				s.LaunchMap(j, t, n)

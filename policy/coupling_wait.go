@@ -685,10 +685,7 @@ func (ws *WaitScheduling) FillReduces(s replay.Cluster, v int32) {
 func (w *WaitScheduling) largestMismatch(s replay.Cluster) (*replay.JobView, float64) {
 	var best []*replay.JobView
 	bestM := math.Inf(-1)
-	for _, j := range s.Active() {
-		if !canReduce(j) {
-			continue
-		}
+	for _, j := range s.ReduceCandidates() {
 		switch m := w.mismatch(j); {
 		case m > bestM:
 			best, bestM = append(best[:0], j), m

@@ -205,11 +205,8 @@ func (f *FIFO) heartbeatJobQueue(s replay.Cluster, n int32) {
 	if free := s.FreeReduceSlots(n); free > 0 && reduceLoad > 0 {
 		running := node.ReduceSlots - free
 		if loadFactorCap(reduceLoad, hw.TotalReduceSlots(), node.ReduceSlots)-running > 0 {
-			for _, j := range s.Active() {
-				if canReduce(j) {
-					s.LaunchReduce(j, n)
-					break
-				}
+			if reds := s.ReduceCandidates(); len(reds) > 0 {
+				s.LaunchReduce(reds[0], n)
 			}
 		}
 	}

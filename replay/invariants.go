@@ -56,8 +56,10 @@ func (c *checker) TaskLaunched(e TaskEvent) {
 	}
 }
 
-// TaskEnded checks an end and frees the slot.
+// TaskEnded checks an end and frees the slot, and the candidates the policy
+// sees in the TaskFinished hook that follows.
 func (c *checker) TaskEnded(e TaskEvent) {
+	c.checkCands()
 	switch e.Kind {
 	case TaskMap, TaskReduce:
 		c.yarnTask(e, -1)
@@ -404,6 +406,7 @@ func (c *checker) failedJobDone(j *Job) {
 }
 
 func (c *checker) final() {
+	c.checkCands()
 	for n := range c.running {
 		if c.running[n] != 0 || c.runningR[n] != 0 {
 			c.fail("node %d still runs tasks after the last event", n)

@@ -159,6 +159,7 @@ type Job struct {
 	yarn      jobYARN   // containers on a YARN cluster (yarn.go)
 	redAgain  []int32   // preempted reduces to launch again, before nextRed (yarn.go)
 	view      JobView   // what policies see of it (View)
+	cands     jobCands  // its place among the active jobs and the policies' candidates (candidates.go)
 	retired   bool      // Maps and the map index were dropped (Sim.retireMaps)
 	nMaps     int32     // len(Maps) before they were dropped
 	mapsEndUs int64     // with the lifecycle, mapAttemptsEndUs when the maps were dropped

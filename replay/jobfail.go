@@ -351,6 +351,7 @@ func (s *Sim) failJob(j *Job) {
 	}
 	s.pending -= int64(j.PendingMaps)
 	j.PendingMaps, j.PendingReduces = 0, 0
+	s.noteCands(j)
 	for i := range j.Reduces {
 		r := &j.Reduces[i]
 		if r.State != Running {

@@ -225,7 +225,10 @@ type Sim struct {
 	active  []*Job // arrived, unfinished, in arrival order
 	pending int64  // maps and ready reduces waiting for a slot, over all jobs
 
-	views []*JobView // Active's buffer (view.go)
+	views    []*JobView // the active jobs' views, in step with active (Active; candidates.go)
+	actSeq   int64      // jobs made active so far: each one's place in arrival order (jobCands.seq)
+	mapCands []*JobView // the active jobs with a pending map, in arrival order (MapCandidates)
+	redCands []*JobView // the active jobs with a launchable reduce, in arrival order (ReduceCandidates)
 
 	// The wake-up sweep: nodes in heartbeat-phase order, and the position and
 	// interval start of the next dormant node to visit.
@@ -586,6 +589,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	j.taken[i>>6] |= 1 << (i & 63)
 	j.PendingMaps--
 	j.RunningMaps++
+	s.noteCands(j)
 	if j.hist != nil {
 		j.hist.started(s.now, j.hist.maps[i], int64(s.hw.TaskStartup), false)
 	}
@@ -640,6 +644,7 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
 	j.PendingReduces--
 	j.RunningReduces++
+	s.noteCands(j)
 	if j.hist != nil {
 		j.hist.started(s.now, j.hist.reduces[i], int64(s.hw.TaskStartup), true)
 	}
@@ -703,7 +708,7 @@ func (s *Sim) admit(j *Job) {
 	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
-	s.active = append(s.active, j)
+	s.addActive(j)
 	s.lastChange = s.now
 	s.pending += int64(j.PendingMaps)
 	s.checkReady(j)
@@ -725,6 +730,7 @@ func (s *Sim) checkReady(j *Job) {
 	need := int32(math.Ceil(s.hw.SlowStart * float64(len(j.Maps))))
 	if j.FinishedMaps >= need {
 		j.ready = true
+		s.noteCands(j)
 		s.pending += int64(j.PendingReduces)
 		if j.PendingReduces > 0 {
 			s.wakeReduceNodes()
@@ -841,6 +847,10 @@ func (s *Sim) heartbeat(n int32, t int64) {
 	}
 	launched := s.running
 	s.pk.firstNow = false
+	if s.chk != nil {
+		s.chk.checkCands()
+		defer s.chk.checkCands()
+	}
 	if !s.hw.Lifecycle || s.yarn.on || !s.lcAssign(n) {
 		s.pol.Heartbeat(s, n)
 		if s.specOn() {
@@ -1086,9 +1096,4 @@ func jain(x []float64) float64 {
 		return 1
 	}
 	return s * s / (float64(len(x)) * sq)
-}
-
-// removeActive drops j from the active jobs.
-func (s *Sim) removeActive(j *Job) {
-	s.active = slices.DeleteFunc(s.active, func(x *Job) bool { return x == j })
 }

@@ -30,10 +30,23 @@ type Cluster interface {
 	// never modify it.
 	Topology() *Topology
 	// Active returns the jobs that have arrived (with the lifecycle: whose
-	// setup is done) and not finished, in arrival order. The slice is a
-	// buffer that the next call overwrites: do not keep it (changing it
-	// changes nothing in the run).
+	// setup is done) and not finished, in arrival order. The slice is the
+	// simulator's, current until the hook returns: do not modify it or keep
+	// it.
 	Active() []*JobView
+	// MapCandidates returns the jobs of Active that have a pending map
+	// (PendingMaps > 0), in arrival order, without looking at the others.
+	// The slice is the simulator's: do not modify it. A launch that changes
+	// the candidates makes a new list, so the slice in hand stays as it was
+	// (it may be ranged over while launching) but is current only until the
+	// next launch.
+	MapCandidates() []*JobView
+	// ReduceCandidates returns the jobs of Active that have a reduce that
+	// may launch (ReducesReady and PendingReduces > 0; on a YARN cluster
+	// LaunchReduce may still decline one that its AM has not asked for), in
+	// arrival order, without looking at the others; the slice is the
+	// simulator's, as MapCandidates' is.
+	ReduceCandidates() []*JobView
 	// FreeMapSlots is the number of idle map slots on node n.
 	FreeMapSlots(n int32) int32
 	// FreeReduceSlots is the number of idle reduce slots on node n.
@@ -72,16 +85,11 @@ type Cluster interface {
 var _ Cluster = (*Sim)(nil)
 
 // Active returns the jobs that have arrived and not finished, in arrival
-// order, in a buffer the next call overwrites (Cluster.Active). Jobs arrive
-// and finish only between a policy's hooks, so within a hook every call
-// returns the same jobs.
-func (s *Sim) Active() []*JobView {
-	s.views = s.views[:0]
-	for _, j := range s.active {
-		s.views = append(s.views, j.View())
-	}
-	return s.views
-}
+// order (Cluster.Active): the simulator's list of their views, changed only
+// when a job arrives or finishes (addActive, removeActive). Jobs arrive and
+// finish only between a policy's hooks, so within a hook every call returns
+// the same jobs.
+func (s *Sim) Active() []*JobView { return s.views }
 
 // Locality is how close node n is to map i of job j: NodeLocal on every node
 // for a map without input (MapTask.NoInput; Locality says why).

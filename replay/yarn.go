@@ -399,7 +399,7 @@ func (s *Sim) yarnSubmit(j *Job) {
 	j.life.setup.present, j.life.cleanup.present = false, false // they run in the AM
 	j.index(s.topo)
 	j.ownTaken = true
-	s.active = append(s.active, j)
+	s.addActive(j)
 	s.lastChange = s.now
 	s.pending++ // the AM's container
 	s.pol.JobArrived(s, j.View())
@@ -484,6 +484,7 @@ func (s *Sim) amReady(j *Job) {
 	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
 	j.PendingReduces = int32(len(j.Reduces))
+	s.noteCands(j)
 	s.lastChange = s.now
 	s.pending += int64(j.PendingMaps)
 	s.checkReady(j)
@@ -697,6 +698,7 @@ func (s *Sim) preemptMap(j *Job, i int32) {
 	m.State, m.Node, m.LaunchUs, m.FinishUs, m.endUs = Pending, -1, Unset, Unset, Unset
 	j.RunningMaps--
 	j.PendingMaps++
+	s.noteCands(j)
 	j.requeueMap(i, s.topo)
 	s.running--
 	s.pending++
@@ -723,6 +725,7 @@ func (s *Sim) preemptReduce(j *Job, i int32) {
 	r.State, r.Node, r.LaunchUs, r.FinishUs, r.ShuffleEndUs = Pending, -1, Unset, Unset, Unset
 	j.RunningReduces--
 	j.PendingReduces++
+	s.noteCands(j)
 	j.requeueReduce(i)
 	s.running--
 	if j.ready {

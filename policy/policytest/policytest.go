@@ -273,6 +273,31 @@ func (c *Cluster) Active() []*replay.JobView {
 	return c.views
 }
 
+// MapCandidates returns the unfinished jobs with a pending map, in the order
+// they were added, in a new slice.
+func (c *Cluster) MapCandidates() []*replay.JobView {
+	var out []*replay.JobView
+	for _, j := range c.active {
+		if j.PendingMaps > 0 {
+			out = append(out, j.View())
+		}
+	}
+	return out
+}
+
+// ReduceCandidates returns the unfinished jobs with a reduce that may launch
+// (ReducesReady and a pending reduce), in the order they were added, in a new
+// slice.
+func (c *Cluster) ReduceCandidates() []*replay.JobView {
+	var out []*replay.JobView
+	for _, j := range c.active {
+		if j.ReducesReady() && j.PendingReduces > 0 {
+			out = append(out, j.View())
+		}
+	}
+	return out
+}
+
 // FreeMapSlots is node n's free map slots.
 func (c *Cluster) FreeMapSlots(n int32) int32 { return c.freeMap[n] }
 
