@@ -124,7 +124,7 @@ func TestAttemptStreamRejectsAsRead(t *testing.T) {
 	// of the same file, and as many batches are read after it.
 	scale, opt := 1, StreamOptions{Attempts: true}
 	if testgate.IsFast() {
-		scale, opt = 8, StreamOptions{Attempts: true, batch: 4096 / 8}
+		scale, opt = 8, StreamOptions{Attempts: true, Batch: 4096 / 8}
 	}
 	b := func(i int) int { return i / scale }
 	edit := func(f func(jobs []Job, tasks []Task, as []Attempt) []Attempt) func(t *testing.T) string {

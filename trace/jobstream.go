@@ -27,7 +27,7 @@ type JobStream struct {
 	path    string
 	version string    // the file's schema version, which picks its row type
 	n       int       // its jobs (rows)
-	batch   int       // rows a batch of its readers (StreamOptions.batch; 0 is 4,096)
+	batch   int       // rows a batch of its readers (StreamOptions.Batch; 0 is 4,096)
 	tasks   *taskFile // the tasks.parquet read beside it (OpenTaskStream), or nil
 	// attempts is the attempts.parquet read beside it (OpenTaskStream with
 	// StreamOptions.Attempts), or nil.
@@ -71,7 +71,7 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 // metadata), which Read reports before any other; jobErr is the first job
 // Trace.Validate refuses, which Read reports after the other files' errors.
 // visit, if not nil, is called with every job as it is read; batch is the
-// rows a batch of the stream's readers (StreamOptions.batch).
+// rows a batch of the stream's readers (StreamOptions.Batch).
 func openJobs(dir string, batch int, visit func(*Job, *Task)) (t *Trace, jobErr, err error) {
 	s := &JobStream{path: filepath.Join(dir, JobsFile), batch: batch}
 	kv, err := parquetKeyValues(s.path)

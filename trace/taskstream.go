@@ -65,8 +65,8 @@ func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err er
 			o.Visit = x.Visit
 		}
 		o.Attempts = o.Attempts || x.Attempts
-		if x.batch > 0 {
-			o.batch = x.batch
+		if x.Batch > 0 {
+			o.Batch = x.Batch
 		}
 	}
 	hasAttempts := false
@@ -87,7 +87,7 @@ func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err er
 	} else if err != nil {
 		return nil, false, fmt.Errorf("read trace: %w", err)
 	}
-	t, jobErr, err := openJobs(dir, o.batch, o.Visit)
+	t, jobErr, err := openJobs(dir, o.Batch, o.Visit)
 	if err != nil {
 		return nil, false, err
 	}
@@ -123,10 +123,10 @@ type StreamOptions struct {
 	// OpenAttempts, EachAttempt) rather than leave it to Read: for a caller
 	// that reads the attempts through the stream only, never Trace.Attempts.
 	Attempts bool
-	// batch is the rows a batch of the stream's Parquet readers hand out
-	// (pqfile.Options.Batch); 0 is 4,096. Only this package's tests set it,
-	// to cross batch boundaries with small traces.
-	batch int
+	// Batch is how many rows a batch of the stream's Parquet readers hand
+	// out at most, for tests that cross batch boundaries with small traces;
+	// 0, what every other caller passes, is 4,096.
+	Batch int
 }
 
 // cmpOr is the first non-nil error.

@@ -116,7 +116,7 @@ func TestTaskStreamRejectsAsRead(t *testing.T) {
 	// of the same file, and as many batches are read after it.
 	scale, opt := 1, StreamOptions{}
 	if testgate.IsFast() {
-		scale, opt = 8, StreamOptions{batch: 4096 / 8}
+		scale, opt = 8, StreamOptions{Batch: 4096 / 8}
 	}
 	b := func(i int) int { return i / scale }
 	edit := func(f func(jobs []Job, tasks []Task) ([]Job, []Task)) func(t *testing.T) string {
