@@ -49,6 +49,11 @@ func (s *JobStream) Path() string { return s.path }
 // no Jobs. Duplicate job ids are found from a 64-bit hash of each id (16
 // bytes a job while it checks), confirmed on the ids themselves.
 func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
+	return openJobStream(dir, 0)
+}
+
+// openJobStream is OpenJobStream with its readers' batch rows (0: 4,096).
+func openJobStream(dir string, batch int) (t *Trace, ok bool, err error) {
 	for _, f := range []string{TasksFile, AttemptsFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			return nil, false, nil
@@ -56,7 +61,7 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 			return nil, false, fmt.Errorf("read trace: %w", err)
 		}
 	}
-	t, jobErr, err := openJobs(dir, 0, nil)
+	t, jobErr, err := openJobs(dir, batch, nil)
 	if err == nil {
 		err = jobErr
 	}

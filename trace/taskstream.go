@@ -81,7 +81,7 @@ func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err er
 	hasTasks := true
 	if _, err := os.Stat(filepath.Join(dir, TasksFile)); errors.Is(err, fs.ErrNotExist) {
 		if !hasAttempts {
-			return OpenJobStream(dir)
+			return openJobStream(dir, o.Batch)
 		}
 		hasTasks = false
 	} else if err != nil {
