@@ -70,13 +70,19 @@ func writeTraceRows(t *testing.T, jobs []Job, rows []TaskRow) string {
 // and through EachTask Read's tasks in Read's order; a trace with
 // attempts.parquet is not streamed.
 func TestTaskStreamMatchesRead(t *testing.T) {
-	jobs := streamJobs(6_000)
+	// The fast lane's stream reads 512-row batches of an eighth of the jobs
+	// (as many batches of each file as the full lane's 4,096).
+	n, opt := 6_000, StreamOptions{}
+	if testgate.IsFast() {
+		n, opt.Batch = 6_000/8, 4096/8
+	}
+	jobs := streamJobs(n)
 	dir := writeTraceDir(t, jobs, streamTasks(jobs))
 	want, err := Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, ok, err := OpenTaskStream(dir)
+	tr, ok, err := OpenTaskStream(dir, opt)
 	if err != nil || !ok {
 		t.Fatalf("OpenTaskStream: ok %v, err %v", ok, err)
 	}
