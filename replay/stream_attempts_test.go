@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -63,13 +64,16 @@ func attemptTrace(n int) *trace.Trace {
 // under network = "flow" and on a YARN cluster.
 func TestStreamedAttemptsReplayAsHeld(t *testing.T) {
 	// 1,200 jobs: 8,600 tasks and 11,374 attempts, two 4,096-row batches
-	// of each file crossed; the fast lane's 800 (5,723 tasks and 7,571
-	// attempts) still cross one.
-	jobs := 1200
+	// of each file crossed; the fast lane's streams read batches of 512
+	// rows from an eighth of the jobs, and cross two of each file too.
+	jobs, opt := 1200, trace.StreamOptions{Attempts: true}
 	if testgate.IsFast() {
-		jobs = 800
+		jobs, opt.Batch = 1200/8, 4096/8
 	}
-	_, held, streamed := streamDir(t, attemptTrace(jobs), trace.StreamOptions{Attempts: true})
+	_, held, streamed := streamDir(t, attemptTrace(jobs), opt)
+	if b := cmp.Or(opt.Batch, 4096); streamed.Stream.NumTasks() <= 2*b || streamed.Stream.NumAttempts() <= 2*b {
+		t.Fatalf("%d tasks and %d attempts: two batches of %d rows not crossed", streamed.Stream.NumTasks(), streamed.Stream.NumAttempts(), b)
+	}
 	base := streamHardware
 	yarn := `
 cluster = "yarn"

@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -130,12 +131,16 @@ func replaysAsHeld(t *testing.T, hw replay.Hardware, policyName string, held, st
 // and Observed refuses it.
 func TestStreamedTasksReplayAsHeld(t *testing.T) {
 	// 1,500 jobs: 10,750 tasks, two 4,096-row batches crossed; the fast
-	// lane's 1,000 (7,151 tasks) still cross one.
-	jobs := 1500
+	// lane's streams read batches of 512 rows from an eighth of the jobs,
+	// and cross two too.
+	jobs, opt := 1500, trace.StreamOptions{}
 	if testgate.IsFast() {
-		jobs = 1000
+		jobs, opt.Batch = 1500/8, 4096/8
 	}
-	dir, held, streamed := streamDir(t, taskTrace(jobs))
+	dir, held, streamed := streamDir(t, taskTrace(jobs), opt)
+	if b := cmp.Or(opt.Batch, 4096); streamed.Stream.NumTasks() <= 2*b {
+		t.Fatalf("%d tasks: two batches of %d rows not crossed", streamed.Stream.NumTasks(), b)
+	}
 	h := replay.NewTraceHash()
 	if _, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Visit: h.Visit}); !ok || err != nil {
 		t.Fatal(ok, err)
@@ -177,7 +182,11 @@ func TestStreamedTasksReplayAsHeld(t *testing.T) {
 			}
 			h, s := held, streamed
 			if c.alone {
-				_, h, s = streamDir(t, taskTrace(120))
+				n := 120
+				if testgate.IsFast() {
+					n = 30 // a run a job, twice; every kind of job of taskTrace still in
+				}
+				_, h, s = streamDir(t, taskTrace(n))
 			}
 			replaysAsHeld(t, hw, c.policy, h, s, c.alone)
 		})

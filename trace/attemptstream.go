@@ -16,8 +16,9 @@ import (
 
 // attemptFile is the attempts.parquet a JobStream reads beside its jobs.
 type attemptFile struct {
-	path string
-	n    int // its attempts (rows)
+	path  string
+	n     int // its attempts (rows)
+	batch int // rows a batch of its readers (JobStream.batch)
 }
 
 // HasAttempts reports whether the jobs come with attempts (an
@@ -43,7 +44,7 @@ func checkAttempts(dir string, s *JobStream) (af *attemptFile, attErr, err error
 	if err != nil {
 		return nil, nil, fmt.Errorf("read trace: %w", err)
 	}
-	af = &attemptFile{path: path}
+	af = &attemptFile{path: path, batch: s.batch}
 	rows, err := af.openRows()
 	if err != nil {
 		return nil, nil, fmt.Errorf("read trace: %w", err)
@@ -66,7 +67,7 @@ func checkAttempts(dir string, s *JobStream) (af *attemptFile, attErr, err error
 
 // openRows opens the rows of af; close them.
 func (af *attemptFile) openRows() (*rowReader[Attempt], error) {
-	return openRowReader(af.path, func(r *AttemptRow) converted[Attempt] { return convert(r.attempt()) })
+	return openRowReader(af.path, af.batch, func(r *AttemptRow) converted[Attempt] { return convert(r.attempt()) })
 }
 
 // cursor opens a cursor on the attempts of af; close it.

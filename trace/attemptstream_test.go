@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
 // streamAttempts is the attempts of tasks, in canonical order: one that
@@ -58,7 +60,13 @@ func writeAttemptDir(t *testing.T, jobs []Job, tasks []Task, as []Attempt) strin
 // each with Read's tasks and attempts of it, and through EachAttempt Read's
 // attempts in Read's order; without the option it is not streamed.
 func TestAttemptStreamMatchesRead(t *testing.T) {
-	jobs := streamJobs(3_000)
+	// The fast lane's stream reads 512-row batches of an eighth of the jobs
+	// (as many batches of each file as the full lane's 4,096).
+	n, opt := 3_000, StreamOptions{Attempts: true}
+	if testgate.IsFast() {
+		n, opt.Batch = 3_000/8, 4096/8
+	}
+	jobs := streamJobs(n)
 	tasks := streamTasks(jobs)
 	dir := writeAttemptDir(t, jobs, tasks, streamAttempts(jobs, tasks))
 	want, err := Read(dir)
@@ -68,7 +76,7 @@ func TestAttemptStreamMatchesRead(t *testing.T) {
 	if tr, ok, err := OpenTaskStream(dir); ok || err != nil || tr != nil {
 		t.Fatalf("without StreamOptions.Attempts: %v %v %v, want not streamed and no error", tr, ok, err)
 	}
-	tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
+	tr, ok, err := OpenTaskStream(dir, opt)
 	if err != nil || !ok {
 		t.Fatalf("OpenTaskStream: ok %v, err %v", ok, err)
 	}
@@ -81,7 +89,7 @@ func TestAttemptStreamMatchesRead(t *testing.T) {
 	}
 	defer c.Close()
 	a := cursorMatchesRead(t, c, want)
-	if a != len(want.Attempts) || a < 3_000 {
+	if a != len(want.Attempts) || a < n {
 		t.Fatalf("%d attempts handed out of %d", a, len(want.Attempts))
 	}
 	var got []Attempt
@@ -100,7 +108,7 @@ func TestAttemptStreamMatchesRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, ok, err = OpenTaskStream(dir, StreamOptions{Attempts: true})
+	tr, ok, err = OpenTaskStream(dir, opt)
 	if err != nil || !ok || tr.Stream.HasTasks() || tr.Stream.NumAttempts() != len(want.Attempts) {
 		t.Fatalf("without tasks.parquet: %v, %v", ok, err)
 	}
@@ -116,9 +124,18 @@ func TestAttemptStreamMatchesRead(t *testing.T) {
 // attempts, OpenTaskStream with StreamOptions.Attempts refuses with the same
 // error, in the same order of checks.
 func TestAttemptStreamRejectsAsRead(t *testing.T) {
+	// The fast lane reads the stream 512 rows a batch (the full lane at
+	// pqfile's 4,096) from a trace an eighth the size, with every row and job
+	// index an eighth of the full lane's (b): each edit is in the same batch
+	// of the same file, and as many batches are read after it.
+	scale, opt := 1, StreamOptions{Attempts: true}
+	if testgate.IsFast() {
+		scale, opt = 8, StreamOptions{Attempts: true, Batch: 4096 / 8}
+	}
+	b := func(i int) int { return i / scale }
 	edit := func(f func(jobs []Job, tasks []Task, as []Attempt) []Attempt) func(t *testing.T) string {
 		return func(t *testing.T) string {
-			jobs := streamJobs(2_000)
+			jobs := streamJobs(b(2_000))
 			tasks := streamTasks(jobs)
 			as := f(jobs, tasks, streamAttempts(jobs, tasks))
 			return writeAttemptDir(t, jobs, tasks, as)
@@ -126,28 +143,28 @@ func TestAttemptStreamRejectsAsRead(t *testing.T) {
 	}
 	badType := func(f func(jobs []Job, tasks []Task, as []Attempt)) func(t *testing.T) string {
 		return func(t *testing.T) string {
-			jobs := streamJobs(2_000)
+			jobs := streamJobs(b(2_000))
 			tasks := streamTasks(jobs)
 			as := streamAttempts(jobs, tasks)
 			f(jobs, tasks, as)
 			dir := writeTraceDir(t, jobs, tasks)
 			rows := attemptRows(as)
-			rows[3000].Type = "SHUFFLE"
+			rows[b(3000)].Type = "SHUFFLE"
 			writeAttemptRows(t, dir, rows)
 			return dir
 		}
 	}
 	testRejectsAsRead(t, []rejectCase{
-		{"attempt of no job", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2500].JobID = "nojob"; return a })},
-		{"attempt of an earlier job", edit(func(j []Job, _ []Task, a []Attempt) []Attempt { a[2500].JobID = j[10].ID; return a })},
+		{"attempt of no job", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[b(2500)].JobID = "nojob"; return a })},
+		{"attempt of an earlier job", edit(func(j []Job, _ []Task, a []Attempt) []Attempt { a[b(2500)].JobID = j[b(10)].ID; return a })},
 		{"attempt of an earlier job, bad integer", edit(func(j []Job, _ []Task, a []Attempt) []Attempt {
-			a[2500].JobID, a[2500].SortFinishMs = j[10].ID, -5
+			a[b(2500)].JobID, a[b(2500)].SortFinishMs = j[b(10)].ID, -5
 			return a
 		})},
-		{"attempts of a job apart", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2500].JobID = a[2700].JobID; return a })},
-		{"duplicate attempt", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2001] = a[2000]; return a })},
+		{"attempts of a job apart", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[b(2500)].JobID = a[b(2700)].JobID; return a })},
+		{"duplicate attempt", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[b(2000)+1] = a[b(2000)]; return a })},
 		{"attempts out of order", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt {
-			for i := 1000; i < len(a); i++ {
+			for i := b(1000); i < len(a); i++ {
 				if a[i].JobID == a[i-1].JobID {
 					a[i-1], a[i] = a[i], a[i-1]
 					break
@@ -155,12 +172,16 @@ func TestAttemptStreamRejectsAsRead(t *testing.T) {
 			}
 			return a
 		})},
-		{"empty attempt id", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2800].AttemptID = ""; return a })},
-		{"bad integer", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[2800].StartMs = -3; return a })},
-		{"task error and attempt error", edit(func(_ []Job, k []Task, a []Attempt) []Attempt { a[10].StartMs = -3; k[3000].Index = -1; return a })},
-		{"job error and attempt error", edit(func(j []Job, _ []Task, a []Attempt) []Attempt { a[10].StartMs = -3; j[1500].NumMaps = -3; return a })},
-		{"bad type after a bad attempt", badType(func(_ []Job, _ []Task, a []Attempt) { a[100].StartMs = -3 })},
-		{"bad type and a bad task", badType(func(_ []Job, k []Task, _ []Attempt) { k[100].Index = -1 })},
+		{"empty attempt id", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[b(2800)].AttemptID = ""; return a })},
+		{"bad integer", edit(func(_ []Job, _ []Task, a []Attempt) []Attempt { a[b(2800)].StartMs = -3; return a })},
+		{"task error and attempt error", edit(func(_ []Job, k []Task, a []Attempt) []Attempt { a[b(10)].StartMs = -3; k[b(3000)].Index = -1; return a })},
+		{"job error and attempt error", edit(func(j []Job, _ []Task, a []Attempt) []Attempt {
+			a[b(10)].StartMs = -3
+			j[b(1500)].NumMaps = -3
+			return a
+		})},
+		{"bad type after a bad attempt", badType(func(_ []Job, _ []Task, a []Attempt) { a[b(100)].StartMs = -3 })},
+		{"bad type and a bad task", badType(func(_ []Job, k []Task, _ []Attempt) { k[b(100)].Index = -1 })},
 		{"bad task type and a bad attempt type", func(t *testing.T) string {
 			jobs := streamJobs(200)
 			tasks := streamTasks(jobs)
@@ -195,7 +216,7 @@ func TestAttemptStreamRejectsAsRead(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, TasksFile), []byte("hello, not parquet"), 0o644)
 			return dir
 		}},
-	}, StreamOptions{Attempts: true})
+	}, opt)
 }
 
 // TestAttemptStreamMidStreamError: an attempts.parquet that goes bad after

@@ -27,6 +27,7 @@ type JobStream struct {
 	path    string
 	version string    // the file's schema version, which picks its row type
 	n       int       // its jobs (rows)
+	batch   int       // rows a batch of its readers (StreamOptions.Batch; 0 is 4,096)
 	tasks   *taskFile // the tasks.parquet read beside it (OpenTaskStream), or nil
 	// attempts is the attempts.parquet read beside it (OpenTaskStream with
 	// StreamOptions.Attempts), or nil.
@@ -48,6 +49,11 @@ func (s *JobStream) Path() string { return s.path }
 // no Jobs. Duplicate job ids are found from a 64-bit hash of each id (16
 // bytes a job while it checks), confirmed on the ids themselves.
 func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
+	return openJobStream(dir, 0)
+}
+
+// openJobStream is OpenJobStream with its readers' batch rows (0: 4,096).
+func openJobStream(dir string, batch int) (t *Trace, ok bool, err error) {
 	for _, f := range []string{TasksFile, AttemptsFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			return nil, false, nil
@@ -55,7 +61,7 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 			return nil, false, fmt.Errorf("read trace: %w", err)
 		}
 	}
-	t, jobErr, err := openJobs(dir, nil)
+	t, jobErr, err := openJobs(dir, batch, nil)
 	if err == nil {
 		err = jobErr
 	}
@@ -69,9 +75,10 @@ func OpenJobStream(dir string) (t *Trace, ok bool, err error) {
 // returns the trace streaming it. err is an error of the file (its rows, its
 // metadata), which Read reports before any other; jobErr is the first job
 // Trace.Validate refuses, which Read reports after the other files' errors.
-// visit, if not nil, is called with every job as it is read.
-func openJobs(dir string, visit func(*Job, *Task)) (t *Trace, jobErr, err error) {
-	s := &JobStream{path: filepath.Join(dir, JobsFile)}
+// visit, if not nil, is called with every job as it is read; batch is the
+// rows a batch of the stream's readers (StreamOptions.Batch).
+func openJobs(dir string, batch int, visit func(*Job, *Task)) (t *Trace, jobErr, err error) {
+	s := &JobStream{path: filepath.Join(dir, JobsFile), batch: batch}
 	kv, err := parquetKeyValues(s.path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read trace: %w", err)
@@ -213,11 +220,11 @@ func (s *JobStream) Open() (*JobCursor, error) {
 	c := &JobCursor{f: f}
 	switch v := s.version; {
 	case v == "2" || v == "2.0":
-		err = openRows(c, s.path, size, func(r *jobRowV2) Job { row := r.row(); return row.job() })
+		err = openRows(c, s.path, size, s.batch, func(r *jobRowV2) Job { row := r.row(); return row.job() })
 	case !strings.HasPrefix(v, "1.") && v != "1":
-		err = openRows(c, s.path, size, (*JobRow).job)
+		err = openRows(c, s.path, size, s.batch, (*JobRow).job)
 	default:
-		err = openRows(c, s.path, size, func(r *jobRowV1) Job { row := r.row(); return row.job() })
+		err = openRows(c, s.path, size, s.batch, func(r *jobRowV1) Job { row := r.row(); return row.job() })
 	}
 	if err != nil {
 		f.Close()
@@ -227,8 +234,8 @@ func (s *JobStream) Open() (*JobCursor, error) {
 }
 
 // openRows sets c to read rows of type R and convert each with conv.
-func openRows[R any](c *JobCursor, path string, size int64, conv func(*R) Job) error {
-	next, done, err := convertedRows(c.f, path, size, conv)
+func openRows[R any](c *JobCursor, path string, size int64, batch int, conv func(*R) Job) error {
+	next, done, err := convertedRows(c.f, path, size, batch, conv)
 	if err != nil {
 		return err
 	}
@@ -248,9 +255,10 @@ func openRows[R any](c *JobCursor, path string, size int64, conv func(*R) Job) e
 // convertedRows reads the rows of type R of the Parquet file f (size bytes,
 // named path in errors) batch by batch and converts each with conv: next
 // returns the next converted row, or io.EOF after the last; errors name the
-// file. done closes the reader (not f).
-func convertedRows[R, T any](f io.ReaderAt, path string, size int64, conv func(*R) T) (next func() (T, error), done func() error, err error) {
-	rd, err := pqfile.NewReader[R](f, size, pqfile.Options{Columns: pqfile.SameLeaves})
+// file. done closes the reader (not f). batch is the rows of a batch
+// (pqfile.Options.Batch: 0 is 4,096).
+func convertedRows[R, T any](f io.ReaderAt, path string, size int64, batch int, conv func(*R) T) (next func() (T, error), done func() error, err error) {
+	rd, err := pqfile.NewReader[R](f, size, pqfile.Options{Columns: pqfile.SameLeaves, Batch: batch})
 	if err != nil {
 		return nil, nil, parquetError(path, err)
 	}

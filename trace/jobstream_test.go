@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+
+	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
 // streamJobs is n jobs of a job-level trace in canonical order, more than a
@@ -99,22 +101,31 @@ func TestJobStreamMatchesRead(t *testing.T) {
 // (rows, metadata, then each job as Trace.Validate does: an empty id, a
 // duplicate, its integers, its order).
 func TestJobStreamRejectsAsRead(t *testing.T) {
+	// The fast lane reads the stream 512 rows a batch (openJobStream; the
+	// full lane OpenJobStream's 4,096) from a trace an eighth the size, with
+	// every job index past the first few an eighth of the full lane's (b):
+	// each edit is in the same batch, and as many batches are read after it.
+	scale, open := 1, OpenJobStream
+	if testgate.IsFast() {
+		scale, open = 8, func(dir string) (*Trace, bool, error) { return openJobStream(dir, 4096/8) }
+	}
+	b := func(i int) int { return i / scale }
 	edit := func(f func(jobs []Job) []Job) func(t *testing.T) string {
-		return func(t *testing.T) string { return writeJobsDir(t, f(streamJobs(9_000))) }
+		return func(t *testing.T) string { return writeJobsDir(t, f(streamJobs(b(9_000)))) }
 	}
 	cases := []struct {
 		name  string
 		setup func(t *testing.T) string
 	}{
-		{"duplicate id far apart", edit(func(j []Job) []Job { j[8000].ID = j[10].ID; return j })},
-		{"duplicate id adjacent", edit(func(j []Job) []Job { j[5001].ID = j[5000].ID; return j })},
-		{"duplicate before a bad integer", edit(func(j []Job) []Job { j[6000].ID = j[3].ID; j[7000].NumMaps = -4; return j })},
-		{"bad integer before a duplicate", edit(func(j []Job) []Job { j[6000].ID = j[3].ID; j[5000].NumMaps = -4; return j })},
-		{"a duplicate with a bad integer", edit(func(j []Job) []Job { j[6000].ID = j[3].ID; j[6000].NumMaps = -4; return j })},
-		{"empty id", edit(func(j []Job) []Job { j[4097].ID = ""; return j })},
-		{"empty id before a duplicate", edit(func(j []Job) []Job { j[4097].ID = ""; j[6000].ID = j[3].ID; return j })},
+		{"duplicate id far apart", edit(func(j []Job) []Job { j[b(8000)].ID = j[10].ID; return j })},
+		{"duplicate id adjacent", edit(func(j []Job) []Job { j[b(5000)+1].ID = j[b(5000)].ID; return j })},
+		{"duplicate before a bad integer", edit(func(j []Job) []Job { j[b(6000)].ID = j[3].ID; j[b(7000)].NumMaps = -4; return j })},
+		{"bad integer before a duplicate", edit(func(j []Job) []Job { j[b(6000)].ID = j[3].ID; j[b(5000)].NumMaps = -4; return j })},
+		{"a duplicate with a bad integer", edit(func(j []Job) []Job { j[b(6000)].ID = j[3].ID; j[b(6000)].NumMaps = -4; return j })},
+		{"empty id", edit(func(j []Job) []Job { j[b(4096)+1].ID = ""; return j })},
+		{"empty id before a duplicate", edit(func(j []Job) []Job { j[b(4096)+1].ID = ""; j[b(6000)].ID = j[3].ID; return j })},
 		{"negative submit", edit(func(j []Job) []Job { j[0].SubmitMs = -1; return j })},
-		{"out of order", edit(func(j []Job) []Job { j[4500].SubmitMs = 0; return j })},
+		{"out of order", edit(func(j []Job) []Job { j[b(4500)].SubmitMs = 0; return j })},
 		{"no metadata", func(t *testing.T) string {
 			dir := t.TempDir()
 			if err := WriteParquetFile(filepath.Join(dir, JobsFile), jobRows(streamJobs(10)), nil); err != nil {
@@ -136,7 +147,7 @@ func TestJobStreamRejectsAsRead(t *testing.T) {
 			if want == nil {
 				t.Fatal("Read accepts it")
 			}
-			tr, ok, err := OpenJobStream(dir)
+			tr, ok, err := open(dir)
 			if err == nil || err.Error() != want.Error() || ok || tr != nil {
 				t.Fatalf("OpenJobStream: %v, %v\nwant the error %v", ok, err, want)
 			}

@@ -29,13 +29,13 @@ type rowReader[T any] struct {
 }
 
 // openRowReader opens the Parquet file path of rows of type R, converted
-// with conv; close the reader.
-func openRowReader[R, T any](path string, conv func(*R) converted[T]) (*rowReader[T], error) {
+// with conv, batch rows at a time (0: 4,096); close the reader.
+func openRowReader[R, T any](path string, batch int, conv func(*R) converted[T]) (*rowReader[T], error) {
 	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
-	next, done, err := convertedRows(f, path, size, conv)
+	next, done, err := convertedRows(f, path, size, batch, conv)
 	if err != nil {
 		f.Close()
 		return nil, err

@@ -22,9 +22,10 @@ import (
 
 // taskFile is the tasks.parquet a JobStream reads beside its jobs.
 type taskFile struct {
-	path string
-	old  bool // schema version before 2.2: no launch_lag_ms column
-	n    int  // its tasks (rows)
+	path  string
+	old   bool // schema version before 2.2: no launch_lag_ms column
+	n     int  // its tasks (rows)
+	batch int  // rows a batch of its readers (JobStream.batch)
 }
 
 // HasTasks reports whether the jobs come with tasks (a tasks.parquet,
@@ -64,6 +65,9 @@ func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err er
 			o.Visit = x.Visit
 		}
 		o.Attempts = o.Attempts || x.Attempts
+		if x.Batch > 0 {
+			o.Batch = x.Batch
+		}
 	}
 	hasAttempts := false
 	if _, err := os.Stat(filepath.Join(dir, AttemptsFile)); err == nil {
@@ -77,13 +81,13 @@ func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err er
 	hasTasks := true
 	if _, err := os.Stat(filepath.Join(dir, TasksFile)); errors.Is(err, fs.ErrNotExist) {
 		if !hasAttempts {
-			return OpenJobStream(dir)
+			return openJobStream(dir, o.Batch)
 		}
 		hasTasks = false
 	} else if err != nil {
 		return nil, false, fmt.Errorf("read trace: %w", err)
 	}
-	t, jobErr, err := openJobs(dir, o.Visit)
+	t, jobErr, err := openJobs(dir, o.Batch, o.Visit)
 	if err != nil {
 		return nil, false, err
 	}
@@ -119,6 +123,10 @@ type StreamOptions struct {
 	// OpenAttempts, EachAttempt) rather than leave it to Read: for a caller
 	// that reads the attempts through the stream only, never Trace.Attempts.
 	Attempts bool
+	// Batch is how many rows a batch of the stream's Parquet readers hand
+	// out at most, for tests that cross batch boundaries with small traces;
+	// 0, what every other caller passes, is 4,096.
+	Batch int
 }
 
 // cmpOr is the first non-nil error.
@@ -141,7 +149,7 @@ func checkTasks(dir string, s *JobStream, visit func(*Job, *Task)) (tf *taskFile
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read trace: %w", err)
 	}
-	tf = &taskFile{path: path, old: schemaBefore(kv[MetaSchemaVersion], 2, 2)}
+	tf = &taskFile{path: path, old: schemaBefore(kv[MetaSchemaVersion], 2, 2), batch: s.batch}
 	rows, err := tf.openRows()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read trace: %w", err)
@@ -218,9 +226,9 @@ func compareTaskInJob(a, b *Task) int {
 // and then to tasks; close them.
 func (tf *taskFile) openRows() (*rowReader[Task], error) {
 	if tf.old {
-		return openRowReader(tf.path, func(r *taskRowV21) converted[Task] { row := r.row(); return convert(row.task()) })
+		return openRowReader(tf.path, tf.batch, func(r *taskRowV21) converted[Task] { row := r.row(); return convert(row.task()) })
 	}
-	return openRowReader(tf.path, func(r *TaskRow) converted[Task] { return convert(r.task()) })
+	return openRowReader(tf.path, tf.batch, func(r *TaskRow) converted[Task] { return convert(r.task()) })
 }
 
 // cursor opens a cursor on the tasks of tf; close it. It hands out tasks

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
 // streamTasks is the tasks of jobs, in canonical order: jobs k%5 == 3 have
@@ -68,13 +70,19 @@ func writeTraceRows(t *testing.T, jobs []Job, rows []TaskRow) string {
 // and through EachTask Read's tasks in Read's order; a trace with
 // attempts.parquet is not streamed.
 func TestTaskStreamMatchesRead(t *testing.T) {
-	jobs := streamJobs(6_000)
+	// The fast lane's stream reads 512-row batches of an eighth of the jobs
+	// (as many batches of each file as the full lane's 4,096).
+	n, opt := 6_000, StreamOptions{}
+	if testgate.IsFast() {
+		n, opt.Batch = 6_000/8, 4096/8
+	}
+	jobs := streamJobs(n)
 	dir := writeTraceDir(t, jobs, streamTasks(jobs))
 	want, err := Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, ok, err := OpenTaskStream(dir)
+	tr, ok, err := OpenTaskStream(dir, opt)
 	if err != nil || !ok {
 		t.Fatalf("OpenTaskStream: ok %v, err %v", ok, err)
 	}
@@ -108,9 +116,18 @@ func TestTaskStreamMatchesRead(t *testing.T) {
 // (each file's rows and metadata, the task types, then the jobs and the
 // tasks as Trace.Validate does).
 func TestTaskStreamRejectsAsRead(t *testing.T) {
+	// The fast lane reads the stream 512 rows a batch (the full lane at
+	// pqfile's 4,096) from a trace an eighth the size, with every row and job
+	// index an eighth of the full lane's (b): each edit is in the same batch
+	// of the same file, and as many batches are read after it.
+	scale, opt := 1, StreamOptions{}
+	if testgate.IsFast() {
+		scale, opt = 8, StreamOptions{Batch: 4096 / 8}
+	}
+	b := func(i int) int { return i / scale }
 	edit := func(f func(jobs []Job, tasks []Task) ([]Job, []Task)) func(t *testing.T) string {
 		return func(t *testing.T) string {
-			jobs := streamJobs(5_000)
+			jobs := streamJobs(b(5_000))
 			jobs, tasks := f(jobs, streamTasks(jobs))
 			return writeTraceDir(t, jobs, tasks)
 		}
@@ -118,43 +135,46 @@ func TestTaskStreamRejectsAsRead(t *testing.T) {
 	// badType: row 7000's type is not one of the four, after f's edit.
 	badType := func(f func(jobs []Job, tasks []Task)) func(t *testing.T) string {
 		return func(t *testing.T) string {
-			jobs := streamJobs(5_000)
+			jobs := streamJobs(b(5_000))
 			tasks := streamTasks(jobs)
 			f(jobs, tasks)
 			rows := taskRows(tasks)
-			rows[7000].Type = "SHUFFLE"
+			rows[b(7000)].Type = "SHUFFLE"
 			return writeTraceRows(t, jobs, rows)
 		}
 	}
 	testRejectsAsRead(t, []rejectCase{
-		{"task of no job", edit(func(j []Job, k []Task) ([]Job, []Task) { k[6000].JobID = "nojob"; return j, k })},
-		{"task of an earlier job", edit(func(j []Job, k []Task) ([]Job, []Task) { k[6000].JobID = j[10].ID; return j, k })},
+		{"task of no job", edit(func(j []Job, k []Task) ([]Job, []Task) { k[b(6000)].JobID = "nojob"; return j, k })},
+		{"task of an earlier job", edit(func(j []Job, k []Task) ([]Job, []Task) { k[b(6000)].JobID = j[b(10)].ID; return j, k })},
 		{"task of an earlier job, bad integer", edit(func(j []Job, k []Task) ([]Job, []Task) {
-			k[6000].JobID, k[6000].OutputBytes = j[10].ID, -7
+			k[b(6000)].JobID, k[b(6000)].OutputBytes = j[b(10)].ID, -7
 			return j, k
 		})},
 		{"tasks of a job apart", edit(func(j []Job, k []Task) ([]Job, []Task) {
-			k[6000].JobID = k[6100].JobID
+			k[b(6000)].JobID = k[b(6100)].JobID
 			return j, k
 		})},
-		{"duplicate task", edit(func(j []Job, k []Task) ([]Job, []Task) { k[5001] = k[5000]; return j, k })},
-		{"maps out of order", edit(func(j []Job, k []Task) ([]Job, []Task) { k[4000], k[4001] = k[4001], k[4000]; return j, k })},
+		{"duplicate task", edit(func(j []Job, k []Task) ([]Job, []Task) { k[b(5000)+1] = k[b(5000)]; return j, k })},
+		{"maps out of order", edit(func(j []Job, k []Task) ([]Job, []Task) {
+			k[b(4000)], k[b(4000)+1] = k[b(4000)+1], k[b(4000)]
+			return j, k
+		})},
 		{"reduce before a map", edit(func(j []Job, k []Task) ([]Job, []Task) {
 			for i := range k {
-				if k[i].Type == Reduce && k[i-1].Type == Map && k[i-1].JobID == k[i].JobID && i > 3000 {
+				if k[i].Type == Reduce && k[i-1].Type == Map && k[i-1].JobID == k[i].JobID && i > b(3000) {
 					k[i-1], k[i] = k[i], k[i-1]
 					break
 				}
 			}
 			return j, k
 		})},
-		{"bad integer", edit(func(j []Job, k []Task) ([]Job, []Task) { k[7000].StartMs = -2; return j, k })},
-		{"negative index", edit(func(j []Job, k []Task) ([]Job, []Task) { k[7000].Index = -1; return j, k })},
-		{"racks", edit(func(j []Job, k []Task) ([]Job, []Task) { k[7001].PreferredRacks = []string{"r"}; return j, k })},
-		{"bad type after a bad task", badType(func(j []Job, k []Task) { k[2000].Index = -1 })},
-		{"job error and task error", edit(func(j []Job, k []Task) ([]Job, []Task) { k[200].Index = -1; j[4000].NumMaps = -3; return j, k })},
-		{"duplicate job and a bad type", badType(func(j []Job, k []Task) { j[4000].ID = j[3999].ID })},
-		{"bad type before a bad task", badType(func(j []Job, k []Task) { k[7500].Index = -1 })},
+		{"bad integer", edit(func(j []Job, k []Task) ([]Job, []Task) { k[b(7000)].StartMs = -2; return j, k })},
+		{"negative index", edit(func(j []Job, k []Task) ([]Job, []Task) { k[b(7000)].Index = -1; return j, k })},
+		{"racks", edit(func(j []Job, k []Task) ([]Job, []Task) { k[b(7000)+1].PreferredRacks = []string{"r"}; return j, k })},
+		{"bad type after a bad task", badType(func(j []Job, k []Task) { k[b(2000)].Index = -1 })},
+		{"job error and task error", edit(func(j []Job, k []Task) ([]Job, []Task) { k[b(200)].Index = -1; j[b(4000)].NumMaps = -3; return j, k })},
+		{"duplicate job and a bad type", badType(func(j []Job, k []Task) { j[b(4000)].ID = j[b(4000)-1].ID })},
+		{"bad type before a bad task", badType(func(j []Job, k []Task) { k[b(7500)].Index = -1 })},
 		{"tasks not parquet", func(t *testing.T) string {
 			dir := writeJobsDir(t, streamJobs(10))
 			os.WriteFile(filepath.Join(dir, TasksFile), []byte("hello, not parquet"), 0o644)
@@ -174,7 +194,7 @@ func TestTaskStreamRejectsAsRead(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, JobsFile), []byte("hello, not parquet"), 0o644)
 			return dir
 		}},
-	})
+	}, opt)
 }
 
 // TestTaskStreamMidStreamError: a tasks.parquet that goes bad after it was

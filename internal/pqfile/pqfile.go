@@ -68,6 +68,10 @@ type Options struct {
 	Small bool
 	// Columns, when set, checks the schema the rows need against the file's.
 	Columns func(want, got *parquet.Schema) error
+	// Batch is how many rows a Reader's Next hands out at most; 0 (every
+	// caller but tests, which cross batch boundaries with small files) is
+	// 4,096.
+	Batch int
 }
 
 // chunk is how many rows Read decodes at a time; allocation grows with the
@@ -160,13 +164,14 @@ func ReadEach[T any](r io.ReaderAt, size int64, opt Options, total func(rows int
 // rather than pushed, so that a caller can hold the file open and take its
 // rows as it needs them.
 type Reader[T any] struct {
-	pf   *parquet.File
-	rd   *parquet.GenericReader[T]
-	meta map[string]string
-	buf  []T
-	rows int64 // the footer's row count
-	done int64 // rows handed out
-	err  error // io.EOF after the last row, or the error that ended the read
+	pf    *parquet.File
+	rd    *parquet.GenericReader[T]
+	meta  map[string]string
+	buf   []T
+	rows  int64 // the footer's row count
+	batch int64 // rows a batch at most (Options.Batch)
+	done  int64 // rows handed out
+	err   error // io.EOF after the last row, or the error that ended the read
 }
 
 // NewReader opens the Parquet file r of size bytes for reading into T, after
@@ -191,7 +196,11 @@ func NewReader[T any](r io.ReaderAt, size int64, opt Options) (rd *Reader[T], er
 		meta[kv.Key] = kv.Value
 	}
 	rows := pf.NumRows()
-	return &Reader[T]{pf: pf, rd: parquet.NewGenericReader[T](pf), meta: meta, rows: rows}, nil
+	batch := int64(chunk)
+	if opt.Batch > 0 {
+		batch = int64(opt.Batch)
+	}
+	return &Reader[T]{pf: pf, rd: parquet.NewGenericReader[T](pf), meta: meta, rows: rows, batch: batch}, nil
 }
 
 // Meta is the file's key/value metadata.
@@ -201,9 +210,10 @@ func (r *Reader[T]) Meta() map[string]string { return r.meta }
 // file's size: at most a few rows per byte, package pqbounds).
 func (r *Reader[T]) Rows() int64 { return r.rows }
 
-// Next returns the next batch of up to 4,096 rows, which the next call
-// reuses, or io.EOF after the last; a file that yields fewer rows than its
-// footer states is an *Error of Stage Count after the rows it yielded.
+// Next returns the next batch of up to 4,096 rows (Options.Batch), which
+// the next call reuses, or io.EOF after the last; a file that yields fewer
+// rows than its footer states is an *Error of Stage Count after the rows it
+// yielded.
 func (r *Reader[T]) Next() (batch []T, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -218,7 +228,7 @@ func (r *Reader[T]) Next() (batch []T, err error) {
 		// Read in chunks rather than trusting the footer's row count for one
 		// allocation, and stop at that count: on a corrupt file the reader may go on
 		// producing rows.
-		r.buf = make([]T, min(r.rows, chunk))
+		r.buf = make([]T, min(r.rows, r.batch))
 	} else {
 		clear(r.buf) // drop the last batch's strings and pointers
 	}
