@@ -38,8 +38,16 @@ import (
 
 // jobOutput is the intermediate data of one job.
 type jobOutput struct {
-	bytes  []int64      // per node: output of the job's finished maps stored there
-	outAt  []int64      // instead of bytes once the maps were dropped (Sim.retireMaps): the output on nodes[k]
+	// bytes is, per node, the output of the job's finished maps stored
+	// there, once a quarter of the nodes hold some (dense); nil before,
+	// while outAt and at hold it (sparse), and once compact dropped it.
+	bytes []int64
+	outAt []int64 // instead of bytes: the output on nodes[k]
+	// at finds a node's place in nodes while the output is sparse and the
+	// maps are kept: an open-addressed table (a power of two, at least
+	// twice len(nodes)) of k+1 at the first free slot from the node's hash
+	// (outputSlot), 0 for free.
+	at     []int32
 	nodes  []int32      // nodes with output, in the order of their first output
 	done   []int32      // finished maps, in finish order
 	total  int64        // map output of all the job's maps (the simulator's knowledge)
@@ -79,13 +87,20 @@ type doneOutput struct {
 // O(1), or O(nodes holding output) once the job's maps were dropped
 // (Sim.retireMaps; MapOutputAt is O(1) then too).
 func (j *Job) MapOutputBytes(n int32) int64 {
-	if j.out.bytes == nil {
-		if k := slices.Index(j.out.nodes, n); k >= 0 && j.out.outAt != nil {
-			return j.out.outAt[k]
+	o := &j.out
+	switch {
+	case o.bytes != nil:
+		return o.bytes[n]
+	case o.at != nil:
+		if k := o.find(n); k >= 0 {
+			return o.outAt[k]
 		}
 		return 0
 	}
-	return j.out.bytes[n]
+	if k := slices.Index(o.nodes, n); k >= 0 && o.outAt != nil {
+		return o.outAt[k]
+	}
+	return 0
 }
 
 // MapOutputAt is MapOutputBytes of MapOutputNodes()[k], in O(1).
@@ -102,7 +117,11 @@ func (j *Job) MapOutputAt(k int) int64 {
 // It returns the per-node array it dropped, zeroed again (only the entries
 // of o.nodes are non-zero), for the next job's output (Sim.outPool), or nil.
 func (o *jobOutput) compact() []int64 {
-	if o.bytes == nil || 3*len(o.nodes) >= 2*len(o.bytes) { // 12 bytes a node holding output against 8 a node
+	if o.bytes == nil {
+		o.at = nil // MapOutputBytes scans nodes from here on
+		return nil
+	}
+	if 3*len(o.nodes) >= 2*len(o.bytes) { // 12 bytes a node holding output against 8 a node
 		return nil
 	}
 	o.outAt = make([]int64, len(o.nodes))
@@ -113,6 +132,78 @@ func (o *jobOutput) compact() []int64 {
 	b := o.bytes
 	o.bytes = nil
 	return b
+}
+
+// outputSlot is node n's first slot in a table of 1<<b slots (jobOutput.at).
+func outputSlot(n int32, b int) int {
+	return int(uint32(n) * 0x9e3779b1 >> (32 - b))
+}
+
+// find is k with nodes[k] == n while the output is sparse (at), or -1.
+func (o *jobOutput) find(n int32) int {
+	mask, b := len(o.at)-1, bits.Len(uint(len(o.at)))-1
+	for h := outputSlot(n, b); ; h = (h + 1) & mask {
+		switch k := o.at[h]; {
+		case k == 0:
+			return -1
+		case o.nodes[k-1] == n:
+			return int(k - 1)
+		}
+	}
+}
+
+// place enters nodes[k] into at.
+func (o *jobOutput) place(k int) {
+	mask, b := len(o.at)-1, bits.Len(uint(len(o.at)))-1
+	h := outputSlot(o.nodes[k], b)
+	for o.at[h] != 0 {
+		h = (h + 1) & mask
+	}
+	o.at[h] = int32(k + 1)
+}
+
+// add counts b > 0 bytes of output on node n, of a cluster of nodes nodes:
+// sparse (nodes, outAt and at) until a quarter of the nodes hold output,
+// then per node (bytes, taken from pool when it has one). It returns pool.
+func (o *jobOutput) add(n int32, b int64, nodes int, pool [][]int64) [][]int64 {
+	if o.bytes != nil {
+		if o.bytes[n] == 0 {
+			o.nodes = append(o.nodes, n)
+		}
+		o.bytes[n] += b
+		return pool
+	}
+	if o.at != nil {
+		if k := o.find(n); k >= 0 {
+			o.outAt[k] += b
+			return pool
+		}
+	}
+	if 4*(len(o.nodes)+1) > nodes {
+		if k := len(pool) - 1; k >= 0 {
+			o.bytes, pool = pool[k], pool[:k]
+		} else {
+			o.bytes = make([]int64, nodes)
+		}
+		for k, m := range o.nodes {
+			o.bytes[m] = o.outAt[k]
+		}
+		o.outAt, o.at = nil, nil
+		o.nodes = append(o.nodes, n)
+		o.bytes[n] = b
+		return pool
+	}
+	o.nodes = append(o.nodes, n)
+	o.outAt = append(o.outAt, b)
+	if 2*len(o.nodes) > len(o.at) {
+		o.at = make([]int32, max(16, 2*len(o.at)))
+		for k := range o.nodes {
+			o.place(k)
+		}
+	} else {
+		o.place(len(o.nodes) - 1)
+	}
+	return pool
 }
 
 // MapOutputNodes lists the nodes holding intermediate data of j, in the order
@@ -142,12 +233,7 @@ func (s *Sim) fetchUs(b int64, u, v int32) int64 {
 // under the topology shuffle, lets the job's copying reduces fetch it.
 func (s *Sim) mapOutput(j *Job, i int32) {
 	o := &j.out
-	if o.bytes == nil {
-		if k := len(s.outPool) - 1; k >= 0 {
-			o.bytes, s.outPool = s.outPool[k], s.outPool[:k]
-		} else {
-			o.bytes = make([]int64, len(s.topo.Nodes))
-		}
+	if len(o.done) == 0 {
 		for k := range j.Maps {
 			o.total += j.Maps[k].OutputBytes
 		}
@@ -155,10 +241,7 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 	m := &j.Maps[i]
 	if m.OutputBytes > 0 {
 		n := s.outputNode(j, i) // m.Node, or under flow its speculative copy's when that won (lifecycle_flowspec.go)
-		if o.bytes[n] == 0 {
-			o.nodes = append(o.nodes, n)
-		}
-		o.bytes[n] += m.OutputBytes
+		s.outPool = o.add(n, m.OutputBytes, len(s.topo.Nodes), s.outPool)
 	}
 	o.done = append(o.done, i)
 	if s.fn != nil {

@@ -326,12 +326,7 @@ func (j *Job) SetReducesReady(ready bool) { j.ready = ready }
 // AddMapOutput records b bytes of intermediate data stored on node n of a
 // cluster of nodes nodes, as a finished map's would be; for fake clusters.
 func (j *Job) AddMapOutput(n int32, b int64, nodes int) {
-	o := &j.out
-	if o.bytes == nil {
-		o.bytes = make([]int64, nodes)
+	if b > 0 {
+		j.out.add(n, b, nodes, nil)
 	}
-	if b > 0 && o.bytes[n] == 0 {
-		o.nodes = append(o.nodes, n)
-	}
-	o.bytes[n] += b
 }
