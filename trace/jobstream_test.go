@@ -113,10 +113,7 @@ func TestJobStreamRejectsAsRead(t *testing.T) {
 	edit := func(f func(jobs []Job) []Job) func(t *testing.T) string {
 		return func(t *testing.T) string { return writeJobsDir(t, f(streamJobs(b(9_000)))) }
 	}
-	cases := []struct {
-		name  string
-		setup func(t *testing.T) string
-	}{
+	cases := []rejectCase{
 		{"duplicate id far apart", edit(func(j []Job) []Job { j[b(8000)].ID = j[10].ID; return j })},
 		{"duplicate id adjacent", edit(func(j []Job) []Job { j[b(5000)+1].ID = j[b(5000)].ID; return j })},
 		{"duplicate before a bad integer", edit(func(j []Job) []Job { j[b(6000)].ID = j[3].ID; j[b(7000)].NumMaps = -4; return j })},
@@ -140,19 +137,7 @@ func TestJobStreamRejectsAsRead(t *testing.T) {
 		}},
 		{"missing", func(t *testing.T) string { return t.TempDir() }},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			dir := c.setup(t)
-			_, want := Read(dir)
-			if want == nil {
-				t.Fatal("Read accepts it")
-			}
-			tr, ok, err := open(dir)
-			if err == nil || err.Error() != want.Error() || ok || tr != nil {
-				t.Fatalf("OpenJobStream: %v, %v\nwant the error %v", ok, err, want)
-			}
-		})
-	}
+	rejectsAsRead(t, cases, "OpenJobStream", open)
 }
 
 // TestJobStreamHeapFlat: a cursor holds a batch of rows and the Parquet

@@ -113,6 +113,12 @@ type rejectCase struct {
 // testRejectsAsRead: OpenTaskStream with opt refuses each case's directory
 // with Read's error.
 func testRejectsAsRead(t *testing.T, cases []rejectCase, opt ...StreamOptions) {
+	rejectsAsRead(t, cases, "OpenTaskStream", func(dir string) (*Trace, bool, error) { return OpenTaskStream(dir, opt...) })
+}
+
+// rejectsAsRead: open (a stream opener named name) refuses each case's
+// directory with Read's error, not streaming it.
+func rejectsAsRead(t *testing.T, cases []rejectCase, name string, open func(dir string) (*Trace, bool, error)) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := c.setup(t)
@@ -121,9 +127,9 @@ func testRejectsAsRead(t *testing.T, cases []rejectCase, opt ...StreamOptions) {
 				t.Fatal("Read accepts it")
 			}
 			t.Log(want)
-			tr, ok, err := OpenTaskStream(dir, opt...)
+			tr, ok, err := open(dir)
 			if err == nil || err.Error() != want.Error() || ok || tr != nil {
-				t.Fatalf("OpenTaskStream: %v, %v\nwant the error %v", ok, err, want)
+				t.Fatalf("%s: %v, %v\nwant the error %v", name, ok, err, want)
 			}
 		})
 	}
