@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
@@ -150,24 +149,17 @@ func TestJobStreamHeapFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and reads 400,000 jobs")
 	}
-	live := func() uint64 {
-		var ms runtime.MemStats
-		runtime.GC()
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
 	peak := func(n int) uint64 {
 		dir := writeJobsDir(t, streamJobs(n))
 		tr, ok, err := OpenJobStream(dir)
 		if err != nil || !ok {
 			t.Fatal(ok, err)
 		}
-		base := live()
+		base := liveHeap()
 		var top uint64
 		if err := tr.Stream.Each(func(i int, j *Job) error {
 			if i%10_000 == 0 {
-				top = max(top, live())
+				top = max(top, liveHeap())
 			}
 			return nil
 		}); err != nil {

@@ -181,20 +181,13 @@ func testMidStreamError(t *testing.T, k streamRows, jobs, row, minJobs int) {
 // two collections). The bound, 20% and 1 MB, fails a cursor that kept its
 // rows and one that read every row when it opened.
 func testCursorHeapFlat(t *testing.T, k streamRows, jobs, minRows int) {
-	live := func() uint64 {
-		var ms runtime.MemStats
-		runtime.GC()
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
 	peak := func(n int) (uint64, int) {
 		dir := k.write(t, streamJobs(n))
 		tr, ok, err := OpenTaskStream(dir, k.opt)
 		if err != nil || !ok {
 			t.Fatal(ok, err)
 		}
-		base := live()
+		base := liveHeap()
 		var top uint64
 		c, err := k.open(tr.Stream)
 		if err != nil {
@@ -210,7 +203,7 @@ func testCursorHeapFlat(t *testing.T, k streamRows, jobs, minRows int) {
 			}
 			rows += k.count(c)
 			if i%5_000 == 0 {
-				top = max(top, live())
+				top = max(top, liveHeap())
 			}
 		}
 		return top - min(top, base), rows
@@ -224,4 +217,13 @@ func testCursorHeapFlat(t *testing.T, k streamRows, jobs, minRows int) {
 	if float64(b) > 1.2*float64(a)+1e6 {
 		t.Errorf("reading %d %ss peaked at %d bytes, %d at %d: the cursor holds what it handed out", nb, k.name, b, na, a)
 	}
+}
+
+// liveHeap is the heap in use after two collections.
+func liveHeap() uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
