@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
+	"github.com/tracereplay/tracereplay/internal/testheap"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -135,7 +136,7 @@ func backlogGrowth(t *testing.T, hw replay.Hardware, name string, reduces int, b
 			t.Fatal(err)
 		}
 		probe := &heapProbe{Policy: p, every: 1}
-		base := liveHeap()
+		base := testheap.Live()
 		res, err := replay.Run(w, probe, replay.Options{Seed: 1, Timeline: true, Out: out})
 		if err != nil {
 			t.Fatal(err)

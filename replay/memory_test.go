@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
+	"github.com/tracereplay/tracereplay/internal/testheap"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -42,20 +43,8 @@ type heapProbe struct {
 func (p *heapProbe) JobFinished(s replay.Cluster, j *replay.JobView) {
 	p.Policy.JobFinished(s, j)
 	if p.done++; p.done%p.every == 0 {
-		p.peak = max(p.peak, liveHeap())
+		p.peak = max(p.peak, testheap.Live())
 	}
-}
-
-func liveHeap() uint64 {
-	var ms runtime.MemStats
-	// Two collections: the first moves what sync.Pools hold (the Parquet
-	// writers' buffers) to their victim caches, the second frees it, so that
-	// a pooled buffer that happens to be idle at the probe is not counted
-	// as live state.
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
 }
 
 // smallJobsTrace is n jobs of one block and one reduce, one a second: a
@@ -140,12 +129,12 @@ timeline_sample = "10s"
 		replay.SetRowGroup(out, 1024)
 		probe := &heapProbe{Policy: p, every: every}
 		runtime.GC() // the previous run's pooled buffers survive one collection
-		base := liveHeap()
+		base := testheap.Live()
 		res, err := replay.Run(w, probe, replay.Options{Seed: 1, Timeline: true, RecordTasks: true, Out: out})
 		if err != nil {
 			t.Fatal(err)
 		}
-		probe.peak = max(probe.peak, liveHeap()) // the run's results, if it held them
+		probe.peak = max(probe.peak, testheap.Live()) // the run's results, if it held them
 		if res.Summary.NetworkBytes == 0 {
 			t.Fatal("no network traffic: node_net is not exercised")
 		}
@@ -211,7 +200,7 @@ func TestWriteJobsHeapFlat(t *testing.T) {
 				FirstReduceLaunchUs: int64(k)*5e6 + 1, LastReduceLaunchUs: int64(k)*5e6 + 1, FinishUs: int64(k)*5e6 + 9,
 				FlowtimeUs: 9, IdealUs: 8, AloneUs: replay.Unset, Slowdown: 1.125, ObservedFlowtimeUs: -1, Status: "SUCCEEDED"})
 		}
-		base := liveHeap()
+		base := testheap.Live()
 		var peak atomic.Uint64
 		stop, done := make(chan struct{}), make(chan struct{})
 		go func() {
@@ -352,7 +341,7 @@ flow_update = "1s"
 		replay.SetRowGroup(out, 1024)
 		probe := &heapProbe{Policy: p, every: 8}
 		runtime.GC()
-		base := liveHeap()
+		base := testheap.Live()
 		res, err := replay.Run(w, probe, replay.Options{Seed: 1, Timeline: true, Out: out})
 		if err != nil {
 			t.Fatal(err)

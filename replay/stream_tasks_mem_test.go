@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
+	"github.com/tracereplay/tracereplay/internal/testheap"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -79,7 +80,7 @@ timeline_sample = "10s"
 	}
 	peak := func(dir string, jobs int) uint64 {
 		runtime.GC() // the previous run's pooled buffers survive one collection
-		base := liveHeap()
+		base := testheap.Live()
 		tr, ok, err := trace.OpenTaskStream(dir, opt)
 		if err != nil || !ok {
 			t.Fatal(ok, err)
@@ -105,7 +106,7 @@ timeline_sample = "10s"
 		if err != nil {
 			t.Fatal(err)
 		}
-		probe.peak = max(probe.peak, liveHeap())
+		probe.peak = max(probe.peak, testheap.Live())
 
 		if res.Summary.Jobs != jobs || res.Summary.Maps != int64(40*jobs) {
 			t.Fatalf("%d jobs and %d maps done, want %d and %d", res.Summary.Jobs, res.Summary.Maps, jobs, 40*jobs)

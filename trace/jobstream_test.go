@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
+	"github.com/tracereplay/tracereplay/internal/testheap"
 )
 
 // streamJobs is n jobs of a job-level trace in canonical order, more than a
@@ -155,11 +156,11 @@ func TestJobStreamHeapFlat(t *testing.T) {
 		if err != nil || !ok {
 			t.Fatal(ok, err)
 		}
-		base := liveHeap()
+		base := testheap.Live()
 		var top uint64
 		if err := tr.Stream.Each(func(i int, j *Job) error {
 			if i%10_000 == 0 {
-				top = max(top, liveHeap())
+				top = max(top, testheap.Live())
 			}
 			return nil
 		}); err != nil {

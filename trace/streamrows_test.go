@@ -6,8 +6,9 @@ import (
 	"io"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"testing"
+
+	"github.com/tracereplay/tracereplay/internal/testheap"
 )
 
 // The stream tests that are the same for the tasks and the attempts read
@@ -187,7 +188,7 @@ func testCursorHeapFlat(t *testing.T, k streamRows, jobs, minRows int) {
 		if err != nil || !ok {
 			t.Fatal(ok, err)
 		}
-		base := liveHeap()
+		base := testheap.Live()
 		var top uint64
 		c, err := k.open(tr.Stream)
 		if err != nil {
@@ -203,7 +204,7 @@ func testCursorHeapFlat(t *testing.T, k streamRows, jobs, minRows int) {
 			}
 			rows += k.count(c)
 			if i%5_000 == 0 {
-				top = max(top, liveHeap())
+				top = max(top, testheap.Live())
 			}
 		}
 		return top - min(top, base), rows
@@ -217,13 +218,4 @@ func testCursorHeapFlat(t *testing.T, k streamRows, jobs, minRows int) {
 	if float64(b) > 1.2*float64(a)+1e6 {
 		t.Errorf("reading %d %ss peaked at %d bytes, %d at %d: the cursor holds what it handed out", nb, k.name, b, na, a)
 	}
-}
-
-// liveHeap is the heap in use after two collections.
-func liveHeap() uint64 {
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
 }
