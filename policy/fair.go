@@ -35,29 +35,15 @@ import (
 // anywhere; any launch restarts its count.
 type Fair struct {
 	replay.Base
-	name   string
-	order  *FairOrder
-	delay  *DelayPicker // nil: strict
-	maps   MapFiller
-	active []*replay.JobView // the arrived, unfinished jobs in arrival order: Cluster.Active's
-	reds   []*replay.JobView // fillReduces' candidates
-
-	// pend holds, in arrival order, the active jobs that had pending maps
-	// when start last looked, and those arrived since: every active job
-	// with a pending map is among them, since a job's pending maps are set
-	// at its admission, before JobArrived, and only fall after it on a slot
-	// cluster (launches, and a failed job's zeroing; only YARN requeues a
-	// map). start drops the others.
-	pend []*replay.JobView
-	// noReds: fillReduces' last look found no job that can launch a
-	// reduce, and none has become able to since: a job's reduces become
-	// launchable only at its admission, before JobArrived, or at one of
-	// its maps' ends, before TaskFinished (the slow-start threshold;
-	// Sim.checkReady), which both look at that job; its pending reduces
-	// grow only when a task is requeued, which YARN alone does (not a slot
-	// policy). Most heartbeats with a free reduce slot come while no reduce
-	// can launch (98.6% on FB-2010).
-	noReds bool
+	name  string
+	order *FairOrder
+	delay *DelayPicker // nil: strict
+	// maps.jobs is the heartbeat's map candidates: Cluster.MapCandidates
+	// itself (start; read, never modified) until fill copies it into own
+	// to sort it and drop the jobs it empties.
+	maps MapFiller
+	own  []*replay.JobView
+	reds []*replay.JobView // fillReduces' candidates
 
 	// What anyTakes found, for the first offer of fill: the first candidate
 	// (in arrival order) that takes the slot, its map and level, and the
@@ -69,7 +55,7 @@ type Fair struct {
 	declines []uint32
 	stamp    uint32
 
-	plain bool // tests: fill slots with MapFiller and GreedyReduces from Cluster.Active, as before the shortcuts
+	plain bool // tests: fill slots with MapFiller and GreedyReduces, as before the shortcuts
 
 	lastNode int32 // the node and time of the last Heartbeat (IdleUntil)
 	lastTime int64
@@ -102,8 +88,6 @@ func (f *Fair) Init(s replay.Cluster) {
 	if f.delay != nil {
 		f.delay.Init(s)
 	}
-	f.active, f.pend = f.active[:0], f.pend[:0]
-	f.noReds = false
 	f.lastNode, f.lastTime = -1, -1
 }
 
@@ -111,13 +95,6 @@ func (f *Fair) Init(s replay.Cluster) {
 // parked nodes that hold its input (IdleUntil) and the first heartbeat that
 // will offer it a slot.
 func (f *Fair) JobArrived(c replay.Cluster, j *replay.JobView) {
-	f.active = append(f.active, j)
-	if j.PendingMaps() > 0 {
-		f.pend = append(f.pend, j)
-	}
-	if canReduce(j) {
-		f.noReds = false
-	}
 	f.order.JobArrived(j)
 	if f.delay != nil {
 		f.delay.JobArrived(j)
@@ -133,18 +110,8 @@ func (f *Fair) JobArrived(c replay.Cluster, j *replay.JobView) {
 	}
 }
 
-// TaskFinished notes when the job's reduces have become launchable (one of
-// its maps ended: fillReduces looks again).
-func (f *Fair) TaskFinished(_ replay.Cluster, j *replay.JobView, _ bool, _ int32) {
-	if canReduce(j) {
-		f.noReds = false
-	}
-}
-
 // JobFinished forgets the job.
 func (f *Fair) JobFinished(_ replay.Cluster, j *replay.JobView) {
-	f.active = slices.DeleteFunc(f.active, func(x *replay.JobView) bool { return x == j })
-	f.pend = slices.DeleteFunc(f.pend, func(x *replay.JobView) bool { return x == j })
 	f.order.JobFinished(j)
 	if f.delay != nil {
 		f.delay.JobFinished(j)
@@ -221,12 +188,8 @@ func (f *Fair) IdleUntil(c replay.Cluster, n int32) int64 {
 	if n == f.lastNode && now == f.lastTime {
 		return math.MaxInt64
 	}
-	if c.FreeReduceSlots(n) > 0 && !f.noReds {
-		for _, j := range f.active {
-			if canReduce(j) {
-				return now
-			}
-		}
+	if c.FreeReduceSlots(n) > 0 && len(c.ReduceCandidates()) > 0 {
+		return now
 	}
 	if c.FreeMapSlots(n) > 0 {
 		f.start(c)
@@ -245,37 +208,25 @@ func (f *Fair) IdleUntil(c replay.Cluster, n int32) int64 {
 	return math.MaxInt64
 }
 
-// start is MapFiller.Start from Fair's own list of the active jobs that may
-// have pending maps (the same jobs in the same order as Cluster.Active gives
-// those with pending maps, without building that list at every heartbeat or
-// looking at the jobs whose maps have all launched). It drops from f.pend
-// the jobs with no pending map left.
+// start sets f.maps.jobs to the active jobs with a pending map, in arrival
+// order: Cluster.MapCandidates itself, not copied (what MapFiller.Start
+// copies), since most heartbeats only read it (anyTakes, notify); fill copies
+// it before it changes it. A launch never changes a candidate list already
+// handed out (MapCandidates).
 func (f *Fair) start(c replay.Cluster) {
 	if f.plain {
 		f.maps.Start(c)
 		return
 	}
-	f.maps.jobs = f.maps.jobs[:0]
-	k := 0
-	for i, j := range f.pend {
-		if j.PendingMaps() > 0 {
-			if k != i {
-				f.pend[k] = j
-			}
-			k++
-			f.maps.jobs = append(f.maps.jobs, j)
-		}
-	}
-	if k < len(f.pend) {
-		clear(f.pend[k:])
-		f.pend = f.pend[:k]
-	}
+	f.maps.jobs = c.MapCandidates()
 }
 
 // fill is MapFiller.fill after anyTakes, without sorting a single candidate
 // (which the sort leaves as it is), and with the first offer using what
 // anyTakes found (offerFirst).
 func (f *Fair) fill(c replay.Cluster, n int32, pick MapPicker) bool {
+	f.own = append(f.own[:0], f.maps.jobs...) // sorted and dropped from below: not the cluster's list
+	f.maps.jobs = f.own
 	first := true
 	for c.FreeMapSlots(n) > 0 && len(f.maps.jobs) > 0 {
 		if len(f.maps.jobs) > 1 {
@@ -339,8 +290,8 @@ func (f *Fair) offerFirst(c replay.Cluster, n int32) bool {
 	return false
 }
 
-// fillReduces is GreedyReduces.FillReduces in the Fair order, from Fair's own
-// list of the active jobs, without sorting a single candidate.
+// fillReduces is GreedyReduces.FillReduces in the Fair order, without
+// sorting a single candidate.
 func (f *Fair) fillReduces(c replay.Cluster, n int32) {
 	if c.FreeReduceSlots(n) == 0 {
 		return
@@ -349,15 +300,11 @@ func (f *Fair) fillReduces(c replay.Cluster, n int32) {
 		(&GreedyReduces{Order: f.order}).FillReduces(c, n)
 		return
 	}
-	if f.noReds {
+	cands := c.ReduceCandidates()
+	if len(cands) == 0 {
 		return
 	}
-	f.reds = f.reds[:0]
-	for _, j := range f.active {
-		if canReduce(j) {
-			f.reds = append(f.reds, j)
-		}
-	}
+	f.reds = append(f.reds[:0], cands...) // copied: sorted, and dropped from below
 	for c.FreeReduceSlots(n) > 0 && len(f.reds) > 0 {
 		if len(f.reds) > 1 {
 			f.order.Sort(f.reds, runningReduces)
@@ -368,7 +315,6 @@ func (f *Fair) fillReduces(c replay.Cluster, n int32) {
 			f.reds = f.reds[1:]
 		}
 	}
-	f.noReds = len(f.reds) == 0
 }
 
 // anyTakes reports whether some candidate of f.maps would take a free map slot

@@ -11,10 +11,10 @@ import (
 // TestFairShortcutsChangeNothing replays the first 50 jobs of FB-2009 on a
 // small cluster (12 nodes of 2 map and 1 reduce slots, jitter on, so that
 // nodes park and many jobs compete for few slots) and on fb-600 through fair
-// and its variants twice: as Fair runs (its own list of the active jobs, no
-// sort of a single candidate, the first offer of a heartbeat using what
-// anyTakes found) and with those shortcuts off (plain: MapFiller and
-// GreedyReduces from Cluster.Active, PickMap for every offer). The results
+// and its variants twice: as Fair runs (no sort of a single candidate, the
+// first offer of a heartbeat using what anyTakes found) and with those
+// shortcuts off (plain: MapFiller and GreedyReduces, PickMap for every
+// offer). The results
 // must be equal but for the wall time.
 func TestFairShortcutsChangeNothing(t *testing.T) {
 	tr := readFB50(t)
