@@ -829,32 +829,43 @@ func (s *Sim) wakeFirstOf(set []uint64, t int64, current bool) {
 
 // scanParked calls f for the nodes whose bit is set in set (indexed by phase
 // order), in phase order from t's phase, until f returns true; same tells
-// whether the node's phase is t's.
+// whether the node's phase is t's. The positions from t's phase to the end of
+// the order are scanned, then those before it; each word of set is read again
+// after f (which may clear bits), and words with no bit set are stepped over
+// whole.
 func (s *Sim) scanParked(set []uint64, t int64, f func(n int32, same bool) bool) {
 	r := t % s.pk.iv
 	start := s.phaseX.search(r)
-	nn := len(s.phaseOrder)
-	for i, scanned := start, 0; scanned < nn; {
-		if i >= nn {
-			i = 0
-		}
-		w := set[i>>6] >> (i & 63)
+	if !s.scanRange(set, start, len(s.phaseOrder), r, f) {
+		s.scanRange(set, 0, start, r, f)
+	}
+}
+
+// scanRange is scanParked over the phase-order positions [lo, hi): it reports
+// whether f returned true.
+func (s *Sim) scanRange(set []uint64, lo, hi int, r int64, f func(n int32, same bool) bool) bool {
+	ws := set[:(hi+63)>>6] // the words holding [lo, hi)
+	for lo < hi {
+		w := ws[lo>>6] >> (lo & 63)
 		if w == 0 {
-			step := min(64-i&63, nn-i)
-			i, scanned = i+step, scanned+step
+			k := lo>>6 + 1
+			for k < len(ws) && ws[k] == 0 {
+				k++
+			}
+			lo = k << 6
 			continue
 		}
-		tz := bits.TrailingZeros64(w)
-		i, scanned = i+tz, scanned+tz
-		if scanned >= nn {
-			return
+		i := lo + bits.TrailingZeros64(w)
+		if i >= hi {
+			return false
 		}
 		n := s.phaseOrder[i]
-		i, scanned = i+1, scanned+1
 		if f(n, s.nodes[n].phase == r) {
-			return
+			return true
 		}
+		lo = i + 1
 	}
+	return false
 }
 
 // wakeReduceNodes wakes parked nodes with a free reduce slot now that a job's
