@@ -44,6 +44,10 @@ type Fair struct {
 	maps MapFiller
 	own  []*replay.JobView
 	reds []*replay.JobView // fillReduces' candidates
+	// wake is the cluster's Waking, nil when it has none: asserted at Init
+	// (the engine gives every hook the cluster it gave Init), not at every
+	// heartbeat.
+	wake replay.Waking
 
 	// What anyTakes found, for the first offer of fill: the first candidate
 	// (in arrival order) that takes the slot, its map and level, and the
@@ -88,6 +92,7 @@ func (f *Fair) Init(s replay.Cluster) {
 	if f.delay != nil {
 		f.delay.Init(s)
 	}
+	f.wake, _ = s.(replay.Waking)
 	f.lastNode, f.lastTime = -1, -1
 }
 
@@ -99,7 +104,7 @@ func (f *Fair) JobArrived(c replay.Cluster, j *replay.JobView) {
 	if f.delay != nil {
 		f.delay.JobArrived(j)
 	}
-	if w, ok := c.(replay.Waking); ok && j.PendingMaps() > 0 {
+	if w := f.wake; w != nil && j.PendingMaps() > 0 {
 		j.CountLocalMapNodes(func(n int32) bool {
 			w.Wake(n)
 			return false
@@ -155,11 +160,11 @@ func (f *Fair) Heartbeat(s replay.Cluster, n int32) {
 	f.fillReduces(s, n)
 	if f.delay != nil {
 		if !offeredAll && !started {
-			if _, ok := s.(replay.Waking); ok {
+			if f.wake != nil {
 				f.start(s) // the candidates, for notify
 			}
 		}
-		f.delay.notify(s, !offeredAll, f.maps.jobs)
+		f.delay.notify(s, f.wake, !offeredAll, f.maps.jobs)
 	}
 	f.lastNode, f.lastTime = n, now
 }
@@ -388,10 +393,11 @@ func (d *DelayPicker) touch(st *delayJob) {
 	}
 }
 
-// notify tells the engine what the heartbeat just handled changed in the
-// delay state, for parked nodes (Fair.IdleUntil): a job with pending maps
-// that is not waiting (it launched a map) starts waiting at the next heartbeat
-// that offers it a slot, which must be handled (WakeFirst now); a job waiting
+// notify tells the engine (w, c's Waking; nil when it has none) what the
+// heartbeat just handled changed in the delay state, for parked nodes
+// (Fair.IdleUntil): a job with pending maps that is not waiting (it launched
+// a map) starts waiting at the next heartbeat that offers it a slot, which
+// must be handled (WakeFirst now); a job waiting
 // at a level below any-node rises at the first heartbeat at or after its
 // delay's end (WakeFirst then); a job whose level rose may launch on nodes it
 // could not use: at the rack level, the nodes of the racks holding its
@@ -401,9 +407,8 @@ func (d *DelayPicker) touch(st *delayJob) {
 // last free slot) may still be due to start waiting or to rise: with
 // unreached set, jobs (those with pending maps) are checked for that, and if one is, the next
 // heartbeat is handled (WakeFirst now), which repeats until one reaches it.
-func (d *DelayPicker) notify(c replay.Cluster, unreached bool, jobs []*replay.JobView) {
-	w, ok := c.(replay.Waking)
-	if !ok || d.skipFrac > 0 {
+func (d *DelayPicker) notify(c replay.Cluster, w replay.Waking, unreached bool, jobs []*replay.JobView) {
+	if w == nil || d.skipFrac > 0 {
 		d.clearDirty()
 		return
 	}
