@@ -60,9 +60,8 @@ func (m flowNetwork) NewFlows(t *Topology) (Flows, error) {
 // flowNet is the run's flow network and what each of its flows is for.
 type flowNet struct {
 	n     *flow.Network
-	topo  *flow.Topology
-	node  []int // replay node → flow node
-	xfers []Transfer
+	node  []int      // replay node → flow node
+	xfers []flowXfer // by flow: what it carries
 	free  []flow.FlowID
 	path  []flow.ResourceID
 	// pending are the flows started at the current time, added in one batch
@@ -74,9 +73,38 @@ type flowNet struct {
 	rackW   []float64               // sourcePath's scratch: a round's bytes by source rack
 	racks   []int                   // sourcePath's scratch: the racks with bytes
 	labels  []string                // each resource's name in the replay's hosts and racks (Links)
+	links   []flow.ResourceID       // the resources that are links (not disks), in order (Links)
+	res     flowRes                 // each node's and rack's resources (paths)
 	started [numTransferKinds]int64 // transfers started, by kind (FlowCost)
 	live    []flow.FlowID           // Cancel's scratch: the flows under way it removes
 	moved   []int64                 // Cancel's scratch: the bytes each transfer moved
+}
+
+// flowXfer is a flow's Transfer as flowNet keeps it while the flow is under
+// way: the fields but a batch round's sources, which only Start reads, so
+// that it fills one 64-byte cache line where a Transfer takes 96 bytes (two
+// lines for most flows), which a flow's end reads (flowNet.End;
+// docs/network-model.md, h-flowengine).
+type flowXfer struct {
+	kind               TransferKind
+	copy, merge        bool
+	round              uint8
+	job, task, fetchOf int32
+	src, dst           int32
+	bytes, start       int64
+	pipeline           []int32
+}
+
+// keptXfer is x as flowNet keeps it.
+func keptXfer(x *Transfer) flowXfer {
+	return flowXfer{kind: x.Kind, copy: x.Copy, merge: x.Merge, round: x.Round, job: x.Job, task: x.Task, fetchOf: x.FetchOf,
+		src: x.Src, dst: x.Dst, bytes: x.Bytes, start: x.Start, pipeline: x.Pipeline}
+}
+
+// transfer is the Transfer that x keeps (no sources: Start dropped them).
+func (x *flowXfer) transfer() Transfer {
+	return Transfer{Kind: x.kind, Copy: x.copy, Merge: x.merge, Round: x.round, Job: x.job, Task: x.task, FetchOf: x.fetchOf,
+		Src: x.src, Dst: x.dst, Bytes: x.bytes, Start: x.start, Pipeline: x.pipeline}
 }
 
 // newFlowNet builds the flow network of the run's cluster.
@@ -100,11 +128,18 @@ func newFlowNet(h *Hardware, t *Topology) (*flowNet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("network = \"flow\": %w", err)
 	}
-	fn.topo = topo
 	if err := fn.n.SetUpdateQuantum(int64(h.FlowUpdate)); err != nil {
 		return nil, fmt.Errorf("flow_update = %s: %w", h.FlowUpdate, err)
 	}
+	if fn.res, err = newFlowRes(topo, fn.node); err != nil {
+		return nil, fmt.Errorf("network = \"flow\": %w", err)
+	}
 	fn.labels = linkLabels(fn.n, t, fn.node)
+	for r, l := range fn.labels {
+		if l != "" {
+			fn.links = append(fn.links, flow.ResourceID(r))
+		}
+	}
 	return fn, nil
 }
 
@@ -145,13 +180,9 @@ func linkLabels(n *flow.Network, t *Topology, node []int) []string {
 
 // Links visits the resources that carry a flow now, in resource order.
 func (fn *flowNet) Links(visit func(link string, capacity, load float64, flows int)) {
-	for r := range fn.labels {
-		id := flow.ResourceID(r)
-		if fn.labels[r] == "" {
-			continue // a disk: not a link
-		}
+	for _, id := range fn.links { // disks are not links
 		if k := fn.n.FlowsOn(id); k > 0 {
-			visit(fn.labels[r], fn.n.Capacity(id), fn.n.Load(id), k)
+			visit(fn.labels[id], fn.n.Capacity(id), fn.n.Load(id), k)
 		}
 	}
 }
@@ -183,10 +214,10 @@ func (fn *flowNet) Start(now int64, x Transfer) (int, error) {
 		id, fn.free = fn.free[k-1], fn.free[:k-1]
 	} else {
 		id = flow.FlowID(len(fn.xfers))
-		fn.xfers = append(fn.xfers, Transfer{})
+		fn.xfers = append(fn.xfers, flowXfer{})
 	}
 	x.Start = now
-	fn.xfers[id] = x
+	fn.xfers[id] = keptXfer(&x)
 	fn.started[x.Kind]++
 	// The path is p[k:] once every path of the batch is in paths (appends may
 	// move it), so it is set by flush.
@@ -211,22 +242,14 @@ func (fn *flowNet) sourcePath(dst []flow.ResourceID, srcs []roundSource, total i
 	}
 	B := float64(total)
 	for _, x := range srcs {
-		node := fn.node[x.node]
-		d, err := fn.topo.Disk(node, 0)
-		if err != nil {
-			return dst, err
-		}
-		o, err := fn.topo.NICOut(node)
-		if err != nil {
-			return dst, err
-		}
+		nr := &fn.res.node[x.node]
 		w := float64(x.bytes) / B
-		dst = append(dst, d, o)
+		dst = append(dst, nr.disk, nr.nicOut)
 		fn.wts = append(fn.wts, w, w)
 		if far {
-			rk := fn.topo.Rack(node)
+			rk := int(nr.rack)
 			if fn.rackW == nil {
-				fn.rackW = make([]float64, fn.topo.Racks())
+				fn.rackW = make([]float64, len(fn.res.up))
 			}
 			if fn.rackW[rk] == 0 {
 				fn.racks = append(fn.racks, rk)
@@ -235,11 +258,7 @@ func (fn *flowNet) sourcePath(dst []flow.ResourceID, srcs []roundSource, total i
 		}
 	}
 	for _, rk := range fn.racks {
-		u, err := fn.topo.Uplink(rk)
-		if err != nil {
-			return dst, err
-		}
-		dst = append(dst, u)
+		dst = append(dst, fn.res.up[rk])
 		fn.wts = append(fn.wts, fn.rackW[rk]/B)
 		fn.rackW[rk] = 0
 	}
@@ -268,7 +287,7 @@ func (fn *flowNet) Cancel(now int64, ids []int32, visit func(id int32, x Transfe
 		}
 		left, _ := fn.n.Remaining(flow.FlowID(id))
 		live = append(live, flow.FlowID(id))
-		moved = append(moved, max(0, fn.xfers[id].Bytes-int64(math.Ceil(left))))
+		moved = append(moved, max(0, fn.xfers[id].bytes-int64(math.Ceil(left))))
 	}
 	fn.live, fn.moved = live, moved
 	if len(live) > 0 {
@@ -277,8 +296,8 @@ func (fn *flowNet) Cancel(now int64, ids []int32, visit func(id int32, x Transfe
 		}
 	}
 	for k, id := range ids {
-		x := fn.xfers[id]
-		fn.xfers[id] = Transfer{}
+		x := fn.xfers[id].transfer()
+		fn.xfers[id] = flowXfer{}
 		fn.free = append(fn.free, flow.FlowID(id))
 		visit(id, x, moved[k])
 	}
@@ -337,8 +356,8 @@ func (fn *flowNet) flush(now int64) error {
 // bytes over that split bound its time from above while nothing else changes.
 // It costs O(path), not a re-solve.
 func (fn *flowNet) EstimateUs(b int64, src, dst int32) int64 {
-	p, err := fn.topo.Path(fn.path[:0], fn.node[src], fn.node[dst])
-	if err != nil || len(p) == 0 {
+	p := fn.res.path(fn.path[:0], src, dst)
+	if len(p) == 0 {
 		return 0
 	}
 	fn.path = p
@@ -361,7 +380,7 @@ func (fn *flowNet) Next(now int64) (int, int64, bool, error) {
 
 // End removes flow id at its end at and returns what it carried.
 func (fn *flowNet) End(id int, at int64) (Transfer, error) {
-	x := fn.xfers[id]
+	x := fn.xfers[id].transfer()
 	if _, err := fn.n.Remove(at, flow.FlowID(id)); err != nil {
 		return x, fmt.Errorf("flow network: end flow %d at %d µs: %w", id, at, err)
 	}
