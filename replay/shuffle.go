@@ -62,6 +62,12 @@ type jobOutput struct {
 	// done, in the same order: where each lies and its bytes, so that
 	// sourceMix reads them in order rather than from the maps' records.
 	outs []doneOutput
+	// byRack indexes outs by rack for the rounds from a reduce's own rack
+	// (sourceMix): by rack, the indexes in outs of the outputs on it, in
+	// increasing order, over outs[:racked]; built as those rounds ask
+	// (rackOutputs).
+	byRack [][]int32
+	racked int32
 	// tally sums outs by node and rack under flow_shuffle = "batch" when
 	// every reduce of the job has the same shuffle bytes (network_retimed.go).
 	tally outputTally
@@ -257,7 +263,22 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 			x = &o.outs[len(o.outs)-1]
 		}
 		var skipped int64
-		for _, r := range j.waiting {
+		waiting := j.waiting
+		if lazy && s.chk == nil {
+			// The loop below's, without its checks and with the quiet
+			// reduces' test in one comparison: on FB-2010's first 3,000
+			// jobs most of its visits are skips.
+			xr := x.rack + 1
+			for _, r := range waiting {
+				if q := o.quiet[r]; q != 0 && q != xr {
+					skipped++ // catchUpQuiet queues the output later
+					continue
+				}
+				s.flowFetch(j, r, i)
+			}
+			waiting = nil
+		}
+		for _, r := range waiting {
 			if lazy && s.chk != nil {
 				s.checkQuiet(j, r, x)
 			}
