@@ -60,8 +60,8 @@ func (m flowNetwork) NewFlows(t *Topology) (Flows, error) {
 // flowNet is the run's flow network and what each of its flows is for.
 type flowNet struct {
 	n     *flow.Network
-	node  []int      // replay node → flow node
-	xfers []flowXfer // by flow: what it carries
+	node  []int // replay node → flow node
+	xfers []Transfer
 	free  []flow.FlowID
 	path  []flow.ResourceID
 	// pending are the flows started at the current time, added in one batch
@@ -78,33 +78,6 @@ type flowNet struct {
 	started [numTransferKinds]int64 // transfers started, by kind (FlowCost)
 	live    []flow.FlowID           // Cancel's scratch: the flows under way it removes
 	moved   []int64                 // Cancel's scratch: the bytes each transfer moved
-}
-
-// flowXfer is a flow's Transfer as flowNet keeps it while the flow is under
-// way: the fields but a batch round's sources, which only Start reads, so
-// that it fills one 64-byte cache line where a Transfer takes 96 bytes (two
-// lines for most flows), which a flow's end reads (flowNet.End;
-// docs/network-model.md, h-flowengine).
-type flowXfer struct {
-	kind               TransferKind
-	copy, merge        bool
-	round              uint8
-	job, task, fetchOf int32
-	src, dst           int32
-	bytes, start       int64
-	pipeline           []int32
-}
-
-// keptXfer is x as flowNet keeps it.
-func keptXfer(x *Transfer) flowXfer {
-	return flowXfer{kind: x.Kind, copy: x.Copy, merge: x.Merge, round: x.Round, job: x.Job, task: x.Task, fetchOf: x.FetchOf,
-		src: x.Src, dst: x.Dst, bytes: x.Bytes, start: x.Start, pipeline: x.Pipeline}
-}
-
-// transfer is the Transfer that x keeps (no sources: Start dropped them).
-func (x *flowXfer) transfer() Transfer {
-	return Transfer{Kind: x.kind, Copy: x.copy, Merge: x.merge, Round: x.round, Job: x.job, Task: x.task, FetchOf: x.fetchOf,
-		Src: x.src, Dst: x.dst, Bytes: x.bytes, Start: x.start, Pipeline: x.pipeline}
 }
 
 // newFlowNet builds the flow network of the run's cluster.
@@ -214,10 +187,10 @@ func (fn *flowNet) Start(now int64, x Transfer) (int, error) {
 		id, fn.free = fn.free[k-1], fn.free[:k-1]
 	} else {
 		id = flow.FlowID(len(fn.xfers))
-		fn.xfers = append(fn.xfers, flowXfer{})
+		fn.xfers = append(fn.xfers, Transfer{})
 	}
 	x.Start = now
-	fn.xfers[id] = keptXfer(&x)
+	fn.xfers[id] = x
 	fn.started[x.Kind]++
 	// The path is p[k:] once every path of the batch is in paths (appends may
 	// move it), so it is set by flush.
@@ -287,7 +260,7 @@ func (fn *flowNet) Cancel(now int64, ids []int32, visit func(id int32, x Transfe
 		}
 		left, _ := fn.n.Remaining(flow.FlowID(id))
 		live = append(live, flow.FlowID(id))
-		moved = append(moved, max(0, fn.xfers[id].bytes-int64(math.Ceil(left))))
+		moved = append(moved, max(0, fn.xfers[id].Bytes-int64(math.Ceil(left))))
 	}
 	fn.live, fn.moved = live, moved
 	if len(live) > 0 {
@@ -296,8 +269,8 @@ func (fn *flowNet) Cancel(now int64, ids []int32, visit func(id int32, x Transfe
 		}
 	}
 	for k, id := range ids {
-		x := fn.xfers[id].transfer()
-		fn.xfers[id] = flowXfer{}
+		x := fn.xfers[id]
+		fn.xfers[id] = Transfer{}
 		fn.free = append(fn.free, flow.FlowID(id))
 		visit(id, x, moved[k])
 	}
@@ -380,7 +353,7 @@ func (fn *flowNet) Next(now int64) (int, int64, bool, error) {
 
 // End removes flow id at its end at and returns what it carried.
 func (fn *flowNet) End(id int, at int64) (Transfer, error) {
-	x := fn.xfers[id].transfer()
+	x := fn.xfers[id]
 	if _, err := fn.n.Remove(at, flow.FlowID(id)); err != nil {
 		return x, fmt.Errorf("flow network: end flow %d at %d µs: %w", id, at, err)
 	}

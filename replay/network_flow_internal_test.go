@@ -1,38 +1,11 @@
 package replay
 
 import (
-	"reflect"
 	"slices"
 	"testing"
-	"unsafe"
 
 	"github.com/tracereplay/tracereplay/internal/flow"
 )
-
-// TestFlowXfer: flowNet keeps a flow's Transfer in one 64-byte cache line
-// (flowXfer), and gives back every field of it but a batch round's sources,
-// which only Start reads. The sample sets every field of Transfer, so a field
-// added to Transfer and not kept fails here.
-func TestFlowXfer(t *testing.T) {
-	if n := unsafe.Sizeof(flowXfer{}); n != 64 {
-		t.Errorf("flowXfer takes %d bytes, want 64 (one cache line)", n)
-	}
-	x := Transfer{Kind: TransferOutput, Copy: true, Merge: true, Round: 3, Job: 4, Task: 5, FetchOf: 6, Src: 7, Dst: 8,
-		Bytes: 9, Start: 10, Pipeline: []int32{11, 12}, srcs: []roundSource{{node: 13, bytes: 14}}, srcTotal: 15}
-	v := reflect.ValueOf(x)
-	for i := range v.NumField() {
-		if v.Field(i).IsZero() {
-			t.Fatalf("the sample leaves Transfer.%s zero: set it, and keep it in flowXfer unless only Start reads it", v.Type().Field(i).Name)
-		}
-	}
-	k := keptXfer(&x)
-	got := k.transfer()
-	want := x
-	want.srcs, want.srcTotal = nil, 0
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("kept and given back: %+v, want %+v", got, want)
-	}
-}
 
 // TestFlowResPaths: the paths flowNet builds from its table of resources
 // (flowRes) are flow.Topology's, for every pair of nodes of clusters with

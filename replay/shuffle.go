@@ -263,22 +263,7 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 			x = &o.outs[len(o.outs)-1]
 		}
 		var skipped int64
-		waiting := j.waiting
-		if lazy && s.chk == nil {
-			// The loop below's, without its checks and with the quiet
-			// reduces' test in one comparison: on FB-2010's first 3,000
-			// jobs most of its visits are skips.
-			xr := x.rack + 1
-			for _, r := range waiting {
-				if q := o.quiet[r]; q != 0 && q != xr {
-					skipped++ // catchUpQuiet queues the output later
-					continue
-				}
-				s.flowFetch(j, r, i)
-			}
-			waiting = nil
-		}
-		for _, r := range waiting {
+		for _, r := range j.waiting {
 			if lazy && s.chk != nil {
 				s.checkQuiet(j, r, x)
 			}
