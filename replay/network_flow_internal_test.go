@@ -2,6 +2,7 @@ package replay
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/flow"
@@ -46,5 +47,40 @@ func TestFlowResPaths(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestLinksVisitsLoadedLinks: flowNet.Links visits every resource that is
+// not a disk and carries a flow, in resource order, and nothing else; here
+// with a fetch from every node to the next, across both racks.
+func TestLinksVisitsLoadedLinks(t *testing.T) {
+	h, err := ParseHardware([]byte("racks = 2\nnodes_per_rack = 3\nnetwork = \"flow\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo := NewTopology(&h, 1)
+	fn, err := newFlowNet(&h, topo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int32(len(topo.Nodes))
+	for a := range n {
+		if _, err := fn.Start(0, Transfer{Kind: TransferFetch, Src: a, Dst: (a + 1) % n, Bytes: 1e6}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, _, err := fn.Next(0); err != nil {
+		t.Fatal(err)
+	}
+	var want, got []string
+	for r := range fn.n.NumResources() {
+		id := flow.ResourceID(r)
+		if !strings.Contains(fn.n.ResourceName(id), "/disk") && fn.n.FlowsOn(id) > 0 {
+			want = append(want, fn.labels[r])
+		}
+	}
+	fn.Links(func(link string, _, _ float64, _ int) { got = append(got, link) })
+	if len(want) < 2*int(n) || !slices.Equal(got, want) {
+		t.Errorf("links visited %q, want %q (at least the %d NICs)", got, want, 2*n)
 	}
 }
