@@ -665,9 +665,7 @@ func (fn *flowNet) xferPath(dst []flow.ResourceID, x Transfer) ([]flow.ResourceI
 		// A batch round (network_retimed.go): the reduce side's resources
 		// only, the network ones for outputs from other nodes.
 		if x.Round-1 != roundOwn {
-			if dst, err = fn.topo.Inbound(dst, fn.node[x.Dst], x.Round-1 == roundFar); err != nil {
-				return dst, err
-			}
+			dst = fn.res.inbound(dst, x.Dst, x.Round-1 == roundFar)
 		}
 		dst, err = fn.addDisk(dst, start, x.Dst)
 		return dst, err
@@ -706,11 +704,7 @@ func (fn *flowNet) xferPath(dst []flow.ResourceID, x Transfer) ([]flow.ResourceI
 
 // addDisk appends node n's disk to the path dst[start:] unless it is there.
 func (fn *flowNet) addDisk(dst []flow.ResourceID, start int, n int32) ([]flow.ResourceID, error) {
-	r, err := fn.topo.Disk(fn.node[n], 0)
-	if err != nil {
-		return dst, err
-	}
-	return addResource(dst, start, r), nil
+	return addResource(dst, start, fn.res.node[n].disk), nil
 }
 
 // addHop appends the network path from node a to node b to the path
@@ -720,10 +714,7 @@ func (fn *flowNet) addHop(dst []flow.ResourceID, start int, a, b int32) ([]flow.
 		return dst, nil
 	}
 	k := len(dst)
-	p, err := fn.topo.Path(dst, fn.node[a], fn.node[b])
-	if err != nil {
-		return dst, err
-	}
+	p := fn.res.path(dst, a, b)
 	dst = p[:k]
 	for _, r := range p[k:] { // each is read before anything is written over it
 		dst = addResource(dst, start, r)

@@ -60,7 +60,6 @@ func (m flowNetwork) NewFlows(t *Topology) (Flows, error) {
 // flowNet is the run's flow network and what each of its flows is for.
 type flowNet struct {
 	n     *flow.Network
-	topo  *flow.Topology
 	node  []int // replay node → flow node
 	xfers []Transfer
 	free  []flow.FlowID
@@ -74,6 +73,8 @@ type flowNet struct {
 	rackW   []float64               // sourcePath's scratch: a round's bytes by source rack
 	racks   []int                   // sourcePath's scratch: the racks with bytes
 	labels  []string                // each resource's name in the replay's hosts and racks (Links)
+	links   []flow.ResourceID       // the resources that are links (not disks), in order (Links)
+	res     flowRes                 // each node's and rack's resources (paths)
 	started [numTransferKinds]int64 // transfers started, by kind (FlowCost)
 	live    []flow.FlowID           // Cancel's scratch: the flows under way it removes
 	moved   []int64                 // Cancel's scratch: the bytes each transfer moved
@@ -100,11 +101,18 @@ func newFlowNet(h *Hardware, t *Topology) (*flowNet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("network = \"flow\": %w", err)
 	}
-	fn.topo = topo
 	if err := fn.n.SetUpdateQuantum(int64(h.FlowUpdate)); err != nil {
 		return nil, fmt.Errorf("flow_update = %s: %w", h.FlowUpdate, err)
 	}
+	if fn.res, err = newFlowRes(topo, fn.node); err != nil {
+		return nil, fmt.Errorf("network = \"flow\": %w", err)
+	}
 	fn.labels = linkLabels(fn.n, t, fn.node)
+	for r, l := range fn.labels {
+		if l != "" {
+			fn.links = append(fn.links, flow.ResourceID(r))
+		}
+	}
 	return fn, nil
 }
 
@@ -145,13 +153,9 @@ func linkLabels(n *flow.Network, t *Topology, node []int) []string {
 
 // Links visits the resources that carry a flow now, in resource order.
 func (fn *flowNet) Links(visit func(link string, capacity, load float64, flows int)) {
-	for r := range fn.labels {
-		id := flow.ResourceID(r)
-		if fn.labels[r] == "" {
-			continue // a disk: not a link
-		}
+	for _, id := range fn.links { // disks are not links
 		if k := fn.n.FlowsOn(id); k > 0 {
-			visit(fn.labels[r], fn.n.Capacity(id), fn.n.Load(id), k)
+			visit(fn.labels[id], fn.n.Capacity(id), fn.n.Load(id), k)
 		}
 	}
 }
@@ -211,22 +215,14 @@ func (fn *flowNet) sourcePath(dst []flow.ResourceID, srcs []roundSource, total i
 	}
 	B := float64(total)
 	for _, x := range srcs {
-		node := fn.node[x.node]
-		d, err := fn.topo.Disk(node, 0)
-		if err != nil {
-			return dst, err
-		}
-		o, err := fn.topo.NICOut(node)
-		if err != nil {
-			return dst, err
-		}
+		nr := &fn.res.node[x.node]
 		w := float64(x.bytes) / B
-		dst = append(dst, d, o)
+		dst = append(dst, nr.disk, nr.nicOut)
 		fn.wts = append(fn.wts, w, w)
 		if far {
-			rk := fn.topo.Rack(node)
+			rk := int(nr.rack)
 			if fn.rackW == nil {
-				fn.rackW = make([]float64, fn.topo.Racks())
+				fn.rackW = make([]float64, len(fn.res.up))
 			}
 			if fn.rackW[rk] == 0 {
 				fn.racks = append(fn.racks, rk)
@@ -235,11 +231,7 @@ func (fn *flowNet) sourcePath(dst []flow.ResourceID, srcs []roundSource, total i
 		}
 	}
 	for _, rk := range fn.racks {
-		u, err := fn.topo.Uplink(rk)
-		if err != nil {
-			return dst, err
-		}
-		dst = append(dst, u)
+		dst = append(dst, fn.res.up[rk])
 		fn.wts = append(fn.wts, fn.rackW[rk]/B)
 		fn.rackW[rk] = 0
 	}
@@ -337,8 +329,8 @@ func (fn *flowNet) flush(now int64) error {
 // bytes over that split bound its time from above while nothing else changes.
 // It costs O(path), not a re-solve.
 func (fn *flowNet) EstimateUs(b int64, src, dst int32) int64 {
-	p, err := fn.topo.Path(fn.path[:0], fn.node[src], fn.node[dst])
-	if err != nil || len(p) == 0 {
+	p := fn.res.path(fn.path[:0], src, dst)
+	if len(p) == 0 {
 		return 0
 	}
 	fn.path = p
