@@ -471,6 +471,9 @@ func (s *Sim) retireMaps(j *Job) {
 	}
 	j.nMaps, j.retired = int32(len(j.Maps)), true
 	j.Maps, j.replicas = nil, nil
+	if d := j.out.disk; d != nil {
+		d.dropMaps() // network_disk.go: its per-map tables, under flow
+	}
 	if s.fn == nil {
 		j.out.done = nil // under flow the reduces count and queue by it (network_retimed.go)
 	}

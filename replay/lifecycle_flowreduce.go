@@ -53,7 +53,7 @@ func (s *Sim) reduceAttemptsFetch(j *Job, i int32, saved int64) bool {
 	st := &j.out.fs[i]
 	aw := j.redAMWaitUs(i) // YARN: its AM takes the container then (yarn.go)
 	st.failUs = s.now + aw + f
-	if su := d.slowed(len(d.mapCPU)+int(i), int64(s.hw.TaskStartup)); su < f {
+	if su := d.slowed(int(d.maps)+int(i), int64(s.hw.TaskStartup)); su < f {
 		s.schedule(s.now+aw+su, evFetchStart, j.Index, i)
 	}
 	s.schedule(st.failUs, evFetchStart, j.Index, i)
@@ -72,7 +72,7 @@ func (s *Sim) reduceAttemptsFetch(j *Job, i int32, saved int64) bool {
 // output reported so far (its start-up event is queued), or, when every
 // attempt failed, the reduce receives no more outputs.
 func (s *Sim) reduceAttemptsFailed(j *Job, i int32) {
-	s.withdrawAttempt(j, len(j.out.disk.mapCPU)+int(i)) // network_cancel.go
+	s.withdrawAttempt(j, int(j.out.disk.maps)+int(i)) // network_cancel.go
 	st := &j.out.fs[i]
 	*st = fetchState{phase: st.phase}
 	j.out.clearQuiet(i)

@@ -43,9 +43,9 @@ type xferIndex struct {
 func (d *jobDisk) attempt(x *Transfer) int {
 	switch {
 	case x.Kind == TransferFetch || x.Kind == TransferOutput:
-		return len(d.mapCPU) + int(x.Task)
+		return int(d.maps) + int(x.Task)
 	case x.Copy:
-		return len(d.mapCPU) + len(d.redOut) + int(x.Task)
+		return int(d.maps) + len(d.redOut) + int(x.Task)
 	}
 	return int(x.Task)
 }
@@ -54,9 +54,9 @@ func (d *jobDisk) attempt(x *Transfer) int {
 func (s *Sim) xlink(x *Transfer, id int32) {
 	d := s.jobs[x.Job].out.disk
 	if d.xhead == nil {
-		n := len(d.mapCPU) + len(d.redOut)
+		n := int(d.maps) + len(d.redOut)
 		if s.specOn() {
-			n += len(d.mapCPU)
+			n += int(d.maps)
 		}
 		d.xhead = make([]int32, n)
 	}
@@ -144,7 +144,7 @@ func (s *Sim) cancelTransfers(j *Job, red int32) {
 	}
 	d := j.out.disk
 	if red >= 0 {
-		s.withdrawAttempt(j, len(d.mapCPU)+int(red))
+		s.withdrawAttempt(j, int(d.maps)+int(red))
 	} else if d != nil {
 		ids := s.xscratch[:0]
 		for k := range d.xhead {

@@ -131,14 +131,19 @@ const (
 // A reused JVM (jvm_reuse) skips the start-up: the start-up stage lasts
 // (task_startup − what the JVM saves) × the factor.
 
-// jobDisk is a job's per-task state under network = "flow".
+// jobDisk is a job's per-task state under network = "flow". Its per-map
+// tables are dropped with the job's map records (dropMaps, from retireMaps);
+// maps keeps their count, the offset of the reduces in the per-task tables
+// (slow, xhead) and attempt indexes (network_cancel.go).
 type jobDisk struct {
+	maps    int32    // the job's maps
 	mapCPU  []int64  // per map: its compute time, duration noise included
 	redOut  []bool   // per reduce: its output is written as a flow (false: an observed duration holds it)
 	redSeed []uint64 // per reduce: seeds its output pipeline's placement
 	mapSeed uint64   // in a job without reduces (mapOnly): with the map's index, seeds its output pipeline's placement
 	mapOnly bool     // the job has no reduces: its maps write their output through HDFS pipelines (startSpill)
-	cpuEnd  []int64  // per map, then per reduce, while it runs: when its compute ends
+	mapEnd  []int64  // per map, while it runs: when its compute ends
+	redEnd  []int64  // per reduce, while it runs: when its compute ends
 	stage   []uint8  // per map: its original attempt's stage while it runs
 	timed   []bool   // per map: its node-local time is observed (mapCPU holds it, after start-up); nil when none is
 	// Faults (above), nil when none applies to the job.
@@ -164,7 +169,7 @@ func (d *jobDisk) setMapFaults(i int, f taskFaults, stretchUs int64) {
 	}
 	d.setSlow(i, f.factor)
 	if d.stretch == nil {
-		d.stretch = make([]int64, len(d.mapCPU))
+		d.stretch = make([]int64, int(d.maps))
 	}
 	d.stretch[i] = stretchUs
 }
@@ -172,7 +177,7 @@ func (d *jobDisk) setMapFaults(i int, f taskFaults, stretchUs int64) {
 // setReduceFaults records reduce i's straggler factor and failed attempts.
 func (d *jobDisk) setReduceFaults(i int, f taskFaults) {
 	if f.factor != 1 {
-		d.setSlow(len(d.mapCPU)+i, f.factor)
+		d.setSlow(int(d.maps)+i, f.factor)
 	}
 	d.addReduceRetry(i, f.failedUs)
 }
@@ -181,7 +186,7 @@ func (d *jobDisk) setReduceFaults(i int, f taskFaults) {
 // plus a reduce).
 func (d *jobDisk) setSlow(k int, factor float64) {
 	if d.slow == nil {
-		d.slow = make([]float64, len(d.mapCPU)+len(d.redOut))
+		d.slow = make([]float64, int(d.maps)+len(d.redOut))
 	}
 	d.slow[k] = factor
 }
@@ -222,7 +227,7 @@ func (d *jobDisk) mapWaitUs(hw *Hardware, m *MapTask, i int32, saved int64) int6
 // flow: its failed attempts, then its start-up, less what a reused JVM
 // saves, stretched by its straggler factor.
 func (d *jobDisk) reduceWaitUs(hw *Hardware, i int32, saved int64) int64 {
-	wait := d.slowed(len(d.mapCPU)+int(i), max(0, int64(hw.TaskStartup)-saved))
+	wait := d.slowed(int(d.maps)+int(i), max(0, int64(hw.TaskStartup)-saved))
 	if d.redRetry != nil {
 		wait += d.redRetry[i]
 	}
@@ -234,7 +239,7 @@ func (d *jobDisk) reduceWaitUs(hw *Hardware, i int32, saved int64) int64 {
 // modelled read ∥ compute and spill.
 func (d *jobDisk) setTimed(hw *Hardware, i int, localUs int64) {
 	if d.timed == nil {
-		d.timed = make([]bool, len(d.mapCPU))
+		d.timed = make([]bool, int(d.maps))
 	}
 	d.timed[i] = true
 	d.mapCPU[i] = max(0, localUs-int64(hw.TaskStartup))
@@ -243,11 +248,20 @@ func (d *jobDisk) setTimed(hw *Hardware, i int, localUs int64) {
 // isTimed reports whether map i is trace-timed (setTimed).
 func (d *jobDisk) isTimed(i int32) bool { return d.timed != nil && d.timed[i] }
 
+// dropMaps drops the per-map tables once every map is done and nothing
+// reads them again (retireMaps, under flowRetiresMaps: no speculation, faults,
+// YARN or lifecycle, whose copies, failed attempts and containers read them
+// after a map's end). The per-task tables (slow, xhead) are kept: the
+// reduces index them past the maps.
+func (d *jobDisk) dropMaps() {
+	d.mapCPU, d.mapEnd, d.stage, d.timed, d.stretch, d.failEnd = nil, nil, nil, nil, nil, nil
+}
+
 // newJobDisk is the flow state of trace job ti with the given maps and
 // reduces; each reduce's pipeline seed is drawn from its own stream.
 func (w *Workload) newJobDisk(ti, maps, reduces int) *jobDisk {
-	d := &jobDisk{mapCPU: make([]int64, maps), redOut: make([]bool, reduces), redSeed: make([]uint64, reduces),
-		cpuEnd: make([]int64, maps+reduces), stage: make([]uint8, maps)}
+	d := &jobDisk{maps: int32(maps), mapCPU: make([]int64, maps), redOut: make([]bool, reduces), redSeed: make([]uint64, reduces),
+		mapEnd: make([]int64, maps), redEnd: make([]int64, reduces), stage: make([]uint8, maps)}
 	rng := jobRand(w.seed, streamOutput, ti)
 	for i := range d.redSeed {
 		d.redSeed[i] = rng.Uint64()
@@ -309,12 +323,12 @@ func (s *Sim) flowMapLaunched(j *Job, i int32, saved, amWait int64) {
 	if fs := s.failingRead(j, i); fs > 0 {
 		// Its failed attempts read (above): their start-up, then their read
 		// until they fail at now + fs; the successful attempt's read starts
-		// at the end of the wait (held in cpuEnd until then).
+		// at the end of the wait (held in mapEnd until then).
 		if d.failEnd == nil {
-			d.failEnd = make([]int64, len(d.mapCPU))
+			d.failEnd = make([]int64, int(d.maps))
 		}
 		d.stage[i], d.failEnd[i] = mapFailStartup, s.now+amWait+fs
-		d.cpuEnd[i] = s.now + amWait + d.mapWaitUs(s.hw, &j.Maps[i], i, saved)
+		d.mapEnd[i] = s.now + amWait + d.mapWaitUs(s.hw, &j.Maps[i], i, saved)
 		s.schedule(s.now+amWait+min(fs, d.slowed(int(i), int64(s.hw.TaskStartup))), evTaskFlow, j.Index, i)
 		return
 	}
@@ -345,7 +359,7 @@ func (s *Sim) taskFlowStage(j *Job, b int32) {
 		d.stage[b] = mapReading
 		timed := d.isTimed(b)
 		if !timed {
-			d.cpuEnd[b] = s.now + d.slowed(int(b), d.mapCPU[b])
+			d.mapEnd[b] = s.now + d.slowed(int(b), d.mapCPU[b])
 		}
 		if m.InputBytes > 0 && (!timed || m.srcNode != m.Node) {
 			s.flowStart(Transfer{Kind: TransferMapRead, Job: j.Index, Task: b, FetchOf: -1, Src: m.srcNode, Dst: m.Node, Bytes: m.InputBytes})
@@ -398,8 +412,8 @@ func (s *Sim) mapAttemptsFailed(j *Job, i int32) {
 		s.withdrawAttempt(j, int(i)) // network_cancel.go
 	}
 	d.stage[i] = mapStartup
-	if d.cpuEnd[i] > s.now {
-		s.schedule(d.cpuEnd[i], evTaskFlow, j.Index, i)
+	if d.mapEnd[i] > s.now {
+		s.schedule(d.mapEnd[i], evTaskFlow, j.Index, i)
 		return
 	}
 	s.taskFlowStage(j, i)
@@ -410,11 +424,11 @@ func (s *Sim) mapAttemptsFailed(j *Job, i int32) {
 func (s *Sim) mapReadEnded(j *Job, i int32) {
 	d := j.out.disk
 	if d.isTimed(i) {
-		d.cpuEnd[i] = s.now + d.slowed(int(i), d.mapCPU[i])
+		d.mapEnd[i] = s.now + d.slowed(int(i), d.mapCPU[i])
 	}
-	if d.cpuEnd[i] > s.now {
+	if d.mapEnd[i] > s.now {
 		d.stage[i] = mapCompute
-		s.schedule(d.cpuEnd[i], evTaskFlow, j.Index, i)
+		s.schedule(d.mapEnd[i], evTaskFlow, j.Index, i)
 		return
 	}
 	s.startSpill(j, i)
@@ -493,7 +507,7 @@ func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 		red.ShuffleEndUs = max(s.now, obsTailEnd(j, r))
 	}
 	if !j.out.disk.redOut[r] {
-		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+j.out.disk.slowed(len(j.out.disk.mapCPU)+int(r), red.workUs))
+		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+j.out.disk.slowed(int(j.out.disk.maps)+int(r), red.workUs))
 		s.schedule(red.FinishUs, evReduceDone, j.Index, r)
 		return
 	}
@@ -509,7 +523,7 @@ func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 func (s *Sim) startOutput(j *Job, r int32) {
 	red := &j.Reduces[r]
 	d := j.out.disk
-	d.cpuEnd[len(d.mapCPU)+int(r)] = s.now + d.slowed(len(d.mapCPU)+int(r), red.workUs)
+	d.redEnd[r] = s.now + d.slowed(int(d.maps)+int(r), red.workUs)
 	merging := s.startMergeRead(j, r)
 	if red.OutputBytes <= 0 {
 		if !merging {
@@ -543,7 +557,7 @@ func (s *Sim) flowReduceEnded(j *Job, r int32) {
 		return
 	}
 	red := &j.Reduces[r]
-	end := max(s.now, j.out.disk.cpuEnd[len(j.out.disk.mapCPU)+int(r)])
+	end := max(s.now, j.out.disk.redEnd[r])
 	red.FinishUs = s.reported(red.Node, end)
 	s.schedule(red.FinishUs, evReduceDone, j.Index, r)
 }

@@ -100,6 +100,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.Int64Var(&c.maxTasks, "max-tasks", replay.DefaultMaxTasks, "refuse a trace of more than `N` tasks")
 	fs.IntVar(&c.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once (each run is single-threaded)")
 	fs.BoolVar(&c.quiet, "quiet", false, "print no summary table")
+	var memLimit memoryLimit // memlimit.go
+	fs.Var(&memLimit, "memory-limit", "soft limit on the process's memory, as GOMEMLIMIT takes it (e.g. 280MiB, or off): the collector runs more often near it, trading CPU for peak RSS; GOMEMLIMIT in the environment wins; under a limit below the run's live heap the collector runs back to back (twice the CPU or more)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() { fmt.Fprint(stderr, withSweepUsage(withCalibrateUsage(usage(fs)))) }
 	if err := fs.Parse(args); err != nil {
@@ -120,6 +122,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if c.parallel < 1 {
 		c.parallel = 1
 	}
+	applyMemoryLimit(memLimit)
 	if c.out != "" {
 		closeOut, err := openOut(ctx, &c, stderr) // publish.go
 		if err != nil {
