@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 // fb3000 is samples/hardware/fb-3000.toml's cluster in bytes per second: 75
@@ -104,4 +105,173 @@ func benchAddRemove(b *testing.B, core, rackLocal float64, fullOnly bool) {
 	if n.Active() != 10_000 {
 		b.Fatalf("%d flows active", n.Active())
 	}
+}
+
+// engineSpecs draws flows shaped like the engine's under network = "flow",
+// flow_shuffle = "batch" (h-fill's BenchmarkSettle, branch h-fill): map reads
+// from a node's disk (half of them local, the rest across the network),
+// spills to a disk, and batch rounds, a reduce's disk and NIC in (and
+// downlink, for a round from other racks) with 2 to 8 sources each loading
+// its disk and NIC out, and for a far round its rack's uplink, by its share
+// of the round's bytes.
+type engineSpecs struct {
+	rng  *rand.Rand
+	top  *Topology
+	path []ResourceID
+	wts  []float64 // nil: unweighted
+	srcs []int
+	next FlowID
+}
+
+func newEngineSpecs(rng *rand.Rand, top *Topology) *engineSpecs {
+	return &engineSpecs{rng: rng, top: top}
+}
+
+// draw sets path and wts to a new flow's.
+func (g *engineSpecs) draw() {
+	rng, top := g.rng, g.top
+	nodes := top.Nodes()
+	disk := func(node int) ResourceID { d, _ := top.Disk(node, 0); return d }
+	g.path, g.wts = g.path[:0], g.wts[:0]
+	dst := rng.IntN(nodes)
+	switch k := rng.IntN(10); {
+	case k < 4: // a map read
+		src := dst
+		if rng.IntN(2) == 0 {
+			src = rng.IntN(nodes)
+		}
+		g.path = append(g.path, disk(src))
+		if src != dst {
+			g.path, _ = top.Path(g.path, src, dst)
+			g.path = append(g.path, disk(dst))
+		}
+	case k < 6: // a spill
+		g.path = append(g.path, disk(dst))
+	default: // a batch round
+		far := rng.IntN(2) == 0
+		g.path, _ = top.Inbound(g.path, dst, far)
+		g.path = append(g.path, disk(dst))
+		for range len(g.path) {
+			g.wts = append(g.wts, 1)
+		}
+		g.srcs = g.srcs[:0]
+		first, end := top.RackNodes(top.Rack(dst))
+		for len(g.srcs) < 2+rng.IntN(min(7, end-first-2)) {
+			s := first + rng.IntN(end-first)
+			if far {
+				s = rng.IntN(nodes)
+			}
+			if s == dst || slices.Contains(g.srcs, s) || (far && top.Rack(s) == top.Rack(dst)) {
+				continue
+			}
+			g.srcs = append(g.srcs, s)
+		}
+		share := make([]float64, top.Racks())
+		var racks []int
+		for _, s := range g.srcs {
+			w := 1 / float64(len(g.srcs))
+			o, _ := top.NICOut(s)
+			g.path = append(g.path, disk(s), o)
+			g.wts = append(g.wts, w, w)
+			if rk := top.Rack(s); far {
+				if share[rk] == 0 {
+					racks = append(racks, rk)
+				}
+				share[rk] += w
+			}
+		}
+		for _, rk := range racks {
+			u, _ := top.Uplink(rk)
+			g.path = append(g.path, u)
+			g.wts = append(g.wts, share[rk])
+		}
+	}
+}
+
+// spec draws a new flow, its ID the next.
+func (g *engineSpecs) spec() Spec {
+	g.draw()
+	sp := Spec{ID: g.next, Bytes: 1 + g.rng.Int64N(256<<20), Path: slices.Clone(g.path)}
+	if len(g.wts) > 0 {
+		sp.Weights = slices.Clone(g.wts)
+	}
+	g.next++
+	return sp
+}
+
+// BenchmarkSettle measures the deferred re-solves of the rate-update quantum
+// on the 3,000-node cluster with about 2,400 flows under way, the size of a
+// full re-solve on FB-2010's day under network = "flow", flow_shuffle =
+// "batch", flow_update = "1s" (docs/network-model.md, "Cheaper re-solves"),
+// h-fill's benchmark: each op is one quantum of 1 s, in which the flows that
+// finish end and as many new ones start (all deferred), then Settle. The
+// flows are engineSpecs'. ns/flow is the settles' time over the flows they
+// re-solved (incremental and full), cpu-ns/flow the same in the process's
+// CPU time; flows/op those flows, ends/op the flows that ended (and started)
+// in a quantum, and end-cpu-ns/end the CPU time of those ends and starts
+// (Remove and AddBatch, deferred) per end. Each case runs with the
+// incremental solver (as used) and with full re-solves only.
+func BenchmarkSettle(b *testing.B) {
+	for _, solver := range []string{"incremental", "full"} {
+		b.Run(solver, func(b *testing.B) { benchSettle(b, solver == "full") })
+	}
+}
+
+// benchSettle runs one case of BenchmarkSettle.
+func benchSettle(b *testing.B, fullOnly bool) {
+	const active = 2400
+	const quantum = 1_000_000
+	n := New()
+	n.fullOnly = fullOnly
+	top, err := fb3000(1).Build(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := n.SetUpdateQuantum(quantum); err != nil {
+		b.Fatal(err)
+	}
+	g := newEngineSpecs(rand.New(rand.NewPCG(2010, 3000)), top)
+	specs := make([]Spec, active)
+	for i := range specs {
+		specs[i] = g.spec()
+	}
+	if _, err := n.AddBatch(0, specs); err != nil {
+		b.Fatal(err)
+	}
+	one := make([]Spec, 1)
+	st0 := n.Stats()
+	var cpu, wall, endCPU int64
+	changes := 0
+	for b.Loop() {
+		due := n.Now() + quantum
+		cpu0 := cpuNanos()
+		for {
+			id, at, ok := n.Next()
+			if !ok || at >= due {
+				break
+			}
+			if _, err := n.Remove(at, id); err != nil {
+				b.Fatal(err)
+			}
+			changes++
+			one[0] = g.spec()
+			if _, err := n.AddBatch(at, one); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu1, t0 := cpuNanos(), time.Now()
+		endCPU += cpu1 - cpu0
+		if _, err := n.Settle(due); err != nil {
+			b.Fatal(err)
+		}
+		wall += time.Since(t0).Nanoseconds()
+		cpu += cpuNanos() - cpu1
+	}
+	st := n.Stats()
+	flows := float64(st.LocalFlows + st.FullFlows - st0.LocalFlows - st0.FullFlows)
+	b.ReportMetric(float64(wall)/flows, "ns/flow")
+	b.ReportMetric(float64(cpu)/flows, "cpu-ns/flow")
+	b.ReportMetric(flows/float64(b.N), "flows/op")
+	b.ReportMetric(float64(changes)/float64(b.N), "ends/op")
+	b.ReportMetric(float64(endCPU)/float64(changes), "end-cpu-ns/end")
 }
