@@ -329,26 +329,7 @@ func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 		}
 		outs = nil
 	}
-	if !far && len(outs) > 0 {
-		// The outputs of the reduce's rack, by the job's index of them: the
-		// same outputs in the same order as the walk below, in O(log n + the
-		// rack's outputs) instead of O(outputs); on FB-2010's first 3,000
-		// jobs under fifo the walk read 125 M outputs for 1.7 M of the
-		// reduce's rack (docs/network-model.md, h-flowengine).
-		ks := j.out.rackOutputs(rack, len(s.topo.RackNodes))
-		seen := int32(from + len(outs))
-		lo, _ := slices.BinarySearch(ks, int32(from))
-		for _, k := range ks[lo:] {
-			if k >= seen {
-				break
-			}
-			if x := &j.out.outs[k]; x.node != node {
-				srcs = m.add(srcs, x, tallied, sb, total, j)
-			}
-		}
-		outs = nil
-	}
-	for _, x := range outs { // as m.add, inline: most rounds' outputs are here
+	for _, x := range outs {
 		if x.node == node || (x.rack == rack) == far {
 			continue
 		}
@@ -436,42 +417,6 @@ const roundSourceCap = 4
 // listed, 0 when not listed.
 type roundMix struct {
 	slot []int32
-}
-
-// add adds to srcs the reduce's share of output x of job j (x.share when
-// the job's outputs are tallied, else the share of a reduce of shuffle bytes
-// sb of the job's total output), under x's host, which it lists after the
-// others when new; an output of no share adds nothing.
-func (m *roundMix) add(srcs []roundSource, x *doneOutput, tallied bool, sb, total int64, j *Job) []roundSource {
-	b := x.share
-	if !tallied {
-		b = outputShare(sb, x.bytes, total, j.NumMaps()) // share(j, red, m)
-	}
-	if b <= 0 {
-		return srcs
-	}
-	k := m.slot[x.node] - 1
-	if k < 0 {
-		srcs = append(srcs, roundSource{node: x.node})
-		k = int32(len(srcs) - 1)
-		m.slot[x.node] = k + 1
-	}
-	srcs[k].bytes += b
-	return srcs
-}
-
-// rackOutputs is the indexes in o.outs of the outputs on rack, in increasing
-// order (of racks racks), after indexing those not indexed yet.
-func (o *jobOutput) rackOutputs(rack int32, racks int) []int32 {
-	if o.byRack == nil {
-		o.byRack = make([][]int32, racks)
-	}
-	for k := int(o.racked); k < len(o.outs); k++ {
-		r := o.outs[k].rack
-		o.byRack[r] = append(o.byRack[r], int32(k))
-	}
-	o.racked = int32(len(o.outs))
-	return o.byRack[rack]
 }
 
 // roundEnded ends the round of class c.

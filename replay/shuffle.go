@@ -62,12 +62,6 @@ type jobOutput struct {
 	// done, in the same order: where each lies and its bytes, so that
 	// sourceMix reads them in order rather than from the maps' records.
 	outs []doneOutput
-	// byRack indexes outs by rack for the rounds from a reduce's own rack
-	// (sourceMix): by rack, the indexes in outs of the outputs on it, in
-	// increasing order, over outs[:racked]; built as those rounds ask
-	// (rackOutputs).
-	byRack [][]int32
-	racked int32
 	// tally sums outs by node and rack under flow_shuffle = "batch" when
 	// every reduce of the job has the same shuffle bytes (network_retimed.go).
 	tally outputTally
