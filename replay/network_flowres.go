@@ -8,12 +8,12 @@ import (
 
 // flowRes is the flow network's resources by the replay's node and by rack,
 // read once from its flow.Topology, so that a flow's path is built from
-// them in O(path): the topology's own lookups check the node against the
-// cluster's size, which it sums over the racks at each call (flow.Cluster's
-// Nodes), and on FB-2010's first 3,000 jobs under fifo on fb-3000 (75
-// racks) that sum was more of the profile than building the paths it checked
-// (docs/network-model.md, h-flowengine). The paths are those of
-// flow.Topology's Path, Inbound and Disk (TestFlowResPaths).
+// them in O(path) with no range checks or errors on the hot path (until
+// Topology.Nodes was counted at Build, the topology's lookups summed the 75
+// racks' sizes at each call: on FB-2010's first 3,000 jobs under fifo on
+// fb-3000 more of the profile than building the paths; docs/network-model.md,
+// h-flowengine). The paths are those of flow.Topology's Path, Inbound and
+// Disk (TestFlowResPaths).
 type flowRes struct {
 	node     []nodeRes         // by the replay's node
 	up, down []flow.ResourceID // by flow rack

@@ -150,6 +150,11 @@ func (c Cluster) Build(n *Network) (*Topology, error) {
 	return t, nil
 }
 
+// Nodes is the number of nodes, counted when the topology was built: the
+// Cluster's Nodes sums RackSizes at every call, and Disk, NICOut, Inbound
+// and Path check their nodes against it on every transfer.
+func (t *Topology) Nodes() int { return len(t.rackOf) }
+
 // Rack is the rack of a node; it panics on a node out of range.
 func (t *Topology) Rack(node int) int { return int(t.rackOf[node]) }
 
