@@ -73,11 +73,10 @@ func (m *memoryLimit) Set(s string) error {
 
 // applyMemoryLimit sets the runtime's soft memory limit to m unless the
 // environment's GOMEMLIMIT (which the runtime has already applied) is set,
-// or m is off. It returns whether it set the limit.
-func applyMemoryLimit(m memoryLimit) bool {
+// or m is off.
+func applyMemoryLimit(m memoryLimit) {
 	if m.bytes == 0 || os.Getenv("GOMEMLIMIT") != "" {
-		return false
+		return
 	}
 	debug.SetMemoryLimit(m.bytes)
-	return true
 }
