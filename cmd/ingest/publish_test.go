@@ -136,9 +136,16 @@ func TestSignal(t *testing.T) {
 			t.Fatal(err)
 		}
 		stdin.Write(data[:len(data)/2]) // ingest now waits for the rest
-		time.Sleep(300 * time.Millisecond)
-		if _, err := os.Stat(filepath.Join(parent, ".trace.lock")); err != nil {
-			t.Errorf("%v: no lock file while ingest runs: %v", c.sig, err)
+		// The lock is taken once the process has started and parsed its
+		// flags: wait for it rather than for a fixed time (a fixed 300 ms
+		// was too short once at load average 13).
+		lock := filepath.Join(parent, ".trace.lock")
+		_, err = os.Stat(lock)
+		for deadline := time.Now().Add(20 * time.Second); err != nil && time.Now().Before(deadline); _, err = os.Stat(lock) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err != nil {
+			t.Errorf("%v: no lock file within 20 s of ingest's start: %v", c.sig, err)
 		}
 		cmd.Process.Signal(c.sig)
 		time.Sleep(100 * time.Millisecond)
