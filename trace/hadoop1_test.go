@@ -453,3 +453,69 @@ func TestSplitHelpers(t *testing.T) {
 		}
 	}
 }
+
+// h1BothSetups is the start and end of a real Hadoop 0.20 history
+// (job_201105251513_0145, a Pig job on three hosts *.labbio, 2 maps and 2
+// reduces; FORMATS.md has no such file: it was found in a public code index,
+// docs/ingest-formats.md "Histories found in the wild"), its map and reduce
+// records left out and the ERROR stack traces cut to their first line. Its
+// map-side setup task m_000003 fails, the JobTracker launches the reduce-side
+// setup task r_000003, which fails too, and m_000003's second attempt
+// succeeds: two setup tasks numbered 3.
+const h1BothSetups = `Meta VERSION="1" .
+Job JOBID="job_201105251513_0145" JOBNAME="PigLatin:22H55M55S465940138\.3X\.query\.31\.web_site\.web_site\.2\.2\.pig" USER="hadoop" SUBMIT_TIME="1306384434299" JOBCONF="hdfs://berlin\.labbio:54310/mnt/hadoop-tmp/dir/hadoop-hadoop/mapred/system/job_201105251513_0145/job\.xml" .
+Job JOBID="job_201105251513_0145" JOB_PRIORITY="NORMAL" .
+Job JOBID="job_201105251513_0145" LAUNCH_TIME="1306384434525" TOTAL_MAPS="2" TOTAL_REDUCES="2" JOB_STATUS="PREP" .
+Task TASKID="task_201105251513_0145_m_000003" TASK_TYPE="SETUP" START_TIME="1306384436656" SPLITS="" .
+MapAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_m_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000003_0" START_TIME="1306384437003" TRACKER_NAME="tracker_berlin\.labbio:localhost/127\.0\.0\.1:38958" HTTP_PORT="50060" .
+MapAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_m_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000003_0" TASK_STATUS="FAILED" FINISH_TIME="1306384439659" HOSTNAME="berlin\.labbio" ERROR="Error: java\.lang\.ClassNotFoundException: org\.apache\.hadoop\.hdfs\.protocol\.LocatedBlocks
+" .
+Task TASKID="task_201105251513_0145_r_000003" TASK_TYPE="SETUP" START_TIME="1306384439659" SPLITS="" .
+ReduceAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_r_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_r_000003_0" START_TIME="1306384439695" TRACKER_NAME="tracker_berlin\.labbio:localhost/127\.0\.0\.1:38958" HTTP_PORT="50060" .
+ReduceAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_r_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_r_000003_0" TASK_STATUS="FAILED" FINISH_TIME="1306384442663" HOSTNAME="berlin\.labbio" ERROR="Error: java\.lang\.ClassNotFoundException: org\.apache\.hadoop\.hdfs\.protocol\.LocatedBlocks
+" .
+MapAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_m_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000003_1" START_TIME="1306383936442" TRACKER_NAME="tracker_damasco\.labbio:localhost/127\.0\.0\.1:47023" HTTP_PORT="50060" .
+MapAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_m_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000003_1" TASK_STATUS="SUCCESS" FINISH_TIME="1306383937563" HOSTNAME="/default-rack/damasco\.labbio" STATE_STRING="setup" COUNTERS="{(org\.apache\.hadoop\.mapred\.Task$Counter)(Map-Reduce Framework)[(SPILLED_RECORDS)(Spilled Records)(0)]}" .
+Task TASKID="task_201105251513_0145_m_000003" TASK_TYPE="SETUP" TASK_STATUS="SUCCESS" FINISH_TIME="1306384445797" COUNTERS="{(org\.apache\.hadoop\.mapred\.Task$Counter)(Map-Reduce Framework)[(SPILLED_RECORDS)(Spilled Records)(0)]}" .
+Job JOBID="job_201105251513_0145" JOB_STATUS="RUNNING" .
+Job JOBID="job_201105251513_0145" FINISH_TIME="1306384464406" JOB_STATUS="SUCCESS" FINISHED_MAPS="2" FINISHED_REDUCES="2" FAILED_MAPS="0" FAILED_REDUCES="0" .
+`
+
+// TestHadoop1MapAndReduceSideSetup checks that a job's map-side and
+// reduce-side setup tasks, which Hadoop 1 numbers alike when the job has as
+// many maps as reduces, are both kept: the reduce-side one under the next free
+// setup index, with its failed attempt, and said so.
+func TestHadoop1MapAndReduceSideSetup(t *testing.T) {
+	var ds []Diagnostic
+	tr, err := ReadHadoop1("labbio", strings.NewReader(h1BothSetups), collect(&ds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTraceInvariants(t, tr)
+	var setups []Task
+	for _, k := range tr.Tasks {
+		if k.Type == Setup {
+			setups = append(setups, k)
+		}
+	}
+	if len(setups) != 2 {
+		t.Fatalf("%d setup tasks, want 2 (m_000003 and r_000003): %+v", len(setups), setups)
+	}
+	m, r := setups[0], setups[1]
+	if m.TaskID != "task_201105251513_0145_m_000003" || m.Index != 3 || !m.InMapSlot() || m.Status != StatusSucceeded ||
+		m.FailedAttempts != 1 || m.Host != "damasco.labbio" {
+		t.Errorf("map-side setup %+v", m)
+	}
+	if r.TaskID != "task_201105251513_0145_r_000003" || r.Index != 4 || r.InMapSlot() || r.FailedAttempts != 1 ||
+		r.StartMs != 1306384439695 || r.FinishMs != 1306384442663 || r.Host != "berlin.labbio" {
+		t.Errorf("reduce-side setup %+v", r)
+	}
+	if hasDiag(ds, "dropped") || !hasDiag(ds, "(map and reduce slot) are both SETUP 3; the second is numbered 4") {
+		t.Errorf("diagnostics %v", ds)
+	}
+	for _, a := range tr.Attempts {
+		if a.TaskID == r.TaskID && a.Status != StatusFailed {
+			t.Errorf("reduce-side setup attempt %+v", a)
+		}
+	}
+}

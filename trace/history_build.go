@@ -177,7 +177,13 @@ func (t *taskAcc) appendAttempts(out []Attempt, jobID string, kind taskKind, hos
 
 // uniqueIndexes sorts a job's tasks by type and index and makes (type, index)
 // unique: tasks whose id carries no index get the next free ones, in record
-// order; a second task with the index of another is dropped. Both are reported.
+// order; a second task with the index of another is dropped, except a setup or
+// cleanup task in the other kind of slot than the first (Hadoop 1's JobTracker
+// makes a map-side and a reduce-side setup task, task_…_m_<maps+1> and
+// task_…_r_<reduces+1>, and likewise cleanup tasks m_<maps> and r_<reduces>;
+// both run when the first one's attempt fails, and their numbers are equal
+// when the job has as many maps as reduces), which gets the next free index.
+// All three are reported.
 func uniqueIndexes(jobID string, tasks []Task, diag *diagSink, pos jobPos) []Task {
 	var next [NumTaskTypes]int32
 	for _, t := range tasks {
@@ -200,13 +206,29 @@ func uniqueIndexes(jobID string, tasks []Task, diag *diagSink, pos jobPos) []Tas
 		return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
 	})
 	out := tasks[:0]
+	var moved []Task
 	for i, t := range tasks {
 		if i > 0 && t.Type == tasks[i-1].Type && t.Index == tasks[i-1].Index {
+			prev := tasks[i-1]
+			if !t.Type.IsWork() && t.InMapSlot() != prev.InMapSlot() {
+				diag.note(pos.line, pos.record, pos.offset, "job %s: setup or cleanup tasks %s and %s (map and reduce slot) are both %s %d; the second is numbered %d",
+					jobID, prev.TaskID, t.TaskID, t.Type, t.Index, next[t.Type])
+				t.Index = next[t.Type]
+				next[t.Type]++
+				moved = append(moved, t)
+				continue
+			}
 			diag.note(pos.line, pos.record, pos.offset, "job %s: tasks %s and %s are both %s %d; the second is dropped",
-				jobID, tasks[i-1].TaskID, t.TaskID, t.Type, t.Index)
+				jobID, prev.TaskID, t.TaskID, t.Type, t.Index)
 			continue
 		}
 		out = append(out, t)
+	}
+	if len(moved) > 0 {
+		out = append(out, moved...)
+		slices.SortStableFunc(out, func(a, b Task) int {
+			return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
+		})
 	}
 	return out
 }
