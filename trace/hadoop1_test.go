@@ -525,3 +525,45 @@ func TestHadoop1MapAndReduceSideSetup(t *testing.T) {
 		}
 	}
 }
+
+// h1Skewed is the job records and one map of the same real history as
+// h1BothSetups: the map's attempt ran on a TaskTracker whose clock was 966 s
+// behind the JobTracker's, so it starts 966 s before its job's submit.
+const h1Skewed = `Meta VERSION="1" .
+Job JOBID="job_201105251513_0145" JOBNAME="PigLatin:22H55M55S465940138\.3X\.query\.31\.web_site\.web_site\.2\.2\.pig" USER="hadoop" SUBMIT_TIME="1306384434299" JOBCONF="hdfs://berlin\.labbio:54310/mnt/hadoop-tmp/dir/hadoop-hadoop/mapred/system/job_201105251513_0145/job\.xml" .
+Job JOBID="job_201105251513_0145" LAUNCH_TIME="1306384434525" TOTAL_MAPS="2" TOTAL_REDUCES="2" JOB_STATUS="PREP" .
+Task TASKID="task_201105251513_0145_m_000001" TASK_TYPE="MAP" START_TIME="1306384446389" SPLITS="/default-rack/berlin\.labbio,/default-rack/damasco\.labbio,/default-rack/moscou\.labbio" .
+MapAttempt TASK_TYPE="MAP" TASKID="task_201105251513_0145_m_000001" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000001_0" START_TIME="1306383468218" TRACKER_NAME="tracker_moscou\.labbio:localhost/127\.0\.0\.1:36922" HTTP_PORT="50060" .
+MapAttempt TASK_TYPE="MAP" TASKID="task_201105251513_0145_m_000001" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000001_0" TASK_STATUS="SUCCESS" FINISH_TIME="1306383469951" HOSTNAME="/default-rack/moscou\.labbio" STATE_STRING="" COUNTERS="{(FileSystemCounters)(FileSystemCounters)[(HDFS_BYTES_READ)(HDFS_BYTES_READ)(8771)][(FILE_BYTES_WRITTEN)(FILE_BYTES_WRITTEN)(518)]}" .
+Task TASKID="task_201105251513_0145_m_000001" TASK_TYPE="MAP" TASK_STATUS="SUCCESS" FINISH_TIME="1306384449392" .
+Job JOBID="job_201105251513_0145" FINISH_TIME="1306384464406" JOB_STATUS="SUCCESS" FINISHED_MAPS="2" FINISHED_REDUCES="2" FAILED_MAPS="0" FAILED_REDUCES="0" .
+`
+
+// TestHadoop1ClockSkewWarned checks that an attempt more than 10 minutes
+// outside its job's submit..finish (TaskTracker clocks off the JobTracker's,
+// which replay refuses) is reported by the reader, with the job, the attempt
+// and the distance, and that --strict refuses it; an attempt within 10
+// minutes (h1BothSetups: 498 s before the submit) is not reported.
+func TestHadoop1ClockSkewWarned(t *testing.T) {
+	var ds []Diagnostic
+	tr, err := ReadHadoop1("skew", strings.NewReader(h1Skewed), collect(&ds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTraceInvariants(t, tr)
+	if m := taskByID(t, tr, "task_201105251513_0145_m_000001"); m.StartMs != 1306383468218 {
+		t.Errorf("map start %d: the reader keeps the recorded times", m.StartMs)
+	}
+	want := "job job_201105251513_0145: 1 attempts run more than 600 s outside the job's submit..finish 1306384434299..1306384464406 ms, " +
+		"attempt_201105251513_0145_m_000001_0 the furthest (966 s, 1306383468218..1306383469951 ms)"
+	if !hasDiag(ds, want) {
+		t.Errorf("diagnostics %v\nwant one with %q", ds, want)
+	}
+	if _, err := ReadHadoop1("skew", strings.NewReader(h1Skewed), HistoryOptions{Strict: true}); err == nil || !strings.Contains(err.Error(), "TaskTracker clocks") {
+		t.Errorf("strict: %v", err)
+	}
+	ds = nil
+	if _, err := ReadHadoop1("labbio", strings.NewReader(h1BothSetups), collect(&ds)); err != nil || hasDiag(ds, "TaskTracker clocks") {
+		t.Errorf("498 s of skew reported: %v %v", err, ds)
+	}
+}

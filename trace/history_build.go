@@ -101,6 +101,11 @@ func (j *jobAcc) finishAt(diag *diagSink, pos jobPos) (Job, []Task, []Attempt) {
 		diag.note(pos.line, pos.record, pos.offset, "job %s: %d tasks have no record naming their type; typed by their id", job.ID, unknownKind)
 	}
 	tasks = uniqueIndexes(job.ID, tasks, diag, pos)
+	if n, a, by := skewedAttempts(job, attempts); n > 0 {
+		diag.note(pos.line, pos.record, pos.offset, "job %s: %d attempts run more than %d s outside the job's submit..finish %d..%d ms, "+
+			"%s the furthest (%d s, %d..%d ms): TaskTracker clocks off the JobTracker's; replay refuses such a trace",
+			job.ID, n, attemptSkewWarnMs/1000, job.SubmitMs, job.FinishMs, a.AttemptID, by/1000, a.StartMs, a.FinishMs)
+	}
 
 	var maps, reduces int32
 	for i := range tasks {
@@ -126,6 +131,37 @@ func (j *jobAcc) finishAt(diag *diagSink, pos jobPos) (Job, []Task, []Attempt) {
 	}
 	job.InputBytes, job.ShuffleBytes, job.OutputBytes = jobBytes(tasks, mapOnly, j.counters)
 	return job, tasks, attempts
+}
+
+// attemptSkewWarnMs is how far outside its job's submit..finish an attempt
+// may run before the readers warn. Times in a history come from two kinds of
+// clock, the JobTracker's (job and task records) and each TaskTracker's
+// (attempt records); a Hadoop 0.20 history of a three-host cluster has attempts
+// starting 966 s before their job's submit. replay refuses a trace with an
+// attempt further out than this (replay/lifecycle_attempts.go, attemptSkewMs).
+const attemptSkewWarnMs = 10 * 60 * 1000
+
+// skewedAttempts counts the attempts that start more than attemptSkewWarnMs
+// before job's submit or end more than that after its finish, and returns the
+// furthest out and by how much (ms).
+func skewedAttempts(job Job, attempts []Attempt) (n int, worst *Attempt, by int64) {
+	for i := range attempts {
+		a := &attempts[i]
+		var d int64
+		if a.StartMs >= 0 && job.SubmitMs > 0 {
+			d = job.SubmitMs - a.StartMs
+		}
+		if a.FinishMs >= 0 && job.FinishMs >= 0 {
+			d = max(d, a.FinishMs-job.FinishMs)
+		}
+		if d > attemptSkewWarnMs {
+			n++
+			if d > by {
+				worst, by = a, d
+			}
+		}
+	}
+	return n, worst, by
 }
 
 // typeOfKind maps a known task kind to its TaskType.
