@@ -79,8 +79,10 @@ func traceRetriesOf(tr *trace.Trace, hw *Hardware) (retries map[string]int64, li
 		}
 	}
 	hasAttempts := map[string]bool{}
+	taskAttempts := map[string]int{}
 	for i := range tr.Attempts {
 		hasAttempts[tr.Attempts[i].JobID] = true
+		taskAttempts[retryKey(tr.Attempts[i].JobID, tr.Attempts[i].TaskID)]++
 	}
 	for i := range tr.Tasks {
 		t := &tr.Tasks[i]
@@ -88,6 +90,9 @@ func traceRetriesOf(tr *trace.Trace, hw *Hardware) (retries map[string]int64, li
 			continue
 		}
 		if _, ok := succ[retryKey(t.JobID, t.TaskID)]; !ok {
+			if n := taskAttempts[retryKey(t.JobID, t.TaskID)]; n == 0 {
+				return nil, nil, fmt.Errorf("task %s of job %s, which succeeded, has no attempt (the job's other tasks have attempts)", t.TaskID, t.JobID)
+			}
 			return nil, nil, fmt.Errorf("task %s of job %s, which succeeded, has attempts but no successful one", t.TaskID, t.JobID)
 		}
 	}

@@ -209,7 +209,8 @@ func TestLifecycleFailedAttemptReplayed(t *testing.T) {
 }
 
 // TestLifecycleBadAttempts: an attempt far outside its job's lifetime, or a
-// task of a successful job without a successful attempt, is refused by name.
+// task of a successful job without a successful attempt, is refused by name,
+// and the message says whether the task has attempts at all.
 func TestLifecycleBadAttempts(t *testing.T) {
 	hw := oneNodeHardware(t, "")
 	hw.TaskTimes = "trace"
@@ -217,6 +218,8 @@ func TestLifecycleBadAttempts(t *testing.T) {
 	outside.Attempts[0].StartMs = 0 // an hour before the job's submit
 	noSucc := retryTrace(0, false)
 	noSucc.Attempts[1].Status = trace.StatusKilled // the reduce's only attempt
+	noAtt := retryTrace(0, false)
+	noAtt.Attempts = noAtt.Attempts[:1] // the reduce's attempt lost, as in Rumen's zombie/input-trace.json
 	for _, c := range []struct {
 		name string
 		tr   *trace.Trace
@@ -224,6 +227,7 @@ func TestLifecycleBadAttempts(t *testing.T) {
 	}{
 		{"outside", outside, "outside the job's lifetime"},
 		{"no success", noSucc, "task job_1_r_0 of job job_1, which succeeded, has attempts but no successful one"},
+		{"no attempt", noAtt, "task job_1_r_0 of job job_1, which succeeded, has no attempt (the job's other tasks have attempts)"},
 	} {
 		_, err := replay.NewWorkload(c.tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {

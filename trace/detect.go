@@ -236,7 +236,7 @@ func OpenInput(name string, r io.Reader) (io.Reader, []byte, error) {
 		if err != nil {
 			return nil, nil, &ParseError{File: name, Msg: fmt.Sprintf("bad gzip header: %v", err)}
 		}
-		br = bufio.NewReaderSize(gzipErrors{r: &ratioReader{r: zr, in: in}}, HeadSize)
+		br = bufio.NewReaderSize(&gzipErrors{r: &ratioReader{r: zr, in: in}}, HeadSize)
 	} else {
 		br = bufio.NewReaderSize(newCapReader(br, MaxInputBytes), HeadSize)
 	}
@@ -247,22 +247,36 @@ func OpenInput(name string, r io.Reader) (io.Reader, []byte, error) {
 	return br, head, nil
 }
 
-// gzipErrors marks decompression errors as bad input.
-type gzipErrors struct{ r io.Reader }
+// gzipErrors marks decompression errors as bad input and says how far the
+// data decompressed before them.
+type gzipErrors struct {
+	r   io.Reader
+	out int64 // decompressed bytes delivered so far
+}
 
-func (g gzipErrors) Read(p []byte) (int, error) {
+func (g *gzipErrors) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
+	g.out += int64(n)
 	var limit inputLimitError
 	if err != nil && !errors.Is(err, io.EOF) && !errors.As(err, &limit) {
-		err = gzipError{err}
+		err = gzipError{err: err, at: g.out}
 	}
 	return n, err
 }
 
-// gzipError is corrupt or truncated gzip data.
-type gzipError struct{ err error }
+// gzipError is corrupt or truncated gzip data, met after at bytes of
+// decompressed data.
+type gzipError struct {
+	err error
+	at  int64
+}
 
-func (e gzipError) Error() string        { return "corrupt gzip data: " + e.err.Error() }
+func (e gzipError) Error() string {
+	if errors.Is(e.err, io.ErrUnexpectedEOF) {
+		return fmt.Sprintf("corrupt gzip data: it ends after %d decompressed bytes, inside a compressed block or before the gzip trailer (the file is cut short): %v", e.at, e.err)
+	}
+	return fmt.Sprintf("corrupt gzip data after %d decompressed bytes: %v", e.at, e.err)
+}
 func (e gzipError) Unwrap() error        { return e.err }
 func (e gzipError) Is(target error) bool { return target == ErrBadInput }
 

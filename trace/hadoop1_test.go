@@ -108,7 +108,13 @@ func checkHadoop1AgainstScan(t *testing.T, path string) *Trace {
 }
 
 func TestHadoop1MatchesLineScan(t *testing.T) {
-	files, _ := filepath.Glob("testdata/hadoop1/*.gz")
+	all, _ := filepath.Glob("testdata/hadoop1/*")
+	var files []string
+	for _, f := range all {
+		if !strings.HasSuffix(f, ".xml") { // histories, gzipped or not; not the job confs
+			files = append(files, f)
+		}
+	}
 	if len(files) == 0 {
 		t.Fatal("no testdata")
 	}
@@ -451,5 +457,113 @@ func TestSplitHelpers(t *testing.T) {
 		if got := jobIDFromTask(in); got != want {
 			t.Errorf("jobIDFromTask(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// h1BothSetups is the start and end of a real Hadoop 0.20 history
+// (job_201105251513_0145, a Pig job on three hosts *.labbio, 2 maps and 2
+// reduces; FORMATS.md has no such file: it was found in a public code index,
+// docs/ingest-formats.md "Histories found in the wild"), its map and reduce
+// records left out and the ERROR stack traces cut to their first line. Its
+// map-side setup task m_000003 fails, the JobTracker launches the reduce-side
+// setup task r_000003, which fails too, and m_000003's second attempt
+// succeeds: two setup tasks numbered 3.
+const h1BothSetups = `Meta VERSION="1" .
+Job JOBID="job_201105251513_0145" JOBNAME="PigLatin:22H55M55S465940138\.3X\.query\.31\.web_site\.web_site\.2\.2\.pig" USER="hadoop" SUBMIT_TIME="1306384434299" JOBCONF="hdfs://berlin\.labbio:54310/mnt/hadoop-tmp/dir/hadoop-hadoop/mapred/system/job_201105251513_0145/job\.xml" .
+Job JOBID="job_201105251513_0145" JOB_PRIORITY="NORMAL" .
+Job JOBID="job_201105251513_0145" LAUNCH_TIME="1306384434525" TOTAL_MAPS="2" TOTAL_REDUCES="2" JOB_STATUS="PREP" .
+Task TASKID="task_201105251513_0145_m_000003" TASK_TYPE="SETUP" START_TIME="1306384436656" SPLITS="" .
+MapAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_m_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000003_0" START_TIME="1306384437003" TRACKER_NAME="tracker_berlin\.labbio:localhost/127\.0\.0\.1:38958" HTTP_PORT="50060" .
+MapAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_m_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000003_0" TASK_STATUS="FAILED" FINISH_TIME="1306384439659" HOSTNAME="berlin\.labbio" ERROR="Error: java\.lang\.ClassNotFoundException: org\.apache\.hadoop\.hdfs\.protocol\.LocatedBlocks
+" .
+Task TASKID="task_201105251513_0145_r_000003" TASK_TYPE="SETUP" START_TIME="1306384439659" SPLITS="" .
+ReduceAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_r_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_r_000003_0" START_TIME="1306384439695" TRACKER_NAME="tracker_berlin\.labbio:localhost/127\.0\.0\.1:38958" HTTP_PORT="50060" .
+ReduceAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_r_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_r_000003_0" TASK_STATUS="FAILED" FINISH_TIME="1306384442663" HOSTNAME="berlin\.labbio" ERROR="Error: java\.lang\.ClassNotFoundException: org\.apache\.hadoop\.hdfs\.protocol\.LocatedBlocks
+" .
+MapAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_m_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000003_1" START_TIME="1306383936442" TRACKER_NAME="tracker_damasco\.labbio:localhost/127\.0\.0\.1:47023" HTTP_PORT="50060" .
+MapAttempt TASK_TYPE="SETUP" TASKID="task_201105251513_0145_m_000003" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000003_1" TASK_STATUS="SUCCESS" FINISH_TIME="1306383937563" HOSTNAME="/default-rack/damasco\.labbio" STATE_STRING="setup" COUNTERS="{(org\.apache\.hadoop\.mapred\.Task$Counter)(Map-Reduce Framework)[(SPILLED_RECORDS)(Spilled Records)(0)]}" .
+Task TASKID="task_201105251513_0145_m_000003" TASK_TYPE="SETUP" TASK_STATUS="SUCCESS" FINISH_TIME="1306384445797" COUNTERS="{(org\.apache\.hadoop\.mapred\.Task$Counter)(Map-Reduce Framework)[(SPILLED_RECORDS)(Spilled Records)(0)]}" .
+Job JOBID="job_201105251513_0145" JOB_STATUS="RUNNING" .
+Job JOBID="job_201105251513_0145" FINISH_TIME="1306384464406" JOB_STATUS="SUCCESS" FINISHED_MAPS="2" FINISHED_REDUCES="2" FAILED_MAPS="0" FAILED_REDUCES="0" .
+`
+
+// TestHadoop1MapAndReduceSideSetup checks that a job's map-side and
+// reduce-side setup tasks, which Hadoop 1 numbers alike when the job has as
+// many maps as reduces, are both kept: the reduce-side one under the next free
+// setup index, with its failed attempt, and said so.
+func TestHadoop1MapAndReduceSideSetup(t *testing.T) {
+	var ds []Diagnostic
+	tr, err := ReadHadoop1("labbio", strings.NewReader(h1BothSetups), collect(&ds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTraceInvariants(t, tr)
+	var setups []Task
+	for _, k := range tr.Tasks {
+		if k.Type == Setup {
+			setups = append(setups, k)
+		}
+	}
+	if len(setups) != 2 {
+		t.Fatalf("%d setup tasks, want 2 (m_000003 and r_000003): %+v", len(setups), setups)
+	}
+	m, r := setups[0], setups[1]
+	if m.TaskID != "task_201105251513_0145_m_000003" || m.Index != 3 || !m.InMapSlot() || m.Status != StatusSucceeded ||
+		m.FailedAttempts != 1 || m.Host != "damasco.labbio" {
+		t.Errorf("map-side setup %+v", m)
+	}
+	if r.TaskID != "task_201105251513_0145_r_000003" || r.Index != 4 || r.InMapSlot() || r.FailedAttempts != 1 ||
+		r.StartMs != 1306384439695 || r.FinishMs != 1306384442663 || r.Host != "berlin.labbio" {
+		t.Errorf("reduce-side setup %+v", r)
+	}
+	if hasDiag(ds, "dropped") || !hasDiag(ds, "(map and reduce slot) are both SETUP 3; the second is numbered 4") {
+		t.Errorf("diagnostics %v", ds)
+	}
+	for _, a := range tr.Attempts {
+		if a.TaskID == r.TaskID && a.Status != StatusFailed {
+			t.Errorf("reduce-side setup attempt %+v", a)
+		}
+	}
+}
+
+// h1Skewed is the job records and one map of the same real history as
+// h1BothSetups: the map's attempt ran on a TaskTracker whose clock was 966 s
+// behind the JobTracker's, so it starts 966 s before its job's submit.
+const h1Skewed = `Meta VERSION="1" .
+Job JOBID="job_201105251513_0145" JOBNAME="PigLatin:22H55M55S465940138\.3X\.query\.31\.web_site\.web_site\.2\.2\.pig" USER="hadoop" SUBMIT_TIME="1306384434299" JOBCONF="hdfs://berlin\.labbio:54310/mnt/hadoop-tmp/dir/hadoop-hadoop/mapred/system/job_201105251513_0145/job\.xml" .
+Job JOBID="job_201105251513_0145" LAUNCH_TIME="1306384434525" TOTAL_MAPS="2" TOTAL_REDUCES="2" JOB_STATUS="PREP" .
+Task TASKID="task_201105251513_0145_m_000001" TASK_TYPE="MAP" START_TIME="1306384446389" SPLITS="/default-rack/berlin\.labbio,/default-rack/damasco\.labbio,/default-rack/moscou\.labbio" .
+MapAttempt TASK_TYPE="MAP" TASKID="task_201105251513_0145_m_000001" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000001_0" START_TIME="1306383468218" TRACKER_NAME="tracker_moscou\.labbio:localhost/127\.0\.0\.1:36922" HTTP_PORT="50060" .
+MapAttempt TASK_TYPE="MAP" TASKID="task_201105251513_0145_m_000001" TASK_ATTEMPT_ID="attempt_201105251513_0145_m_000001_0" TASK_STATUS="SUCCESS" FINISH_TIME="1306383469951" HOSTNAME="/default-rack/moscou\.labbio" STATE_STRING="" COUNTERS="{(FileSystemCounters)(FileSystemCounters)[(HDFS_BYTES_READ)(HDFS_BYTES_READ)(8771)][(FILE_BYTES_WRITTEN)(FILE_BYTES_WRITTEN)(518)]}" .
+Task TASKID="task_201105251513_0145_m_000001" TASK_TYPE="MAP" TASK_STATUS="SUCCESS" FINISH_TIME="1306384449392" .
+Job JOBID="job_201105251513_0145" FINISH_TIME="1306384464406" JOB_STATUS="SUCCESS" FINISHED_MAPS="2" FINISHED_REDUCES="2" FAILED_MAPS="0" FAILED_REDUCES="0" .
+`
+
+// TestHadoop1ClockSkewWarned checks that an attempt more than 10 minutes
+// outside its job's submit..finish (TaskTracker clocks off the JobTracker's,
+// which replay refuses) is reported by the reader, with the job, the attempt
+// and the distance, and that --strict refuses it; an attempt within 10
+// minutes (h1BothSetups: 498 s before the submit) is not reported.
+func TestHadoop1ClockSkewWarned(t *testing.T) {
+	var ds []Diagnostic
+	tr, err := ReadHadoop1("skew", strings.NewReader(h1Skewed), collect(&ds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTraceInvariants(t, tr)
+	if m := taskByID(t, tr, "task_201105251513_0145_m_000001"); m.StartMs != 1306383468218 {
+		t.Errorf("map start %d: the reader keeps the recorded times", m.StartMs)
+	}
+	want := "job job_201105251513_0145: 1 attempts run more than 600 s outside the job's submit..finish 1306384434299..1306384464406 ms, " +
+		"attempt_201105251513_0145_m_000001_0 the furthest (966 s, 1306383468218..1306383469951 ms)"
+	if !hasDiag(ds, want) {
+		t.Errorf("diagnostics %v\nwant one with %q", ds, want)
+	}
+	if _, err := ReadHadoop1("skew", strings.NewReader(h1Skewed), HistoryOptions{Strict: true}); err == nil || !strings.Contains(err.Error(), "TaskTracker clocks") {
+		t.Errorf("strict: %v", err)
+	}
+	ds = nil
+	if _, err := ReadHadoop1("labbio", strings.NewReader(h1BothSetups), collect(&ds)); err != nil || hasDiag(ds, "TaskTracker clocks") {
+		t.Errorf("498 s of skew reported: %v %v", err, ds)
 	}
 }

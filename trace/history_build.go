@@ -101,6 +101,11 @@ func (j *jobAcc) finishAt(diag *diagSink, pos jobPos) (Job, []Task, []Attempt) {
 		diag.note(pos.line, pos.record, pos.offset, "job %s: %d tasks have no record naming their type; typed by their id", job.ID, unknownKind)
 	}
 	tasks = uniqueIndexes(job.ID, tasks, diag, pos)
+	if n, a, by := skewedAttempts(job, attempts); n > 0 {
+		diag.note(pos.line, pos.record, pos.offset, "job %s: %d attempts run more than %d s outside the job's submit..finish %d..%d ms, "+
+			"%s the furthest (%d s, %d..%d ms): TaskTracker clocks off the JobTracker's; replay refuses such a trace",
+			job.ID, n, attemptSkewWarnMs/1000, job.SubmitMs, job.FinishMs, a.AttemptID, by/1000, a.StartMs, a.FinishMs)
+	}
 
 	var maps, reduces int32
 	for i := range tasks {
@@ -126,6 +131,37 @@ func (j *jobAcc) finishAt(diag *diagSink, pos jobPos) (Job, []Task, []Attempt) {
 	}
 	job.InputBytes, job.ShuffleBytes, job.OutputBytes = jobBytes(tasks, mapOnly, j.counters)
 	return job, tasks, attempts
+}
+
+// attemptSkewWarnMs is how far outside its job's submit..finish an attempt
+// may run before the readers warn. Times in a history come from two kinds of
+// clock, the JobTracker's (job and task records) and each TaskTracker's
+// (attempt records); a Hadoop 0.20 history of a three-host cluster has attempts
+// starting 966 s before their job's submit. replay refuses a trace with an
+// attempt further out than this (replay/lifecycle_attempts.go, attemptSkewMs).
+const attemptSkewWarnMs = 10 * 60 * 1000
+
+// skewedAttempts counts the attempts that start more than attemptSkewWarnMs
+// before job's submit or end more than that after its finish, and returns the
+// furthest out and by how much (ms).
+func skewedAttempts(job Job, attempts []Attempt) (n int, worst *Attempt, by int64) {
+	for i := range attempts {
+		a := &attempts[i]
+		var d int64
+		if a.StartMs >= 0 && job.SubmitMs > 0 {
+			d = job.SubmitMs - a.StartMs
+		}
+		if a.FinishMs >= 0 && job.FinishMs >= 0 {
+			d = max(d, a.FinishMs-job.FinishMs)
+		}
+		if d > attemptSkewWarnMs {
+			n++
+			if d > by {
+				worst, by = a, d
+			}
+		}
+	}
+	return n, worst, by
 }
 
 // typeOfKind maps a known task kind to its TaskType.
@@ -177,7 +213,13 @@ func (t *taskAcc) appendAttempts(out []Attempt, jobID string, kind taskKind, hos
 
 // uniqueIndexes sorts a job's tasks by type and index and makes (type, index)
 // unique: tasks whose id carries no index get the next free ones, in record
-// order; a second task with the index of another is dropped. Both are reported.
+// order; a second task with the index of another is dropped, except a setup or
+// cleanup task in the other kind of slot than the first (Hadoop 1's JobTracker
+// makes a map-side and a reduce-side setup task, task_…_m_<maps+1> and
+// task_…_r_<reduces+1>, and likewise cleanup tasks m_<maps> and r_<reduces>;
+// both run when the first one's attempt fails, and their numbers are equal
+// when the job has as many maps as reduces), which gets the next free index.
+// All three are reported.
 func uniqueIndexes(jobID string, tasks []Task, diag *diagSink, pos jobPos) []Task {
 	var next [NumTaskTypes]int32
 	for _, t := range tasks {
@@ -200,13 +242,29 @@ func uniqueIndexes(jobID string, tasks []Task, diag *diagSink, pos jobPos) []Tas
 		return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
 	})
 	out := tasks[:0]
+	var moved []Task
 	for i, t := range tasks {
 		if i > 0 && t.Type == tasks[i-1].Type && t.Index == tasks[i-1].Index {
+			prev := tasks[i-1]
+			if !t.Type.IsWork() && t.InMapSlot() != prev.InMapSlot() {
+				diag.note(pos.line, pos.record, pos.offset, "job %s: setup or cleanup tasks %s and %s (map and reduce slot) are both %s %d; the second is numbered %d",
+					jobID, prev.TaskID, t.TaskID, t.Type, t.Index, next[t.Type])
+				t.Index = next[t.Type]
+				next[t.Type]++
+				moved = append(moved, t)
+				continue
+			}
 			diag.note(pos.line, pos.record, pos.offset, "job %s: tasks %s and %s are both %s %d; the second is dropped",
-				jobID, tasks[i-1].TaskID, t.TaskID, t.Type, t.Index)
+				jobID, prev.TaskID, t.TaskID, t.Type, t.Index)
 			continue
 		}
 		out = append(out, t)
+	}
+	if len(moved) > 0 {
+		out = append(out, moved...)
+		slices.SortStableFunc(out, func(a, b Task) int {
+			return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
+		})
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -115,7 +116,7 @@ func checkRumenAgainstScan(t *testing.T, path string) *Trace {
 }
 
 func TestRumenMatchesJSONScan(t *testing.T) {
-	for _, f := range []string{"testdata/rumen/truncated-trace-output", "testdata/rumen/wordcount2.json", "testdata/rumen/counters-test-trace.json.gz"} {
+	for _, f := range []string{"testdata/rumen/truncated-trace-output", "testdata/rumen/wordcount2.json", "testdata/rumen/counters-test-trace.json.gz", "testdata/rumen/trace_1m.json.gz"} {
 		t.Run(filepath.Base(f), func(t *testing.T) { checkRumenAgainstScan(t, f) })
 	}
 }
@@ -278,5 +279,22 @@ func TestRumenMapInputBytes(t *testing.T) {
 	c.set("org.apache.hadoop.mapred.Task$Counter", "MAP_INPUT_BYTES", 9)
 	if c.mapInputBytes != 9 {
 		t.Errorf("Hadoop 1 history counter MAP_INPUT_BYTES: %d, want 9", c.mapInputBytes)
+	}
+}
+
+// TestReadRumenTopologyNumericHosts reads Mumak's topology whose hosts are
+// named by IP address (testdata/rumen/topo-with-numeric-ips.json): numeric
+// host names are hosts like any other, their escaped dots undone.
+func TestReadRumenTopologyNumericHosts(t *testing.T) {
+	m, err := ReadRumenTopology("topo", bytes.NewReader(readInput(t, "testdata/rumen/topo-with-numeric-ips.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"node1817.megatron.com": "/194.6.129.64", "194.6.129.67": "/194.6.129.64",
+		"192.30.63.69": "/192.30.63.64", "192.30.63.81": "/192.30.63.64",
+	}
+	if !reflect.DeepEqual(m, want) {
+		t.Errorf("topology %v, want %v", m, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -150,6 +151,17 @@ func TestReadInputGzip(t *testing.T) {
 	_, _, err = ReadInput("fb.tsv.gz", bytes.NewReader(truncated), "auto", ReadOptions{})
 	if err == nil || !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), "corrupt gzip data") {
 		t.Errorf("truncated gzip: err = %v, want corrupt gzip data marked as bad input", err)
+	}
+	// the error says that the file is cut short, and after how many
+	// decompressed bytes: those the reader received before it
+	in, _, err := OpenInput("fb.tsv.gz", bytes.NewReader(truncated))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.Copy(io.Discard, in)
+	want := fmt.Sprintf("corrupt gzip data: it ends after %d decompressed bytes, inside a compressed block or before the gzip trailer (the file is cut short)", got)
+	if got == 0 || err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("truncated gzip after %d bytes: err = %v, want %q", got, err, want)
 	}
 }
 
