@@ -60,6 +60,7 @@ type config struct {
 	alone                                      bool
 	noTimeline                                 bool // an experiment turned timeline sampling off
 	parallel                                   int
+	memLimitSet                                bool      // --memory-limit was given (off included)
 	maxTasksPerHour, maxTasks                  int64     // replay.WorkloadOptions
 	tm                                         traceMode // tracemode.go
 	// traceIDs are the identities of traces hashed as they were read
@@ -123,6 +124,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		c.parallel = 1
 	}
 	applyMemoryLimit(memLimit)
+	c.memLimitSet = fs.Changed("memory-limit")
 	if c.out != "" {
 		closeOut, err := openOut(ctx, &c, stderr) // publish.go
 		if err != nil {
@@ -182,6 +184,9 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 		if _, err := newPolicy(cl.Policy); err != nil {
 			return usageError{err}
 		}
+	}
+	if wantAdaptiveLimit(cells, c.memLimitSet, os.Getenv) { // flowlimit.go
+		defer startAdaptiveLimit(flowLimitBase).stop()
 	}
 
 	jobs, err := prepareJobs(c, cells, stdin, inputs) // cells.go
