@@ -102,7 +102,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.IntVar(&c.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once (each run is single-threaded)")
 	fs.BoolVar(&c.quiet, "quiet", false, "print no summary table")
 	var memLimit memoryLimit // memlimit.go
-	fs.Var(&memLimit, "memory-limit", "soft limit on the process's memory, as GOMEMLIMIT takes it (e.g. 280MiB, or off): the collector runs more often near it, trading CPU for peak RSS; GOMEMLIMIT in the environment wins; under a limit below the run's live heap the collector runs back to back (twice the CPU or more)")
+	fs.Var(&memLimit, "memory-limit", "soft limit on the process's memory, as GOMEMLIMIT takes it (e.g. 280MiB, or off): the collector runs more often near it, trading CPU for peak RSS; GOMEMLIMIT in the environment wins; under a limit below the run's live heap the collector runs back to back (twice the CPU or more); unset, a run with network = flow gets 256MiB raised after each collection to 5/4 of the live heap (unless GOGC is set)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() { fmt.Fprint(stderr, withSweepUsage(withCalibrateUsage(usage(fs)))) }
 	if err := fs.Parse(args); err != nil {
