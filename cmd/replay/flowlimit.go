@@ -18,10 +18,10 @@ import (
 const flowLimitBase = 256 << 20
 
 // A fixed limit under a run's live heap makes the collector run back to
-// back; the adaptive limit stays flowLimitGrowth/flowLimitDiv (5/4) times
-// the live heap above the runtime's memory outside the heap, so the heap
-// may always grow by a quarter of its live size between collections: the
-// collector then runs at most as often as GOGC=25 would make it.
+// back; the adaptive limit is never under flowLimitGrowth/flowLimitDiv
+// (5/4) times the live heap plus the runtime's memory outside the heap, so
+// the heap may grow between collections by a quarter of its live size less
+// its free fragments (which the limit counts too).
 const (
 	flowLimitGrowth = 5
 	flowLimitDiv    = 4
