@@ -60,6 +60,7 @@ type config struct {
 	alone                                      bool
 	noTimeline                                 bool // an experiment turned timeline sampling off
 	parallel                                   int
+	memLimitSet                                bool      // --memory-limit was given (off included)
 	maxTasksPerHour, maxTasks                  int64     // replay.WorkloadOptions
 	tm                                         traceMode // tracemode.go
 	// traceIDs are the identities of traces hashed as they were read
@@ -101,7 +102,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.IntVar(&c.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once (each run is single-threaded)")
 	fs.BoolVar(&c.quiet, "quiet", false, "print no summary table")
 	var memLimit memoryLimit // memlimit.go
-	fs.Var(&memLimit, "memory-limit", "soft limit on the process's memory, as GOMEMLIMIT takes it (e.g. 280MiB, or off): the collector runs more often near it, trading CPU for peak RSS; GOMEMLIMIT in the environment wins; under a limit below the run's live heap the collector runs back to back (twice the CPU or more)")
+	fs.Var(&memLimit, "memory-limit", "soft limit on the process's memory, as GOMEMLIMIT takes it (e.g. 280MiB, or off): the collector runs more often near it, trading CPU for peak RSS; GOMEMLIMIT in the environment wins; under a limit below the run's live heap the collector runs back to back (twice the CPU or more); unset, a run with network = flow gets 256MiB raised after each collection to 5/4 of the live heap (unless GOGC is set)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() { fmt.Fprint(stderr, withSweepUsage(withCalibrateUsage(usage(fs)))) }
 	if err := fs.Parse(args); err != nil {
@@ -123,6 +124,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		c.parallel = 1
 	}
 	applyMemoryLimit(memLimit)
+	c.memLimitSet = fs.Changed("memory-limit")
 	if c.out != "" {
 		closeOut, err := openOut(ctx, &c, stderr) // publish.go
 		if err != nil {
@@ -182,6 +184,9 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 		if _, err := newPolicy(cl.Policy); err != nil {
 			return usageError{err}
 		}
+	}
+	if wantAdaptiveLimit(cells, c.memLimitSet, os.Getenv) { // flowlimit.go
+		defer startAdaptiveLimit(flowLimitBase).stop()
 	}
 
 	jobs, err := prepareJobs(c, cells, stdin, inputs) // cells.go
