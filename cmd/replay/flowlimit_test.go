@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -209,5 +211,47 @@ func TestFlowRunAdaptiveLimit(t *testing.T) {
 	}
 	if plain != table {
 		t.Errorf("the table moved with the adaptive limit:\n%s\nwithout:\n%s", table, plain)
+	}
+}
+
+// TestSweepAdaptiveLimit: replay sweep holds the adaptive limit while a
+// shard with a flow cell runs, and --memory-limit off leaves the collector
+// alone; the limit is put back either way.
+func TestSweepAdaptiveLimit(t *testing.T) {
+	restoreMemoryLimit(t)
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	dir := t.TempDir()
+	hw, err := filepath.Abs("../../samples/hardware/fb-600.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := sweepSpecFile(t, dir, "1")
+	body, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body = append(body, []byte("[[hardware]]\nname = \"flow\"\npath = \""+hw+"\"\nset = { network = \"flow\" }\n")...)
+	if err := os.WriteFile(spec, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		args []string
+		want int64
+	}{{nil, flowLimitBase}, {[]string{"--memory-limit", "off"}, math.MaxInt64}} {
+		var out strings.Builder
+		var errOut limitWriter
+		args := append([]string{"sweep", "--experiment", spec, "--shard", "0/1", "--out", filepath.Join(dir, fmt.Sprint("out", i)), "--parallel", "1"}, c.args...)
+		if code := run(context.Background(), args, strings.NewReader(""), &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errOut.String())
+		}
+		if n := len(errOut.limits); n == 0 || errOut.limits[n-1] != c.want {
+			t.Errorf("%v: the limit while the shard's last line is written is %v, want %d", c.args, errOut.limits, c.want)
+		}
+		if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+			t.Errorf("%v: after the sweep the limit is %d, want it put back", c.args, got)
+			debug.SetMemoryLimit(math.MaxInt64)
+		}
 	}
 }

@@ -209,6 +209,8 @@ type sweepConfig struct {
 	shards                        int
 	fromEnv, list, force, quiet   bool
 	parallel                      int
+	memLimit                      memoryLimit // --memory-limit (memlimit.go)
+	memLimitSet                   bool        // --memory-limit was given (off included)
 }
 
 func runSweep(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -225,6 +227,7 @@ func runSweep(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.BoolVar(&sc.force, "force", false, "redo cells whose cell.json matches (they are skipped otherwise)")
 	fs.IntVar(&sc.parallel, "parallel", runtime.GOMAXPROCS(0), "runs at once (each run is single-threaded)")
 	fs.BoolVar(&sc.quiet, "quiet", false, "print no line per cell")
+	fs.Var(&sc.memLimit, "memory-limit", "soft limit on the process's memory, as replay's --memory-limit (e.g. 280MiB, or off); unset, a shard with a network = flow cell gets replay's adaptive limit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return 0
@@ -232,6 +235,7 @@ func runSweep(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprint(stderr, cli.BadUsage("replay sweep", "replay sweep", err))
 		return 2
 	}
+	sc.memLimitSet = fs.Changed("memory-limit")
 	err := sweepMain(ctx, &sc, fs, stdin, stdout, stderr)
 	return exitCode(stderr, "replay sweep", err)
 }
@@ -355,6 +359,16 @@ func sweepMain(ctx context.Context, sc *sweepConfig, fs *pflag.FlagSet, stdin io
 			}
 		}
 		todo = append(todo, c)
+	}
+	// The collector's settings as replay sets them (memlimit.go,
+	// flowlimit.go): they never change a result.
+	applyMemoryLimit(sc.memLimit)
+	cells := make([]replay.Cell, len(todo))
+	for i, c := range todo {
+		cells[i] = c.cell
+	}
+	if wantAdaptiveLimit(cells, sc.memLimitSet, os.Getenv) {
+		defer startAdaptiveLimit(flowLimitBase).stop()
 	}
 	if err := runSweepCells(ctx, sc, spec, st, todo, shardName, stdin, stderr); err != nil {
 		return err
