@@ -18,6 +18,7 @@ import (
 // network = "flow" too, where the flow network's steps are ordered against
 // the heartbeats (flowStep).
 func TestCancelledHeartbeatsChangeNothing(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
 	shapes := []string{
 		"",
 		"heartbeat_jitter = false",
