@@ -18,6 +18,7 @@ import (
 // network = "flow" too, where the flow network's steps are ordered against
 // the heartbeats (flowStep).
 func TestCancelledHeartbeatsChangeNothing(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
 	shapes := []string{
 		"",
 		"heartbeat_jitter = false",
@@ -39,6 +40,15 @@ func TestCancelledHeartbeatsChangeNothing(t *testing.T) {
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)
 		tr := randomTrace(60, uint64(si)+7)
+		if si == 9 && testgate.IsFast() {
+			// A 1 ms heartbeat: about as many CPU-seconds as every other
+			// shape together. The fast lane replays its first 30 jobs (the
+			// full suite all 60), through the same three policies; still
+			// caught (broken by hand): nextDue leaving out the heartbeat
+			// queue hbq or the heartbeats kept apart (hbf) fails this
+			// shape and the other flow shapes.
+			tr.Jobs = tr.Jobs[:30]
+		}
 		names := policy.NamesFor(replay.ClusterSlots)
 		if testgate.IsFast() {
 			names = []string{"fifo", "fair", "coupling"}

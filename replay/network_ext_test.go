@@ -17,6 +17,7 @@ import (
 // shapes that exercise the core, the parallel-copies limit, the lifecycle,
 // dedicated nodes and the tasks' disk stages.
 func TestFlowInvariantsEveryPolicy(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
 	shapes := []string{
 		"network = \"flow\"",
 		"network = \"flow\"\ncore_oversubscription = 4\nrack_uplink_mb_per_s = 200\nslow_start = 0\nparallel_copies = 2\nshuffle_fetch_latency = \"20ms\"",
@@ -96,6 +97,7 @@ func (c *copyCounter) TaskLaunched(e replay.TaskEvent) {
 // no event, copies run and some attempts' transfers are withdrawn, and the
 // same seed gives the same results.
 func TestFlowSpeculationEveryPolicy(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
 	var allCancels int64
 	shapes := []string{
 		"network = \"flow\"\nlifecycle = true\nreport_at_heartbeat = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"late\"\njvm_reuse = -1\ntask_startup = \"1s\"\nmap_compute_mb_per_s = 30\nreduce_compute_mb_per_s = 20\ndisk_mb_per_s = 80",

@@ -26,6 +26,7 @@ import (
 // not before it followed the setup and cleanup tasks' slots); and under
 // network = "flow".
 func TestCouplingParkedChangesNothing(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
 	shapes := []string{
 		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1",
 		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nheartbeat = \"50ms\"\ntimeline_sample = \"1s\"",

@@ -80,6 +80,7 @@ func sameAsEveryHeartbeat(t *testing.T, tr *trace.Trace, hw replay.Hardware, nam
 // heartbeat so that task ends and timeline samples fall on parked nodes'
 // heartbeats, and requires the results of handling every heartbeat.
 func TestParkedNodesChangeNothing(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
 	shapes := []string{
 		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1",
 		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nheartbeat = \"50ms\"\ntimeline_sample = \"1s\"",
@@ -137,6 +138,7 @@ func TestParkedNodesChangeNothing(t *testing.T) {
 // that transfer ends and deferred re-solves (flowStep) often fall on the
 // microsecond of a heartbeat, cancelled or skipped.
 func TestParkedNodesCollide(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
 	const base = `name = "collide"
 racks = 3
 nodes_per_rack = 4
@@ -176,8 +178,19 @@ reduce_compute_mb_per_s = 200000
 			t.Fatal(err)
 		}
 		tr := tr
-		if si >= 2 && testgate.IsFast() {
-			tr = &trace.Trace{Jobs: tr.Jobs[:100]} // a 50 µs heartbeat: 20 times the events
+		if testgate.IsFast() {
+			// The fast lane replays the first half of the jobs on the 500 µs
+			// heartbeats and the first eighth on the 50 µs ones (20 times
+			// the events), 200 and 50 (it was 400 and 100): every shape and
+			// policy still runs. Still caught (broken by hand): tickKey
+			// ignoring the park log (every key from s.seq) fails 4 of the
+			// 12 cases, and flowStep not recording flow ends in the park log
+			// fails shape1/fair:node-delay=0s. The full suite replays all
+			// 400 jobs on every shape.
+			tr = &trace.Trace{Jobs: tr.Jobs[:200]}
+			if si >= 2 {
+				tr = &trace.Trace{Jobs: tr.Jobs[:50]}
+			}
 		}
 		for _, name := range []string{"fair", "fair:node-delay=0s", "fair:node-delay=200us,rack-delay=1ms"} {
 			t.Run(fmt.Sprintf("shape%d/%s", si, name), func(t *testing.T) {

@@ -74,6 +74,7 @@ func runPolicy(t testing.TB, tr *trace.Trace, hw replay.Hardware, name string, s
 // TestInvariantsEveryPolicy replays random workloads through every registered
 // policy on several cluster shapes with the invariant checker on.
 func TestInvariantsEveryPolicy(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
 	shapes := []string{
 		"out_of_band_heartbeat = true",
 		"slow_start = 1.0",

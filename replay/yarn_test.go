@@ -332,6 +332,7 @@ func TestYARNQueueSamples(t *testing.T) {
 // (no node's memory or vcores over-used, every task run exactly once, no
 // reduce phase before its maps end, flowtime at least the ideal).
 func TestYARNInvariantsEveryPolicy(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
 	shapes := []string{
 		"cluster = \"yarn\"",
 		"cluster = \"yarn\"\nnode_memory_mb = 4096\nnode_vcores = 2\nam_memory_mb = 2048\nslow_start = 1.0",
