@@ -76,7 +76,11 @@ func TestMapOutputCompact(t *testing.T) {
 // mapOutput kept until h-flowmem4, fails it at every size but 700.
 func TestMapOutputSparseBytes(t *testing.T) {
 	const nodes = 3000
-	for _, holders := range []int{1, 10, 100, 700} {
+	// The heap is the process's: another goroutine's allocation between
+	// the two reads (it happened once, 8,152 bytes against 6,848) shows as
+	// ours, so the smallest of three tries is compared; a per-node array
+	// (24,000 bytes at 3,000 nodes) would fail every try.
+	measure := func(holders int) (int64, *Job) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
@@ -86,12 +90,20 @@ func TestMapOutputSparseBytes(t *testing.T) {
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		if got, limit := int64(after.HeapAlloc)-int64(before.HeapAlloc), int64(48*holders+2048); got > limit {
-			t.Errorf("outputs on %d of %d nodes hold %d bytes, more than %d", holders, nodes, got, limit)
+		runtime.KeepAlive(j)
+		return int64(after.HeapAlloc) - int64(before.HeapAlloc), j
+	}
+	for _, holders := range []int{1, 10, 100, 700} {
+		got, j := measure(holders)
+		for try := 1; try < 3; try++ {
+			g, _ := measure(holders)
+			got = min(got, g)
+		}
+		if limit := int64(48*holders + 2048); got > limit {
+			t.Errorf("outputs on %d of %d nodes hold %d bytes, more than %d (the least of three tries)", holders, nodes, got, limit)
 		}
 		if len(j.MapOutputNodes()) != holders || j.out.bytes != nil {
 			t.Errorf("outputs on %d nodes: %d nodes listed, per-node array %v", holders, len(j.MapOutputNodes()), j.out.bytes != nil)
 		}
-		runtime.KeepAlive(j)
 	}
 }
