@@ -184,7 +184,7 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 		}
 	}
 
-	jobs, err := prepareJobs(c, cells, stdin, inputs) // cells.go
+	jobs, err := prepareJobs(c, cells, stdin, inputs, stderr) // cells.go
 	if err != nil {
 		return err
 	}
