@@ -180,3 +180,32 @@ func TestLifecycleJobsLeftOutOtherModes(t *testing.T) {
 		}
 	}
 }
+
+// TestLifecycleIncompleteJobNotLeftOut: an incomplete job with an attempt
+// outside its lifetime is not replayed, and not warned about as left out,
+// unless --include-incomplete (WorkloadOptions.IncludeIncomplete), held and
+// streamed alike.
+func TestLifecycleIncompleteJobNotLeftOut(t *testing.T) {
+	hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\ntask_times = \"trace\"\nlifecycle = true\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := attemptTrace(180)
+	const k = 175 // incomplete (mixedJobs: k%17 == 5), with attempts
+	if tr.Jobs[k].Status != trace.StatusIncomplete {
+		t.Fatalf("job %d is %s", k, tr.Jobs[k].Status)
+	}
+	badJobEdits[0].edit(tr, k)
+	_, held, streamed := streamDir(t, tr, trace.StreamOptions{Attempts: true})
+	for _, src := range []*trace.Trace{held, streamed} {
+		for _, inc := range []bool{false, true} {
+			w, err := replay.NewWorkload(src, &hw, replay.NewTopology(&hw, 3), 3, replay.WorkloadOptions{IncludeIncomplete: inc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(w.LeftOut()) == 1 && w.LeftOut()[0].JobID == tr.Jobs[k].ID; got != inc || !inc && w.LeftOut() != nil {
+				t.Errorf("streamed %v, include incomplete %v: left out %v", src.Stream != nil, inc, w.LeftOut())
+			}
+		}
+	}
+}

@@ -47,9 +47,11 @@ func retryKey(jobID, taskID string) string { return jobID + "\x00" + taskID }
 // job's other tasks have attempts; their tasks have no entry in retries.
 // Each job's reason depends on its own tasks and attempts only, so a trace
 // read job by job (streamedAttempts) leaves out the same jobs for the same
-// reasons. An attempt whose job is not in tr is an error
-// (ErrAttemptJobMissing): it is not attributable to a job of the trace.
-func traceRetries(tr *trace.Trace, hw *Hardware) (retries map[string]int64, left []LeftOutJob, err error) {
+// reasons. An incomplete job is not left out unless incomplete
+// (WorkloadOptions.IncludeIncomplete): it is not replayed anyway. An
+// attempt whose job is not in tr is an error (ErrAttemptJobMissing): it is
+// not attributable to a job of the trace.
+func traceRetries(tr *trace.Trace, hw *Hardware, incomplete bool) (retries map[string]int64, left []LeftOutJob, err error) {
 	if len(tr.Attempts) == 0 {
 		return nil, nil, nil
 	}
@@ -66,7 +68,7 @@ func traceRetries(tr *trace.Trace, hw *Hardware) (retries map[string]int64, left
 		if !ok {
 			return nil, nil, fmt.Errorf("attempt %s of task %s names job %s: %w", a.AttemptID, a.TaskID, a.JobID, ErrAttemptJobMissing)
 		}
-		if _, out := why[a.JobID]; !out && (a.StartMs >= 0 && a.StartMs < j.SubmitMs-attemptSkewMs || a.FinishMs >= 0 && j.FinishMs >= 0 && a.FinishMs > j.FinishMs+attemptSkewMs) {
+		if _, out := why[a.JobID]; !out && (incomplete || j.Status != trace.StatusIncomplete) && (a.StartMs >= 0 && a.StartMs < j.SubmitMs-attemptSkewMs || a.FinishMs >= 0 && j.FinishMs >= 0 && a.FinishMs > j.FinishMs+attemptSkewMs) {
 			why[a.JobID] = fmt.Sprintf("attempt %s of job %s runs %d..%d ms, outside the job's lifetime %d..%d ms (by more than %d s of clock skew)",
 				a.AttemptID, a.JobID, a.StartMs, a.FinishMs, j.SubmitMs, j.FinishMs, attemptSkewMs/1000)
 		}

@@ -54,7 +54,7 @@ func (w *Workload) streamedAttempts() error {
 			w.recFails = mergeInto(w.recFails, recordedFailures(&one, hw))
 			continue
 		}
-		r, left, err := traceRetries(&one, hw)
+		r, left, err := traceRetries(&one, hw, w.incomplete)
 		if err != nil {
 			w.retries, w.fails, w.specs, w.leftOut = nil, nil, nil, nil
 			return err

@@ -212,7 +212,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		}
 	case hw.Lifecycle && w.times.UsesTrace():
 		var err error
-		if w.retries, w.leftOut, err = traceRetries(tr, hw); err != nil {
+		if w.retries, w.leftOut, err = traceRetries(tr, hw, opt.IncludeIncomplete); err != nil {
 			return nil, err
 		}
 		w.fails, w.retries = traceFailures(tr, hw, w.retries)
