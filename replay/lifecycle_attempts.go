@@ -1,9 +1,9 @@
 package replay
 
 import (
-	"cmp"
 	"fmt"
 
+	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -19,7 +19,7 @@ import (
 // overlaps the successful one ran beside it (speculation) and is not replayed.
 
 // attemptSkewMs is how far an attempt may lie outside its job's lifetime
-// before the trace is refused: TaskTracker clocks differ from the
+// before the job is left out: TaskTracker clocks differ from the
 // JobTracker's (in Rumen's dispatch-trace-output an attempt starts 109 s
 // before its job's submit).
 const attemptSkewMs = 10 * 60 * 1000
@@ -29,6 +29,10 @@ const attemptSkewMs = 10 * 60 * 1000
 // trace.ErrBadInput.
 var ErrAttemptJobMissing = fmt.Errorf("%w: an attempt's job is not in the trace", trace.ErrBadInput)
 
+// LeftOutJob is a job of the trace that a workload leaves out, and why
+// (Workload.LeftOut; results.LeftOutJob).
+type LeftOutJob = results.LeftOutJob
+
 // retryKey names a task across the trace (folded traces repeat task ids under
 // renamed jobs).
 func retryKey(jobID, taskID string) string { return jobID + "\x00" + taskID }
@@ -36,25 +40,18 @@ func retryKey(jobID, taskID string) string { return jobID + "\x00" + taskID }
 // traceRetries checks tr's attempts and returns, per task with retries, the
 // summed duration in µs of its failed and killed attempts that ended before
 // its successful attempt started, each plus the gap to the next attempt
-// (Hardware.retryGapUs). It refuses an
-// attempt whose job is not in tr (ErrAttemptJobMissing), an attempt outside
-// its job's lifetime (by more than attemptSkewMs) and a map or reduce of a
-// successful job with attempts but none successful.
-func traceRetries(tr *trace.Trace, hw *Hardware) (map[string]int64, error) {
-	retries, lifeErr, taskErr := traceRetriesOf(tr, hw)
-	if err := cmp.Or(lifeErr, taskErr); err != nil {
-		return nil, err
-	}
-	return retries, nil
-}
-
-// traceRetriesOf is traceRetries with its errors apart: lifeErr is the
-// first attempt refused (whose job is missing or outside its job's
-// lifetime), found before the tasks are checked, and taskErr the first task
-// refused when no attempt is; a trace read job by job (streamedAttempts)
-// reports the first job's lifeErr of any, else the first job's taskErr, as
-// the whole trace would.
-func traceRetriesOf(tr *trace.Trace, hw *Hardware) (retries map[string]int64, lifeErr, taskErr error) {
+// (Hardware.retryGapUs). The jobs whose attempts the lifecycle cannot
+// replay are left out, in trace order, each with the first reason found:
+// an attempt outside its job's lifetime (by more than attemptSkewMs), else
+// a map or reduce of a successful job with no successful attempt while the
+// job's other tasks have attempts; their tasks have no entry in retries.
+// Each job's reason depends on its own tasks and attempts only, so a trace
+// read job by job (streamedAttempts) leaves out the same jobs for the same
+// reasons. An incomplete job is not left out unless incomplete
+// (WorkloadOptions.IncludeIncomplete): it is not replayed anyway. An
+// attempt whose job is not in tr is an error (ErrAttemptJobMissing): it is
+// not attributable to a job of the trace.
+func traceRetries(tr *trace.Trace, hw *Hardware, incomplete bool) (retries map[string]int64, left []LeftOutJob, err error) {
 	if len(tr.Attempts) == 0 {
 		return nil, nil, nil
 	}
@@ -62,17 +59,18 @@ func traceRetriesOf(tr *trace.Trace, hw *Hardware) (retries map[string]int64, li
 	for i := range tr.Jobs {
 		jobs[tr.Jobs[i].ID] = &tr.Jobs[i]
 	}
+	why := map[string]string{} // left-out job id -> its reason
 	type span struct{ start, finish int64 }
 	succ := map[string]span{}
 	for i := range tr.Attempts {
 		a := &tr.Attempts[i]
 		j, ok := jobs[a.JobID]
 		if !ok {
-			return nil, fmt.Errorf("attempt %s of task %s names job %s: %w", a.AttemptID, a.TaskID, a.JobID, ErrAttemptJobMissing), nil
+			return nil, nil, fmt.Errorf("attempt %s of task %s names job %s: %w", a.AttemptID, a.TaskID, a.JobID, ErrAttemptJobMissing)
 		}
-		if a.StartMs >= 0 && a.StartMs < j.SubmitMs-attemptSkewMs || a.FinishMs >= 0 && j.FinishMs >= 0 && a.FinishMs > j.FinishMs+attemptSkewMs {
-			return nil, fmt.Errorf("attempt %s of job %s runs %d..%d ms, outside the job's lifetime %d..%d ms (by more than %d s of clock skew)",
-				a.AttemptID, a.JobID, a.StartMs, a.FinishMs, j.SubmitMs, j.FinishMs, attemptSkewMs/1000), nil
+		if _, out := why[a.JobID]; !out && (incomplete || j.Status != trace.StatusIncomplete) && (a.StartMs >= 0 && a.StartMs < j.SubmitMs-attemptSkewMs || a.FinishMs >= 0 && j.FinishMs >= 0 && a.FinishMs > j.FinishMs+attemptSkewMs) {
+			why[a.JobID] = fmt.Sprintf("attempt %s of job %s runs %d..%d ms, outside the job's lifetime %d..%d ms (by more than %d s of clock skew)",
+				a.AttemptID, a.JobID, a.StartMs, a.FinishMs, j.SubmitMs, j.FinishMs, attemptSkewMs/1000)
 		}
 		if a.Status == trace.StatusSucceeded {
 			succ[retryKey(a.JobID, a.TaskID)] = span{a.StartMs, a.FinishMs}
@@ -89,11 +87,22 @@ func traceRetriesOf(tr *trace.Trace, hw *Hardware) (retries map[string]int64, li
 		if !t.Type.IsWork() || !hasAttempts[t.JobID] || jobs[t.JobID].Status != trace.StatusSucceeded {
 			continue
 		}
+		if _, out := why[t.JobID]; out {
+			continue
+		}
 		if _, ok := succ[retryKey(t.JobID, t.TaskID)]; !ok {
 			if n := taskAttempts[retryKey(t.JobID, t.TaskID)]; n == 0 {
-				return nil, nil, fmt.Errorf("task %s of job %s, which succeeded, has no attempt (the job's other tasks have attempts)", t.TaskID, t.JobID)
+				why[t.JobID] = fmt.Sprintf("task %s of job %s, which succeeded, has no attempt (the job's other tasks have attempts)", t.TaskID, t.JobID)
+			} else {
+				why[t.JobID] = fmt.Sprintf("task %s of job %s, which succeeded, has attempts but no successful one", t.TaskID, t.JobID)
 			}
-			return nil, nil, fmt.Errorf("task %s of job %s, which succeeded, has attempts but no successful one", t.TaskID, t.JobID)
+		}
+	}
+	if len(why) > 0 {
+		for i := range tr.Jobs {
+			if r, out := why[tr.Jobs[i].ID]; out {
+				left = append(left, LeftOutJob{JobID: tr.Jobs[i].ID, Reason: r})
+			}
 		}
 	}
 	retries = map[string]int64{}
@@ -102,10 +111,13 @@ func traceRetriesOf(tr *trace.Trace, hw *Hardware) (retries map[string]int64, li
 		if a.Status != trace.StatusFailed && a.Status != trace.StatusKilled || a.StartMs < 0 || a.FinishMs < a.StartMs {
 			continue
 		}
+		if _, out := why[a.JobID]; out {
+			continue
+		}
 		k := retryKey(a.JobID, a.TaskID)
 		if s, ok := succ[k]; ok && s.start >= 0 && a.FinishMs <= s.start {
 			retries[k] += (a.FinishMs-a.StartMs)*1000 + hw.retryGapUs(jobs[a.JobID])
 		}
 	}
-	return retries, nil, nil
+	return retries, left, nil
 }

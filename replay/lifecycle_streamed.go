@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -22,8 +21,9 @@ import (
 // with a failed, killed or speculative attempt, as for a held trace, while
 // the pass holds one job's tasks and attempts, never the trace's.
 
-// streamedAttempts sets w's lifecycle maps from its streamed trace, with the
-// errors a held trace gives, in the same order.
+// streamedAttempts sets w's lifecycle maps from its streamed trace, and the
+// jobs it leaves out (Workload.leftOut), as a held trace's: the same jobs,
+// in trace order, for the same reasons, and the same error.
 func (w *Workload) streamedAttempts() error {
 	tr, hw := w.Trace, w.hw
 	c, err := tr.Stream.OpenAttempts()
@@ -36,7 +36,6 @@ func (w *Workload) streamedAttempts() error {
 	if useTrace && tr.Stream.NumAttempts() > 0 {
 		w.retries = map[string]int64{} // traceRetries' map of a trace with attempts
 	}
-	var lifeErr, taskErr error
 	var one trace.Trace
 	for {
 		j, err := c.Next()
@@ -55,19 +54,14 @@ func (w *Workload) streamedAttempts() error {
 			w.recFails = mergeInto(w.recFails, recordedFailures(&one, hw))
 			continue
 		}
-		if lifeErr != nil {
+		r, left, err := traceRetries(&one, hw, w.incomplete)
+		if err != nil {
+			w.retries, w.fails, w.specs, w.leftOut = nil, nil, nil, nil
+			return err
+		}
+		if len(left) > 0 {
+			w.leftOut = append(w.leftOut, left...) // its tasks have no entry
 			continue
-		}
-		r, le, te := traceRetriesOf(&one, hw)
-		if le != nil {
-			lifeErr = le
-			continue
-		}
-		if taskErr == nil {
-			taskErr = te
-		}
-		if taskErr != nil {
-			continue // its lifetimes are still checked
 		}
 		maps.Copy(w.retries, r)
 		var f map[string]traceFail
@@ -76,10 +70,6 @@ func (w *Workload) streamedAttempts() error {
 		if specs {
 			w.specs = mergeInto(w.specs, traceSpeculation(&one, hw))
 		}
-	}
-	if err := cmp.Or(lifeErr, taskErr); err != nil {
-		w.retries, w.fails, w.specs = nil, nil, nil
-		return err
 	}
 	return nil
 }

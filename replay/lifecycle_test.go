@@ -208,9 +208,11 @@ func TestLifecycleFailedAttemptReplayed(t *testing.T) {
 	}
 }
 
-// TestLifecycleBadAttempts: an attempt far outside its job's lifetime, or a
-// task of a successful job without a successful attempt, is refused by name,
-// and the message says whether the task has attempts at all.
+// TestLifecycleBadAttempts: a trace whose only job has an attempt far
+// outside its lifetime, or a task without a successful attempt, has no job
+// to replay: the error says the job was left out, and why, by name, and
+// whether the task has attempts at all (TestLifecycleJobsLeftOut: the job
+// left out of a longer trace).
 func TestLifecycleBadAttempts(t *testing.T) {
 	hw := oneNodeHardware(t, "")
 	hw.TaskTimes = "trace"
@@ -230,8 +232,9 @@ func TestLifecycleBadAttempts(t *testing.T) {
 		{"no attempt", noAtt, "task job_1_r_0 of job job_1, which succeeded, has no attempt (the job's other tasks have attempts)"},
 	} {
 		_, err := replay.NewWorkload(c.tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
+		const left = "the trace has no job to replay: 1 left out, whose attempts the lifecycle cannot replay (job job_1: "
+		if err == nil || !strings.Contains(err.Error(), left) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q and %q", c.name, err, left, c.want)
 		}
 	}
 }

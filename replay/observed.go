@@ -336,6 +336,7 @@ func (o *observer) summarise() {
 	sum := &o.res.Summary
 	sum.Policy, sum.Trace, sum.Hardware, sum.Seed = ObservedPolicy, o.opt.TraceName, o.opt.HardwareName, o.opt.Seed
 	sum.Jobs = len(o.res.Jobs)
+	sum.JobsLeftOut = o.w.leftOut
 	first, last := int64(math.MaxInt64), int64(math.MinInt64)
 	var local, rack int64
 	var slowdowns []float64

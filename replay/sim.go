@@ -1073,6 +1073,7 @@ func (s *Sim) summarise() {
 	sum.NetworkBytes = s.netBytes
 	s.summariseNodes()
 	sum.Events = s.events
+	sum.JobsLeftOut = s.w.leftOut
 	slices.SortFunc(s.res.Jobs, func(a, b JobResult) int { return int(a.JobIndex - b.JobIndex) })
 	for i := range s.res.Jobs {
 		s.res.Jobs[i].Policy = sum.Policy

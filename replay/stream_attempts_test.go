@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -107,61 +108,60 @@ timeline_sample = "30s"
 	}
 }
 
-// TestStreamedAttemptsRefusedAsHeld: with the observed task times and the
-// lifecycle, the workload refuses a trace with streamed attempts with a
-// held one's errors, in the same order: an attempt outside its job's
-// lifetime is reported before a task of a succeeded job without a
-// successful attempt, even when that task's job comes first.
-func TestStreamedAttemptsRefusedAsHeld(t *testing.T) {
+// TestStreamedAttemptsLeftOutAsHeld: with the observed task times and the
+// lifecycle, the workload of a trace with streamed attempts leaves out the
+// jobs a held one's does (badJobEdits), in trace order, for the same
+// reasons, and the rest replays to the same results; a job with an
+// attempt outside its lifetime and a task without a successful attempt is
+// left out for the attempt.
+func TestStreamedAttemptsLeftOutAsHeld(t *testing.T) {
 	hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\ntask_times = \"trace\"\nlifecycle = true\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lifetime := func(tr *trace.Trace, job int) {
-		for x := range tr.Attempts {
-			if a := &tr.Attempts[x]; a.JobID == tr.Jobs[job].ID {
-				a.StartMs = tr.Jobs[job].SubmitMs - 3_600_000
-				return
-			}
-		}
-		panic("no attempt")
-	}
-	noSuccess := func(tr *trace.Trace, job int) {
-		for x := range tr.Attempts {
-			if a := &tr.Attempts[x]; a.JobID == tr.Jobs[job].ID && a.Status == trace.StatusSucceeded && a.Type.IsWork() {
-				a.Status = trace.StatusKilled
-				return
-			}
-		}
-		panic("no attempt")
-	}
+	skew, noAtt, noSucc := badJobEdits[0], badJobEdits[1], badJobEdits[2]
 	for _, c := range []struct {
 		name string
 		edit func(tr *trace.Trace)
-		want string
+		want []string // the reasons, in trace order
 	}{
-		{"lifetime", func(tr *trace.Trace) { lifetime(tr, 900) }, "outside the job's lifetime"},
-		{"no success", func(tr *trace.Trace) { noSuccess(tr, 601) }, "has attempts but no successful one"},
-		{"no success, then lifetime", func(tr *trace.Trace) { noSuccess(tr, 304); lifetime(tr, 900) }, "outside the job's lifetime"},
-		{"fits", func(*trace.Trace) {}, ""},
+		{"lifetime", func(tr *trace.Trace) { skew.edit(tr, 201) }, []string{"outside the job's lifetime"}},
+		{"no success", func(tr *trace.Trace) { noSucc.edit(tr, 151) }, []string{"has attempts but no successful one"}},
+		{"all three", func(tr *trace.Trace) { skew.edit(tr, 201); noSucc.edit(tr, 76); noAtt.edit(tr, 151) },
+			[]string{"has attempts but no successful one", "has no attempt", "outside the job's lifetime"}},
+		{"both in one job", func(tr *trace.Trace) { noSucc.edit(tr, 201); skew.edit(tr, 201) }, []string{"outside the job's lifetime"}},
+		{"fits", func(*trace.Trace) {}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.want == "" && testgate.IsFast() {
+			if c.want == nil && testgate.IsFast() {
 				// Covered in the fast lane by TestStreamedAttemptsReplayAsHeld's
 				// "lifecycle trace times", whose workloads (trace times, the
 				// lifecycle) are built from attemptTrace held and streamed.
 				t.Skip("a trace that fits: TestStreamedAttemptsReplayAsHeld builds its workloads in the fast lane")
 			}
-			tr := attemptTrace(1200)
+			tr := attemptTrace(300)
 			c.edit(tr)
 			tr.Sort()
 			_, held, streamed := streamDir(t, tr, trace.StreamOptions{Attempts: true})
-			_, eh := replay.NewWorkload(held, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
-			_, es := replay.NewWorkload(streamed, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
-			if fmt.Sprint(eh) != fmt.Sprint(es) || c.want == "" && eh != nil || c.want != "" && (eh == nil || !strings.Contains(eh.Error(), c.want)) {
-				t.Fatalf("held: %v\nstreamed: %v\nwant %q", eh, es, c.want)
+			wh, eh := replay.NewWorkload(held, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+			ws, es := replay.NewWorkload(streamed, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+			if eh != nil || es != nil {
+				t.Fatalf("held: %v\nstreamed: %v", eh, es)
 			}
-			t.Log(eh)
+			lh, ls := wh.LeftOut(), ws.LeftOut()
+			if !reflect.DeepEqual(lh, ls) || len(lh) != len(c.want) || wh.Len() != ws.Len() {
+				t.Fatalf("left out: held %v\nstreamed %v\nwant %q", lh, ls, c.want)
+			}
+			for i, w := range c.want {
+				if !strings.Contains(lh[i].Reason, w) {
+					t.Fatalf("left out %v, want %q", lh, c.want)
+				}
+			}
+			a := replaysAsHeld(t, hw, "fair", held, streamed, false)
+			if !reflect.DeepEqual(a.Summary.JobsLeftOut, lh) {
+				t.Errorf("run.json's jobs left out %v, want %v", a.Summary.JobsLeftOut, lh)
+			}
+			t.Log(lh)
 		})
 	}
 }

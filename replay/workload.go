@@ -65,6 +65,8 @@ type Workload struct {
 	fails      map[string]traceFail    // trace mode with the lifecycle: the tasks of jobs failed by a task (jobfail.go)
 	specs      map[string]obsCopy      // trace mode with the lifecycle: observed speculative map attempts (lifecycle_specobs.go)
 	recFails   map[string]recordedFail // model mode with the lifecycle: recorded failed attempts per task (lifecycle_modelfail.go)
+	leftOut    []LeftOutJob            // trace mode with the lifecycle: the jobs whose attempts it cannot replay, in trace order (traceRetries)
+	left       map[string]bool         // their ids; nil when there are none
 	net        NetworkModel            // the network key's model (network.go)
 	times      TaskTimeModel           // the task_times key's model (tasktimes.go)
 }
@@ -210,7 +212,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		}
 	case hw.Lifecycle && w.times.UsesTrace():
 		var err error
-		if w.retries, err = traceRetries(tr, hw); err != nil {
+		if w.retries, w.leftOut, err = traceRetries(tr, hw, opt.IncludeIncomplete); err != nil {
 			return nil, err
 		}
 		w.fails, w.retries = traceFailures(tr, hw, w.retries)
@@ -222,6 +224,16 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		}
 	case hw.Lifecycle:
 		w.recFails = recordedFailures(tr, hw) // lifecycle_modelfail.go
+	}
+	// A job the lifecycle cannot replay from its attempts is left out as
+	// an incomplete one is: not counted, not handed out by a cursor (so
+	// neither simulated nor in the observed schedule); its tasks' and
+	// attempts' hosts still shape the cluster (TraceHardware, clusterUp).
+	if len(w.leftOut) > 0 {
+		w.left = make(map[string]bool, len(w.leftOut))
+		for _, l := range w.leftOut {
+			w.left[l.JobID] = true
+		}
 	}
 	// One pass; the first error of each kind is kept and they are returned
 	// in the order of the checks of a held trace: a job's containers (all
@@ -237,7 +249,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 			// for a held trace).
 			_, yarnErr = hw.jobContainers(&Job{Trace: j})
 		}
-		if jobErr != nil || j.Status == trace.StatusIncomplete && !opt.IncludeIncomplete {
+		if jobErr != nil || j.Status == trace.StatusIncomplete && !opt.IncludeIncomplete || w.left != nil && w.left[j.ID] {
 			return nil
 		}
 		if last == nil {
@@ -269,6 +281,10 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		return nil, err
 	}
 	if w.n == 0 {
+		if len(w.leftOut) > 0 {
+			return nil, fmt.Errorf("the trace has no job to replay: %d left out, whose attempts the lifecycle cannot replay (job %s: %s)",
+				len(w.leftOut), w.leftOut[0].JobID, w.leftOut[0].Reason)
+		}
 		return nil, fmt.Errorf("the trace has no job to replay")
 	}
 	if hw.Lifecycle && w.times.UsesTrace() {
@@ -502,6 +518,14 @@ func (w *Workload) checkSynthSize(j *trace.Job) (maps, reduces int64, err error)
 // Len is the number of replayed jobs.
 func (w *Workload) Len() int { return w.n }
 
+// LeftOut is the jobs of the trace the workload leaves out because the
+// lifecycle cannot replay them from their attempts (trace mode with the
+// lifecycle: an attempt outside its job's lifetime by more than 10 minutes,
+// or a map or reduce of a successful job without a successful attempt), in
+// trace order, each with why; nil when there are none. Their runs record
+// them (RunSummary.JobsLeftOut).
+func (w *Workload) LeftOut() []LeftOutJob { return w.leftOut }
+
 // index is every replayed job's trace position and arrival by replayed
 // position, built on the first call (8 + 8 bytes a job): for what asks for
 // jobs by position (alone runs, the observed schedule). A streamed trace is
@@ -627,7 +651,7 @@ func (c *jobCursor) next() (r replayedJob, ok bool, err error) {
 		}
 		ti := c.i
 		c.i++
-		if tj.Status == trace.StatusIncomplete && !w.incomplete {
+		if tj.Status == trace.StatusIncomplete && !w.incomplete || w.left != nil && w.left[tj.ID] {
 			continue
 		}
 		r = replayedJob{ti: ti, tj: tj, submitUs: (tj.SubmitMs - w.firstMs) * 1000}

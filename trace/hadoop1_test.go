@@ -541,7 +541,7 @@ Job JOBID="job_201105251513_0145" FINISH_TIME="1306384464406" JOB_STATUS="SUCCES
 
 // TestHadoop1ClockSkewWarned checks that an attempt more than 10 minutes
 // outside its job's submit..finish (TaskTracker clocks off the JobTracker's,
-// which replay refuses) is reported by the reader, with the job, the attempt
+// whose job replay leaves out) is reported by the reader, with the job, the attempt
 // and the distance, and that --strict refuses it; an attempt within 10
 // minutes (h1BothSetups: 498 s before the submit) is not reported.
 func TestHadoop1ClockSkewWarned(t *testing.T) {

@@ -103,7 +103,7 @@ func (j *jobAcc) finishAt(diag *diagSink, pos jobPos) (Job, []Task, []Attempt) {
 	tasks = uniqueIndexes(job.ID, tasks, diag, pos)
 	if n, a, by := skewedAttempts(job, attempts); n > 0 {
 		diag.note(pos.line, pos.record, pos.offset, "job %s: %d attempts run more than %d s outside the job's submit..finish %d..%d ms, "+
-			"%s the furthest (%d s, %d..%d ms): TaskTracker clocks off the JobTracker's; replay refuses such a trace",
+			"%s the furthest (%d s, %d..%d ms): TaskTracker clocks off the JobTracker's; replay leaves such a job out in trace mode with the lifecycle",
 			job.ID, n, attemptSkewWarnMs/1000, job.SubmitMs, job.FinishMs, a.AttemptID, by/1000, a.StartMs, a.FinishMs)
 	}
 
@@ -137,8 +137,9 @@ func (j *jobAcc) finishAt(diag *diagSink, pos jobPos) (Job, []Task, []Attempt) {
 // may run before the readers warn. Times in a history come from two kinds of
 // clock, the JobTracker's (job and task records) and each TaskTracker's
 // (attempt records); a Hadoop 0.20 history of a three-host cluster has attempts
-// starting 966 s before their job's submit. replay refuses a trace with an
-// attempt further out than this (replay/lifecycle_attempts.go, attemptSkewMs).
+// starting 966 s before their job's submit. replay leaves out, in trace mode
+// with the lifecycle, a job with an attempt further out than this
+// (replay/lifecycle_attempts.go, attemptSkewMs).
 const attemptSkewWarnMs = 10 * 60 * 1000
 
 // skewedAttempts counts the attempts that start more than attemptSkewWarnMs

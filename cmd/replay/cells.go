@@ -69,10 +69,12 @@ func traceKey(cl replay.Cell) string {
 // which holds nothing per job: the cell it was built for keeps it for its
 // run, so that the trace's files are not read once more to build it (its
 // check reads every job and task). It returns the jobs in cell order; cells
-// that prepareCell skips are left out.
-func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[string]string) ([]*job, error) {
+// that prepareCell skips are left out. The jobs a workload leaves out
+// (replay.Workload.LeftOut) are warned about on stderr once per trace.
+func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[string]string, stderr io.Writer) ([]*job, error) {
 	traces := map[string]*trace.Trace{}
 	checked := map[string]bool{} // trace key and hardware whose workload built
+	warned := map[string]bool{}  // trace key and job id warned about
 	jobs := make([]*job, len(cells))
 	order := runOrder(cells)
 	streamTasks := canStreamTasks(c, cells)
@@ -95,6 +97,7 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 			if err != nil {
 				return nil, err
 			}
+			warnLeftOut(stderr, key, w.LeftOut(), warned)
 			if tr.Stream != nil {
 				j.workload = w
 			}
@@ -158,6 +161,23 @@ func newWorkload(c *config, cl replay.Cell, tr *trace.Trace, key string) (*repla
 		return nil, usageError{fmt.Errorf("trace %s: %w", key, err)}
 	}
 	return w, nil
+}
+
+// warnLeftOut says on stderr which jobs of trace key the workload leaves
+// out and why, one line each, then how many, skipping the jobs warned
+// about already (warned, by trace key and job id).
+func warnLeftOut(stderr io.Writer, key string, left []replay.LeftOutJob, warned map[string]bool) {
+	n := 0
+	for _, l := range left {
+		if k := key + "\x00" + l.JobID; !warned[k] {
+			warned[k] = true
+			fmt.Fprintf(stderr, "replay: warning: job %s left out: %s\n", l.JobID, l.Reason)
+			n++
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "replay: warning: trace %s: %d job(s) left out: the lifecycle cannot replay them from their attempts; each run's run.json lists them (jobs_left_out)\n", key, n)
+	}
 }
 
 // workloadOptions are the command's choices of jobs and limits on tasks.

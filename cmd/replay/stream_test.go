@@ -205,7 +205,7 @@ func TestStreamedWorkloadKept(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs, err := prepareJobs(cfg, cls, strings.NewReader(""), inputs)
+		jobs, err := prepareJobs(cfg, cls, strings.NewReader(""), inputs, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -283,7 +283,7 @@ func TestStreamedAttemptsDir(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jobs, err := prepareJobs(cfg, cls, strings.NewReader(""), inputs)
+		jobs, err := prepareJobs(cfg, cls, strings.NewReader(""), inputs, io.Discard)
 		if err != nil || len(jobs) != 1 {
 			t.Fatal(len(jobs), err)
 		}

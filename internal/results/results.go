@@ -95,6 +95,12 @@ type TimelineSample struct {
 // Unset marks a result time that did not happen.
 const Unset = -1
 
+// LeftOutJob is a job of the trace that a run left out, and why.
+type LeftOutJob struct {
+	JobID  string `json:"job_id"`
+	Reason string `json:"reason"`
+}
+
 // RunSummary holds the run-level metrics of one run, written as run.json beside the
 // run's Parquet files and into the manifest.
 type RunSummary struct {
@@ -151,6 +157,11 @@ type RunSummary struct {
 	// NetworkBytes is the bytes moved across the network (remote map input and
 	// shuffle fetched from other nodes).
 	NetworkBytes int64 `json:"network_bytes"`
+
+	// JobsLeftOut is the jobs of the trace the run left out because the
+	// lifecycle cannot replay them from their attempts (replay.Workload.LeftOut),
+	// in trace order; left out of run.json when there are none.
+	JobsLeftOut []LeftOutJob `json:"jobs_left_out,omitempty"`
 
 	// Events is the number of simulator events processed; deterministic. Wall
 	// time and events per second go to the manifest only, so that run.json stays
