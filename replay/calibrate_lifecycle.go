@@ -40,7 +40,9 @@ func commonConfSlots(tr *trace.Trace, slots func(*trace.Job) int32) (value, jobs
 
 // fitSlots sets map_slots and reduce_slots from the job confs
 // (mapred.tasktracker.{map,reduce}.tasks.maximum) when they give them, else
-// from the peak concurrency per host.
+// from the peak concurrency per host, and out_of_band_heartbeat when the job
+// confs record mapreduce.tasktracker.outofband.heartbeat (the rule of trace
+// mode, confOutOfBandHeartbeat); without it the base model's stays.
 func (c *Calibration) fitSlots(tr *trace.Trace, hosts int) {
 	peakMaps, peakReduces := peakConcurrency(tr)
 	for _, k := range []struct {
@@ -56,6 +58,10 @@ func (c *Calibration) fitSlots(tr *trace.Trace, hosts int) {
 			continue
 		}
 		c.add(k.key, strconv.Itoa(k.peak), "peak number of such tasks running at once on one host (no job conf gives "+k.conf+"); samples are hosts", hosts)
+	}
+	if on, trues, n := confOutOfBandHeartbeat(tr); n > 0 {
+		c.add("out_of_band_heartbeat", strconv.FormatBool(on),
+			fmt.Sprintf("mapreduce.tasktracker.outofband.heartbeat of the job confs (%d of %d say true; on when more say true than false)", trues, n), n)
 	}
 }
 

@@ -113,6 +113,16 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     the peak of each.
 //   - On a YARN cluster (cluster = "yarn"), NodeManager memory and vcores:
 //     see yarnTraceNode.
+//   - Out-of-band heartbeat, on a slot cluster only (a YARN NodeManager has
+//     no such setting): when some job conf records
+//     mapreduce.tasktracker.outofband.heartbeat (trace column
+//     conf_out_of_band_heartbeat), on if more of those jobs say true than
+//     false, else off (see confOutOfBandHeartbeat); base's when none records
+//     it. The key is a TaskTracker setting, one for the whole cluster, that
+//     each job's conf copies from the submitting client's configuration, so
+//     on a real cluster the confs agree; a majority rather than "any" keeps a
+//     few jobs submitted with another client configuration from deciding,
+//     and a tie keeps Hadoop's default, false.
 //   - Lifecycle: on (setup and cleanup tasks, reports, shuffle fetches; see
 //     lifecycle.go) when some task has a host, a start and a finish; when a
 //     job conf names Hadoop 1's CapacityTaskScheduler and base has no
@@ -188,6 +198,8 @@ func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 	}
 	if hw.Cluster == ClusterYARN {
 		hw.NodeMemoryMB, hw.NodeVCores = yarnTraceNode(tr, &hw)
+	} else if on, _, recorded := confOutOfBandHeartbeat(tr); recorded > 0 {
+		hw.OutOfBandHeartbeat = on
 	}
 	hw.Lifecycle = HasObservedSchedule(tr)
 	if hw.JobInitPoll == 0 && namesCapacity(tr) {
@@ -209,6 +221,22 @@ func confSlots(tr *trace.Trace) (maps, reduces int) {
 		reduces = max(reduces, int(j.ConfReduceSlots))
 	}
 	return min(maps, 1024), min(reduces, 1024)
+}
+
+// confOutOfBandHeartbeat returns whether more of tr's jobs whose conf
+// records mapreduce.tasktracker.outofband.heartbeat say true than false (a
+// tie is false, Hadoop's default), how many say true and how many record it.
+func confOutOfBandHeartbeat(tr *trace.Trace) (on bool, trues, recorded int) {
+	for i := range tr.Jobs {
+		switch tr.Jobs[i].ConfOutOfBandHeartbeat {
+		case 1:
+			trues++
+			recorded++
+		case 0:
+			recorded++
+		}
+	}
+	return 2*trues > recorded, trues, recorded
 }
 
 // peakConcurrency returns the largest number of tasks that held a map slot,

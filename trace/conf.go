@@ -131,26 +131,73 @@ func (l *latin1Reader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// confKeys lists, per fact, the property names that carry it: new (Hadoop 2+)
-// names first, then the Hadoop 1 names.
+// confKeys lists, per fact, the property names that carry it: new (Hadoop 2+,
+// or for the JobTracker and TaskTracker settings Hadoop 0.21+) names first,
+// then the Hadoop 1 names.
 var confKeys = struct {
 	queue, user, name, mapMB, reduceMB, input []string
 	mapSlots, reduceSlots, scheduler          []string
 	mapMaxAttempts, reduceMaxAttempts         []string
+	outOfBandHeartbeat                        []string
 }{
-	queue:       []string{"mapreduce.job.queuename", "mapred.job.queue.name"},
-	user:        []string{"mapreduce.job.user.name", "user.name"},
-	name:        []string{"mapreduce.job.name", "mapred.job.name"},
-	mapMB:       []string{"mapreduce.map.memory.mb", "mapred.job.map.memory.mb"},
-	reduceMB:    []string{"mapreduce.reduce.memory.mb", "mapred.job.reduce.memory.mb"},
-	input:       []string{"mapreduce.input.fileinputformat.inputdir", "mapred.input.dir"},
-	mapSlots:    []string{"mapred.tasktracker.map.tasks.maximum"}, // Hadoop 1 only: YARN has no slots
-	reduceSlots: []string{"mapred.tasktracker.reduce.tasks.maximum"},
-	// the JobTracker's key first, the ResourceManager's second (Conf.scheduler)
-	scheduler: []string{"mapred.jobtracker.taskScheduler", "yarn.resourcemanager.scheduler.class"},
+	queue:    []string{"mapreduce.job.queuename", "mapred.job.queue.name"},
+	user:     []string{"mapreduce.job.user.name", "user.name"},
+	name:     []string{"mapreduce.job.name", "mapred.job.name"},
+	mapMB:    []string{"mapreduce.map.memory.mb", "mapred.job.map.memory.mb"},
+	reduceMB: []string{"mapreduce.reduce.memory.mb", "mapred.job.reduce.memory.mb"},
+	input:    []string{"mapreduce.input.fileinputformat.inputdir", "mapred.input.dir"},
+	// Hadoop 1 only: YARN has no slots. The 0.21+ names (Hadoop's
+	// deprecation table, ConfigUtil: TTConfig.TT_MAP_SLOTS and
+	// TT_REDUCE_SLOTS) count only for a JobTracker's job (Conf.mr1Keys).
+	mapSlots:    []string{"mapreduce.tasktracker.map.tasks.maximum", "mapred.tasktracker.map.tasks.maximum"},
+	reduceSlots: []string{"mapreduce.tasktracker.reduce.tasks.maximum", "mapred.tasktracker.reduce.tasks.maximum"},
+	// the JobTracker's keys first (0.21+ JTConfig.JT_TASK_SCHEDULER, then
+	// Hadoop 1's), the ResourceManager's last (Conf.scheduler)
+	scheduler: []string{"mapreduce.jobtracker.taskscheduler", "mapred.jobtracker.taskScheduler", "yarn.resourcemanager.scheduler.class"},
 	// Hadoop 2's key first, Hadoop 1's second
 	mapMaxAttempts:    []string{"mapreduce.map.maxattempts", "mapred.map.max.attempts"},
 	reduceMaxAttempts: []string{"mapreduce.reduce.maxattempts", "mapred.reduce.max.attempts"},
+	// the TaskTracker's out-of-band heartbeat on task completion: one name
+	// in 0.21+ and in Hadoop 1 alike (TaskTracker.TT_OUTOFBAND_HEARBEAT,
+	// apache/hadoop branch-1; TTConfig in 0.21+), no deprecated older one
+	outOfBandHeartbeat: []string{"mapreduce.tasktracker.outofband.heartbeat"},
+}
+
+// mr1Names are the 0.21+ names of JobTracker and TaskTracker settings in
+// confKeys. A Hadoop 2 job's conf carries them too, as defaults from its
+// mapred-default.xml (mapreduce.tasktracker.map.tasks.maximum = 2,
+// mapreduce.jobtracker.taskscheduler = JobQueueTaskScheduler,
+// mapreduce.tasktracker.outofband.heartbeat = false: the YARN test histories
+// of testdata/jhist hold them), where no JobTracker or TaskTracker read them;
+// so they count only for a job a JobTracker ran (Conf.mr1Keys).
+var mr1Names = map[string]bool{
+	"mapreduce.tasktracker.map.tasks.maximum":    true,
+	"mapreduce.tasktracker.reduce.tasks.maximum": true,
+	"mapreduce.jobtracker.taskscheduler":         true,
+	"mapreduce.tasktracker.outofband.heartbeat":  true,
+}
+
+// mr1Keys returns keys without the mr1Names unless the conf is that of a
+// job a Hadoop 1 JobTracker ran: its id is a JobTracker's
+// (JobTrackerJobID) and the conf does not say mapreduce.framework.name =
+// yarn.
+func (c Conf) mr1Keys(jobID string, keys []string) []string {
+	if JobTrackerJobID(jobID) && !c.onYARN() {
+		return keys
+	}
+	var out []string
+	for _, k := range keys {
+		if !mr1Names[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// onYARN reports whether the conf says the job ran on YARN
+// (mapreduce.framework.name = yarn).
+func (c Conf) onYARN() bool {
+	return strings.EqualFold(strings.TrimSpace(c["mapreduce.framework.name"]), "yarn")
 }
 
 // get returns the first of the keys that is set to a non-empty value.
@@ -161,6 +208,18 @@ func (c Conf) get(keys []string) string {
 		}
 	}
 	return ""
+}
+
+// flag returns 1 for a value of true and 0 for false (trimmed, any case, as
+// Hadoop's Configuration.getBoolean reads them), else Unknown.
+func (c Conf) flag(keys []string) int32 {
+	switch v := c.get(keys); {
+	case strings.EqualFold(v, "true"):
+		return 1
+	case strings.EqualFold(v, "false"):
+		return 0
+	}
+	return Unknown
 }
 
 // memoryMB returns a positive int32 (a memory size in MB, a slot count, a
@@ -180,7 +239,8 @@ func (c Conf) memoryMB(keys []string) int32 {
 // applyTo fills what a job's history leaves open from its configuration: queue,
 // user and name only when the history has none (the history records what really
 // happened: the scheduler's final queue, the submitting user), and the container
-// memory and input directories, which only the configuration knows.
+// memory and input directories, which only the configuration knows, and the
+// cluster settings it records (slots, scheduler, out-of-band heartbeat).
 func (c Conf) applyTo(j *Job) {
 	if j.Queue == "" {
 		j.Queue = c.get(confKeys.queue)
@@ -201,13 +261,16 @@ func (c Conf) applyTo(j *Job) {
 		j.InputPath = c.get(confKeys.input)
 	}
 	if j.ConfMapSlots < 0 {
-		j.ConfMapSlots = c.memoryMB(confKeys.mapSlots)
+		j.ConfMapSlots = c.memoryMB(c.mr1Keys(j.ID, confKeys.mapSlots))
 	}
 	if j.ConfReduceSlots < 0 {
-		j.ConfReduceSlots = c.memoryMB(confKeys.reduceSlots)
+		j.ConfReduceSlots = c.memoryMB(c.mr1Keys(j.ID, confKeys.reduceSlots))
 	}
 	if j.Scheduler == "" {
-		j.Scheduler = c.scheduler()
+		j.Scheduler = c.scheduler(j.ID)
+	}
+	if j.ConfOutOfBandHeartbeat < 0 {
+		j.ConfOutOfBandHeartbeat = c.flag(c.mr1Keys(j.ID, confKeys.outOfBandHeartbeat))
 	}
 	if j.ConfMapMaxAttempts < 0 {
 		j.ConfMapMaxAttempts = c.memoryMB(confKeys.mapMaxAttempts)
@@ -217,17 +280,18 @@ func (c Conf) applyTo(j *Job) {
 	}
 }
 
-// scheduler is the scheduler class the conf names. A job that ran on YARN
-// (mapreduce.framework.name = yarn) was scheduled by the ResourceManager's
-// scheduler: its yarn.resourcemanager.scheduler.class wins over a JobTracker
-// key the conf may still carry from Hadoop 1 settings. Otherwise (Hadoop 1, or
-// a conf that does not say) the JobTracker's taskScheduler comes first, as a
-// Hadoop 1 cluster knows no yarn.* key.
-func (c Conf) scheduler() string {
-	if strings.EqualFold(strings.TrimSpace(c["mapreduce.framework.name"]), "yarn") {
+// scheduler is the scheduler class the conf of job jobID names. A job that
+// ran on YARN (mapreduce.framework.name = yarn) was scheduled by the
+// ResourceManager's scheduler: its yarn.resourcemanager.scheduler.class wins
+// over a JobTracker key the conf may still carry from Hadoop 1 settings.
+// Otherwise (Hadoop 1, or a conf that does not say) the JobTracker's
+// taskScheduler comes first, as a Hadoop 1 cluster knows no yarn.* key; its
+// 0.21+ name only for a JobTracker's job (Conf.mr1Keys).
+func (c Conf) scheduler(jobID string) string {
+	if c.onYARN() {
 		if v := strings.TrimSpace(c["yarn.resourcemanager.scheduler.class"]); v != "" {
 			return v
 		}
 	}
-	return c.get(confKeys.scheduler)
+	return c.get(c.mr1Keys(jobID, confKeys.scheduler))
 }

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -130,5 +131,109 @@ func TestReadConfEdgeCases(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestConfJobTrackerSettings reads the out-of-band heartbeat, the slots and
+// the scheduler under their Hadoop 1 and 0.21+ names, and keeps the 0.21+
+// names, which a Hadoop 2 conf carries as mapred-default.xml's defaults, to
+// the jobs a JobTracker ran.
+func TestConfJobTrackerSettings(t *testing.T) {
+	const jt, rm = "job_201102040848_0119", "job_1369942127770_1205" // JobTracker and ResourceManager ids
+	const oob = "mapreduce.tasktracker.outofband.heartbeat"
+	for _, c := range []struct {
+		id   string
+		conf Conf
+		want int32
+	}{
+		{jt, Conf{oob: "true"}, 1},
+		{jt, Conf{oob: " TRUE\n"}, 1},
+		{jt, Conf{oob: "false"}, 0},
+		{jt, Conf{oob: "False "}, 0},
+		{jt, Conf{oob: "yes"}, Unknown},
+		{jt, Conf{oob: "1"}, Unknown},
+		{jt, Conf{oob: ""}, Unknown},
+		{jt, Conf{"mapreduce.job.name": "x"}, Unknown},
+		{rm, Conf{oob: "true"}, Unknown},                                      // a YARN job: a default only
+		{jt, Conf{oob: "true", "mapreduce.framework.name": " YARN"}, Unknown}, // says it ran on YARN
+		{jt + "#2", Conf{oob: "true"}, Unknown},                               // not a JobTracker's id
+	} {
+		j := NewJob(c.id)
+		c.conf.applyTo(&j)
+		if j.ConfOutOfBandHeartbeat != c.want {
+			t.Errorf("job %s, %q: out-of-band heartbeat %d, want %d", c.id, c.conf, j.ConfOutOfBandHeartbeat, c.want)
+		}
+	}
+	const (
+		capacity = "org.apache.hadoop.mapred.CapacityTaskScheduler"
+		fair     = "org.apache.hadoop.mapred.FairScheduler"
+		fifoRM   = "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler"
+	)
+	for _, c := range []struct {
+		id         string
+		conf       Conf
+		maps, reds int32
+		sched      string
+	}{
+		// Hadoop 1 names
+		{jt, Conf{"mapred.tasktracker.map.tasks.maximum": "6", "mapred.tasktracker.reduce.tasks.maximum": "3",
+			"mapred.jobtracker.taskScheduler": fair}, 6, 3, fair},
+		// 0.21+ names (the Gridmix traces)
+		{jt, Conf{"mapreduce.tasktracker.map.tasks.maximum": "4", "mapreduce.tasktracker.reduce.tasks.maximum": "2",
+			"mapreduce.jobtracker.taskscheduler": capacity}, 4, 2, capacity},
+		// both: the new name first
+		{jt, Conf{"mapreduce.tasktracker.map.tasks.maximum": "4", "mapred.tasktracker.map.tasks.maximum": "6",
+			"mapreduce.jobtracker.taskscheduler": capacity, "mapred.jobtracker.taskScheduler": fair}, 4, Unknown, capacity},
+		// a YARN job: the 0.21+ names are mapred-default.xml's, not read
+		{rm, Conf{"mapreduce.tasktracker.map.tasks.maximum": "2", "mapreduce.tasktracker.reduce.tasks.maximum": "2",
+			"mapreduce.jobtracker.taskscheduler": "org.apache.hadoop.mapred.JobQueueTaskScheduler"}, Unknown, Unknown, ""},
+		{jt, Conf{"mapreduce.framework.name": "yarn", "mapreduce.tasktracker.map.tasks.maximum": "2",
+			"mapreduce.jobtracker.taskscheduler": "org.apache.hadoop.mapred.JobQueueTaskScheduler"}, Unknown, Unknown, ""},
+		{rm, Conf{"mapreduce.framework.name": "yarn", "mapreduce.jobtracker.taskscheduler": "org.apache.hadoop.mapred.JobQueueTaskScheduler",
+			"yarn.resourcemanager.scheduler.class": fifoRM}, Unknown, Unknown, fifoRM},
+		// Hadoop 1 names count on any job, as before
+		{rm, Conf{"mapred.tasktracker.map.tasks.maximum": "6", "mapred.jobtracker.taskScheduler": fair}, 6, Unknown, fair},
+	} {
+		j := NewJob(c.id)
+		c.conf.applyTo(&j)
+		if j.ConfMapSlots != c.maps || j.ConfReduceSlots != c.reds || j.Scheduler != c.sched {
+			t.Errorf("job %s, %q: slots %d/%d, scheduler %q; want %d/%d, %q", c.id, c.conf,
+				j.ConfMapSlots, j.ConfReduceSlots, j.Scheduler, c.maps, c.reds, c.sched)
+		}
+	}
+	// the YARN test histories' confs carry the 0.21+ names (false, 2, 2,
+	// JobQueueTaskScheduler): none is read
+	for _, f := range []string{"testdata/jhist/job_1329348432655_0001_conf.xml", "testdata/jhist/job_1526555215992_0001_conf.xml"} {
+		c, err := ReadConf(f, bytes.NewReader(readInput(t, f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := NewJob("job_" + strings.Split(filepath.Base(f), "_")[1] + "_0001")
+		c.applyTo(&j)
+		if j.ConfOutOfBandHeartbeat != Unknown || j.ConfMapSlots != Unknown || j.ConfReduceSlots != Unknown ||
+			strings.Contains(j.Scheduler, "JobQueueTaskScheduler") {
+			t.Errorf("%s: %+v", f, j)
+		}
+	}
+}
+
+// TestRumenGridmixConf reads the Gridmix trace's job properties: every job
+// records the out-of-band heartbeat on, 4 map and 2 reduce slots and the
+// CapacityTaskScheduler, all under their 0.21+ names.
+func TestRumenGridmixConf(t *testing.T) {
+	const f = "testdata/rumen/trace_1m.json.gz"
+	tr, err := ReadRumen(f, bytes.NewReader(readInput(t, f)), HistoryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Jobs) == 0 {
+		t.Fatal("no jobs")
+	}
+	for _, j := range tr.Jobs {
+		if j.ConfOutOfBandHeartbeat != 1 || j.ConfMapSlots != 4 || j.ConfReduceSlots != 2 ||
+			j.Scheduler != "org.apache.hadoop.mapred.CapacityTaskScheduler" {
+			t.Errorf("job %s: out-of-band heartbeat %d, slots %d/%d, scheduler %q", j.ID,
+				j.ConfOutOfBandHeartbeat, j.ConfMapSlots, j.ConfReduceSlots, j.Scheduler)
+		}
 	}
 }

@@ -238,8 +238,9 @@ func decodeMeta(kv map[string]string, m *Meta) error {
 	return nil
 }
 
-// readJobs reads the jobs of a jobs.parquet of this schema version, of version
-// 2, which lacks the columns version 2.1 added, or of version 1, which also
+// readJobs reads the jobs of a jobs.parquet of this schema version, of
+// version 2.1 or 2.2, which lack the column version 2.3 added, of version 2,
+// which also lacks those version 2.1 added, or of version 1, which also
 // lacks those version 2 added. The rows are converted a batch at a time
 // (pqfile.ReadEach), so that reading holds the jobs and one batch of rows,
 // never a row per job beside them: a job-level trace of a month (733,260
@@ -256,10 +257,12 @@ func readJobs(path string) ([]Job, map[string]string, error) {
 	switch v := kv[MetaSchemaVersion]; {
 	case v == "2" || v == "2.0":
 		meta, err = eachParquetRow(path, size, func(r *jobRowV2) { row := r.row(); jobs = append(jobs, row.job()) })
-	case !strings.HasPrefix(v, "1.") && v != "1":
-		meta, err = eachParquetRow(path, size, func(r *JobRow) { jobs = append(jobs, r.job()) })
-	default:
+	case strings.HasPrefix(v, "1.") || v == "1":
 		meta, err = eachParquetRow(path, size, func(r *jobRowV1) { row := r.row(); jobs = append(jobs, row.job()) })
+	case schemaBefore(v, 2, 3):
+		meta, err = eachParquetRow(path, size, func(r *jobRowV22) { row := r.row(); jobs = append(jobs, row.job()) })
+	default:
+		meta, err = eachParquetRow(path, size, func(r *JobRow) { jobs = append(jobs, r.job()) })
 	}
 	if err != nil {
 		return nil, nil, err

@@ -23,10 +23,12 @@ func sampleTrace() *Trace {
 	j1.InputPath = "/data/in"
 	j1.FailedAttempts, j1.KilledAttempts, j1.WastedMs = 1, 0, 1234
 	j1.ConfMapMaxAttempts, j1.ConfReduceMaxAttempts = 4, 6
+	j1.ConfOutOfBandHeartbeat = 1
 
 	j2 := NewJob("job_1_0010")
 	j2.SubmitMs = 1000 // same submit: natural id order puts 0002 before 0010
 	j2.Status = StatusFailed
+	j2.ConfOutOfBandHeartbeat = 0
 
 	j3 := NewJob("job_1_0001")
 	j3.SubmitMs = 2000

@@ -50,6 +50,7 @@ func TestReadSchemaV1(t *testing.T) {
 		want.Jobs[i].ConfMapMaxAttempts, want.Jobs[i].ConfReduceMaxAttempts = Unknown, Unknown
 	}
 	unknownLags(want)
+	unknownOOB(want)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("version 1 trace reads as\n%+v\nwant\n%+v", got, want)
 	}
@@ -75,6 +76,7 @@ func TestReadSchemaV2(t *testing.T) {
 		want.Jobs[i].ConfMapMaxAttempts, want.Jobs[i].ConfReduceMaxAttempts = Unknown, Unknown
 	}
 	unknownLags(want)
+	unknownOOB(want)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("version 2 trace reads as\n%+v\nwant\n%+v", got, want)
 	}
@@ -92,8 +94,55 @@ func TestReadSchemaV21(t *testing.T) {
 	want := sampleTrace()
 	want.Meta.SchemaVersion = "2.1"
 	unknownLags(want)
+	unknownOOB(want)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("version 2.1 trace reads as\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// TestReadSchemaV22 reads the trace a schema version 2.2 build wrote for
+// sampleTrace() (testdata/sample-trace-v2.2, the golden files of commit
+// e8409a9, kept as written), whose jobs.parquet has no
+// conf_out_of_band_heartbeat column: it comes back Unknown, everything else
+// as written; streamed (JobStream) as held.
+func TestReadSchemaV22(t *testing.T) {
+	dir := filepath.Join("testdata", "sample-trace-v2.2")
+	got, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sampleTrace()
+	want.Meta.SchemaVersion = "2.2"
+	unknownOOB(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("version 2.2 trace reads as\n%+v\nwant\n%+v", got, want)
+	}
+	jobsOnly := t.TempDir() // OpenJobStream streams a trace of jobs alone
+	b, err := os.ReadFile(filepath.Join(dir, JobsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(jobsOnly, JobsFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, ok, err := OpenJobStream(jobsOnly)
+	if err != nil || !ok {
+		t.Fatalf("OpenJobStream: ok %v, err %v", ok, err)
+	}
+	var streamed []Job
+	if err := s.Stream.Each(func(_ int, j *Job) error { streamed = append(streamed, *j); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(streamed, want.Jobs) {
+		t.Errorf("version 2.2 jobs stream as\n%+v\nwant\n%+v", streamed, want.Jobs)
+	}
+}
+
+// unknownOOB sets every job's out-of-band heartbeat (schema version 2.3)
+// Unknown, as a trace written before it reads.
+func unknownOOB(t *Trace) {
+	for i := range t.Jobs {
+		t.Jobs[i].ConfOutOfBandHeartbeat = Unknown
 	}
 }
 

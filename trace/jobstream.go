@@ -221,10 +221,12 @@ func (s *JobStream) Open() (*JobCursor, error) {
 	switch v := s.version; {
 	case v == "2" || v == "2.0":
 		err = openRows(c, s.path, size, s.batch, func(r *jobRowV2) Job { row := r.row(); return row.job() })
-	case !strings.HasPrefix(v, "1.") && v != "1":
-		err = openRows(c, s.path, size, s.batch, (*JobRow).job)
-	default:
+	case strings.HasPrefix(v, "1.") || v == "1":
 		err = openRows(c, s.path, size, s.batch, func(r *jobRowV1) Job { row := r.row(); return row.job() })
+	case schemaBefore(v, 2, 3):
+		err = openRows(c, s.path, size, s.batch, func(r *jobRowV22) Job { row := r.row(); return row.job() })
+	default:
+		err = openRows(c, s.path, size, s.batch, (*JobRow).job)
 	}
 	if err != nil {
 		f.Close()

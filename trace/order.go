@@ -240,6 +240,9 @@ func checkJobInts(j *Job) error {
 	if j.SubmitMs < 0 {
 		return fmt.Errorf("submit_ms = %d: want >= 0", j.SubmitMs)
 	}
+	if j.ConfOutOfBandHeartbeat > 1 {
+		return fmt.Errorf("conf_out_of_band_heartbeat = %d: want 0, 1 or Unknown (-1)", j.ConfOutOfBandHeartbeat)
+	}
 	return checkInts([]namedInt{
 		{"launch_ms", j.LaunchMs}, {"finish_ms", j.FinishMs},
 		{"num_maps", int64(j.NumMaps)}, {"num_reduces", int64(j.NumReduces)},
@@ -249,6 +252,7 @@ func checkJobInts(j *Job) error {
 		{"wasted_ms", j.WastedMs},
 		{"am_start_ms", j.AMStartMs}, {"conf_map_slots", int64(j.ConfMapSlots)}, {"conf_reduce_slots", int64(j.ConfReduceSlots)},
 		{"conf_map_max_attempts", int64(j.ConfMapMaxAttempts)}, {"conf_reduce_max_attempts", int64(j.ConfReduceMaxAttempts)},
+		{"conf_out_of_band_heartbeat", int64(j.ConfOutOfBandHeartbeat)},
 	})
 }
 

@@ -20,8 +20,9 @@ import "strings"
 // Version 2.1 added the jobs columns conf_map_max_attempts and
 // conf_reduce_max_attempts; version 2 traces read with them Unknown.
 // Version 2.2 added the tasks column launch_lag_ms; older traces read with
-// it Unknown.
-const SchemaVersion = "2.2"
+// it Unknown. Version 2.3 added the jobs column conf_out_of_band_heartbeat;
+// older traces read with it Unknown.
+const SchemaVersion = "2.3"
 
 // Unknown marks an integer field whose value the input did not give.
 const Unknown = -1
@@ -122,8 +123,8 @@ type Job struct {
 	WastedMs       int64 // summed duration of those failed and killed attempts
 
 	AMStartMs       int64  // start of the YARN ApplicationMaster's first attempt, Unknown if none
-	ConfMapSlots    int32  // mapred.tasktracker.map.tasks.maximum of the job conf, Unknown if absent
-	ConfReduceSlots int32  // mapred.tasktracker.reduce.tasks.maximum of the job conf, Unknown if absent
+	ConfMapSlots    int32  // mapred.tasktracker.map.tasks.maximum (0.21+: mapreduce.tasktracker.…) of the job conf, Unknown if absent
+	ConfReduceSlots int32  // mapred.tasktracker.reduce.tasks.maximum (likewise) of the job conf, Unknown if absent
 	Scheduler       string // scheduler class the job conf names, as written, "" if absent
 
 	// ConfMapMaxAttempts and ConfReduceMaxAttempts are the job conf's max
@@ -131,6 +132,13 @@ type Job struct {
 	// 1's mapred.map.max.attempts; reduces likewise), Unknown if absent.
 	ConfMapMaxAttempts    int32
 	ConfReduceMaxAttempts int32
+
+	// ConfOutOfBandHeartbeat is the job conf's
+	// mapreduce.tasktracker.outofband.heartbeat (a Hadoop 1 TaskTracker
+	// heartbeats at once when a task finishes): 1 for true, 0 for false,
+	// Unknown if absent, not a boolean or the job did not run under a
+	// JobTracker (a YARN job's conf carries the default only).
+	ConfOutOfBandHeartbeat int32
 }
 
 // Task is one map, reduce, setup or cleanup task of a job, with what the trace
@@ -239,7 +247,7 @@ func NewJob(id string) Job {
 		InputBytes: Unknown, ShuffleBytes: Unknown, OutputBytes: Unknown,
 		MapMemoryMB: Unknown, ReduceMemoryMB: Unknown,
 		AMStartMs: Unknown, ConfMapSlots: Unknown, ConfReduceSlots: Unknown,
-		ConfMapMaxAttempts: Unknown, ConfReduceMaxAttempts: Unknown,
+		ConfMapMaxAttempts: Unknown, ConfReduceMaxAttempts: Unknown, ConfOutOfBandHeartbeat: Unknown,
 	}
 }
 

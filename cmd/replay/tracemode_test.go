@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,6 +99,44 @@ func TestIncompleteJobs(t *testing.T) {
 		}
 		if len(c.want) > 0 {
 			t.Errorf("%v: no rows for %v in\n%s", c.args, c.want, out)
+		}
+	}
+}
+
+// TestTraceModeOutOfBandHeartbeat: the Gridmix trace's job confs say
+// mapreduce.tasktracker.outofband.heartbeat = true, so the cluster derived
+// from it heartbeats out of band; --set, applied after the derivation, wins.
+func TestTraceModeOutOfBandHeartbeat(t *testing.T) {
+	src := filepath.Join("..", "..", "trace", "testdata", "rumen", "trace_1m.json.gz")
+	for _, c := range []struct {
+		set  []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"--set", "out_of_band_heartbeat=false"}, false},
+	} {
+		out := filepath.Join(t.TempDir(), "runs")
+		args := append([]string{"--quiet", "--trace", src, "--policy", "fifo", "--out", out}, c.set...)
+		if code, _, errOut := runCmd(args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.set, code, errOut)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Runs []struct {
+				Hardware map[string]any `json:"hardware"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Runs) != 1 || m.Runs[0].Hardware["name"] != "trace-derived" {
+			t.Fatalf("%v: runs %+v, want one on the trace-derived cluster", c.set, m.Runs)
+		}
+		if got := m.Runs[0].Hardware["out_of_band_heartbeat"]; got != c.want {
+			t.Errorf("%v: out_of_band_heartbeat %v, want %v", c.set, got, c.want)
 		}
 	}
 }
