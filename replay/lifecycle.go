@@ -175,7 +175,8 @@ func (h *Hardware) validateLifecycle(bad func(string, ...any)) {
 
 // lifeOf sets job j's setup and cleanup tasks from its trace tasks (maps
 // and reduces tasks[:work], then setup and cleanup): the observed
-// attempt durations plus task_startup in trace mode when the trace has them,
+// attempt durations plus each task's recorded launch lag (else task_startup)
+// in trace mode when the trace has them,
 // after their failed and killed attempts (each plus the gap to the next);
 // none when the trace records the schedule of the job's maps and reduces but
 // no setup or cleanup task (.jhist: Hadoop 2 runs them in the AM); else
@@ -216,7 +217,14 @@ func (w *Workload) lifeOf(j *Job, tasks []trace.Task, work int) {
 		case w.times.ObservedUs(c.tt) >= 0:
 			// Its failed and killed attempts before the successful one hold
 			// the slot first, as a map's retries do (lifecycle_attempts.go).
-			c.lt.durUs = w.retries[retryKey(j.Trace.ID, c.tt.TaskID)] + w.times.ObservedUs(c.tt) + int64(hw.TaskStartup)
+			// The slot is held from the assignment: the task's own recorded
+			// launch lag where the trace has one (tracemode.go), as for maps
+			// and reduces, else task_startup.
+			lag := launchLagUs(hw, c.tt)
+			if lag < 0 {
+				lag = int64(hw.TaskStartup)
+			}
+			c.lt.durUs = w.retries[retryKey(j.Trace.ID, c.tt.TaskID)] + w.times.ObservedUs(c.tt) + lag
 		}
 	}
 }

@@ -525,3 +525,45 @@ cleanup_task = "500ms"
 		}
 	}
 }
+
+// TestSetupCleanupLaunchLag: in trace mode a setup or cleanup task whose trace
+// records its launch lag (trace schema 2.2: the attempt's start less the
+// JobTracker's assignment, Hadoop 1 histories and Rumen traces of them) holds
+// its slot for that lag before its observed attempt, as a map or reduce does,
+// instead of task_startup (0 here). One node (heartbeats at 0, 3, 6, … s,
+// init 2 s), the setup's attempt 0.5 s, the cleanup's 0.5 s, the map's 1 s,
+// the reduce's 1 s. No lags: setup 3–3.5 s, map 6–7 s, reduce 9–10 s, cleanup
+// 12–12.5 s. A 3 s setup lag: setup 3–6.5 s, map 9–10 s, reduce 12–13 s,
+// cleanup 15–15.5 s. A 3 s cleanup lag: the cleanup 12–15.5 s.
+func TestSetupCleanupLaunchLag(t *testing.T) {
+	build := func(setupLag, cleanupLag int64) *trace.Trace {
+		j, tasks := oneNodeJob("job_1", 0)
+		j.FinishMs = 13000
+		m, r := &tasks[0], &tasks[1]
+		m.Host, m.StartMs, m.FinishMs, m.Status = "h1", 5000, 6000, trace.StatusSucceeded
+		r.Host, r.StartMs, r.FinishMs, r.Status = "h1", 6500, 7500, trace.StatusSucceeded
+		su := trace.NewTask("job_1", "job_1_m_1", trace.Setup, 1)
+		su.Host, su.StartMs, su.FinishMs, su.Status, su.LaunchLagMs = "h1", 3600, 4100, trace.StatusSucceeded, setupLag
+		cu := trace.NewTask("job_1", "job_1_m_2", trace.Cleanup, 2)
+		cu.Host, cu.StartMs, cu.FinishMs, cu.Status, cu.LaunchLagMs = "h1", 8000, 8500, trace.StatusSucceeded, cleanupLag
+		tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: append(tasks, su, cu)}
+		tr.Sort()
+		return tr
+	}
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	for _, c := range []struct {
+		name                  string
+		setupLag, cleanupLag  int64
+		firstLaunch, finishUs int64
+	}{
+		{"no lags", trace.Unknown, trace.Unknown, 6e6, 12.5e6},
+		{"setup lag", 3000, trace.Unknown, 9e6, 15.5e6},
+		{"cleanup lag", trace.Unknown, 3000, 6e6, 15.5e6},
+	} {
+		res := runOne(t, build(c.setupLag, c.cleanupLag), hw)
+		if jr := res.Jobs[0]; jr.FirstLaunchUs != c.firstLaunch || jr.WaitingUs != c.firstLaunch || jr.FinishUs != c.finishUs {
+			t.Errorf("%s: first launch %d, wait %d, finish %d µs; want %d, %d, %d", c.name, jr.FirstLaunchUs, jr.WaitingUs, jr.FinishUs, c.firstLaunch, c.firstLaunch, c.finishUs)
+		}
+	}
+}
