@@ -18,12 +18,6 @@ import (
 // this keeps the slot time and the delay, not the move). An attempt that
 // overlaps the successful one ran beside it (speculation) and is not replayed.
 
-// attemptSkewMs is how far an attempt may lie outside its job's lifetime
-// before the job is left out: TaskTracker clocks differ from the
-// JobTracker's (in Rumen's dispatch-trace-output an attempt starts 109 s
-// before its job's submit).
-const attemptSkewMs = 10 * 60 * 1000
-
 // ErrAttemptJobMissing is the error of a trace with an attempt whose job is
 // not in the trace (the attempt names a job id no job has). It matches
 // trace.ErrBadInput.
@@ -42,7 +36,8 @@ func retryKey(jobID, taskID string) string { return jobID + "\x00" + taskID }
 // its successful attempt started, each plus the gap to the next attempt
 // (Hardware.retryGapUs). The jobs whose attempts the lifecycle cannot
 // replay are left out, in trace order, each with the first reason found:
-// an attempt outside its job's lifetime (by more than attemptSkewMs), else
+// an attempt outside its job's lifetime by more than trace.MaxAttemptSkewMs
+// (trace.AttemptSkewMs: TaskTracker clocks off the JobTracker's), else
 // a map or reduce of a successful job with no successful attempt while the
 // job's other tasks have attempts; their tasks have no entry in retries.
 // Each job's reason depends on its own tasks and attempts only, so a trace
@@ -68,9 +63,9 @@ func traceRetries(tr *trace.Trace, hw *Hardware, incomplete bool) (retries map[s
 		if !ok {
 			return nil, nil, fmt.Errorf("attempt %s of task %s names job %s: %w", a.AttemptID, a.TaskID, a.JobID, ErrAttemptJobMissing)
 		}
-		if _, out := why[a.JobID]; !out && (incomplete || j.Status != trace.StatusIncomplete) && (a.StartMs >= 0 && a.StartMs < j.SubmitMs-attemptSkewMs || a.FinishMs >= 0 && j.FinishMs >= 0 && a.FinishMs > j.FinishMs+attemptSkewMs) {
+		if _, out := why[a.JobID]; !out && (incomplete || j.Status != trace.StatusIncomplete) && trace.AttemptSkewMs(j, a) > trace.MaxAttemptSkewMs {
 			why[a.JobID] = fmt.Sprintf("attempt %s of job %s runs %d..%d ms, outside the job's lifetime %d..%d ms (by more than %d s of clock skew)",
-				a.AttemptID, a.JobID, a.StartMs, a.FinishMs, j.SubmitMs, j.FinishMs, attemptSkewMs/1000)
+				a.AttemptID, a.JobID, a.StartMs, a.FinishMs, j.SubmitMs, j.FinishMs, trace.MaxAttemptSkewMs/1000)
 		}
 		if a.Status == trace.StatusSucceeded {
 			succ[retryKey(a.JobID, a.TaskID)] = span{a.StartMs, a.FinishMs}

@@ -104,7 +104,7 @@ func (j *jobAcc) finishAt(diag *diagSink, pos jobPos) (Job, []Task, []Attempt) {
 	if n, a, by := skewedAttempts(job, attempts); n > 0 {
 		diag.note(pos.line, pos.record, pos.offset, "job %s: %d attempts run more than %d s outside the job's submit..finish %d..%d ms, "+
 			"%s the furthest (%d s, %d..%d ms): TaskTracker clocks off the JobTracker's; replay leaves such a job out in trace mode with the lifecycle",
-			job.ID, n, attemptSkewWarnMs/1000, job.SubmitMs, job.FinishMs, a.AttemptID, by/1000, a.StartMs, a.FinishMs)
+			job.ID, n, MaxAttemptSkewMs/1000, job.SubmitMs, job.FinishMs, a.AttemptID, by/1000, a.StartMs, a.FinishMs)
 	}
 
 	var maps, reduces int32
@@ -133,29 +133,37 @@ func (j *jobAcc) finishAt(diag *diagSink, pos jobPos) (Job, []Task, []Attempt) {
 	return job, tasks, attempts
 }
 
-// attemptSkewWarnMs is how far outside its job's submit..finish an attempt
-// may run before the readers warn. Times in a history come from two kinds of
-// clock, the JobTracker's (job and task records) and each TaskTracker's
-// (attempt records); a Hadoop 0.20 history of a three-host cluster has attempts
-// starting 966 s before their job's submit. replay leaves out, in trace mode
-// with the lifecycle, a job with an attempt further out than this
-// (replay/lifecycle_attempts.go, attemptSkewMs).
-const attemptSkewWarnMs = 10 * 60 * 1000
+// MaxAttemptSkewMs is how far outside its job's submit..finish an attempt
+// may run (AttemptSkewMs) before the readers warn and replay's lifecycle
+// leaves the job out (replay/lifecycle_attempts.go). Times in a history come
+// from two kinds of clock, the JobTracker's (job and task records) and each
+// TaskTracker's (attempt records): in Rumen's dispatch-trace-output an
+// attempt starts 109 s before its job's submit, and a Hadoop 0.20 history of
+// a three-host cluster has attempts starting 966 s before it.
+const MaxAttemptSkewMs = 10 * 60 * 1000
 
-// skewedAttempts counts the attempts that start more than attemptSkewWarnMs
-// before job's submit or end more than that after its finish, and returns the
-// furthest out and by how much (ms).
+// AttemptSkewMs returns how far attempt a runs outside job j's
+// submit..finish, in ms: how long before the submit it starts or after the
+// finish it ends, whichever is more; 0 when it lies inside or a time it
+// would be measured by is unknown.
+func AttemptSkewMs(j *Job, a *Attempt) int64 {
+	var d int64
+	if a.StartMs >= 0 {
+		d = j.SubmitMs - a.StartMs
+	}
+	if a.FinishMs >= 0 && j.FinishMs >= 0 {
+		d = max(d, a.FinishMs-j.FinishMs)
+	}
+	return max(d, 0)
+}
+
+// skewedAttempts counts the attempts that run more than MaxAttemptSkewMs
+// outside job's submit..finish (AttemptSkewMs), and returns the furthest
+// out and by how much (ms).
 func skewedAttempts(job Job, attempts []Attempt) (n int, worst *Attempt, by int64) {
 	for i := range attempts {
 		a := &attempts[i]
-		var d int64
-		if a.StartMs >= 0 && job.SubmitMs > 0 {
-			d = job.SubmitMs - a.StartMs
-		}
-		if a.FinishMs >= 0 && job.FinishMs >= 0 {
-			d = max(d, a.FinishMs-job.FinishMs)
-		}
-		if d > attemptSkewWarnMs {
+		if d := AttemptSkewMs(&job, a); d > MaxAttemptSkewMs {
 			n++
 			if d > by {
 				worst, by = a, d
