@@ -223,7 +223,7 @@ func (w *Workload) lifeOf(j *Job, tasks []trace.Task, work int) {
 			lag := launchLagUs(hw, c.tt)
 			report := int64(0)
 			if c.lt == &j.life.cleanup {
-				report = cleanupReportUs(j.Trace, c.tt, lag)
+				report = cleanupReportUs(hw, j.Trace, c.tt, lag)
 			}
 			if lag < 0 {
 				lag = int64(hw.TaskStartup)
@@ -246,9 +246,11 @@ func (w *Workload) lifeOf(j *Job, tasks []trace.Task, work int) {
 // taken only where the task's launch lag is known (lagUs ≥ 0: a history whose
 // task start is the JobTracker's assignment and whose TaskTracker clock does
 // not visibly disagree, trace.Task.LaunchLagMs), so that lag, attempt and
-// report add up to the JobTracker's own span of the task; else 0.
-func cleanupReportUs(tj *trace.Job, tt *trace.Task, lagUs int64) int64 {
-	if lagUs < 0 || tt.FinishMs < 0 || tj.FinishMs < tt.FinishMs {
+// report add up to the JobTracker's own span of the task; else 0. With
+// report_at_heartbeat (and no out-of-band heartbeats) the model's own report
+// at the node's next heartbeat stands for it, and it is 0 too.
+func cleanupReportUs(hw *Hardware, tj *trace.Job, tt *trace.Task, lagUs int64) int64 {
+	if hw.ReportAtHeartbeat && !hw.OutOfBandHeartbeat || lagUs < 0 || tt.FinishMs < 0 || tj.FinishMs < tt.FinishMs {
 		return 0
 	}
 	return (tj.FinishMs - tt.FinishMs) * 1000

@@ -613,6 +613,19 @@ func TestCleanupReportLag(t *testing.T) {
 			t.Errorf("%s: finish %d µs, want %d", c.name, jr.FinishUs, c.finishUs)
 		}
 	}
+	// With report_at_heartbeat the model's report at the node's next
+	// heartbeat stands for the recorded one: every task is reported at a
+	// heartbeat (setup 3-3.5 s at 6, map 6-7 at 9, reduce 9-10 at 12), and
+	// the cleanup, 12-13 s with its lag, at the heartbeat at 15 s, whether
+	// the job's finish is recorded at the attempt's end or 3 s after it (which,
+	// added, would end it at 16 s and report it at 18 s).
+	rh := oneNodeHardware(t, "report_at_heartbeat = true")
+	rh.TaskTimes = "trace"
+	for _, fin := range []int64{8500, 11500} {
+		if got := runOne(t, build(500, fin), rh).Jobs[0].FinishUs; got != 15e6 {
+			t.Errorf("report_at_heartbeat, job finish recorded at %d ms: finish %d µs, want 15000000", fin, got)
+		}
+	}
 	// Model times read no observed time: the setup and cleanup are the
 	// model's whatever the trace records.
 	model := oneNodeHardware(t, "")
