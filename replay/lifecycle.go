@@ -237,10 +237,11 @@ func (w *Workload) lifeOf(j *Job, tasks []trace.Task, work int) {
 // tt was reported to the JobTracker, in µs: the job's recorded finish less
 // the attempt's. Hadoop 1's JobTracker learns of a finished attempt from the
 // heartbeat that carries its status (JobTracker.heartbeat →
-// updateTaskStatuses → JobInProgress.completedTask), and only then marks the
-// task complete (TaskInProgress.completed logs the task's finish from the
-// JobTracker's clock) and, for the cleanup task, the job done (jobComplete sets
-// the job's finish time from the same clock); the attempt's recorded finish is
+// updateTaskStatuses → JobInProgress.updateTaskStatus → completedTask), and
+// only then marks the task complete (TaskInProgress.completed logs the task's
+// finish from the JobTracker's clock) and, for the cleanup task, the job done
+// (jobComplete sets the job's finish time from the same clock); the attempt's
+// recorded finish is
 // the TaskTracker's (TaskStatus.getFinishTime), apache/hadoop branch-1. The
 // slot is the JobTracker's to give again only after that report. The gap is
 // taken only where the task's launch lag is known (lagUs ≥ 0: a history whose
