@@ -221,12 +221,40 @@ func (w *Workload) lifeOf(j *Job, tasks []trace.Task, work int) {
 			// launch lag where the trace has one (tracemode.go), as for maps
 			// and reduces, else task_startup.
 			lag := launchLagUs(hw, c.tt)
+			report := int64(0)
+			if c.lt == &j.life.cleanup {
+				report = cleanupReportUs(hw, j.Trace, c.tt, lag)
+			}
 			if lag < 0 {
 				lag = int64(hw.TaskStartup)
 			}
-			c.lt.durUs = w.retries[retryKey(j.Trace.ID, c.tt.TaskID)] + w.times.ObservedUs(c.tt) + lag
+			c.lt.durUs = w.retries[retryKey(j.Trace.ID, c.tt.TaskID)] + w.times.ObservedUs(c.tt) + lag + report
 		}
 	}
+}
+
+// cleanupReportUs is how long after its attempt's end job tj's cleanup task
+// tt was reported to the JobTracker, in µs: the job's recorded finish less
+// the attempt's. Hadoop 1's JobTracker learns of a finished attempt from the
+// heartbeat that carries its status (JobTracker.heartbeat →
+// updateTaskStatuses → JobInProgress.updateTaskStatus → completedTask), and
+// only then marks the task complete (TaskInProgress.completed logs the task's
+// finish from the JobTracker's clock) and, for the cleanup task, the job done
+// (jobComplete sets the job's finish time from the same clock); the attempt's
+// recorded finish is
+// the TaskTracker's (TaskStatus.getFinishTime), apache/hadoop branch-1. The
+// slot is the JobTracker's to give again only after that report. The gap is
+// taken only where the task's launch lag is known (lagUs ≥ 0: a history whose
+// task start is the JobTracker's assignment and whose TaskTracker clock does
+// not visibly disagree, trace.Task.LaunchLagMs), so that lag, attempt and
+// report add up to the JobTracker's own span of the task; else 0. With
+// report_at_heartbeat (and no out-of-band heartbeats) the model's own report
+// at the node's next heartbeat stands for it, and it is 0 too.
+func cleanupReportUs(hw *Hardware, tj *trace.Job, tt *trace.Task, lagUs int64) int64 {
+	if hw.ReportAtHeartbeat && !hw.OutOfBandHeartbeat || lagUs < 0 || tt.FinishMs < 0 || tj.FinishMs < tt.FinishMs {
+		return 0
+	}
+	return (tj.FinishMs - tt.FinishMs) * 1000
 }
 
 // clusterUpUs is, in trace mode with the lifecycle, the earliest time the

@@ -559,11 +559,78 @@ func TestSetupCleanupLaunchLag(t *testing.T) {
 	}{
 		{"no lags", trace.Unknown, trace.Unknown, 6e6, 12.5e6},
 		{"setup lag", 3000, trace.Unknown, 9e6, 15.5e6},
-		{"cleanup lag", trace.Unknown, 3000, 6e6, 15.5e6},
+		// The cleanup's known lag also replays its report: the job's
+		// recorded finish (13 s) less its attempt's end (8.5 s), 4.5 s
+		// (TestCleanupReportLag).
+		{"cleanup lag", trace.Unknown, 3000, 6e6, 20e6},
 	} {
 		res := runOne(t, build(c.setupLag, c.cleanupLag), hw)
 		if jr := res.Jobs[0]; jr.FirstLaunchUs != c.firstLaunch || jr.WaitingUs != c.firstLaunch || jr.FinishUs != c.finishUs {
 			t.Errorf("%s: first launch %d, wait %d, finish %d µs; want %d, %d, %d", c.name, jr.FirstLaunchUs, jr.WaitingUs, jr.FinishUs, c.firstLaunch, c.firstLaunch, c.finishUs)
 		}
+	}
+}
+
+// TestCleanupReportLag checks that in trace mode a cleanup task whose launch
+// lag is known holds its slot, and its job finishes, its recorded report
+// later: the job's recorded finish less the cleanup attempt's end (Hadoop 1's
+// JobTracker sets the job's finish when the heartbeat that carries the
+// cleanup's completion reaches it). The job of TestSetupCleanupLaunchLag
+// without lags finishes at 12.5 s (cleanup held 12-12.5 s); with a 0.5 s
+// cleanup lag at 13 s; with a job finish recorded 2 s after the cleanup
+// attempt's end at 15 s. Without a known lag (the clocks not shown to agree)
+// the report is not replayed, nor in model mode.
+func TestCleanupReportLag(t *testing.T) {
+	build := func(cleanupLag, jobFinishMs int64) *trace.Trace {
+		j, tasks := oneNodeJob("job_1", 0)
+		j.FinishMs = jobFinishMs
+		m, r := &tasks[0], &tasks[1]
+		m.Host, m.StartMs, m.FinishMs, m.Status = "h1", 5000, 6000, trace.StatusSucceeded
+		r.Host, r.StartMs, r.FinishMs, r.Status = "h1", 6500, 7500, trace.StatusSucceeded
+		su := trace.NewTask("job_1", "job_1_m_1", trace.Setup, 1)
+		su.Host, su.StartMs, su.FinishMs, su.Status = "h1", 3600, 4100, trace.StatusSucceeded
+		cu := trace.NewTask("job_1", "job_1_m_2", trace.Cleanup, 2)
+		cu.Host, cu.StartMs, cu.FinishMs, cu.Status, cu.LaunchLagMs = "h1", 8000, 8500, trace.StatusSucceeded, cleanupLag
+		tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: append(tasks, su, cu)}
+		tr.Sort()
+		return tr
+	}
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	for _, c := range []struct {
+		name                    string
+		cleanupLag, jobFinishMs int64
+		finishUs                int64
+	}{
+		{"lag unknown, finish at the attempt's end", trace.Unknown, 8500, 12.5e6},
+		{"lag unknown, finish 2 s later", trace.Unknown, 10500, 12.5e6},
+		{"lag 0.5 s, finish at the attempt's end", 500, 8500, 13e6},
+		{"lag 0.5 s, finish 2 s later", 500, 10500, 15e6},
+		{"lag 0.5 s, finish before the attempt's end", 500, 8000, 13e6},
+	} {
+		res := runOne(t, build(c.cleanupLag, c.jobFinishMs), hw)
+		if jr := res.Jobs[0]; jr.FinishUs != c.finishUs {
+			t.Errorf("%s: finish %d µs, want %d", c.name, jr.FinishUs, c.finishUs)
+		}
+	}
+	// With report_at_heartbeat the model's report at the node's next
+	// heartbeat stands for the recorded one: every task is reported at a
+	// heartbeat (setup 3-3.5 s at 6, map 6-7 at 9, reduce 9-10 at 12), and
+	// the cleanup, 12-13 s with its lag, at the heartbeat at 15 s, whether
+	// the job's finish is recorded at the attempt's end or 3 s after it (which,
+	// added, would end it at 16 s and report it at 18 s).
+	rh := oneNodeHardware(t, "report_at_heartbeat = true")
+	rh.TaskTimes = "trace"
+	for _, fin := range []int64{8500, 11500} {
+		if got := runOne(t, build(500, fin), rh).Jobs[0].FinishUs; got != 15e6 {
+			t.Errorf("report_at_heartbeat, job finish recorded at %d ms: finish %d µs, want 15000000", fin, got)
+		}
+	}
+	// Model times read no observed time: the setup and cleanup are the
+	// model's whatever the trace records.
+	model := oneNodeHardware(t, "")
+	a, b := runOne(t, build(500, 8500), model), runOne(t, build(500, 10500), model)
+	if a.Jobs[0].FinishUs != b.Jobs[0].FinishUs {
+		t.Errorf("model times: finish %d µs with the report, %d without", b.Jobs[0].FinishUs, a.Jobs[0].FinishUs)
 	}
 }
