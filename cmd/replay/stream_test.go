@@ -247,8 +247,8 @@ const jobTrackerLogs = "../../internal/validation/testdata/traces/hadoop1/apache
 // TestStreamedAttemptsDir: a trace directory with attempts (an ingested
 // job history) replayed on a given hardware model is read as its jobs
 // arrive, attempts too, and gives the table of the history file read
-// whole, with and without the lifecycle; --alone and trace mode read it
-// whole. A corrupt attempts.parquet exits 2 naming the file, and so does
+// whole, with and without the lifecycle; --alone reads it whole, trace
+// mode (no --hardware) streams it too. A corrupt attempts.parquet exits 2 naming the file, and so does
 // one gone bad between two cells of a lifecycle run (the second cell's
 // workload reads it), writing nothing.
 func TestStreamedAttemptsDir(t *testing.T) {
@@ -274,7 +274,7 @@ func TestStreamedAttemptsDir(t *testing.T) {
 	}{
 		{hw, false, true},
 		{hw, true, false},
-		{"", false, false},
+		{"", false, true},
 	} {
 		cfg := &config{tracePath: dir, format: "auto", hwPath: c.hw, policies: []string{"fair"}, seed: 1, alone: c.alone,
 			parallel: 1, maxTasksPerHour: replay.DefaultMaxTasksPerHour, maxTasks: replay.DefaultMaxTasks}
