@@ -134,20 +134,21 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     gives each queue one thread, which initialises that queue's jobs one at
 //     a time; apache/hadoop branch-1, src/contrib/capacity-scheduler).
 func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
-	hw, ok, err := traceHardware(tr, base)
+	hw, ok, err := traceHardware(tr, base, useChunk)
 	if err != nil {
 		return base, false, fmt.Errorf("cluster derived from the trace: %w", err)
 	}
 	return hw, ok, nil
 }
 
-// traceHardware is TraceHardware. A streamed trace (tr.Stream) is read in
+// traceHardware is TraceHardware, peakUse reading chunk attempts between
+// two drains (useChunk; tests give others). A streamed trace (tr.Stream) is read in
 // passes: one over the tasks (hosts, racks, whether it records a schedule),
 // one over the jobs (confs, queues, YARN containers) and two over the
 // attempts, else over the tasks (peakUse); it holds the hosts, one entry per
 // job for a YARN cluster, and what peakUse holds, never the trace's tasks or
 // attempts.
-func traceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
+func traceHardware(tr *trace.Trace, base Hardware, chunk int) (Hardware, bool, error) {
 	rackOf := map[string]string{}
 	var order []string
 	see := func(host, rack string) {
@@ -206,7 +207,7 @@ func traceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 	hw.Name = "trace-derived"
 	hw.Racks = len(racks)
 	hw.MapNodes, hw.ReduceNodes = 0, 0
-	if hw.MapSlots, hw.ReduceSlots, err = peakConcurrency(tr); err != nil {
+	if hw.MapSlots, hw.ReduceSlots, err = peakConcurrency(tr, chunk); err != nil {
 		return base, false, err
 	}
 	jf, err := traceJobFacts(tr)
@@ -222,7 +223,7 @@ func traceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 		}
 	}
 	if hw.Cluster == ClusterYARN {
-		if hw.NodeMemoryMB, hw.NodeVCores, err = yarnTraceNode(tr, &hw); err != nil {
+		if hw.NodeMemoryMB, hw.NodeVCores, err = yarnTraceNode(tr, &hw, chunk); err != nil {
 			return base, false, err
 		}
 	} else if on, _, recorded := jf.outOfBandHeartbeat(); recorded > 0 {
@@ -294,9 +295,10 @@ func confOutOfBandHeartbeat(tr *trace.Trace) (on bool, trues, recorded int) {
 
 // peakConcurrency returns the largest number of tasks that held a map slot,
 // and a reduce slot, at once on one host, each at least 1: over every attempt
-// when the trace has attempts, else over each task's successful attempt.
-func peakConcurrency(tr *trace.Trace) (maps, reduces int, err error) {
-	peaks, err := peakUse(tr, func(_, taskID, host string, typ trace.TaskType) ([2]string, Resource, bool) {
+// when the trace has attempts, else over each task's successful attempt;
+// peakUse reads chunk attempts between two drains.
+func peakConcurrency(tr *trace.Trace, chunk int) (maps, reduces int, err error) {
+	peaks, err := peakUse(tr, chunk, func(_, taskID, host string, typ trace.TaskType) ([2]string, Resource, bool) {
 		t := trace.Task{TaskID: taskID, Type: typ}
 		if t.InMapSlot() {
 			return [2]string{host, "m"}, Resource{MemoryMB: 1}, true
@@ -357,7 +359,8 @@ func eachUse(tr *trace.Trace, fn func(u *slotUse)) error {
 	return nil
 }
 
-// useChunk is the attempts peakUse reads between two drains of its edges.
+// useChunk is the attempts peakUse reads between two drains of its edges
+// (its chunk).
 const useChunk = 1024
 
 // peakUse returns, per key, the most that the trace's attempts held at once
@@ -371,7 +374,7 @@ const useChunk = 1024
 //
 // The attempts are read twice, in trace order, held or streamed (eachUse),
 // and never held. The first pass takes the earliest start of each chunk of
-// useChunk attempts; the second sweeps their starts and ends in time order
+// chunk attempts (useChunk); the second sweeps their starts and ends in time order
 // through a heap: after a chunk, every edge before the earliest start of the
 // chunks after it is final (no later attempt starts or ends before it) and
 // is taken off the heap in time order. So the heap holds the ends of the
@@ -381,11 +384,11 @@ const useChunk = 1024
 // any order, as the sort of all of them did: with weights of at least 0,
 // each dimension's peak over an instant's starts is after its last start and
 // its ends only lower it, so the peaks are the same.
-func peakUse[K comparable](tr *trace.Trace, use func(jobID, taskID, host string, typ trace.TaskType) (K, Resource, bool)) (map[K]Resource, error) {
+func peakUse[K comparable](tr *trace.Trace, chunk int, use func(jobID, taskID, host string, typ trace.TaskType) (K, Resource, bool)) (map[K]Resource, error) {
 	var mins []int64 // per chunk, its attempts' earliest start (MaxInt64: none held a host)
 	n := 0
 	err := eachUse(tr, func(u *slotUse) {
-		if n%useChunk == 0 {
+		if n%chunk == 0 {
 			mins = append(mins, math.MaxInt64)
 		}
 		n++
@@ -433,10 +436,10 @@ func peakUse[K comparable](tr *trace.Trace, use func(jobID, taskID, host string,
 			}
 		}
 		n++
-		if n%useChunk == 0 {
+		if n%chunk == 0 {
 			// The chunk is read: drain what no later attempt comes
 			// before (none, when the file grew since the first pass).
-			if c := n/useChunk - 1; c < len(mins) {
+			if c := n/chunk - 1; c < len(mins) {
 				drain(mins[c])
 			}
 		}

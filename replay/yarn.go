@@ -846,8 +846,9 @@ func CheckPolicyKind(hw *Hardware, p Policy) error {
 // the AMs ran and the replay must be able to put one beside the busiest
 // host's tasks. NodeManagers are configured alike, and a trace shows the
 // configured size only on hosts that were ever full, as with slots
-// (peakConcurrency). The model's sizes are kept when they are larger.
-func yarnTraceNode(tr *trace.Trace, hw *Hardware) (memMB, vcores int64, err error) {
+// (peakConcurrency). The model's sizes are kept when they are larger;
+// peakUse reads chunk attempts between two drains.
+func yarnTraceNode(tr *trace.Trace, hw *Hardware, chunk int) (memMB, vcores int64, err error) {
 	size := map[string][3]Resource{}
 	err = eachJob(tr, func(_ int, j *trace.Job) error {
 		if c, err := hw.jobContainers(&Job{Trace: j}); err == nil {
@@ -858,7 +859,7 @@ func yarnTraceNode(tr *trace.Trace, hw *Hardware) (memMB, vcores int64, err erro
 	if err != nil {
 		return 0, 0, err
 	}
-	peaks, err := peakUse(tr, func(jobID, _, host string, typ trace.TaskType) (string, Resource, bool) {
+	peaks, err := peakUse(tr, chunk, func(jobID, _, host string, typ trace.TaskType) (string, Resource, bool) {
 		c, ok := size[jobID]
 		switch {
 		case !ok:
