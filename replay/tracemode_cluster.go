@@ -385,9 +385,15 @@ const useChunk = 1024
 // each dimension's peak over an instant's starts is after its last start and
 // its ends only lower it, so the peaks are the same.
 func peakUse[K comparable](tr *trace.Trace, chunk int, use func(jobID, taskID, host string, typ trace.TaskType) (K, Resource, bool)) (map[K]Resource, error) {
+	peaks, _, err := sweepPeaks(tr, chunk, use)
+	return peaks, err
+}
+
+// sweepPeaks is peakUse, and the most edges its heap held at once.
+func sweepPeaks[K comparable](tr *trace.Trace, chunk int, use func(jobID, taskID, host string, typ trace.TaskType) (K, Resource, bool)) (peaks map[K]Resource, most int, err error) {
 	var mins []int64 // per chunk, its attempts' earliest start (MaxInt64: none held a host)
 	n := 0
-	err := eachUse(tr, func(u *slotUse) {
+	err = eachUse(tr, func(u *slotUse) {
 		if n%chunk == 0 {
 			mins = append(mins, math.MaxInt64)
 		}
@@ -397,7 +403,7 @@ func peakUse[K comparable](tr *trace.Trace, chunk int, use func(jobID, taskID, h
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	// mins[c] becomes the earliest start of the chunks after c.
 	after := int64(math.MaxInt64)
@@ -436,6 +442,7 @@ func peakUse[K comparable](tr *trace.Trace, chunk int, use func(jobID, taskID, h
 			}
 		}
 		n++
+		most = max(most, len(h))
 		if n%chunk == 0 {
 			// The chunk is read: drain what no later attempt comes
 			// before (none, when the file grew since the first pass).
@@ -445,14 +452,14 @@ func peakUse[K comparable](tr *trace.Trace, chunk int, use func(jobID, taskID, h
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	drain(math.MaxInt64)
-	out := make(map[K]Resource, len(order))
+	peaks = make(map[K]Resource, len(order))
 	for k, key := range order {
-		out[key] = peak[k]
+		peaks[key] = peak[k]
 	}
-	return out, nil
+	return peaks, most, nil
 }
 
 // useEdge is an attempt's start or end, of weight w, under key k (peakUse).

@@ -119,3 +119,41 @@ func TestPeakUseAsSorted(t *testing.T) {
 		}
 	}
 }
+
+// TestPeakUseHoldsTheActive: the sweep of a trace in submit order holds the
+// edges of the attempts under way, not the trace's: on n jobs of 100
+// attempts, one job every 10 s, each attempt 0 to 30 s from its job's
+// submit (a job's attempts overlap its next two jobs'), the most edges its
+// heap holds is the same for 1,000 and 4,000 jobs, and at most a chunk's
+// edges and three jobs' (those under way). Draining only at the end (the
+// sort's memory) holds every edge.
+func TestPeakUseHoldsTheActive(t *testing.T) {
+	steady := func(n int) *trace.Trace {
+		tr := &trace.Trace{}
+		for k := range n {
+			job := fmt.Sprintf("job%05d", k)
+			for i := range 100 {
+				a := trace.NewAttempt(job, fmt.Sprintf("%s_t%d", job, i), fmt.Sprintf("%s_a%d", job, i), trace.Map)
+				a.Host = fmt.Sprintf("h%d", (k+i)%20)
+				a.StartMs = int64(k)*10_000 + int64(i%10)*2000
+				a.FinishMs = a.StartMs + 10_000
+				tr.Attempts = append(tr.Attempts, a)
+			}
+		}
+		return tr
+	}
+	key := func(_, _, host string, _ trace.TaskType) (string, Resource, bool) { return host, Resource{MemoryMB: 1}, true }
+	var held []int
+	for _, n := range []int{1000, 4000} {
+		peaks, most, err := sweepPeaks(steady(n), useChunk, key)
+		if err != nil || len(peaks) != 20 {
+			t.Fatal(len(peaks), err)
+		}
+		held = append(held, most)
+	}
+	bound := 2*useChunk + 3*2*100
+	t.Logf("most edges held: %d for 1,000 jobs, %d for 4,000 (100,000 and 400,000 attempts)", held[0], held[1])
+	if held[0] != held[1] || held[1] > bound {
+		t.Errorf("most edges held %v: want the same, at most %d, for 1,000 and 4,000 jobs", held, bound)
+	}
+}
