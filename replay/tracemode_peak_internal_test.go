@@ -142,7 +142,9 @@ func TestPeakUseHoldsTheActive(t *testing.T) {
 		}
 		return tr
 	}
-	key := func(_, _, host string, _ trace.TaskType) (string, Resource, bool) { return host, Resource{MemoryMB: 1}, true }
+	key := func(_, _, host string, _ trace.TaskType) (string, Resource, bool) {
+		return host, Resource{MemoryMB: 1}, true
+	}
 	var held []int
 	for _, n := range []int{1000, 4000} {
 		peaks, most, err := sweepPeaks(steady(n), useChunk, key)
