@@ -8,9 +8,9 @@
 // Job k is submitted 15 s after job k-1, with 40 to 160 maps (mean 100) and
 // 2 to 16 reduces, a setup and a cleanup task, on hosts of racks of 20
 // (-hosts); each map has three preferred hosts (its own and two others).
-// Every task has its successful attempt; every 10th map or reduce a failed
-// attempt on another host before it, every 25th map a killed copy beside
-// it. The output is deterministic: the same flags write the same trace.
+// Every task has its successful attempt; each 10th task (by position) that
+// is a map or reduce has a failed attempt on another host before it, each
+// 25th that is a map a killed copy beside it. The output is deterministic: the same flags write the same trace.
 package main
 
 import (
