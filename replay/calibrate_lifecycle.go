@@ -44,7 +44,7 @@ func commonConfSlots(tr *trace.Trace, slots func(*trace.Job) int32) (value, jobs
 // confs record mapreduce.tasktracker.outofband.heartbeat (the rule of trace
 // mode, confOutOfBandHeartbeat); without it the base model's stays.
 func (c *Calibration) fitSlots(tr *trace.Trace, hosts int) {
-	peakMaps, peakReduces := peakConcurrency(tr)
+	peakMaps, peakReduces, _ := peakConcurrency(tr, useChunk) // a held trace: nothing to read, no error
 	for _, k := range []struct {
 		key, conf string
 		slots     func(*trace.Job) int32

@@ -1,6 +1,10 @@
 package replay
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/tracereplay/tracereplay/trace"
+)
 
 // SetRowGroup bounds the row groups of w's streamed files to n rows, so that a
 // test sees memory bounded on a run far smaller than a production row group.
@@ -59,4 +63,10 @@ func QuietSkipChecks(o *Options, f func(skips int)) {
 		}
 		f(s.chk.quietSkips)
 	}
+}
+
+// TraceHardwareChunk is TraceHardware with its peaks' sweep draining its
+// edges after every chunk attempts instead of useChunk.
+func TraceHardwareChunk(tr *trace.Trace, base Hardware, chunk int) (Hardware, bool, error) {
+	return traceHardware(tr, base, chunk)
 }

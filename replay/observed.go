@@ -19,9 +19,7 @@ const ObservedPolicy = "observed"
 // some task has a host, a start and a finish. Job histories do; SWIM traces
 // (no tasks) and synthetic traces (no hosts) do not.
 func HasObservedSchedule(tr *trace.Trace) bool {
-	observed := func(t *trace.Task) bool {
-		return t.Type.IsWork() && t.Host != "" && t.StartMs >= 0 && t.FinishMs >= t.StartMs
-	}
+	observed := observedTask
 	if tr.Stream != nil {
 		found := false
 		tr.Stream.EachTask(func(_ int, t *trace.Task) error {
@@ -38,6 +36,12 @@ func HasObservedSchedule(tr *trace.Trace) bool {
 		}
 	}
 	return false
+}
+
+// observedTask reports whether t is a map or reduce with a host, a start and
+// a finish (HasObservedSchedule).
+func observedTask(t *trace.Task) bool {
+	return t.Type.IsWork() && t.Host != "" && t.StartMs >= 0 && t.FinishMs >= t.StartMs
 }
 
 // Observed reports the schedule the trace recorded for the jobs w replays, in

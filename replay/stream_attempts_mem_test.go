@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
@@ -50,4 +51,43 @@ func TestStreamedAttemptsPeakHeapFlat(t *testing.T) {
 
 	streamedPeakFlat(t, "lifecycle = true\ntask_times = \"model\"\n", trace.StreamOptions{Attempts: true}, steadyAttemptTrace,
 		"attempts", func(jobs int) int { return 44*jobs + 44*jobs/10 })
+}
+
+// steadyHostTrace is steadyAttemptTrace(n) as a job history records it:
+// each task on one of 20 hosts of two racks, with its successful
+// attempt's start and finish, each attempt on its task's host, so that
+// the trace records a schedule and trace mode derives its cluster from it.
+func steadyHostTrace(n int) *trace.Trace {
+	tr := steadyAttemptTrace(n)
+	task := map[string]*trace.Task{}
+	for i := range tr.Tasks {
+		k := &tr.Tasks[i]
+		k.Host, k.Rack = fmt.Sprintf("h%02d", i%20), fmt.Sprintf("/r%d", i%20/10)
+		task[k.TaskID] = k
+	}
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		k := task[a.TaskID]
+		a.Host, a.Rack = k.Host, k.Rack
+		if a.Status == trace.StatusSucceeded {
+			k.Status, k.StartMs, k.FinishMs = a.Status, a.StartMs, a.FinishMs
+		}
+	}
+	return tr
+}
+
+// TestStreamedTraceModePeakHeapFlat: TestStreamedAttemptsPeakHeapFlat in
+// trace mode: the cluster derived from the streamed trace
+// (replay.TraceHardware: two passes over its attempts, one over its tasks
+// and one over its jobs, inside the measured span) and the run on it with
+// the lifecycle and the observed task times (the retries, read job by job).
+// The derivation's own peak, between two samples, is bounded by
+// TestPeakUseHoldsTheActive.
+func TestStreamedTraceModePeakHeapFlat(t *testing.T) {
+	testgate.Require(t, testgate.Full, "replays 6,000 jobs of 44 tasks and their attempts in trace mode")
+	if !inOwnProcess(t, "TRACEREPLAY_TRACEMODEHEAP_CHILD") {
+		return
+	}
+	streamedPeakFlat(t, "", trace.StreamOptions{Attempts: true}, steadyHostTrace,
+		"attempts", func(jobs int) int { return 44*jobs + 44*jobs/10 }, true)
 }

@@ -66,8 +66,10 @@ func TestStreamedTasksPeakHeapFlat(t *testing.T) {
 // fair on 20 nodes (and hwExtra) at a constant load with its results
 // streamed, each twice with the smaller peak kept: the peak live heap above
 // the heap before the trace was opened, sampled at every 16th finished job
-// and when the run returns, may grow by at most 20%.
-func streamedPeakFlat(t *testing.T, hwExtra string, opt trace.StreamOptions, steady func(n int) *trace.Trace, what string, rows func(jobs int) int) {
+// and when the run returns, may grow by at most 20%. With traceMode, on the
+// cluster derived from the trace instead (replay.TraceHardware, as replay
+// without --hardware), its derivation inside the measured span.
+func streamedPeakFlat(t *testing.T, hwExtra string, opt trace.StreamOptions, steady func(n int) *trace.Trace, what string, rows func(jobs int) int, traceMode ...bool) {
 	hw, err := replay.ParseHardware([]byte(`
 racks = 2
 nodes_per_rack = 10
@@ -87,6 +89,14 @@ timeline_sample = "10s"
 		}
 		if n := numRows(tr.Stream, opt); n != rows(jobs) {
 			t.Fatalf("%d %s streamed, want %d", n, what, rows(jobs))
+		}
+		hw := hw
+		if len(traceMode) > 0 && traceMode[0] {
+			derived, ok, err := replay.TraceHardware(tr, hw)
+			if err != nil || !ok {
+				t.Fatal(ok, err)
+			}
+			hw = derived
 		}
 		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
 		if err != nil {

@@ -1,8 +1,8 @@
 package replay
 
 import (
-	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -134,6 +134,21 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     gives each queue one thread, which initialises that queue's jobs one at
 //     a time; apache/hadoop branch-1, src/contrib/capacity-scheduler).
 func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
+	hw, ok, err := traceHardware(tr, base, useChunk)
+	if err != nil {
+		return base, false, fmt.Errorf("cluster derived from the trace: %w", err)
+	}
+	return hw, ok, nil
+}
+
+// traceHardware is TraceHardware, peakUse reading chunk attempts between
+// two drains (useChunk; tests give others). A streamed trace (tr.Stream) is read in
+// passes: one over the tasks (hosts, racks, whether it records a schedule),
+// one over the jobs (confs, queues, YARN containers) and two over the
+// attempts, else over the tasks (peakUse); it holds the hosts, one entry per
+// job for a YARN cluster, and what peakUse holds, never the trace's tasks or
+// attempts.
+func traceHardware(tr *trace.Trace, base Hardware, chunk int) (Hardware, bool, error) {
 	rackOf := map[string]string{}
 	var order []string
 	see := func(host, rack string) {
@@ -148,8 +163,8 @@ func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 			rackOf[host] = rack
 		}
 	}
-	for i := range tr.Tasks {
-		t := &tr.Tasks[i]
+	schedule := false
+	err := eachTask(tr, func(_ int, t *trace.Task) error {
 		see(t.Host, t.Rack)
 		for k, x := range t.PreferredHosts {
 			rack := ""
@@ -158,6 +173,11 @@ func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 			}
 			see(x, rack)
 		}
+		schedule = schedule || observedTask(t)
+		return nil
+	})
+	if err != nil {
+		return base, false, err
 	}
 	if len(order) == 0 {
 		return base, false, nil
@@ -187,8 +207,14 @@ func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 	hw.Name = "trace-derived"
 	hw.Racks = len(racks)
 	hw.MapNodes, hw.ReduceNodes = 0, 0
-	hw.MapSlots, hw.ReduceSlots = peakConcurrency(tr)
-	if m, r := confSlots(tr); m > 0 || r > 0 {
+	if hw.MapSlots, hw.ReduceSlots, err = peakConcurrency(tr, chunk); err != nil {
+		return base, false, err
+	}
+	jf, err := traceJobFacts(tr)
+	if err != nil {
+		return base, false, err
+	}
+	if m, r := jf.confSlots(); m > 0 || r > 0 {
 		if m > 0 {
 			hw.MapSlots = m
 		}
@@ -197,59 +223,91 @@ func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 		}
 	}
 	if hw.Cluster == ClusterYARN {
-		hw.NodeMemoryMB, hw.NodeVCores = yarnTraceNode(tr, &hw)
-	} else if on, _, recorded := confOutOfBandHeartbeat(tr); recorded > 0 {
+		if hw.NodeMemoryMB, hw.NodeVCores, err = yarnTraceNode(tr, &hw, chunk); err != nil {
+			return base, false, err
+		}
+	} else if on, _, recorded := jf.outOfBandHeartbeat(); recorded > 0 {
 		hw.OutOfBandHeartbeat = on
 	}
-	hw.Lifecycle = HasObservedSchedule(tr)
-	if hw.JobInitPoll == 0 && namesCapacity(tr) {
+	hw.Lifecycle = schedule
+	if hw.JobInitPoll == 0 && jf.capacity {
 		hw.JobInitPoll = capacityInitPoll
-		hw.JobInitThreads = min(capacityInitWorkers, traceQueues(tr))
+		hw.JobInitThreads = min(capacityInitWorkers, max(len(jf.queues), 1))
 	}
 	if err := hw.Validate(); err != nil {
-		return base, false, fmt.Errorf("cluster derived from the trace: %w", err)
+		return base, false, err
 	}
 	return hw, true, nil
 }
 
-// confSlots returns the largest map and reduce slots per node that any job's
-// conf names, 0 when none does.
-func confSlots(tr *trace.Trace) (maps, reduces int) {
-	for i := range tr.Jobs {
-		j := &tr.Jobs[i]
-		maps = max(maps, int(j.ConfMapSlots))
-		reduces = max(reduces, int(j.ConfReduceSlots))
-	}
-	return min(maps, 1024), min(reduces, 1024)
+// jobFacts is what a derived cluster takes from the trace's jobs, read in
+// one pass (traceJobFacts).
+type jobFacts struct {
+	mapSlots, reduceSlots int             // the largest slots a job's conf names, 0 when none does
+	oobTrues, oobRecorded int             // jobs whose conf records the out-of-band heartbeat: true, and all
+	capacity              bool            // some job's conf names Hadoop 1's CapacityTaskScheduler
+	queues                map[string]bool // the queues the jobs name ("default" for none)
 }
 
-// confOutOfBandHeartbeat returns whether more of tr's jobs whose conf
-// records mapreduce.tasktracker.outofband.heartbeat say true than false (a
-// tie is false, Hadoop's default), how many say true and how many record it.
-func confOutOfBandHeartbeat(tr *trace.Trace) (on bool, trues, recorded int) {
-	for i := range tr.Jobs {
-		switch tr.Jobs[i].ConfOutOfBandHeartbeat {
+// traceJobFacts reads tr's jobs once for jobFacts.
+func traceJobFacts(tr *trace.Trace) (jobFacts, error) {
+	f := jobFacts{queues: map[string]bool{}}
+	err := eachJob(tr, func(_ int, j *trace.Job) error {
+		f.mapSlots = max(f.mapSlots, int(j.ConfMapSlots))
+		f.reduceSlots = max(f.reduceSlots, int(j.ConfReduceSlots))
+		switch j.ConfOutOfBandHeartbeat {
 		case 1:
-			trues++
-			recorded++
+			f.oobTrues++
+			f.oobRecorded++
 		case 0:
-			recorded++
+			f.oobRecorded++
 		}
-	}
-	return 2*trues > recorded, trues, recorded
+		f.capacity = f.capacity || strings.HasSuffix(j.Scheduler, "CapacityTaskScheduler")
+		name := j.Queue
+		if name == "" {
+			name = "default"
+		}
+		f.queues[name] = true
+		return nil
+	})
+	return f, err
+}
+
+// confSlots returns the largest map and reduce slots per node that any job's
+// conf names, 0 when none does.
+func (f *jobFacts) confSlots() (maps, reduces int) {
+	return min(f.mapSlots, 1024), min(f.reduceSlots, 1024)
+}
+
+// outOfBandHeartbeat returns whether more of the jobs whose conf records
+// mapreduce.tasktracker.outofband.heartbeat say true than false (a tie is
+// false, Hadoop's default), how many say true and how many record it.
+func (f *jobFacts) outOfBandHeartbeat() (on bool, trues, recorded int) {
+	return 2*f.oobTrues > f.oobRecorded, f.oobTrues, f.oobRecorded
+}
+
+// confOutOfBandHeartbeat is jobFacts.outOfBandHeartbeat of held trace tr's
+// jobs.
+func confOutOfBandHeartbeat(tr *trace.Trace) (on bool, trues, recorded int) {
+	f, _ := traceJobFacts(tr) // a held trace is not read: no error
+	return f.outOfBandHeartbeat()
 }
 
 // peakConcurrency returns the largest number of tasks that held a map slot,
 // and a reduce slot, at once on one host, each at least 1: over every attempt
-// when the trace has attempts, else over each task's successful attempt.
-func peakConcurrency(tr *trace.Trace) (maps, reduces int) {
-	peaks := peakUse(tr, func(_, taskID, host string, typ trace.TaskType) ([2]string, Resource, bool) {
+// when the trace has attempts, else over each task's successful attempt;
+// peakUse reads chunk attempts between two drains.
+func peakConcurrency(tr *trace.Trace, chunk int) (maps, reduces int, err error) {
+	peaks, err := peakUse(tr, chunk, func(_, taskID, host string, typ trace.TaskType) ([2]string, Resource, bool) {
 		t := trace.Task{TaskID: taskID, Type: typ}
 		if t.InMapSlot() {
 			return [2]string{host, "m"}, Resource{MemoryMB: 1}, true
 		}
 		return [2]string{host, "r"}, Resource{MemoryMB: 1}, true
 	})
+	if err != nil {
+		return 0, 0, err
+	}
 	maps, reduces = 1, 1
 	for k, p := range peaks {
 		if k[1] == "m" {
@@ -258,8 +316,52 @@ func peakConcurrency(tr *trace.Trace) (maps, reduces int) {
 			reduces = max(reduces, int(p.MemoryMB))
 		}
 	}
-	return maps, reduces
+	return maps, reduces, nil
 }
+
+// slotUse is one attempt as peakUse reads it (in a trace without attempts,
+// one task's successful attempt).
+type slotUse struct {
+	jobID, taskID, host string
+	typ                 trace.TaskType
+	start, finish       int64
+}
+
+// held reports whether u held its host over [start, finish).
+func (u *slotUse) held() bool { return u.host != "" && u.start >= 0 && u.finish > u.start }
+
+// eachUse calls fn with every attempt of tr when it lists attempts, else
+// every task, held or streamed, in trace order.
+func eachUse(tr *trace.Trace, fn func(u *slotUse)) error {
+	var u slotUse
+	att := func(a *trace.Attempt) {
+		u = slotUse{a.JobID, a.TaskID, a.Host, a.Type, a.StartMs, a.FinishMs}
+		fn(&u)
+	}
+	task := func(t *trace.Task) {
+		u = slotUse{t.JobID, t.TaskID, t.Host, t.Type, t.StartMs, t.FinishMs}
+		fn(&u)
+	}
+	switch {
+	case tr.Stream != nil && tr.Stream.NumAttempts() > 0:
+		return tr.Stream.EachAttempt(func(_ int, a *trace.Attempt) error { att(a); return nil })
+	case tr.Stream != nil:
+		return tr.Stream.EachTask(func(_ int, t *trace.Task) error { task(t); return nil })
+	case len(tr.Attempts) > 0:
+		for i := range tr.Attempts {
+			att(&tr.Attempts[i])
+		}
+	default:
+		for i := range tr.Tasks {
+			task(&tr.Tasks[i])
+		}
+	}
+	return nil
+}
+
+// useChunk is the attempts peakUse reads between two drains of its edges
+// (its chunk).
+const useChunk = 1024
 
 // peakUse returns, per key, the most that the trace's attempts held at once
 // (every attempt when the trace lists attempts, else each task's successful
@@ -269,55 +371,148 @@ func peakConcurrency(tr *trace.Trace) (maps, reduces int) {
 // starts at the same instant: what is freed at t can be taken at t. It is
 // what slots (peakConcurrency) and YARN NodeManagers (yarnTraceNode) are
 // sized by in a cluster derived from a trace.
-func peakUse[K comparable](tr *trace.Trace, use func(jobID, taskID, host string, typ trace.TaskType) (K, Resource, bool)) map[K]Resource {
-	type edge struct {
-		t   int64
-		end bool
-		w   Resource
+//
+// The attempts are read twice, in trace order, held or streamed (eachUse),
+// and never held. The first pass takes the earliest start of each chunk of
+// chunk attempts (useChunk); the second sweeps their starts and ends in time order
+// through a heap: after a chunk, every edge before the earliest start of the
+// chunks after it is final (no later attempt starts or ends before it) and
+// is taken off the heap in time order. So the heap holds the ends of the
+// attempts running at that instant and the edges of the attempts read that
+// start after it: in a trace in submit order, about the attempts under way,
+// not the trace's. Within one instant the ends, and the starts, are taken in
+// any order, as the sort of all of them did: with weights of at least 0,
+// each dimension's peak over an instant's starts is after its last start and
+// its ends only lower it, so the peaks are the same.
+func peakUse[K comparable](tr *trace.Trace, chunk int, use func(jobID, taskID, host string, typ trace.TaskType) (K, Resource, bool)) (map[K]Resource, error) {
+	peaks, _, err := sweepPeaks(tr, chunk, use)
+	return peaks, err
+}
+
+// sweepPeaks is peakUse, and the most edges its heap held at once.
+func sweepPeaks[K comparable](tr *trace.Trace, chunk int, use func(jobID, taskID, host string, typ trace.TaskType) (K, Resource, bool)) (peaks map[K]Resource, most int, err error) {
+	var mins []int64 // per chunk, its attempts' earliest start (MaxInt64: none held a host)
+	n := 0
+	err = eachUse(tr, func(u *slotUse) {
+		if n%chunk == 0 {
+			mins = append(mins, math.MaxInt64)
+		}
+		n++
+		if u.held() {
+			mins[len(mins)-1] = min(mins[len(mins)-1], u.start)
+		}
+	})
+	if err != nil {
+		return nil, 0, err
 	}
-	per := map[K][]edge{}
-	add := func(jobID, taskID, host string, typ trace.TaskType, start, finish int64) {
-		if host == "" || start < 0 || finish <= start {
-			return
-		}
-		if k, w, ok := use(jobID, taskID, host, typ); ok {
-			per[k] = append(per[k], edge{start, false, w}, edge{finish, true, w})
-		}
+	// mins[c] becomes the earliest start of the chunks after c.
+	after := int64(math.MaxInt64)
+	for c := len(mins) - 1; c >= 0; c-- {
+		mins[c], after = after, min(after, mins[c])
 	}
-	if len(tr.Attempts) > 0 {
-		for i := range tr.Attempts {
-			a := &tr.Attempts[i]
-			add(a.JobID, a.TaskID, a.Host, a.Type, a.StartMs, a.FinishMs)
-		}
-	} else {
-		for i := range tr.Tasks {
-			t := &tr.Tasks[i]
-			add(t.JobID, t.TaskID, t.Host, t.Type, t.StartMs, t.FinishMs)
-		}
-	}
-	out := make(map[K]Resource, len(per))
-	for k, e := range per {
-		slices.SortFunc(e, func(a, b edge) int {
-			if c := cmp.Compare(a.t, b.t); c != 0 || a.end == b.end {
-				return c
-			}
-			if a.end {
-				return -1
-			}
-			return 1
-		})
-		var run, peak Resource
-		for _, x := range e {
+	keys := map[K]int32{}
+	var order []K
+	var run, peak []Resource
+	var h edgeHeap
+	drain := func(before int64) {
+		for len(h) > 0 && h[0].t < before {
+			x := h.pop()
 			if x.end {
-				run = run.Sub(x.w)
+				run[x.k] = run[x.k].Sub(x.w)
 			} else {
-				run = run.Add(x.w)
+				run[x.k] = run[x.k].Add(x.w)
 			}
-			peak = Resource{max(peak.MemoryMB, run.MemoryMB), max(peak.VCores, run.VCores)}
+			r, p := run[x.k], &peak[x.k]
+			*p = Resource{max(p.MemoryMB, r.MemoryMB), max(p.VCores, r.VCores)}
 		}
-		out[k] = peak
 	}
-	return out
+	n = 0
+	err = eachUse(tr, func(u *slotUse) {
+		if u.held() {
+			if key, w, ok := use(u.jobID, u.taskID, u.host, u.typ); ok {
+				k, seen := keys[key]
+				if !seen {
+					k = int32(len(order))
+					keys[key] = k
+					order = append(order, key)
+					run, peak = append(run, Resource{}), append(peak, Resource{})
+				}
+				h.push(useEdge{t: u.start, w: w, k: k})
+				h.push(useEdge{t: u.finish, w: w, k: k, end: true})
+			}
+		}
+		n++
+		most = max(most, len(h))
+		if n%chunk == 0 {
+			// The chunk is read: drain what no later attempt comes
+			// before (none, when the file grew since the first pass).
+			if c := n/chunk - 1; c < len(mins) {
+				drain(mins[c])
+			}
+		}
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	drain(math.MaxInt64)
+	peaks = make(map[K]Resource, len(order))
+	for k, key := range order {
+		peaks[key] = peak[k]
+	}
+	return peaks, most, nil
+}
+
+// useEdge is an attempt's start or end, of weight w, under key k (peakUse).
+type useEdge struct {
+	t   int64
+	w   Resource
+	k   int32
+	end bool
+}
+
+// before orders edges by time, ends first at one instant.
+func (a *useEdge) before(b *useEdge) bool {
+	return a.t < b.t || a.t == b.t && a.end && !b.end
+}
+
+// edgeHeap is a binary min-heap of edges (useEdge.before).
+type edgeHeap []useEdge
+
+func (h *edgeHeap) push(x useEdge) {
+	*h = append(*h, x)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !s[i].before(&s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *edgeHeap) pop() useEdge {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(s) && s[l].before(&s[m]) {
+			m = l
+		}
+		if r < len(s) && s[r].before(&s[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
 }
 
 // traceReplicas gives job j's maps the trace's split locations as replicas when
@@ -369,31 +564,6 @@ const capacityInitPoll = Duration(5 * time.Second / time.Microsecond)
 // capacityInitWorkers is the Capacity scheduler's default
 // mapred.capacity-scheduler.init-worker-threads.
 const capacityInitWorkers = 5
-
-// traceQueues is the number of distinct queues tr's jobs name, at least 1
-// (a job naming none is in the default queue).
-func traceQueues(tr *trace.Trace) int {
-	q := map[string]bool{}
-	for i := range tr.Jobs {
-		name := tr.Jobs[i].Queue
-		if name == "" {
-			name = "default"
-		}
-		q[name] = true
-	}
-	return max(len(q), 1)
-}
-
-// namesCapacity reports whether some job's conf names Hadoop 1's
-// CapacityTaskScheduler.
-func namesCapacity(tr *trace.Trace) bool {
-	for i := range tr.Jobs {
-		if strings.HasSuffix(tr.Jobs[i].Scheduler, "CapacityTaskScheduler") {
-			return true
-		}
-	}
-	return false
-}
 
 // JobTrackerHeartbeat is the heartbeat interval a Hadoop 0.20 JobTracker
 // hands its TaskTrackers in every heartbeat response for a cluster of

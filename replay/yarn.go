@@ -846,15 +846,20 @@ func CheckPolicyKind(hw *Hardware, p Policy) error {
 // the AMs ran and the replay must be able to put one beside the busiest
 // host's tasks. NodeManagers are configured alike, and a trace shows the
 // configured size only on hosts that were ever full, as with slots
-// (peakConcurrency). The model's sizes are kept when they are larger.
-func yarnTraceNode(tr *trace.Trace, hw *Hardware) (memMB, vcores int64) {
+// (peakConcurrency). The model's sizes are kept when they are larger;
+// peakUse reads chunk attempts between two drains.
+func yarnTraceNode(tr *trace.Trace, hw *Hardware, chunk int) (memMB, vcores int64, err error) {
 	size := map[string][3]Resource{}
-	for i := range tr.Jobs {
-		if c, err := hw.jobContainers(&Job{Trace: &tr.Jobs[i]}); err == nil {
-			size[tr.Jobs[i].ID] = c
+	err = eachJob(tr, func(_ int, j *trace.Job) error {
+		if c, err := hw.jobContainers(&Job{Trace: j}); err == nil {
+			size[j.ID] = c
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
 	}
-	peaks := peakUse(tr, func(jobID, _, host string, typ trace.TaskType) (string, Resource, bool) {
+	peaks, err := peakUse(tr, chunk, func(jobID, _, host string, typ trace.TaskType) (string, Resource, bool) {
 		c, ok := size[jobID]
 		switch {
 		case !ok:
@@ -866,12 +871,15 @@ func yarnTraceNode(tr *trace.Trace, hw *Hardware) (memMB, vcores int64) {
 		}
 		return "", Resource{}, false
 	})
+	if err != nil {
+		return 0, 0, err
+	}
 	var peak Resource
 	for _, p := range peaks {
 		peak = Resource{max(peak.MemoryMB, p.MemoryMB), max(peak.VCores, p.VCores)}
 	}
 	am := hw.normalise(Resource{hw.AMMemoryMB, hw.AMVCores})
-	return max(hw.NodeMemoryMB, peak.MemoryMB+am.MemoryMB), max(hw.NodeVCores, peak.VCores+am.VCores)
+	return max(hw.NodeMemoryMB, peak.MemoryMB+am.MemoryMB), max(hw.NodeVCores, peak.VCores+am.VCores), nil
 }
 
 // yarnUtilisation sets the run summary's utilisations on a YARN cluster: the

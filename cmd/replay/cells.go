@@ -116,18 +116,15 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 
 // canStreamTasks reports whether the cells may replay a trace directory's
 // tasks and attempts as its jobs arrive (trace.OpenTaskStream) rather than
-// read whole: unless a cell derives its cluster from the trace (trace mode,
-// without --hardware or an experiment: replay.TraceHardware reads every
-// task's and attempt's host) or reports the observed schedule
-// (replay.Observed reads jobs, tasks and attempts by position). The
-// workload reads a streamed trace's attempts job by job, for the lifecycle
-// only (replay/lifecycle_streamed.go). The observed row --policy all adds does not count
-// here: it runs only on a trace that records a schedule, which loadTrace
-// then reads whole.
+// read whole: unless a cell reports the observed schedule (replay.Observed
+// reads jobs, tasks and attempts by position). The workload reads a
+// streamed trace's attempts job by job, for the lifecycle only
+// (replay/lifecycle_streamed.go); in trace mode (without --hardware or an
+// experiment) replay.TraceHardware derives the cluster from passes over
+// its tasks, attempts and jobs. The observed row --policy all adds does
+// not count here: it runs only on a trace that records a schedule, which
+// loadTrace then reads whole.
 func canStreamTasks(c *config, cells []replay.Cell) bool {
-	if c.experiment == "" && c.hwPath == "" {
-		return false
-	}
 	for _, cl := range cells {
 		if cl.Policy == replay.ObservedPolicy && !c.tm.auto {
 			return false

@@ -247,10 +247,11 @@ const jobTrackerLogs = "../../internal/validation/testdata/traces/hadoop1/apache
 // TestStreamedAttemptsDir: a trace directory with attempts (an ingested
 // job history) replayed on a given hardware model is read as its jobs
 // arrive, attempts too, and gives the table of the history file read
-// whole, with and without the lifecycle; --alone and trace mode read it
+// whole, with and without the lifecycle, and in trace mode (no
+// --hardware: the cluster derived from passes over it); --alone reads it
 // whole. A corrupt attempts.parquet exits 2 naming the file, and so does
 // one gone bad between two cells of a lifecycle run (the second cell's
-// workload reads it), writing nothing.
+// workload reads it), writing nothing, in trace mode too.
 func TestStreamedAttemptsDir(t *testing.T) {
 	tmp := t.TempDir()
 	f, err := os.Open(jobTrackerLogs)
@@ -274,7 +275,7 @@ func TestStreamedAttemptsDir(t *testing.T) {
 	}{
 		{hw, false, true},
 		{hw, true, false},
-		{"", false, false},
+		{"", false, true},
 	} {
 		cfg := &config{tracePath: dir, format: "auto", hwPath: c.hw, policies: []string{"fair"}, seed: 1, alone: c.alone,
 			parallel: 1, maxTasksPerHour: replay.DefaultMaxTasksPerHour, maxTasks: replay.DefaultMaxTasks}
@@ -292,8 +293,11 @@ func TestStreamedAttemptsDir(t *testing.T) {
 			t.Errorf("hardware %q, alone %v: attempts streamed %v, want %v", c.hw, c.alone, got, c.streamed)
 		}
 	}
-	for _, set := range [][]string{nil, {"--set", "lifecycle=true"}, {"--set", "lifecycle=true", "--set", "task_times=trace"}} {
+	for _, set := range [][]string{nil, {"--set", "lifecycle=true"}, {"--set", "lifecycle=true", "--set", "task_times=trace"}, {"trace mode"}} {
 		args := append([]string{"--hardware", hw, "--policy", "fair,fifo"}, set...)
+		if len(set) == 1 && set[0] == "trace mode" {
+			args = []string{"--policy", "fair,fifo"}
+		}
 		code, held, errOut := runCmd(append([]string{"--trace", jobTrackerLogs}, args...)...)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
@@ -312,6 +316,12 @@ func TestStreamedAttemptsDir(t *testing.T) {
 	var id string
 	goBad := badRowWriter(t, path, func(rows []trace.AttemptRow) { rows[200].Type, id = "SHUFFLE", rows[200].AttemptID })
 	goneBadExits2(t, []string{"--trace", dir, "--hardware", hw, "--policy", "fair,fifo", "--set", "lifecycle=true"}, out,
+		goBad, fmt.Sprintf("%s: row 200: attempt %q: type \"SHUFFLE\"", path, id))
+	// So in trace mode, whose cluster was derived from the good file.
+	if err := trace.Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	goneBadExits2(t, []string{"--trace", dir, "--policy", "fair,fifo"}, out,
 		goBad, fmt.Sprintf("%s: row 200: attempt %q: type \"SHUFFLE\"", path, id))
 }
 
