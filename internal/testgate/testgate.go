@@ -13,8 +13,10 @@
 package testgate
 
 import (
+	"flag"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"testing"
 )
 
@@ -104,4 +106,27 @@ func Unavailable(t testing.TB, msg string) {
 		t.Fatal("CI=true requires every optional tool: " + msg)
 	}
 	t.Skip(msg)
+}
+
+// FastGCPercent is the collector's target (as GOGC gives it) that Main sets
+// in the fast lane.
+const FastGCPercent = 400
+
+// Main runs a package's tests (call it from TestMain: os.Exit(testgate.Main(m))).
+// In the fast lane, and unless $GOGC is set, the collector runs at
+// GOGC=FastGCPercent instead of 100: the heap may grow to five times the live
+// heap between collections, so a test binary that allocates much (replay's
+// equivalence runs, trace's readers) collects a quarter as often. This moves
+// no result a test checks: the tests that bound memory measure the live heap
+// after runtime.GC (testheap.Live) or set their own percentage, and
+// debug.SetGCPercent does not set $GOGC, which cmd/replay reads. The full
+// suite keeps the runtime's default.
+func Main(m *testing.M) int {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	if IsFast() && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(FastGCPercent)
+	}
+	return m.Run()
 }
