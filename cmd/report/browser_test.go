@@ -284,10 +284,14 @@ func TestHTMLReportFits(t *testing.T) {
 		runChromium(t, bin, page, "--no-pdf-header-footer", "--print-to-pdf="+pdf)
 	}
 	data, err := os.ReadFile(pdf)
-	if err != nil || !bytes.HasPrefix(data, []byte("%PDF-")) || bytes.Count(data, []byte("/Type /Page")) < 2 {
-		t.Errorf("print to PDF: %v, %d bytes", err, len(data))
+	if err != nil || !bytes.HasPrefix(data, []byte("%PDF-")) || len(pdfPage.FindAll(data, -1)) < 2 {
+		t.Errorf("print to PDF: %v, %d bytes, %d pages", err, len(data), len(pdfPage.FindAll(data, -1)))
 	}
 }
+
+// pdfPage matches a page object's type in a PDF ("/Type /Page"), not the
+// page tree's ("/Type /Pages"), so that counting it counts pages.
+var pdfPage = regexp.MustCompile(`/Type\s*/Page\b`)
 
 // TestLayoutProbeCatchesOverflow makes sure the overflow check can fail: a
 // page with a table wider than its scrolling box at 390 px.
