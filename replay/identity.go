@@ -23,7 +23,7 @@ import (
 // leaving out Meta, so a raw file and the trace directory ingest made of it
 // have one identity. A job's max attempts (trace schema 2.1) are left out
 // when both are unknown, its out-of-band heartbeat (2.3) when unknown, and a
-// task's launch lag (2.2) when unknown, so that a
+// task's launch lag (2.2) and report lag (2.4) each when unknown, so that a
 // trace without them keeps the identity it had before they existed. A
 // streamed trace (t.Stream), with its tasks when it has them, is read for it,
 // and an error reading it is returned as "".
@@ -57,6 +57,7 @@ var (
 	unknownAttempts = []byte(`,"ConfMapMaxAttempts":-1,"ConfReduceMaxAttempts":-1}`)
 	unknownOOB      = []byte(`,"ConfOutOfBandHeartbeat":-1}`)
 	unknownLag      = []byte(`,"LaunchLagMs":-1}`)
+	unknownReport   = []byte(`,"ReportLagMs":-1}`)
 )
 
 // Visit adds job j, or when j is nil task k (after every job).
@@ -90,6 +91,11 @@ func (x *TraceHash) Visit(j *trace.Job, k *trace.Task) {
 		task.PreferredRacks = nil
 	}
 	b, _ := json.Marshal(&task) // strings, string lists and integers always encode
+	if task.ReportLagMs == trace.Unknown {
+		if s, ok := bytes.CutSuffix(b, unknownReport); ok {
+			b = append(s, '}')
+		}
+	}
 	if task.LaunchLagMs == trace.Unknown {
 		if s, ok := bytes.CutSuffix(b, unknownLag); ok {
 			b = append(s, '}')

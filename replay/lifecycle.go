@@ -100,10 +100,14 @@ const (
 
 // lcTask is a job's setup or cleanup task.
 type lcTask struct {
-	present  bool
-	durUs    int64
-	node     int32
-	mapSlot  bool
+	present bool
+	durUs   int64
+	node    int32
+	mapSlot bool
+	// atReport is set, in trace mode, for a setup task whose recorded report
+	// ends it (setupReportUs): that report was its tracker's heartbeat, so the
+	// node heartbeats when the task is done.
+	atReport bool
 	launchUs int64
 	finishUs int64
 }
@@ -224,6 +228,8 @@ func (w *Workload) lifeOf(j *Job, tasks []trace.Task, work int) {
 			report := int64(0)
 			if c.lt == &j.life.cleanup {
 				report = cleanupReportUs(hw, j.Trace, c.tt, lag)
+			} else if r := setupReportUs(hw, c.tt, lag); r >= 0 {
+				report, c.lt.atReport = r, true
 			}
 			if lag < 0 {
 				lag = int64(hw.TaskStartup)
@@ -255,6 +261,25 @@ func cleanupReportUs(hw *Hardware, tj *trace.Job, tt *trace.Task, lagUs int64) i
 		return 0
 	}
 	return (tj.FinishMs - tt.FinishMs) * 1000
+}
+
+// setupReportUs is how long after its attempt's end setup task tt was
+// reported to the JobTracker, in µs, or -1 when the replay does not replay
+// it: the task's recorded report lag (trace.Task.ReportLagMs), taken where
+// the cleanup's is (cleanupReportUs: a known launch lag, lagUs ≥ 0, and not
+// with report_at_heartbeat without out-of-band heartbeats, whose report at
+// the node's next heartbeat stands for it). The JobTracker moves the job to
+// RUNNING, and so offers its maps, only when it learns of the setup's end
+// (JobInProgress.completedTask, apache/hadoop branch-1), at a heartbeat of
+// the setup's TaskTracker, which may be given work in the same heartbeat:
+// the replay ends the setup at its recorded report and gives its node a
+// heartbeat then (lcDone) instead of waiting for the node's next modelled
+// one, so that the recorded report is not counted twice.
+func setupReportUs(hw *Hardware, tt *trace.Task, lagUs int64) int64 {
+	if hw.ReportAtHeartbeat && !hw.OutOfBandHeartbeat || lagUs < 0 || tt.ReportLagMs < 0 {
+		return -1
+	}
+	return tt.ReportLagMs * 1000
 }
 
 // clusterUpUs is, in trace mode with the lifecycle, the earliest time the
@@ -498,7 +523,25 @@ func (s *Sim) lcDone(j *Job, kind int32) {
 		j.life.phase = lcDone
 		s.finishJob(j)
 	}
+	if t.atReport {
+		s.reportBeat(t.node)
+		return
+	}
 	s.slotFreed(t.node)
+}
+
+// reportBeat gives node n a heartbeat now: a task of n was reported done at
+// its recorded report, which was n's heartbeat (setupReportUs). Its next
+// periodic heartbeat, if one was due, is replaced by this one, from which
+// the next is an interval on, as a TaskTracker counts its interval from its
+// last heartbeat.
+func (s *Sim) reportBeat(n int32) {
+	s.Wake(n)
+	s.expireHeartbeat(n)
+	if s.nodes[n].nextHB == s.now {
+		return
+	}
+	s.scheduleHeartbeat(n, s.now)
 }
 
 // lcHistoryTimes sets, with the lifecycle, a finished job's result times as a

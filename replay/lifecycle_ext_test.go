@@ -634,3 +634,66 @@ func TestCleanupReportLag(t *testing.T) {
 		t.Errorf("model times: finish %d µs with the report, %d without", b.Jobs[0].FinishUs, a.Jobs[0].FinishUs)
 	}
 }
+
+// TestSetupReportLag: in trace mode a setup task whose launch lag is known
+// ends at its recorded report (trace.Task.ReportLagMs after its attempt's
+// end), and that report is its node's heartbeat, at which the job's first
+// map is assigned, instead of the node's next periodic heartbeat after it.
+// One node, a 3 s heartbeat without out-of-band heartbeats: the init ends at
+// 2 s, the setup is assigned at the heartbeat at 3 s, its attempt takes
+// 0.5 s with no launch lag, so it ends at 3.5 s; without a replayed report
+// the map waits for the heartbeat at 6 s. A report of 1 s ends it at 4.5 s
+// and the map is assigned then, not at 6 s (the report counted twice); the
+// node heartbeats 3 s after each of its heartbeats, from 4.5 s.
+func TestSetupReportLag(t *testing.T) {
+	build := func(setupLag, reportLag int64) *trace.Trace {
+		j, tasks := oneNodeJob("job_1", 0)
+		m, r := &tasks[0], &tasks[1]
+		m.Host, m.StartMs, m.FinishMs, m.Status = "h1", 5000, 6000, trace.StatusSucceeded
+		r.Host, r.StartMs, r.FinishMs, r.Status = "h1", 6500, 7500, trace.StatusSucceeded
+		su := trace.NewTask("job_1", "job_1_m_1", trace.Setup, 1)
+		su.Host, su.StartMs, su.FinishMs, su.Status = "h1", 3600, 4100, trace.StatusSucceeded
+		su.LaunchLagMs, su.ReportLagMs = setupLag, reportLag
+		cu := trace.NewTask("job_1", "job_1_m_2", trace.Cleanup, 2)
+		cu.Host, cu.StartMs, cu.FinishMs, cu.Status = "h1", 8000, 8500, trace.StatusSucceeded
+		tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: append(tasks, su, cu)}
+		tr.Sort()
+		return tr
+	}
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	for _, c := range []struct {
+		name                 string
+		setupLag, reportLag  int64
+		firstLaunchUs, finUs int64
+	}{
+		{"lag unknown, report 1 s", trace.Unknown, 1000, 6e6, 12.5e6},
+		{"lag 0, report unknown", 0, trace.Unknown, 6e6, 12.5e6},
+		{"lag 0, report 0", 0, 0, 3.5e6, 9.5e6},
+		{"lag 0, report 1 s", 0, 1000, 4.5e6, 9.5e6},
+		{"lag 0, report 2.5 s", 0, 2500, 6e6, 12.5e6},
+	} {
+		res := runOne(t, build(c.setupLag, c.reportLag), hw)
+		jr := res.Jobs[0]
+		if jr.FirstLaunchUs != c.firstLaunchUs || jr.FinishUs != c.finUs {
+			t.Errorf("%s: first launch / finish %d / %d µs, want %d / %d", c.name, jr.FirstLaunchUs, jr.FinishUs, c.firstLaunchUs, c.finUs)
+		}
+	}
+	// With report_at_heartbeat the model's report at the node's next
+	// heartbeat (6 s) stands for the recorded one (a report of 2.6 s added
+	// would end the setup at 6.1 s and report it at 9 s).
+	rh := oneNodeHardware(t, "report_at_heartbeat = true")
+	rh.TaskTimes = "trace"
+	for _, rep := range []int64{0, 1000, 2600} {
+		if got := runOne(t, build(0, rep), rh).Jobs[0].FirstLaunchUs; got != 6e6 {
+			t.Errorf("report_at_heartbeat, setup report %d ms: first launch %d µs, want 6000000", rep, got)
+		}
+	}
+	// Model times read no observed time.
+	model := oneNodeHardware(t, "")
+	a, b := runOne(t, build(0, 0), model), runOne(t, build(0, 2500), model)
+	if a.Jobs[0].FirstLaunchUs != b.Jobs[0].FirstLaunchUs || a.Jobs[0].FinishUs != b.Jobs[0].FinishUs {
+		t.Errorf("model times: first launch / finish %d / %d µs with the report, %d / %d without",
+			b.Jobs[0].FirstLaunchUs, b.Jobs[0].FinishUs, a.Jobs[0].FirstLaunchUs, a.Jobs[0].FinishUs)
+	}
+}

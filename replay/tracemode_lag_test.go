@@ -80,21 +80,33 @@ func TestModelModeIgnoresLaunchLag(t *testing.T) {
 // TestTraceIdentityLaunchLag: a trace's identity leaves a task's launch lag
 // out while it is unknown, so the hand history keeps the identity a schema
 // 2.1 build gave it (pinned: fb87ba7's TraceSHA256), and counts it once
-// known. TraceSHA256 cuts it off the end of the task's JSON, so it must stay
-// trace.Task's last field.
+// known; so too the report lag (schema 2.4). TraceSHA256 cuts them off the
+// end of the task's JSON, so they must stay trace.Task's last two fields, the
+// report lag last.
 func TestTraceIdentityLaunchLag(t *testing.T) {
 	tt := reflect.TypeFor[trace.Task]()
-	if name := tt.Field(tt.NumField() - 1).Name; name != "LaunchLagMs" {
-		t.Fatalf("trace.Task's last field is %s: TraceSHA256 strips the launch lag from the end", name)
+	if a, b := tt.Field(tt.NumField()-2).Name, tt.Field(tt.NumField()-1).Name; a != "LaunchLagMs" || b != "ReportLagMs" {
+		t.Fatalf("trace.Task's last fields are %s, %s: TraceSHA256 strips the launch and report lags from the end", a, b)
 	}
 	tr := handHistory()
 	const before = "sha256:46efdd6eaa5fbff50d2f040b42374805e58b067440d95bcca07576f86725ac36"
 	if got := replay.TraceSHA256(tr); got != before {
 		t.Errorf("identity without lags %s, want the 2.1 build's %s", got, before)
 	}
+	tr.Tasks[0].ReportLagMs = 240
+	withReport := replay.TraceSHA256(tr)
+	if withReport == before {
+		t.Error("a known report lag leaves the trace's identity unchanged")
+	}
+	tr.Tasks[0].ReportLagMs = trace.Unknown
 	tr.Tasks[0].LaunchLagMs = 1130
-	if replay.TraceSHA256(tr) == before {
+	withLag := replay.TraceSHA256(tr)
+	if withLag == before {
 		t.Error("a known launch lag leaves the trace's identity unchanged")
+	}
+	tr.Tasks[0].ReportLagMs = 240
+	if got := replay.TraceSHA256(tr); got == withLag || got == withReport {
+		t.Error("known launch and report lags give the identity of one of them")
 	}
 }
 

@@ -54,7 +54,7 @@ swim_expect() { # TSV DIR
 		--expect jobs.compression=ZSTD \
 		--expect jobs.conf_out_of_band_heartbeat.type=INTEGER --expect jobs.conf_out_of_band_heartbeat.repetition=OPTIONAL \
 		--expect jobs.conf_out_of_band_heartbeat.nulls="$rows" \
-		--expect jobs.meta.tracereplay.schema_version=2.3 \
+		--expect jobs.meta.tracereplay.schema_version=2.4 \
 		--expect jobs.meta.tracereplay.source_format=swim \
 		--expect unsorted=0 --expect first3=job0,job1,job2 --expect queues=default
 }
@@ -79,6 +79,9 @@ check "$repo/trace/testdata/sample-trace" \
 	--fact m0_racks="SELECT preferred_racks FROM tasks WHERE task_id = 'task_1_0002_m_000000'" \
 	--fact r0_hosts="SELECT preferred_hosts FROM tasks WHERE task_id = 'task_1_0002_r_000000'" \
 	--fact order="SELECT string_agg(type || index, ',') FROM tasks" \
+	--fact r0_report="SELECT report_lag_ms FROM tasks WHERE task_id = 'task_1_0002_r_000000'" \
+	--expect tasks.report_lag_ms.type=BIGINT --expect tasks.report_lag_ms.repetition=OPTIONAL \
+	--expect tasks.report_lag_ms.nulls=3 --expect r0_report=240 \
 	--expect jobs.rows=3 --expect tasks.rows=4 \
 	--expect tasks.preferred_hosts.type='VARCHAR[]' --expect tasks.preferred_racks.type='VARCHAR[]' \
 	--expect tasks.preferred_hosts.elements=4 \
@@ -91,7 +94,7 @@ check "$repo/trace/testdata/sample-trace" \
 	--expect tasks.compression=ZSTD --expect jobs.compression=ZSTD \
 	--expect jobs.meta.tracereplay.options='{"a":"1","b":"2","strict":"true"}' \
 	--expect jobs.meta.tracereplay.sources='["a.jhist","b.jhist"]' \
-	--expect tasks.meta.tracereplay.schema_version=2.3
+	--expect tasks.meta.tracereplay.schema_version=2.4
 
 echo "duckdb-check: a Rumen trace whose job confs set the out-of-band heartbeat (trace/testdata/rumen/trace_1m.json.gz)"
 "$work/ingest" --out "$work/gridmix1m" "$repo/trace/testdata/rumen/trace_1m.json.gz" >/dev/null
@@ -101,7 +104,7 @@ oob=$(gzip -dc "$repo/trace/testdata/rumen/trace_1m.json.gz" | grep -o '"mapredu
 check "$work/gridmix1m" \
 	--fact oob_on="SELECT count(*) FROM jobs WHERE conf_out_of_band_heartbeat = 1" \
 	--expect jobs.conf_out_of_band_heartbeat.nulls=0 --expect oob_on="$oob" \
-	--expect jobs.meta.tracereplay.schema_version=2.3
+	--expect jobs.meta.tracereplay.schema_version=2.4
 
 echo "duckdb-check: replay results (fair on the 50-job sample, with tasks)"
 "$work/replay" --trace "$work/fb50" --policy fair --seed 3 --tasks --quiet --out "$work/runs"

@@ -270,18 +270,26 @@ func readJobs(path string) ([]Job, map[string]string, error) {
 	return jobs, meta, nil
 }
 
-// readTaskRows reads the rows of a tasks.parquet of this schema version, or
-// of version 2.1 or older, which lacks the launch_lag_ms column (null then).
+// readTaskRows reads the rows of a tasks.parquet of this schema version, of
+// version 2.2 or 2.3, which lacks the report_lag_ms column, or of version 2.1
+// or older, which lacks launch_lag_ms too (null then).
 func readTaskRows(path string) ([]TaskRow, map[string]string, error) {
 	kv, err := parquetKeyValues(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !schemaBefore(kv[MetaSchemaVersion], 2, 2) {
+	v := kv[MetaSchemaVersion]
+	if !schemaBefore(v, 2, 4) {
 		return ReadParquetFile[TaskRow](path)
 	}
 	var rows []TaskRow
-	meta, err := eachParquetRow(path, func(n int64) { rows = make([]TaskRow, 0, n) }, func(r *taskRowV21) { rows = append(rows, r.row()) })
+	size := func(n int64) { rows = make([]TaskRow, 0, n) }
+	var meta map[string]string
+	if schemaBefore(v, 2, 2) {
+		meta, err = eachParquetRow(path, size, func(r *taskRowV21) { rows = append(rows, r.row()) })
+	} else {
+		meta, err = eachParquetRow(path, size, func(r *taskRowV23) { rows = append(rows, r.row()) })
+	}
 	if err != nil {
 		return nil, nil, err
 	}

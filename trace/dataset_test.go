@@ -44,7 +44,7 @@ func sampleTrace() *Trace {
 	m1.PreferredHosts = []string{"h4"}
 	r0 := NewTask(j1.ID, "task_1_0002_r_000000", Reduce, 0)
 	r0.ShuffleBytes, r0.StartMs, r0.ShuffleFinishMs, r0.SortFinishMs, r0.FinishMs = 64, 2000, 3000, 3100, 9000
-	r0.LaunchLagMs = 1130
+	r0.LaunchLagMs, r0.ReportLagMs = 1130, 240
 	t0 := NewTask(j3.ID, "task_1_0001_m_000000", Map, 0)
 
 	return &Trace{

@@ -322,7 +322,8 @@ func TestHadoop1EdgeCases(t *testing.T) {
 		PreferredHosts: []string{"h1", "h2"}, PreferredRacks: []string{"/r1", "/r2"},
 		Status: StatusSucceeded, StartMs: 1220, FinishMs: 1250, ShuffleFinishMs: Unknown, SortFinishMs: Unknown,
 		Host: "h2", Rack: "/r2", Locality: NodeLocal, KilledAttempts: 1, WastedMs: 50,
-		LaunchLagMs: Unknown} // its successful attempt is not its first
+		LaunchLagMs: Unknown, // its successful attempt is not its first
+		ReportLagMs: 5}       // the task's recorded finish, 1255, less the attempt's
 	if !reflect.DeepEqual(m0, want) {
 		t.Errorf("m_000000\n got %+v\nwant %+v", m0, want)
 	}

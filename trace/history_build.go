@@ -367,6 +367,24 @@ func (t *taskAcc) launchLag(a *attemptAcc) int64 {
 	return a.start - t.start
 }
 
+// reportLag is how long after attempt a, the one the task keeps, finished the
+// JobTracker recorded the task's finish, in ms, for a history whose task
+// start is the JobTracker's assignment (launchLag): the JobTracker marks a
+// task complete, and logs its finish from its own clock, only when the
+// heartbeat that carries the attempt's status arrives (JobTracker.heartbeat
+// → updateTaskStatuses → JobInProgress.updateTaskStatus → completedTask →
+// TaskInProgress.completed; the attempt's finish is the TaskTracker's,
+// TaskStatus.getFinishTime; apache/hadoop branch-1). Known when the two
+// clocks do not visibly disagree, as for launchLag (a starts no earlier than
+// the task, ends no earlier than it starts and no later than the task's
+// finish); unlike the launch lag, a need not be the first attempt.
+func (t *taskAcc) reportLag(a *attemptAcc) int64 {
+	if t.start <= 0 || a.start < t.start || a.finish < a.start || t.finish < a.finish {
+		return Unknown
+	}
+	return t.finish - a.finish
+}
+
 // build turns an accumulated task into its trace form.
 // A map-only job's maps write straight to the file system and shuffle nothing, so
 // their output bytes are their HDFS bytes written.
@@ -413,6 +431,7 @@ func (t *taskAcc) build(jobID string, kind taskKind, mapOnly, assignStarts bool,
 		out.StartMs, out.FinishMs = a.start, a.finish
 		if assignStarts {
 			out.LaunchLagMs = t.launchLag(a)
+			out.ReportLagMs = t.reportLag(a)
 		}
 		out.Host, out.Rack = a.host, a.rack
 		if out.Rack == "" {

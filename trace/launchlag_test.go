@@ -55,6 +55,15 @@ func TestLaunchLagHadoop1(t *testing.T) {
 			t.Errorf("%s: launch lag %d, want %d", suffix, k.LaunchLagMs, lag)
 		}
 	}
+	// The report lag is the task's finish less its kept attempt's, whichever
+	// attempt that is (m_3's second), unless the clocks disagree.
+	wantReport := map[string]int64{"m_000000": 100, "m_000001": Unknown, "m_000002": Unknown, "m_000003": 100, "r_000000": 0}
+	for suffix, lag := range wantReport {
+		k := taskByID(t, tr, "task_201001011200_0001_"+suffix)
+		if k.ReportLagMs != lag {
+			t.Errorf("%s: report lag %d, want %d", suffix, k.ReportLagMs, lag)
+		}
+	}
 }
 
 // rumenLagJob is a Rumen LoggedJob with one map whose first attempt starts
@@ -70,16 +79,16 @@ const rumenLagJob = `{"jobID": "job_{ID}", "submitTime": 1000, "launchTime": 110
 // scheduling, has none.
 func TestLaunchLagRumen(t *testing.T) {
 	for _, tc := range []struct {
-		id  string
-		lag int64
-	}{{"201001011200_0001", 1130}, {"1369942127770_1205", Unknown}} {
+		id          string
+		lag, report int64
+	}{{"201001011200_0001", 1130, 100}, {"1369942127770_1205", Unknown, Unknown}} {
 		s := strings.ReplaceAll(rumenLagJob, "{ID}", tc.id)
 		tr, err := ReadRumen("lag.json", strings.NewReader(s), HistoryOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(tr.Tasks) != 1 || tr.Tasks[0].LaunchLagMs != tc.lag {
-			t.Errorf("job %s: tasks %+v, want one with launch lag %d", tc.id, tr.Tasks, tc.lag)
+		if len(tr.Tasks) != 1 || tr.Tasks[0].LaunchLagMs != tc.lag || tr.Tasks[0].ReportLagMs != tc.report {
+			t.Errorf("job %s: tasks %+v, want one with launch lag %d, report lag %d", tc.id, tr.Tasks, tc.lag, tc.report)
 		}
 	}
 }
@@ -102,8 +111,8 @@ func TestLaunchLagJhistUnknown(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, k := range tr.Tasks {
-			if k.LaunchLagMs != Unknown {
-				t.Errorf("%s: task %s has launch lag %d", filepath.Base(p), k.TaskID, k.LaunchLagMs)
+			if k.LaunchLagMs != Unknown || k.ReportLagMs != Unknown {
+				t.Errorf("%s: task %s has launch lag %d, report lag %d", filepath.Base(p), k.TaskID, k.LaunchLagMs, k.ReportLagMs)
 			}
 		}
 	}

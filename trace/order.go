@@ -266,6 +266,7 @@ func checkTaskInts(k *Task) error {
 		{"shuffle_finish_ms", k.ShuffleFinishMs}, {"sort_finish_ms", k.SortFinishMs},
 		{"failed_attempts", int64(k.FailedAttempts)}, {"killed_attempts", int64(k.KilledAttempts)},
 		{"wasted_ms", k.WastedMs}, {"launch_lag_ms", k.LaunchLagMs},
+		{"report_lag_ms", k.ReportLagMs},
 	})
 }
 

@@ -227,6 +227,54 @@ type TaskRow struct {
 	WastedMs       *int64 `parquet:"wasted_ms,optional"`
 
 	LaunchLagMs *int64 `parquet:"launch_lag_ms,optional"`
+	ReportLagMs *int64 `parquet:"report_lag_ms,optional"`
+}
+
+// taskRowV23 is a row of a tasks.parquet of schema version 2.2 or 2.3,
+// which lacks the last column of TaskRow (version 2.4).
+type taskRowV23 struct {
+	JobID  string `parquet:"job_id,dict"`
+	TaskID string `parquet:"task_id"`
+	Type   string `parquet:"type,dict"`
+	Index  int32  `parquet:"index"`
+
+	InputBytes   *int64 `parquet:"input_bytes,optional"`
+	OutputBytes  *int64 `parquet:"output_bytes,optional"`
+	ShuffleBytes *int64 `parquet:"shuffle_bytes,optional"`
+
+	PreferredHosts []string `parquet:"preferred_hosts,list"`
+	PreferredRacks []string `parquet:"preferred_racks,list"`
+
+	Status          string `parquet:"status,dict"`
+	StartMs         *int64 `parquet:"start_ms,optional"`
+	FinishMs        *int64 `parquet:"finish_ms,optional"`
+	ShuffleFinishMs *int64 `parquet:"shuffle_finish_ms,optional"`
+	SortFinishMs    *int64 `parquet:"sort_finish_ms,optional"`
+	Host            string `parquet:"host,dict"`
+	Rack            string `parquet:"rack,dict"`
+	Locality        string `parquet:"locality,dict"`
+
+	FailedAttempts *int32 `parquet:"failed_attempts,optional"`
+	KilledAttempts *int32 `parquet:"killed_attempts,optional"`
+	WastedMs       *int64 `parquet:"wasted_ms,optional"`
+
+	LaunchLagMs *int64 `parquet:"launch_lag_ms,optional"`
+}
+
+// row returns the version 2.4 row with the report lag null.
+func (r *taskRowV23) row() TaskRow {
+	old := taskRowV21{
+		JobID: r.JobID, TaskID: r.TaskID, Type: r.Type, Index: r.Index,
+		InputBytes: r.InputBytes, OutputBytes: r.OutputBytes, ShuffleBytes: r.ShuffleBytes,
+		PreferredHosts: r.PreferredHosts, PreferredRacks: r.PreferredRacks,
+		Status: r.Status, StartMs: r.StartMs, FinishMs: r.FinishMs,
+		ShuffleFinishMs: r.ShuffleFinishMs, SortFinishMs: r.SortFinishMs,
+		Host: r.Host, Rack: r.Rack, Locality: r.Locality,
+		FailedAttempts: r.FailedAttempts, KilledAttempts: r.KilledAttempts, WastedMs: r.WastedMs,
+	}
+	row := old.row()
+	row.LaunchLagMs = r.LaunchLagMs
+	return row
 }
 
 // taskRowV21 is a row of a tasks.parquet of schema version 2.1 or older,
@@ -258,7 +306,7 @@ type taskRowV21 struct {
 	WastedMs       *int64 `parquet:"wasted_ms,optional"`
 }
 
-// row returns the version 2.2 row with the launch lag null.
+// row returns the current row with the launch and report lags null.
 func (r *taskRowV21) row() TaskRow {
 	return TaskRow{
 		JobID: r.JobID, TaskID: r.TaskID, Type: r.Type, Index: r.Index,
@@ -349,7 +397,7 @@ func taskRows(tasks []Task) []TaskRow {
 			ShuffleFinishMs: a64.opt(k.ShuffleFinishMs), SortFinishMs: a64.opt(k.SortFinishMs),
 			Host: k.Host, Rack: k.Rack, Locality: k.Locality,
 			FailedAttempts: a32.opt(k.FailedAttempts), KilledAttempts: a32.opt(k.KilledAttempts), WastedMs: a64.opt(k.WastedMs),
-			LaunchLagMs: a64.opt(k.LaunchLagMs),
+			LaunchLagMs: a64.opt(k.LaunchLagMs), ReportLagMs: a64.opt(k.ReportLagMs),
 		}
 	}
 	return rows
@@ -370,7 +418,7 @@ func (r *TaskRow) task() (Task, error) {
 		ShuffleFinishMs: val(r.ShuffleFinishMs), SortFinishMs: val(r.SortFinishMs),
 		Host: r.Host, Rack: r.Rack, Locality: r.Locality,
 		FailedAttempts: val(r.FailedAttempts), KilledAttempts: val(r.KilledAttempts), WastedMs: val(r.WastedMs),
-		LaunchLagMs: val(r.LaunchLagMs),
+		LaunchLagMs: val(r.LaunchLagMs), ReportLagMs: val(r.ReportLagMs),
 	}, nil
 }
 

@@ -24,6 +24,7 @@ import (
 type taskFile struct {
 	path  string
 	old   bool // schema version before 2.2: no launch_lag_ms column
+	old23 bool // schema version 2.2 or 2.3: no report_lag_ms column
 	n     int  // its tasks (rows)
 	batch int  // rows a batch of its readers (JobStream.batch)
 }
@@ -149,7 +150,8 @@ func checkTasks(dir string, s *JobStream, visit func(*Job, *Task)) (tf *taskFile
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read trace: %w", err)
 	}
-	tf = &taskFile{path: path, old: schemaBefore(kv[MetaSchemaVersion], 2, 2), batch: s.batch}
+	v := kv[MetaSchemaVersion]
+	tf = &taskFile{path: path, old: schemaBefore(v, 2, 2), old23: schemaBefore(v, 2, 4), batch: s.batch}
 	rows, err := tf.openRows()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read trace: %w", err)
@@ -227,6 +229,9 @@ func compareTaskInJob(a, b *Task) int {
 func (tf *taskFile) openRows() (*rowReader[Task], error) {
 	if tf.old {
 		return openRowReader(tf.path, tf.batch, func(r *taskRowV21) converted[Task] { row := r.row(); return convert(row.task()) })
+	}
+	if tf.old23 {
+		return openRowReader(tf.path, tf.batch, func(r *taskRowV23) converted[Task] { row := r.row(); return convert(row.task()) })
 	}
 	return openRowReader(tf.path, tf.batch, func(r *TaskRow) converted[Task] { return convert(r.task()) })
 }

@@ -21,8 +21,9 @@ import "strings"
 // conf_reduce_max_attempts; version 2 traces read with them Unknown.
 // Version 2.2 added the tasks column launch_lag_ms; older traces read with
 // it Unknown. Version 2.3 added the jobs column conf_out_of_band_heartbeat;
-// older traces read with it Unknown.
-const SchemaVersion = "2.3"
+// older traces read with it Unknown. Version 2.4 added the tasks column
+// report_lag_ms; older traces read with it Unknown.
+const SchemaVersion = "2.4"
 
 // Unknown marks an integer field whose value the input did not give.
 const Unknown = -1
@@ -176,6 +177,17 @@ type Task struct {
 	// histories, and Rumen traces of them); Unknown otherwise, and when the
 	// two clocks visibly disagree (history_build.go, launchLag).
 	LaunchLagMs int64
+	// ReportLagMs is how long after the successful attempt's recorded finish
+	// (the TaskTracker's clock) the JobTracker recorded the task's finish:
+	// the heartbeat that carried the attempt's status (JobTracker.heartbeat →
+	// JobInProgress.updateTaskStatus → TaskInProgress.completed, which sets
+	// the task's finish from the JobTracker's clock, apache/hadoop branch-1).
+	// Known where LaunchLagMs's history is (a task start that is the
+	// JobTracker's assignment) and the clocks do not visibly disagree (the
+	// attempt starts no earlier than its task and ends no later than the
+	// task's finish), whichever attempt succeeded; Unknown otherwise
+	// (history_build.go, reportLag).
+	ReportLagMs int64
 }
 
 // InMapSlot reports whether the task runs in a map slot: maps do, reduces do
@@ -263,6 +275,6 @@ func NewTask(jobID, taskID string, typ TaskType, index int32) Task {
 		JobID: jobID, TaskID: taskID, Type: typ, Index: index,
 		InputBytes: Unknown, OutputBytes: Unknown, ShuffleBytes: Unknown,
 		StartMs: Unknown, FinishMs: Unknown, ShuffleFinishMs: Unknown, SortFinishMs: Unknown,
-		LaunchLagMs: Unknown,
+		LaunchLagMs: Unknown, ReportLagMs: Unknown,
 	}
 }
