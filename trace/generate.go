@@ -52,3 +52,13 @@ func GenTask(jobID string, typ TaskType, i int32) Task {
 	}
 	return NewTask(jobID, fmt.Sprintf("%s_%s_%06d", jobID, kind, i), typ, i)
 }
+
+// GenerateMemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
+// under which `ingest --generate` builds and writes a trace, unless
+// GOMEMLIMIT or GOGC is set: a trace at MaxGenTasks holds about 430 MB live
+// while it is written, and the collector's default pacing (a heap goal twice
+// the live heap) took the process to 0.83–1.06 GB of Go memory; under this
+// limit it stays below 1 GB (TestGeneratedAtLimitMemory) at the cost of a few
+// more collections. It changes only when the collector runs, never a byte
+// written.
+const GenerateMemoryLimit = 768 << 20

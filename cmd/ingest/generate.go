@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -15,6 +17,7 @@ import (
 // runGenerate is ingest --generate: it makes a synthetic trace from the named
 // generator, its --param key=value pairs and --seed, and writes it to out.
 // Parameter values are passed as strings; the generator parses and checks them.
+// Unless GOMEMLIMIT or GOGC is set, it runs under trace.GenerateMemoryLimit.
 func runGenerate(fs *pflag.FlagSet, name string, params []string, seed uint64, out *outDir, stdout, stderr io.Writer) int {
 	fail := func(status int, format string, args ...any) int {
 		fmt.Fprintf(stderr, "ingest: "+format+"\n", args...)
@@ -38,6 +41,9 @@ func runGenerate(fs *pflag.FlagSet, name string, params []string, seed uint64, o
 			return fail(exitUsage, "--param %s given twice", k)
 		}
 		p[k] = v
+	}
+	if os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(trace.GenerateMemoryLimit))
 	}
 	t, err := workloads.Generate(name, p, seed)
 	if err != nil {
