@@ -276,6 +276,23 @@ func cleanupReportUs(hw *Hardware, tj *trace.Job, tt *trace.Task, lagUs int64) i
 // heartbeat then (lcDone) instead of waiting for the node's next modelled
 // one, so that the recorded report is not counted twice.
 func setupReportUs(hw *Hardware, tt *trace.Task, lagUs int64) int64 {
+	return taskReportUs(hw, tt, lagUs)
+}
+
+// taskReportUs is how long after its attempt's end task tt (a setup, map or
+// reduce) was reported to the JobTracker, in µs, or -1 when the replay does
+// not replay it: its recorded report lag (trace.Task.ReportLagMs) where its
+// launch lag is known (lagUs ≥ 0, only in trace mode with the lifecycle:
+// launchLagUs) and report_at_heartbeat without out-of-band heartbeats does
+// not stand for it. A map's or reduce's report, like the setup's, is its
+// TaskTracker's heartbeat carrying the attempt's status
+// (JobTracker.heartbeat → updateTaskStatuses → JobInProgress.completedTask,
+// apache/hadoop branch-1): only then does the JobTracker give its slot again,
+// offer the map's output to the job's reduces (its map-completion events)
+// and count the task done. The replay reports such a task at its attempt's
+// end plus the lag, and the node heartbeats then (mapDone, reduceDone:
+// reportBeat) instead of waiting for its next modelled heartbeat.
+func taskReportUs(hw *Hardware, tt *trace.Task, lagUs int64) int64 {
 	if hw.ReportAtHeartbeat && !hw.OutOfBandHeartbeat || lagUs < 0 || tt.ReportLagMs < 0 {
 		return -1
 	}

@@ -697,3 +697,84 @@ func TestSetupReportLag(t *testing.T) {
 			b.Jobs[0].FirstLaunchUs, b.Jobs[0].FinishUs, a.Jobs[0].FirstLaunchUs, a.Jobs[0].FinishUs)
 	}
 }
+
+// TestTaskReportLag replays a job of two maps and a reduce on one node (one
+// map slot, one reduce slot, heartbeats every 3 s) in trace mode; the setup
+// (launch lag and report 0) ends at 3.5 s and its node heartbeats then, so the
+// first map runs 3.5–4.5 s. A map or reduce with a known launch lag and
+// report lag (trace.Task.ReportLagMs) is reported at its recorded report and
+// its node heartbeats then (taskReportUs): the second map launches at 4.5 s
+// plus the first map's report (0: 4.5 s, 1 s: 5.5 s, 2.5 s: 7 s, not the
+// 9.5 s of the report added before the next modelled heartbeat), and at the
+// next modelled heartbeat, 6.5 s, with the report or the launch lag unknown
+// or (at 9 s) with report_at_heartbeat. The reduce's report delays the job's finish
+// (the cleanup follows it) by its length; model times read none of it.
+func TestTaskReportLag(t *testing.T) {
+	build := func(mapLag, mapRep, redRep int64) *trace.Trace {
+		j, tasks := oneNodeJob("job_1", 0)
+		m0, r := &tasks[0], &tasks[1]
+		m0.Host, m0.StartMs, m0.FinishMs, m0.Status = "h1", 5000, 6000, trace.StatusSucceeded
+		m0.LaunchLagMs, m0.ReportLagMs = mapLag, mapRep
+		m1 := trace.NewTask("job_1", "job_1_m_1", trace.Map, 1)
+		m1.InputBytes = 1e6
+		m1.Host, m1.StartMs, m1.FinishMs, m1.Status = "h1", 6500, 7500, trace.StatusSucceeded
+		m1.LaunchLagMs, m1.ReportLagMs = 0, 0
+		r.Host, r.StartMs, r.FinishMs, r.Status = "h1", 8000, 9000, trace.StatusSucceeded
+		r.LaunchLagMs, r.ReportLagMs = 0, redRep
+		su := trace.NewTask("job_1", "job_1_m_2", trace.Setup, 2)
+		su.Host, su.StartMs, su.FinishMs, su.Status = "h1", 3600, 4100, trace.StatusSucceeded
+		su.LaunchLagMs, su.ReportLagMs = 0, 0
+		cu := trace.NewTask("job_1", "job_1_m_3", trace.Cleanup, 3)
+		cu.Host, cu.StartMs, cu.FinishMs, cu.Status = "h1", 9500, 10000, trace.StatusSucceeded
+		tr := &trace.Trace{Jobs: []trace.Job{j}, Tasks: append(tasks, m1, su, cu)}
+		tr.Sort()
+		return tr
+	}
+	secondMap := func(res *replay.Result) int64 {
+		for _, x := range res.Tasks {
+			if x.Type == "MAP" && x.Index == 1 {
+				return x.LaunchUs
+			}
+		}
+		t.Fatal("no second map")
+		return 0
+	}
+	hw := oneNodeHardware(t, "")
+	hw.TaskTimes = "trace"
+	for _, c := range []struct {
+		name                   string
+		mapLag, mapRep, redRep int64
+		launchUs, finUs        int64
+	}{
+		// The second map runs 1 s, the reduce's work 1 s after it, then the
+		// cleanup 0.5 s from the reduce's report (its node heartbeats then).
+		{"report 0", 0, 0, 0, 4.5e6, 7e6},
+		{"report 1 s", 0, 1000, 0, 5.5e6, 8e6},
+		{"report 2.5 s", 0, 2500, 0, 7e6, 9.5e6},
+		{"report unknown", 0, trace.Unknown, 0, 6.5e6, 9e6},
+		{"lag unknown, report 1 s", trace.Unknown, 1000, 0, 6.5e6, 9e6},
+		{"reduce report 2 s", 0, 0, 2000, 4.5e6, 9e6},
+	} {
+		res := runOne(t, build(c.mapLag, c.mapRep, c.redRep), hw)
+		if got, fin := secondMap(res), res.Jobs[0].FinishUs; got != c.launchUs || fin != c.finUs {
+			t.Errorf("%s: second map launched at %d µs, job finished at %d, want %d, %d", c.name, got, fin, c.launchUs, c.finUs)
+		}
+	}
+	// With report_at_heartbeat the model's reports at the node's heartbeats
+	// stand for the recorded ones: the setup is reported at 6 s, the first
+	// map runs 6–7 s and is reported at 9 s, whatever its recorded report.
+	rh := oneNodeHardware(t, "report_at_heartbeat = true")
+	rh.TaskTimes = "trace"
+	for _, rep := range []int64{0, 1000, 2600} {
+		if got := secondMap(runOne(t, build(0, rep, 0), rh)); got != 9e6 {
+			t.Errorf("report_at_heartbeat, map report %d ms: second map launched at %d µs, want 9000000", rep, got)
+		}
+	}
+	// Model times read no observed time.
+	model := oneNodeHardware(t, "")
+	a, b := runOne(t, build(0, 0, 0), model), runOne(t, build(0, 2500, 2000), model)
+	if secondMap(a) != secondMap(b) || a.Jobs[0].FinishUs != b.Jobs[0].FinishUs {
+		t.Errorf("model times: second map / finish %d / %d µs with the reports, %d / %d without",
+			secondMap(b), b.Jobs[0].FinishUs, secondMap(a), a.Jobs[0].FinishUs)
+	}
+}

@@ -486,7 +486,7 @@ func (s *Sim) flowMapEnded(j *Job, i int32) {
 	}
 	old := m.FinishUs
 	m.endUs = s.now
-	m.FinishUs = s.reported(m.Node, s.now)
+	m.FinishUs = s.reportedTask(j, false, i, m.Node, s.now)
 	s.mm.retime(m, old)
 	s.lateRetimed(j, i, old) // lifecycle_flowspec.go
 	s.schedule(m.FinishUs, evMapDone, j.Index, i)
@@ -507,7 +507,7 @@ func (s *Sim) flowShuffleEnded(j *Job, r int32) {
 		red.ShuffleEndUs = max(s.now, obsTailEnd(j, r))
 	}
 	if !j.out.disk.redOut[r] {
-		red.FinishUs = s.reported(red.Node, red.ShuffleEndUs+j.out.disk.slowed(int(j.out.disk.maps)+int(r), red.workUs))
+		red.FinishUs = s.reportedTask(j, true, r, red.Node, red.ShuffleEndUs+j.out.disk.slowed(int(j.out.disk.maps)+int(r), red.workUs))
 		s.schedule(red.FinishUs, evReduceDone, j.Index, r)
 		return
 	}
@@ -558,7 +558,7 @@ func (s *Sim) flowReduceEnded(j *Job, r int32) {
 	}
 	red := &j.Reduces[r]
 	end := max(s.now, j.out.disk.redEnd[r])
-	red.FinishUs = s.reported(red.Node, end)
+	red.FinishUs = s.reportedTask(j, true, r, red.Node, end)
 	s.schedule(red.FinishUs, evReduceDone, j.Index, r)
 }
 

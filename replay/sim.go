@@ -584,7 +584,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	d -= saved
 	amWait := s.amWaitUs(j) // YARN: the AM takes the container at its next heartbeat (yarn.go)
 	d += amWait
-	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reported(n, s.now+d), src
+	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reportedTask(j, false, i, n, s.now+d), src
 	m.endUs = s.now + d
 	j.taken[i>>6] |= 1 << (i & 63)
 	j.PendingMaps--
@@ -672,7 +672,7 @@ func (s *Sim) startReducePhase(j *Job, i int32) {
 	}
 	r := &j.Reduces[i]
 	r.ShuffleEndUs = s.shuffleEnd(j, i)
-	r.FinishUs = s.reported(r.Node, r.ShuffleEndUs+r.workUs)
+	r.FinishUs = s.reportedTask(j, true, i, r.Node, r.ShuffleEndUs+r.workUs)
 	if s.chk != nil {
 		s.chk.reducePhase(j, i)
 	}
@@ -924,6 +924,7 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	}
 	m := &j.Maps[i]
 	m.State = Done
+	atReport := !m.specWon && j.reportUs(false, i) >= 0
 	// With a speculative copy, the losing attempt keeps its slot until it is
 	// killed and its kill reported (lifecycle_kill.go).
 	origLost := m.specNode >= 0 && s.holdLoser(j, i)
@@ -962,6 +963,10 @@ func (s *Sim) mapDone(j *Job, i int32) {
 	if wasPending == 0 && s.pending > 0 {
 		s.wake()
 	}
+	if atReport {
+		s.reportBeat(m.Node) // its recorded report was the node's heartbeat (taskReportUs)
+		return
+	}
 	s.slotFreed(m.Node)
 }
 
@@ -981,6 +986,10 @@ func (s *Sim) reduceDone(j *Job, i int32) {
 	s.pol.TaskFinished(s, j.View(), true, i)
 	if j.FinishedReduces == int32(len(j.Reduces)) {
 		s.finishJob(j)
+	}
+	if j.reportUs(true, i) >= 0 {
+		s.reportBeat(r.Node) // its recorded report was the node's heartbeat (taskReportUs)
+		return
 	}
 	s.slotFreed(r.Node)
 }

@@ -231,9 +231,56 @@ func observedReduceWork(tt *trace.Task, obs, copyUs int64) int64 {
 // first launch is the earliest of its tasks' starts, its first and last
 // reduce launch the earliest and latest of its reduces' (lcHistoryTimes),
 // -1 until one launches.
+//
+// mapReports and reduceReports are, in trace mode, its maps' and reduces'
+// recorded report lags (µs, -1 where the replay does not replay one:
+// taskReportUs), nil until one is known.
 type histLags struct {
-	maps, reduces            []int64
-	first, firstRed, lastRed int64
+	maps, reduces             []int64
+	mapReports, reduceReports []int64
+	first, firstRed, lastRed  int64
+}
+
+// setReport records map (reduce) i's report lag rep, of maps and reduces
+// tasks in all.
+func (h *histLags) setReport(reduce bool, i int, rep int64) {
+	l, n := &h.mapReports, len(h.maps)
+	if reduce {
+		l, n = &h.reduceReports, len(h.reduces)
+	}
+	if *l == nil {
+		*l = make([]int64, n)
+		for k := range *l {
+			(*l)[k] = -1
+		}
+	}
+	(*l)[i] = rep
+}
+
+// reportUs is map (reduce) i of j's recorded report lag in µs, or -1 when
+// the replay does not replay one (taskReportUs).
+func (j *Job) reportUs(reduce bool, i int32) int64 {
+	if j.hist == nil {
+		return -1
+	}
+	l := j.hist.mapReports
+	if reduce {
+		l = j.hist.reduceReports
+	}
+	if l == nil {
+		return -1
+	}
+	return l[i]
+}
+
+// reportedTask is when map (reduce) i of j, on node n, whose attempt ends at
+// t, is reported done: at its recorded report, t plus its report lag, where
+// the replay has one (taskReportUs), else as reported has it.
+func (s *Sim) reportedTask(j *Job, reduce bool, i int32, n int32, t int64) int64 {
+	if rep := j.reportUs(reduce, i); rep >= 0 {
+		return t + rep
+	}
+	return s.reported(n, t)
 }
 
 // started records a map's (reduce's) launch at t with launch lag lag (-1:
@@ -267,4 +314,11 @@ func (j *Job) histLags(maps, reduces int) *histLags {
 		j.hist = h
 	}
 	return j.hist
+}
+
+// failsLast reports whether trace task tt of job tj fails as recorded (its
+// last attempt fails, jobfail.go): it is never reported done, so it has no
+// report to replay.
+func (w *Workload) failsLast(tj *trace.Job, tt *trace.Task) bool {
+	return w.fails != nil && w.fails[retryKey(tj.ID, tt.TaskID)].fate == fateFail
 }

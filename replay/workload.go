@@ -842,6 +842,9 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 		if lagUs >= 0 {
 			m.retryUs += lagUs // the slot is held from the assignment
 			j.histLags(len(mapIn), len(redShuffle)).maps[i] = lagUs
+			if rep := taskReportUs(hw, mapTT[i], lagUs); rep >= 0 && !w.failsLast(tj, mapTT[i]) {
+				j.hist.setReport(false, i, rep) // reported at its recorded report (lifecycle.go)
+			}
 		}
 		if i < len(mapTT) && w.fails != nil && w.fails[retryKey(tj.ID, mapTT[i].TaskID)].fate == fateFail {
 			j.life.fail.setMapFate(i, len(j.Maps), fateFail)
@@ -918,6 +921,9 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 				// Its slot held for the observed launch lag instead of
 				// task_startup (tracemode.go).
 				j.histLags(len(j.Maps), len(j.Reduces)).reduces[i] = lag
+				if rep := taskReportUs(hw, redTT[i], lag); rep >= 0 && !w.failsLast(tj, redTT[i]) {
+					j.hist.setReport(true, i, rep) // reported at its recorded report (lifecycle.go)
+				}
 				lag -= int64(hw.TaskStartup)
 				r.copyUs += lag
 				if disk != nil {
