@@ -331,7 +331,8 @@ type slotUse struct {
 func (u *slotUse) held() bool { return u.host != "" && u.start >= 0 && u.finish > u.start }
 
 // eachUse calls fn with every attempt of tr when it lists attempts, else
-// every task, held or streamed, in trace order.
+// every task, held or streamed (reading only the columns a slotUse holds,
+// trace.JobStream.EachAttemptSpan), in trace order.
 func eachUse(tr *trace.Trace, fn func(u *slotUse)) error {
 	var u slotUse
 	att := func(a *trace.Attempt) {
@@ -342,11 +343,16 @@ func eachUse(tr *trace.Trace, fn func(u *slotUse)) error {
 		u = slotUse{t.JobID, t.TaskID, t.Host, t.Type, t.StartMs, t.FinishMs}
 		fn(&u)
 	}
+	span := func(_ int, s *trace.Span) error {
+		u = slotUse{s.JobID, s.TaskID, s.Host, s.Type, s.StartMs, s.FinishMs}
+		fn(&u)
+		return nil
+	}
 	switch {
 	case tr.Stream != nil && tr.Stream.NumAttempts() > 0:
-		return tr.Stream.EachAttempt(func(_ int, a *trace.Attempt) error { att(a); return nil })
+		return tr.Stream.EachAttemptSpan(span)
 	case tr.Stream != nil:
-		return tr.Stream.EachTask(func(_ int, t *trace.Task) error { task(t); return nil })
+		return tr.Stream.EachTaskSpan(span)
 	case len(tr.Attempts) > 0:
 		for i := range tr.Attempts {
 			att(&tr.Attempts[i])

@@ -298,8 +298,8 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 
 // clusterUp is clusterUpUs of tr; of a streamed trace, from the one job
 // whose ApplicationMaster started first at or after the first replayed
-// submit and the one task and the one attempt that started first with a
-// host at or after it (the only fields it reads).
+// submit and the host and start of the one task and the one attempt that
+// started first with a host at or after it (the only fields it reads).
 func (w *Workload) clusterUp(tr *trace.Trace, hw *Hardware) (int64, error) {
 	if tr.Stream == nil {
 		return clusterUpUs(tr, w.firstMs, hw), nil
@@ -320,31 +320,30 @@ func (w *Workload) clusterUp(tr *trace.Trace, hw *Hardware) (int64, error) {
 			first.Jobs = []trace.Job{*j0}
 		}
 	}
-	var t0 *trace.Task
-	err := tr.Stream.EachTask(func(_ int, t *trace.Task) error {
-		if t.Host != "" && t.StartMs >= w.firstMs && (t0 == nil || t.StartMs < t0.StartMs) {
-			t0 = t
-		}
-		return nil
-	})
+	// The first task's and the first attempt's host and start: the span
+	// columns only (trace.JobStream.EachTaskSpan).
+	earliest := func(each func(func(int, *trace.Span) error) error) (host string, startMs int64, ok bool, err error) {
+		err = each(func(_ int, s *trace.Span) error {
+			if s.Host != "" && s.StartMs >= w.firstMs && (!ok || s.StartMs < startMs) {
+				host, startMs, ok = s.Host, s.StartMs, true
+			}
+			return nil
+		})
+		return host, startMs, ok, err
+	}
+	host, start, ok, err := earliest(tr.Stream.EachTaskSpan)
 	if err != nil {
 		return 0, fmt.Errorf("read trace: %w", err)
 	}
-	if t0 != nil {
-		first.Tasks = []trace.Task{*t0}
+	if ok {
+		first.Tasks = []trace.Task{{Host: host, StartMs: start}}
 	}
-	var a0 *trace.Attempt
-	err = tr.Stream.EachAttempt(func(_ int, a *trace.Attempt) error {
-		if a.Host != "" && a.StartMs >= w.firstMs && (a0 == nil || a.StartMs < a0.StartMs) {
-			a0 = a
-		}
-		return nil
-	})
+	host, start, ok, err = earliest(tr.Stream.EachAttemptSpan)
 	if err != nil {
 		return 0, fmt.Errorf("read trace: %w", err)
 	}
-	if a0 != nil {
-		first.Attempts = []trace.Attempt{*a0}
+	if ok {
+		first.Attempts = []trace.Attempt{{Host: host, StartMs: start}}
 	}
 	return clusterUpUs(&first, w.firstMs, hw), nil
 }

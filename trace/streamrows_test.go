@@ -29,6 +29,7 @@ type streamRows struct {
 	open        func(*JobStream) (*JobCursor, error) // OpenTasks, OpenAttempts
 	count       func(*JobCursor) int                 // the rows of the last job
 	each        func(*JobStream) error               // EachTask, EachAttempt, keeping nothing
+	spans       func(*JobStream) error               // EachTaskSpan, EachAttemptSpan, keeping nothing
 }
 
 func streamedTasks() streamRows {
@@ -48,6 +49,7 @@ func streamedTasks() streamRows {
 		open:  (*JobStream).OpenTasks,
 		count: func(c *JobCursor) int { return len(c.Tasks()) },
 		each:  func(s *JobStream) error { return s.EachTask(func(int, *Task) error { return nil }) },
+		spans: func(s *JobStream) error { return s.EachTaskSpan(func(int, *Span) error { return nil }) },
 	}
 }
 
@@ -68,6 +70,7 @@ func streamedAttempts() streamRows {
 		open:  (*JobStream).OpenAttempts,
 		count: func(c *JobCursor) int { return len(c.Attempts()) },
 		each:  func(s *JobStream) error { return s.EachAttempt(func(int, *Attempt) error { return nil }) },
+		spans: func(s *JobStream) error { return s.EachAttemptSpan(func(int, *Span) error { return nil }) },
 	}
 }
 
@@ -171,6 +174,9 @@ func testMidStreamError(t *testing.T, k streamRows, jobs, row, minJobs int) {
 	err = k.each(tr.Stream)
 	if err == nil || !errors.Is(err, ErrBadInput) || len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
 		t.Fatalf("each: %v; want bad input %q…", err, want)
+	}
+	if spanErr := k.spans(tr.Stream); fmt.Sprint(spanErr) != fmt.Sprint(err) || !errors.Is(spanErr, ErrBadInput) {
+		t.Fatalf("spans: %v; want each's bad input %q", spanErr, err)
 	}
 }
 

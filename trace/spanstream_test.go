@@ -1,0 +1,158 @@
+package trace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// spansOf is what each hands out as spans, in order, with their positions.
+func spansOf(t *testing.T, each func(func(int, *Span) error) error) []Span {
+	t.Helper()
+	var got []Span
+	err := each(func(i int, sp *Span) error {
+		if i != len(got) {
+			t.Fatalf("position %d, want %d", i, len(got))
+		}
+		got = append(got, *sp)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// rowSpans is the spans of whole rows: EachTask's tasks and EachAttempt's
+// attempts cut down to a Span.
+func rowSpans(t *testing.T, s *JobStream) (tasks, attempts []Span) {
+	t.Helper()
+	err := s.EachTask(func(_ int, k *Task) error {
+		tasks = append(tasks, Span{k.JobID, k.TaskID, k.Host, k.Type, k.StartMs, k.FinishMs})
+		return nil
+	})
+	if err == nil {
+		err = s.EachAttempt(func(_ int, a *Attempt) error {
+			attempts = append(attempts, Span{a.JobID, a.TaskID, a.Host, a.Type, a.StartMs, a.FinishMs})
+			return nil
+		})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tasks, attempts
+}
+
+// TestSpansAsRows: EachTaskSpan and EachAttemptSpan, which read six columns,
+// hand out what EachTask and EachAttempt do, cut down to a span: on a
+// synthetic trace with failed and killed attempts, unknown times and
+// hostless tasks, on every schema version's sample trace, and on every history of testdata (each folder and file) ingested and
+// written.
+func TestSpansAsRows(t *testing.T) {
+	jobs := streamJobs(300)
+	tasks := streamTasks(jobs)
+	for i := range tasks {
+		switch i % 11 {
+		case 3:
+			tasks[i].Host = ""
+		case 5:
+			tasks[i].StartMs, tasks[i].FinishMs = Unknown, Unknown
+		}
+	}
+	dirs := []string{writeAttemptDir(t, jobs, tasks, streamAttempts(jobs, tasks))}
+	for _, v := range []string{"sample-trace", "sample-trace-v1", "sample-trace-v2", "sample-trace-v2.1", "sample-trace-v2.2", "sample-trace-v2.3"} {
+		dirs = append(dirs, filepath.Join("testdata", v))
+	}
+	for _, sub := range []string{"jhist", "hadoop1", "rumen"} {
+		root := filepath.Join("testdata", sub)
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			tr, _, err := ReadTree(context.Background(), p, TreeOptions{})
+			if err != nil || len(tr.Tasks) == 0 {
+				return nil // a folder of configurations or topologies
+			}
+			dir := filepath.Join(t.TempDir(), "t")
+			if err := Write(dir, tr); err != nil {
+				t.Fatal(err)
+			}
+			dirs = append(dirs, dir)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	withAttempts := 0
+	for _, dir := range dirs {
+		tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
+		if err != nil || !ok {
+			t.Fatalf("%s: OpenTaskStream: %v %v", dir, ok, err)
+		}
+		wantTasks, wantAttempts := rowSpans(t, tr.Stream)
+		if len(wantTasks) == 0 {
+			t.Fatalf("%s: no tasks", dir)
+		}
+		if got := spansOf(t, tr.Stream.EachTaskSpan); !reflect.DeepEqual(got, wantTasks) {
+			t.Errorf("%s: EachTaskSpan differs from EachTask (%d and %d spans)", dir, len(got), len(wantTasks))
+		}
+		if got := spansOf(t, tr.Stream.EachAttemptSpan); !reflect.DeepEqual(got, wantAttempts) {
+			t.Errorf("%s: EachAttemptSpan differs from EachAttempt (%d and %d spans)", dir, len(got), len(wantAttempts))
+		}
+		if len(wantAttempts) > 0 {
+			withAttempts++
+		}
+	}
+	if len(dirs) < 24 || withAttempts < 18 {
+		t.Fatalf("%d traces, %d with attempts: the testdata histories were not found", len(dirs), withAttempts)
+	}
+}
+
+// TestSpanStopsAtFnError: an error of fn stops the read and comes back as
+// it is, in a trace of the current schema and of the first.
+func TestSpanStopsAtFnError(t *testing.T) {
+	jobs := streamJobs(20)
+	tasks := streamTasks(jobs)
+	stop := errors.New("stop")
+	for _, dir := range []string{writeAttemptDir(t, jobs, tasks, streamAttempts(jobs, tasks)), filepath.Join("testdata", "sample-trace-v1")} {
+		tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		n := 0
+		err = tr.Stream.EachTaskSpan(func(int, *Span) error {
+			if n++; n == 3 {
+				return stop
+			}
+			return nil
+		})
+		if err != stop || n != 3 {
+			t.Fatalf("%s: %v after %d spans, want stop after 3", dir, err, n)
+		}
+	}
+}
+
+// TestSpanFileGone: a tasks.parquet removed after the trace was opened is
+// the row reader's error.
+func TestSpanFileGone(t *testing.T) {
+	jobs := streamJobs(5)
+	dir := writeTraceDir(t, jobs, streamTasks(jobs))
+	tr, ok, err := OpenTaskStream(dir)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if err := os.Remove(filepath.Join(dir, TasksFile)); err != nil {
+		t.Fatal(err)
+	}
+	want := tr.Stream.EachTask(func(int, *Task) error { return nil })
+	got := tr.Stream.EachTaskSpan(func(int, *Span) error { return nil })
+	if want == nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("EachTaskSpan: %v; want EachTask's %v", got, want)
+	}
+}
