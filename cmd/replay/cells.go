@@ -114,6 +114,58 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 	return slices.DeleteFunc(jobs, func(j *job) bool { return j == nil }), nil
 }
 
+// prepareJobsCtx is prepareJobs, except that when ctx is cancelled (the
+// first SIGINT or SIGTERM, internal/sigexit) before it is done, it returns
+// at once with an error saying so: preparing reads the traces and checks
+// the workloads (a large history takes minutes of it), writes nothing and
+// looks at no context, so it is left to run in a goroutine that the
+// process's exit ends. Its stderr is closed to it then, so that nothing it
+// would print follows the note of the interruption.
+func prepareJobsCtx(ctx context.Context, c *config, cells []replay.Cell, stdin io.Reader, inputs map[string]string, stderr io.Writer) ([]*job, error) {
+	if ctx.Done() == nil {
+		return prepareJobs(c, cells, stdin, inputs, stderr)
+	}
+	gate := &gatedWriter{w: stderr}
+	type prepared struct {
+		jobs []*job
+		err  error
+	}
+	done := make(chan prepared, 1)
+	go func() {
+		jobs, err := prepareJobs(c, cells, stdin, inputs, gate)
+		done <- prepared{jobs, err}
+	}()
+	select {
+	case p := <-done:
+		return p.jobs, p.err
+	case <-ctx.Done():
+		gate.close()
+		return nil, errors.New("interrupted while reading the traces; nothing written")
+	}
+}
+
+// gatedWriter passes writes to w until it is closed, and drops them after.
+type gatedWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
+}
+
+func (g *gatedWriter) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return len(p), nil
+	}
+	return g.w.Write(p)
+}
+
+func (g *gatedWriter) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+}
+
 // canStreamTasks reports whether the cells may replay a trace directory's
 // tasks and attempts as its jobs arrive (trace.OpenTaskStream) rather than
 // read whole: unless a cell reports the observed schedule (replay.Observed

@@ -189,7 +189,7 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 		defer startAdaptiveLimit(flowLimitBase).stop()
 	}
 
-	jobs, err := prepareJobs(c, cells, stdin, inputs, stderr) // cells.go
+	jobs, err := prepareJobsCtx(ctx, c, cells, stdin, inputs, stderr) // cells.go
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,6 +130,54 @@ func TestOutRecoversInterrupted(t *testing.T) {
 	}
 	if got := entries(t, d); !slices.Equal(got, []string{safeout.MarkerFile, "manifest.json", "mine.txt", "policy=fifo"}) {
 		t.Errorf("restored %s holds %v", d, got)
+	}
+}
+
+// TestSignalStopsPreparation: a signal while the traces are read and the
+// workloads checked (before any run: minutes on a large history) stops
+// replay at once too, with the signal's status, nothing written and no
+// temporary or lock file left. The trace is read from a standard input that
+// never ends, so that the preparation cannot finish by itself.
+func TestSignalStopsPreparation(t *testing.T) {
+	bin := mainBinary(t)
+	parent := t.TempDir()
+	d := filepath.Join(parent, "runs")
+	cmd := exec.Command(bin, "--trace", "-", "--policy", "fifo", "--out", d, "--quiet")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if _, err := io.WriteString(stdin, "job1\t0\t0\t1000\t100\t10\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("replay ended before the signal (%v)\n%s", err, stderr.String())
+	case <-time.After(500 * time.Millisecond):
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("replay did not stop within 10 s of the signal while reading its trace")
+	}
+	if got := cmd.ProcessState.ExitCode(); got != 130 {
+		t.Errorf("exit %d, want 130; stderr %q", got, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted while reading the traces; nothing written") || !strings.Contains(stderr.String(), "stopped by SIGINT") {
+		t.Errorf("stderr %q: want the interruption and the signal named", stderr.String())
+	}
+	if got := entries(t, parent); len(got) != 0 {
+		t.Errorf("%s holds %v, want nothing (temporary or lock files left?)", parent, got)
 	}
 }
 

@@ -461,7 +461,7 @@ func runSweepCells(ctx context.Context, sc *sweepConfig, spec *sweepSpec, st sto
 			return usageError{err}
 		}
 	}
-	jobs, err := prepareJobs(c, cells, stdin, inputs, stderr)
+	jobs, err := prepareJobsCtx(ctx, c, cells, stdin, inputs, stderr)
 	if err != nil {
 		return err
 	}
