@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tracereplay/tracereplay/internal/cells"
+	statusline "github.com/tracereplay/tracereplay/internal/progress"
 	"github.com/tracereplay/tracereplay/internal/summary"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
@@ -120,7 +121,8 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 // the workloads (a large history takes minutes of it), writes nothing and
 // looks at no context, so it is left to run in a goroutine that the
 // process's exit ends. Its stderr is closed to it then, so that nothing it
-// would print follows the note of the interruption.
+// would print follows the note of the interruption. On a terminal a status
+// line says what it is doing, from its first second (erased when done).
 func prepareJobsCtx(ctx context.Context, c *config, cells []replay.Cell, stdin io.Reader, inputs map[string]string, stderr io.Writer) ([]*job, error) {
 	if ctx.Done() == nil {
 		return prepareJobs(c, cells, stdin, inputs, stderr)
@@ -135,20 +137,35 @@ func prepareJobsCtx(ctx context.Context, c *config, cells []replay.Cell, stdin i
 		jobs, err := prepareJobs(c, cells, stdin, inputs, gate)
 		done <- prepared{jobs, err}
 	}()
-	select {
-	case p := <-done:
-		return p.jobs, p.err
-	case <-ctx.Done():
-		gate.close()
-		return nil, errors.New("interrupted while reading the traces; nothing written")
+	var tick <-chan time.Time
+	if statusline.IsTerminal(stderr) {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		tick = t.C
+	}
+	start := time.Now()
+	for {
+		select {
+		case p := <-done:
+			gate.close()
+			return p.jobs, p.err
+		case <-ctx.Done():
+			gate.close()
+			return nil, errors.New("interrupted while reading the traces; nothing written")
+		case now := <-tick:
+			gate.status("replay: reading and checking the traces · " + statusline.Clock(now.Sub(start)) + " elapsed")
+		}
 	}
 }
 
 // gatedWriter passes writes to w until it is closed, and drops them after.
+// It may show a status line (status), which a write erases first and
+// closing erases.
 type gatedWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
 	closed bool
+	shown  bool // a status line is on w
 }
 
 func (g *gatedWriter) Write(p []byte) (int, error) {
@@ -157,13 +174,33 @@ func (g *gatedWriter) Write(p []byte) (int, error) {
 	if g.closed {
 		return len(p), nil
 	}
+	g.erase()
 	return g.w.Write(p)
+}
+
+// status shows line as the terminal's status line, in place of the last.
+func (g *gatedWriter) status(line string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.closed {
+		fmt.Fprintf(g.w, "\r%s\033[K", line)
+		g.shown = true
+	}
+}
+
+// erase erases the status line, if one is shown; g.mu is held.
+func (g *gatedWriter) erase() {
+	if g.shown {
+		io.WriteString(g.w, "\r\033[K")
+		g.shown = false
+	}
 }
 
 func (g *gatedWriter) close() {
 	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.erase()
 	g.closed = true
-	g.mu.Unlock()
 }
 
 // canStreamTasks reports whether the cells may replay a trace directory's

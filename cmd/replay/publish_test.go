@@ -248,3 +248,30 @@ params = { jobs = 600, maps = "fixed", maps_mean = 200, reduces = "fixed", reduc
 		})
 	}
 }
+
+// TestGatedWriterStatus: the preparation's stderr passes writes on, erases
+// a status line before a write and when closed, and drops everything once
+// closed.
+func TestGatedWriterStatus(t *testing.T) {
+	var buf strings.Builder
+	g := &gatedWriter{w: &buf}
+	io.WriteString(g, "a\n")
+	g.status("replay: reading · 0:01 elapsed")
+	g.status("replay: reading · 0:02 elapsed")
+	io.WriteString(g, "replay: warning: w\n")
+	io.WriteString(g, "b\n")
+	g.status("replay: reading · 0:03 elapsed")
+	g.close()
+	io.WriteString(g, "dropped\n")
+	g.status("dropped")
+	want := "a\n" +
+		"\rreplay: reading · 0:01 elapsed\033[K" +
+		"\rreplay: reading · 0:02 elapsed\033[K" +
+		"\r\033[Kreplay: warning: w\n" +
+		"b\n" +
+		"\rreplay: reading · 0:03 elapsed\033[K" +
+		"\r\033[K"
+	if got := buf.String(); got != want {
+		t.Errorf("wrote %q\nwant  %q", got, want)
+	}
+}
