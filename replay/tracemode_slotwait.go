@@ -14,16 +14,17 @@ import (
 // (tracemode.go). That is so only if the TaskTracker had the slot free when
 // the task was assigned. A Hadoop TaskTracker's status counts a task in
 // COMMIT_PENDING as holding no slot (TaskTrackerStatus.isTaskRunning counts
-// RUNNING, UNASSIGNED and task-cleanup attempts only; apache/hadoop branch-1
-// and 0.21), and the TaskTracker reports a commit-pending task as it reports
-// a finished one (TaskTracker.commitPending calls reportTaskFinished: an
-// out-of-band heartbeat where that is on). So the JobTracker may assign a
-// task to a tracker whose slots are all still held, by tasks waiting for
-// their commit's approval (the child polls canCommit once a second); the
-// TaskTracker's launcher then waits for a slot (TaskLauncher: numFreeSlots)
-// and starts the new attempt when a committing task exits. That part of the
-// lag is a wait for the slot, not a held slot: while it lasts the slot is
-// the committing task's, whose recorded attempt already covers it.
+// RUNNING, UNASSIGNED and task-cleanup attempts only, as public copies of
+// Hadoop 1's source read), and the TaskTracker reports a commit-pending task
+// as it reports a finished one (TaskTracker.commitPending calls
+// reportTaskFinished: an out-of-band heartbeat where that is on). So the
+// JobTracker may assign a task to a tracker whose slots are all still held,
+// by tasks waiting for their commit's approval (the child polls canCommit
+// once a second, Task.commit), and the new attempt starts when one of them
+// ends (in the Gridmix traces a reduce so assigned starts a median 11 ms
+// after the attempt it waited for). That part of the lag is a wait for the
+// slot, not a held slot: while it lasts the slot is the committing task's,
+// whose recorded attempt already covers it.
 //
 // slotWaits measures it from the trace: for every map and reduce with a
 // positive launch lag and a host of the cluster, the time within
@@ -32,10 +33,10 @@ import (
 // successful one; setup and cleanup tasks in the slot their id names) held
 // all of the node's slots of the task's kind. The replay holds the slot for
 // the rest of the lag (Workload.heldLagUs). In the 22 Gridmix Rumen traces
-// (a 0.21 cluster with out-of-band heartbeats) 1,981 of the 2,141 reduces
+// (job confs under 0.21+ names, out-of-band heartbeats on) 1,981 of the 2,141 reduces
 // with a lag of at least 100 ms were assigned to a host whose two reduce
 // slots were both held, and none of the 736 maps (docs/validation.md,
-// "The Gridmix tail").
+// "The Gridmix tail (h-gridtail)").
 
 // lagQuery is one task's launch lag on a node's slots of one kind (key:
 // node×2, +1 for reduce slots), [from, to) in trace ms.
