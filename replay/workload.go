@@ -69,6 +69,11 @@ type Workload struct {
 	left       map[string]bool         // their ids; nil when there are none
 	net        NetworkModel            // the network key's model (network.go)
 	times      TaskTimeModel           // the task_times key's model (tasktimes.go)
+
+	// slotWaits is, in trace mode with the lifecycle on a cluster derived
+	// from the trace, per task, the part of its launch lag its host had no
+	// free slot of its kind (tracemode_slotwait.go); nil when none.
+	slotWaits map[string]int64
 }
 
 // replayedJob is a replayed job as a cursor hands it out: its trace position
@@ -201,6 +206,12 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		net: hw.NetworkModel(), times: times}
 	if tr.Stream == nil {
 		if err := w.mapTasks(); err != nil {
+			return nil, err
+		}
+	}
+	if hw.Lifecycle && w.times.UsesTrace() {
+		var err error
+		if w.slotWaits, err = slotWaits(tr, topo); err != nil {
 			return nil, err
 		}
 	}
@@ -822,7 +833,7 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 			if o := w.specOrigUs(tj, mapTT[i]); o >= 0 {
 				obs = o // the original was killed: its copy succeeded (lifecycle_specobs.go)
 			} else {
-				lagUs = launchLagUs(hw, mapTT[i])
+				lagUs = w.heldLagUs(tj, mapTT[i], launchLagUs(hw, mapTT[i]))
 			}
 			if hw.Lifecycle && lagUs < 0 {
 				// An attempt's recorded start is after its assignment: by the
@@ -916,7 +927,7 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 				r.copyUs = int64(hw.TaskStartup)
 				r.tailUs, r.obsTail = tail, true
 			}
-			if lag := launchLagUs(hw, redTT[i]); lag >= 0 {
+			if lag := w.heldLagUs(tj, redTT[i], launchLagUs(hw, redTT[i])); lag >= 0 {
 				// Its slot held for the observed launch lag instead of
 				// task_startup (tracemode.go).
 				j.histLags(len(j.Maps), len(j.Reduces)).reduces[i] = lag
