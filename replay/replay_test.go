@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -35,6 +36,15 @@ func randomTrace(n int, seed uint64) *trace.Trace {
 		tr.Jobs = append(tr.Jobs, j)
 	}
 	return tr
+}
+
+// fastCell reports whether the fast lane runs the cell (shape si, policy pi)
+// of a matrix of shapes shapes: policy pi on the per shapes from pi mod
+// shapes on (wrapping), so that every policy runs per times and every shape
+// at least per*⌊policies/shapes⌋ times, the same cells every run. The full
+// suite runs every cell.
+func fastCell(si, pi, shapes, per int) bool {
+	return !testgate.IsFast() || (si-pi%shapes+shapes)%shapes < per
 }
 
 func smallHardware(t testing.TB, extra string) replay.Hardware {
