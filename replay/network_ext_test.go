@@ -39,8 +39,9 @@ func TestFlowInvariantsEveryPolicy(t *testing.T) {
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)
 		tr := randomTrace(40, uint64(si)+20)
-		for pi, name := range policy.NamesFor(replay.ClusterSlots) {
-			if !fastCell(si, pi, len(shapes), 2) {
+		names := policy.NamesFor(replay.ClusterSlots)
+		for pi, name := range names {
+			if !fastCell(si, pi, len(shapes), len(names), 2) {
 				continue
 			}
 			t.Run(fmt.Sprintf("shape%d/%s", si, name), func(t *testing.T) {
@@ -123,8 +124,9 @@ func TestFlowSpeculationEveryPolicy(t *testing.T) {
 		tr := randomTrace(40, 31)
 		var copies, failed int
 		var cancels int64
-		for pi, name := range policy.NamesFor(replay.ClusterSlots) {
-			if !fastCell(si, pi, len(shapes), 2) {
+		names := policy.NamesFor(replay.ClusterSlots)
+		for pi, name := range names {
+			if !fastCell(si, pi, len(shapes), len(names), 2) {
 				continue
 			}
 			run := func() *replay.Result {
