@@ -34,7 +34,7 @@ func TestFlowInvariantsEveryPolicy(t *testing.T) {
 		"network = \"flow\"\nflow_merges = true\nlifecycle = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"hadoop\"\nmap_compute_mb_per_s = 30\nflow_update = \"0s\"\nout_of_band_heartbeat = true",
 	}
 	// The fast lane runs each policy under two of the shapes in turn
-	// (fastCell: every shape under five or six policies); the full suite
+	// (fastCell: every shape under four to six policies); the full suite
 	// every policy under every shape.
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)
