@@ -33,10 +33,17 @@ func TestFlowInvariantsEveryPolicy(t *testing.T) {
 		// With the merges' disk traffic (flow_merges).
 		"network = \"flow\"\nflow_merges = true\nlifecycle = true\nattempt_failure_rate = 0.1\nstraggler_fraction = 0.3\nstraggler_alpha = 1.5\nspeculation = \"hadoop\"\nmap_compute_mb_per_s = 30\nflow_update = \"0s\"\nout_of_band_heartbeat = true",
 	}
+	// The fast lane runs each policy under two of the shapes in turn
+	// (fastCell: every shape under four to six policies); the full suite
+	// every policy under every shape.
 	for si, shape := range shapes {
 		hw := smallHardware(t, shape)
 		tr := randomTrace(40, uint64(si)+20)
-		for _, name := range policy.NamesFor(replay.ClusterSlots) {
+		names := policy.NamesFor(replay.ClusterSlots)
+		for pi, name := range names {
+			if !fastCell(si, pi, len(shapes), len(names), 2) {
+				continue
+			}
 			t.Run(fmt.Sprintf("shape%d/%s", si, name), func(t *testing.T) {
 				res := runPolicy(t, tr, hw, name, uint64(si)+1)
 				if len(res.Jobs) != len(tr.Jobs) {
@@ -117,7 +124,11 @@ func TestFlowSpeculationEveryPolicy(t *testing.T) {
 		tr := randomTrace(40, 31)
 		var copies, failed int
 		var cancels int64
-		for pi, name := range policy.NamesFor(replay.ClusterSlots) {
+		names := policy.NamesFor(replay.ClusterSlots)
+		for pi, name := range names {
+			if !fastCell(si, pi, len(shapes), len(names), 2) {
+				continue
+			}
 			run := func() *replay.Result {
 				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 3), 3, replay.WorkloadOptions{})
 				if err != nil {
@@ -150,9 +161,10 @@ func TestFlowSpeculationEveryPolicy(t *testing.T) {
 			}
 			a := run()
 			// The same seed gives the same results. The fast lane runs
-			// each policy a second time under one shape only, the shapes
-			// taking turns (every policy and every shape still rerun
-			// once); the full suite reruns every policy under every shape.
+			// each policy under two shapes (fastCell) and a second time
+			// under the first of them, the shapes taking turns (every
+			// policy and every shape still rerun); the full suite runs
+			// and reruns every policy under every shape.
 			if !testgate.IsFast() || pi%len(shapes) == si {
 				if b := run(); !reflect.DeepEqual(a, b) {
 					t.Errorf("%s: two runs with the same seed differ", name)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -35,6 +36,22 @@ func randomTrace(n int, seed uint64) *trace.Trace {
 		tr.Jobs = append(tr.Jobs, j)
 	}
 	return tr
+}
+
+// fastCell reports whether the fast lane runs the cell (shape si, policy pi)
+// of a matrix of shapes × policies, the same cells every run: with at least
+// as many policies as shapes, policy pi on the per shapes from pi mod shapes
+// on (wrapping), so that every policy runs per times and every shape at least
+// per*⌊policies/shapes⌋ times; with fewer, shape si under the per policies
+// from si mod policies on. The full suite runs every cell.
+func fastCell(si, pi, shapes, policies, per int) bool {
+	if !testgate.IsFast() {
+		return true
+	}
+	if policies >= shapes {
+		return (si-pi%shapes+shapes)%shapes < per
+	}
+	return (pi-si%policies+policies)%policies < per
 }
 
 func smallHardware(t testing.TB, extra string) replay.Hardware {

@@ -28,9 +28,12 @@ type ParquetOptions struct {
 	MaxRowsPerRowGroup int
 	// SpillDir, if set, keeps the compressed pages of the row group being
 	// built in unlinked temporary files in that directory (spill.go) instead
-	// of memory: the same bytes, and a file whose one row group grows over a
-	// long run holds only its columns' current pages in memory.
+	// of memory once a column's pages pass spillMemMax bytes: the same bytes,
+	// and a file whose one row group grows over a long run holds only its
+	// columns' current pages in memory.
 	SpillDir string
+	// spillMemMax, if positive, replaces spillMemMax (tests).
+	spillMemMax int
 }
 
 // WriteParquetFile writes rows as one zstd-compressed Parquet file at path, with
@@ -73,7 +76,7 @@ func NewParquetWriter[T any](w io.Writer, meta map[string]string, opt ...Parquet
 			options = append(options, parquet.MaxRowsPerRowGroup(int64(o.MaxRowsPerRowGroup)))
 		}
 		if o.SpillDir != "" {
-			options = append(options, parquet.ColumnPageBuffers(spillPool{dir: o.SpillDir}))
+			options = append(options, parquet.ColumnPageBuffers(spillPool{dir: o.SpillDir, memMax: o.spillMemMax}))
 		}
 	}
 	if len(sorting) > 0 {

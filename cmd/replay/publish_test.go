@@ -183,7 +183,8 @@ func TestSignalStopsPreparation(t *testing.T) {
 
 // TestSignalStopsRun is item 4: SIGINT or SIGTERM during a run stops it
 // promptly, removes its temporary files, leaves the old results and exits 130
-// or 143.
+// or 143. The two signals' runs, each in its own directories, wait out their
+// 1.5 s side by side (parallel subtests).
 func TestSignalStopsRun(t *testing.T) {
 	bin := mainBinary(t) // main, as the built binary runs it
 	for _, c := range []struct {
@@ -191,6 +192,7 @@ func TestSignalStopsRun(t *testing.T) {
 		code int
 	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
 		t.Run(c.sig.String(), func(t *testing.T) {
+			t.Parallel()
 			parent := t.TempDir()
 			d := filepath.Join(parent, "runs")
 			if out, err := exec.Command(bin, "--trace", first50, "--policy", "fifo", "--out", d, "--quiet").CombinedOutput(); err != nil {

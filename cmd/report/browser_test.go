@@ -95,6 +95,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	t.Parallel() // Chromium's start waits more than it computes: the browser tests wait side by side
 	dom, console := loadInBrowser(t, bin, page)
 	if len(console) > 0 {
 		t.Errorf("the page logged to the console:\n%s", strings.Join(console, "\n"))
@@ -141,6 +142,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 // with a script error and a reference to an outside image logs both.
 func TestBrowserCheckCatchesErrors(t *testing.T) {
 	bin := requireChromium(t)
+	t.Parallel()
 	page := filepath.Join(t.TempDir(), "bad.html")
 	bad := `<!DOCTYPE html><html><head><meta charset="utf-8">` +
 		`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'">` +
@@ -240,7 +242,8 @@ func runChromium(t *testing.T, bin, page string, flags ...string) string {
 // Chromium start as the 1280 px measurement (of the measured copy, which
 // differs from the page by the probe script only, and at 1000 px high):
 // three starts instead of five; the full suite, or $REPORT_SHOTS, starts
-// Chromium for each (six).
+// Chromium for each (six). The three measurements run side by side
+// (parallel subtests of "layout"), as do the browser tests.
 func TestHTMLReportFits(t *testing.T) {
 	bin := requireChromium(t)
 	root := resultsTree(t)
@@ -248,6 +251,7 @@ func TestHTMLReportFits(t *testing.T) {
 	if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	t.Parallel()
 	shots := os.Getenv("REPORT_SHOTS")
 	shared := testgate.IsFast() && shots == ""
 	if shots == "" {
@@ -255,19 +259,24 @@ func TestHTMLReportFits(t *testing.T) {
 	}
 	shot := func(w int) string { return filepath.Join(shots, fmt.Sprintf("report-%d.png", w)) }
 	pdf := filepath.Join(shots, "report.pdf")
-	for _, c := range []struct {
-		name  string
-		width int
-		print bool
-	}{{"1280 px", 1280, false}, {"390 px", 390, false}, {"print", 718, true}} {
-		var flags []string
-		if shared && c.width == 1280 {
-			flags = []string{"--screenshot=" + shot(1280), "--no-pdf-header-footer", "--print-to-pdf=" + pdf}
+	t.Run("layout", func(t *testing.T) {
+		for _, c := range []struct {
+			name  string
+			width int
+			print bool
+		}{{"1280 px", 1280, false}, {"390 px", 390, false}, {"print", 718, true}} {
+			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
+				var flags []string
+				if shared && c.width == 1280 {
+					flags = []string{"--screenshot=" + shot(1280), "--no-pdf-header-footer", "--print-to-pdf=" + pdf}
+				}
+				if bad := measureLayout(t, bin, page, c.width, c.print, flags...); len(bad) > 0 {
+					t.Errorf("%s: content wider than its box: %s", c.name, strings.Join(bad, ", "))
+				}
+			})
 		}
-		if bad := measureLayout(t, bin, page, c.width, c.print, flags...); len(bad) > 0 {
-			t.Errorf("%s: content wider than its box: %s", c.name, strings.Join(bad, ", "))
-		}
-	}
+	})
 	widths := []int{1280, 390}
 	if shared {
 		widths = widths[:1] // taken above
@@ -297,6 +306,7 @@ var pdfPage = regexp.MustCompile(`/Type\s*/Page\b`)
 // page with a table wider than its scrolling box at 390 px.
 func TestLayoutProbeCatchesOverflow(t *testing.T) {
 	bin := requireChromium(t)
+	t.Parallel()
 	page := filepath.Join(t.TempDir(), "wide.html")
 	wide := `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
 		`<meta name="viewport" content="width=device-width, initial-scale=1"><style>.scroll{overflow-x:auto}</style></head><body><div class="scroll"><table id="wide"><tr><td style="white-space:nowrap">` +
