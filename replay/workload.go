@@ -69,6 +69,7 @@ type Workload struct {
 	left       map[string]bool         // their ids; nil when there are none
 	net        NetworkModel            // the network key's model (network.go)
 	times      TaskTimeModel           // the task_times key's model (tasktimes.go)
+	boundChunk int                     // trace jobs per entry of finishBounds; 0 is boundChunk (tests set others)
 }
 
 // replayedJob is a replayed job as a cursor hands it out: its trace position
@@ -80,6 +81,9 @@ type replayedJob struct {
 	submitUs int64
 	tasks    []trace.Task // its tasks in trace order: maps and reduces, then setup and cleanup
 	work     int          // its maps and reduces: tasks[:work]
+	// attempts is a streamed trace's job's attempts, from a cursor opened
+	// with them (jobCursor.attempts); nil otherwise.
+	attempts []trace.Attempt
 }
 
 // jobIndex is every replayed job's trace position and arrival, by replayed
@@ -610,6 +614,9 @@ type jobCursor struct {
 	c    *trace.JobCursor // a streamed trace's, once opened
 	err  error            // opening the stream failed
 	done bool
+	// attempts, set before the first next, has a streamed trace's cursor
+	// hand out each job's attempts too (replayedJob.attempts).
+	attempts bool
 }
 
 // cursor opens a cursor on w's replayed jobs.
@@ -629,7 +636,11 @@ func (c *jobCursor) next() (r replayedJob, ok bool, err error) {
 		var tj *trace.Job
 		if s := w.Trace.Stream; s != nil {
 			if c.c == nil {
-				if c.c, err = s.OpenTasks(); err != nil {
+				open := s.OpenTasks
+				if c.attempts {
+					open = s.OpenAttempts
+				}
+				if c.c, err = open(); err != nil {
 					c.done, c.err = true, fmt.Errorf("read trace: %w", err)
 					return r, false, c.err
 				}
@@ -658,6 +669,7 @@ func (c *jobCursor) next() (r replayedJob, ok bool, err error) {
 		if c.c != nil {
 			r.tasks = c.c.Tasks()
 			r.work = workTasks(r.tasks)
+			r.attempts = c.c.Attempts()
 		} else {
 			r.tasks, r.work = w.heldTasks(ti)
 		}
