@@ -443,7 +443,7 @@ func (a *obsAcc) add(r *JobResult) {
 	}
 }
 
-// jain is Jain's fairness index of the finished jobs' slowdowns (jain).
+// jain is Jain's fairness index of the finished jobs' slowdowns, (Σx)² / (n·Σx²).
 func (a *obsAcc) jain() float64 {
 	if a.slowSq == 0 {
 		return 1

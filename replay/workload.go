@@ -43,7 +43,7 @@ func PolicyRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stre
 // them (trace.OpenTaskStream). A held trace that lists tasks keeps each
 // job's range of them (taskRange, lcRange); the position and submit time of
 // every replayed job (jobIndex) are built only for what asks for a job by
-// position: alone runs and the observed schedule. With the lifecycle, what
+// position: alone runs (the observed schedule reads a cursor too). With the lifecycle, what
 // it takes from the trace's attempts (retries, fails, specs, recFails) is
 // held for the tasks with a failed, killed or speculative attempt, read job
 // by job from a streamed trace's attempts (lifecycle_streamed.go).
@@ -532,8 +532,7 @@ func (w *Workload) LeftOut() []LeftOutJob { return w.leftOut }
 
 // index is every replayed job's trace position and arrival by replayed
 // position, built on the first call (8 + 8 bytes a job): for what asks for
-// jobs by position (alone runs, the observed schedule). A streamed trace is
-// read for it.
+// jobs by position (alone runs). A streamed trace is read for it.
 func (w *Workload) index() *jobIndex {
 	w.idx.once.Do(func() {
 		if w.only != nil {
