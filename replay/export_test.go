@@ -12,6 +12,10 @@ func SetRowGroup(w *RunWriter, n int) {
 	w.tasks.rowGroup, w.timeline.rowGroup, w.nodeNet.rowGroup, w.jobs.rowGroup, w.links.rowGroup, w.queues.rowGroup = n, n, n, n, n, n
 }
 
+// SetBoundChunk has the observed schedule of w bound its task rows' finish
+// by chunks of n trace jobs (finishBounds) instead of boundChunk.
+func SetBoundChunk(w *Workload, n int) { w.boundChunk = n }
+
 // EventStats is eventStats for tests and benchmarks.
 type EventStats = eventStats
 

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -77,46 +78,91 @@ func Observed(w *Workload, opt Options) (*Result, error) {
 	if !HasObservedSchedule(w.Trace) {
 		return nil, fmt.Errorf("policy %s: the trace records no schedule (no task with a host, a start and a finish)", ObservedPolicy)
 	}
-	if w.Trace.Stream != nil {
-		// It reads jobs and tasks by position: the trace held (trace.Read).
-		return nil, fmt.Errorf("policy %s: the trace's tasks are streamed (trace.OpenTaskStream): read it whole", ObservedPolicy)
+	o := &observer{w: w, opt: opt, origin: w.firstMs}
+	o.acc.init()
+	if w.Trace.Stream == nil {
+		o.firstAttempt = firstAttempts(w.Trace)
 	}
-	o := &observer{w: w, opt: opt, origin: w.firstMs, firstAttempt: firstAttempts(w.Trace)}
 	jm := newJobMetrics(&o.res.Jobs, nil)
 	jm.observed = true
+	if out := opt.Out; out != nil {
+		o.res.out = out
+		sink := out.startJobs(ObservedPolicy, opt.JobStats)
+		jm.sink = func(r *JobResult) {
+			o.acc.add(r)
+			sink(r)
+		}
+	} else {
+		jm.sink = func(r *JobResult) {
+			r.Policy = ObservedPolicy
+			o.acc.add(r)
+			o.res.Jobs = append(o.res.Jobs, *r)
+		}
+	}
 	o.bus.register(jm, jobMetricsEvents)
 	if opt.Timeline {
 		o.bus.register(timelineRecorder{add: func(t TimelineSample) {
 			t.Policy = ObservedPolicy
+			if out := opt.Out; out != nil {
+				out.addSample(&t)
+				return
+			}
 			o.res.Timeline = append(o.res.Timeline, t)
 		}}, onSample)
+		o.tl = &obsTimeline{o: o, step: int64(w.hw.TimelineSample)}
 	}
 	for _, ob := range opt.Observers {
 		o.bus.register(ob, onAll)
 	}
-	for k := range w.Len() {
-		o.job(k)
+	if opt.RecordTasks {
+		var err error
+		if o.bounds, err = w.finishBounds(); err != nil {
+			return nil, err
+		}
+	}
+	c := w.cursor()
+	c.attempts = true
+	defer c.close()
+	for k := 0; ; k++ {
+		if opt.Context != nil && opt.Context.Err() != nil {
+			return nil, opt.Context.Err()
+		}
+		r, ok, err := c.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		o.job(k, r)
+	}
+	o.flushTasks(math.MaxInt64)
+	if o.tl != nil {
+		o.tl.run(true)
 	}
 	o.summarise()
-	if opt.RecordTasks {
-		o.sortTasks()
-	}
-	if opt.Timeline {
-		o.timeline()
+	if out := opt.Out; out != nil && out.err != nil {
+		return nil, out.err
 	}
 	o.res.Wall = time.Since(start)
 	return &o.res, nil
 }
 
-// observer builds the observed results.
+// observer builds the observed results, job by job as a cursor hands the
+// replayed jobs out (Workload.cursor), so that a streamed trace is read
+// once and what is held is the state of the jobs under way: each job's
+// result goes to Options.Out (or Result.Jobs) as it is built, its task rows
+// wait in a heap until no later job can have a task that finishes before
+// them (finishBounds), its spans until the timeline has sampled past them
+// (obsTimeline).
 type observer struct {
 	w      *Workload
 	opt    Options
 	origin int64 // ms of the first replayed submit
 	res    Result
+	acc    obsAcc // the summary's per-job sums
 
-	spans     [][]span // per replayed job: its tasks' observed [start, finish) in µs
-	ends      []int64  // per replayed job: the end of its activity, for the timeline
+	tl        *obsTimeline // Options.Timeline
 	busyMapUs int64
 	busyRedUs int64
 	hostBytes map[[2]string][2]int64 // (host, MAP or REDUCE) -> input bytes, last finish
@@ -125,8 +171,13 @@ type observer struct {
 	bus       bus
 	evs       []obsEvent // a job's task events, reused from job to job
 	// firstAttempt is each job's earliest map or reduce attempt start (ms)
-	// on a host, for the jobs whose trace lists attempts (firstAttempts).
+	// on a host, for the jobs whose held trace lists attempts
+	// (firstAttempts); a streamed trace's come with each job.
 	firstAttempt map[string]int64
+	// Options.RecordTasks: the task rows not yet emitted, and the earliest
+	// finish of the tasks of later jobs (finishBounds).
+	pending taskHeap
+	bounds  []int64
 }
 
 // span is one task's observed run.
@@ -151,20 +202,20 @@ type obsEvent struct {
 	e      TaskEvent
 }
 
-// job plays job k's recorded schedule onto its Job and emits it on the bus as
-// the simulator would (bus.go): its arrival at its submit, its tasks'
-// launches and ends in time order (ends before launches at one instant), its
-// finish at the trace's finish (Unset when there is none). A task's launch
-// is emitted when the trace records its start, its end when it records its
-// finish. The job's result is the one jobMetrics builds for a simulated job.
-func (o *observer) job(k int) {
+// job plays replayed job k's recorded schedule (r, as the cursor handed it
+// out) onto its Job and emits it on the bus as the simulator would
+// (bus.go): its arrival at its submit, its tasks' launches and ends in time
+// order (ends before launches at one instant), its finish at the trace's
+// finish (Unset when there is none). A task's launch is emitted when the
+// trace records its start, its end when it records its finish. The job's
+// result is the one jobMetrics builds for a simulated job. Its task rows go
+// to the heap, those that can no longer be preceded out of it; its spans to
+// the timeline, which samples up to its submit.
+func (o *observer) job(k int, r replayedJob) {
 	w := o.w
-	ix := w.index()
-	ti := ix.jobs[k]
-	tj := w.traceJob(ti)
-	tr := w.workRange(ti)
-	tasks := w.Trace.Tasks[tr[0]:tr[1]]
-	j := w.buildAt(k)
+	tj := r.tj
+	tasks := r.tasks[:r.work]
+	j := w.build(k, r, nil)
 	j.FirstLaunchUs, j.LastMapEndUs = Unset, Unset
 	finish := int64(Unset)
 	if tj.FinishMs >= tj.SubmitMs && tj.SubmitMs >= 0 {
@@ -238,8 +289,13 @@ func (o *observer) job(k int) {
 		}
 		o.bus.taskEnded(x.e)
 	}
+	clear(evs) // drop the job
 	o.evs = evs
-	if a, ok := o.firstAttempt[tj.ID]; ok {
+	a, ok := o.firstAttempt[tj.ID]
+	if o.firstAttempt == nil {
+		a, ok = firstAttempt(r.attempts)
+	}
+	if ok {
 		// A task that never succeeded records its TASK_STARTED (.jhist: when
 		// the AM created it, before any attempt ran); its job's first task
 		// ran at its first attempt's start, what a replay's first launch
@@ -247,8 +303,13 @@ func (o *observer) job(k int) {
 		j.FirstLaunchUs = o.us(a)
 	}
 	o.bus.jobFinished(JobEvent{Time: finish, Job: j})
-	o.spans = append(o.spans, spans)
-	o.ends = append(o.ends, end)
+	if o.opt.RecordTasks {
+		o.flushTasks(o.bound(r.ti))
+	}
+	if o.tl != nil {
+		o.tl.add(k, j.SubmitUs, end, spans)
+		o.tl.run(false)
+	}
 }
 
 // mapTask counts map i (trace task t, observed start s and finish f) of job j
@@ -306,64 +367,23 @@ func (o *observer) task(k int32, id string, t *trace.Task, typ string, i int32, 
 	if typ == "MAP" {
 		loc = t.Locality
 	}
-	o.res.Tasks = append(o.res.Tasks, TaskResult{JobIndex: k, JobID: id, Type: typ, Index: i, Node: node,
+	o.pending.push(TaskResult{Policy: ObservedPolicy, JobIndex: k, JobID: id, Type: typ, Index: i, Node: node,
 		Host: t.Host, Rack: t.Rack, Locality: loc, LaunchUs: s, ShuffleEndUs: sh, FinishUs: f, InputBytes: in})
-}
-
-// sortTasks orders task rows as Run emits them, by finish (unknown last), then
-// job, type and index.
-func (o *observer) sortTasks() {
-	key := func(t TaskResult) int64 {
-		if t.FinishUs == Unset {
-			return math.MaxInt64
-		}
-		return t.FinishUs
-	}
-	slices.SortStableFunc(o.res.Tasks, func(a, b TaskResult) int {
-		if c := cmpInt64(key(a), key(b)); c != 0 {
-			return c
-		}
-		if a.JobIndex != b.JobIndex {
-			return int(a.JobIndex - b.JobIndex)
-		}
-		if a.Type != b.Type {
-			if a.Type == "MAP" {
-				return -1
-			}
-			return 1
-		}
-		return int(a.Index - b.Index)
-	})
 }
 
 func (o *observer) summarise() {
 	sum := &o.res.Summary
 	sum.Policy, sum.Trace, sum.Hardware, sum.Seed = ObservedPolicy, o.opt.TraceName, o.opt.HardwareName, o.opt.Seed
-	sum.Jobs = len(o.res.Jobs)
+	a := &o.acc
+	sum.Jobs = a.jobs
 	sum.JobsLeftOut = o.w.leftOut
-	first, last := int64(math.MaxInt64), int64(math.MinInt64)
-	var local, rack int64
-	var slowdowns []float64
-	for i := range o.res.Jobs {
-		r := &o.res.Jobs[i]
-		r.Policy = ObservedPolicy
-		sum.Maps += int64(r.Maps)
-		sum.Reduces += int64(r.Reduces)
-		first = min(first, r.SubmitUs)
-		local += int64(r.MapsNodeLocal)
-		rack += int64(r.MapsRackLocal)
-		if r.FinishUs != Unset {
-			sum.TotalFlowtimeUs += r.FlowtimeUs
-			last = max(last, r.FinishUs)
-			slowdowns = append(slowdowns, r.Slowdown)
-		}
-	}
-	if last > first {
-		sum.MakespanUs = last - first
+	sum.Maps, sum.Reduces, sum.TotalFlowtimeUs = a.maps, a.reduces, a.flowUs
+	if a.last > a.first {
+		sum.MakespanUs = a.last - a.first
 	}
 	if o.known > 0 {
-		sum.MapLocality = float64(local) / float64(o.known)
-		sum.RackLocality = float64(rack) / float64(o.known)
+		sum.MapLocality = float64(a.local) / float64(o.known)
+		sum.RackLocality = float64(a.rack) / float64(o.known)
 	}
 	hw := o.w.hw
 	if sec := float64(sum.MakespanUs) / 1e6; sec > 0 {
@@ -388,11 +408,221 @@ func (o *observer) summarise() {
 			sum.ReduceMachineThroughput += float64(hb[0]) / float64(hb[1])
 		}
 	}
-	sum.JainFairness = jain(slowdowns)
+	sum.JainFairness = a.jain()
 	sum.NetworkBytes = o.netBytes
-	for i := range o.res.Tasks {
-		o.res.Tasks[i].Policy = ObservedPolicy
+}
+
+// obsAcc accumulates the observed summary's per-job figures one job at a
+// time, in job order: the sums a loop over the held results made, to the
+// bit (Jain's index sums its floats in that order). Flowtime, the last
+// finish and the slowdowns count the jobs with a finish only.
+type obsAcc struct {
+	jobs                  int
+	maps, reduces, flowUs int64
+	first, last           int64 // earliest submit, latest finish
+	local, rack           int64 // maps node-local, rack-local
+	slowN                 int   // jobs with a finish
+	slowSum, slowSq       float64
+}
+
+func (a *obsAcc) init() { *a = obsAcc{first: math.MaxInt64, last: math.MinInt64} }
+
+func (a *obsAcc) add(r *JobResult) {
+	a.jobs++
+	a.maps += int64(r.Maps)
+	a.reduces += int64(r.Reduces)
+	a.first = min(a.first, r.SubmitUs)
+	a.local += int64(r.MapsNodeLocal)
+	a.rack += int64(r.MapsRackLocal)
+	if r.FinishUs != Unset {
+		a.flowUs += r.FlowtimeUs
+		a.last = max(a.last, r.FinishUs)
+		a.slowN++
+		a.slowSum += r.Slowdown
+		a.slowSq += r.Slowdown * r.Slowdown
 	}
+}
+
+// jain is Jain's fairness index of the finished jobs' slowdowns, (Σx)² / (n·Σx²).
+func (a *obsAcc) jain() float64 {
+	if a.slowSq == 0 {
+		return 1
+	}
+	return a.slowSum * a.slowSum / (float64(a.slowN) * a.slowSq)
+}
+
+// Task rows in Run's order. Run emits a task's row as it finishes, so its
+// rows are in finish order (unknown last), then job, type and index
+// (taskLess); the observed schedule's jobs are read in submit order, and a
+// job's tasks may finish long after later jobs' (or, in a trace whose
+// clocks disagree, before their own job's submit). The rows wait in a heap
+// (pending) and leave it, in that order, when no task of a job not yet read
+// can come before them: a row whose finish is at or before the earliest
+// finish of every later job's tasks (bound; a later job's row at the same
+// instant comes after, by its job). So the heap holds the tasks that finish
+// after the next jobs' earliest task: in a trace in submit order, those of
+// the jobs under way.
+
+// taskKey is a row's finish as it orders rows: unknown last.
+func taskKey(t *TaskResult) int64 {
+	if t.FinishUs == Unset {
+		return math.MaxInt64
+	}
+	return t.FinishUs
+}
+
+// taskLess orders task rows as Run emits them, by finish (unknown last),
+// then job, type (maps first) and index.
+func taskLess(a, b *TaskResult) bool {
+	if ka, kb := taskKey(a), taskKey(b); ka != kb {
+		return ka < kb
+	}
+	if a.JobIndex != b.JobIndex {
+		return a.JobIndex < b.JobIndex
+	}
+	if a.Type != b.Type {
+		return a.Type == "MAP"
+	}
+	return a.Index < b.Index
+}
+
+// taskHeap is a min-heap of task rows by taskLess.
+type taskHeap []TaskResult
+
+func (h *taskHeap) push(t TaskResult) {
+	*h = append(*h, t)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !taskLess(&a[i], &a[p]) {
+			break
+		}
+		a[p], a[i] = a[i], a[p]
+		i = p
+	}
+}
+
+func (h *taskHeap) pop() TaskResult {
+	a := *h
+	top := a[0]
+	n := len(a) - 1
+	a[0] = a[n]
+	a[n] = TaskResult{} // drop its strings
+	a = a[:n]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && taskLess(&a[c+1], &a[c]) {
+			c++
+		}
+		if !taskLess(&a[c], &a[i]) {
+			break
+		}
+		a[i], a[c] = a[c], a[i]
+		i = c
+	}
+	*h = a
+	return top
+}
+
+// flushTasks emits, in order, the pending rows whose finish (taskKey) is at
+// or before bound.
+func (o *observer) flushTasks(bound int64) {
+	for len(o.pending) > 0 && taskKey(&o.pending[0]) <= bound {
+		t := o.pending.pop()
+		if out := o.opt.Out; out != nil {
+			out.addTask(&t)
+			continue
+		}
+		o.res.Tasks = append(o.res.Tasks, t)
+	}
+	if len(o.pending) == 0 && cap(o.pending) > 1<<16 {
+		o.pending = nil // a burst's array
+	}
+}
+
+// boundChunk is how many trace jobs share one entry of finishBounds.
+const boundChunk = 16
+
+// bound is the earliest finish (results µs) of the tasks of the trace jobs
+// after trace job ti (their chunks', finishBounds), math.MaxInt64 when
+// none of them has a finish.
+func (o *observer) bound(ti int) int64 {
+	c := (ti + 1) / o.w.chunk()
+	if c >= len(o.bounds) || o.bounds[c] == math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return o.us(o.bounds[c])
+}
+
+// chunk is how many trace jobs share one entry of finishBounds.
+func (w *Workload) chunk() int {
+	if w.boundChunk > 0 {
+		return w.boundChunk
+	}
+	return boundChunk
+}
+
+// finishBounds reads the trace (a streamed one once more, each job with its
+// tasks) for the earliest finish (ms) of the maps and reduces of the trace
+// jobs from each chunk of boundChunk on: entry c is the minimum over jobs
+// c·boundChunk and after, math.MaxInt64 when none has one. A job the
+// replay leaves out counts too: the bound is then only earlier.
+func (w *Workload) finishBounds() ([]int64, error) {
+	var mins []int64
+	add := func(ti int, tasks []trace.Task) {
+		c := ti / w.chunk()
+		for len(mins) <= c {
+			mins = append(mins, math.MaxInt64)
+		}
+		for i := range tasks {
+			if t := &tasks[i]; t.Type.IsWork() && t.FinishMs >= 0 {
+				mins[c] = min(mins[c], t.FinishMs)
+			}
+		}
+	}
+	if s := w.Trace.Stream; s != nil {
+		c, err := s.OpenTasks()
+		if err != nil {
+			return nil, fmt.Errorf("read trace: %w", err)
+		}
+		defer c.Close()
+		for ti := 0; ; ti++ {
+			if _, err := c.Next(); errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				return nil, fmt.Errorf("read trace: %w", err)
+			}
+			add(ti, c.Tasks())
+		}
+	} else {
+		for ti := range w.Trace.Jobs {
+			tasks, _ := w.heldTasks(ti)
+			add(ti, tasks)
+		}
+	}
+	for c := len(mins) - 2; c >= 0; c-- {
+		mins[c] = min(mins[c], mins[c+1])
+	}
+	return mins, nil
+}
+
+// firstAttempt is the earliest start (ms) of a map or reduce attempt on a
+// host among attempts, one job's (firstAttempts); ok is false when there
+// is none.
+func firstAttempt(attempts []trace.Attempt) (first int64, ok bool) {
+	for i := range attempts {
+		a := &attempts[i]
+		if !a.Type.IsWork() || a.Host == "" || a.StartMs < 0 {
+			continue
+		}
+		if !ok || a.StartMs < first {
+			first, ok = a.StartMs, true
+		}
+	}
+	return first, ok
 }
 
 // firstAttempts is each job's earliest map or reduce attempt start (ms) on a

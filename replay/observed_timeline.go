@@ -5,61 +5,107 @@ import (
 	"slices"
 )
 
-// timeline emits the observed schedule's sample instants on the bus as Run
-// does (the timeline recorder writes their rows): at every multiple of
+// obsTimeline emits the observed schedule's sample instants on the bus as
+// Run does (the timeline recorder writes their rows): at every multiple of
 // timeline_sample from the first arrival (rounded up) while some job is
 // active (submitted, not yet at the end of its activity); when no job is
 // active, sampling resumes at the next arrival, rounded up. The jobs of a
 // sample count the tasks running at its instant, a task running over [start,
 // finish).
-func (o *observer) timeline() {
-	step := int64(o.w.hw.TimelineSample)
-	type edge struct {
-		t      int64
-		delta  int32
-		job    int32
-		reduce bool
-	}
-	var edges []edge
-	for k, sp := range o.spans {
-		for _, x := range sp {
-			if x.end > x.start {
-				edges = append(edges, edge{x.start, 1, int32(k), x.reduce}, edge{x.end, -1, int32(k), x.reduce})
-			}
+//
+// It is told the jobs in submit order as they are read (add) and samples
+// each instant once every job submitted at or before it is known: once a
+// job submitted after it has been read, or the last (run). What it holds is
+// the jobs active at the instant it has reached, each with the edges of its
+// tasks' spans, and the jobs read that are not yet submitted then: a job's
+// count at an instant sums its edges up to it, whenever they were applied,
+// so a job's edges are applied as it is sampled.
+type obsTimeline struct {
+	o       *observer
+	step    int64
+	t       int64 // the next instant to sample, once started
+	started bool
+	known   int64    // the submit of the last job read
+	pending []*tlJob // read, not yet submitted at t, in submit order
+	active  []*tlJob // submitted at or before t, not ended
+	view    []*Job   // what a sample shows of active (reused)
+}
+
+// tlJob is one job as the timeline sees it.
+type tlJob struct {
+	job    Job // its index and running counts only
+	submit int64
+	end    int64 // the end of its activity
+	edges  []tlEdge
+	next   int // its first edge not yet applied
+}
+
+// tlEdge is a task's start (+1) or finish (-1).
+type tlEdge struct {
+	t      int64
+	delta  int32
+	reduce bool
+}
+
+// add takes replayed job k, submitted at submit, active until end, whose
+// tasks ran over spans.
+func (tl *obsTimeline) add(k int, submit, end int64, spans []span) {
+	j := &tlJob{job: Job{Index: int32(k)}, submit: submit, end: end}
+	for _, x := range spans {
+		if x.end > x.start {
+			j.edges = append(j.edges, tlEdge{x.start, 1, x.reduce}, tlEdge{x.end, -1, x.reduce})
 		}
 	}
-	slices.SortFunc(edges, func(a, b edge) int {
-		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.delta, b.delta), cmp.Compare(a.job, b.job))
-	})
-	up := func(t int64) int64 { return (t + step - 1) / step * step }
-	submit := o.w.index().submitUs
-	jobs := make([]Job, len(submit)) // what the samples show of each job
-	for k := range jobs {
-		jobs[k].Index = int32(k)
-	}
-	var active []*Job
-	next, e := 0, 0
-	for t := up(submit[0]); ; t += step {
-		for next < len(submit) && submit[next] <= t {
-			active = append(active, &jobs[next])
-			next++
-		}
-		for ; e < len(edges) && edges[e].t <= t; e++ {
-			x := edges[e]
-			if x.reduce {
-				jobs[x.job].RunningReduces += x.delta
-			} else {
-				jobs[x.job].RunningMaps += x.delta
-			}
-		}
-		active = slices.DeleteFunc(active, func(j *Job) bool { return o.ends[j.Index] <= t })
-		if len(active) == 0 {
-			if next == len(submit) {
+	slices.SortFunc(j.edges, func(a, b tlEdge) int { return cmp.Compare(a.t, b.t) })
+	tl.pending = append(tl.pending, j)
+	tl.known = submit
+}
+
+// run samples every instant whose jobs are all known: those before the last
+// job's submit, or, when last is set (every job was read), all of them.
+func (tl *obsTimeline) run(last bool) {
+	up := func(t int64) int64 { return (t + tl.step - 1) / tl.step * tl.step }
+	for {
+		if !tl.started {
+			if len(tl.pending) == 0 {
 				return
 			}
-			t = up(submit[next]) - step
+			tl.t, tl.started = up(tl.pending[0].submit), true
+		}
+		t := tl.t
+		if !last && tl.known <= t {
+			return // a job not yet read may be submitted at t
+		}
+		n := 0
+		for n < len(tl.pending) && tl.pending[n].submit <= t {
+			n++
+		}
+		tl.active = append(tl.active, tl.pending[:n]...)
+		clear(tl.pending[:n])
+		tl.pending = tl.pending[n:]
+		for _, j := range tl.active {
+			for ; j.next < len(j.edges) && j.edges[j.next].t <= t; j.next++ {
+				if e := j.edges[j.next]; e.reduce {
+					j.job.RunningReduces += e.delta
+				} else {
+					j.job.RunningMaps += e.delta
+				}
+			}
+		}
+		tl.active = slices.DeleteFunc(tl.active, func(j *tlJob) bool { return j.end <= t })
+		if len(tl.active) == 0 {
+			if len(tl.pending) == 0 {
+				tl.started = false // resumes at the next job's submit
+				return
+			}
+			tl.t = up(tl.pending[0].submit)
 			continue
 		}
-		o.bus.sample(SampleEvent{Time: t, Active: active})
+		tl.view = tl.view[:0]
+		for _, j := range tl.active {
+			tl.view = append(tl.view, &j.job)
+		}
+		tl.o.bus.sample(SampleEvent{Time: t, Active: tl.view})
+		tl.t += tl.step
 	}
 }

@@ -1094,16 +1094,3 @@ func (s *Sim) summarise() {
 		s.res.Timeline[i].Policy = sum.Policy
 	}
 }
-
-// jain is Jain's fairness index (Σx)² / (n·Σx²).
-func jain(x []float64) float64 {
-	var s, sq float64
-	for _, v := range x {
-		s += v
-		sq += v * v
-	}
-	if sq == 0 {
-		return 1
-	}
-	return s * s / (float64(len(x)) * sq)
-}

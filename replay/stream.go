@@ -332,6 +332,22 @@ func (s *Sim) jobSink() func(*JobResult) {
 	}
 }
 
+// startJobs has the writer stream the job results of a run that is not
+// the simulator's (Observed) as jobSink does a simulated run's: sink takes
+// each one, names its policy and writes it (addJob); stats keeps their
+// statistics (Options.JobStats).
+func (w *RunWriter) startJobs(policy string, stats bool) (sink func(*JobResult)) {
+	w.jobsOn, w.policy = true, policy
+	w.run.init()
+	if stats {
+		w.stats = &summary.Acc{}
+	}
+	return func(r *JobResult) {
+		r.Policy = policy
+		w.addJob(r)
+	}
+}
+
 // addJob takes finished job r's result: counted in the run's sums, then
 // written when every job before it has been, else kept in jobWait until
 // then.

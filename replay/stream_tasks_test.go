@@ -128,7 +128,8 @@ func replaysAsHeld(t *testing.T, hw replay.Hardware, policyName string, held, st
 // from the trace (its hosts and the maps' preferred hosts), and with
 // --alone's one-job workloads; its identity (read for it, and hashed as
 // OpenTaskStream checks it) and its workload's length are the same too,
-// and Observed refuses it.
+// and so is its observed schedule (TestObservedStreamedAsHeld for the
+// files).
 func TestStreamedTasksReplayAsHeld(t *testing.T) {
 	// 1,500 jobs: 10,750 tasks, two 4,096-row batches crossed; the fast
 	// lane's streams read batches of 512 rows from an eighth of the jobs,
@@ -192,12 +193,20 @@ func TestStreamedTasksReplayAsHeld(t *testing.T) {
 		})
 	}
 	hw := derived
-	w, err := replay.NewWorkload(streamed, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
-	if err != nil {
-		t.Fatal(err)
+	observed := func(tr *trace.Trace) *replay.Result {
+		w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := replay.Observed(w, replay.Options{Seed: 1, RecordTasks: true, Timeline: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Wall = 0
+		return res
 	}
-	if _, err := replay.Observed(w, replay.Options{Seed: 1}); err == nil || !strings.Contains(err.Error(), "streamed") {
-		t.Fatalf("Observed on streamed tasks: %v, want an error", err)
+	if got, want := observed(streamed), observed(held); !reflect.DeepEqual(got, want) {
+		t.Errorf("Observed on streamed tasks: %+v\nwant the held trace's %+v", got.Summary, want.Summary)
 	}
 }
 

@@ -43,7 +43,7 @@ func PolicyRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stre
 // them (trace.OpenTaskStream). A held trace that lists tasks keeps each
 // job's range of them (taskRange, lcRange); the position and submit time of
 // every replayed job (jobIndex) are built only for what asks for a job by
-// position: alone runs and the observed schedule. With the lifecycle, what
+// position: alone runs (the observed schedule reads a cursor too). With the lifecycle, what
 // it takes from the trace's attempts (retries, fails, specs, recFails) is
 // held for the tasks with a failed, killed or speculative attempt, read job
 // by job from a streamed trace's attempts (lifecycle_streamed.go).
@@ -69,6 +69,7 @@ type Workload struct {
 	left       map[string]bool         // their ids; nil when there are none
 	net        NetworkModel            // the network key's model (network.go)
 	times      TaskTimeModel           // the task_times key's model (tasktimes.go)
+	boundChunk int                     // trace jobs per entry of finishBounds; 0 is boundChunk (tests set others)
 
 	// slotWaits is, in trace mode with the lifecycle on a cluster derived
 	// from the trace, per task, the part of its launch lag its host had no
@@ -85,6 +86,9 @@ type replayedJob struct {
 	submitUs int64
 	tasks    []trace.Task // its tasks in trace order: maps and reduces, then setup and cleanup
 	work     int          // its maps and reduces: tasks[:work]
+	// attempts is a streamed trace's job's attempts, from a cursor opened
+	// with them (jobCursor.attempts); nil otherwise.
+	attempts []trace.Attempt
 }
 
 // jobIndex is every replayed job's trace position and arrival, by replayed
@@ -538,8 +542,7 @@ func (w *Workload) LeftOut() []LeftOutJob { return w.leftOut }
 
 // index is every replayed job's trace position and arrival by replayed
 // position, built on the first call (8 + 8 bytes a job): for what asks for
-// jobs by position (alone runs, the observed schedule). A streamed trace is
-// read for it.
+// jobs by position (alone runs). A streamed trace is read for it.
 func (w *Workload) index() *jobIndex {
 	w.idx.once.Do(func() {
 		if w.only != nil {
@@ -620,6 +623,9 @@ type jobCursor struct {
 	c    *trace.JobCursor // a streamed trace's, once opened
 	err  error            // opening the stream failed
 	done bool
+	// attempts, set before the first next, has a streamed trace's cursor
+	// hand out each job's attempts too (replayedJob.attempts).
+	attempts bool
 }
 
 // cursor opens a cursor on w's replayed jobs.
@@ -639,7 +645,11 @@ func (c *jobCursor) next() (r replayedJob, ok bool, err error) {
 		var tj *trace.Job
 		if s := w.Trace.Stream; s != nil {
 			if c.c == nil {
-				if c.c, err = s.OpenTasks(); err != nil {
+				open := s.OpenTasks
+				if c.attempts {
+					open = s.OpenAttempts
+				}
+				if c.c, err = open(); err != nil {
 					c.done, c.err = true, fmt.Errorf("read trace: %w", err)
 					return r, false, c.err
 				}
@@ -668,6 +678,7 @@ func (c *jobCursor) next() (r replayedJob, ok bool, err error) {
 		if c.c != nil {
 			r.tasks = c.c.Tasks()
 			r.work = workTasks(r.tasks)
+			r.attempts = c.c.Attempts()
 		} else {
 			r.tasks, r.work = w.heldTasks(ti)
 		}

@@ -78,10 +78,9 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 	warned := map[string]bool{}  // trace key and job id warned about
 	jobs := make([]*job, len(cells))
 	order := runOrder(cells)
-	streamTasks := canStreamTasks(c, cells)
 	for n, i := range order {
 		cl := cells[i]
-		tr, key, err := loadTrace(cl, c, stdin, traces, inputs, streamTasks)
+		tr, key, err := loadTrace(cl, c, stdin, traces, inputs)
 		if err != nil {
 			return nil, err
 		}
@@ -201,25 +200,6 @@ func (g *gatedWriter) close() {
 	defer g.mu.Unlock()
 	g.erase()
 	g.closed = true
-}
-
-// canStreamTasks reports whether the cells may replay a trace directory's
-// tasks and attempts as its jobs arrive (trace.OpenTaskStream) rather than
-// read whole: unless a cell reports the observed schedule (replay.Observed
-// reads jobs, tasks and attempts by position). The workload reads a
-// streamed trace's attempts job by job, for the lifecycle only
-// (replay/lifecycle_streamed.go); in trace mode (without --hardware or an
-// experiment) replay.TraceHardware derives the cluster from passes over
-// its tasks, attempts and jobs. The observed row --policy all adds does
-// not count here: it runs only on a trace that records a schedule, which
-// loadTrace then reads whole.
-func canStreamTasks(c *config, cells []replay.Cell) bool {
-	for _, cl := range cells {
-		if cl.Policy == replay.ObservedPolicy && !c.tm.auto {
-			return false
-		}
-	}
-	return true
 }
 
 // runOrder is the order in which cells run: cell order, except that the cells

@@ -322,9 +322,8 @@ func policyList(specs []string, kind replay.ClusterKind) ([]string, error) {
 }
 
 // loadTrace reads (once) the trace a cell names: the embedded sample, an ingested
-// trace directory, a raw trace file or a generator. streamTasks allows a
-// trace directory's tasks to be streamed (canStreamTasks).
-func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*trace.Trace, inputs map[string]string, streamTasks bool) (*trace.Trace, string, error) {
+// trace directory, a raw trace file or a generator.
+func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*trace.Trace, inputs map[string]string) (*trace.Trace, string, error) {
 	t := cl.Trace
 	key := t.Path
 	if t.Generator != "" {
@@ -357,32 +356,23 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 		}
 		if st.IsDir() {
 			// A trace directory is read as its jobs arrive, with their
-			// tasks and attempts, once per run, unless --alone, which
-			// replays every job by position again; its tasks and
-			// attempts only when no cell reads them all at once
-			// (streamTasks): the workload reads the attempts through
-			// the stream (replay.NewWorkload), never Trace.Attempts.
+			// tasks and attempts, once per run (the observed row too:
+			// replay.Observed reads it job by job), unless --alone,
+			// which replays every job by position again: the workload
+			// reads the attempts through the stream
+			// (replay.NewWorkload), never Trace.Attempts.
 			ok := false
-			switch {
-			case c.alone:
-			case streamTasks:
+			if !c.alone {
 				// Its identity is hashed as it is checked: one pass
 				// over its tasks less (traceIDs).
 				h := replay.NewTraceHash()
 				tr, ok, err = trace.OpenTaskStream(t.Path, trace.StreamOptions{Visit: h.Visit, Attempts: true})
-				if ok && err == nil && c.tm.auto && tr.Stream.HasTasks() && replay.HasObservedSchedule(tr) {
-					// --policy all's observed row will run on it
-					// (canStreamTasks): read it whole.
-					tr, ok = nil, false
-				}
 				if ok && err == nil {
 					if c.traceIDs == nil {
 						c.traceIDs = map[*trace.Trace]string{}
 					}
 					c.traceIDs[tr] = h.Sum()
 				}
-			default:
-				tr, ok, err = trace.OpenJobStream(t.Path)
 			}
 			if !ok && err == nil {
 				tr, err = trace.Read(t.Path)

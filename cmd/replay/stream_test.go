@@ -158,9 +158,8 @@ func goneBadExits2(t *testing.T, args []string, out string, bad func() error, wa
 }
 
 // TestStreamedTasksPolicyAll: --policy all on a given hardware model adds
-// the observed row only for a trace that records a schedule; such a trace
-// is read whole for it (replay.Observed reads jobs and tasks by position),
-// one without is streamed and its observed row dropped.
+// the observed row only for a trace that records a schedule (streamed as
+// well: TestStreamedObserved); one without has its observed row dropped.
 func TestStreamedTasksPolicyAll(t *testing.T) {
 	tmp := t.TempDir()
 	dir, tr := synthTasksDir(t, tmp)
@@ -335,4 +334,86 @@ func badRowWriter[T any](t *testing.T, path string, bad func([]T)) func() error 
 	}
 	bad(rows)
 	return func() error { return trace.WriteParquetFile(path, rows, meta) }
+}
+
+// TestStreamedObserved: a trace directory of a job history (attempts
+// too) is read as its jobs arrive for every cell, the observed row's too
+// (replay.Observed reads it job by job), whether the row is named or added
+// by --policy all, in trace mode and on a given hardware model; its table
+// is the one of the history file read whole, with and without --tasks.
+// One gone bad between the cells of a trace-mode run with the observed row
+// exits 2 and writes nothing.
+func TestStreamedObserved(t *testing.T) {
+	tmp := t.TempDir()
+	f, err := os.Open(jobTrackerLogs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := trace.ReadInput(jobTrackerLogs, f, "auto", trace.ReadOptions{})
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, filepath.Base(jobTrackerLogs))
+	if err := trace.Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
+	for _, c := range []struct {
+		hw       string
+		policies []string
+	}{
+		{"", []string{"fair", "observed"}},
+		{"", []string{"all"}},
+		{hw, []string{"observed"}},
+	} {
+		cfg := &config{tracePath: dir, format: "auto", hwPath: c.hw, policies: c.policies, seed: 1,
+			parallel: 1, maxTasksPerHour: replay.DefaultMaxTasksPerHour, maxTasks: replay.DefaultMaxTasks}
+		inputs := map[string]string{}
+		cls, err := plainCells(cfg, inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs, err := prepareJobs(cfg, cls, strings.NewReader(""), inputs, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		observed := 0
+		for _, j := range jobs {
+			if j.cell.Policy == replay.ObservedPolicy {
+				observed++
+			}
+			if s := j.trace.Stream; s == nil || !s.HasAttempts() || len(j.trace.Tasks) > 0 {
+				t.Errorf("hardware %q, policies %v: cell %s's trace read whole", c.hw, c.policies, j.cell.Dir)
+			}
+		}
+		if observed != 1 {
+			t.Errorf("hardware %q, policies %v: %d observed cells, want 1", c.hw, c.policies, observed)
+		}
+	}
+	for _, args := range [][]string{
+		{"--policy", "fair,observed"},
+		{"--policy", "fair,observed", "--tasks"},
+		{"--hardware", hw, "--policy", "observed", "--tasks"},
+	} {
+		heldOut, streamedOut := filepath.Join(tmp, "held"), filepath.Join(tmp, "streamed")
+		code, held, errOut := runCmd(append([]string{"--trace", jobTrackerLogs, "--out", heldOut}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		code, streamed, errOut := runCmd(append([]string{"--trace", dir, "--out", streamedOut}, args...)...)
+		if code != 0 || streamed != held || !strings.Contains(held, "observed") {
+			t.Fatalf("%v: streamed: exit %d, %s\n%s\nwant the held trace's table\n%s", args, code, errOut, streamed, held)
+		}
+		os.RemoveAll(heldOut)
+		os.RemoveAll(streamedOut)
+	}
+
+	// The first cell runs on the good file; then row 100's type goes bad.
+	out := filepath.Join(tmp, "out")
+	path := filepath.Join(dir, trace.TasksFile)
+	var id string
+	goBad := badRowWriter(t, path, func(rows []trace.TaskRow) { rows[100].Type, id = "SHUFFLE", rows[100].TaskID })
+	goneBadExits2(t, []string{"--trace", dir, "--policy", "fair,observed", "--tasks"}, out,
+		goBad, fmt.Sprintf("%s: row 100: task %q: type \"SHUFFLE\"", path, id))
 }
