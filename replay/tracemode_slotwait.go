@@ -264,28 +264,41 @@ func (s *chunkSource[T]) read(chunk int, fn func(*T)) {
 func (s *chunkSource[T]) err() error { return s.passErr }
 
 // eachLagQuery calls fn, in trace order, with the launch lag of every map
-// and reduce with a positive lag, a start and a host of topo; fn returning
-// false stops the read.
+// and reduce with a positive lag, a start and a host of topo, held or
+// streamed (reading seven columns, trace.JobStream.EachTaskLagSpan); fn
+// returning false stops the read.
 func eachLagQuery(tr *trace.Trace, topo *Topology, fn func(q *lagQuery) bool) error {
 	var q lagQuery
-	err := eachTask(tr, func(_ int, t *trace.Task) error {
-		if !t.Type.IsWork() || t.LaunchLagMs <= 0 || t.StartMs < 0 {
-			return nil
+	each := func(jobID, taskID, host string, typ trace.TaskType, start, lag int64) bool {
+		if !typ.IsWork() || lag <= 0 || start < 0 {
+			return true
 		}
-		k, ok := slotKindKey(topo, t.Host, t.TaskID, t.Type)
+		k, ok := slotKindKey(topo, host, taskID, typ)
 		if !ok {
+			return true
+		}
+		q = lagQuery{key: k, from: start - lag, to: start, id: retryKey(jobID, taskID)}
+		return fn(&q)
+	}
+	if tr.Stream != nil {
+		err := tr.Stream.EachTaskLagSpan(func(_ int, s *trace.Span) error {
+			if !each(s.JobID, s.TaskID, s.Host, s.Type, s.StartMs, s.LaunchLagMs) {
+				return errStopPass
+			}
+			return nil
+		})
+		if errors.Is(err, errStopPass) {
 			return nil
 		}
-		q = lagQuery{key: k, from: t.StartMs - t.LaunchLagMs, to: t.StartMs, id: retryKey(t.JobID, t.TaskID)}
-		if !fn(&q) {
-			return errStopPass
-		}
-		return nil
-	})
-	if err == errStopPass {
-		return nil
+		return err
 	}
-	return err
+	for i := range tr.Tasks {
+		t := &tr.Tasks[i]
+		if !each(t.JobID, t.TaskID, t.Host, t.Type, t.StartMs, t.LaunchLagMs) {
+			break
+		}
+	}
+	return nil
 }
 
 // eachSlotHold calls fn, in trace order, with every attempt (eachUse) that
