@@ -74,3 +74,14 @@ func QuietSkipChecks(o *Options, f func(skips int)) {
 func TraceHardwareChunk(tr *trace.Trace, base Hardware, chunk int) (Hardware, bool, error) {
 	return traceHardware(tr, base, chunk)
 }
+
+// SlotWaitsAndSorted returns slotWaits' sweep of tr's launch lags on topo,
+// draining its heap after every chunk queries or attempts, and the sort of
+// every point that it replaced (sortedSlotWaits) of ref, the same trace.
+func SlotWaitsAndSorted(tr, ref *trace.Trace, topo *Topology, chunk int) (swept, sorted map[string]int64, err error) {
+	if swept, _, err = sweepSlotWaits(tr, topo, chunk); err != nil {
+		return nil, nil, err
+	}
+	sorted, err = sortedSlotWaits(ref, topo)
+	return swept, sorted, err
+}

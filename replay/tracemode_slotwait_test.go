@@ -1,6 +1,9 @@
 package replay_test
 
 import (
+	"context"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -68,5 +71,56 @@ func TestTraceModeSlotWait(t *testing.T) {
 	free := slotWaitRun(t, 9000, false, replay.TaskTimesModel)
 	if held := slotWaitRun(t, 10000, false, replay.TaskTimesModel); held != free {
 		t.Errorf("model times: m1 spans %d µs with its slot held, %d free", held, free)
+	}
+}
+
+// TestSlotWaitsRealHistoriesAsSorted: on every real history (historyInputs),
+// on the cluster derived from it, slotWaits' sweep, held and streamed (with
+// its attempts when it has any), drained after every 1, 64
+// and 1,024 queries or attempts, gives the waits of the sort of every point
+// of the held trace. The shared histories hold a wait (the testdata's, read
+// in -short mode, none).
+func TestSlotWaitsRealHistoriesAsSorted(t *testing.T) {
+	waits, inputs, shared := 0, 0, false
+	for _, in := range historyInputs(t) {
+		tr, _, err := trace.ReadTree(context.Background(), in, trace.TreeOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if len(tr.Jobs) == 0 {
+			continue
+		}
+		hw, ok, err := replay.TraceHardware(tr, replay.DefaultHardware())
+		if err != nil || !ok {
+			t.Fatalf("%s: no cluster derived: %v %v", in, ok, err)
+		}
+		topo := replay.NewTopology(&hw, 1)
+		if len(tr.Tasks) == 0 {
+			continue
+		}
+		_, held, streamed := streamDir(t, tr, trace.StreamOptions{Attempts: len(tr.Attempts) > 0})
+		inputs++
+		shared = shared || strings.Contains(in, "shared")
+		for _, c := range []struct {
+			name string
+			tr   *trace.Trace
+		}{{"held", held}, {"streamed", streamed}} {
+			for _, chunk := range []int{1, 64, 1024} {
+				got, want, err := replay.SlotWaitsAndSorted(c.tr, held, topo, chunk)
+				if err != nil || !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s, %s, chunk %d: %d waits %v, want %d", in, c.name, chunk, len(got), err, len(want))
+				}
+				if c.name == "held" && chunk == 1 {
+					waits += len(want)
+				}
+			}
+		}
+	}
+	t.Logf("%d inputs, %d tasks waited for a slot", inputs, waits)
+	if inputs < 10 {
+		t.Errorf("only %d inputs", inputs)
+	}
+	if waits == 0 && shared {
+		t.Error("no task waited for a slot in the shared histories")
 	}
 }

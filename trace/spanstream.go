@@ -17,6 +17,9 @@ type Span struct {
 	JobID, TaskID, Host string
 	Type                TaskType
 	StartMs, FinishMs   int64
+	// LaunchLagMs is the task's launch lag (Task.LaunchLagMs) in the spans
+	// of EachTaskLagSpan, which reads its column too; Unknown in the others'.
+	LaunchLagMs int64
 }
 
 // spanRow is the columns of a tasks.parquet or attempts.parquet row that a
@@ -30,6 +33,13 @@ type spanRow struct {
 	Host     string `parquet:"host,dict"`
 }
 
+// spanLagRow is spanRow and a tasks.parquet's launch_lag_ms column (schema
+// 2.2 on).
+type spanLagRow struct {
+	spanRow
+	LaunchLagMs *int64 `parquet:"launch_lag_ms,optional"`
+}
+
 // EachTaskSpan calls fn with every task's span, in file order, with its
 // position, reading only the columns a Span holds (parquet-go's row readers
 // assemble every column of a row): what EachTask gives, for a fraction of
@@ -39,10 +49,26 @@ func (s *JobStream) EachTaskSpan(fn func(i int, sp *Span) error) error {
 	if s.tasks == nil {
 		return nil
 	}
-	return eachSpan(s.tasks.path, fn, func(fn func(int, *Span) error) error {
+	return eachSpan(s.tasks.path, false, fn, func(fn func(int, *Span) error) error {
 		var sp Span
 		return s.EachTask(func(i int, t *Task) error {
-			sp = Span{t.JobID, t.TaskID, t.Host, t.Type, t.StartMs, t.FinishMs}
+			sp = Span{t.JobID, t.TaskID, t.Host, t.Type, t.StartMs, t.FinishMs, Unknown}
+			return fn(i, &sp)
+		})
+	})
+}
+
+// EachTaskLagSpan is EachTaskSpan with each task's launch lag
+// (Span.LaunchLagMs): seven columns. A file of a schema before 2.2, without
+// the column, is read by EachTask (its lags are Unknown).
+func (s *JobStream) EachTaskLagSpan(fn func(i int, sp *Span) error) error {
+	if s.tasks == nil {
+		return nil
+	}
+	return eachSpan(s.tasks.path, true, fn, func(fn func(int, *Span) error) error {
+		var sp Span
+		return s.EachTask(func(i int, t *Task) error {
+			sp = Span{t.JobID, t.TaskID, t.Host, t.Type, t.StartMs, t.FinishMs, t.LaunchLagMs}
 			return fn(i, &sp)
 		})
 	})
@@ -53,10 +79,10 @@ func (s *JobStream) EachAttemptSpan(fn func(i int, sp *Span) error) error {
 	if s.attempts == nil {
 		return nil
 	}
-	return eachSpan(s.attempts.path, fn, func(fn func(int, *Span) error) error {
+	return eachSpan(s.attempts.path, false, fn, func(fn func(int, *Span) error) error {
 		var sp Span
 		return s.EachAttempt(func(i int, a *Attempt) error {
-			sp = Span{a.JobID, a.TaskID, a.Host, a.Type, a.StartMs, a.FinishMs}
+			sp = Span{a.JobID, a.TaskID, a.Host, a.Type, a.StartMs, a.FinishMs, Unknown}
 			return fn(i, &sp)
 		})
 	})
@@ -66,15 +92,15 @@ func (s *JobStream) EachAttemptSpan(fn func(i int, sp *Span) error) error {
 // for its error.
 var errSpanRow = errors.New("row not readable as a span")
 
-// eachSpan reads the span columns of the file path (EachTaskSpan); whole
-// is the same pass over whole rows. A file whose columns are not the span's
+// eachSpan reads the span columns of the file path (EachTaskSpan), and
+// launch_lag_ms with lag; whole is the same pass over whole rows. A file whose columns are not the span's
 // (an older schema's) is read by whole. When a row cannot be read or its
 // type does not parse, whole is run (with an fn that does nothing) for the
 // error it gives, so that the message names the row as the row readers do
 // (by a task's or an attempt's id, which the span does not read); if whole
 // finds none, the span reader's error is returned.
-func eachSpan(path string, fn func(i int, sp *Span) error, whole func(fn func(int, *Span) error) error) error {
-	r, err := openSpans(path)
+func eachSpan(path string, lag bool, fn func(i int, sp *Span) error, whole func(fn func(int, *Span) error) error) error {
+	r, err := openSpans(path, lag)
 	if err != nil {
 		return whole(fn)
 	}
@@ -102,19 +128,24 @@ func (e fnError) Error() string { return e.err.Error() }
 type spanReader struct {
 	path string
 	rows int64
-	cols [6]columnValues // job_id, task_id, type, start_ms, finish_ms, host
+	cols []columnValues // job_id, task_id, type, start_ms, finish_ms, host, and launch_lag_ms with the lag
 	done func()
 }
 
-// openSpans opens the span columns of path; close the reader.
-func openSpans(path string) (*spanReader, error) {
+// openSpans opens the span columns of path, and launch_lag_ms with lag;
+// close the reader.
+func openSpans(path string, lag bool) (*spanReader, error) {
 	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
 	pf, err := pqfile.OpenFile(f, size, pqfile.Options{})
 	if err == nil {
-		err = pqfile.SameLeaves(parquet.SchemaOf(new(spanRow)), pf.Schema())
+		want := parquet.SchemaOf(new(spanRow))
+		if lag {
+			want = parquet.SchemaOf(new(spanLagRow))
+		}
+		err = pqfile.SameLeaves(want, pf.Schema())
 		if err != nil {
 			err = &pqfile.Error{Stage: pqfile.Columns, Err: err}
 		}
@@ -125,9 +156,13 @@ func openSpans(path string) (*spanReader, error) {
 	}
 	r := &spanReader{path: path, rows: pf.NumRows(), done: func() { f.Close() }}
 	rgs := pf.RowGroups()
-	for i, name := range [...]string{"job_id", "task_id", "type", "start_ms", "finish_ms", "host"} {
+	names := []string{"job_id", "task_id", "type", "start_ms", "finish_ms", "host"}
+	if lag {
+		names = append(names, "launch_lag_ms")
+	}
+	for _, name := range names {
 		l, _ := pf.Schema().Lookup(name)
-		r.cols[i] = columnValues{rgs: rgs, col: l.ColumnIndex, buf: make([]parquet.Value, 0, 1024)}
+		r.cols = append(r.cols, columnValues{rgs: rgs, col: l.ColumnIndex, buf: make([]parquet.Value, 0, 1024)})
 	}
 	return r, nil
 }
@@ -149,8 +184,8 @@ func (r *spanReader) each(fn func(i int, sp *Span) error) (err error) {
 		}
 	}()
 	hosts := map[string]string{}
-	var sp Span
-	var v [6]*parquet.Value
+	sp := Span{LaunchLagMs: Unknown}
+	var v [7]*parquet.Value
 	for i := int64(0); i < r.rows; i++ {
 		for c := range r.cols {
 			x, err := r.cols[c].next()
@@ -181,6 +216,9 @@ func (r *spanReader) each(fn func(i int, sp *Span) error) (err error) {
 				hosts[h] = h
 			}
 			sp.Host = h
+		}
+		if len(r.cols) > 6 {
+			sp.LaunchLagMs = spanInt(v[6])
 		}
 		if err := fn(int(i), &sp); err != nil {
 			return fnError{err}

@@ -29,28 +29,30 @@ func spansOf(t *testing.T, each func(func(int, *Span) error) error) []Span {
 }
 
 // rowSpans is the spans of whole rows: EachTask's tasks and EachAttempt's
-// attempts cut down to a Span.
-func rowSpans(t *testing.T, s *JobStream) (tasks, attempts []Span) {
+// attempts cut down to a Span, and the tasks' with their launch lags.
+func rowSpans(t *testing.T, s *JobStream) (tasks, attempts, lags []Span) {
 	t.Helper()
 	err := s.EachTask(func(_ int, k *Task) error {
-		tasks = append(tasks, Span{k.JobID, k.TaskID, k.Host, k.Type, k.StartMs, k.FinishMs})
+		tasks = append(tasks, Span{k.JobID, k.TaskID, k.Host, k.Type, k.StartMs, k.FinishMs, Unknown})
+		lags = append(lags, Span{k.JobID, k.TaskID, k.Host, k.Type, k.StartMs, k.FinishMs, k.LaunchLagMs})
 		return nil
 	})
 	if err == nil {
 		err = s.EachAttempt(func(_ int, a *Attempt) error {
-			attempts = append(attempts, Span{a.JobID, a.TaskID, a.Host, a.Type, a.StartMs, a.FinishMs})
+			attempts = append(attempts, Span{a.JobID, a.TaskID, a.Host, a.Type, a.StartMs, a.FinishMs, Unknown})
 			return nil
 		})
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tasks, attempts
+	return tasks, attempts, lags
 }
 
 // TestSpansAsRows: EachTaskSpan and EachAttemptSpan, which read six columns,
-// hand out what EachTask and EachAttempt do, cut down to a span: on a
-// synthetic trace with failed and killed attempts, unknown times and
+// hand out what EachTask and EachAttempt do, cut down to a span, and
+// EachTaskLagSpan, which reads seven, the tasks' with their launch lags: on a
+// synthetic trace with failed and killed attempts, unknown times and lags and
 // hostless tasks, on every schema version's sample trace, and on every history of testdata (each folder and file) ingested and
 // written.
 func TestSpansAsRows(t *testing.T) {
@@ -62,6 +64,9 @@ func TestSpansAsRows(t *testing.T) {
 			tasks[i].Host = ""
 		case 5:
 			tasks[i].StartMs, tasks[i].FinishMs = Unknown, Unknown
+		}
+		if i%7 != 2 {
+			tasks[i].LaunchLagMs = int64(i % 13 * 100)
 		}
 	}
 	dirs := []string{writeAttemptDir(t, jobs, tasks, streamAttempts(jobs, tasks))}
@@ -89,18 +94,24 @@ func TestSpansAsRows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	withAttempts := 0
+	withAttempts, lags := 0, int64(0)
 	for _, dir := range dirs {
 		tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
 		if err != nil || !ok {
 			t.Fatalf("%s: OpenTaskStream: %v %v", dir, ok, err)
 		}
-		wantTasks, wantAttempts := rowSpans(t, tr.Stream)
+		wantTasks, wantAttempts, wantLags := rowSpans(t, tr.Stream)
 		if len(wantTasks) == 0 {
 			t.Fatalf("%s: no tasks", dir)
 		}
 		if got := spansOf(t, tr.Stream.EachTaskSpan); !reflect.DeepEqual(got, wantTasks) {
 			t.Errorf("%s: EachTaskSpan differs from EachTask (%d and %d spans)", dir, len(got), len(wantTasks))
+		}
+		if got := spansOf(t, tr.Stream.EachTaskLagSpan); !reflect.DeepEqual(got, wantLags) {
+			t.Errorf("%s: EachTaskLagSpan differs from EachTask (%d and %d spans)", dir, len(got), len(wantLags))
+		}
+		for _, k := range wantLags {
+			lags += min(1, max(0, k.LaunchLagMs))
 		}
 		if got := spansOf(t, tr.Stream.EachAttemptSpan); !reflect.DeepEqual(got, wantAttempts) {
 			t.Errorf("%s: EachAttemptSpan differs from EachAttempt (%d and %d spans)", dir, len(got), len(wantAttempts))
@@ -111,6 +122,9 @@ func TestSpansAsRows(t *testing.T) {
 	}
 	if len(dirs) < 24 || withAttempts < 18 {
 		t.Fatalf("%d traces, %d with attempts: the testdata histories were not found", len(dirs), withAttempts)
+	}
+	if lags < 1000 {
+		t.Errorf("only %d tasks with a positive launch lag", lags)
 	}
 }
 

@@ -10,7 +10,16 @@
 // (-hosts); each map has three preferred hosts (its own and two others).
 // Every task has its successful attempt; each 10th task (by position) that
 // is a map or reduce has a failed attempt on another host before it, each
-// 25th that is a map a killed copy beside it. The output is deterministic: the same flags write the same trace.
+// 25th that is a map a killed copy beside it. With -lags every map and
+// reduce has a launch lag (trace.Task.LaunchLagMs) before its start, as a
+// JobTracker history records, so that trace mode measures the part of each
+// lag its host had no free slot (replay/tracemode_slotwait.go): 0.2 to 2.9
+// s, except reduces 4, 9 and 14 of a job, assigned, as the reduces start,
+// to the host of the reduce before them (a host runs one reduce at a time
+// in this trace) and started 11 ms after that one ends, their lag that
+// wait (the Gridmix traces' reduces assigned to a full TaskTracker,
+// docs/validation.md, "The Gridmix tail (h-gridtail)"). The output is deterministic: the same flags
+// write the same trace.
 package main
 
 import (
@@ -25,17 +34,18 @@ func main() {
 	jobs := flag.Int("jobs", 20000, "jobs to write")
 	hosts := flag.Int("hosts", 400, "hosts, in racks of 20")
 	out := flag.String("out", "", "trace directory to write")
+	lags := flag.Bool("lags", false, "give every map and reduce a launch lag (some reduces assigned to a full host)")
 	flag.Parse()
 	if *out == "" || *jobs < 1 || *hosts < 20 {
 		log.Fatal("usage: bigtrace -out DIR [-jobs N] [-hosts H >= 20]")
 	}
-	if err := trace.Write(*out, build(*jobs, *hosts)); err != nil {
+	if err := trace.Write(*out, build(*jobs, *hosts, *lags)); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// build is the trace of n jobs on h hosts.
-func build(n, h int) *trace.Trace {
+// build is the trace of n jobs on h hosts, with launch lags when lags.
+func build(n, h int, lags bool) *trace.Trace {
 	tr := &trace.Trace{Meta: trace.Meta{SourceFormat: "synthetic"}}
 	host := func(i int) (string, string) {
 		i %= h
@@ -54,6 +64,9 @@ func build(n, h int) *trace.Trace {
 			t := trace.NewTask(j.ID, fmt.Sprintf("task_201101010000_%05d_%s_%06d", k, typ, i), typ, int32(i))
 			t.Status, t.StartMs, t.FinishMs = trace.StatusSucceeded, start, start+dur
 			t.Host, t.Rack = host(hi)
+			if lags && typ.IsWork() {
+				t.LaunchLagMs = 200 + int64((k*13+i*7)%10)*300
+			}
 			switch typ {
 			case trace.Map:
 				t.InputBytes, t.OutputBytes = 64<<20, 4<<20
@@ -93,7 +106,18 @@ func build(n, h int) *trace.Trace {
 			add(trace.Map, i, j.LaunchMs+4000+int64(i/20)*12_000, 8000+int64((k+i)%9)*1000, base+i*7)
 		}
 		for i := range reduces {
-			add(trace.Reduce, i, j.LaunchMs+20_000, 40_000+int64(i%5)*3000, base+i*11+5)
+			start, dur, hi := j.LaunchMs+20_000, 40_000+int64(i%5)*3000, base+i*11+5
+			if lags && i%5 == 4 {
+				// Assigned at the reduces' start to reduce i-1's host,
+				// whose one reduce slot that holds: it starts 11 ms
+				// after i-1 ends, its lag the wait.
+				prev := &tr.Tasks[len(tr.Tasks)-1]
+				start, hi = prev.FinishMs+11, base+(i-1)*11+5
+			}
+			add(trace.Reduce, i, start, dur, hi)
+			if lags && i%5 == 4 {
+				tr.Tasks[len(tr.Tasks)-1].LaunchLagMs = start - (j.LaunchMs + 20_000)
+			}
 		}
 		add(trace.Cleanup, 0, last+500, 700, base)
 		j.FinishMs = last + 1500
