@@ -367,8 +367,8 @@ func (o *observer) task(k int32, id string, t *trace.Task, typ string, i int32, 
 	if typ == "MAP" {
 		loc = t.Locality
 	}
-	o.pending.push(TaskResult{Policy: ObservedPolicy, JobIndex: k, JobID: id, Type: typ, Index: i, Node: node,
-		Host: t.Host, Rack: t.Rack, Locality: loc, LaunchUs: s, ShuffleEndUs: sh, FinishUs: f, InputBytes: in})
+	o.pending.push(pendingTask{TaskResult{Policy: ObservedPolicy, JobIndex: k, JobID: id, Type: typ, Index: i, Node: node,
+		Host: t.Host, Rack: t.Rack, Locality: loc, LaunchUs: s, ShuffleEndUs: sh, FinishUs: f, InputBytes: in}})
 }
 
 func (o *observer) summarise() {
@@ -486,52 +486,20 @@ func taskLess(a, b *TaskResult) bool {
 	return a.Index < b.Index
 }
 
+// pendingTask is a task row waiting in the observed run's heap (taskHeap).
+type pendingTask struct{ TaskResult }
+
+// before orders pending rows by taskLess.
+func (a *pendingTask) before(b *pendingTask) bool { return taskLess(&a.TaskResult, &b.TaskResult) }
+
 // taskHeap is a min-heap of task rows by taskLess.
-type taskHeap []TaskResult
-
-func (h *taskHeap) push(t TaskResult) {
-	*h = append(*h, t)
-	a := *h
-	for i := len(a) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !taskLess(&a[i], &a[p]) {
-			break
-		}
-		a[p], a[i] = a[i], a[p]
-		i = p
-	}
-}
-
-func (h *taskHeap) pop() TaskResult {
-	a := *h
-	top := a[0]
-	n := len(a) - 1
-	a[0] = a[n]
-	a[n] = TaskResult{} // drop its strings
-	a = a[:n]
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && taskLess(&a[c+1], &a[c]) {
-			c++
-		}
-		if !taskLess(&a[c], &a[i]) {
-			break
-		}
-		a[i], a[c] = a[c], a[i]
-		i = c
-	}
-	*h = a
-	return top
-}
+type taskHeap = minHeap[pendingTask, *pendingTask]
 
 // flushTasks emits, in order, the pending rows whose finish (taskKey) is at
 // or before bound.
 func (o *observer) flushTasks(bound int64) {
-	for len(o.pending) > 0 && taskKey(&o.pending[0]) <= bound {
-		t := o.pending.pop()
+	for len(o.pending) > 0 && taskKey(&o.pending[0].TaskResult) <= bound {
+		t := o.pending.pop().TaskResult
 		if out := o.opt.Out; out != nil {
 			out.addTask(&t)
 			continue

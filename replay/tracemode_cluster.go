@@ -481,45 +481,8 @@ func (a *useEdge) before(b *useEdge) bool {
 	return a.t < b.t || a.t == b.t && a.end && !b.end
 }
 
-// edgeHeap is a binary min-heap of edges (useEdge.before).
-type edgeHeap []useEdge
-
-func (h *edgeHeap) push(x useEdge) {
-	*h = append(*h, x)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !s[i].before(&s[p]) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
-
-func (h *edgeHeap) pop() useEdge {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s = s[:last]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(s) && s[l].before(&s[m]) {
-			m = l
-		}
-		if r < len(s) && s[r].before(&s[m]) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-	*h = s
-	return top
-}
+// edgeHeap is a min-heap of edges (useEdge.before).
+type edgeHeap = minHeap[useEdge, *useEdge]
 
 // traceReplicas gives job j's maps the trace's split locations as replicas when
 // the cluster was derived from the trace, and reports whether it did. maps are

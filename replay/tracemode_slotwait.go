@@ -354,45 +354,8 @@ func (a *slotPoint) before(b *slotPoint) bool {
 	return a.t < b.t || a.t == b.t && a.d < b.d
 }
 
-// slotHeap is a binary min-heap of points (slotPoint.before).
-type slotHeap []slotPoint
-
-func (h *slotHeap) push(x slotPoint) {
-	*h = append(*h, x)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !s[i].before(&s[p]) {
-			break
-		}
-		s[i], s[p] = s[p], s[i]
-		i = p
-	}
-}
-
-func (h *slotHeap) pop() slotPoint {
-	s := *h
-	top := s[0]
-	last := len(s) - 1
-	s[0] = s[last]
-	s = s[:last]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(s) && s[l].before(&s[m]) {
-			m = l
-		}
-		if r < len(s) && s[r].before(&s[m]) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
-	}
-	*h = s
-	return top
-}
+// slotHeap is a min-heap of points (slotPoint.before).
+type slotHeap = minHeap[slotPoint, *slotPoint]
 
 // heldLagUs is lagUs, task tt of job tj's launch lag in µs (launchLagUs),
 // less the part of it the task waited for a slot of its host (slotWaits):
