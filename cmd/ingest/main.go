@@ -136,7 +136,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if isDir(name) {
 			t, pf, err = readTree(ctx, name, *format, *workers, opt, stderr, &trees)
 		} else {
-			t, pf, err = readOne(name, stdin, *format, opt)
+			t, pf, err = readOne(ctx, name, stdin, *format, opt)
+		}
+		if ctx.Err() != nil {
+			return fail(exitFail, "interrupted while reading %s; nothing written", name)
 		}
 		if err != nil {
 			return fail(statusOf(err), "%v", err)
@@ -178,8 +181,10 @@ func statusOf(err error) int {
 	return exitFail
 }
 
-// readOne opens and reads one input ("-" is stdin).
-func readOne(name string, stdin io.Reader, format string, opt trace.ReadOptions) (*trace.Trace, trace.Format, error) {
+// readOne opens and reads one input ("-" is stdin). The readers look at no
+// context, so the input is read through a contextReader: a signal stops the
+// reading at its next read, not at the end of a file of many gigabytes.
+func readOne(ctx context.Context, name string, stdin io.Reader, format string, opt trace.ReadOptions) (*trace.Trace, trace.Format, error) {
 	r := stdin
 	if name != "-" {
 		fh, err := os.Open(name)
@@ -189,7 +194,20 @@ func readOne(name string, stdin io.Reader, format string, opt trace.ReadOptions)
 		defer fh.Close()
 		r = fh
 	}
-	return trace.ReadInput(name, r, format, opt)
+	return trace.ReadInput(name, contextReader{ctx, r}, format, opt)
+}
+
+// contextReader reads from r until ctx ends, and then returns ctx's error.
+type contextReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c contextReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 func countStdin(inputs []string) int {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -158,5 +159,78 @@ func TestSignal(t *testing.T) {
 		if ents, _ := os.ReadDir(parent); len(ents) != 0 {
 			t.Errorf("%v: %s holds %v after the signal, want nothing", c.sig, parent, ents)
 		}
+	}
+}
+
+// TestSignalStopsReading: SIGINT while ingest reads an input that is still
+// arriving (a line every 20 ms, as a slow decompressor or a file of many
+// gigabytes feeds it) stops it at its next read, with 130 and nothing
+// written. The readers look at no context; without readOne's contextReader
+// ingest reads on until its input ends.
+func TestSignalStopsReading(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), mainCmd)
+	if err := os.Symlink(self, bin); err != nil {
+		t.Fatal(err)
+	}
+	parent := t.TempDir()
+	cmd := exec.Command(bin, "--out", filepath.Join(parent, "trace"), "-")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cmd.Wait()
+	}()
+	feeding := make(chan struct{})
+	go func() { // the input keeps arriving until the process ends
+		defer close(feeding)
+		defer stdin.Close()
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			if _, err := stdin.Write([]byte("job" + strconv.Itoa(i) + "\t0\t0\t1000\t100\t10\n")); err != nil {
+				return
+			}
+		}
+	}()
+	lock := filepath.Join(parent, ".trace.lock")
+	_, err = os.Stat(lock)
+	for deadline := time.Now().Add(20 * time.Second); err != nil && time.Now().Before(deadline); _, err = os.Stat(lock) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err != nil {
+		t.Errorf("no lock file within 20 s of ingest's start: %v", err)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatal("ingest did not stop within 10 s of the signal while its input kept arriving")
+	}
+	<-feeding
+	if got := cmd.ProcessState.ExitCode(); got != 130 {
+		t.Errorf("exit %d, want 130; stderr %q", got, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted while reading -; nothing written") {
+		t.Errorf("stderr %q: want the interruption named", stderr.String())
+	}
+	if ents, _ := os.ReadDir(parent); len(ents) != 0 {
+		t.Errorf("%s holds %v after the signal, want nothing", parent, ents)
 	}
 }

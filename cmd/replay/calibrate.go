@@ -70,11 +70,10 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			return fail(2, "--network %s: %v", *network, err)
 		}
 	}
-	tr, err := readCalibrationTrace(ctx, *tracePath, *format, stdin, stderr)
-	if err != nil {
-		return fail(2, "trace %s: %v", *tracePath, err)
+	cal, err := fitCalibration(ctx, *tracePath, *format, base, stdin, stderr)
+	if errors.Is(err, errCalibrateInterrupted) {
+		return fail(1, "%v", err)
 	}
-	cal, err := replay.Calibrate(tr, base)
 	if err != nil {
 		return fail(2, "trace %s: %v", *tracePath, err)
 	}
@@ -105,6 +104,43 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	fmt.Fprintf(stderr, "replay calibrate: wrote %s (%d values from %d jobs, %d tasks)\n", *out, len(cal.Values), cal.Jobs, cal.Tasks)
 	return 0
+}
+
+// errCalibrateInterrupted is fitCalibration's error when the context ended
+// (a signal) before the fit did.
+var errCalibrateInterrupted = errors.New("interrupted while reading and fitting the trace; nothing written")
+
+// fitCalibration reads the trace and fits the hardware model to it. Neither
+// looks at a context, so they run in a goroutine and fitCalibration returns
+// as soon as ctx ends (errCalibrateInterrupted): a signal stops calibrate at
+// once, not after the whole trace was read, and nothing is written. What
+// the reading writes to stderr (skipped files) stops when it returns.
+func fitCalibration(ctx context.Context, path, format string, base replay.Hardware, stdin io.Reader, stderr io.Writer) (*replay.Calibration, error) {
+	gate := &gatedWriter{w: stderr} // cells.go
+	defer gate.close()
+	type fit struct {
+		cal *replay.Calibration
+		err error
+	}
+	done := make(chan fit, 1)
+	go func() {
+		tr, err := readCalibrationTrace(ctx, path, format, stdin, gate)
+		if err != nil {
+			done <- fit{nil, err}
+			return
+		}
+		cal, err := replay.Calibrate(tr, base)
+		done <- fit{cal, err}
+	}()
+	select {
+	case f := <-done:
+		if ctx.Err() != nil {
+			return nil, errCalibrateInterrupted
+		}
+		return f.cal, f.err
+	case <-ctx.Done():
+		return nil, errCalibrateInterrupted
+	}
 }
 
 // readCalibrationTrace reads an ingested trace directory (one holding

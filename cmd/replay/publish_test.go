@@ -181,6 +181,54 @@ func TestSignalStopsPreparation(t *testing.T) {
 	}
 }
 
+// TestSignalStopsCalibrate: SIGINT while `replay calibrate` reads its trace
+// (a standard input that never ends) stops it at once with 130, writes no
+// model and leaves no temporary file. Reading and fitting look at no
+// context; without fitCalibration's goroutine calibrate waits for the end
+// of its input.
+func TestSignalStopsCalibrate(t *testing.T) {
+	bin := mainBinary(t)
+	parent := t.TempDir()
+	out := filepath.Join(parent, "hw.toml")
+	cmd := exec.Command(bin, "calibrate", "--trace", "-", "--out", out)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if _, err := io.WriteString(stdin, "job1\t0\t0\t1000\t100\t10\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("calibrate ended before the signal (%v)\n%s", err, stderr.String())
+	case <-time.After(500 * time.Millisecond):
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("calibrate did not stop within 10 s of the signal while reading its trace")
+	}
+	if got := cmd.ProcessState.ExitCode(); got != 130 {
+		t.Errorf("exit %d, want 130; stderr %q", got, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted while reading and fitting the trace; nothing written") || !strings.Contains(stderr.String(), "stopped by SIGINT") {
+		t.Errorf("stderr %q: want the interruption and the signal named", stderr.String())
+	}
+	if got := entries(t, parent); len(got) != 0 {
+		t.Errorf("%s holds %v, want nothing", parent, got)
+	}
+}
+
 // TestSignalStopsRun is item 4: SIGINT or SIGTERM during a run stops it
 // promptly, removes its temporary files, leaves the old results and exits 130
 // or 143. The two signals' runs, each in its own directories, wait out their
