@@ -123,6 +123,17 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     on a real cluster the confs agree; a majority rather than "any" keeps a
 //     few jobs submitted with another client configuration from deciding,
 //     and a tie keeps Hadoop's default, false.
+//   - Heartbeat, on a slot cluster whose every job a Hadoop 1 JobTracker ran
+//     (trace.JobTrackerJobID) and when base has the default 3 s: the
+//     interval that JobTracker hands that many TaskTrackers
+//     (JobTrackerHeartbeat: 3 s up to 300 trackers, a second more per 100
+//     above), as the validation harness has replayed those histories since
+//     it was shown (docs/validation.md, "How the JobTracker hands out
+//     tasks"). A YARN history keeps base's: on a slot cluster its 3 s
+//     stands for YARN's two allocation hops (a NodeManager heartbeat, then
+//     the AM's next allocate call), and YARN's 1 s NodeManager heartbeat
+//     alone made two single-job .jhist histories of the wild 8–14% short
+//     where 3 s made them 8–9% long (docs/trace-mode.md).
 //   - Lifecycle: on (setup and cleanup tasks, reports, shuffle fetches; see
 //     lifecycle.go) when some task has a host, a start and a finish; when a
 //     job conf names Hadoop 1's CapacityTaskScheduler and base has no
@@ -226,8 +237,13 @@ func traceHardware(tr *trace.Trace, base Hardware, chunk int) (Hardware, bool, e
 		if hw.NodeMemoryMB, hw.NodeVCores, err = yarnTraceNode(tr, &hw, chunk); err != nil {
 			return base, false, err
 		}
-	} else if on, _, recorded := jf.outOfBandHeartbeat(); recorded > 0 {
-		hw.OutOfBandHeartbeat = on
+	} else {
+		if on, _, recorded := jf.outOfBandHeartbeat(); recorded > 0 {
+			hw.OutOfBandHeartbeat = on
+		}
+		if jf.jobTracker() && hw.Heartbeat == DefaultHardware().Heartbeat {
+			hw.Heartbeat = JobTrackerHeartbeat(hw.Nodes())
+		}
 	}
 	hw.Lifecycle = schedule
 	if hw.JobInitPoll == 0 && jf.capacity {
@@ -247,6 +263,14 @@ type jobFacts struct {
 	oobTrues, oobRecorded int             // jobs whose conf records the out-of-band heartbeat: true, and all
 	capacity              bool            // some job's conf names Hadoop 1's CapacityTaskScheduler
 	queues                map[string]bool // the queues the jobs name ("default" for none)
+	jobs, jobTrackerIDs   int             // the jobs, and those whose id a JobTracker gave
+}
+
+// jobTracker reports whether the trace is a Hadoop 1 JobTracker's history:
+// it has jobs and every id is a JobTracker's (trace.JobTrackerJobID; a
+// repeated id's "#n" copy suffix left out), not a YARN ResourceManager's.
+func (f *jobFacts) jobTracker() bool {
+	return f.jobs > 0 && f.jobTrackerIDs == f.jobs
 }
 
 // traceJobFacts reads tr's jobs once for jobFacts.
@@ -263,6 +287,10 @@ func traceJobFacts(tr *trace.Trace) (jobFacts, error) {
 			f.oobRecorded++
 		}
 		f.capacity = f.capacity || strings.HasSuffix(j.Scheduler, "CapacityTaskScheduler")
+		f.jobs++
+		if id, _, _ := strings.Cut(j.ID, "#"); trace.JobTrackerJobID(id) {
+			f.jobTrackerIDs++
+		}
 		name := j.Queue
 		if name == "" {
 			name = "default"

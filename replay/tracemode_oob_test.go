@@ -1,9 +1,11 @@
 package replay_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
@@ -116,5 +118,65 @@ func TestCalibrateOutOfBandHeartbeat(t *testing.T) {
 	}
 	if v, ok := cal.Value("out_of_band_heartbeat"); ok {
 		t.Errorf("no conf records it: out_of_band_heartbeat = %q", v)
+	}
+}
+
+// TestTraceHardwareJobTrackerHeartbeat: a cluster derived from a Hadoop 1
+// JobTracker's history heartbeats at the interval that JobTracker hands its
+// trackers (3 s up to 300, a second more per 100 above); a YARN history, a
+// base model with another heartbeat, and --set on top keep theirs.
+func TestTraceHardwareJobTrackerHeartbeat(t *testing.T) {
+	derive := func(tr *trace.Trace, base replay.Hardware) replay.Hardware {
+		t.Helper()
+		hw, ok, err := replay.TraceHardware(tr, base)
+		if err != nil || !ok {
+			t.Fatalf("TraceHardware: ok %v, err %v", ok, err)
+		}
+		return hw
+	}
+	// hosts is a one-job history whose n maps ran on n hosts, its job id a
+	// JobTracker's (job_201002080801_0001) or a ResourceManager's
+	// (job_1329348432655_0001).
+	hosts := func(n int, yarn bool) *trace.Trace {
+		id := "job_201002080801_0001"
+		if yarn {
+			id = "job_1329348432655_0001"
+		}
+		j := trace.NewJob(id)
+		j.SubmitMs, j.NumMaps, j.NumReduces = 0, int32(n), 0
+		tr := &trace.Trace{Jobs: []trace.Job{j}}
+		for i := range n {
+			tk := trace.NewTask(id, fmt.Sprintf("task_%s_m_%06d", id[4:], i), trace.Map, int32(i))
+			tk.Host, tk.StartMs, tk.FinishMs, tk.Status = fmt.Sprintf("host%d", i), 1000, 2000, trace.StatusSucceeded
+			tr.Tasks = append(tr.Tasks, tk)
+		}
+		return tr
+	}
+	s := func(d replay.Duration) string { return time.Duration(d * 1000).String() }
+	for _, c := range []struct {
+		hosts int
+		yarn  bool
+		want  string
+	}{
+		{20, false, "3s"}, {300, false, "3s"}, {301, false, "4s"}, {1000, false, "10s"}, {1536, false, "16s"},
+		{1000, true, "3s"},
+	} {
+		tr := hosts(c.hosts, c.yarn)
+		if hw := derive(tr, replay.DefaultHardware()); s(hw.Heartbeat) != c.want || hw.Nodes() != c.hosts {
+			t.Errorf("%d hosts, yarn %v: heartbeat %s on %d nodes, want %s", c.hosts, c.yarn, s(hw.Heartbeat), hw.Nodes(), c.want)
+		}
+	}
+	tr := hosts(1000, false)
+	other := replay.DefaultHardware()
+	other.Heartbeat = replay.Duration(5 * time.Second / time.Microsecond)
+	if hw := derive(tr, other); s(hw.Heartbeat) != "5s" {
+		t.Errorf("base heartbeat 5s: derived %s, want the base's", s(hw.Heartbeat))
+	}
+	hw, err := derive(tr, replay.DefaultHardware()).WithSettings(map[string]any{"heartbeat": "2s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s(hw.Heartbeat) != "2s" {
+		t.Errorf("--set heartbeat=2s on top: %s", s(hw.Heartbeat))
 	}
 }

@@ -293,8 +293,11 @@ func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times 
 	}
 	if jobTrackerMode(tr) == "" {
 		// The interval the JobTracker hands its TaskTrackers for the trace's
-		// cluster (section "How the JobTracker hands out tasks").
+		// cluster (section "How the JobTracker hands out tasks"), as
+		// TraceHardware gives it from a base with the default heartbeat.
 		hw.Heartbeat = replay.JobTrackerHeartbeat(hw.Nodes())
+	} else {
+		hw.Heartbeat = base.Heartbeat // VALIDATION_JOBTRACKER=assign|off, or not a JobTracker's history: the model's
 	}
 	if os.Getenv("VALIDATION_LIFECYCLE") == "off" {
 		hw.Lifecycle = false // the engine without the job lifecycle, for comparison
