@@ -107,9 +107,10 @@ func TestFlowObservedSpeculation(t *testing.T) {
 // with a map output of 20 MB, all for the reduce: the map (3–4 s, timed by
 // the trace) ends on a timer, the reduce launches at the heartbeat at 6 s
 // and fetches the output from its own node's disk (1 MB/s: a flow of 6–26 s
-// alone) while it replays its four failed attempts; the last fails at 10 s
-// and fails the job, which finishes then, as under fixed. The fetch, 4 MB
-// through, is cancelled with the job: before, its end at 26 s reached a job
+// alone) while it replays its four failed attempts (their recorded spacing:
+// TestJobFailsOnReduce); the last fails at 10.3 s and fails the job, which
+// finishes then, as under fixed. The fetch, 4.3 MB through, is cancelled with
+// the job: before, its end at 26 s reached a job
 // that had finished. (Before that, flow replayed no failed job: the reduce
 // ran its recorded attempt and the job succeeded.)
 func TestFlowJobFailsOnReduce(t *testing.T) {
@@ -134,11 +135,11 @@ func TestFlowJobFailsOnReduce(t *testing.T) {
 		tr.Sort()
 		res := runOne(t, tr, hw)
 		jr := res.Jobs[0]
-		if jr.FinishUs != 10e6 || jr.LastMapEndUs != 4e6 || jr.FirstReduceLaunchUs != 6e6 || jr.Status != "FAILED" {
-			t.Errorf("network %s: job %+v, want FAILED, finish 10 s, last map end 4 s, reduce launched at 6 s", network, jr)
+		if jr.FinishUs != 10.3e6 || jr.LastMapEndUs != 4e6 || jr.FirstReduceLaunchUs != 6e6 || jr.Status != "FAILED" {
+			t.Errorf("network %s: job %+v, want FAILED, finish 10.3 s, last map end 4 s, reduce launched at 6 s", network, jr)
 		}
-		if res.Summary.MakespanUs != 10e6 {
-			t.Errorf("network %s: makespan %d µs, want 10e6", network, res.Summary.MakespanUs)
+		if res.Summary.MakespanUs != 10.3e6 {
+			t.Errorf("network %s: makespan %d µs, want 10.3e6", network, res.Summary.MakespanUs)
 		}
 	}
 }

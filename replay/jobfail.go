@@ -47,7 +47,20 @@ import (
 // Trace mode (lifecycle on): the observed attempts drive it. In a job the
 // trace records as FAILED, a map or reduce with at least max attempts failed
 // attempts and no successful one fails: its earlier attempts are retries
-// (lifecycle_attempts.go) and its recorded last attempt fails. Its other tasks
+// (lifecycle_attempts.go) and its recorded last attempt fails. Such a task
+// keeps its attempts' recorded spacing: its retries hold its slot from its
+// first recorded attempt's start to its last one's when that is longer than
+// their durations and gaps, so the job fails as long after the task's first
+// launch as it did. Hadoop 1 returns a failed attempt's task to the job's
+// pending tasks: the failure is reported at the tracker's next heartbeat and
+// the retry assigned at another tracker's heartbeat with a free slot, never
+// the tracker where it failed (TaskInProgress.hasFailedOnMachine), which on
+// a busy cluster waits (Mumak's 19-job trace: 13–127 s between one attempt's
+// end and the next one's start; docs/validation.md, "The JobTracker's
+// heartbeat in the derived cluster"). Holding one slot through those waits,
+// one task per failed job, is the choice here; re-queueing the retry (its
+// slot freed, a new assignment) is an engine change not made. The other
+// retried tasks keep their attempts back to back. Its other tasks
 // without a successful attempt replay their recorded last (killed) attempt
 // after their failed ones, or, when they never ran (no host), run for the
 // job's observed lifetime: in the history they did not finish before the
@@ -253,10 +266,18 @@ func traceFailures(tr *trace.Trace, hw *Hardware, retries map[string]int64) (map
 			if retries == nil {
 				retries = map[string]int64{}
 			}
+			// A failing task keeps its recorded spacing (the file's comment).
+			first := int64(-1)
 			for _, a := range t.ended {
 				if a.StartMs >= 0 && a.FinishMs >= a.StartMs && a.FinishMs <= tt.StartMs {
 					retries[k] += (a.FinishMs-a.StartMs)*1000 + hw.retryGapUs(tj)
+					if first < 0 || a.StartMs < first {
+						first = a.StartMs
+					}
 				}
+			}
+			if f.fate == fateFail && first >= 0 {
+				retries[k] = max(retries[k], (tt.StartMs-first)*1000)
 			}
 		}
 		out[k] = f

@@ -53,14 +53,16 @@ func failTrace(cleanup bool) *trace.Trace {
 // TestJobFailsWhenTaskUsesUpAttempts replays failTrace on one node (two map
 // slots, one reduce slot, heartbeats at 0, 3, 6, … s, reported at once, no
 // start-up, trace times): init 0–2 s; the heartbeat at 3 s launches both maps.
-// Map 0 replays its three earlier failed attempts (3 s) and then its last
-// one (1 s), which fails at 7 s: its 4th failure fails the task and the job
-// (0% of maps may fail). Map 1 (its killed attempt would run 3–7.4 s) is
-// killed at 7 s; the reduce, never ready (no map done), is dropped. Without a
-// cleanup task (.jhist: Hadoop 2 records the finish at the failure) the job
-// finishes at 7 s; with one (Hadoop 1) the cleanup waits for the heartbeat at
-// 9 s and runs 9–9.5 s: finish 9.5 s. Both maps' rows end at 7 s; the reduce
-// has none; the job has no last map end.
+// Map 0 fails the job, so it keeps its recorded attempts' spacing: its three
+// earlier failed attempts (1 s each, recorded 3.0, 4.1 and 5.2 s) hold its
+// slot from its first attempt's start to its last one's (3.3 s, more than
+// their 3 s), then its last one (1 s) fails at 7.3 s: its 4th failure fails
+// the task and the job (0% of maps may fail). Map 1 (its killed attempt would
+// run 3–7.4 s) is killed at 7.3 s; the reduce, never ready (no map done), is
+// dropped. Without a cleanup task (.jhist: Hadoop 2 records the finish at the
+// failure) the job finishes at 7.3 s; with one (Hadoop 1) the cleanup waits
+// for the heartbeat at 9 s and runs 9–9.5 s: finish 9.5 s. Both maps' rows
+// end at 7.3 s; the reduce has none; the job has no last map end.
 func TestJobFailsWhenTaskUsesUpAttempts(t *testing.T) {
 	hw := oneNodeHardware(t, "")
 	hw.MapSlots = 2
@@ -68,7 +70,7 @@ func TestJobFailsWhenTaskUsesUpAttempts(t *testing.T) {
 	for _, c := range []struct {
 		cleanup bool
 		finish  int64
-	}{{false, 7e6}, {true, 9.5e6}} {
+	}{{false, 7.3e6}, {true, 9.5e6}} {
 		res := runOne(t, failTrace(c.cleanup), hw)
 		jr := res.Jobs[0]
 		if jr.FinishUs != c.finish || jr.FlowtimeUs != c.finish || jr.FirstLaunchUs != 3e6 || jr.LastMapEndUs != replay.Unset || jr.FirstReduceLaunchUs != replay.Unset {
@@ -78,8 +80,8 @@ func TestJobFailsWhenTaskUsesUpAttempts(t *testing.T) {
 			t.Fatalf("cleanup %v: %d task rows, want the two maps'", c.cleanup, len(res.Tasks))
 		}
 		for _, tr := range res.Tasks {
-			if tr.Type != "MAP" || tr.LaunchUs != 3e6 || tr.FinishUs != 7e6 {
-				t.Errorf("cleanup %v: task row %+v, want a map 3–7 s", c.cleanup, tr)
+			if tr.Type != "MAP" || tr.LaunchUs != 3e6 || tr.FinishUs != 7.3e6 {
+				t.Errorf("cleanup %v: task row %+v, want a map 3–7.3 s", c.cleanup, tr)
 			}
 		}
 	}
@@ -113,8 +115,9 @@ func TestJobFailureNeedsMaxAttempts(t *testing.T) {
 // 4.1–5.1, 5.2–6.2, 6.3–7.3 s) and with conf_map_max_attempts = 3 it fails
 // (it does not with the default 4, TestJobFailureNeedsMaxAttempts): init 0–2 s,
 // both maps launched at the heartbeat at 3 s, map 0 replays its two earlier
-// attempts (2 s) and its last (1 s) and fails at 6 s; map 1 is killed then
-// and the job finishes at 6 s with both map rows 3–6 s.
+// attempts as recorded, 2.2 s from the first's start to the last's, and its
+// last (1 s) and fails at 6.2 s; map 1 is killed then and the job finishes
+// at 6.2 s with both map rows 3–6.2 s.
 func TestMaxAttemptsFromConf(t *testing.T) {
 	hw := oneNodeHardware(t, "")
 	hw.MapSlots = 2
@@ -130,12 +133,12 @@ func TestMaxAttemptsFromConf(t *testing.T) {
 	three.Jobs[0].ConfMapMaxAttempts = 3
 	res = runOne(t, three, hw)
 	jr := res.Jobs[0]
-	if jr.FinishUs != 6e6 || jr.LastMapEndUs != replay.Unset || jr.Status != "FAILED" || len(res.Tasks) != 2 {
-		t.Fatalf("max attempts 3: job %+v with %d task rows, want FAILED at 6 s, no last map end, two map rows", jr, len(res.Tasks))
+	if jr.FinishUs != 6.2e6 || jr.LastMapEndUs != replay.Unset || jr.Status != "FAILED" || len(res.Tasks) != 2 {
+		t.Fatalf("max attempts 3: job %+v with %d task rows, want FAILED at 6.2 s, no last map end, two map rows", jr, len(res.Tasks))
 	}
 	for _, x := range res.Tasks {
-		if x.LaunchUs != 3e6 || x.FinishUs != 6e6 {
-			t.Errorf("max attempts 3: row %+v, want 3–6 s", x)
+		if x.LaunchUs != 3e6 || x.FinishUs != 6.2e6 {
+			t.Errorf("max attempts 3: row %+v, want 3–6.2 s", x)
 		}
 	}
 }
@@ -224,9 +227,11 @@ func TestModelFailuresFailJobs(t *testing.T) {
 
 // TestJobFailsOnReduce: a FAILED job whose map succeeded (3–4 s, one map
 // slot, heartbeats every 3 s, init 0–2 s) and whose reduce failed 4 times (1 s
-// each): the reduce launches at the heartbeat at 6 s, replays its three
-// earlier attempts and its last, and fails at 10 s, whatever its shuffle;
-// the job fails and finishes then. The map's row is 3–4 s, the reduce's 6–10 s.
+// each, recorded 4.0, 5.1, 6.2 and 7.3 s): the reduce launches at the
+// heartbeat at 6 s, replays its three earlier attempts as recorded (3.3 s
+// from the first's start to the last's) and its last, and fails at 10.3 s,
+// whatever its shuffle; the job fails and finishes then. The map's row is
+// 3–4 s, the reduce's 6–10.3 s.
 func TestJobFailsOnReduce(t *testing.T) {
 	hw := oneNodeHardware(t, "")
 	hw.TaskTimes = "trace"
@@ -247,10 +252,10 @@ func TestJobFailsOnReduce(t *testing.T) {
 	tr.Sort()
 	res := runOne(t, tr, hw)
 	jr := res.Jobs[0]
-	if jr.FinishUs != 10e6 || jr.LastMapEndUs != 4e6 || jr.FirstReduceLaunchUs != 6e6 {
-		t.Errorf("job %+v, want finish 10 s, last map end 4 s, reduce launched at 6 s", jr)
+	if jr.FinishUs != 10.3e6 || jr.LastMapEndUs != 4e6 || jr.FirstReduceLaunchUs != 6e6 {
+		t.Errorf("job %+v, want finish 10.3 s, last map end 4 s, reduce launched at 6 s", jr)
 	}
-	want := map[string][2]int64{"MAP": {3e6, 4e6}, "REDUCE": {6e6, 10e6}}
+	want := map[string][2]int64{"MAP": {3e6, 4e6}, "REDUCE": {6e6, 10.3e6}}
 	if len(res.Tasks) != 2 {
 		t.Fatalf("%d task rows, want 2", len(res.Tasks))
 	}
@@ -351,5 +356,80 @@ func TestTraceIdentityMaxAttempts(t *testing.T) {
 	tr.Jobs[0].ConfMapMaxAttempts = 4
 	if replay.TraceSHA256(tr) == unknown {
 		t.Error("a known max attempts leaves the trace's identity unchanged")
+	}
+}
+
+// TestFailingTaskKeepsAttemptSpacing: the task that fails its job keeps the
+// spacing of its recorded attempts (Hadoop 1 re-queues a failed task, and on
+// a busy cluster its next attempt waits for a slot): failTrace's map 0 with
+// its attempts recorded at 3, 20, 40 and 60 s (1 s each) fails at 3 + 57 + 1
+// = 61 s in the replay (launched at 3 s), not at 7 s as four attempts back
+// to back would; recorded back to back (3, 4, 5 and 6 s) they fail it at
+// 3 + 3 + 1 = 7 s, as before (the span is never shorter than the earlier
+// attempts' durations and gaps: Hardware.retryGapUs). A task with failed attempts that
+// then succeeds keeps them back to back: map 0 of a SUCCEEDED job with failed
+// attempts at 3, 20 and 40 s and a successful one at 60–61 s ends at 3 + 3 +
+// 1 = 7 s.
+func TestFailingTaskKeepsAttemptSpacing(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.MapSlots = 2
+	hw.TaskTimes = "trace"
+	spaced := func(starts []int64) *trace.Trace {
+		tr := failTrace(false)
+		k := 0
+		for i := range tr.Attempts {
+			if a := &tr.Attempts[i]; a.TaskID == "job_1_m_0" {
+				a.StartMs, a.FinishMs = starts[k], starts[k]+1000
+				k++
+			}
+		}
+		m0 := &tr.Tasks[0]
+		m0.StartMs, m0.FinishMs = starts[3], starts[3]+1000
+		tr.Jobs[0].FinishMs = starts[3] + 1100
+		tr.Tasks[1].FinishMs = starts[3] + 1100
+		for i := range tr.Attempts {
+			if a := &tr.Attempts[i]; a.TaskID == "job_1_m_1" {
+				a.FinishMs = starts[3] + 1100
+			}
+		}
+		tr.Sort()
+		return tr
+	}
+	for _, c := range []struct {
+		starts []int64
+		finish int64
+	}{
+		{[]int64{3000, 20000, 40000, 60000}, 61e6},
+		{[]int64{3000, 4000, 5000, 6000}, 7e6},
+	} {
+		res := runOne(t, spaced(c.starts), hw)
+		if jr := res.Jobs[0]; jr.Status != "FAILED" || jr.FinishUs != c.finish || jr.FirstLaunchUs != 3e6 {
+			t.Errorf("attempts at %v ms: job %+v, want FAILED at %d µs, launched at 3 s", c.starts, jr, c.finish)
+		}
+	}
+	// The same map retried and then successful, in a SUCCEEDED job.
+	ok := spaced([]int64{3000, 20000, 40000, 60000})
+	ok.Jobs[0].Status = trace.StatusSucceeded
+	ok.Tasks[0].Status = trace.StatusSucceeded
+	ok.Tasks[1].Status, ok.Tasks[1].FinishMs = trace.StatusSucceeded, 7400
+	for i := range ok.Attempts {
+		a := &ok.Attempts[i]
+		switch {
+		case a.TaskID == "job_1_m_0" && a.StartMs == 60000:
+			a.Status = trace.StatusSucceeded
+		case a.TaskID == "job_1_m_1":
+			a.Status, a.FinishMs = trace.StatusSucceeded, 7400
+		}
+	}
+	ok.Tasks = ok.Tasks[:2] // the maps only: a map-only job
+	ok.Jobs[0].NumReduces = 0
+	res := runOne(t, ok, hw)
+	for _, x := range res.Tasks {
+		if x.Index == 0 && x.FinishUs != 7e6 {
+			t.Errorf("retried, then successful: map 0 row %+v, want its three failed attempts back to back, ending at 7 s", x)
+		}
+	}
+	if jr := res.Jobs[0]; jr.Status != "SUCCEEDED" {
+		t.Errorf("retried, then successful: job %+v, want SUCCEEDED", jr)
 	}
 }

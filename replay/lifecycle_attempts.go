@@ -15,7 +15,8 @@ import (
 // before the successful attempt's. The retries run on the slot
 // the task was given, one after another, without going back through the
 // policy (Hadoop 1 reschedules a failed task, preferring another tracker:
-// this keeps the slot time and the delay, not the move). An attempt that
+// this keeps the slot time and the delay, not the move; a task that fails
+// its job keeps its attempts' recorded spacing instead: jobfail.go). An attempt that
 // overlaps the successful one ran beside it (speculation) and is not replayed.
 
 // ErrAttemptJobMissing is the error of a trace with an attempt whose job is
