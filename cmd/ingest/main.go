@@ -64,6 +64,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	force := fs.Bool("force", false, "replace --out even if it holds files ingest did not write")
 	format := fs.String("format", "auto", "input format: auto or "+strings.Join(trace.FormatNames(), ", "))
 	strict := fs.Bool("strict", false, "turn warnings about inconsistent input into errors, and unreadable files of a DIR")
+	keepClocks := fs.Bool("keep-tracker-clocks", false, "keep a Hadoop 1 history's attempt times on their TaskTrackers' clocks (by default hosts clearly off the JobTracker's clock are moved onto it, and named on stderr)")
 	topology := fs.String("topology", "", "Rumen topology or SLS node file giving the racks of hosts the inputs leave rack-less")
 	workers := fs.Int("workers", 0, "files of a DIR read at once (0: one per CPU)")
 	generate := fs.String("generate", "", "write a synthetic trace made by this generator instead of reading FILEs")
@@ -122,7 +123,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	warnings := newWarnWriter(stderr)
 	defer warnings.flush()
-	opt := trace.ReadOptions{Strict: *strict, Warnings: warnings}
+	opt := trace.ReadOptions{Strict: *strict, Warnings: warnings, KeepTrackerClocks: *keepClocks}
 	var parts []*trace.Trace
 	var f trace.Format
 	var trees treeTotals
