@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // TaskTracker clocks. In a Hadoop 1 history (a JobTracker's log, or a Rumen
@@ -19,14 +20,15 @@ import (
 // and attempt times alike.
 
 // Thresholds of correctTrackerClocks. A host's offset is its median attempt
-// start − task start over its successful single-attempt maps and reduces,
-// less the trace's median (the launch lag every host has). Within a host of
+// start − task start over the first attempts (numbered 0, whatever their
+// outcome) of maps and reduces it ran, less the trace's median (the launch
+// lag every host has). Within a host of
 // Mumak's trace those differences spread a median 0.7 s (p90 3.1 s), and the
 // launch lag itself is about 1 s; an offset beyond minTrackerOffsetMs is a
 // clock, not a slow launch, when both ends of the host's attempts show it
-// (below). A host needs minTrackerTasks such tasks for its median, or every
-// one of its tasks must show an attempt starting more than
-// minTrackerOffsetMs before its task, which no launch can do.
+// (below). A host needs minTrackerTasks such attempts for its median, or
+// every one of them must start more than minTrackerOffsetMs before its task,
+// which no launch can do.
 const (
 	minTrackerOffsetMs = 5000
 	minTrackerTasks    = 3
@@ -70,7 +72,7 @@ const OptTrackerClocks = "tracker_clocks_corrected"
 type trackerOffset struct {
 	host     string
 	offsetMs int64
-	tasks    int // the tasks it was estimated from
+	tasks    int // the first attempts it was estimated from
 }
 
 // correctTrackerClocks estimates each TaskTracker host's clock offset from
@@ -81,15 +83,18 @@ type trackerOffset struct {
 // change. It returns the corrected hosts, by host name; nothing changes
 // when there are none.
 //
-// Offset of host h: m_h − L, m_h the median over h's successful
-// single-attempt maps and reduces of attempt start − task start, L the same
-// median over every host's. A clock moves both ends of an attempt, a slow
-// launch only its start, so a host is corrected when it has at least
-// minTrackerTasks such tasks, |m_h − L| > minTrackerOffsetMs and the finish
-// side agrees: R − r_h (r_h the host's median task finish − attempt finish,
-// R the trace's) has the same sign and at least half the size; or when every
-// one of its tasks has its attempt start more than minTrackerOffsetMs before
-// the task, which only a clock can do.
+// Offset of host h: m_h − L, m_h the median of attempt start − task start
+// over the first attempts (numbered 0: the task's start is their assignment)
+// of the maps and reduces h ran, whatever their outcome, L the same median
+// over every host's. A clock moves both ends of an attempt, a slow launch
+// only its start, so a host is corrected when it has at least
+// minTrackerTasks such attempts, |m_h − L| > minTrackerOffsetMs and the
+// finish side agrees: R − r_h (r_h the host's median task finish − attempt
+// finish over the successful attempts its tasks keep, R the trace's) has the
+// same sign and at least half the size; or when every one of its first
+// attempts starts more than minTrackerOffsetMs before its task, which only a
+// clock can do (Mumak's node1496 ran 8 first attempts, all failed, each
+// starting 113.5–114.0 s before its task).
 func correctTrackerClocks(outs []jobOut) []trackerOffset {
 	type sample struct{ start, finish []int64 }
 	hosts := map[string]*sample{}
@@ -100,26 +105,35 @@ func correctTrackerClocks(outs []jobOut) []trackerOffset {
 			continue
 		}
 		eachTaskAttempts(o, func(t *Task, as []Attempt) {
-			if !t.Type.IsWork() || len(as) != 1 {
-				return
-			}
-			a := &as[0]
 			c, ok := o.clocks[t.TaskID]
-			if !ok || a.Status != StatusSucceeded || a.Host == "" || c.start <= 0 || a.StartMs < 0 {
+			if !t.Type.IsWork() || !ok || c.start <= 0 {
 				return
 			}
-			s := hosts[a.Host]
-			if s == nil {
-				s = &sample{}
-				hosts[a.Host] = s
+			host := func(h string) *sample {
+				s := hosts[h]
+				if s == nil {
+					s = &sample{}
+					hosts[h] = s
+				}
+				return s
 			}
-			d := a.StartMs - c.start
-			s.start = append(s.start, d)
-			allStart = append(allStart, d)
-			if c.finish > 0 && a.FinishMs >= 0 {
-				f := c.finish - a.FinishMs
-				s.finish = append(s.finish, f)
-				allFinish = append(allFinish, f)
+			for k := range as {
+				a := &as[k]
+				if a.Host == "" || a.StartMs < 0 {
+					continue
+				}
+				if firstAttempt(a.AttemptID) {
+					d := a.StartMs - c.start
+					s := host(a.Host)
+					s.start = append(s.start, d)
+					allStart = append(allStart, d)
+				}
+				if a.AttemptID == c.chosen && a.Status == StatusSucceeded && c.finish > 0 && a.FinishMs >= 0 {
+					f := c.finish - a.FinishMs
+					s := host(a.Host)
+					s.finish = append(s.finish, f)
+					allFinish = append(allFinish, f)
+				}
 			}
 		})
 	}
@@ -129,13 +143,14 @@ func correctTrackerClocks(outs []jobOut) []trackerOffset {
 	lag, report := medianMs(allStart), medianMs(allFinish)
 	var fixed []trackerOffset
 	for h, s := range hosts {
+		if len(s.start) == 0 {
+			continue
+		}
 		off := medianMs(s.start) - lag
-		ok := false
-		if len(s.start) >= minTrackerTasks && (off > minTrackerOffsetMs || off < -minTrackerOffsetMs) && len(s.finish) > 0 {
+		ok := slices.Max(s.start) < -minTrackerOffsetMs
+		if !ok && len(s.start) >= minTrackerTasks && (off > minTrackerOffsetMs || off < -minTrackerOffsetMs) && len(s.finish) > 0 {
 			fin := report - medianMs(s.finish)
 			ok = (fin > 0) == (off > 0) && 2*abs64(fin) >= abs64(off)
-		} else if len(s.start) < minTrackerTasks {
-			ok = slices.Max(s.start) < -minTrackerOffsetMs
 		}
 		if ok {
 			fixed = append(fixed, trackerOffset{host: h, offsetMs: off, tasks: len(s.start)})
@@ -225,6 +240,14 @@ func eachTaskAttempts(o *jobOut, fn func(t *Task, as []Attempt)) {
 	}
 }
 
+// firstAttempt reports whether an attempt id is its task's first, numbered
+// 0 (attempt_<job>_<type>_<task>_0): the attempt whose assignment the
+// JobTracker logs as the task's start.
+func firstAttempt(id string) bool {
+	i := strings.LastIndexByte(id, '_')
+	return i >= 0 && id[i+1:] == "0"
+}
+
 // shiftMs moves a known time by off; Unknown stays Unknown, and a time the
 // shift would make negative becomes 0.
 func shiftMs(v, off int64) int64 {
@@ -260,7 +283,11 @@ func medianMs(xs []int64) int64 {
 func trackerClockDiag(fixed []trackerOffset) (msg, meta string) {
 	names := make([]string, len(fixed))
 	for i, f := range fixed {
-		names[i] = fmt.Sprintf("%s %+.1f s (%d tasks)", f.host, float64(f.offsetMs)/1000, f.tasks)
+		unit := "tasks"
+		if f.tasks == 1 {
+			unit = "task"
+		}
+		names[i] = fmt.Sprintf("%s %+.1f s (%d %s)", f.host, float64(f.offsetMs)/1000, f.tasks, unit)
 	}
 	msg = fmt.Sprintf("%d TaskTracker hosts' clocks are more than %d s off the JobTracker's (attempt starts against their tasks'); "+
 		"their attempts are moved onto the JobTracker's clock, durations kept: %s; --keep-tracker-clocks keeps them as recorded",

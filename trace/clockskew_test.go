@@ -13,6 +13,7 @@ type skewHost struct {
 	name            string
 	offsetMs, lagMs int64
 	maps            int
+	fails           bool // each map's attempt 0 fails here; attempt 1 succeeds on n3
 }
 
 // skewedRumen returns a Rumen trace of a JobTracker's history (one job)
@@ -31,9 +32,21 @@ func skewedRumen(hosts []skewHost) (string, map[string]int64) {
 		return fmt.Sprintf(`{"attemptID": %q, "result": %q, "startTime": %d, "finishTime": %d, "hostName": "/r/%s"}`,
 			id, result, start+h.offsetMs, start+4000+h.offsetMs, h.name)
 	}
+	byName := map[string]skewHost{}
+	for _, h := range hosts {
+		byName[h.name] = h
+	}
 	for _, h := range hosts {
 		for k := 0; k < h.maps; k++ {
 			tStart := base + int64(i)*10_000
+			if h.fails {
+				a0 := attempt(fmt.Sprintf("attempt_201001011200_0001_m_%06d_0", i), h, tStart+h.lagMs, "FAILED")
+				a1 := attempt(fmt.Sprintf("attempt_201001011200_0001_m_%06d_1", i), byName["n3"], tStart+h.lagMs+4100, "SUCCESS")
+				tasks = append(tasks, fmt.Sprintf(`{"taskID": "task_201001011200_0001_m_%06d", "taskType": "MAP", "taskStatus": "SUCCESS", "startTime": %d, "finishTime": %d, "attempts": [%s, %s]}`,
+					i, tStart, tStart+h.lagMs+4100+4000+500, a0, a1))
+				i++
+				continue
+			}
 			a := attempt(fmt.Sprintf("attempt_201001011200_0001_m_%06d_0", i), h, tStart+h.lagMs, "SUCCESS")
 			tasks = append(tasks, fmt.Sprintf(`{"taskID": "task_201001011200_0001_m_%06d", "taskType": "MAP", "taskStatus": "SUCCESS", "startTime": %d, "finishTime": %d, "attempts": [%s]}`,
 				i, tStart, tStart+h.lagMs+4000+500, a))
@@ -41,10 +54,6 @@ func skewedRumen(hosts []skewHost) (string, map[string]int64) {
 		}
 	}
 	tStart := base + int64(i)*10_000
-	byName := map[string]skewHost{}
-	for _, h := range hosts {
-		byName[h.name] = h
-	}
 	a0 := attempt(fmt.Sprintf("attempt_201001011200_0001_m_%06d_0", i), byName["ahead"], tStart+1000, "FAILED")
 	a1 := attempt(fmt.Sprintf("attempt_201001011200_0001_m_%06d_1", i), byName["n2"], tStart+3000, "SUCCESS")
 	tasks = append(tasks, fmt.Sprintf(`{"taskID": "task_201001011200_0001_m_%06d", "taskType": "MAP", "taskStatus": "SUCCESS", "startTime": %d, "finishTime": %d, "attempts": [%s, %s]}`,
@@ -56,12 +65,13 @@ func skewedRumen(hosts []skewHost) (string, map[string]int64) {
 
 // skewHosts: five hosts on the JobTracker's clock, one 300 s ahead, one 200
 // s behind, one whose launches are slow (9 s) but whose clock is right, one
-// with a single task 30 s ahead (too few to tell from a slow launch) and one
-// with a single task 30 s behind (an attempt that starts before its task).
+// with a single task 30 s ahead (too few to tell from a slow launch), one
+// with a single task 30 s behind (an attempt that starts before its task)
+// and one 100 s behind whose attempts all fail (no finish side).
 var skewHosts = []skewHost{
-	{"n1", 0, 1000, 4}, {"n2", 0, 1000, 4}, {"n3", 0, 1000, 4}, {"n4", 0, 1000, 4}, {"n5", 0, 1000, 4},
-	{"ahead", 300_000, 1000, 5}, {"behind", -200_000, 1000, 3}, {"slow", 0, 9000, 3},
-	{"one-ahead", 30_000, 1000, 1}, {"one-behind", -30_000, 1000, 1},
+	{"n1", 0, 1000, 4, false}, {"n2", 0, 1000, 4, false}, {"n3", 0, 1000, 4, false}, {"n4", 0, 1000, 4, false}, {"n5", 0, 1000, 4, false},
+	{"ahead", 300_000, 1000, 5, false}, {"behind", -200_000, 1000, 3, false}, {"slow", 0, 9000, 3, false},
+	{"one-ahead", 30_000, 1000, 1, false}, {"one-behind", -30_000, 1000, 1, false}, {"failing", -100_000, 1000, 3, true},
 }
 
 // TestTrackerClocksCorrected: the attempts of the hosts whose clocks are off
@@ -80,16 +90,16 @@ func TestTrackerClocksCorrected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := tr.Meta.Options[OptTrackerClocks]; got != "3" {
-		t.Errorf("Meta.Options[%s] = %q, want 3 (ahead, behind, one-behind); diagnostics %v", OptTrackerClocks, got, ds)
+	if got := tr.Meta.Options[OptTrackerClocks]; got != "4" {
+		t.Errorf("Meta.Options[%s] = %q, want 4 (ahead, behind, failing, one-behind); diagnostics %v", OptTrackerClocks, got, ds)
 	}
 	if kept.Meta.Options != nil {
 		t.Errorf("kept clocks: Meta.Options %v, want none", kept.Meta.Options)
 	}
-	if n := len(ds); n == 0 || !strings.Contains(ds[n-1].Msg, "3 TaskTracker hosts") || !strings.Contains(ds[n-1].Msg, "ahead +300.0 s (5 tasks)") {
-		t.Errorf("diagnostics %v: want the last to name the 3 corrected hosts", ds)
+	if n := len(ds); n == 0 || !strings.Contains(ds[n-1].Msg, "4 TaskTracker hosts") || !strings.Contains(ds[n-1].Msg, "ahead +300.0 s (6 tasks)") {
+		t.Errorf("diagnostics %v: want the last to name the 4 corrected hosts", ds)
 	}
-	fixed := map[string]bool{"ahead": true, "behind": true, "one-behind": true}
+	fixed := map[string]bool{"ahead": true, "behind": true, "one-behind": true, "failing": true}
 	offset := map[string]int64{}
 	for _, h := range skewHosts {
 		offset[h.name] = h.offsetMs
@@ -118,7 +128,7 @@ func TestTrackerClocksCorrected(t *testing.T) {
 			t.Errorf("kept clocks: %s on %s: start %d, want %d as recorded", k.AttemptID, k.Host, k.StartMs, want[a.AttemptID]+offset[a.Host])
 		}
 	}
-	two := "task_201001011200_0001_m_000033"
+	two := "task_201001011200_0001_m_000036"
 	for _, k := range tr.Tasks {
 		kk := keptTask[k.TaskID]
 		if k.TaskID != two && (fixed[k.Host] || k.Host == "n1" || k.Host == "slow") {
