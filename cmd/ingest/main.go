@@ -127,6 +127,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var parts []*trace.Trace
 	var f trace.Format
 	var trees treeTotals
+	clockHosts := 0 // TaskTracker hosts moved onto the JobTracker's clock, summed over the inputs
 	for _, name := range inputs {
 		if err := ctx.Err(); err != nil {
 			return fail(exitFail, "%v", err)
@@ -150,6 +151,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				inputs[0], f.Name, name, pf.Name)
 		}
 		f = pf
+		if n, err := strconv.Atoi(t.Meta.Options[trace.OptTrackerClocks]); err == nil {
+			clockHosts += n
+		}
 		parts = append(parts, t)
 	}
 	if len(parts) == 0 {
@@ -162,6 +166,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	t.Meta.SchemaVersion = trace.SchemaVersion
 	t.Meta.Tool = version.Tool("ingest")
 	t.Meta.Options = map[string]string{"format": *format, "strict": strconv.FormatBool(*strict)}
+	if *keepClocks {
+		t.Meta.Options["keep_tracker_clocks"] = "true"
+	}
+	if clockHosts > 0 {
+		// each input is corrected on its own (ReadInput, ReadTree)
+		t.Meta.Options[trace.OptTrackerClocks] = strconv.Itoa(clockHosts)
+	}
 	t.Meta.Sources = append([]string(nil), inputs...) // directories whose files were all skipped included
 	if topo != nil {
 		trace.FillRacks(t, topo)
