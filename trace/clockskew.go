@@ -99,6 +99,7 @@ func correctTrackerClocks(outs []jobOut) []trackerOffset {
 	type sample struct{ start, finish []int64 }
 	hosts := map[string]*sample{}
 	var allStart, allFinish []int64
+	seen := map[string]bool{} // task ids: a job read twice (copied histories) counts once
 	for i := range outs {
 		o := &outs[i]
 		if o.clocks == nil {
@@ -106,9 +107,10 @@ func correctTrackerClocks(outs []jobOut) []trackerOffset {
 		}
 		eachTaskAttempts(o, func(t *Task, as []Attempt) {
 			c, ok := o.clocks[t.TaskID]
-			if !t.Type.IsWork() || !ok || c.start <= 0 {
+			if !t.Type.IsWork() || !ok || c.start <= 0 || seen[t.TaskID] {
 				return
 			}
+			seen[t.TaskID] = true
 			host := func(h string) *sample {
 				s := hosts[h]
 				if s == nil {

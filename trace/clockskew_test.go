@@ -3,6 +3,7 @@ package trace
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -191,6 +192,23 @@ func TestTrackerClocksNoSkew(t *testing.T) {
 		}
 		if !reflect.DeepEqual(on, off) {
 			t.Errorf("%s: the correction changed a history without skew", name)
+		}
+	}
+}
+
+// TestTrackerClocksCopiesCountOnce: a history read twice (the same job
+// twice in one Rumen file) corrects the same hosts as one copy: a host with
+// two tasks 30 s ahead does not reach minTrackerTasks by being counted twice.
+func TestTrackerClocksCopiesCountOnce(t *testing.T) {
+	in, _ := skewedRumen(append(slices.Clone(skewHosts), skewHost{"two-ahead", 30_000, 1000, 2, false}))
+	for _, s := range []string{in, in + "\n" + in} {
+		var ds []Diagnostic
+		tr, err := ReadRumen("r.json", strings.NewReader(s), collect(&ds))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.Meta.Options[OptTrackerClocks]; got != "4" || strings.Contains(ds[len(ds)-1].Msg, "two-ahead") {
+			t.Errorf("%d jobs: %s hosts corrected, want 4, two-ahead not among them: %v", len(tr.Jobs), got, ds)
 		}
 	}
 }

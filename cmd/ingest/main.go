@@ -293,6 +293,14 @@ walked: job histories are recognised by content, each job gets the
 that cannot be read are skipped, named on stderr and counted in the summary
 (--strict makes them fatal).
 
+A Hadoop 1 history (or a Rumen trace of one) times its jobs and tasks by the
+JobTracker's clock and its attempts by each TaskTracker's. Hosts whose
+clocks are clearly off (their attempts start a steady 5 s or more away from
+their tasks' assignments) have their attempts moved onto the JobTracker's
+clock, durations kept; a warning names them and the trace's options count
+them. Each FILE or DIR is corrected on its own. --keep-tracker-clocks keeps
+the recorded times.
+
 Formats (--format auto detects them from the name and first bytes):
 `)
 	for _, f := range trace.Formats() {
