@@ -93,7 +93,7 @@ type trackerOffset struct {
 // finish over the successful attempts its tasks keep, R the trace's) has the
 // same sign and at least half the size; or when every one of its first
 // attempts starts more than minTrackerOffsetMs before its task, which only a
-// clock can do (Mumak's node1496 ran 8 first attempts, all failed, each
+// clock can do (Mumak's node1496 ran 10 first attempts, all failed, each
 // starting 113.5–114.0 s before its task).
 func correctTrackerClocks(outs []jobOut) []trackerOffset {
 	type sample struct{ start, finish []int64 }
