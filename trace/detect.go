@@ -21,6 +21,8 @@ type ReadOptions struct {
 	// Warnings, when not nil, receives warnings as FILE:LINE:COLUMN: warning: …
 	// lines (at most a few per file, then a count).
 	Warnings io.Writer
+	// KeepTrackerClocks is HistoryOptions.KeepTrackerClocks.
+	KeepTrackerClocks bool
 }
 
 // ReaderFunc reads one input file, named name (for messages and Meta.Sources;

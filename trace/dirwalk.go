@@ -160,6 +160,12 @@ func ReadTree(ctx context.Context, root string, opt TreeOptions) (*Trace, *TreeS
 	}
 	topo, topoDiags := learnTopology(opt.Topology, topoFiles, outs)
 	diags = append(diags, topoDiags...)
+	var clockMsg, clockMeta string
+	if !opt.KeepTrackerClocks {
+		if fixed := correctTrackerClocks(outs); len(fixed) > 0 {
+			clockMsg, clockMeta = trackerClockDiag(fixed)
+		}
+	}
 	tr := assemble(outs, topo, func(d Diagnostic) {
 		if d.File == "" { // not about one job of one file
 			d.File = root
@@ -180,6 +186,11 @@ func ReadTree(ctx context.Context, root string, opt TreeOptions) (*Trace, *TreeS
 	slices.Sort(names)
 	tr.Meta.SourceFormat = strings.Join(names, "+")
 	tr.Meta.Sources = []string{root}
+	if clockMsg != "" {
+		// a correction, not a problem of the input: no error under Strict
+		diags = append(diags, Diagnostic{File: root, Offset: -1, Msg: clockMsg})
+		tr.Meta.Options = map[string]string{OptTrackerClocks: clockMeta}
+	}
 	sum.Diagnostics = len(diags)
 	opt.emit(diags)
 	return tr, sum, nil

@@ -281,7 +281,7 @@ func (p *h1Part) jobs(serialBase int) ([]jobOut, error) {
 			}
 			continue
 		}
-		out = append(out, jobOut{job: job, tasks: tasks, attempts: attempts, serial: int64(serialBase + i), src: p.diag.file, pos: pos})
+		out = append(out, jobOut{job: job, tasks: tasks, attempts: attempts, serial: int64(serialBase + i), src: p.diag.file, pos: pos, clocks: j.taskClocks()})
 	}
 	return out, nil
 }

@@ -24,6 +24,12 @@ type HistoryOptions struct {
 	// Warn receives every problem that did not stop the reading, in input order.
 	// Nil drops them.
 	Warn func(Diagnostic)
+	// KeepTrackerClocks keeps a Hadoop 1 history's attempt times on their
+	// TaskTrackers' clocks as recorded. Without it the hosts whose clocks are
+	// clearly off the JobTracker's have their attempts moved onto the
+	// JobTracker's clock (correctTrackerClocks), a warning names them, and
+	// Meta.Options["tracker_clocks_corrected"] counts them.
+	KeepTrackerClocks bool
 }
 
 // Diagnostic is a problem found in an input that did not stop its reading: a

@@ -20,6 +20,9 @@ type jobOut struct {
 	conf     Conf  // companion configuration, applied by assemble
 	src      string
 	pos      jobPos // where in src the job's first record is
+	// clocks are the JobTracker times of the tasks of a Hadoop 1 history, by
+	// task id (jobAcc.taskClocks), for correctTrackerClocks; nil for others.
+	clocks map[string]taskClock
 }
 
 // jobPos is where a job's first record is in its file, for the diagnostics
@@ -205,7 +208,13 @@ func (t *taskAcc) appendAttempts(out []Attempt, jobID string, kind taskKind, hos
 		}
 		out = append(out, x)
 	}
-	mine := out[first:]
+	markSpeculative(out[first:])
+	return out
+}
+
+// markSpeculative marks as speculative each of a task's attempts that
+// started while an earlier-started attempt of the task had not yet finished.
+func markSpeculative(mine []Attempt) {
 	for i := range mine {
 		for k := range mine {
 			o := &mine[k]
@@ -217,7 +226,6 @@ func (t *taskAcc) appendAttempts(out []Attempt, jobID string, kind taskKind, hos
 			}
 		}
 	}
-	return out
 }
 
 // uniqueIndexes sorts a job's tasks by type and index and makes (type, index)
@@ -356,15 +364,31 @@ func (t *taskAcc) chosenAttempt() *attemptAcc {
 // and end up to 11 s after it: TaskTracker clocks off the JobTracker's, which
 // would make a lag of that size out of nothing.
 func (t *taskAcc) launchLag(a *attemptAcc) int64 {
-	if t.start <= 0 || a.start < t.start || a.finish < a.start || t.finish < a.finish {
-		return Unknown
-	}
 	for _, o := range t.attempts {
-		if o != a && (o.start < 0 || o.start < a.start || o.start == a.start && CompareIDs(o.id, a.id) < 0) {
+		if o != a && startsBefore(o.start, o.id, a.start, a.id) {
 			return Unknown
 		}
 	}
-	return a.start - t.start
+	launch, _ := clockLags(t.start, t.finish, a.start, a.finish)
+	return launch
+}
+
+// startsBefore reports whether an attempt starting at start (id id) counts
+// as started before one starting at aStart (id aID) for launchLag: it has no
+// start, starts earlier, or at the same time with a smaller id.
+func startsBefore(start int64, id string, aStart int64, aID string) bool {
+	return start < 0 || start < aStart || start == aStart && CompareIDs(id, aID) < 0
+}
+
+// clockLags returns the launch lag (a task's first attempt) and the report
+// lag of an attempt running aStart..aFinish on its TaskTracker's clock, of a
+// task the JobTracker recorded as tStart..tFinish on its own clock; both
+// Unknown when the two clocks visibly disagree (launchLag, reportLag).
+func clockLags(tStart, tFinish, aStart, aFinish int64) (launch, report int64) {
+	if tStart <= 0 || aStart < tStart || aFinish < aStart || tFinish < aFinish {
+		return Unknown, Unknown
+	}
+	return aStart - tStart, tFinish - aFinish
 }
 
 // reportLag is how long after attempt a, the one the task keeps, finished the
@@ -379,10 +403,8 @@ func (t *taskAcc) launchLag(a *attemptAcc) int64 {
 // the task, ends no earlier than it starts and no later than the task's
 // finish); unlike the launch lag, a need not be the first attempt.
 func (t *taskAcc) reportLag(a *attemptAcc) int64 {
-	if t.start <= 0 || a.start < t.start || a.finish < a.start || t.finish < a.finish {
-		return Unknown
-	}
-	return t.finish - a.finish
+	_, report := clockLags(t.start, t.finish, a.start, a.finish)
+	return report
 }
 
 // build turns an accumulated task into its trace form.

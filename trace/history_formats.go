@@ -29,7 +29,7 @@ func readSLSFormat(name string, r io.Reader, opt ReadOptions) (*Trace, error) {
 func withWarnings(opt ReadOptions, read func(HistoryOptions) (*Trace, error)) (*Trace, error) {
 	p := NewWarningPrinter(opt.Warnings)
 	defer p.Flush()
-	return read(HistoryOptions{Strict: opt.Strict, Warn: p.Warn})
+	return read(HistoryOptions{Strict: opt.Strict, Warn: p.Warn, KeepTrackerClocks: opt.KeepTrackerClocks})
 }
 
 // WarningPrinter writes diagnostics as warning lines ("file:line: warning: …",

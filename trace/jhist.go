@@ -69,6 +69,12 @@ func (res fileResult) trace(opt HistoryOptions, format, name string) (*Trace, er
 	for _, d := range topoDiags {
 		add(d)
 	}
+	var clockMsg, clockMeta string
+	if !opt.KeepTrackerClocks {
+		if fixed := correctTrackerClocks(res.jobs); len(fixed) > 0 {
+			clockMsg, clockMeta = trackerClockDiag(fixed)
+		}
+	}
 	tr := assemble(res.jobs, topo, add)
 	if strictErr != nil {
 		return nil, strictErr
@@ -87,6 +93,11 @@ func (res fileResult) trace(opt HistoryOptions, format, name string) (*Trace, er
 			msg += " (the first problem of the file: " + res.diags[0].String() + ")"
 		}
 		return nil, Diagnostic{File: name, Offset: -1, Msg: msg}.parseError(nil)
+	}
+	if clockMsg != "" {
+		// a correction, not a problem of the input: no error under Strict
+		diags = append(diags, Diagnostic{File: name, Offset: -1, Msg: clockMsg})
+		tr.Meta.Options = map[string]string{OptTrackerClocks: clockMeta}
 	}
 	opt.emit(diags)
 	tr.Meta.SourceFormat = format

@@ -148,7 +148,7 @@ func readRumen(name string, r io.Reader, strict bool) (fileResult, error) {
 			}
 			continue
 		}
-		jobs = append(jobs, jobOut{job: job, tasks: tasks, attempts: attempts, serial: record, conf: conf, src: name, pos: pos})
+		jobs = append(jobs, jobOut{job: job, tasks: tasks, attempts: attempts, serial: record, conf: conf, src: name, pos: pos, clocks: acc.taskClocks()})
 	}
 	if len(jobs) == 0 {
 		return fileResult{}, Diagnostic{File: name, Offset: -1, Msg: "no job objects in the Rumen trace" + diag.whyNone()}.parseError(nil)

@@ -64,6 +64,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	force := fs.Bool("force", false, "replace --out even if it holds files ingest did not write")
 	format := fs.String("format", "auto", "input format: auto or "+strings.Join(trace.FormatNames(), ", "))
 	strict := fs.Bool("strict", false, "turn warnings about inconsistent input into errors, and unreadable files of a DIR")
+	keepClocks := fs.Bool("keep-tracker-clocks", false, "keep a Hadoop 1 history's attempt times on their TaskTrackers' clocks (by default hosts clearly off the JobTracker's clock are moved onto it, and named on stderr)")
 	topology := fs.String("topology", "", "Rumen topology or SLS node file giving the racks of hosts the inputs leave rack-less")
 	workers := fs.Int("workers", 0, "files of a DIR read at once (0: one per CPU)")
 	generate := fs.String("generate", "", "write a synthetic trace made by this generator instead of reading FILEs")
@@ -122,10 +123,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	warnings := newWarnWriter(stderr)
 	defer warnings.flush()
-	opt := trace.ReadOptions{Strict: *strict, Warnings: warnings}
+	opt := trace.ReadOptions{Strict: *strict, Warnings: warnings, KeepTrackerClocks: *keepClocks}
 	var parts []*trace.Trace
 	var f trace.Format
 	var trees treeTotals
+	clockHosts := 0 // TaskTracker hosts moved onto the JobTracker's clock, summed over the inputs
 	for _, name := range inputs {
 		if err := ctx.Err(); err != nil {
 			return fail(exitFail, "%v", err)
@@ -152,6 +154,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				inputs[0], f.Name, name, pf.Name)
 		}
 		f = pf
+		if n, err := strconv.Atoi(t.Meta.Options[trace.OptTrackerClocks]); err == nil {
+			clockHosts += n
+		}
 		parts = append(parts, t)
 	}
 	if len(parts) == 0 {
@@ -164,6 +169,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	t.Meta.SchemaVersion = trace.SchemaVersion
 	t.Meta.Tool = version.Tool("ingest")
 	t.Meta.Options = map[string]string{"format": *format, "strict": strconv.FormatBool(*strict)}
+	if *keepClocks {
+		t.Meta.Options["keep_tracker_clocks"] = "true"
+	}
+	if clockHosts > 0 {
+		// each input is corrected on its own (ReadInput, ReadTree)
+		t.Meta.Options[trace.OptTrackerClocks] = strconv.Itoa(clockHosts)
+	}
 	t.Meta.Sources = append([]string(nil), inputs...) // directories whose files were all skipped included
 	if topo != nil {
 		trace.FillRacks(t, topo)
@@ -298,6 +310,14 @@ walked: job histories are recognised by content, each job gets the
 <jobId>_conf.xml next to it, topology files fill missing racks, and files
 that cannot be read are skipped, named on stderr and counted in the summary
 (--strict makes them fatal).
+
+A Hadoop 1 history (or a Rumen trace of one) times its jobs and tasks by the
+JobTracker's clock and its attempts by each TaskTracker's. Hosts whose
+clocks are clearly off (their attempts start a steady 5 s or more away from
+their tasks' assignments) have their attempts moved onto the JobTracker's
+clock, durations kept; a warning names them and the trace's options count
+them. Each FILE or DIR is corrected on its own. --keep-tracker-clocks keeps
+the recorded times.
 
 Formats (--format auto detects them from the name and first bytes):
 `)

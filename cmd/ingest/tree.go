@@ -51,6 +51,7 @@ func isDir(name string) bool {
 func readTree(ctx context.Context, dir, format string, workers int, opt trace.ReadOptions, stderr io.Writer, tt *treeTotals) (*trace.Trace, trace.Format, error) {
 	topt := trace.TreeOptions{Workers: workers}
 	topt.Strict = opt.Strict
+	topt.KeepTrackerClocks = opt.KeepTrackerClocks
 	if format != "auto" {
 		k, ok := trace.HistoryKind(format)
 		if !ok {
