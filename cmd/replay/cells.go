@@ -73,9 +73,10 @@ func traceKey(cl replay.Cell) string {
 // check reads every job and task), and so does a later observed cell of the
 // same trace, hardware model and seed (the observed run reads every job's
 // tasks and attempts itself, so a file gone bad since is still found by
-// it; a simulated cell builds its workload again, which reads them). It returns the jobs in cell order; cells
-// that prepareCell skips are left out. The jobs a workload leaves out
-// (replay.Workload.LeftOut) are warned about on stderr once per trace.
+// it; a simulated cell builds its workload again, which reads them). It
+// returns the jobs in cell order; cells that prepareCell skips are left
+// out. The jobs a workload leaves out (replay.Workload.LeftOut) are warned
+// about on stderr once per trace.
 func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[string]string, stderr io.Writer) ([]*job, error) {
 	traces := map[string]*trace.Trace{}
 	checked := map[string]bool{} // trace key and hardware whose workload built

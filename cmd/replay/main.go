@@ -380,6 +380,8 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 				if ok && err == nil {
 					if c.traceIDs == nil {
 						c.traceIDs = map[*trace.Trace]string{}
+					}
+					if c.traceHosts == nil {
 						c.traceHosts = map[*trace.Trace]*replay.TraceHosts{}
 					}
 					c.traceIDs[tr] = h.Sum()
