@@ -16,6 +16,10 @@ func SetRowGroup(w *RunWriter, n int) {
 // by chunks of n trace jobs (finishBounds) instead of boundChunk.
 func SetBoundChunk(w *Workload, n int) { w.boundChunk = n }
 
+// FinishBounds is w.finishBounds: the earliest finish of the maps and
+// reduces of the trace jobs from each chunk on.
+func FinishBounds(w *Workload) ([]int64, error) { return w.finishBounds() }
+
 // EventStats is eventStats for tests and benchmarks.
 type EventStats = eventStats
 

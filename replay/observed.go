@@ -533,48 +533,69 @@ func (w *Workload) chunk() int {
 	return boundChunk
 }
 
-// finishBounds reads the trace (a streamed one once more, each job with its
-// tasks) for the earliest finish (ms) of the maps and reduces of the trace
-// jobs from each chunk of boundChunk on: entry c is the minimum over jobs
-// c·boundChunk and after, math.MaxInt64 when none has one. A job the
-// replay leaves out counts too: the bound is then only earlier.
+// finishBounds reads the trace (a streamed one once more: the job_id, type
+// and finish_ms of its tasks, trace.JobStream.EachTaskSpan, each task's job
+// numbered by a cursor on the jobs beside them) for the earliest finish
+// (ms) of the maps and reduces of the trace jobs from each chunk of
+// boundChunk on: entry c is the minimum over jobs c·boundChunk and after,
+// math.MaxInt64 when none has one. A job the replay leaves out counts too:
+// the bound is then only earlier.
 func (w *Workload) finishBounds() ([]int64, error) {
 	var mins []int64
-	add := func(ti int, tasks []trace.Task) {
+	add := func(ti int, typ trace.TaskType, finishMs int64) {
 		c := ti / w.chunk()
 		for len(mins) <= c {
 			mins = append(mins, math.MaxInt64)
 		}
-		for i := range tasks {
-			if t := &tasks[i]; t.Type.IsWork() && t.FinishMs >= 0 {
-				mins[c] = min(mins[c], t.FinishMs)
-			}
+		if typ.IsWork() && finishMs >= 0 {
+			mins[c] = min(mins[c], finishMs)
 		}
 	}
 	if s := w.Trace.Stream; s != nil {
-		c, err := s.OpenTasks()
-		if err != nil {
+		if err := streamedFinishes(s, add); err != nil {
 			return nil, fmt.Errorf("read trace: %w", err)
-		}
-		defer c.Close()
-		for ti := 0; ; ti++ {
-			if _, err := c.Next(); errors.Is(err, io.EOF) {
-				break
-			} else if err != nil {
-				return nil, fmt.Errorf("read trace: %w", err)
-			}
-			add(ti, c.Tasks())
 		}
 	} else {
 		for ti := range w.Trace.Jobs {
 			tasks, _ := w.heldTasks(ti)
-			add(ti, tasks)
+			for i := range tasks {
+				add(ti, tasks[i].Type, tasks[i].FinishMs)
+			}
 		}
 	}
 	for c := len(mins) - 2; c >= 0; c-- {
 		mins[c] = min(mins[c], mins[c+1])
 	}
 	return mins, nil
+}
+
+// streamedFinishes calls add with each task of s, in file order, with its
+// job's trace position, type and finish: its span (the span columns only,
+// trace.JobStream.EachTaskSpan), its job's position found by reading the
+// jobs beside (a job's tasks are contiguous and in job order, as the
+// stream's check made sure).
+func streamedFinishes(s *trace.JobStream, add func(ti int, typ trace.TaskType, finishMs int64)) error {
+	jobs, err := s.Open()
+	if err != nil {
+		return err
+	}
+	defer jobs.Close()
+	ti, id := -1, ""
+	return s.EachTaskSpan(func(i int, sp *trace.Span) error {
+		for ti < 0 || sp.JobID != id {
+			j, err := jobs.Next()
+			if errors.Is(err, io.EOF) {
+				return fmt.Errorf("%s: task %d (%q): job %q is not in the trace after the jobs before it (was the file changed?)",
+					s.Path(), i, sp.TaskID, sp.JobID)
+			}
+			if err != nil {
+				return err
+			}
+			ti, id = ti+1, j.ID
+		}
+		add(ti, sp.Type, sp.FinishMs)
+		return nil
+	})
 }
 
 // firstAttempt is the earliest start (ms) of a map or reduce attempt on a

@@ -320,6 +320,81 @@ func TestObservedStreamedAsHeld(t *testing.T) {
 	t.Logf("%d runs compared", compared)
 }
 
+// TestObservedFinishBoundsStreamed: the task rows' bounds of a streamed
+// trace, read from its tasks' span columns and its jobs beside them
+// (finishBounds), are those of the trace read whole, entry for entry, over
+// chunks of 1, 2, 3 and 16 trace jobs: for every real history and for
+// traces whose tasks finish before their job's submit, far after the
+// rest or never (skewedTrace), and where some jobs list no task.
+func TestObservedFinishBoundsStreamed(t *testing.T) {
+	gaps := attemptTrace(300)
+	// Every fifth job without tasks: its trace position is skipped by
+	// the tasks and counted by the jobs.
+	gaps.Tasks = slices.DeleteFunc(gaps.Tasks, func(k trace.Task) bool {
+		return slices.IndexFunc(gaps.Jobs, func(j trace.Job) bool { return j.ID == k.JobID })%5 == 2
+	})
+	gaps.Attempts = slices.DeleteFunc(gaps.Attempts, func(a trace.Attempt) bool {
+		return slices.IndexFunc(gaps.Jobs, func(j trace.Job) bool { return j.ID == a.JobID })%5 == 2
+	})
+	inputs := append(historyInputs(t), "skewedTrace(300)", "gaps")
+	compared, finite := 0, 0
+	for n, in := range inputs {
+		var tr *trace.Trace
+		var err error
+		switch in {
+		case "skewedTrace(300)":
+			tr = skewedTrace(300)
+		case "gaps":
+			tr = gaps
+		default:
+			if tr, _, err = trace.ReadTree(context.Background(), in, trace.TreeOptions{}); err != nil || len(tr.Jobs) == 0 || len(tr.Tasks) == 0 {
+				continue
+			}
+		}
+		dir := filepath.Join(t.TempDir(), fmt.Sprint(n))
+		if err := trace.Write(dir, tr); err != nil {
+			t.Fatal(err)
+		}
+		held, err := trace.Read(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		streamed, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Attempts: true})
+		if err != nil || !ok {
+			t.Fatalf("%s: OpenTaskStream: %v %v", in, ok, err)
+		}
+		hw := replay.DefaultHardware()
+		workload := func(tr *trace.Trace) *replay.Workload {
+			w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{IncludeIncomplete: true})
+			if err != nil {
+				t.Fatalf("%s: %v", in, err)
+			}
+			return w
+		}
+		wHeld, wStreamed := workload(held), workload(streamed)
+		for _, chunk := range []int{1, 2, 3, 16} {
+			replay.SetBoundChunk(wHeld, chunk)
+			replay.SetBoundChunk(wStreamed, chunk)
+			want, err := replay.FinishBounds(wHeld)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := replay.FinishBounds(wStreamed)
+			if err != nil || !slices.Equal(got, want) {
+				t.Errorf("%s, chunk %d: streamed bounds %v, %v; held %v", in, chunk, got, err, want)
+			}
+			if len(want) > 1 && want[0] != math.MaxInt64 {
+				finite++ // bounds over more than one chunk, with a finish
+			}
+			compared++
+		}
+	}
+	if compared == 0 || finite == 0 {
+		t.Fatalf("%d bounds compared, %d of more than one chunk with a finish", compared, finite)
+	}
+	t.Logf("%d bounds compared, %d of more than one chunk with a finish", compared, finite)
+}
+
 // TestObservedStreamedGoneBad: the observed schedule of a trace directory
 // whose tasks.parquet goes bad after its workload was built (an unknown
 // type two thirds in) fails with bad input naming the file and the row,

@@ -145,51 +145,93 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     gives each queue one thread, which initialises that queue's jobs one at
 //     a time; apache/hadoop branch-1, src/contrib/capacity-scheduler).
 func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
-	hw, ok, err := traceHardware(tr, base, useChunk)
+	return TraceHardwareSeen(tr, base, nil)
+}
+
+// TraceHardwareSeen is TraceHardware with what it takes from tr's tasks
+// (their hosts and racks, whether some records a schedule) given: seen, a
+// TraceHosts told every task of tr in trace order as another pass read
+// them (trace.StreamOptions.Visit), so that a streamed trace's tasks are
+// not read once more for it; nil reads them.
+func TraceHardwareSeen(tr *trace.Trace, base Hardware, seen *TraceHosts) (Hardware, bool, error) {
+	hw, ok, err := traceHardwareSeen(tr, base, useChunk, seen)
 	if err != nil {
 		return base, false, fmt.Errorf("cluster derived from the trace: %w", err)
 	}
 	return hw, ok, nil
 }
 
+// TraceHosts is what a cluster derived from a trace (TraceHardware) takes
+// from its tasks: each host's rack, the hosts in the order they are first
+// named, and whether some task records a schedule. Visit builds it from
+// the tasks in trace order; it holds one entry per host.
+type TraceHosts struct {
+	rackOf   map[string]string // host -> the first non-empty rack named for it
+	order    []string          // the hosts, first named first
+	schedule bool              // some task has a host, a start and a finish (observedTask)
+}
+
+// NewTraceHosts returns an empty TraceHosts, to be told a trace's tasks.
+func NewTraceHosts() *TraceHosts { return &TraceHosts{rackOf: map[string]string{}} }
+
+// Visit adds task k: its host and rack, then its preferred hosts with their
+// racks, in that order. A job (k nil) adds nothing. Its signature is
+// trace.StreamOptions.Visit's.
+func (h *TraceHosts) Visit(_ *trace.Job, k *trace.Task) {
+	if k == nil {
+		return
+	}
+	h.see(k.Host, k.Rack)
+	for i, x := range k.PreferredHosts {
+		rack := ""
+		if i < len(k.PreferredRacks) {
+			rack = k.PreferredRacks[i]
+		}
+		h.see(x, rack)
+	}
+	h.schedule = h.schedule || observedTask(k)
+}
+
+// see adds host with rack (the first non-empty rack named for it wins).
+func (h *TraceHosts) see(host, rack string) {
+	if host == "" {
+		return
+	}
+	r, ok := h.rackOf[host]
+	if !ok {
+		h.order = append(h.order, host)
+	}
+	if r == "" {
+		h.rackOf[host] = rack
+	}
+}
+
 // traceHardware is TraceHardware, peakUse reading chunk attempts between
 // two drains (useChunk; tests give others). A streamed trace (tr.Stream) is read in
-// passes: one over the tasks (hosts, racks, whether it records a schedule),
-// one over the jobs (confs, queues, YARN containers) and two over the
+// passes: one over the tasks (hosts, racks, whether it records a schedule;
+// none when they are given, traceHardwareSeen), one over the jobs (confs, queues, YARN containers) and two over the
 // attempts, else over the tasks (peakUse); it holds the hosts, one entry per
 // job for a YARN cluster, and what peakUse holds, never the trace's tasks or
 // attempts.
 func traceHardware(tr *trace.Trace, base Hardware, chunk int) (Hardware, bool, error) {
-	rackOf := map[string]string{}
-	var order []string
-	see := func(host, rack string) {
-		if host == "" {
-			return
-		}
-		r, ok := rackOf[host]
-		if !ok {
-			order = append(order, host)
-		}
-		if r == "" {
-			rackOf[host] = rack
+	return traceHardwareSeen(tr, base, chunk, nil)
+}
+
+// traceHardwareSeen is traceHardware with the tasks' hosts given (seen,
+// TraceHardwareSeen), else read: the pass over the tasks a caller that
+// read them already saves.
+func traceHardwareSeen(tr *trace.Trace, base Hardware, chunk int, seen *TraceHosts) (Hardware, bool, error) {
+	if seen == nil {
+		seen = NewTraceHosts()
+		if err := eachTask(tr, func(_ int, t *trace.Task) error {
+			seen.Visit(nil, t)
+			return nil
+		}); err != nil {
+			return base, false, err
 		}
 	}
-	schedule := false
-	err := eachTask(tr, func(_ int, t *trace.Task) error {
-		see(t.Host, t.Rack)
-		for k, x := range t.PreferredHosts {
-			rack := ""
-			if k < len(t.PreferredRacks) {
-				rack = t.PreferredRacks[k]
-			}
-			see(x, rack)
-		}
-		schedule = schedule || observedTask(t)
-		return nil
-	})
-	if err != nil {
-		return base, false, err
-	}
+	rackOf, order, schedule := seen.rackOf, seen.order, seen.schedule
+	var err error
 	if len(order) == 0 {
 		return base, false, nil
 	}

@@ -53,7 +53,8 @@ func TestTraceHardwareStreamedAsHeld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			streamed, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Attempts: true})
+			seen := replay.NewTraceHosts()
+			streamed, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Attempts: true, Visit: seen.Visit})
 			if err != nil || !ok {
 				t.Fatalf("%s: OpenTaskStream: %v %v", in, ok, err)
 			}
@@ -83,6 +84,13 @@ func TestTraceHardwareStreamedAsHeld(t *testing.T) {
 						t.Errorf("%s (attempts dropped %v, cluster %s, chunk %d): streamed\n%+v %v %v\nheld\n%+v %v %v",
 							in, dropAttempts, base.Cluster, chunk, got, gotOK, gotErr, want, wantOK, wantErr)
 					}
+				}
+				// The hosts seen as the stream's check read its tasks
+				// stand for the pass over them (replay's loadTrace).
+				got, gotOK, gotErr := replay.TraceHardwareSeen(streamed, base, seen)
+				if !reflect.DeepEqual(got, want) || gotOK != wantOK || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+					t.Errorf("%s (attempts dropped %v, cluster %s): streamed, hosts seen\n%+v %v %v\nheld\n%+v %v %v",
+						in, dropAttempts, base.Cluster, got, gotOK, gotErr, want, wantOK, wantErr)
 				}
 				compared++
 			}

@@ -39,10 +39,11 @@ type job struct {
 	cell     replay.Cell
 	traceSrc string       // the trace's key (traceKey)
 	trace    *trace.Trace // what the run replays; nil for a generated trace until its cell runs
-	// workload is the workload prepareJobs built to check the cell, kept for
-	// its run when the trace is streamed (it holds nothing per job then, and
-	// building it again would read the trace's files once more); nil
-	// otherwise, and once the cell has run.
+	// workload is the workload prepareJobs built to check the cell (or, for
+	// an observed cell, an earlier cell of its trace, hardware model and
+	// seed), kept for its run when the trace is streamed (it holds nothing
+	// per job then, and building it again would read the trace's files once
+	// more); nil otherwise, and once the cell has run.
 	workload *replay.Workload
 	// What is kept of a finished cell (finishCell).
 	run      summary.Run
@@ -69,13 +70,21 @@ func traceKey(cl replay.Cell) string {
 // again when the cell runs, except a streamed trace's (trace.Trace.Stream),
 // which holds nothing per job: the cell it was built for keeps it for its
 // run, so that the trace's files are not read once more to build it (its
-// check reads every job and task). It returns the jobs in cell order; cells
-// that prepareCell skips are left out. The jobs a workload leaves out
-// (replay.Workload.LeftOut) are warned about on stderr once per trace.
+// check reads every job and task), and so does a later observed cell of the
+// same trace, hardware model and seed (the observed run reads every job's
+// tasks and attempts itself, so a file gone bad since is still found by
+// it; a simulated cell builds its workload again, which reads them). It
+// returns the jobs in cell order; cells that prepareCell skips are left
+// out. The jobs a workload leaves out (replay.Workload.LeftOut) are warned
+// about on stderr once per trace.
 func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[string]string, stderr io.Writer) ([]*job, error) {
 	traces := map[string]*trace.Trace{}
 	checked := map[string]bool{} // trace key and hardware whose workload built
-	warned := map[string]bool{}  // trace key and job id warned about
+	// kept is the workload of a streamed trace built for the first cell of
+	// its trace key, hardware and seed, which the observed cells of the
+	// three take too.
+	kept := map[string]*replay.Workload{}
+	warned := map[string]bool{} // trace key and job id warned about
 	jobs := make([]*job, len(cells))
 	order := runOrder(cells)
 	for n, i := range order {
@@ -92,7 +101,8 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 		}
 		j := &job{cell: cl, traceSrc: key, trace: tr}
 		hb, _ := json.Marshal(cl.Hardware)
-		if ck := key + "\x00" + string(hb); !checked[ck] {
+		ck := key + "\x00" + string(hb)
+		if !checked[ck] {
 			w, err := newWorkload(c, cl, tr, key)
 			if err != nil {
 				return nil, err
@@ -100,8 +110,15 @@ func prepareJobs(c *config, cells []replay.Cell, stdin io.Reader, inputs map[str
 			warnLeftOut(stderr, key, w.LeftOut(), warned)
 			if tr.Stream != nil {
 				j.workload = w
+				kept[fmt.Sprintf("%s\x00%d", ck, cl.Seed)] = w
 			}
 			checked[ck] = true
+		} else if cl.Policy == replay.ObservedPolicy {
+			// The observed row reads every job's tasks and attempts
+			// itself (replay.Observed): it takes the workload of its
+			// trace, hardware model and seed that an earlier cell's
+			// check built, if there is one, rather than build it again.
+			j.workload = kept[fmt.Sprintf("%s\x00%d", ck, cl.Seed)]
 		}
 		if cl.Trace.Generator != "" {
 			j.trace = nil

@@ -66,6 +66,9 @@ type config struct {
 	// traceIDs are the identities of traces hashed as they were read
 	// (loadTrace), which runAll's traceIDs start from.
 	traceIDs map[*trace.Trace]string
+	// traceHosts are the hosts of traces' tasks seen as they were read
+	// (loadTrace), which prepareCell derives their clusters from.
+	traceHosts map[*trace.Trace]*replay.TraceHosts
 	// afterCell, when set, is called with each cell's results directory
 	// once they are complete (sweep.go publishes the cell).
 	afterCell func(j *job, dir string, started time.Time) error
@@ -365,13 +368,24 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 			if !c.alone {
 				// Its identity is hashed as it is checked: one pass
 				// over its tasks less (traceIDs).
-				h := replay.NewTraceHash()
-				tr, ok, err = trace.OpenTaskStream(t.Path, trace.StreamOptions{Visit: h.Visit, Attempts: true})
+				// So are the hosts a cluster derived from it takes
+				// (prepareCell): one pass over its tasks less
+				// (replay.TraceHardwareSeen).
+				h, hosts := replay.NewTraceHash(), replay.NewTraceHosts()
+				visit := func(j *trace.Job, k *trace.Task) {
+					h.Visit(j, k)
+					hosts.Visit(j, k)
+				}
+				tr, ok, err = trace.OpenTaskStream(t.Path, trace.StreamOptions{Visit: visit, Attempts: true})
 				if ok && err == nil {
 					if c.traceIDs == nil {
 						c.traceIDs = map[*trace.Trace]string{}
 					}
+					if c.traceHosts == nil {
+						c.traceHosts = map[*trace.Trace]*replay.TraceHosts{}
+					}
 					c.traceIDs[tr] = h.Sum()
+					c.traceHosts[tr] = hosts
 				}
 			}
 			if !ok && err == nil {

@@ -239,6 +239,97 @@ func TestStreamedWorkloadKept(t *testing.T) {
 	}
 }
 
+// TestStreamedWorkloadObservedShared: the observed cell of a streamed
+// trace takes the workload an earlier cell of the same trace, hardware
+// model and seed built to check it (prepareJobs), rather than build it
+// again, in trace mode and on a given model; a simulated cell does not, and
+// an observed cell of another seed does not. The observed run on the taken
+// workload writes the files of one that builds its own.
+func TestStreamedWorkloadObservedShared(t *testing.T) {
+	tmp := t.TempDir()
+	f, err := os.Open(jobTrackerLogs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := trace.ReadInput(jobTrackerLogs, f, "auto", trace.ReadOptions{})
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "history")
+	if err := trace.Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
+	for _, c := range []struct {
+		hw       string
+		policies []string
+		seeds    []uint64
+		shared   []bool // per job: takes the workload of job 0
+	}{
+		{"", []string{"fair", "fifo", "observed"}, nil, []bool{true, false, true}},
+		{hw, []string{"fair", "observed"}, nil, []bool{true, true}},
+		{"", []string{"fair", "observed"}, []uint64{1, 2}, []bool{true, true, false, false}},
+	} {
+		cfg := &config{tracePath: dir, format: "auto", hwPath: c.hw, policies: c.policies, seed: 1,
+			parallel: 1, maxTasksPerHour: replay.DefaultMaxTasksPerHour, maxTasks: replay.DefaultMaxTasks}
+		inputs := map[string]string{}
+		cls, err := plainCells(cfg, inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.seeds != nil {
+			// The cells of a second seed, after the first's.
+			var more []replay.Cell
+			for _, cl := range cls {
+				cl.Seed, cl.Dir = c.seeds[1], cl.Dir+"-seed2"
+				more = append(more, cl)
+			}
+			cls = append(cls, more...)
+		}
+		jobs, err := prepareJobs(cfg, cls, strings.NewReader(""), inputs, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(jobs) != len(c.shared) {
+			t.Fatalf("%v: %d jobs, want %d", c.policies, len(jobs), len(c.shared))
+		}
+		for i, j := range jobs {
+			if got := j.workload != nil && j.workload == jobs[0].workload; got != c.shared[i] {
+				t.Errorf("hardware %q, %v, cell %s (seed %d): takes the first cell's workload %v, want %v",
+					c.hw, c.policies, j.cell.Dir, j.cell.Seed, got, c.shared[i])
+			}
+		}
+		last := jobs[len(c.policies)-1]
+		if last.cell.Policy != replay.ObservedPolicy || last.workload == nil {
+			t.Fatalf("%v: cell %s, workload %v: want the observed cell, with a workload", c.policies, last.cell.Dir, last.workload != nil)
+		}
+		// The observed run on the taken workload and on one built again.
+		var files []map[string][]byte
+		for _, w := range []*replay.Workload{last.workload, nil} {
+			out := filepath.Join(t.TempDir(), "out")
+			j := &job{cell: last.cell, traceSrc: last.traceSrc, trace: last.trace, workload: w}
+			run := *cfg
+			run.tasks = true
+			if err := runAll(context.Background(), []*job{j}, &run, newProgress(io.Discard, 1), out); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string][]byte{}
+			for _, name := range []string{replay.JobsFile, replay.TasksFile, replay.TimelineFile, replay.SummaryFile} {
+				b, err := os.ReadFile(filepath.Join(out, j.cell.Dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[name] = b
+			}
+			files = append(files, got)
+		}
+		if !reflect.DeepEqual(files[0], files[1]) {
+			t.Errorf("hardware %q, %v: the observed run on the taken workload wrote other files than on its own", c.hw, c.policies)
+		}
+	}
+}
+
 // jobTrackerLogs is a Hadoop 1 history of 4 jobs and 283 attempts (69
 // killed, 4 failed).
 const jobTrackerLogs = "../../internal/validation/testdata/traces/hadoop1/apache-hadoop-branch-1-rumen-testdata/sample-job-tracker-logs.gz"

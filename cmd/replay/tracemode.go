@@ -70,7 +70,7 @@ func prepareCell(c *config, cl *replay.Cell, tr *trace.Trace, key string) (skip 
 	}
 	d, seen := c.tm.derived[tr]
 	if !seen {
-		d.hw, d.ok, err = replay.TraceHardware(tr, cl.Hardware)
+		d.hw, d.ok, err = replay.TraceHardwareSeen(tr, cl.Hardware, c.traceHosts[tr])
 		if err == nil && d.ok {
 			d.hw, err = d.hw.WithSettings(setKeys(c.set))
 		}
