@@ -113,6 +113,7 @@ func sameRun(t *testing.T, what string, a, b *replay.Result) {
 // other job's position (which keys its random streams) moves when it is
 // deleted.
 func TestLifecycleJobsLeftOut(t *testing.T) {
+	t.Parallel()
 	hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\ntask_times = \"trace\"\nlifecycle = true\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -186,6 +187,7 @@ func TestLifecycleJobsLeftOutOtherModes(t *testing.T) {
 // unless --include-incomplete (WorkloadOptions.IncludeIncomplete), held and
 // streamed alike.
 func TestLifecycleIncompleteJobNotLeftOut(t *testing.T) {
+	t.Parallel()
 	hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\ntask_times = \"trace\"\nlifecycle = true\n"))
 	if err != nil {
 		t.Fatal(err)

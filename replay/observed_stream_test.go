@@ -197,6 +197,7 @@ func heldTimeline(res *replay.Result, step int64) []replay.TimelineSample {
 // (heldTaskOrder, heldTimeline), with the task rows' bound (finishBounds)
 // taken over 1, 2 and 16 trace jobs.
 func TestObservedStreamedAsHeld(t *testing.T) {
+	t.Parallel()
 	inputs := append(historyInputs(t), "attemptTrace(300)", "skewedTrace(300)")
 	compared := 0
 	for n, in := range inputs {

@@ -16,6 +16,7 @@ import (
 // oldest entry's or by a seq 2³² before its c; each is checked narrow
 // before and wide after.
 func TestEventLogRing(t *testing.T) {
+	t.Parallel()
 	for _, jump := range []string{"none", "c", "seq"} {
 		t.Run(jump, func(t *testing.T) { eventLogRing(t, jump) })
 	}

@@ -64,6 +64,7 @@ func attemptTrace(n int) *trace.Trace {
 // speculative copies, the cluster's start from the earliest attempt),
 // under network = "flow" and on a YARN cluster.
 func TestStreamedAttemptsReplayAsHeld(t *testing.T) {
+	t.Parallel()
 	// 1,200 jobs: 8,600 tasks and 11,374 attempts, two 4,096-row batches
 	// of each file crossed; the fast lane's streams read batches of 512
 	// rows from an eighth of the jobs, and cross two of each file too.
@@ -115,6 +116,7 @@ timeline_sample = "30s"
 // attempt outside its lifetime and a task without a successful attempt is
 // left out for the attempt.
 func TestStreamedAttemptsLeftOutAsHeld(t *testing.T) {
+	t.Parallel()
 	hw, err := replay.ParseHardware([]byte("racks = 2\nnodes_per_rack = 8\ntask_times = \"trace\"\nlifecycle = true\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -60,6 +60,7 @@ func sortedPeakUse[K comparable](tr *trace.Trace, use func(jobID, taskID, host s
 // after every 1, 2, 5, 64 and useChunk attempts, with and without attempts
 // (the tasks' then).
 func TestPeakUseAsSorted(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(15, 2026))
 	slotKey := func(_, taskID, host string, typ trace.TaskType) ([2]string, Resource, bool) {
 		if typ == trace.Map {
@@ -128,6 +129,7 @@ func TestPeakUseAsSorted(t *testing.T) {
 // edges and three jobs' (those under way). Draining only at the end (the
 // sort's memory) holds every edge.
 func TestPeakUseHoldsTheActive(t *testing.T) {
+	t.Parallel()
 	steady := func(n int) *trace.Trace {
 		tr := &trace.Trace{}
 		for k := range n {

@@ -147,6 +147,7 @@ func slotTopo(t *testing.T, hosts, maps, reduces int) *Topology {
 // slotWaitChunk queries or attempts, with and without attempts (the tasks'
 // then), on nodes of 1 to 3 slots.
 func TestSlotWaitsAsSorted(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(15, 2027))
 	waited := 0
 	for trial := range 300 {
@@ -221,6 +222,7 @@ func TestSlotWaitsAsSorted(t *testing.T) {
 // (the sort's memory) holds about every point (all but the few queries
 // before the first attempt's start, drained once the queries are read).
 func TestSlotWaitsHoldTheActive(t *testing.T) {
+	t.Parallel()
 	topo := slotTopo(t, 20, 2, 1)
 	steady := func(n int) *trace.Trace {
 		tr := &trace.Trace{}

@@ -81,6 +81,7 @@ func TestTraceModeSlotWait(t *testing.T) {
 // of the held trace. The shared histories hold a wait (the testdata's, read
 // in -short mode, none).
 func TestSlotWaitsRealHistoriesAsSorted(t *testing.T) {
+	t.Parallel()
 	waits, inputs, shared := 0, 0, false
 	for _, in := range historyInputs(t) {
 		tr, _, err := trace.ReadTree(context.Background(), in, trace.TreeOptions{})

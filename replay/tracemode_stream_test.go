@@ -26,6 +26,7 @@ import (
 // chunks in turn (every chunk still on every cluster, with and without
 // attempts, over the inputs); the full suite after all five each time.
 func TestTraceHardwareStreamedAsHeld(t *testing.T) {
+	t.Parallel()
 	var err error
 	yarn := replay.DefaultHardware()
 	yarn.Cluster = replay.ClusterYARN

@@ -60,6 +60,7 @@ func writeAttemptDir(t *testing.T, jobs []Job, tasks []Task, as []Attempt) strin
 // each with Read's tasks and attempts of it, and through EachAttempt Read's
 // attempts in Read's order; without the option it is not streamed.
 func TestAttemptStreamMatchesRead(t *testing.T) {
+	t.Parallel()
 	// The fast lane's stream reads 512-row batches of an eighth of the jobs
 	// (as many batches of each file as the full lane's 4,096).
 	n, opt := 3_000, StreamOptions{Attempts: true}
@@ -124,6 +125,7 @@ func TestAttemptStreamMatchesRead(t *testing.T) {
 // attempts, OpenTaskStream with StreamOptions.Attempts refuses with the same
 // error, in the same order of checks.
 func TestAttemptStreamRejectsAsRead(t *testing.T) {
+	t.Parallel()
 	// The fast lane reads the stream 512 rows a batch (the full lane at
 	// pqfile's 4,096) from a trace an eighth the size, with every row and job
 	// index an eighth of the full lane's (b): each edit is in the same batch
@@ -225,6 +227,7 @@ func TestAttemptStreamRejectsAsRead(t *testing.T) {
 // is bad input, after the jobs before it were handed out; EachAttempt
 // likewise.
 func TestAttemptStreamMidStreamError(t *testing.T) {
+	t.Parallel()
 	testMidStreamError(t, streamedAttempts(), 3_000, 4_000, 500)
 }
 

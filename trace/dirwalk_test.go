@@ -195,6 +195,7 @@ func TestReadTreeSingleFileAndErrors(t *testing.T) {
 // TestReadTreeShared reads the whole folder of real traces: every job history,
 // Rumen trace and SLS job file in it is read, none is skipped.
 func TestReadTreeShared(t *testing.T) {
+	t.Parallel()
 	sharedFiles(t, "jhist") // skips when absent
 	var ds []Diagnostic
 	tr, sum, err := ReadTree(context.Background(), sharedTraces, TreeOptions{HistoryOptions: collect(&ds)})

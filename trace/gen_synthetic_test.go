@@ -92,6 +92,7 @@ func TestSyntheticUniformAndFixedArrivals(t *testing.T) {
 }
 
 func TestSyntheticCounts(t *testing.T) {
+	t.Parallel()
 	const n = 2000
 	cases := []struct {
 		name     string

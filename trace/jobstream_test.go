@@ -47,6 +47,7 @@ func writeJobsDir(t *testing.T, jobs []Job) string {
 // TestJobStreamMatchesRead: a job-level trace opened for streaming has Read's
 // metadata and, read through Each and a cursor, Read's jobs in Read's order.
 func TestJobStreamMatchesRead(t *testing.T) {
+	t.Parallel()
 	dir := writeJobsDir(t, streamJobs(10_000))
 	want, err := Read(dir)
 	if err != nil {
@@ -101,6 +102,7 @@ func TestJobStreamMatchesRead(t *testing.T) {
 // (rows, metadata, then each job as Trace.Validate does: an empty id, a
 // duplicate, its integers, its order).
 func TestJobStreamRejectsAsRead(t *testing.T) {
+	t.Parallel()
 	// The fast lane reads the stream 512 rows a batch (openJobStream; the
 	// full lane OpenJobStream's 4,096) from a trace an eighth the size, with
 	// every job index past the first few an eighth of the full lane's (b):

@@ -122,6 +122,7 @@ func TestRumenMatchesJSONScan(t *testing.T) {
 }
 
 func TestRumenSharedSamples(t *testing.T) {
+	t.Parallel()
 	for _, f := range sharedFiles(t, "rumen") {
 		if strings.Contains(f, "topology") {
 			t.Run(filepath.Base(f), func(t *testing.T) {

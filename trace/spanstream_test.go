@@ -56,6 +56,7 @@ func rowSpans(t *testing.T, s *JobStream) (tasks, attempts, lags []Span) {
 // hostless tasks, on every schema version's sample trace, and on every history of testdata (each folder and file) ingested and
 // written.
 func TestSpansAsRows(t *testing.T) {
+	t.Parallel()
 	jobs := streamJobs(300)
 	tasks := streamTasks(jobs)
 	for i := range tasks {

@@ -116,6 +116,7 @@ func TestTaskStreamMatchesRead(t *testing.T) {
 // (each file's rows and metadata, the task types, then the jobs and the
 // tasks as Trace.Validate does).
 func TestTaskStreamRejectsAsRead(t *testing.T) {
+	t.Parallel()
 	// The fast lane reads the stream 512 rows a batch (the full lane at
 	// pqfile's 4,096) from a trace an eighth the size, with every row and job
 	// index an eighth of the full lane's (b): each edit is in the same batch
@@ -202,6 +203,7 @@ func TestTaskStreamRejectsAsRead(t *testing.T) {
 // the cursor at that job with an error that names the file and the row and
 // is bad input, after the jobs before it were handed out with their tasks.
 func TestTaskStreamMidStreamError(t *testing.T) {
+	t.Parallel()
 	testMidStreamError(t, streamedTasks(), 5_000, 6_000, 1_000)
 }
 
@@ -227,6 +229,7 @@ func TestTaskStreamHeapFlat(t *testing.T) {
 // at other rows); a type gone bad after the trace was opened is bad input
 // naming the file and its row.
 func TestTaskCountsMatchRead(t *testing.T) {
+	t.Parallel()
 	jobs := streamJobs(6_000)
 	tasks := streamTasks(jobs)
 	dir := writeTraceDir(t, jobs, tasks)

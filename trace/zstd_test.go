@@ -16,6 +16,7 @@ import (
 // keeps), and decode back. The sizes are compressed twice, in increasing
 // then decreasing order, so that pooled encoders are reused across sizes.
 func TestZstdCodecSameBytes(t *testing.T) {
+	t.Parallel()
 	ours := newZstdCodec()
 	theirs := &zstd.Codec{Level: zstd.SpeedDefault, Concurrency: 1}
 	sizes := []int{0, 10, 1000, 1 << 10, 1<<10 + 1, 5000, 128 << 10, 128<<10 + 1, 300 << 10,

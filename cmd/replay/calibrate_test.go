@@ -23,6 +23,7 @@ func sharedTraces() string {
 }
 
 func TestCalibrateWritesLoadableModel(t *testing.T) {
+	t.Parallel()
 	in := filepath.Join(sharedTraces(), "rumen/apache-hadoop-branch-1-rumen-testdata/small-trace-test/folder-input-trace.json.gz")
 	if _, err := os.Stat(in); err != nil {
 		t.Skipf("shared traces not present: %v", err)

@@ -43,6 +43,7 @@ func leftOutTrace(t *testing.T) string {
 // every run's run.json, the observed one's too, lists the job left out and
 // counts one job.
 func TestBadAttemptsJobLeftOut(t *testing.T) {
+	t.Parallel()
 	dir := leftOutTrace(t)
 	out := filepath.Join(t.TempDir(), "runs")
 	code, _, errOut := runCmd("--trace", dir, "--policy", "fifo,fair,observed", "--out", out)

@@ -162,6 +162,7 @@ func checkGolden(t *testing.T, name, out string) {
 // CPU-seconds a run, so -short replays it through fifo alone and checks fifo's
 // row against the golden table, and checks --parallel on the 50-job sample.
 func TestDefaultRunGolden(t *testing.T) {
+	t.Parallel()
 	if testgate.IsFast() {
 		code, out, errOut := runCmd("--policy", "fifo")
 		if code != 0 {

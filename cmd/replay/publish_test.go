@@ -62,6 +62,7 @@ func TestOutIssueFakeManifest(t *testing.T) {
 // TestOutUserFileInResults: a file the user put into a real results directory
 // is never deleted by a rerun; results replay wrote are replaced.
 func TestOutUserFileInResults(t *testing.T) {
+	t.Parallel()
 	d := filepath.Join(t.TempDir(), "runs")
 	if code, _, errOut := runCmd("--trace", first50, "--policy", "fifo,fair", "--out", d, "--quiet"); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -139,6 +140,7 @@ func TestOutRecoversInterrupted(t *testing.T) {
 // temporary or lock file left. The trace is read from a standard input that
 // never ends, so that the preparation cannot finish by itself.
 func TestSignalStopsPreparation(t *testing.T) {
+	t.Parallel()
 	bin := mainBinary(t)
 	parent := t.TempDir()
 	d := filepath.Join(parent, "runs")

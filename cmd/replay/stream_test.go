@@ -94,6 +94,7 @@ func synthTasksDir(t *testing.T, tmp string) (string, *trace.Trace) {
 // reads it mid-stream, after the first cell's results were written to the
 // temporary output).
 func TestStreamedTasksDir(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	dir, tr := synthTasksDir(t, tmp)
 	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
@@ -161,6 +162,7 @@ func goneBadExits2(t *testing.T, args []string, out string, bad func() error, wa
 // the observed row only for a trace that records a schedule (streamed as
 // well: TestStreamedObserved); one without has its observed row dropped.
 func TestStreamedTasksPolicyAll(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	dir, tr := synthTasksDir(t, tmp)
 	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
@@ -187,6 +189,7 @@ func TestStreamedTasksPolicyAll(t *testing.T) {
 // hardware model, and dropped once the cell has run; a held trace's is not
 // kept. The run gives the table of a run that builds its workload again.
 func TestStreamedWorkloadKept(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	dir, _ := synthTasksDir(t, tmp)
 	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
@@ -343,6 +346,7 @@ const jobTrackerLogs = "../../internal/validation/testdata/traces/hadoop1/apache
 // one gone bad between two cells of a lifecycle run (the second cell's
 // workload reads it), writing nothing, in trace mode too.
 func TestStreamedAttemptsDir(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	f, err := os.Open(jobTrackerLogs)
 	if err != nil {
@@ -435,6 +439,7 @@ func badRowWriter[T any](t *testing.T, path string, bad func([]T)) func() error 
 // One gone bad between the cells of a trace-mode run with the observed row
 // exits 2 and writes nothing.
 func TestStreamedObserved(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	f, err := os.Open(jobTrackerLogs)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -74,14 +75,32 @@ func TestSweepS3(t *testing.T) {
 		t.Errorf("report of the bucket differs from report of replay --experiment's directory:\n%s\nvs\n%s", remote, local)
 	}
 
-	// An unreachable endpoint, a missing bucket: exit 2, naming the URL.
-	for _, bad := range []string{
-		"s3://results/x?endpoint=http://127.0.0.1:1&region=us-east-1&use_path_style=true",
-		"s3://nosuchbucket/x?endpoint=" + srv.URL + "&region=us-east-1&use_path_style=true",
-	} {
-		code, _, e := runIn(ctx, "sweep", "--experiment", spec, "--shard", "0/2", "--out", bad)
-		if code != 2 || !strings.Contains(e, bad) {
-			t.Errorf("--out %s: exit %d: %s", bad, code, e)
-		}
+	// A missing bucket: exit 2, naming the URL (an unreachable endpoint:
+	// TestSweepS3Unreachable).
+	bad := "s3://nosuchbucket/x?endpoint=" + srv.URL + "&region=us-east-1&use_path_style=true"
+	if code, _, e := runIn(ctx, "sweep", "--experiment", spec, "--shard", "0/2", "--out", bad); code != 2 || !strings.Contains(e, bad) {
+		t.Errorf("--out %s: exit %d: %s", bad, code, e)
+	}
+}
+
+// TestSweepS3Unreachable: a sweep whose --out names an unreachable endpoint
+// exits 2, naming the URL. The S3 client retries for 2 to 5 s of wall time
+// before it gives up (with almost no CPU), so the run is a child process
+// given TestSweepS3's fake credentials in its own environment, not through
+// t.Setenv, and the test runs in parallel with the others.
+func TestSweepS3Unreachable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	spec := sweepSpecFile(t, dir, "1, 2, 3")
+	bad := "s3://results/x?endpoint=http://127.0.0.1:1&region=us-east-1&use_path_style=true"
+	cmd := exec.Command(mainBinary(t), "sweep", "--experiment", spec, "--shard", "0/2", "--out", bad)
+	cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=fake", "AWS_SECRET_ACCESS_KEY=fake",
+		"AWS_CONFIG_FILE="+filepath.Join(dir, "none"), "AWS_SHARED_CREDENTIALS_FILE="+filepath.Join(dir, "none"),
+		"AWS_EC2_METADATA_DISABLED=true")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(stderr.String(), bad) {
+		t.Errorf("--out %s: exit %d (%v): %s", bad, code, err, stderr.String())
 	}
 }

@@ -31,6 +31,7 @@ func ingestTree(t *testing.T, root string) string {
 // from them (one rack per the histories' racks; slots from the busiest host)
 // with the observed row beside the policies.
 func TestTraceModeGolden(t *testing.T) {
+	t.Parallel()
 	dir := ingestTree(t, filepath.Join("..", "..", "trace", "testdata", "jhist"))
 	code, out, errOut := runCmd("--trace", dir, "--policy", "fifo,fair,coupling,observed", "--seed", "3", "--check-invariants")
 	if code != 0 {
@@ -43,6 +44,7 @@ func TestTraceModeGolden(t *testing.T) {
 // job, left out of every row unless --include-incomplete; then the observed
 // row counts it unfinished and the policies replay it.
 func TestIncompleteJobs(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join("..", "..", "trace", "testdata", "jhist")
 	tree := t.TempDir()
 	for _, name := range []string{
@@ -107,6 +109,7 @@ func TestIncompleteJobs(t *testing.T) {
 // mapreduce.tasktracker.outofband.heartbeat = true, so the cluster derived
 // from it heartbeats out of band; --set, applied after the derivation, wins.
 func TestTraceModeOutOfBandHeartbeat(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join("..", "..", "trace", "testdata", "rumen", "trace_1m.json.gz")
 	for _, c := range []struct {
 		set  []string

@@ -33,6 +33,7 @@ func compareSets(t *testing.T) (base, cand string) {
 const ciRules = "flowtime.p95>+5%,starvation.mean>+10%,locality<-2pt"
 
 func TestCompareRegression(t *testing.T) {
+	t.Parallel()
 	base, cand := compareSets(t)
 	dir := t.TempDir()
 	md, junit := filepath.Join(dir, "out", "compare.md"), filepath.Join(dir, "compare.xml")
@@ -75,6 +76,7 @@ func TestCompareRegression(t *testing.T) {
 }
 
 func TestCompareNoRegression(t *testing.T) {
+	t.Parallel()
 	base, cand := compareSets(t)
 	// Against itself, and with a threshold the regression stays within.
 	for _, args := range [][]string{
@@ -93,6 +95,7 @@ func TestCompareNoRegression(t *testing.T) {
 }
 
 func TestCompareThresholdFile(t *testing.T) {
+	t.Parallel()
 	base, cand := compareSets(t)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "ci.toml")
@@ -106,6 +109,7 @@ func TestCompareThresholdFile(t *testing.T) {
 }
 
 func TestCompareErrors(t *testing.T) {
+	t.Parallel()
 	base, cand := compareSets(t)
 	dir := t.TempDir()
 	badTOML := filepath.Join(dir, "bad.toml")

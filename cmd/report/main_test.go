@@ -98,6 +98,7 @@ func TestSummaryStdout(t *testing.T) {
 }
 
 func TestSummaryOut(t *testing.T) {
+	t.Parallel()
 	root := resultsTree(t)
 	for _, format := range []string{"png", "svg", "pdf"} {
 		t.Run(format, func(t *testing.T) {
@@ -153,6 +154,7 @@ func TestSummaryOut(t *testing.T) {
 // refuses (exit 2, naming the file and --force) one holding anything else;
 // --force replaces it.
 func TestSummaryOutExistingDirectory(t *testing.T) {
+	t.Parallel()
 	root := resultsTree(t)
 	out := filepath.Join(t.TempDir(), "out")
 	if err := os.Mkdir(out, 0o755); err != nil {
@@ -288,6 +290,7 @@ func TestErrors(t *testing.T) {
 // TestPresetHPFSP: --preset hpfsp prints the preset's table after the summary
 // and writes hpfsp.md, hpfsp.csv and its figures beside the summary's.
 func TestPresetHPFSP(t *testing.T) {
+	t.Parallel()
 	root := resultsTree(t)
 	out := filepath.Join(t.TempDir(), "rep")
 	code, stdout, stderr := runCmd("--preset", "hpfsp", "--out", out, "--format", "svg", root)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestPaperStyleFigures(t *testing.T) {
+	t.Parallel()
 	root := resultsTree(t)
 	for _, tt := range []struct {
 		width string

@@ -69,6 +69,7 @@ func readCSV(t *testing.T, path string) [][]string {
 // x value, plus HybSMRP's summaries) and series (the paper's policies, in the
 // paper's order), its figures, and its Markdown against a golden file.
 func TestPresetEndToEnd(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		preset, spec string
 		header       string   // the CSV header

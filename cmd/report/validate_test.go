@@ -168,6 +168,7 @@ func TestValidateExitCodes(t *testing.T) {
 // TestValidatePooled pools two result sets: rows per set, a pooled row per
 // policy, and the pooled fifo error over both sets' jobs.
 func TestValidatePooled(t *testing.T) {
+	t.Parallel()
 	a, b := validateResults(t), validateResults(t)
 	code, stdout, stderr := runCmd("validate", a, b)
 	if code != exitOK {
