@@ -57,8 +57,9 @@ import (
 // the tracker where it failed (TaskInProgress.hasFailedOnMachine), which on
 // a busy cluster waits (Mumak's 19-job trace: 13–127 s between one attempt's
 // end and the next one's start; docs/validation.md, "The JobTracker's
-// heartbeat in the derived cluster"). Holding one slot through those waits,
-// one task per failed job, is the choice here; re-queueing the retry (its
+// heartbeat in the derived cluster"). Holding the failing task's slot
+// through those waits (one task per failed job under Hadoop's default of no
+// failed maps or reduces allowed) is the choice here; re-queueing the retry (its
 // slot freed, a new assignment) is an engine change not made. The other
 // retried tasks keep their attempts back to back. Its other tasks
 // without a successful attempt replay their recorded last (killed) attempt
