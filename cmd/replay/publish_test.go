@@ -140,47 +140,10 @@ func TestOutRecoversInterrupted(t *testing.T) {
 // temporary or lock file left. The trace is read from a standard input that
 // never ends, so that the preparation cannot finish by itself.
 func TestSignalStopsPreparation(t *testing.T) {
-	t.Parallel()
-	bin := mainBinary(t)
 	parent := t.TempDir()
 	d := filepath.Join(parent, "runs")
-	cmd := exec.Command(bin, "--trace", "-", "--policy", "fifo", "--out", d, "--quiet")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	if _, err := io.WriteString(stdin, "job1\t0\t0\t1000\t100\t10\n"); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-done:
-		t.Fatalf("replay ended before the signal (%v)\n%s", err, stderr.String())
-	case <-time.After(500 * time.Millisecond):
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("replay did not stop within 10 s of the signal while reading its trace")
-	}
-	if got := cmd.ProcessState.ExitCode(); got != 130 {
-		t.Errorf("exit %d, want 130; stderr %q", got, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "interrupted while reading the traces; nothing written") || !strings.Contains(stderr.String(), "stopped by SIGINT") {
-		t.Errorf("stderr %q: want the interruption and the signal named", stderr.String())
-	}
-	if got := entries(t, parent); len(got) != 0 {
-		t.Errorf("%s holds %v, want nothing (temporary or lock files left?)", parent, got)
-	}
+	signalWhileReadingStdin(t, parent, "interrupted while reading the traces; nothing written",
+		"--trace", "-", "--policy", "fifo", "--out", d, "--quiet")
 }
 
 // TestSignalStopsCalibrate: SIGINT while `replay calibrate` reads its trace
@@ -189,10 +152,19 @@ func TestSignalStopsPreparation(t *testing.T) {
 // context; without fitCalibration's goroutine calibrate waits for the end
 // of its input.
 func TestSignalStopsCalibrate(t *testing.T) {
-	bin := mainBinary(t)
 	parent := t.TempDir()
-	out := filepath.Join(parent, "hw.toml")
-	cmd := exec.Command(bin, "calibrate", "--trace", "-", "--out", out)
+	signalWhileReadingStdin(t, parent, "interrupted while reading and fitting the trace; nothing written",
+		"calibrate", "--trace", "-", "--out", filepath.Join(parent, "hw.toml"))
+}
+
+// signalWhileReadingStdin runs replay with args, its trace a standard input
+// that gets one SWIM line and then never ends, sends SIGINT after 500 ms and
+// checks that replay stops within 10 s with 130, names the interruption
+// (want) and the signal on stderr, and leaves parent empty (nothing written,
+// no temporary or lock file).
+func signalWhileReadingStdin(t *testing.T, parent, want string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(mainBinary(t), args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +182,7 @@ func TestSignalStopsCalibrate(t *testing.T) {
 	}
 	select {
 	case err := <-done:
-		t.Fatalf("calibrate ended before the signal (%v)\n%s", err, stderr.String())
+		t.Fatalf("replay %v ended before the signal (%v)\n%s", args, err, stderr.String())
 	case <-time.After(500 * time.Millisecond):
 	}
 	cmd.Process.Signal(syscall.SIGINT)
@@ -218,16 +190,16 @@ func TestSignalStopsCalibrate(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("calibrate did not stop within 10 s of the signal while reading its trace")
+		t.Fatalf("replay %v did not stop within 10 s of the signal while reading its trace", args)
 	}
 	if got := cmd.ProcessState.ExitCode(); got != 130 {
 		t.Errorf("exit %d, want 130; stderr %q", got, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "interrupted while reading and fitting the trace; nothing written") || !strings.Contains(stderr.String(), "stopped by SIGINT") {
-		t.Errorf("stderr %q: want the interruption and the signal named", stderr.String())
+	if !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "stopped by SIGINT") {
+		t.Errorf("stderr %q: want %q and the signal named", stderr.String(), want)
 	}
 	if got := entries(t, parent); len(got) != 0 {
-		t.Errorf("%s holds %v, want nothing", parent, got)
+		t.Errorf("%s holds %v, want nothing (temporary or lock files left?)", parent, got)
 	}
 }
 

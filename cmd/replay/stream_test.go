@@ -21,19 +21,8 @@ import (
 // hour) exits 2 naming the file or the jobs, and writes nothing.
 func TestStreamedTraceDir(t *testing.T) {
 	tmp := t.TempDir()
-	f, err := os.Open(first50)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, _, err := trace.ReadInput(first50, f, "auto", trace.ReadOptions{})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := filepath.Join(tmp, "fb2009-first50") // the table names the trace by its base name
-	if err := trace.Write(dir, tr); err != nil {
-		t.Fatal(err)
-	}
+	writeTraceDir(t, first50, dir)
 	if _, ok, err := trace.OpenJobStream(dir); !ok || err != nil {
 		t.Fatalf("not streamed: %v %v", ok, err)
 	}
@@ -250,19 +239,8 @@ func TestStreamedWorkloadKept(t *testing.T) {
 // workload writes the files of one that builds its own.
 func TestStreamedWorkloadObservedShared(t *testing.T) {
 	tmp := t.TempDir()
-	f, err := os.Open(jobTrackerLogs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, _, err := trace.ReadInput(jobTrackerLogs, f, "auto", trace.ReadOptions{})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := filepath.Join(tmp, "history")
-	if err := trace.Write(dir, tr); err != nil {
-		t.Fatal(err)
-	}
+	writeTraceDir(t, jobTrackerLogs, dir)
 	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
 	for _, c := range []struct {
 		hw       string
@@ -348,18 +326,10 @@ const jobTrackerLogs = "../../internal/validation/testdata/traces/hadoop1/apache
 func TestStreamedAttemptsDir(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
-	f, err := os.Open(jobTrackerLogs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, _, err := trace.ReadInput(jobTrackerLogs, f, "auto", trace.ReadOptions{})
-	f.Close()
-	if err != nil || len(tr.Attempts) == 0 {
-		t.Fatalf("%d attempts, %v", len(tr.Attempts), err)
-	}
 	dir := filepath.Join(tmp, filepath.Base(jobTrackerLogs))
-	if err := trace.Write(dir, tr); err != nil {
-		t.Fatal(err)
+	tr := writeTraceDir(t, jobTrackerLogs, dir)
+	if len(tr.Attempts) == 0 {
+		t.Fatalf("%s: no attempts", jobTrackerLogs)
 	}
 	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
 	for _, c := range []struct {
@@ -441,19 +411,8 @@ func badRowWriter[T any](t *testing.T, path string, bad func([]T)) func() error 
 func TestStreamedObserved(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
-	f, err := os.Open(jobTrackerLogs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, _, err := trace.ReadInput(jobTrackerLogs, f, "auto", trace.ReadOptions{})
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := filepath.Join(tmp, filepath.Base(jobTrackerLogs))
-	if err := trace.Write(dir, tr); err != nil {
-		t.Fatal(err)
-	}
+	writeTraceDir(t, jobTrackerLogs, dir)
 	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
 	for _, c := range []struct {
 		hw       string
@@ -512,4 +471,23 @@ func TestStreamedObserved(t *testing.T) {
 	goBad := badRowWriter(t, path, func(rows []trace.TaskRow) { rows[100].Type, id = "SHUFFLE", rows[100].TaskID })
 	goneBadExits2(t, []string{"--trace", dir, "--policy", "fair,observed", "--tasks"}, out,
 		goBad, fmt.Sprintf("%s: row 100: task %q: type \"SHUFFLE\"", path, id))
+}
+
+// writeTraceDir reads the raw trace file src and writes it as the trace
+// directory dir (trace.Write), which replay then reads as its jobs arrive.
+func writeTraceDir(t *testing.T, src, dir string) *trace.Trace {
+	t.Helper()
+	f, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, _, err := trace.ReadInput(src, f, "auto", trace.ReadOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	if err := trace.Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
