@@ -109,14 +109,7 @@ func TestOutRefusesOtherKind(t *testing.T) {
 // still being read stops ingest with exit 130 or 143, and it leaves neither the
 // output directory nor a temporary or lock file.
 func TestSignal(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), mainCmd) // runs main, as the built binary does
-	if err := os.Symlink(self, bin); err != nil {
-		t.Fatal(err)
-	}
+	bin := mainLink(t)
 	data, err := os.ReadFile(sample)
 	if err != nil {
 		t.Fatal(err)
@@ -137,15 +130,7 @@ func TestSignal(t *testing.T) {
 			t.Fatal(err)
 		}
 		stdin.Write(data[:len(data)/2]) // ingest now waits for the rest
-		// The lock is taken once the process has started and parsed its
-		// flags: wait for it rather than for a fixed time (a fixed 300 ms
-		// was too short once at load average 13).
-		lock := filepath.Join(parent, ".trace.lock")
-		_, err = os.Stat(lock)
-		for deadline := time.Now().Add(20 * time.Second); err != nil && time.Now().Before(deadline); _, err = os.Stat(lock) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if err != nil {
+		if err := waitLock(parent); err != nil {
 			t.Errorf("%v: no lock file within 20 s of ingest's start: %v", c.sig, err)
 		}
 		cmd.Process.Signal(c.sig)
@@ -168,14 +153,7 @@ func TestSignal(t *testing.T) {
 // written. The readers look at no context; without readOne's contextReader
 // ingest reads on until its input ends.
 func TestSignalStopsReading(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), mainCmd)
-	if err := os.Symlink(self, bin); err != nil {
-		t.Fatal(err)
-	}
+	bin := mainLink(t)
 	parent := t.TempDir()
 	cmd := exec.Command(bin, "--out", filepath.Join(parent, "trace"), "-")
 	stdin, err := cmd.StdinPipe()
@@ -207,12 +185,7 @@ func TestSignalStopsReading(t *testing.T) {
 			}
 		}
 	}()
-	lock := filepath.Join(parent, ".trace.lock")
-	_, err = os.Stat(lock)
-	for deadline := time.Now().Add(20 * time.Second); err != nil && time.Now().Before(deadline); _, err = os.Stat(lock) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err != nil {
+	if err := waitLock(parent); err != nil {
 		t.Errorf("no lock file within 20 s of ingest's start: %v", err)
 	}
 	cmd.Process.Signal(syscall.SIGINT)
@@ -233,4 +206,31 @@ func TestSignalStopsReading(t *testing.T) {
 	if ents, _ := os.ReadDir(parent); len(ents) != 0 {
 		t.Errorf("%s holds %v after the signal, want nothing", parent, ents)
 	}
+}
+
+// mainLink returns a link named mainCmd to the test binary, which then runs
+// this package's main, signal handling and all, as the built ingest does.
+func mainLink(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), mainCmd)
+	if err := os.Symlink(self, bin); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// waitLock waits up to 20 s for the lock file ingest takes in parent once it
+// has started and parsed its flags (rather than a fixed time: 300 ms was too
+// short once at load average 13), and returns the last Stat error.
+func waitLock(parent string) error {
+	lock := filepath.Join(parent, ".trace.lock")
+	_, err := os.Stat(lock)
+	for deadline := time.Now().Add(20 * time.Second); err != nil && time.Now().Before(deadline); _, err = os.Stat(lock) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return err
 }
