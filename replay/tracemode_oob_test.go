@@ -35,16 +35,8 @@ func readGridmix(t *testing.T) *trace.Trace {
 // out of band; without the key, with a majority saying false, or on a YARN
 // cluster it does not; an explicit setting on top wins.
 func TestTraceHardwareOutOfBandHeartbeat(t *testing.T) {
-	derive := func(tr *trace.Trace, base replay.Hardware) replay.Hardware {
-		t.Helper()
-		hw, ok, err := replay.TraceHardware(tr, base)
-		if err != nil || !ok {
-			t.Fatalf("TraceHardware: ok %v, err %v", ok, err)
-		}
-		return hw
-	}
 	tr := readGridmix(t)
-	if hw := derive(tr, replay.DefaultHardware()); !hw.OutOfBandHeartbeat {
+	if hw := deriveHardware(t, tr, replay.DefaultHardware()); !hw.OutOfBandHeartbeat {
 		t.Errorf("%s: out_of_band_heartbeat false, want true (every conf says true)", gridmixTrace)
 	}
 	// set gives the first jobs vals, the others no value
@@ -74,11 +66,11 @@ func TestTraceHardwareOutOfBandHeartbeat(t *testing.T) {
 		if len(tr.Jobs) < len(c.vals) {
 			t.Fatalf("%d jobs: too few for %v", len(tr.Jobs), c.vals)
 		}
-		if hw := derive(set(c.vals...), replay.DefaultHardware()); hw.OutOfBandHeartbeat != c.want {
+		if hw := deriveHardware(t, set(c.vals...), replay.DefaultHardware()); hw.OutOfBandHeartbeat != c.want {
 			t.Errorf("%s: out_of_band_heartbeat %v, want %v", c.name, hw.OutOfBandHeartbeat, c.want)
 		}
 	}
-	hw, err := derive(tr, replay.DefaultHardware()).WithSettings(map[string]any{"out_of_band_heartbeat": false})
+	hw, err := deriveHardware(t, tr, replay.DefaultHardware()).WithSettings(map[string]any{"out_of_band_heartbeat": false})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,14 +118,6 @@ func TestCalibrateOutOfBandHeartbeat(t *testing.T) {
 // trackers (3 s up to 300, a second more per 100 above); a YARN history, a
 // base model with another heartbeat, and --set on top keep theirs.
 func TestTraceHardwareJobTrackerHeartbeat(t *testing.T) {
-	derive := func(tr *trace.Trace, base replay.Hardware) replay.Hardware {
-		t.Helper()
-		hw, ok, err := replay.TraceHardware(tr, base)
-		if err != nil || !ok {
-			t.Fatalf("TraceHardware: ok %v, err %v", ok, err)
-		}
-		return hw
-	}
 	// hosts is a one-job history whose n maps ran on n hosts, its job id a
 	// JobTracker's (job_201002080801_0001) or a ResourceManager's
 	// (job_1329348432655_0001).
@@ -162,21 +146,32 @@ func TestTraceHardwareJobTrackerHeartbeat(t *testing.T) {
 		{1000, true, "3s"},
 	} {
 		tr := hosts(c.hosts, c.yarn)
-		if hw := derive(tr, replay.DefaultHardware()); s(hw.Heartbeat) != c.want || hw.Nodes() != c.hosts {
+		if hw := deriveHardware(t, tr, replay.DefaultHardware()); s(hw.Heartbeat) != c.want || hw.Nodes() != c.hosts {
 			t.Errorf("%d hosts, yarn %v: heartbeat %s on %d nodes, want %s", c.hosts, c.yarn, s(hw.Heartbeat), hw.Nodes(), c.want)
 		}
 	}
 	tr := hosts(1000, false)
 	other := replay.DefaultHardware()
 	other.Heartbeat = replay.Duration(5 * time.Second / time.Microsecond)
-	if hw := derive(tr, other); s(hw.Heartbeat) != "5s" {
+	if hw := deriveHardware(t, tr, other); s(hw.Heartbeat) != "5s" {
 		t.Errorf("base heartbeat 5s: derived %s, want the base's", s(hw.Heartbeat))
 	}
-	hw, err := derive(tr, replay.DefaultHardware()).WithSettings(map[string]any{"heartbeat": "2s"})
+	hw, err := deriveHardware(t, tr, replay.DefaultHardware()).WithSettings(map[string]any{"heartbeat": "2s"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s(hw.Heartbeat) != "2s" {
 		t.Errorf("--set heartbeat=2s on top: %s", s(hw.Heartbeat))
 	}
+}
+
+// deriveHardware is replay.TraceHardware of tr on base, failing the test when
+// it gives no cluster.
+func deriveHardware(t *testing.T, tr *trace.Trace, base replay.Hardware) replay.Hardware {
+	t.Helper()
+	hw, ok, err := replay.TraceHardware(tr, base)
+	if err != nil || !ok {
+		t.Fatalf("TraceHardware: ok %v, err %v", ok, err)
+	}
+	return hw
 }
