@@ -238,14 +238,7 @@ func TestObservedStreamedAsHeld(t *testing.T) {
 			hws = append(hws, derived)
 		}
 		for h, hw := range hws {
-			workload := func(tr *trace.Trace) *replay.Workload {
-				w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{IncludeIncomplete: true})
-				if err != nil {
-					t.Fatalf("%s: %v", in, err)
-				}
-				return w
-			}
-			wHeld, wStreamed := workload(held), workload(streamed)
+			wHeld, wStreamed := seed1Workload(t, in, held, hw), seed1Workload(t, in, streamed, hw)
 			run := func(w *replay.Workload, chunk int, out bool) (*replay.Result, string) {
 				replay.SetBoundChunk(w, chunk)
 				opt := replay.Options{Seed: 1, RecordTasks: true, Timeline: true, JobStats: true}
@@ -365,14 +358,7 @@ func TestObservedFinishBoundsStreamed(t *testing.T) {
 			t.Fatalf("%s: OpenTaskStream: %v %v", in, ok, err)
 		}
 		hw := replay.DefaultHardware()
-		workload := func(tr *trace.Trace) *replay.Workload {
-			w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{IncludeIncomplete: true})
-			if err != nil {
-				t.Fatalf("%s: %v", in, err)
-			}
-			return w
-		}
-		wHeld, wStreamed := workload(held), workload(streamed)
+		wHeld, wStreamed := seed1Workload(t, in, held, hw), seed1Workload(t, in, streamed, hw)
 		for _, chunk := range []int{1, 2, 3, 16} {
 			replay.SetBoundChunk(wHeld, chunk)
 			replay.SetBoundChunk(wStreamed, chunk)
@@ -537,4 +523,15 @@ timeline_sample = "10s"
 		t.Errorf("peak heap grew from %d to %d bytes (%.0f%%) when the trace's tasks doubled at constant load",
 			p1, p2, 100*(float64(p2)/float64(p1)-1))
 	}
+}
+
+// seed1Workload is tr's workload on hw with seed 1, incomplete jobs
+// included; in names the trace in a failure.
+func seed1Workload(t *testing.T, in string, tr *trace.Trace, hw replay.Hardware) *replay.Workload {
+	t.Helper()
+	w, err := replay.NewWorkload(tr, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{IncludeIncomplete: true})
+	if err != nil {
+		t.Fatalf("%s: %v", in, err)
+	}
+	return w
 }
