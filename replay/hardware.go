@@ -289,6 +289,16 @@ type Hardware struct {
 	// the YarnChild JVM's start). 0: task_startup. Its own key group
 	// (containerKeys, yarn_startup.go).
 	ContainerStartup Duration `toml:"container_startup"`
+
+	// MapsPerHeartbeat and ReducesPerHeartbeat cap the maps and the reduces
+	// launched at one heartbeat of one node, under every policy; 0 (the
+	// default): none, every free slot may be filled. A cluster derived from
+	// a trace whose job confs name Hadoop 0.21's or 0.22's
+	// CapacityTaskScheduler gets 1 and 1 (TraceHardware; heartbeat_cap.go
+	// gives the sources and why the caps are the cluster's). Their own key
+	// group (heartbeatCapKeys).
+	MapsPerHeartbeat    int `toml:"maps_per_heartbeat"`
+	ReducesPerHeartbeat int `toml:"reduces_per_heartbeat"`
 }
 
 // DefaultHardware returns the model used when a file leaves a key out: a Hadoop 1
@@ -512,6 +522,7 @@ func (h *Hardware) Validate() error {
 	}
 	h.validateLifecycle(bad)
 	h.validateYARN(bad)
+	h.validateHeartbeatCaps(bad)
 	if len(errs) > 0 {
 		slices.Sort(errs)
 		return fmt.Errorf("%s", strings.Join(errs, "; "))

@@ -20,10 +20,21 @@ func TestHardwareKeysFromTags(t *testing.T) {
 		"attempt_failure_rate", "straggler_fraction", "straggler_alpha", "speculation", "retry_container_delay", "job_init_jobs_per_user", "job_init_users", "jvm_reuse", "sort_mb_per_s", "event_poll", "passthrough_map_mb_per_s", "flow_merges",
 		"cluster", "node_memory_mb", "node_vcores", "min_allocation_mb", "max_allocation_mb", "min_allocation_vcores",
 		"max_allocation_vcores", "map_memory_mb", "reduce_memory_mb", "am_memory_mb", "map_vcores", "reduce_vcores",
-		"am_vcores", "am_startup", "am_launch", "am_heartbeat", "reduce_rampup_limit", "container_startup", "queues (name, capacity, max_capacity)"}
+		"am_vcores", "am_startup", "am_launch", "am_heartbeat", "reduce_rampup_limit", "container_startup",
+		"maps_per_heartbeat", "reduces_per_heartbeat", "queues (name, capacity, max_capacity)"}
 	if got := HardwareKeys(); !reflect.DeepEqual(got, want) {
 		t.Errorf("HardwareKeys() =\n%q\nwant\n%q", got, want)
 	}
+}
+
+// fields is h.FieldJSON, failing t on an error.
+func fields(t *testing.T, h Hardware) []byte {
+	t.Helper()
+	b, err := h.FieldJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestHardwareJSON: MarshalJSON writes the TOML keys, FieldJSON the Go field
@@ -43,6 +54,8 @@ func TestHardwareJSON(t *testing.T) {
 	pass.PassThroughMapMBps = 5 // its own key group (maprate.go)
 	cs := yarn
 	cs.ContainerStartup = 2e6 // its own key group (yarn_startup.go)
+	capped := DefaultHardware()
+	capped.MapsPerHeartbeat, capped.ReducesPerHeartbeat = 1, 1 // its own key group (heartbeat_cap.go)
 	ready := DefaultHardware()
 	ready.FlowFetchOrder = FlowFetchReady // a group of its own: flow_shuffle stays out
 	flow := DefaultHardware()
@@ -53,7 +66,7 @@ func TestHardwareJSON(t *testing.T) {
 	flowBatch.FlowShuffle = FlowShuffleBatch // flow_fetch_order does not act: left out at "random"
 	// fetchOrderWritten: the models that write flow_fetch_order (fetchOrderKeys).
 	fetchOrderWritten := map[*Hardware]bool{&ready: true, &flow: true}
-	for i, hp := range []*Hardware{&plain, &full, &yarn, &batch, &pass, &ready, &flow, &flowReady, &flowBatch, &cs} {
+	for i, hp := range []*Hardware{&plain, &full, &yarn, &batch, &pass, &ready, &flow, &flowReady, &flowBatch, &cs, &capped} {
 		h := *hp
 		keyed, err := json.Marshal(h)
 		if err != nil {
@@ -81,6 +94,12 @@ func TestHardwareJSON(t *testing.T) {
 		}
 		if got := strings.Contains(string(keyed), `"passthrough_map_mb_per_s"`); got != (h.PassThroughMapMBps != 0) {
 			t.Errorf("passthrough_map_mb_per_s written = %v with %g", got, h.PassThroughMapMBps)
+		}
+		if got := strings.Contains(string(keyed), `"maps_per_heartbeat":`); got != h.heartbeatCaps() {
+			t.Errorf("maps_per_heartbeat written = %v with %d", got, h.MapsPerHeartbeat)
+		}
+		if got := strings.Contains(string(fields(t, h)), `"ReducesPerHeartbeat"`); got != h.heartbeatCaps() {
+			t.Errorf("ReducesPerHeartbeat in FieldJSON = %v with %d", got, h.ReducesPerHeartbeat)
 		}
 		if got := strings.Contains(string(keyed), `"container_startup"`); got != (h.ContainerStartup != 0) {
 			t.Errorf("container_startup written = %v with %v", got, h.ContainerStartup)

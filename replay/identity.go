@@ -22,7 +22,8 @@ import (
 // its jobs and tasks in order (encoded as JSON, empty host lists as none),
 // leaving out Meta, so a raw file and the trace directory ingest made of it
 // have one identity. A job's max attempts (trace schema 2.1) are left out
-// when both are unknown, its out-of-band heartbeat (2.3) when unknown, and a
+// when both are unknown, its out-of-band heartbeat (2.3) when unknown, its
+// common configuration version (2.5) when empty, and a
 // task's launch lag (2.2) and report lag (2.4) each when unknown, so that a
 // trace without them keeps the identity it had before they existed. A
 // streamed trace (t.Stream), with its tasks when it has them, is read for it,
@@ -56,6 +57,7 @@ func NewTraceHash() *TraceHash {
 var (
 	unknownAttempts = []byte(`,"ConfMapMaxAttempts":-1,"ConfReduceMaxAttempts":-1}`)
 	unknownOOB      = []byte(`,"ConfOutOfBandHeartbeat":-1}`)
+	emptyVersion    = []byte(`,"ConfCommonVersion":""}`)
 	unknownLag      = []byte(`,"LaunchLagMs":-1}`)
 	unknownReport   = []byte(`,"ReportLagMs":-1}`)
 )
@@ -65,6 +67,11 @@ func (x *TraceHash) Visit(j *trace.Job, k *trace.Task) {
 	w := x.w
 	if j != nil {
 		b, _ := json.Marshal(j) // a struct of strings and integers always encodes
+		if j.ConfCommonVersion == "" {
+			if s, ok := bytes.CutSuffix(b, emptyVersion); ok {
+				b = append(s, '}')
+			}
+		}
 		if j.ConfOutOfBandHeartbeat == trace.Unknown {
 			if s, ok := bytes.CutSuffix(b, unknownOOB); ok {
 				b = append(s, '}')

@@ -326,25 +326,31 @@ func TestJobStatusColumn(t *testing.T) {
 
 // TestTraceIdentityMaxAttempts: a trace's identity leaves a job's max
 // attempts out while both are unknown (a trace ingested before schema 2.1
-// keeps its identity), and its out-of-band heartbeat while unknown (before
-// 2.3), and counts them once known. TraceSHA256 cuts them off the end of the
-// job's JSON, so they must stay trace.Job's last fields, in this order.
+// keeps its identity), its out-of-band heartbeat while unknown (before 2.3)
+// and its common configuration version while empty (before 2.5), and counts
+// them once known. TraceSHA256 cuts them off the end of the job's JSON, so
+// they must stay trace.Job's last fields, in this order.
 func TestTraceIdentityMaxAttempts(t *testing.T) {
 	jt := reflect.TypeFor[trace.Job]()
-	if n := jt.NumField(); jt.Field(n-3).Name != "ConfMapMaxAttempts" || jt.Field(n-2).Name != "ConfReduceMaxAttempts" ||
-		jt.Field(n-1).Name != "ConfOutOfBandHeartbeat" {
-		t.Fatalf("trace.Job's last fields are %s, %s, %s: TraceSHA256 strips the max attempts and the out-of-band heartbeat from the end",
-			jt.Field(n-3).Name, jt.Field(n-2).Name, jt.Field(n-1).Name)
+	if n := jt.NumField(); jt.Field(n-4).Name != "ConfMapMaxAttempts" || jt.Field(n-3).Name != "ConfReduceMaxAttempts" ||
+		jt.Field(n-2).Name != "ConfOutOfBandHeartbeat" || jt.Field(n-1).Name != "ConfCommonVersion" {
+		t.Fatalf("trace.Job's last fields are %s, %s, %s, %s: TraceSHA256 strips the max attempts, the out-of-band heartbeat and the common version from the end",
+			jt.Field(n-4).Name, jt.Field(n-3).Name, jt.Field(n-2).Name, jt.Field(n-1).Name)
 	}
 	tr := failTrace(false)
 	b, err := json.Marshal(&tr.Jobs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(string(b), `,"ConfMapMaxAttempts":-1,"ConfReduceMaxAttempts":-1,"ConfOutOfBandHeartbeat":-1}`) {
-		t.Fatalf("job JSON %s does not end with the unknown max attempts and out-of-band heartbeat", b)
+	if !strings.HasSuffix(string(b), `,"ConfMapMaxAttempts":-1,"ConfReduceMaxAttempts":-1,"ConfOutOfBandHeartbeat":-1,"ConfCommonVersion":""}`) {
+		t.Fatalf("job JSON %s does not end with the unknown max attempts, out-of-band heartbeat and common version", b)
 	}
 	unknown := replay.TraceSHA256(tr)
+	tr.Jobs[0].ConfCommonVersion = "0.21.0"
+	if replay.TraceSHA256(tr) == unknown {
+		t.Error("a known common configuration version leaves the trace's identity unchanged")
+	}
+	tr.Jobs[0].ConfCommonVersion = ""
 	tr.Jobs[0].ConfOutOfBandHeartbeat = 1
 	if replay.TraceSHA256(tr) == unknown {
 		t.Error("a known out-of-band heartbeat leaves the trace's identity unchanged")

@@ -710,5 +710,6 @@ func optionalKeyGroups() []func(*Hardware) any {
 		func(h *Hardware) any { return flowMergeKeysOf(h) },
 		func(h *Hardware) any { return fetchOrderKeysOf(h) },
 		func(h *Hardware) any { return containerKeysOf(h) },
+		func(h *Hardware) any { return heartbeatCapKeysOf(h) },
 	}
 }

@@ -140,9 +140,11 @@ func (s *Sim) initParking() {
 	// faults. A trace-mode cluster that comes up late (Workload.upUs > 0)
 	// parks: what moved results there was observed speculation (testdata's
 	// Hadoop 1 and Rumen folders have both; rumen's counters-test-trace,
-	// whose cluster is up at once, moved too; TestParkedTraceMode).
+	// whose cluster is up at once, moved too; TestParkedTraceMode). Nor
+	// with per-heartbeat caps (heartbeat_cap.go): a capped heartbeat leaves
+	// work its node's next one takes with nothing else changed.
 	if !ok || s.opt.queueAll || hw.Lifecycle && s.yarn.on || s.specOn() || hw.faultsOn() ||
-		hw.OutOfBandHeartbeat || !hw.HeartbeatJitter || hw.Heartbeat <= 0 {
+		hw.OutOfBandHeartbeat || !hw.HeartbeatJitter || hw.Heartbeat <= 0 || hw.heartbeatCaps() {
 		return
 	}
 	pk := &s.pk

@@ -200,6 +200,7 @@ type Result struct {
 // Sim is one run of the simulator: a cluster, a workload and a policy. Policies
 // see it as their view of the cluster.
 type Sim struct {
+	hbc    hbCount // the heartbeat under way's launches (maps_per_heartbeat; heartbeat_cap.go)
 	hw     *Hardware
 	topo   *Topology
 	w      *Workload
@@ -505,11 +506,19 @@ func (s *Sim) Topology() *Topology { return s.topo }
 // Rand is the policy's own random stream.
 func (s *Sim) Rand() *rand.Rand { return s.policy }
 
-// FreeMapSlots is the number of idle map slots on node n.
-func (s *Sim) FreeMapSlots(n int32) int32 { return s.nodes[n].freeMap }
+// FreeMapSlots is the number of idle map slots on node n; during n's
+// heartbeat with maps_per_heartbeat set, at most the maps it may still
+// launch at it (heartbeat_cap.go).
+func (s *Sim) FreeMapSlots(n int32) int32 {
+	return s.capFree(n, s.nodes[n].freeMap, s.hw.MapsPerHeartbeat, s.hbc.maps)
+}
 
-// FreeReduceSlots is the number of idle reduce slots on node n.
-func (s *Sim) FreeReduceSlots(n int32) int32 { return s.nodes[n].freeReduce }
+// FreeReduceSlots is the number of idle reduce slots on node n; during n's
+// heartbeat with reduces_per_heartbeat set, at most the reduces it may
+// still launch at it.
+func (s *Sim) FreeReduceSlots(n int32) int32 {
+	return s.capFree(n, s.nodes[n].freeReduce, s.hw.ReducesPerHeartbeat, s.hbc.reduces)
+}
 
 // RunningRemoteMaps is the number of maps now reading their input over the
 // network.
@@ -587,6 +596,7 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 	m.State, m.Node, m.Locality, m.LaunchUs, m.FinishUs, m.srcNode = Running, n, loc, s.now, s.reportedTask(j, false, i, n, s.now+d), src
 	m.endUs = s.now + d
 	j.taken[i>>6] |= 1 << (i & 63)
+	s.countLaunch(n, false)
 	j.PendingMaps--
 	j.RunningMaps++
 	s.noteCands(j)
@@ -642,6 +652,7 @@ func (s *Sim) launchReduce(j *Job, n int32) int32 {
 	r.copyUs -= saved
 	j.setRedAMWaitUs(i, s.amWaitUs(j))
 	r.State, r.Node, r.LaunchUs = Running, n, s.now
+	s.countLaunch(n, true)
 	j.PendingReduces--
 	j.RunningReduces++
 	s.noteCands(j)
@@ -852,7 +863,9 @@ func (s *Sim) heartbeat(n int32, t int64) {
 		defer s.chk.checkCands()
 	}
 	if !s.hw.Lifecycle || s.yarn.on || !s.lcAssign(n) {
+		s.hbc = hbCount{on: true, node: n}
 		s.pol.Heartbeat(s, n)
+		s.hbc.on = false
 		if s.specOn() {
 			s.speculate(n)
 		}

@@ -144,6 +144,15 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     (JobInitializationPoller.init caps its pool at the number of queues and
 //     gives each queue one thread, which initialises that queue's jobs one at
 //     a time; apache/hadoop branch-1, src/contrib/capacity-scheduler).
+//   - Per-heartbeat caps, on a slot cluster and when base sets neither:
+//     maps_per_heartbeat = reduces_per_heartbeat = 1 when more than half of
+//     the jobs whose conf names a scheduler name a CapacityTaskScheduler of
+//     Hadoop 0.21 or 0.22 (trace columns scheduler and conf_common_version;
+//     capacityOneEach), whose assignTasks hands a tracker at most one map
+//     and one reduce a heartbeat (heartbeat_cap.go gives the sources, and
+//     why the caps are the cluster's, not a policy's). Hadoop 1's and
+//     0.20's confs record no version: no cap. --set maps_per_heartbeat=0
+//     reduces_per_heartbeat=0 replays without them.
 func TraceHardware(tr *trace.Trace, base Hardware) (Hardware, bool, error) {
 	return TraceHardwareSeen(tr, base, nil)
 }
@@ -286,6 +295,9 @@ func traceHardwareSeen(tr *trace.Trace, base Hardware, chunk int, seen *TraceHos
 		if jf.jobTracker() && hw.Heartbeat == DefaultHardware().Heartbeat {
 			hw.Heartbeat = JobTrackerHeartbeat(hw.Nodes())
 		}
+		if !base.heartbeatCaps() && jf.capacityOneEach() {
+			hw.MapsPerHeartbeat, hw.ReducesPerHeartbeat = 1, 1
+		}
 	}
 	hw.Lifecycle = schedule
 	if hw.JobInitPoll == 0 && jf.capacity {
@@ -304,6 +316,7 @@ type jobFacts struct {
 	mapSlots, reduceSlots int             // the largest slots a job's conf names, 0 when none does
 	oobTrues, oobRecorded int             // jobs whose conf records the out-of-band heartbeat: true, and all
 	capacity              bool            // some job's conf names Hadoop 1's CapacityTaskScheduler
+	oneEach, schedulers   int             // jobs whose conf names 0.21/0.22's CapacityTaskScheduler (capacityOneEach), and any scheduler
 	queues                map[string]bool // the queues the jobs name ("default" for none)
 	jobs, jobTrackerIDs   int             // the jobs, and those whose id a JobTracker gave
 }
@@ -329,6 +342,12 @@ func traceJobFacts(tr *trace.Trace) (jobFacts, error) {
 			f.oobRecorded++
 		}
 		f.capacity = f.capacity || strings.HasSuffix(j.Scheduler, "CapacityTaskScheduler")
+		if j.Scheduler != "" {
+			f.schedulers++
+			if capacityOneEach(j.Scheduler, j.ConfCommonVersion) {
+				f.oneEach++
+			}
+		}
 		f.jobs++
 		if id, _, _ := strings.Cut(j.ID, "#"); trace.JobTrackerJobID(id) {
 			f.jobTrackerIDs++
@@ -342,6 +361,11 @@ func traceJobFacts(tr *trace.Trace) (jobFacts, error) {
 	})
 	return f, err
 }
+
+// capacityOneEach reports whether more than half of the jobs whose conf
+// names a scheduler name a CapacityTaskScheduler that assigns one map and
+// one reduce a heartbeat (Hadoop 0.21 or 0.22: capacityOneEach).
+func (f *jobFacts) capacityOneEach() bool { return 2*f.oneEach > f.schedulers }
 
 // confSlots returns the largest map and reduce slots per node that any job's
 // conf names, 0 when none does.

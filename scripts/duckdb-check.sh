@@ -54,7 +54,7 @@ swim_expect() { # TSV DIR
 		--expect jobs.compression=ZSTD \
 		--expect jobs.conf_out_of_band_heartbeat.type=INTEGER --expect jobs.conf_out_of_band_heartbeat.repetition=OPTIONAL \
 		--expect jobs.conf_out_of_band_heartbeat.nulls="$rows" \
-		--expect jobs.meta.tracereplay.schema_version=2.4 \
+		--expect jobs.meta.tracereplay.schema_version=2.5 \
 		--expect jobs.meta.tracereplay.source_format=swim \
 		--expect unsorted=0 --expect first3=job0,job1,job2 --expect queues=default
 }
@@ -94,17 +94,19 @@ check "$repo/trace/testdata/sample-trace" \
 	--expect tasks.compression=ZSTD --expect jobs.compression=ZSTD \
 	--expect jobs.meta.tracereplay.options='{"a":"1","b":"2","strict":"true"}' \
 	--expect jobs.meta.tracereplay.sources='["a.jhist","b.jhist"]' \
-	--expect tasks.meta.tracereplay.schema_version=2.4
+	--expect tasks.meta.tracereplay.schema_version=2.5
 
 echo "duckdb-check: a Rumen trace whose job confs set the out-of-band heartbeat (trace/testdata/rumen/trace_1m.json.gz)"
 "$work/ingest" --out "$work/gridmix1m" "$repo/trace/testdata/rumen/trace_1m.json.gz" >/dev/null
 # Expected from the file itself, independently of our Go code: the jobs whose
 # jobProperties set mapreduce.tasktracker.outofband.heartbeat to true.
 oob=$(gzip -dc "$repo/trace/testdata/rumen/trace_1m.json.gz" | grep -o '"mapreduce.tasktracker.outofband.heartbeat" *: *"true"' | wc -l)
+v021=$(gzip -dc "$repo/trace/testdata/rumen/trace_1m.json.gz" | grep -o '"hadoop.common.configuration.version" *: *"0.21.0"' | wc -l)
 check "$work/gridmix1m" \
 	--fact oob_on="SELECT count(*) FROM jobs WHERE conf_out_of_band_heartbeat = 1" \
-	--expect jobs.conf_out_of_band_heartbeat.nulls=0 --expect oob_on="$oob" \
-	--expect jobs.meta.tracereplay.schema_version=2.4
+	--fact v021="SELECT count(*) FROM jobs WHERE conf_common_version = '0.21.0'" \
+	--expect jobs.conf_out_of_band_heartbeat.nulls=0 --expect oob_on="$oob" --expect v021="$v021" \
+	--expect jobs.meta.tracereplay.schema_version=2.5
 
 echo "duckdb-check: replay results (fair on the 50-job sample, with tasks)"
 "$work/replay" --trace "$work/fb50" --policy fair --seed 3 --tasks --quiet --out "$work/runs"

@@ -138,7 +138,7 @@ var confKeys = struct {
 	queue, user, name, mapMB, reduceMB, input []string
 	mapSlots, reduceSlots, scheduler          []string
 	mapMaxAttempts, reduceMaxAttempts         []string
-	outOfBandHeartbeat                        []string
+	outOfBandHeartbeat, commonVersion         []string
 }{
 	queue:    []string{"mapreduce.job.queuename", "mapred.job.queue.name"},
 	user:     []string{"mapreduce.job.user.name", "user.name"},
@@ -161,6 +161,11 @@ var confKeys = struct {
 	// in 0.21+ and in Hadoop 1 alike (TaskTracker.TT_OUTOFBAND_HEARBEAT,
 	// apache/hadoop branch-1; TTConfig in 0.21+), no deprecated older one
 	outOfBandHeartbeat: []string{"mapreduce.tasktracker.outofband.heartbeat"},
+	// the version of the core-default.xml that wrote the conf
+	// (hadoop.common.configuration.version: 0.21.0 in apache/hadoop-common
+	// branch-0.21's common/src/java/core-default.xml, 0.22.x in branch-0.22's,
+	// 0.23.0 in Hadoop 2's; 0.20 and 1.x have no such key)
+	commonVersion: []string{"hadoop.common.configuration.version"},
 }
 
 // mr1Names are the 0.21+ names of JobTracker and TaskTracker settings in
@@ -240,7 +245,8 @@ func (c Conf) memoryMB(keys []string) int32 {
 // user and name only when the history has none (the history records what really
 // happened: the scheduler's final queue, the submitting user), and the container
 // memory and input directories, which only the configuration knows, and the
-// cluster settings it records (slots, scheduler, out-of-band heartbeat).
+// cluster settings it records (slots, scheduler, out-of-band heartbeat, and
+// for a JobTracker's job the common configuration version).
 func (c Conf) applyTo(j *Job) {
 	if j.Queue == "" {
 		j.Queue = c.get(confKeys.queue)
@@ -271,6 +277,11 @@ func (c Conf) applyTo(j *Job) {
 	}
 	if j.ConfOutOfBandHeartbeat < 0 {
 		j.ConfOutOfBandHeartbeat = c.flag(c.mr1Keys(j.ID, confKeys.outOfBandHeartbeat))
+	}
+	if j.ConfCommonVersion == "" && JobTrackerJobID(j.ID) && !c.onYARN() {
+		// a JobTracker's job only, as mr1Keys: what reads it is the
+		// JobTracker scheduler's version
+		j.ConfCommonVersion = c.get(confKeys.commonVersion)
 	}
 	if j.ConfMapMaxAttempts < 0 {
 		j.ConfMapMaxAttempts = c.memoryMB(confKeys.mapMaxAttempts)

@@ -201,6 +201,24 @@ func TestConfJobTrackerSettings(t *testing.T) {
 				j.ConfMapSlots, j.ConfReduceSlots, j.Scheduler, c.maps, c.reds, c.sched)
 		}
 	}
+	const ver = "hadoop.common.configuration.version"
+	for _, c := range []struct {
+		id   string
+		conf Conf
+		want string
+	}{
+		{jt, Conf{ver: "0.21.0"}, "0.21.0"},
+		{jt, Conf{ver: " 0.22.0\n"}, "0.22.0"},
+		{jt, Conf{"mapred.jobtracker.taskScheduler": fair}, ""},           // 0.20 and 1.x have no such key
+		{rm, Conf{ver: "0.23.0"}, ""},                                     // a YARN job
+		{jt, Conf{ver: "0.23.0", "mapreduce.framework.name": "yarn"}, ""}, // says it ran on YARN
+	} {
+		j := NewJob(c.id)
+		c.conf.applyTo(&j)
+		if j.ConfCommonVersion != c.want {
+			t.Errorf("job %s, %q: common configuration version %q, want %q", c.id, c.conf, j.ConfCommonVersion, c.want)
+		}
+	}
 	// the YARN test histories' confs carry the 0.21+ names (false, 2, 2,
 	// JobQueueTaskScheduler): none is read
 	for _, f := range []string{"testdata/jhist/job_1329348432655_0001_conf.xml", "testdata/jhist/job_1526555215992_0001_conf.xml"} {
@@ -211,7 +229,7 @@ func TestConfJobTrackerSettings(t *testing.T) {
 		j := NewJob("job_" + strings.Split(filepath.Base(f), "_")[1] + "_0001")
 		c.applyTo(&j)
 		if j.ConfOutOfBandHeartbeat != Unknown || j.ConfMapSlots != Unknown || j.ConfReduceSlots != Unknown ||
-			strings.Contains(j.Scheduler, "JobQueueTaskScheduler") {
+			strings.Contains(j.Scheduler, "JobQueueTaskScheduler") || j.ConfCommonVersion != "" {
 			t.Errorf("%s: %+v", f, j)
 		}
 	}
@@ -219,7 +237,8 @@ func TestConfJobTrackerSettings(t *testing.T) {
 
 // TestRumenGridmixConf reads the Gridmix trace's job properties: every job
 // records the out-of-band heartbeat on, 4 map and 2 reduce slots and the
-// CapacityTaskScheduler, all under their 0.21+ names.
+// CapacityTaskScheduler, all under their 0.21+ names, and
+// hadoop.common.configuration.version = 0.21.0.
 func TestRumenGridmixConf(t *testing.T) {
 	const f = "testdata/rumen/trace_1m.json.gz"
 	tr, err := ReadRumen(f, bytes.NewReader(readInput(t, f)), HistoryOptions{})
@@ -234,6 +253,9 @@ func TestRumenGridmixConf(t *testing.T) {
 			j.Scheduler != "org.apache.hadoop.mapred.CapacityTaskScheduler" {
 			t.Errorf("job %s: out-of-band heartbeat %d, slots %d/%d, scheduler %q", j.ID,
 				j.ConfOutOfBandHeartbeat, j.ConfMapSlots, j.ConfReduceSlots, j.Scheduler)
+		}
+		if j.ConfCommonVersion != "0.21.0" {
+			t.Errorf("job %s: common configuration version %q, want 0.21.0", j.ID, j.ConfCommonVersion)
 		}
 	}
 }

@@ -239,7 +239,8 @@ func decodeMeta(kv map[string]string, m *Meta) error {
 }
 
 // readJobs reads the jobs of a jobs.parquet of this schema version, of
-// version 2.1 or 2.2, which lack the column version 2.3 added, of version 2,
+// version 2.3 or 2.4, which lack the column version 2.5 added, of version
+// 2.1 or 2.2, which also lack the column version 2.3 added, of version 2,
 // which also lacks those version 2.1 added, or of version 1, which also
 // lacks those version 2 added. The rows are converted a batch at a time
 // (pqfile.ReadEach), so that reading holds the jobs and one batch of rows,
@@ -261,6 +262,8 @@ func readJobs(path string) ([]Job, map[string]string, error) {
 		meta, err = eachParquetRow(path, size, func(r *jobRowV1) { row := r.row(); jobs = append(jobs, row.job()) })
 	case schemaBefore(v, 2, 3):
 		meta, err = eachParquetRow(path, size, func(r *jobRowV22) { row := r.row(); jobs = append(jobs, row.job()) })
+	case schemaBefore(v, 2, 5):
+		meta, err = eachParquetRow(path, size, func(r *jobRowV24) { row := r.row(); jobs = append(jobs, row.job()) })
 	default:
 		meta, err = eachParquetRow(path, size, func(r *JobRow) { jobs = append(jobs, r.job()) })
 	}

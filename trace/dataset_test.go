@@ -24,6 +24,7 @@ func sampleTrace() *Trace {
 	j1.FailedAttempts, j1.KilledAttempts, j1.WastedMs = 1, 0, 1234
 	j1.ConfMapMaxAttempts, j1.ConfReduceMaxAttempts = 4, 6
 	j1.ConfOutOfBandHeartbeat = 1
+	j1.ConfCommonVersion = "0.21.0"
 
 	j2 := NewJob("job_1_0010")
 	j2.SubmitMs = 1000 // same submit: natural id order puts 0002 before 0010

@@ -410,6 +410,40 @@ func TestHadoop1Bundle(t *testing.T) {
 	}
 }
 
+// TestHadoop1BundleCommonVersion reads a JobTracker's history with its conf
+// part: the conf's hadoop.common.configuration.version fills
+// conf_common_version; a job whose conf has none keeps "".
+func TestHadoop1BundleCommonVersion(t *testing.T) {
+	conf := "<?xml version=\"1.0\"?><configuration>\n" +
+		"<property><name>hadoop.common.configuration.version</name><value>0.21.0</value></property>\n" +
+		"<property><name>mapreduce.jobtracker.taskscheduler</name><value>org.apache.hadoop.mapred.CapacityTaskScheduler</value></property>\n" +
+		"</configuration>\n"
+	conf1 := "<?xml version=\"1.0\"?><configuration>\n" +
+		"<property><name>mapred.jobtracker.taskScheduler</name><value>org.apache.hadoop.mapred.CapacityTaskScheduler</value></property>\n" +
+		"</configuration>\n"
+	jt := func(id string) string { // h1Small as job id of a JobTracker's cluster
+		return strings.ReplaceAll(strings.ReplaceAll(h1Small, "job_1_0001", "job_201102040848_"+id), "_1_0001_", "_201102040848_"+id+"_")
+	}
+	bundle := "\f!!FILE=jt_1_job_201102040848_0001_u_j!!\n" + jt("0001") + "\n" +
+		"\f!!FILE=jt_1_job_201102040848_0001_conf.xml!!\n" + conf +
+		"\f!!FILE=jt_1_job_201102040848_0002_u_k!!\n" + jt("0002") + "\n" +
+		"\f!!FILE=jt_1_job_201102040848_0002_conf.xml!!\n" + conf1
+	var ds []Diagnostic
+	tr, err := ReadHadoop1("bundle", strings.NewReader(bundle), collect(&ds))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Jobs) != 2 {
+		t.Fatalf("jobs %+v (diags %v)", tr.Jobs, ds)
+	}
+	for i, want := range []string{"0.21.0", ""} {
+		j := tr.Jobs[i]
+		if j.ConfCommonVersion != want || !strings.HasSuffix(j.Scheduler, "CapacityTaskScheduler") {
+			t.Errorf("job %s: common version %q, scheduler %q; want %q, CapacityTaskScheduler", j.ID, j.ConfCommonVersion, j.Scheduler, want)
+		}
+	}
+}
+
 func TestHadoop1BadInput(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"empty", "", "empty history"},

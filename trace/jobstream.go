@@ -225,6 +225,8 @@ func (s *JobStream) Open() (*JobCursor, error) {
 		err = openRows(c, s.path, size, s.batch, func(r *jobRowV1) Job { row := r.row(); return row.job() })
 	case schemaBefore(v, 2, 3):
 		err = openRows(c, s.path, size, s.batch, func(r *jobRowV22) Job { row := r.row(); return row.job() })
+	case schemaBefore(v, 2, 5):
+		err = openRows(c, s.path, size, s.batch, func(r *jobRowV24) Job { row := r.row(); return row.job() })
 	default:
 		err = openRows(c, s.path, size, s.batch, (*JobRow).job)
 	}

@@ -39,6 +39,62 @@ type JobRow struct {
 	ConfReduceMaxAttempts *int32 `parquet:"conf_reduce_max_attempts,optional"`
 
 	ConfOutOfBandHeartbeat *int32 `parquet:"conf_out_of_band_heartbeat,optional"`
+
+	ConfCommonVersion string `parquet:"conf_common_version,dict"`
+}
+
+// jobRowV24 is a row of a schema version 2.3 or 2.4 jobs.parquet, which
+// lacks the last column of JobRow (version 2.5).
+type jobRowV24 struct {
+	JobID  string `parquet:"job_id"`
+	Name   string `parquet:"name"`
+	User   string `parquet:"user,dict"`
+	Queue  string `parquet:"queue,dict"`
+	Status string `parquet:"status,dict"`
+
+	SubmitMs int64  `parquet:"submit_ms"`
+	LaunchMs *int64 `parquet:"launch_ms,optional"`
+	FinishMs *int64 `parquet:"finish_ms,optional"`
+
+	NumMaps    *int32 `parquet:"num_maps,optional"`
+	NumReduces *int32 `parquet:"num_reduces,optional"`
+
+	InputBytes   *int64 `parquet:"input_bytes,optional"`
+	ShuffleBytes *int64 `parquet:"shuffle_bytes,optional"`
+	OutputBytes  *int64 `parquet:"output_bytes,optional"`
+
+	MapMemoryMB    *int32 `parquet:"map_memory_mb,optional"`
+	ReduceMemoryMB *int32 `parquet:"reduce_memory_mb,optional"`
+	InputPath      string `parquet:"input_path,dict"`
+
+	FailedAttempts *int32 `parquet:"failed_attempts,optional"`
+	KilledAttempts *int32 `parquet:"killed_attempts,optional"`
+	WastedMs       *int64 `parquet:"wasted_ms,optional"`
+
+	AMStartMs       *int64 `parquet:"am_start_ms,optional"`
+	ConfMapSlots    *int32 `parquet:"conf_map_slots,optional"`
+	ConfReduceSlots *int32 `parquet:"conf_reduce_slots,optional"`
+	Scheduler       string `parquet:"scheduler,dict"`
+
+	ConfMapMaxAttempts    *int32 `parquet:"conf_map_max_attempts,optional"`
+	ConfReduceMaxAttempts *int32 `parquet:"conf_reduce_max_attempts,optional"`
+
+	ConfOutOfBandHeartbeat *int32 `parquet:"conf_out_of_band_heartbeat,optional"`
+}
+
+// row returns the version 2.5 row with the common version empty.
+func (r *jobRowV24) row() JobRow {
+	return JobRow{
+		JobID: r.JobID, Name: r.Name, User: r.User, Queue: r.Queue, Status: r.Status,
+		SubmitMs: r.SubmitMs, LaunchMs: r.LaunchMs, FinishMs: r.FinishMs,
+		NumMaps: r.NumMaps, NumReduces: r.NumReduces,
+		InputBytes: r.InputBytes, ShuffleBytes: r.ShuffleBytes, OutputBytes: r.OutputBytes,
+		MapMemoryMB: r.MapMemoryMB, ReduceMemoryMB: r.ReduceMemoryMB, InputPath: r.InputPath,
+		FailedAttempts: r.FailedAttempts, KilledAttempts: r.KilledAttempts, WastedMs: r.WastedMs,
+		AMStartMs: r.AMStartMs, ConfMapSlots: r.ConfMapSlots, ConfReduceSlots: r.ConfReduceSlots, Scheduler: r.Scheduler,
+		ConfMapMaxAttempts: r.ConfMapMaxAttempts, ConfReduceMaxAttempts: r.ConfReduceMaxAttempts,
+		ConfOutOfBandHeartbeat: r.ConfOutOfBandHeartbeat,
+	}
 }
 
 // jobRowV22 is a row of a schema version 2.1 or 2.2 jobs.parquet, which
@@ -361,6 +417,7 @@ func jobRows(jobs []Job) []JobRow {
 			Scheduler:          j.Scheduler,
 			ConfMapMaxAttempts: a32.opt(j.ConfMapMaxAttempts), ConfReduceMaxAttempts: a32.opt(j.ConfReduceMaxAttempts),
 			ConfOutOfBandHeartbeat: a32.opt(j.ConfOutOfBandHeartbeat),
+			ConfCommonVersion:      j.ConfCommonVersion,
 		}
 	}
 	return rows
@@ -379,6 +436,7 @@ func (r *JobRow) job() Job {
 		Scheduler:          r.Scheduler,
 		ConfMapMaxAttempts: val(r.ConfMapMaxAttempts), ConfReduceMaxAttempts: val(r.ConfReduceMaxAttempts),
 		ConfOutOfBandHeartbeat: val(r.ConfOutOfBandHeartbeat),
+		ConfCommonVersion:      r.ConfCommonVersion,
 	}
 }
 

@@ -22,8 +22,9 @@ import "strings"
 // Version 2.2 added the tasks column launch_lag_ms; older traces read with
 // it Unknown. Version 2.3 added the jobs column conf_out_of_band_heartbeat;
 // older traces read with it Unknown. Version 2.4 added the tasks column
-// report_lag_ms; older traces read with it Unknown.
-const SchemaVersion = "2.4"
+// report_lag_ms; older traces read with it Unknown. Version 2.5 added the
+// jobs column conf_common_version; older traces read with it empty.
+const SchemaVersion = "2.5"
 
 // Unknown marks an integer field whose value the input did not give.
 const Unknown = -1
@@ -140,6 +141,14 @@ type Job struct {
 	// Unknown if absent, not a boolean or the job did not run under a
 	// JobTracker (a YARN job's conf carries the default only).
 	ConfOutOfBandHeartbeat int32
+
+	// ConfCommonVersion is the job conf's hadoop.common.configuration.version,
+	// as written: the version of the core-default.xml of the Hadoop that wrote
+	// the conf ("0.21.0" in 0.21, "0.22.x" in 0.22, "0.23.0" in Hadoop 2; no
+	// such key in 0.20 and 1.x). "" if absent or the job did not run under a
+	// JobTracker (the only reader is the JobTracker scheduler's version;
+	// replay's TraceHardware).
+	ConfCommonVersion string
 }
 
 // Task is one map, reduce, setup or cleanup task of a job, with what the trace
