@@ -415,6 +415,10 @@ func (s *Sim) lcInitDone(j *Job, observed bool) {
 	}
 	if !j.life.setup.present {
 		j.life.phase = lcRunning
+		if observed && j.yarn.slotAM {
+			s.slotAMInit(j) // its maps reach the scheduler at its AM's first call (yarn_slotam.go)
+			return
+		}
 		s.admit(j)
 		return
 	}

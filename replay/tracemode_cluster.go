@@ -129,11 +129,12 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     (JobTrackerHeartbeat: 3 s up to 300 trackers, a second more per 100
 //     above), as the validation harness has replayed those histories since
 //     it was shown (docs/validation.md, "How the JobTracker hands out
-//     tasks"). A YARN history keeps base's: on a slot cluster its 3 s
-//     stands for YARN's two allocation hops (a NodeManager heartbeat, then
-//     the AM's next allocate call), and YARN's 1 s NodeManager heartbeat
-//     alone made two single-job .jhist histories of the wild 8–14% short
-//     where 3 s made them 8–9% long (docs/trace-mode.md).
+//     tasks").
+//   - Heartbeat, on a slot cluster whose every job records a YARN
+//     ApplicationMaster (a .jhist's AM_STARTED) and when base has the
+//     default 3 s: NodeManagerHeartbeat (1 s), the interval at which the
+//     ResourceManager allocates a NodeManager's freed containers; the AM's
+//     own allocate calls are modelled per job (yarn_slotam.go).
 //   - Lifecycle: on (setup and cleanup tasks, reports, shuffle fetches; see
 //     lifecycle.go) when some task has a host, a start and a finish; when a
 //     job conf names Hadoop 1's CapacityTaskScheduler and base has no
@@ -286,6 +287,9 @@ func traceHardwareSeen(tr *trace.Trace, base Hardware, chunk int, seen *TraceHos
 		if jf.jobTracker() && hw.Heartbeat == DefaultHardware().Heartbeat {
 			hw.Heartbeat = JobTrackerHeartbeat(hw.Nodes())
 		}
+		if jf.allAM() && hw.Heartbeat == DefaultHardware().Heartbeat {
+			hw.Heartbeat = NodeManagerHeartbeat // the ResourceManager allocates at NodeManager heartbeats (yarn_slotam.go)
+		}
 	}
 	hw.Lifecycle = schedule
 	if hw.JobInitPoll == 0 && jf.capacity {
@@ -306,6 +310,13 @@ type jobFacts struct {
 	capacity              bool            // some job's conf names Hadoop 1's CapacityTaskScheduler
 	queues                map[string]bool // the queues the jobs name ("default" for none)
 	jobs, jobTrackerIDs   int             // the jobs, and those whose id a JobTracker gave
+	amJobs                int             // the jobs that record a YARN ApplicationMaster's start
+}
+
+// allAM reports whether every job of the trace records a YARN
+// ApplicationMaster's start (trace.Job.AMStartMs), as a .jhist does.
+func (f *jobFacts) allAM() bool {
+	return f.jobs > 0 && f.amJobs == f.jobs
 }
 
 // jobTracker reports whether the trace is a Hadoop 1 JobTracker's history:
@@ -330,6 +341,9 @@ func traceJobFacts(tr *trace.Trace) (jobFacts, error) {
 		}
 		f.capacity = f.capacity || strings.HasSuffix(j.Scheduler, "CapacityTaskScheduler")
 		f.jobs++
+		if j.AMStartMs >= 0 {
+			f.amJobs++
+		}
 		if id, _, _ := strings.Cut(j.ID, "#"); trace.JobTrackerJobID(id) {
 			f.jobTrackerIDs++
 		}
