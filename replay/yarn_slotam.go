@@ -36,8 +36,9 @@ import (
 //
 // The launch time, from the call that hands over the container to the
 // attempt's recorded start (the ContainerLauncher's startContainers round
-// trip), is the job's own: its first recorded attempt start less JOB_INITED
-// and two calls, in [0, am_heartbeat), over the tasks whose recorded start
+// trip), is the job's own: its first recorded attempt's start after the
+// AM's last call before it, (start − JOB_INITED) mod am_heartbeat (2.177 s
+// after JOB_INITED in the Sleep job: two calls and 0.177 s), over the tasks whose recorded start
 // is their first attempt's (no failed or killed attempt before it); 0 when
 // no task has one (a job failed by its maps); no configuration sets it.
 
@@ -80,7 +81,7 @@ func (w *Workload) slotAMOf(j *Job, tasks []trace.Task, work int) {
 		}
 	}
 	if first >= 0 {
-		j.yarn.launchUs = min(max((first-tj.LaunchMs)*1000-2*iv, 0), iv-1)
+		j.yarn.launchUs = (first - tj.LaunchMs) * 1000 % iv
 	}
 }
 
