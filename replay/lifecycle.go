@@ -593,6 +593,9 @@ func (s *Sim) lcHistoryTimes(j *Job, r *JobResult) {
 	if r.FirstLaunchUs >= 0 {
 		r.FirstLaunchUs += j.yarn.firstWait // YARN: the AM's heartbeat before the first task's start (yarn.go)
 	}
+	if j.yarn.slotAM && h == nil && r.FirstReduceLaunchUs >= 0 {
+		s.slotAMReduceTimes(j, r) // yarn_slotam.go
+	}
 	if r.FirstLaunchUs >= 0 {
 		r.WaitingUs = r.FirstLaunchUs - r.SubmitUs
 	}

@@ -122,3 +122,24 @@ func (s *Sim) slotAMSlowStart(j *Job) {
 	call := s.slotAMNextCall(j, s.now+1) // strictly after: the call that sees the maps done
 	s.schedule(call+int64(s.hw.AMHeartbeat), evInitDone, j.Index, initSlotAMReduces)
 }
+
+// slotAMReduceTimes sets a slot-cluster YARN job's first and last reduce
+// launch as its history records them: each reduce's attempt start, its
+// assignment plus its wait for the AM's call and the launch time.
+func (s *Sim) slotAMReduceTimes(j *Job, r *JobResult) {
+	first, last := int64(-1), int64(-1)
+	for i := range j.Reduces {
+		rt := &j.Reduces[i]
+		if rt.LaunchUs < 0 {
+			continue
+		}
+		at := rt.LaunchUs + int64(s.hw.TaskStartup) + j.redAMWaitUs(int32(i))
+		if first < 0 || at < first {
+			first = at
+		}
+		last = max(last, at)
+	}
+	if first >= 0 {
+		r.FirstReduceLaunchUs, r.LastReduceLaunchUs = first, last
+	}
+}
