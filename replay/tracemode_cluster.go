@@ -132,9 +132,11 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     tasks").
 //   - Heartbeat, on a slot cluster whose every job records a YARN
 //     ApplicationMaster (a .jhist's AM_STARTED) and when base has the
-//     default 3 s: NodeManagerHeartbeat (1 s), the interval at which the
-//     ResourceManager allocates a NodeManager's freed containers; the AM's
-//     own allocate calls are modelled per job (yarn_slotam.go).
+//     default 3 s, unless task_times = "model": NodeManagerHeartbeat (1 s),
+//     the interval at which the ResourceManager allocates a NodeManager's
+//     freed containers; the AM's own allocate calls are modelled per job
+//     (yarn_slotam.go), from its observed JOB_INITED, which model mode does
+//     not replay, so there the 3 s still stands for both hops.
 //   - Lifecycle: on (setup and cleanup tasks, reports, shuffle fetches; see
 //     lifecycle.go) when some task has a host, a start and a finish; when a
 //     job conf names Hadoop 1's CapacityTaskScheduler and base has no
@@ -287,7 +289,7 @@ func traceHardwareSeen(tr *trace.Trace, base Hardware, chunk int, seen *TraceHos
 		if jf.jobTracker() && hw.Heartbeat == DefaultHardware().Heartbeat {
 			hw.Heartbeat = JobTrackerHeartbeat(hw.Nodes())
 		}
-		if jf.allAM() && hw.Heartbeat == DefaultHardware().Heartbeat {
+		if jf.allAM() && hw.Heartbeat == DefaultHardware().Heartbeat && hw.TaskTimes != TaskTimesModel {
 			hw.Heartbeat = NodeManagerHeartbeat // the ResourceManager allocates at NodeManager heartbeats (yarn_slotam.go)
 		}
 	}

@@ -296,9 +296,9 @@ func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times 
 		// cluster (section "How the JobTracker hands out tasks"), as
 		// TraceHardware gives it from a base with the default heartbeat.
 		hw.Heartbeat = replay.JobTrackerHeartbeat(hw.Nodes())
-	} else if !amHistory(tr) {
+	} else if !amHistory(tr) || times == replay.TaskTimesModel {
 		hw.Heartbeat = base.Heartbeat // VALIDATION_JOBTRACKER=assign|off, or not a JobTracker's history: the model's
-	} // else a YARN history keeps TraceHardware's NodeManager heartbeat (replay/yarn_slotam.go)
+	} // else a YARN history in trace mode keeps TraceHardware's NodeManager heartbeat (replay/yarn_slotam.go)
 	if os.Getenv("VALIDATION_LIFECYCLE") == "off" {
 		hw.Lifecycle = false // the engine without the job lifecycle, for comparison
 	}
