@@ -463,7 +463,7 @@ func (s *Sim) loop() (err error) {
 			case initSlotAMAsks:
 				s.admit(s.jobs[e.a]) // yarn_slotam.go
 			case initSlotAMReduces:
-				s.markReady(s.jobs[e.a], true)
+				s.slotAMReducesAsked(s.jobs[e.a]) // yarn_slotam.go
 			default:
 				s.lcInitDone(s.jobs[e.a], e.b == 1)
 			}
@@ -749,9 +749,6 @@ func (s *Sim) checkReady(j *Job) {
 // its own (yarn_slotam.go), it wakes the dormant nodes when nothing waited
 // before, as a job's arrival does.
 func (s *Sim) markReady(j *Job, wake bool) {
-	if j == nil || j.ready || j.finished || j.life.fail.failed {
-		return
-	}
 	j.ready = true
 	s.noteCands(j)
 	was := s.pending

@@ -260,7 +260,8 @@ type jobYARN struct {
 	launchUs       int64
 	usage          Resource // what its running containers hold, the AM's included
 	// redWait[i] is reduce i's amWaitUs at its launch; nil while every one
-	// has been 0 (always on a slot cluster), so that ReduceTask stays small.
+	// has been 0 (always on a slot cluster but for a slotAM job), so that
+	// ReduceTask stays small.
 	redWait []int64
 }
 

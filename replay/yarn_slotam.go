@@ -123,6 +123,16 @@ func (s *Sim) slotAMSlowStart(j *Job) {
 	s.schedule(call+int64(s.hw.AMHeartbeat), evInitDone, j.Index, initSlotAMReduces)
 }
 
+// slotAMReducesAsked is called when a slot-cluster YARN job's reduce asks
+// reach the scheduler: its reduces become launchable, unless it has
+// finished or failed meanwhile.
+func (s *Sim) slotAMReducesAsked(j *Job) {
+	if j == nil || j.ready || j.finished || j.life.fail.failed {
+		return
+	}
+	s.markReady(j, true)
+}
+
 // slotAMReduceTimes sets a slot-cluster YARN job's first and last reduce
 // launch as its history records them: each reduce's attempt start, its
 // assignment plus its wait for the AM's call and the launch time.
