@@ -275,7 +275,9 @@ type Hardware struct {
 	// the moment its job is initialised, and takes the containers allocated
 	// since its last call; a task starts task_startup (container_startup
 	// under the container model, yarn_startup.go) after the call that
-	// brought its container. 0: at once.
+	// brought its container. 0: at once. On a slot cluster in trace mode it
+	// times the AM's calls of a job that records its AM (yarn_slotam.go); 0
+	// turns that off.
 	AMHeartbeat Duration `toml:"am_heartbeat"`
 	// ReduceRampupLimit is yarn.app.mapreduce.am.job.reduce.rampup.limit:
 	// while maps are still to be assigned, the MRAppMaster asks for reduces

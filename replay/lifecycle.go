@@ -415,6 +415,10 @@ func (s *Sim) lcInitDone(j *Job, observed bool) {
 	}
 	if !j.life.setup.present {
 		j.life.phase = lcRunning
+		if observed && j.yarn.slotAM {
+			s.slotAMInit(j) // its maps reach the scheduler at its AM's first call (yarn_slotam.go)
+			return
+		}
 		s.admit(j)
 		return
 	}
@@ -588,6 +592,9 @@ func (s *Sim) lcHistoryTimes(j *Job, r *JobResult) {
 	}
 	if r.FirstLaunchUs >= 0 {
 		r.FirstLaunchUs += j.yarn.firstWait // YARN: the AM's heartbeat before the first task's start (yarn.go)
+	}
+	if j.yarn.slotAM && h == nil && r.FirstReduceLaunchUs >= 0 {
+		s.slotAMReduceTimes(j, r) // yarn_slotam.go
 	}
 	if r.FirstLaunchUs >= 0 {
 		r.WaitingUs = r.FirstLaunchUs - r.SubmitUs

@@ -41,18 +41,24 @@ func yarnRetryTrace(yarn bool) *trace.Trace {
 // trace times): init 0–2 s (observed launch); the heartbeat at 3 s launches
 // the map, which holds its slot for its failed attempt (1 s), the gap to its
 // retry, and its successful attempt (1 s). Without retry_container_delay the
-// gap is task_startup (0): the map ends at 5 s, the reduce launches at the
-// heartbeat at 6 s and runs 6–7 s: finish 7 s. With retry_container_delay =
-// 1.5 s a YARN job's map ends at 3 + 1 + 1.5 + 1 = 6.5 s, the reduce waits for
-// the heartbeat at 9 s and runs 9–10 s: finish 10 s. A Hadoop 1 job (no AM
-// recorded) keeps task_startup: 7 s.
+// gap is task_startup (0): the map ends at 5 s; a Hadoop 1 job's reduce
+// launches at the heartbeat at 6 s and runs 6–7 s: finish 7 s. A YARN job
+// (AM recorded) takes its containers at its AM's allocate calls, 3, 4, 5, …
+// s (yarn_slotam.go; launch time (7 − 2) mod 1 = 0 from the reduce, the
+// map's start being its retry's): its map, assigned at the heartbeat at 3 s,
+// is taken at the call at 3 s; its AM decides the reduce at the call after
+// the map's end and asks at the next (6 and 7 s after a 5 s end, 7 and 8 s
+// after a 6.5 s one), so the reduce waits for the heartbeat at 9 s, is taken
+// at the call at 9 s and runs 9–10 s: finish 10 s with or without the delay.
+// With retry_container_delay = 1.5 s a YARN job's map ends at 3 + 1 + 1.5 +
+// 1 = 6.5 s. A Hadoop 1 job keeps task_startup: 5 s, 7 s.
 func TestRetryContainerDelay(t *testing.T) {
 	for _, c := range []struct {
 		yarn           bool
 		delay          string
 		mapEnd, finish int64
 	}{
-		{true, "0s", 5e6, 7e6},
+		{true, "0s", 5e6, 10e6},
 		{true, "1.5s", 6.5e6, 10e6},
 		{false, "1.5s", 5e6, 7e6},
 	} {
@@ -385,16 +391,18 @@ func TestLaterKeysInRecordedModel(t *testing.T) {
 // the .jhist histories: from each failed attempt's end to its task's next
 // attempt's start, and from JOB_INITED to the job's first attempt's start;
 // and, for the two FAILED ones replayed on their derived clusters with the
-// default model, the replay's JOB_INITED → first attempt (the tracker's next
-// heartbeat plus task_startup).
+// default model, the replay's JOB_INITED → first attempt: two of the AM's
+// allocate calls (yarn_slotam.go; launch time 0, every map of theirs being
+// retried; the tracker's next heartbeat plus task_startup before h-yarnturn,
+// 1.780 s and 1.929 s).
 func TestYARNRetryGaps(t *testing.T) {
 	want := map[string]struct {
 		gaps    []int64 // ms, in attempt order per task, tasks in id order
 		initGap int64   // ms
 		replay  int64   // µs, the replay's JOB_INITED → first attempt (FAILED ones)
 	}{
-		"job_2.4.0-FAILED.jhist":  {[]int64{1321, 1773, 2844}, 2192, 1779970},
-		"job_0.23.9-FAILED.jhist": {[]int64{1639, 1787, 1722, 1438, 1626, 1660}, 2122, 1928970},
+		"job_2.4.0-FAILED.jhist":  {[]int64{1321, 1773, 2844}, 2192, 2000000},
+		"job_0.23.9-FAILED.jhist": {[]int64{1639, 1787, 1722, 1438, 1626, 1660}, 2122, 2000000},
 		"job_1329348432655_0001-1329348443227-user-Sleep+job-1329348468601-10-1-SUCCEEDED-default.jhist":                    {nil, 2177, -1},
 		"job_1526555215992_0001-1526555642677-user-QuasiMonteCarlo-1526555658299-1-1-SUCCEEDED-default-1526555648931.jhist": {nil, 2208, -1},
 		"job_1416424547277_0002-1416424775281-root-TeraGen-1416424785433-2-0-SUCCEEDED-default-1416424779349.jhist":         {nil, 2212, -1},

@@ -259,7 +259,10 @@ func TestLifecycleAttemptWithoutJob(t *testing.T) {
 // launch spends its observed submit → launch time, 4.2 s, initialising, not the
 // init workers' 2 s — a YARN job (AM start recorded: submit → JOB_INITED) and
 // a Hadoop 1 job with a recorded schedule (submit → LAUNCH_TIME) alike; with
-// no setup task recorded its map launches at the next heartbeat, 6 s. Without
+// no setup task recorded its map launches at the next heartbeat, 6 s, the
+// YARN job's at its AM's next allocate call after that, 6.2 s (its calls at
+// 5.2, 6.2, … s; its maps reach the scheduler at the first; no attempt
+// starts after JOB_INITED, so its launch time is 0: yarn_slotam.go). Without
 // a launch time, with a launch before the submit (clocks), or with model task
 // times, the init workers take 2 s and the map launches at 3 s.
 func TestLifecycleObservedInit(t *testing.T) {
@@ -269,7 +272,7 @@ func TestLifecycleObservedInit(t *testing.T) {
 		times      replay.TaskTimeSource
 		first      int64
 	}{
-		{"YARN", 1000, 4200, "trace", 6e6},
+		{"YARN", 1000, 4200, "trace", 6.2e6},
 		{"Hadoop 1", -1, 4200, "trace", 6e6},
 		{"no launch", -1, trace.Unknown, "trace", 3e6},
 		{"launch before submit", -1, 4200, "trace", 3e6},

@@ -460,7 +460,14 @@ func (s *Sim) loop() (err error) {
 		case evInitPoll:
 			s.lcPoll(e.b)
 		case evInitDone:
-			s.lcInitDone(s.jobs[e.a], e.b == 1)
+			switch e.b {
+			case initSlotAMAsks:
+				s.admit(s.jobs[e.a]) // yarn_slotam.go
+			case initSlotAMReduces:
+				s.slotAMReducesAsked(s.jobs[e.a]) // yarn_slotam.go
+			default:
+				s.lcInitDone(s.jobs[e.a], e.b == 1)
+			}
 		case evLifecycleDone:
 			s.lcDone(s.jobs[e.a], e.b)
 		case evFetchStart:
@@ -739,13 +746,30 @@ func (s *Sim) checkReady(j *Job) {
 		return
 	}
 	need := int32(math.Ceil(s.hw.SlowStart * float64(len(j.Maps))))
-	if j.FinishedMaps >= need {
-		j.ready = true
-		s.noteCands(j)
-		s.pending += int64(j.PendingReduces)
-		if j.PendingReduces > 0 {
-			s.wakeReduceNodes()
+	if j.FinishedMaps < need {
+		return
+	}
+	if j.yarn.slotAM {
+		s.slotAMSlowStart(j) // its AM asks for them (yarn_slotam.go)
+		return
+	}
+	s.markReady(j, false)
+}
+
+// markReady makes the job's reduces launchable; with wake, at an event of
+// its own (yarn_slotam.go), it wakes the dormant nodes when nothing waited
+// before, as a job's arrival does.
+func (s *Sim) markReady(j *Job, wake bool) {
+	j.ready = true
+	s.noteCands(j)
+	was := s.pending
+	s.pending += int64(j.PendingReduces)
+	if j.PendingReduces > 0 {
+		if wake && was == 0 {
+			s.lastChange = s.now
+			s.wake()
 		}
+		s.wakeReduceNodes()
 	}
 }
 

@@ -129,11 +129,14 @@ func (t *Topology) FromTrace() bool { return t.hosts != nil }
 //     (JobTrackerHeartbeat: 3 s up to 300 trackers, a second more per 100
 //     above), as the validation harness has replayed those histories since
 //     it was shown (docs/validation.md, "How the JobTracker hands out
-//     tasks"). A YARN history keeps base's: on a slot cluster its 3 s
-//     stands for YARN's two allocation hops (a NodeManager heartbeat, then
-//     the AM's next allocate call), and YARN's 1 s NodeManager heartbeat
-//     alone made two single-job .jhist histories of the wild 8–14% short
-//     where 3 s made them 8–9% long (docs/trace-mode.md).
+//     tasks").
+//   - Heartbeat, on a slot cluster whose every job records a YARN
+//     ApplicationMaster (a .jhist's AM_STARTED) and when base has the
+//     default 3 s, unless task_times = "model": NodeManagerHeartbeat (1 s),
+//     the interval at which the ResourceManager allocates a NodeManager's
+//     freed containers; the AM's own allocate calls are modelled per job
+//     (yarn_slotam.go), from its observed JOB_INITED, which model mode does
+//     not replay, so there the 3 s still stands for both hops.
 //   - Lifecycle: on (setup and cleanup tasks, reports, shuffle fetches; see
 //     lifecycle.go) when some task has a host, a start and a finish; when a
 //     job conf names Hadoop 1's CapacityTaskScheduler and base has no
@@ -298,6 +301,9 @@ func traceHardwareSeen(tr *trace.Trace, base Hardware, chunk int, seen *TraceHos
 		if !base.heartbeatCaps() && jf.capacityOneEach() {
 			hw.MapsPerHeartbeat, hw.ReducesPerHeartbeat = 1, 1
 		}
+		if jf.allAM() && hw.Heartbeat == DefaultHardware().Heartbeat && hw.TaskTimes != TaskTimesModel {
+			hw.Heartbeat = NodeManagerHeartbeat // the ResourceManager allocates at NodeManager heartbeats (yarn_slotam.go)
+		}
 	}
 	hw.Lifecycle = schedule
 	if hw.JobInitPoll == 0 && jf.capacity {
@@ -319,6 +325,13 @@ type jobFacts struct {
 	oneEach, schedulers   int             // jobs whose conf names 0.21/0.22's CapacityTaskScheduler (capacityOneEach), and any scheduler
 	queues                map[string]bool // the queues the jobs name ("default" for none)
 	jobs, jobTrackerIDs   int             // the jobs, and those whose id a JobTracker gave
+	amJobs                int             // the jobs that record a YARN ApplicationMaster's start
+}
+
+// allAM reports whether every job of the trace records a YARN
+// ApplicationMaster's start (trace.Job.AMStartMs), as a .jhist does.
+func (f *jobFacts) allAM() bool {
+	return f.jobs > 0 && f.amJobs == f.jobs
 }
 
 // jobTracker reports whether the trace is a Hadoop 1 JobTracker's history:
@@ -349,6 +362,9 @@ func traceJobFacts(tr *trace.Trace) (jobFacts, error) {
 			}
 		}
 		f.jobs++
+		if j.AMStartMs >= 0 {
+			f.amJobs++
+		}
 		if id, _, _ := strings.Cut(j.ID, "#"); trace.JobTrackerJobID(id) {
 			f.jobTrackerIDs++
 		}

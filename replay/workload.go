@@ -1002,6 +1002,7 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 	j.IdealUs = int64(mapPhase + redPhase)
 	if hw.Lifecycle {
 		w.lifeOf(j, rj.tasks, rj.work)
+		w.slotAMOf(j, rj.tasks, rj.work) // yarn_slotam.go
 	}
 	return j
 }

@@ -252,10 +252,16 @@ type jobYARN struct {
 	// for at its last allocate round and at the one before, which the RM
 	// sees (amTick, rampUpAllows).
 	redAsked, redVisible int32
-	firstWait            int64    // the AM heartbeat wait of its first task's container
-	usage                Resource // what its running containers hold, the AM's included
+	firstWait            int64 // the AM heartbeat wait of its first task's container
+	// slotAM: a YARN job replayed on a slot cluster in trace mode, its AM's
+	// allocate calls modelled (yarn_slotam.go); redAsk: its reduce asks are
+	// on their way; launchUs: its containers' launch time.
+	slotAM, redAsk bool
+	launchUs       int64
+	usage          Resource // what its running containers hold, the AM's included
 	// redWait[i] is reduce i's amWaitUs at its launch; nil while every one
-	// has been 0 (always on a slot cluster), so that ReduceTask stays small.
+	// has been 0 (always on a slot cluster but for a slotAM job), so that
+	// ReduceTask stays small.
 	redWait []int64
 }
 
@@ -507,6 +513,9 @@ func (s *Sim) amReady(j *Job) {
 // task's wait for the job's history times (yarnHistoryTimes).
 func (s *Sim) amWaitUs(j *Job) int64 {
 	iv := int64(s.hw.AMHeartbeat)
+	if !s.yarn.on && j.yarn.slotAM {
+		return s.slotAMWaitUs(j) // a YARN job on a slot cluster (yarn_slotam.go)
+	}
 	if !s.yarn.on || iv <= 0 {
 		return 0
 	}

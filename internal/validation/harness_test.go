@@ -296,9 +296,9 @@ func replayTasks(tr *trace.Trace, base replay.Hardware, pol, name string, times 
 		// cluster (section "How the JobTracker hands out tasks"), as
 		// TraceHardware gives it from a base with the default heartbeat.
 		hw.Heartbeat = replay.JobTrackerHeartbeat(hw.Nodes())
-	} else {
+	} else if !amHistory(tr) || times == replay.TaskTimesModel {
 		hw.Heartbeat = base.Heartbeat // VALIDATION_JOBTRACKER=assign|off, or not a JobTracker's history: the model's
-	}
+	} // else a YARN history in trace mode keeps TraceHardware's NodeManager heartbeat (replay/yarn_slotam.go)
 	if os.Getenv("VALIDATION_LIFECYCLE") == "off" {
 		hw.Lifecycle = false // the engine without the job lifecycle, for comparison
 	}
@@ -650,6 +650,18 @@ func jobTrackerHistory(tr *trace.Trace) bool {
 	for _, j := range tr.Jobs {
 		id, _, _ := strings.Cut(j.ID, "#")
 		if !trace.JobTrackerJobID(id) {
+			return false
+		}
+	}
+	return len(tr.Jobs) > 0
+}
+
+// amHistory reports whether every job of tr records a YARN
+// ApplicationMaster's start (a .jhist's AM_STARTED): replay.TraceHardware
+// gives its slot cluster the NodeManager heartbeat (replay/yarn_slotam.go).
+func amHistory(tr *trace.Trace) bool {
+	for _, j := range tr.Jobs {
+		if j.AMStartMs < 0 {
 			return false
 		}
 	}
