@@ -114,6 +114,7 @@ func (w *Workload) leftOutKeys() error {
 	}
 	defer c.Close()
 	var one trace.Trace
+	succ := map[string]bool{} // the job's tasks with a successful attempt
 	for {
 		j, err := c.Next()
 		if errors.Is(err, io.EOF) {
@@ -123,7 +124,7 @@ func (w *Workload) leftOutKeys() error {
 			return fmt.Errorf("read trace: %w", err)
 		}
 		as := c.Attempts()
-		if len(as) == 0 {
+		if len(as) == 0 || !mayLeaveOut(j, c.Tasks(), as, w.incomplete, succ) {
 			continue // nothing to leave out for
 		}
 		one.Jobs, one.Tasks, one.Attempts = append(one.Jobs[:0], *j), c.Tasks(), as
@@ -133,6 +134,33 @@ func (w *Workload) leftOutKeys() error {
 		}
 		w.leftOut = append(w.leftOut, left...)
 	}
+}
+
+// mayLeaveOut reports whether traceRetries may leave out job j, with its
+// tasks and its attempts as (one or more): false when none of its reasons
+// holds, neither an attempt outside the job's lifetime (when the job would
+// be replayed) nor, for a job that succeeded, a map or reduce without a
+// successful attempt. succ is the caller's scratch.
+func mayLeaveOut(j *trace.Job, tasks []trace.Task, as []trace.Attempt, incomplete bool, succ map[string]bool) bool {
+	clear(succ)
+	for i := range as {
+		a := &as[i]
+		if (incomplete || j.Status != trace.StatusIncomplete) && trace.AttemptSkewMs(j, a) > trace.MaxAttemptSkewMs {
+			return true
+		}
+		if a.Status == trace.StatusSucceeded {
+			succ[a.TaskID] = true
+		}
+	}
+	if j.Status != trace.StatusSucceeded {
+		return false
+	}
+	for i := range tasks {
+		if tasks[i].Type.IsWork() && !succ[tasks[i].TaskID] {
+			return true
+		}
+	}
+	return false
 }
 
 // jobLifecycle is, for a workload whose lifecycle maps are made job by job

@@ -41,9 +41,11 @@ type attemptKeyRow struct {
 // and attempt is and how the attempt ended: JobCursor.Tasks hands out tasks
 // with their JobID, TaskID and Type, JobCursor.Attempts attempts with their
 // JobID, TaskID, AttemptID, Type, Status, StartMs and FinishMs; their
-// other fields are zero (not Unknown). A file whose columns are not those
-// (another schema's) is read as OpenAttempts reads it, whole rows. A row
-// whose type does not parse gives OpenAttempts' error. Close it.
+// other fields are zero (not Unknown). Each job's tasks and attempts are
+// handed out in slices reused from job to job: valid until the next Next.
+// A file whose columns are not those (another schema's) is read as
+// OpenAttempts reads it, whole rows. A row whose type does not parse gives
+// OpenAttempts' error. Close it.
 func (s *JobStream) OpenAttemptKeys() (*JobCursor, error) {
 	c, err := s.Open()
 	if err != nil {
@@ -76,7 +78,9 @@ func (tf *taskFile) keyCursor() (*rowCursor[Task], error) {
 	if err != nil {
 		return tf.cursor() // whole rows
 	}
-	return tf.cursorOn(rows), nil
+	c := tf.cursorOn(rows)
+	c.reuse = true
+	return c, nil
 }
 
 // keyCursor is cursor reading the columns of attemptKeyRow only, or whole
@@ -107,7 +111,9 @@ func (af *attemptFile) keyCursor() (*rowCursor[Attempt], error) {
 	if err != nil {
 		return af.cursor() // whole rows
 	}
-	return af.cursorOn(rows), nil
+	c := af.cursorOn(rows)
+	c.reuse = true
+	return c, nil
 }
 
 // stringOf makes a column's value into a string once for a run of rows
