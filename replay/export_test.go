@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -88,4 +90,60 @@ func SlotWaitsAndSorted(tr, ref *trace.Trace, topo *Topology, chunk int) (swept,
 	}
 	sorted, err = sortedSlotWaits(ref, topo)
 	return swept, sorted, err
+}
+
+// LifecycleMaps is w's lifecycle maps by name (retries, fails, specs,
+// recFails), each entry's value printed; a map with no entry is left out.
+func LifecycleMaps(w *Workload) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	add := func(name string, m map[string]string) {
+		if len(m) > 0 {
+			out[name] = m
+		}
+	}
+	add("retries", printed(w.retries))
+	add("fails", printed(w.fails))
+	add("specs", printed(w.specs))
+	add("recFails", printed(w.recFails))
+	return out
+}
+
+func printed[V any](m map[string]V) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		out[k] = fmt.Sprintf("%+v", v)
+	}
+	return out
+}
+
+// ObservedLifecycleMaps is LifecycleMaps of the workloads that the observed
+// run builds each job with (jobLifecycle), for every job w's cursor hands
+// out with its attempts, merged; an entry of another job than its own, or
+// one met twice, is an error.
+func ObservedLifecycleMaps(w *Workload) (map[string]map[string]string, error) {
+	c := w.cursor()
+	c.attempts = true
+	defer c.close()
+	out := map[string]map[string]string{}
+	for {
+		r, ok, err := c.next()
+		if err != nil || !ok {
+			return out, err
+		}
+		jw, err := w.jobLifecycle(r)
+		if err != nil {
+			return nil, err
+		}
+		for name, m := range LifecycleMaps(jw) {
+			if out[name] == nil {
+				out[name] = map[string]string{}
+			}
+			for k, v := range m {
+				if _, dup := out[name][k]; dup || !strings.HasPrefix(k, r.tj.ID+"\x00") {
+					return nil, fmt.Errorf("job %s: %s entry %q: another job's, or met twice", r.tj.ID, name, k)
+				}
+				out[name][k] = v
+			}
+		}
+	}
 }

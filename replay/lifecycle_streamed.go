@@ -20,6 +20,14 @@ import (
 // attempts, and the results merged: the maps hold an entry for each task
 // with a failed, killed or speculative attempt, as for a held trace, while
 // the pass holds one job's tasks and attempts, never the trace's.
+//
+// A workload built for the observed run only (WorkloadOptions.Observed)
+// skips that pass, which reads every task and attempt whole: the observed
+// run reads each job's tasks and attempts itself, and builds the job with
+// a copy of the workload holding that job's entries (jobLifecycle). Only
+// the jobs left out are found ahead (streamedLeftOut), since they set the
+// jobs replayed and the origin of times before any run, from the few
+// columns traceRetries reads of the tasks and attempts.
 
 // streamedAttempts sets w's lifecycle maps from its streamed trace, and the
 // jobs it leaves out (Workload.leftOut), as a held trace's: the same jobs,
@@ -72,6 +80,123 @@ func (w *Workload) streamedAttempts() error {
 		}
 	}
 	return nil
+}
+
+// streamedLeftOut sets the jobs w leaves out (Workload.leftOut) as
+// streamedAttempts does, for a workload built for Observed
+// (WorkloadOptions.Observed), which makes each job's lifecycle maps as the
+// job is handed out (jobLifecycle). It reads only the columns of the tasks
+// and attempts that traceRetries reads to leave a job out
+// (trace.JobStream.OpenAttemptKeys). Model mode leaves no job out. When
+// the pass fails, streamedAttempts is run for its error, so that the
+// error is the one a workload built for any run gives.
+func (w *Workload) streamedLeftOut() error {
+	if !w.times.UsesTrace() {
+		return nil
+	}
+	err := w.leftOutKeys()
+	if err == nil {
+		return nil
+	}
+	w.leftOut = nil
+	if werr := w.streamedAttempts(); werr != nil {
+		err = werr
+	}
+	w.retries, w.fails, w.specs, w.recFails, w.leftOut = nil, nil, nil, nil, nil
+	return err
+}
+
+// leftOutKeys is streamedLeftOut's pass.
+func (w *Workload) leftOutKeys() error {
+	c, err := w.Trace.Stream.OpenAttemptKeys()
+	if err != nil {
+		return fmt.Errorf("read trace: %w", err)
+	}
+	defer c.Close()
+	var one trace.Trace
+	succ := map[string]bool{} // the job's tasks with a successful attempt
+	for {
+		j, err := c.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read trace: %w", err)
+		}
+		as := c.Attempts()
+		if len(as) == 0 || !mayLeaveOut(j, c.Tasks(), as, w.incomplete, succ) {
+			continue // nothing to leave out for
+		}
+		one.Jobs, one.Tasks, one.Attempts = append(one.Jobs[:0], *j), c.Tasks(), as
+		_, left, err := traceRetries(&one, w.hw, w.incomplete)
+		if err != nil {
+			return err
+		}
+		w.leftOut = append(w.leftOut, left...)
+	}
+}
+
+// mayLeaveOut reports whether traceRetries may leave out job j, with its
+// tasks and its attempts as (one or more): false when none of its reasons
+// holds, neither an attempt outside the job's lifetime (when the job would
+// be replayed) nor, for a job that succeeded, a map or reduce without a
+// successful attempt. succ is the caller's scratch.
+func mayLeaveOut(j *trace.Job, tasks []trace.Task, as []trace.Attempt, incomplete bool, succ map[string]bool) bool {
+	clear(succ)
+	for i := range as {
+		a := &as[i]
+		if (incomplete || j.Status != trace.StatusIncomplete) && trace.AttemptSkewMs(j, a) > trace.MaxAttemptSkewMs {
+			return true
+		}
+		if a.Status == trace.StatusSucceeded {
+			succ[a.TaskID] = true
+		}
+	}
+	if j.Status != trace.StatusSucceeded {
+		return false
+	}
+	for i := range tasks {
+		if tasks[i].Type.IsWork() && !succ[tasks[i].TaskID] {
+			return true
+		}
+	}
+	return false
+}
+
+// jobLifecycle is, for a workload whose lifecycle maps are made job by job
+// (Workload.perJob), a copy of w holding those of replayed job r, from
+// its tasks and attempts (a cursor's that hands them out:
+// jobCursor.attempts): for r's tasks, the entries streamedAttempts makes,
+// which depend on r's own tasks and attempts only. Otherwise it is w.
+func (w *Workload) jobLifecycle(r replayedJob) (*Workload, error) {
+	if !w.perJob {
+		return w, nil
+	}
+	jw := *w
+	jw.perJob = false
+	if len(r.attempts) == 0 {
+		return &jw, nil // nothing to retry, fail or copy
+	}
+	hw := w.hw
+	one := trace.Trace{Jobs: []trace.Job{*r.tj}, Tasks: r.tasks, Attempts: r.attempts}
+	if !w.times.UsesTrace() {
+		jw.recFails = recordedFailures(&one, hw)
+		return &jw, nil
+	}
+	retries, left, err := traceRetries(&one, hw, w.incomplete)
+	if err != nil {
+		return nil, err
+	}
+	if len(left) > 0 {
+		// Its attempts were read once before (streamedLeftOut), which did
+		// not leave the job out.
+		return nil, fmt.Errorf("read trace: job %s: %s: the trace changed since its workload was built", r.tj.ID, left[0].Reason)
+	}
+	jw.fails, jw.retries = traceFailures(&one, hw, retries)
+	if hw.Speculation == "none" && hw.Cluster != ClusterYARN {
+		jw.specs = traceSpeculation(&one, hw)
+	}
+	return &jw, nil
 }
 
 // mergeInto adds src's entries to dst, made when src has any; nil stays

@@ -134,7 +134,11 @@ func Observed(w *Workload, opt Options) (*Result, error) {
 		if !ok {
 			break
 		}
-		o.job(k, r)
+		jw, err := w.jobLifecycle(r)
+		if err != nil {
+			return nil, err
+		}
+		o.job(k, r, jw)
 	}
 	o.flushTasks(math.MaxInt64)
 	if o.tl != nil {
@@ -210,12 +214,13 @@ type obsEvent struct {
 // trace records its start, its end when it records its finish. The job's
 // result is the one jobMetrics builds for a simulated job. Its task rows go
 // to the heap, those that can no longer be preceded out of it; its spans to
-// the timeline, which samples up to its submit.
-func (o *observer) job(k int, r replayedJob) {
+// the timeline, which samples up to its submit. jw is the workload that
+// builds the job: o.w, or a copy with its lifecycle (jobLifecycle).
+func (o *observer) job(k int, r replayedJob, jw *Workload) {
 	w := o.w
 	tj := r.tj
 	tasks := r.tasks[:r.work]
-	j := w.build(k, r, nil)
+	j := jw.build(k, r, nil)
 	j.FirstLaunchUs, j.LastMapEndUs = Unset, Unset
 	finish := int64(Unset)
 	if tj.FinishMs >= tj.SubmitMs && tj.SubmitMs >= 0 {

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -295,6 +296,9 @@ type Sim struct {
 // Run replays w through policy p and returns the results.
 func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	start := time.Now()
+	if w.perJob {
+		return nil, errors.New("the workload was built for the observed schedule only (WorkloadOptions.Observed)")
+	}
 	s := &Sim{hw: w.hw, topo: w.topo, w: w, pol: p, opt: opt, policy: PolicyRand(opt.Seed)}
 	s.nodes = make([]nodeState, len(s.topo.Nodes))
 	s.mm.init(len(s.nodes), min(s.hw.Replication, len(s.topo.DataNodes)))

@@ -46,7 +46,9 @@ func PolicyRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stre
 // position: alone runs (the observed schedule reads a cursor too). With the lifecycle, what
 // it takes from the trace's attempts (retries, fails, specs, recFails) is
 // held for the tasks with a failed, killed or speculative attempt, read job
-// by job from a streamed trace's attempts (lifecycle_streamed.go).
+// by job from a streamed trace's attempts (lifecycle_streamed.go), or, in a
+// workload built for the observed run only, made for each job as that run
+// reads it.
 type Workload struct {
 	Trace *trace.Trace
 	hw    *Hardware
@@ -70,6 +72,10 @@ type Workload struct {
 	net        NetworkModel            // the network key's model (network.go)
 	times      TaskTimeModel           // the task_times key's model (tasktimes.go)
 	boundChunk int                     // trace jobs per entry of finishBounds; 0 is boundChunk (tests set others)
+	// perJob: retries, fails, specs and recFails were not built
+	// (WorkloadOptions.Observed); each job's are made as it is handed out
+	// (jobLifecycle).
+	perJob bool
 
 	// slotWaits is, in trace mode with the lifecycle on a cluster derived
 	// from the trace, per task, the part of its launch lag its host had no
@@ -106,6 +112,14 @@ type WorkloadOptions struct {
 	// MaxTasksPerHour and MaxTasks raise or lower the limits on the tasks
 	// replayed (DefaultMaxTasksPerHour, DefaultMaxTasks when 0).
 	MaxTasksPerHour, MaxTasks int64
+	// Observed builds the workload for Observed only. With the lifecycle on
+	// a streamed trace with attempts, what the lifecycle takes from each
+	// job's attempts (its retries, failures and speculative copies) is then
+	// not read ahead for every job: the observed run takes it from the
+	// tasks and attempts its cursor reads, job by job
+	// (lifecycle_streamed.go); only the jobs it leaves out are found ahead.
+	// Run refuses such a workload.
+	Observed bool
 }
 
 // Limits on the tasks of a replayed trace, checked by NewWorkload before any
@@ -220,6 +234,14 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		}
 	}
 	switch {
+	case hw.Lifecycle && tr.Stream != nil && tr.Stream.HasAttempts() && opt.Observed:
+		// Only the jobs left out, from a few columns of the attempts and
+		// tasks; the observed run reads the rest with each job
+		// (lifecycle_streamed.go).
+		w.perJob = true
+		if err := w.streamedLeftOut(); err != nil {
+			return nil, err
+		}
 	case hw.Lifecycle && tr.Stream != nil && tr.Stream.HasAttempts():
 		// The attempts are read job by job (lifecycle_streamed.go).
 		if err := w.streamedAttempts(); err != nil {

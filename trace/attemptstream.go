@@ -76,10 +76,15 @@ func (af *attemptFile) cursor() (*rowCursor[Attempt], error) {
 	if err != nil {
 		return nil, err
 	}
+	return af.cursorOn(rows), nil
+}
+
+// cursorOn is the cursor of af that reads rows (cursor, keyCursor).
+func (af *attemptFile) cursorOn(rows *rowReader[Attempt]) *rowCursor[Attempt] {
 	return &rowCursor[Attempt]{rows: rows, path: af.path, kind: rowKind[Attempt]{
 		name: "attempt",
 		ids:  func(a *Attempt) (id, job string) { return a.AttemptID, a.JobID },
-	}}, nil
+	}}
 }
 
 // attemptCheck checks attempts in file order as Trace.Validate does,

@@ -66,6 +66,10 @@ type rowCursor[T any] struct {
 	next T   // the next row, read ahead, when ok
 	ok   bool
 	eof  bool
+	// reuse has of hand out each job's rows in one slice, reused from job
+	// to job (valid until the next call), rather than one of their own.
+	reuse bool
+	buf   []T
 }
 
 // advance reads the next row ahead.
@@ -99,6 +103,9 @@ func (c *rowCursor[T]) of(j *Job) ([]T, error) {
 		}
 	}
 	var rows []T
+	if c.reuse {
+		rows = c.buf[:0]
+	}
 	for c.ok && c.jobOfNext() == j.ID {
 		if rows == nil && c.kind.size != nil {
 			rows = make([]T, 0, c.kind.size(j))
@@ -106,6 +113,12 @@ func (c *rowCursor[T]) of(j *Job) ([]T, error) {
 		rows = append(rows, c.next)
 		if err := c.advance(); err != nil {
 			return nil, err
+		}
+	}
+	if c.reuse {
+		c.buf = rows
+		if len(rows) == 0 {
+			return nil, nil
 		}
 	}
 	return rows, nil

@@ -49,14 +49,13 @@ func rowSpans(t *testing.T, s *JobStream) (tasks, attempts, lags []Span) {
 	return tasks, attempts, lags
 }
 
-// TestSpansAsRows: EachTaskSpan and EachAttemptSpan, which read six columns,
-// hand out what EachTask and EachAttempt do, cut down to a span, and
-// EachTaskLagSpan, which reads seven, the tasks' with their launch lags: on a
-// synthetic trace with failed and killed attempts, unknown times and lags and
-// hostless tasks, on every schema version's sample trace, and on every history of testdata (each folder and file) ingested and
+// rowTestDirs is the trace directories the column readers are checked on
+// against whole rows: a synthetic trace with failed and killed attempts,
+// unknown times and lags and hostless tasks, every schema version's sample
+// trace, and every history of testdata (each folder and file) ingested and
 // written.
-func TestSpansAsRows(t *testing.T) {
-	t.Parallel()
+func rowTestDirs(t *testing.T) []string {
+	t.Helper()
 	jobs := streamJobs(300)
 	tasks := streamTasks(jobs)
 	for i := range tasks {
@@ -95,6 +94,18 @@ func TestSpansAsRows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return dirs
+}
+
+// TestSpansAsRows: EachTaskSpan and EachAttemptSpan, which read six columns,
+// hand out what EachTask and EachAttempt do, cut down to a span, and
+// EachTaskLagSpan, which reads seven, the tasks' with their launch lags: on a
+// synthetic trace with failed and killed attempts, unknown times and lags and
+// hostless tasks, on every schema version's sample trace, and on every history of testdata (each folder and file) ingested and
+// written.
+func TestSpansAsRows(t *testing.T) {
+	t.Parallel()
+	dirs := rowTestDirs(t)
 	withAttempts, lags := 0, int64(0)
 	for _, dir := range dirs {
 		tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})

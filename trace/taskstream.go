@@ -244,6 +244,11 @@ func (tf *taskFile) cursor() (*rowCursor[Task], error) {
 	if err != nil {
 		return nil, err
 	}
+	return tf.cursorOn(rows), nil
+}
+
+// cursorOn is the cursor of tf that reads rows (cursor, keyCursor).
+func (tf *taskFile) cursorOn(rows *rowReader[Task]) *rowCursor[Task] {
 	return &rowCursor[Task]{rows: rows, path: tf.path, kind: rowKind[Task]{
 		name: "task",
 		ids:  func(k *Task) (id, job string) { return k.TaskID, k.JobID },
@@ -256,7 +261,7 @@ func (tf *taskFile) cursor() (*rowCursor[Task], error) {
 			}
 		},
 		size: func(j *Job) int { return min(max(int(j.NumMaps), 0)+max(int(j.NumReduces), 0), 4096) },
-	}}, nil
+	}}
 }
 
 // taskKeyRow is the columns of a tasks.parquet row that say whose task it

@@ -235,11 +235,15 @@ func runOrder(cells []replay.Cell) []int {
 	return order
 }
 
-// newWorkload builds the workload of cell cl on trace tr.
+// newWorkload builds the workload of cell cl on trace tr; an observed
+// cell's is built for the observed run only (replay.WorkloadOptions.
+// Observed), which only the observed cells that take it replay (kept).
 func newWorkload(c *config, cl replay.Cell, tr *trace.Trace, key string) (*replay.Workload, error) {
 	hw := cl.Hardware
 	topo := replay.NewTopology(&hw, cl.Seed)
-	w, err := replay.NewWorkload(tr, &hw, topo, cl.Seed, workloadOptions(c))
+	opt := workloadOptions(c)
+	opt.Observed = cl.Policy == replay.ObservedPolicy
+	w, err := replay.NewWorkload(tr, &hw, topo, cl.Seed, opt)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("trace %s: %w", key, err)}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -490,4 +491,75 @@ func writeTraceDir(t *testing.T, src, dir string) *trace.Trace {
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// TestStreamedObservedAlone: the observed cell of a streamed trace that
+// no simulated cell shares builds its workload for the observed run only
+// (replay.WorkloadOptions.Observed, its lifecycle maps made job by job),
+// and writes the files it writes beside fair, whose full workload it takes
+// then; in trace mode and on a given model with the lifecycle. A simulated
+// cell after such an observed cell (in run order, as an experiment may
+// order them) builds its own workload and runs (replay.Run refuses one
+// built for the observed run only).
+func TestStreamedObservedAlone(t *testing.T) {
+	t.Parallel()
+	// The validation histories: in the jhist tree's a job failed by a
+	// task, in the Hadoop 1 tree's observed speculative copies set jobs'
+	// ideals (docs/performance.md, h-obsleft).
+	var dirs []string
+	for _, sub := range []string{"jhist", "hadoop1"} {
+		tr, _, err := trace.ReadTree(context.Background(), filepath.Join("..", "..", "internal", "validation", "testdata", "traces", sub), trace.TreeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), sub)
+		if err := trace.Write(dir, tr); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+	}
+	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
+	for _, run := range [][]string{{dirs[0]}, {dirs[1]}, {dirs[1], "--hardware", hw, "--set", "lifecycle=true", "--set", "task_times=trace"}} {
+		dir, set := run[0], run[1:]
+		var files []map[string][]byte
+		for _, policies := range []string{"observed", "fair,observed"} {
+			out := filepath.Join(t.TempDir(), "out")
+			args := append([]string{"--trace", dir, "--policy", policies, "--tasks", "--parallel", "1", "--quiet", "--out", out}, set...)
+			if code, _, errOut := runCmd(args...); code != 0 {
+				t.Fatalf("%s %v %s: exit %d: %s", dir, set, policies, code, errOut)
+			}
+			got := map[string][]byte{}
+			for _, name := range []string{replay.JobsFile, replay.TasksFile, replay.TimelineFile, replay.SummaryFile} {
+				b, err := os.ReadFile(filepath.Join(out, "policy=observed", name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[name] = b
+			}
+			files = append(files, got)
+		}
+		for name, b := range files[0] {
+			if !bytes.Equal(b, files[1][name]) {
+				t.Errorf("%s %v: the observed cell's %s differs alone and beside fair", filepath.Base(dir), set, name)
+			}
+		}
+	}
+	cfg := &config{tracePath: dirs[1], format: "auto", policies: []string{"fair", "observed"}, seed: 1,
+		parallel: 1, maxTasksPerHour: replay.DefaultMaxTasksPerHour, maxTasks: replay.DefaultMaxTasks}
+	inputs := map[string]string{}
+	cls, err := plainCells(cfg, inputs)
+	if err != nil || len(cls) != 2 || cls[1].Policy != replay.ObservedPolicy {
+		t.Fatalf("%d cells, %v", len(cls), err)
+	}
+	cls[0], cls[1] = cls[1], cls[0] // the observed cell first
+	jobs, err := prepareJobs(cfg, cls, strings.NewReader(""), inputs, io.Discard)
+	if err != nil || len(jobs) != 2 {
+		t.Fatal(len(jobs), err)
+	}
+	if jobs[0].workload == nil || jobs[1].workload != nil {
+		t.Fatalf("observed cell's workload kept %v, fair's %v; want kept, and none", jobs[0].workload != nil, jobs[1].workload != nil)
+	}
+	if err := runAll(context.Background(), jobs, cfg, newProgress(io.Discard, 2), ""); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -1,0 +1,92 @@
+package trace
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"testing"
+)
+
+// taskKeys and attemptKeys are tasks and attempts cut down to the fields
+// OpenAttemptKeys reads.
+func taskKeys(ts []Task) []Task {
+	var out []Task
+	for _, k := range ts {
+		out = append(out, Task{JobID: k.JobID, TaskID: k.TaskID, Type: k.Type})
+	}
+	return out
+}
+
+func attemptKeys(as []Attempt) []Attempt {
+	var out []Attempt
+	for _, a := range as {
+		out = append(out, Attempt{JobID: a.JobID, TaskID: a.TaskID, AttemptID: a.AttemptID, Type: a.Type, Status: a.Status,
+			StartMs: a.StartMs, FinishMs: a.FinishMs})
+	}
+	return out
+}
+
+// TestAttemptKeysAsRows: OpenAttemptKeys, which reads three columns of the
+// tasks and seven of the attempts, hands out OpenAttempts' jobs, each with
+// its tasks and attempts cut down to those fields, on the traces
+// TestSpansAsRows reads (every schema version's, every testdata history).
+func TestAttemptKeysAsRows(t *testing.T) {
+	t.Parallel()
+	withAttempts := 0
+	for _, dir := range rowTestDirs(t) {
+		tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
+		if err != nil || !ok {
+			t.Fatalf("%s: OpenTaskStream: %v %v", dir, ok, err)
+		}
+		rows, err := tr.Stream.OpenAttempts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, err := tr.Stream.OpenAttemptKeys()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tasks, attempts := 0, 0
+		for i := 0; ; i++ {
+			want, werr := rows.Next()
+			got, err := keys.Next()
+			if errors.Is(werr, io.EOF) && errors.Is(err, io.EOF) {
+				break
+			}
+			if werr != nil || err != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: job %d: %+v, %v; want %+v, %v", dir, i, got, err, want, werr)
+			}
+			if g, w := keys.Tasks(), taskKeys(rows.Tasks()); !reflect.DeepEqual(g, w) {
+				t.Fatalf("%s: job %d: tasks %+v, want %+v", dir, i, g, w)
+			}
+			if g, w := keys.Attempts(), attemptKeys(rows.Attempts()); !reflect.DeepEqual(g, w) {
+				t.Fatalf("%s: job %d: attempts %+v, want %+v", dir, i, g, w)
+			}
+			tasks += len(keys.Tasks())
+			attempts += len(keys.Attempts())
+		}
+		rows.Close()
+		keys.Close()
+		if tasks != tr.Stream.NumTasks() || attempts != tr.Stream.NumAttempts() || tasks == 0 {
+			t.Fatalf("%s: %d tasks and %d attempts handed out, want %d and %d", dir, tasks, attempts, tr.Stream.NumTasks(), tr.Stream.NumAttempts())
+		}
+		if attempts > 0 {
+			withAttempts++
+		}
+	}
+	if withAttempts < 18 {
+		t.Fatalf("%d traces with attempts: the testdata histories were not found", withAttempts)
+	}
+}
+
+// TestAttemptKeysMidStreamError: a tasks.parquet or attempts.parquet that
+// goes bad after it was checked fails OpenAttemptKeys' cursor at that job
+// with OpenTasks' or OpenAttempts' error, naming the file, the row and its
+// id.
+func TestAttemptKeysMidStreamError(t *testing.T) {
+	t.Parallel()
+	for _, k := range []streamRows{streamedTasks(), streamedAttempts()} {
+		k.open = (*JobStream).OpenAttemptKeys
+		testMidStreamError(t, k, 3_000, 4_000, 500)
+	}
+}
