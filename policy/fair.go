@@ -50,7 +50,7 @@ type Fair struct {
 	wake replay.Waking
 
 	// What anyTakes found, for the first offer of fill: the first candidate
-	// (in arrival order) that takes the slot, its map and level, and the
+	// (in candidate order: submission order) that takes the slot, its map and level, and the
 	// candidates before it, which decline it (marked with stamp, by job
 	// index).
 	taker    *replay.JobView
@@ -252,7 +252,7 @@ func (f *Fair) fill(c replay.Cluster, n int32, pick MapPicker) bool {
 
 // offerFirst is MapFiller.Offer for the first free slot of the heartbeat,
 // right after anyTakes: the candidates anyTakes saw decline (those before
-// its taker in arrival order) decline without looking for a map again, and
+// its taker in candidate order) decline without looking for a map again, and
 // its taker takes the map anyTakes found; the delay-scheduling state changes
 // as PickMap changes it. Nothing changed between anyTakes and this offer, so
 // PickMap would find the same: its allowed level is the one anyTakes computed

@@ -132,7 +132,7 @@ type hpfspJob struct {
 	lastInt              int64   // time up to which slotM and slotR are integrated
 
 	// The comparator's index (hpfspIndex).
-	seq     int64    // arrival order
+	seq     int64    // arrival order: its index (submission order; hpfspIndex.seq)
 	gone    bool     // finished
 	fair    bool     // in its fair phase (Alg. 3) when last classified
 	dirty   bool     // touched since it was last classified
@@ -197,8 +197,7 @@ func (h *HPFSP) JobArrived(s replay.Cluster, j *replay.JobView) {
 	}
 	x := &hpfspJob{j: j, sl: slackJob{id: j.Index(), pos: -1}, lastInt: s.Now(),
 		m: phaseEstimate{avg: defM, tasks: j.NumMaps()},
-		r: phaseEstimate{avg: defR, tasks: j.NumReduces()}, seq: h.idx.seq}
-	h.idx.seq++
+		r: phaseEstimate{avg: defR, tasks: j.NumReduces()}, seq: int64(j.Index())}
 	h.touch(x)
 	w := max(0, float64(j.NumMaps())*defM/h.nm+float64(j.NumReduces())*defR/h.nr)
 	x.sl.w, x.sl.v = w, w

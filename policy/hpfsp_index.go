@@ -11,7 +11,12 @@ import (
 // whose least valid entry is the scan's answer for that tier:
 //
 //   - fair: the jobs in their fair phase with a task of the kind to launch,
-//     by (tasks of the kind scheduled, arrival order);
+//     by (tasks of the kind scheduled, arrival order). Arrival order is the
+//     jobs' submission order (job index), not the order of JobArrived: with
+//     the lifecycle a job arrives when its setup ends, but a Hadoop 1
+//     scheduler learns of a job at its submission (JobTracker.addJob calls
+//     every JobInProgressListener's jobAdded), as the engine's candidate
+//     lists are ordered (replay/candidates.go);
 //   - comp: the completable jobs with such a task, by (w, PS order);
 //   - ps: the jobs with such a task, by PS order.
 //
@@ -33,7 +38,6 @@ type hpfspIndex struct {
 	stage          entryHeap   // by the time b at which to re-classify x
 	dirty          []*hpfspJob // touched since the last decision
 	ver            [2]uint64   // per kind: sys.ver + 1 when comp and ps were built; 0: never
-	seq            int64       // arrivals so far: the next job's arrival order
 }
 
 // hpfspEntry is one heap entry: job x under the key (a, b); stamp is x.stamp

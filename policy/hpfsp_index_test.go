@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/replay"
@@ -106,7 +107,8 @@ func hpfspDiff(t *testing.T, name string, w *replay.Workload, spec string, seed 
 }
 
 // TestHPFSPIndexMatchesScan replays random workloads (jobs with and without
-// reduces, noisy task times, overload, a wrong default estimate) and FB-2009's
+// reduces, noisy task times, overload, a wrong default estimate; a quarter
+// with the lifecycle, setups ending out of submission order) and FB-2009's
 // first 50 jobs on a small cluster and on fb-600, under random parameters
 // (fair-limit, update-interval, reduce-stage, slow start), and checks every
 // slot decision of the index against the plain O(J) scan. It fails when an
@@ -115,7 +117,7 @@ func hpfspDiff(t *testing.T, name string, w *replay.Workload, spec string, seed 
 func TestHPFSPIndexMatchesScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 7))
 	var tally hpfspTally
-	small := func(slowStart float64) replay.Hardware {
+	small := func(slowStart float64, extra string) replay.Hardware {
 		return parseHardware(t, fmt.Sprintf(`
 name = "small"
 racks = 2
@@ -126,8 +128,16 @@ heartbeat = "3s"
 heartbeat_jitter = true
 replication = 2
 slow_start = %g
-`, slowStart))
+`, slowStart)+extra)
 	}
+	// With the lifecycle in trace mode (withSetups: observed init times and
+	// setup tasks of random lengths) setups end out of submission order, so
+	// the jobs arrive (JobArrived) in another order than Active's (submission
+	// order); the index's arrival ties must follow Active's.
+	const life = `
+lifecycle = true
+task_times = "trace"
+`
 	spec := func() string {
 		return fmt.Sprintf("hpfsp:fair-limit=%d,update-interval=%dms,reduce-stage=%g,default-task=%ds,min-progress=%g",
 			rng.IntN(5), []int{0, 500, 3000, 10000, 60000}[rng.IntN(5)], []float64{0.95, 0.3, 0.5, 0.8, 1}[rng.IntN(5)],
@@ -140,13 +150,21 @@ slow_start = %g
 			"map_time": "normal", "map_time_mean_s": float64(10 + rng.IntN(200)), "map_time_sd_s": 20.0,
 			"reduces": "exponential", "reduces_mean": int64(rng.IntN(6)),
 			"reduce_time": "exponential", "reduce_time_mean_s": float64(5 + rng.IntN(100))}
-		hw := small([]float64{0.05, 0.5, 1}[rng.IntN(3)])
-		w, _ := newWorkload(t, hw, generate(t, "synthetic", p, seed), seed)
+		extra := ""
+		if i%4 == 3 {
+			extra = life
+		}
+		hw := small([]float64{0.05, 0.5, 1}[rng.IntN(3)], extra)
+		tr := generate(t, "synthetic", p, seed)
+		if extra != "" {
+			tr = withSetups(tr, seed)
+		}
+		w, _ := newWorkload(t, hw, tr, seed)
 		s := spec()
 		hpfspDiff(t, fmt.Sprintf("synthetic %d %s", i, s), w, s, seed, &tally)
 	}
 	tr := readFB50(t)
-	for i, hw := range []replay.Hardware{small(0.05), small(1), sampleHardware(t, "fb-600.toml")} {
+	for i, hw := range []replay.Hardware{small(0.05, ""), small(1, ""), sampleHardware(t, "fb-600.toml")} {
 		for _, s := range []string{"hpfsp", spec()} {
 			w, _ := newWorkload(t, hw, tr, uint64(i+1))
 			hpfspDiff(t, fmt.Sprintf("fb2009-first50 %s %s", hw.Name, s), w, s, uint64(i+1), &tally)
@@ -157,6 +175,29 @@ slow_start = %g
 	if tally.fair < 100 || tally.comp < 100 || tally.fallback < 10 || tally.none < 100 || tally.stageDecided < 10 {
 		t.Errorf("too few decisions of some kind: %+v", tally)
 	}
+}
+
+// withSetups returns a copy of tr as a history with a recorded schedule: every
+// task on host h0, each job launched (initialised) 0–5 s after its submit and
+// with a setup task of 0.2–8.2 s from then, drawn from seed. Replayed in trace
+// mode with the lifecycle, jobs finish their setups out of submission order.
+func withSetups(tr *trace.Trace, seed uint64) *trace.Trace {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	c := *tr
+	c.Jobs = slices.Clone(tr.Jobs)
+	c.Tasks = slices.Clone(tr.Tasks)
+	for k := range c.Tasks {
+		c.Tasks[k].Host = "h0"
+	}
+	for k := range c.Jobs {
+		j := &c.Jobs[k]
+		j.LaunchMs = j.SubmitMs + rng.Int64N(5000)
+		st := trace.NewTask(j.ID, j.ID+"_s_0", trace.Setup, 0)
+		st.Host, st.StartMs, st.FinishMs, st.Status = "h0", j.LaunchMs, j.LaunchMs+200+rng.Int64N(8000), trace.StatusSucceeded
+		c.Tasks = append(c.Tasks, st)
+	}
+	c.Sort()
+	return &c
 }
 
 // hpfspCountDecisions makes h count its slot decisions into n.

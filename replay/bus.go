@@ -63,7 +63,7 @@ type TaskEvent struct {
 }
 
 // SampleEvent is a timeline sample instant: Active are the jobs arrived and
-// not finished, in arrival order (the simulator's own slice: do not keep or
+// not finished, in submission order (the simulator's own slice: do not keep or
 // modify it).
 type SampleEvent struct {
 	Time   int64

@@ -14,17 +14,36 @@ import (
 // job's zeroing, a YARN requeue). Every place that changes PendingMaps,
 // PendingReduces or ready calls noteCands; the invariant checker compares the
 // lists with a scan of the active jobs at every heartbeat (checkCands).
+//
+// Order: the active jobs and both candidate lists are in submission order
+// (job index, Job.Index), whenever each job became active. A job's becoming
+// active decides when it is a candidate, not where: with the lifecycle a job
+// becomes active when its setup task ends, and a job submitted later whose
+// setup ends first is still placed after it. This is the order every
+// scheduler the replay models keeps among the jobs ready to run: Hadoop 1's
+// JobQueueTaskScheduler walks its queue of all submitted jobs, sorted by
+// priority, then JobInProgress.startTime (set when the JobInProgress is made,
+// at submission), then job id, skipping those not RUNNING
+// (JobQueueJobInProgressListener.FIFO_JOB_QUEUE_COMPARATOR); the fair
+// scheduler's FIFO and fair-share comparators and the capacity schedulers'
+// job queues (branch-1's CapacitySchedulerQueue, 0.21's JobQueue) break ties
+// by the same start time then job id; YARN's schedulers order applications
+// by ApplicationId (submission). Without the lifecycle and on a YARN cluster
+// jobs become active at their arrival, in index order, so the order is the
+// same as the order of activation there. docs/validation.md's section
+// "Jobs in submission order among the active ones (h-joborder)" has the
+// sources' lines.
 
 // jobCands is a job's place among the active jobs and the candidates.
 type jobCands struct {
-	seq    int64 // its place in arrival order (Sim.actSeq when it became active)
+	seq    int64 // its place in submission order: its index (Job.Index)
 	active bool  // in Sim.active
 	maps   bool  // in Sim.mapCands
 	reds   bool  // in Sim.redCands
 }
 
 // MapCandidates returns the active jobs that have a pending map (those of
-// Active with PendingMaps > 0), in arrival order. The slice is the
+// Active with PendingMaps > 0), in submission order (job index). The slice is the
 // simulator's: do not modify it. It stays as it is when the candidates
 // change (a launch that takes a job's last pending map makes a new list), so
 // it may be ranged over while launching, but it is current only until the
@@ -33,23 +52,34 @@ func (s *Sim) MapCandidates() []*JobView { return s.mapCands }
 
 // ReduceCandidates returns the active jobs that have a reduce that may launch
 // now (those of Active whose slow-start threshold is reached and that have a
-// pending reduce: ReducesReady and PendingReduces > 0), in arrival order. The
+// pending reduce: ReducesReady and PendingReduces > 0), in submission order. The
 // slice is the simulator's, as MapCandidates' is: do not modify it; it stays
 // as it is when the candidates change.
 func (s *Sim) ReduceCandidates() []*JobView { return s.redCands }
 
-// addActive makes j active, last in arrival order.
+// addActive makes j active, in its place in submission order: last unless a
+// job submitted after it became active first (with the lifecycle, its setup
+// ended first). Jobs become active only between a policy's hooks, where no
+// slice of Active is held (Cluster.Active).
 func (s *Sim) addActive(j *Job) {
-	s.actSeq++
-	j.cands.seq, j.cands.active = s.actSeq, true
-	s.active = append(s.active, j)
-	s.views = append(s.views, j.View())
+	j.cands.seq, j.cands.active = int64(j.Index), true
+	k, found := slices.BinarySearchFunc(s.active, j.cands.seq, func(a *Job, seq int64) int { return cmp.Compare(a.cands.seq, seq) })
+	if found {
+		panic(fmt.Sprintf("job %s made active twice", j.Trace.ID))
+	}
+	if k == len(s.active) {
+		s.active = append(s.active, j)
+		s.views = append(s.views, j.View())
+	} else {
+		s.active = slices.Insert(s.active, k, j)
+		s.views = slices.Insert(s.views, k, j.View())
+	}
 	s.noteCands(j)
 }
 
 // removeActive drops j from the active jobs and the candidates.
 func (s *Sim) removeActive(j *Job) {
-	if k := slices.Index(s.active, j); k >= 0 {
+	if k, found := slices.BinarySearchFunc(s.active, j.cands.seq, func(a *Job, seq int64) int { return cmp.Compare(a.cands.seq, seq) }); found {
 		s.active = slices.Delete(s.active, k, k+1)
 		s.views = slices.Delete(s.views, k, k+1)
 	}
@@ -71,7 +101,7 @@ func (s *Sim) noteCands(j *Job) {
 	}
 }
 
-// setCand returns list, in arrival order, with j in it or not. It never
+// setCand returns list, in submission order, with j in it or not. It never
 // changes an element of list that a caller may hold (MapCandidates): it only
 // appends past the end, and builds a new list to insert before the end or to
 // remove.
@@ -100,6 +130,9 @@ func (c *checker) checkCands() {
 	for k, j := range s.active {
 		if s.views[k] != j.View() {
 			c.fail("active view %d is job %d's, not job %s's", k, s.views[k].j.Index, j.Trace.ID)
+		}
+		if j.cands.seq != int64(j.Index) || k > 0 && s.active[k-1].Index >= j.Index {
+			c.fail("active job %d is job %s (index %d, seq %d), out of submission order", k, j.Trace.ID, j.Index, j.cands.seq)
 		}
 		if j.PendingMaps > 0 {
 			if maps >= len(s.mapCands) || s.mapCands[maps] != j.View() {

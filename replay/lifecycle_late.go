@@ -43,7 +43,6 @@ type lateIndex struct {
 	root    int32
 	rng     uint64
 	started bool
-	nextKey int64
 	indexed []*Job    // jobs whose running maps are in the treap
 	byNode  [][]int32 // treap nodes of the maps running on each node
 	excl    []int32
@@ -230,10 +229,9 @@ func (x *lateIndex) sync(s *Sim) {
 	for _, j := range s.active {
 		sp := &j.life.spec
 		if !sp.keyed {
-			// Jobs join s.active at its end, and every one is keyed at the
-			// first heartbeat that sees it: keys follow s.active's order.
-			sp.key, sp.keyed = x.nextKey, true
-			x.nextKey++
+			// s.active is in submission order (candidates.go): the job's
+			// index is its place in it.
+			sp.key, sp.keyed = j.cands.seq, true
 		}
 		if sp.indexed {
 			continue

@@ -224,13 +224,12 @@ type Sim struct {
 	nodes  []nodeState
 
 	jobs    []*Job // by workload position; nil before arrival and after finish
-	active  []*Job // arrived, unfinished, in arrival order
+	active  []*Job // arrived, unfinished, in submission order (candidates.go)
 	pending int64  // maps and ready reduces waiting for a slot, over all jobs
 
 	views    []*JobView // the active jobs' views, in step with active (Active; candidates.go)
-	actSeq   int64      // jobs made active so far: each one's place in arrival order (jobCands.seq)
-	mapCands []*JobView // the active jobs with a pending map, in arrival order (MapCandidates)
-	redCands []*JobView // the active jobs with a launchable reduce, in arrival order (ReduceCandidates)
+	mapCands []*JobView // the active jobs with a pending map, in submission order (MapCandidates)
+	redCands []*JobView // the active jobs with a launchable reduce, in submission order (ReduceCandidates)
 
 	// The wake-up sweep: nodes in heartbeat-phase order, and the position and
 	// interval start of the next dormant node to visit.

@@ -30,12 +30,13 @@ type Cluster interface {
 	// never modify it.
 	Topology() *Topology
 	// Active returns the jobs that have arrived (with the lifecycle: whose
-	// setup is done) and not finished, in arrival order. The slice is the
+	// setup is done) and not finished, in submission order (job index,
+	// whenever each became active: candidates.go). The slice is the
 	// simulator's, current until the hook returns: do not modify it or keep
 	// it.
 	Active() []*JobView
 	// MapCandidates returns the jobs of Active that have a pending map
-	// (PendingMaps > 0), in arrival order, without looking at the others.
+	// (PendingMaps > 0), in submission order, without looking at the others.
 	// The slice is the simulator's: do not modify it. A launch that changes
 	// the candidates makes a new list, so the slice in hand stays as it was
 	// (it may be ranged over while launching) but is current only until the
@@ -44,7 +45,7 @@ type Cluster interface {
 	// ReduceCandidates returns the jobs of Active that have a reduce that
 	// may launch (ReducesReady and PendingReduces > 0; on a YARN cluster
 	// LaunchReduce may still decline one that its AM has not asked for), in
-	// arrival order, without looking at the others; the slice is the
+	// submission order, without looking at the others; the slice is the
 	// simulator's, as MapCandidates' is.
 	ReduceCandidates() []*JobView
 	// FreeMapSlots is the number of idle map slots on node n.
@@ -84,7 +85,7 @@ type Cluster interface {
 
 var _ Cluster = (*Sim)(nil)
 
-// Active returns the jobs that have arrived and not finished, in arrival
+// Active returns the jobs that have arrived and not finished, in submission
 // order (Cluster.Active): the simulator's list of their views, changed only
 // when a job arrives or finishes (addActive, removeActive). Jobs arrive and
 // finish only between a policy's hooks, so within a hook every call returns
