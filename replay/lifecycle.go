@@ -207,7 +207,8 @@ func (w *Workload) lifeOf(j *Job, tasks []trace.Task, work int) {
 		switch {
 		case tt.Type == trace.Setup && setup == nil:
 			setup = tt
-		case tt.Type == trace.Cleanup && cleanup == nil:
+		case tt.Type == trace.Cleanup && (cleanup == nil || cleanup.Status != trace.StatusSucceeded && tt.Status == trace.StatusSucceeded):
+			// The one that completed the job (cleanupSpacing), else the first.
 			cleanup = tt
 		}
 	}
