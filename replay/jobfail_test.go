@@ -480,4 +480,17 @@ func TestFailedCleanupAttemptsReplayed(t *testing.T) {
 	if jr := res.Jobs[0]; jr.Status != "FAILED" || jr.FinishUs != 42e6 {
 		t.Errorf("job %+v, want FAILED at 42 s (cleanup 9–42 s)", jr)
 	}
+	// The trace's task row for m_2 as the ingest writes it for a retried
+	// task: its failed attempt counted, no launch lag, the report lag known
+	// (the job's finish 0.1 s after the successful attempt's end): the
+	// cleanup is reported 0.1 s later.
+	for i := range tr.Tasks {
+		if tt := &tr.Tasks[i]; tt.TaskID == "job_1_m_2" {
+			tt.FailedAttempts, tt.ReportLagMs = 1, 100
+		}
+	}
+	res = runOne(t, tr, hw)
+	if jr := res.Jobs[0]; jr.Status != "FAILED" || jr.FinishUs != 42.1e6 {
+		t.Errorf("retried cleanup with its report lag: job %+v, want FAILED at 42.1 s", jr)
+	}
 }
