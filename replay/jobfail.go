@@ -26,7 +26,10 @@ import (
 // (mapred.max.map.failures.percent; reduces likewise, and any failed setup or
 // cleanup TIP); terminate(FAILED) then kills every TIP and launches the job's
 // cleanup task, and terminateJob records the finish when that cleanup is
-// done. Setup and cleanup tasks do not fail in the replay.
+// done. Setup and cleanup tasks do not fail in the replay; in trace mode a
+// cleanup's recorded failed attempts, on either of Hadoop 1's two cleanup
+// TIPs, hold its slot at their recorded spacing before the TIP that completed
+// the job runs (cleanupSpacing, lifecycle_attempts.go).
 //
 // The kill frees the slots at once: the 0.23.9 FAILED history has its running
 // attempt killed 27 ms after the job failed; Hadoop 1 sends a KillTaskAction

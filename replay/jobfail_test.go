@@ -439,3 +439,58 @@ func TestFailingTaskKeepsAttemptSpacing(t *testing.T) {
 		t.Errorf("retried, then successful: job %+v, want SUCCEEDED", jr)
 	}
 }
+
+// TestFailedCleanupAttemptsReplayed: Hadoop 1's two cleanup TIPs. failTrace
+// (the job fails at 7.3 s) with the history's cleanup as Mumak's
+// job_200904211745_0018 records it: the reduce-slot TIP r_1 (index 1, so
+// first in the trace's order) has one FAILED attempt (20–20.5 s) and no
+// success; the map-slot TIP m_2 fails at 7.5–8 s and succeeds at 40–40.5 s,
+// which completes the job (JobInProgress.completedTask kills the other TIP).
+// The replay's cleanup is m_2, holding its slot from its assignment at the
+// heartbeat at 9 s for the recorded spacing of the job's cleanup attempts
+// before the success (40 − 7.5 = 32.5 s, more than m_2's own earlier attempt,
+// 0.5 s) and then its 0.5 s: finish 42 s. Taking the first cleanup TIP by
+// index (r_1: its one failed attempt, 0.5 s) gave 9.5 s.
+func TestFailedCleanupAttemptsReplayed(t *testing.T) {
+	hw := oneNodeHardware(t, "")
+	hw.MapSlots = 2
+	hw.TaskTimes = "trace"
+	tr := failTrace(false)
+	tr.Jobs[0].FinishMs = 40600
+	r1 := trace.NewTask("job_1", "job_1_r_1", trace.Cleanup, 1)
+	r1.Host, r1.StartMs, r1.FinishMs = "h1", 20000, 20500
+	m2 := trace.NewTask("job_1", "job_1_m_2", trace.Cleanup, 2)
+	m2.Host, m2.StartMs, m2.FinishMs, m2.Status = "h1", 40000, 40500, trace.StatusSucceeded
+	tr.Tasks = append(tr.Tasks, r1, m2)
+	for _, c := range []struct {
+		task, id      string
+		status        string
+		start, finish int64
+	}{
+		{"job_1_m_2", "job_1_m_2_0", trace.StatusFailed, 7500, 8000},
+		{"job_1_r_1", "job_1_r_1_0", trace.StatusFailed, 20000, 20500},
+		{"job_1_m_2", "job_1_m_2_1", trace.StatusSucceeded, 40000, 40500},
+	} {
+		a := trace.NewAttempt("job_1", c.task, c.id, trace.Cleanup)
+		a.Status, a.StartMs, a.FinishMs, a.Host = c.status, c.start, c.finish, "h1"
+		tr.Attempts = append(tr.Attempts, a)
+	}
+	tr.Sort()
+	res := runOne(t, tr, hw)
+	if jr := res.Jobs[0]; jr.Status != "FAILED" || jr.FinishUs != 42e6 {
+		t.Errorf("job %+v, want FAILED at 42 s (cleanup 9–42 s)", jr)
+	}
+	// The trace's task row for m_2 as the ingest writes it for a retried
+	// task: its failed attempt counted, no launch lag, the report lag known
+	// (the job's finish 0.1 s after the successful attempt's end): the
+	// cleanup is reported 0.1 s later.
+	for i := range tr.Tasks {
+		if tt := &tr.Tasks[i]; tt.TaskID == "job_1_m_2" {
+			tt.FailedAttempts, tt.ReportLagMs = 1, 100
+		}
+	}
+	res = runOne(t, tr, hw)
+	if jr := res.Jobs[0]; jr.Status != "FAILED" || jr.FinishUs != 42.1e6 {
+		t.Errorf("retried cleanup with its report lag: job %+v, want FAILED at 42.1 s", jr)
+	}
+}

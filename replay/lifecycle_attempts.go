@@ -115,5 +115,72 @@ func traceRetries(tr *trace.Trace, hw *Hardware, incomplete bool) (retries map[s
 			retries[k] += (a.FinishMs-a.StartMs)*1000 + hw.retryGapUs(jobs[a.JobID])
 		}
 	}
+	cleanupSpacing(tr, why, retries)
 	return retries, left, nil
+}
+
+// cleanupSpacing gives the cleanup task that completed each job of tr not in
+// why (left out) its recorded spacing in retries: when cleanup attempts of
+// the job, of either cleanup task, failed or were killed before that task's
+// successful attempt started, the task holds its slot from the first such
+// attempt's start to the successful one's start, if that is longer than its
+// own earlier attempts and gaps (traceRetries).
+//
+// Hadoop 1's JobInProgress has two cleanup TIPs, cleanup[0] for a map slot
+// and cleanup[1] for a reduce slot; obtainJobCleanupTask hands out the one of
+// the heartbeating tracker's free slot, a failed attempt returns its TIP to
+// be handed out again at a later heartbeat (preferring another tracker), and
+// the job is done when either TIP completes (completedTask: "cleanup task
+// has finished. Kill the extra cleanup tip", then terminateJob or
+// jobComplete; apache/hadoop branch-1). The job's cleanup is therefore the
+// run of both TIPs' attempts up to the first success. Mumak's 19-job trace
+// has it in its failed jobs: job_200904211745_0018's cleanup attempts fail
+// on m_000500, r_000001, m_000500, r_000001 before m_000500 succeeds,
+// 208.8–276.5 s after submit, 13–16 s between one attempt's end and the
+// next one's start. The recorded spacing is kept, as for a task that fails
+// its job (jobfail.go), because those waits are the JobTracker's
+// reassignment through heartbeats, which a retry on the same slot does not
+// model; lifeOf replays the task that completed (trace.Task.Status
+// SUCCEEDED) as the job's cleanup.
+func cleanupSpacing(tr *trace.Trace, why map[string]string, retries map[string]int64) {
+	type done struct {
+		task         string
+		start, first int64
+	}
+	var jobs map[string]*done
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		if a.Type != trace.Cleanup || a.Status != trace.StatusSucceeded || a.StartMs < 0 {
+			continue
+		}
+		if _, out := why[a.JobID]; out {
+			continue
+		}
+		if jobs == nil {
+			jobs = map[string]*done{}
+		}
+		if d := jobs[a.JobID]; d == nil || a.StartMs < d.start {
+			jobs[a.JobID] = &done{task: a.TaskID, start: a.StartMs, first: -1}
+		}
+	}
+	if jobs == nil {
+		return
+	}
+	for i := range tr.Attempts {
+		a := &tr.Attempts[i]
+		d := jobs[a.JobID]
+		if d == nil || a.Type != trace.Cleanup || a.Status != trace.StatusFailed && a.Status != trace.StatusKilled ||
+			a.StartMs < 0 || a.FinishMs < a.StartMs || a.FinishMs > d.start {
+			continue
+		}
+		if d.first < 0 || a.StartMs < d.first {
+			d.first = a.StartMs
+		}
+	}
+	for id, d := range jobs {
+		if d.first >= 0 {
+			k := retryKey(id, d.task)
+			retries[k] = max(retries[k], (d.start-d.first)*1000)
+		}
+	}
 }
