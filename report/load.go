@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -150,40 +151,52 @@ func Load(root string) ([]Run, error) {
 // of dir; the policy is run.json's, else the policy label, and becomes the policy
 // label.
 func LoadRun(dir string) (Run, error) {
+	return loadRun(dir, os.ReadFile)
+}
+
+// loadRun is LoadRun with the run's files read by readFile, which returns an
+// error satisfying errors.Is(err, fs.ErrNotExist) for a file that is not
+// there (os.ReadFile; the fuzz test reads from memory). Each file is read
+// whole: results are decoded whole into rows, which take more memory than the
+// file's bytes, and one read replaces parquet-go's many small ones.
+func loadRun(dir string, readFile func(path string) ([]byte, error)) (Run, error) {
 	labels, err := PathLabels(dir)
 	if err != nil {
 		return Run{}, err
 	}
 	r := Run{Dir: dir, Labels: labels}
-	if r.Summary, err = results.ReadSummary(dir); err != nil {
+	spath := filepath.Join(dir, results.SummaryFile)
+	b, err := readFile(spath)
+	if err != nil {
+		return Run{}, fmt.Errorf("read run summary: %w", err)
+	}
+	if r.Summary, err = results.DecodeSummary(spath, b); err != nil {
 		return Run{}, err
 	}
 	// Unknown times are nulls in the file (-1 in files written before they
 	// were); both read back as results.Unset.
 	// Results schema 1 has no status column; its jobs read with status "".
-	jobs, err := results.ReadJobRows(filepath.Join(dir, results.JobsFile))
+	jpath := filepath.Join(dir, results.JobsFile)
+	if b, err = readFile(jpath); err != nil {
+		return Run{}, fmt.Errorf("read results: %w", err)
+	}
+	jobs, err := results.DecodeJobRows(jpath, bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		return Run{}, err
 	}
 	r.Jobs = results.Jobs(jobs)
 	// The whole cluster's rows have a null job_index (-1 in files written
 	// before it was null); both read back as -1.
-	tl, err := results.ReadParquet[results.TimelineRow](filepath.Join(dir, results.TimelineFile))
+	tl, err := readRows[results.TimelineRow](readFile, filepath.Join(dir, results.TimelineFile), false)
 	if err != nil {
 		return Run{}, err
 	}
 	r.Timeline = results.TimelineSamples(tl)
-	qpath := filepath.Join(dir, results.QueuesFile)
-	if _, err := os.Stat(qpath); err == nil {
-		if r.Queues, err = results.ReadParquet[results.QueueSample](qpath); err != nil {
-			return Run{}, err
-		}
+	if r.Queues, err = readRows[results.QueueSample](readFile, filepath.Join(dir, results.QueuesFile), true); err != nil {
+		return Run{}, err
 	}
-	lpath := filepath.Join(dir, results.LinksFile)
-	if _, err := os.Stat(lpath); err == nil {
-		if r.Links, err = results.ReadParquet[results.LinkSample](lpath); err != nil {
-			return Run{}, err
-		}
+	if r.Links, err = readRows[results.LinkSample](readFile, filepath.Join(dir, results.LinksFile), true); err != nil {
+		return Run{}, err
 	}
 	// run.json has the policy's exact name; the path segment may have '/'
 	// replaced by '_'.
@@ -195,10 +208,23 @@ func LoadRun(dir string) (Run, error) {
 		return Run{}, fmt.Errorf("run %s: no policy: neither a %s=NAME path segment nor a policy in %s", dir, PolicyLabel, results.SummaryFile)
 	}
 	r.Labels[PolicyLabel] = r.Policy
-	if err := checkJobs(filepath.Join(dir, results.JobsFile), r.Jobs); err != nil {
+	if err := checkJobs(jpath, r.Jobs); err != nil {
 		return Run{}, err
 	}
 	return r, nil
+}
+
+// readRows reads the rows of the results file path with readFile; an
+// optional file that is not there has no rows.
+func readRows[T any](readFile func(string) ([]byte, error), path string, optional bool) ([]T, error) {
+	b, err := readFile(path)
+	if optional && errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	return results.DecodeParquet[T](path, bytes.NewReader(b), int64(len(b)))
 }
 
 // PathLabels returns the labels encoded in the key=value segments of path (split

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -72,19 +73,24 @@ func FuzzLoadRun(f *testing.F) {
 	f.Add([]byte(`{}`), jobs[0], timeline[0])
 	f.Add(summary, []byte("PAR1PAR1"), timeline[0])
 	f.Add([]byte(`{"policy":1}`), []byte{}, []byte{})
-	// one run directory per worker, its files rewritten by every execution
-	// (a directory per execution would cost more than the reading)
-	dir := filepath.Join(f.TempDir(), "policy=p")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		f.Fatal(err)
-	}
+	// The run's files are read from memory (LoadRun is loadRun with
+	// os.ReadFile): writing and reading three files an execution cost three
+	// quarters of its time here (2.6 to 0.5 ms an execution), and one CI
+	// machine made only 331 executions a second with them.
+	dir := filepath.Join("run", "policy=p")
 	f.Fuzz(func(t *testing.T, summary, jobs, timeline []byte) {
-		for name, b := range map[string][]byte{results.SummaryFile: summary, results.JobsFile: jobs, results.TimelineFile: timeline} {
-			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
+		files := map[string][]byte{
+			filepath.Join(dir, results.SummaryFile):  summary,
+			filepath.Join(dir, results.JobsFile):     jobs,
+			filepath.Join(dir, results.TimelineFile): timeline,
 		}
-		r, err := LoadRun(dir)
+		readFile := func(path string) ([]byte, error) {
+			if b, ok := files[path]; ok {
+				return b, nil
+			}
+			return nil, &fs.PathError{Op: "open", Path: path, Err: fs.ErrNotExist}
+		}
+		r, err := loadRun(dir, readFile)
 		if err != nil {
 			if !strings.Contains(err.Error(), dir) {
 				t.Fatalf("error does not name the run's file: %v", err)

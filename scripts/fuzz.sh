@@ -18,10 +18,10 @@
 # minimization (FuzzDecodeAllocRows: "execs: 7", while ~36,000 ran).
 #
 # Counts of one 20 s run per target (this script, 2026-11-25) on a shared
-# 2-core machine with a load average of 7-10; the lowest passing is 4.5 times
-# the floor:
+# 2-core machine with a load average of 7-10; the lowest passing is 7.6 times
+# the floor (FuzzExperiment):
 #   report         FuzzDecodeJobs 60,624  FuzzDecodeAllocRows 71,709
-#                  FuzzLoadRun 14,859  FuzzPathLabels 76,493  FuzzHybApp 70,121
+#                  FuzzLoadRun 48,423  FuzzPathLabels 76,493  FuzzHybApp 70,121
 #                  FuzzParseThresholds 72,956
 #   replay         FuzzParseHardware 97,868  FuzzExperiment 25,282
 #   policy         FuzzStaticAllocators 137,766  FuzzPolicySpec 84,149
@@ -31,8 +31,12 @@
 #                  FuzzConf 121,709  FuzzDetect 198,921  FuzzSWIM 136,661
 #                  FuzzReadInput 138,709  FuzzSyntheticParams 157,185
 #                  FuzzHybSMRPParams 164,403
-#   internal/flow  FuzzOps 16,108 (1,411, stalled, while it ran up to 255
-#                  flow operations per input; now at most 64)
+#   internal/flow  FuzzOps 31,222 (1,411, stalled, while it ran up to 255
+#                  flow operations per input; 16,108 at 64; now at most 40)
+# FuzzLoadRun and FuzzOps were re-measured on 2026-11-27, after a CI machine
+# made 2,237 and 6,541 (FuzzLoadRun stalled). FuzzLoadRun wrote and read its
+# three files every execution, three quarters of its time here; it reads them
+# from memory now (14,859 here before).
 # The seed corpus and Go's cache of earlier inputs ($GOCACHE/fuzz) are run
 # first, inside FUZZTIME: a cache of hundreds of slow inputs eats into the
 # count (FuzzOps: 11 of its 20 s), a fresh CI cache does not.

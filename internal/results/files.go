@@ -93,13 +93,20 @@ type NodeNetSample struct {
 
 // ReadSummary reads a run's run.json.
 func ReadSummary(dir string) (RunSummary, error) {
-	var s RunSummary
-	b, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	path := filepath.Join(dir, SummaryFile)
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return s, fmt.Errorf("read run summary: %w", err)
+		return RunSummary{}, fmt.Errorf("read run summary: %w", err)
 	}
+	return DecodeSummary(path, b)
+}
+
+// DecodeSummary is ReadSummary of run.json's bytes b; path names the file in
+// errors.
+func DecodeSummary(path string, b []byte) (RunSummary, error) {
+	var s RunSummary
 	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("read %s: %w", filepath.Join(dir, SummaryFile), err)
+		return s, fmt.Errorf("read %s: %w", path, err)
 	}
 	return s, nil
 }

@@ -1,9 +1,9 @@
 package results
 
 import (
-	"fmt"
+	"bytes"
+	"errors"
 	"io"
-	"os"
 
 	"github.com/tracereplay/tracereplay/internal/pqfile"
 )
@@ -68,33 +68,38 @@ func (r *jobRowV1) row() JobRow {
 // ReadJobRows reads a run's jobs.parquet of this results schema or of
 // version 1 (no status column: the rows read with status "").
 func ReadJobRows(path string) ([]JobRow, error) {
-	f, err := os.Open(path)
+	b, err := readWhole(path)
 	if err != nil {
-		return nil, fmt.Errorf("read results: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read results %s: %w", path, err)
-	}
-	return DecodeJobRows(path, f, st.Size())
+	return DecodeJobRows(path, bytes.NewReader(b), int64(len(b)))
 }
 
 // DecodeJobRows is ReadJobRows of the file r of size bytes; path names it in
 // errors.
 func DecodeJobRows(path string, r io.ReaderAt, size int64) ([]JobRow, error) {
-	pf, err := pqfile.OpenFile(r, size, pqfile.Options{CheckFooter: true, Small: true})
-	if err != nil {
-		return nil, readError(path, err)
+	// This schema's files are read with one open; a file without the status
+	// column fails the column check and is opened again as version 1.
+	rows, _, err := pqfile.Read[JobRow](r, size, pqfile.Options{CheckFooter: true, Small: true, Columns: pqfile.SameNames})
+	var e *pqfile.Error
+	if err == nil || !errors.As(err, &e) || e.Stage != pqfile.Columns {
+		if err != nil {
+			return nil, readError(path, err)
+		}
+		return rows, nil
+	}
+	pf, oerr := pqfile.OpenFile(r, size, pqfile.Options{CheckFooter: true, Small: true})
+	if oerr != nil {
+		return nil, readError(path, oerr)
 	}
 	if _, ok := pf.Schema().Lookup("status"); ok {
-		return DecodeParquet[JobRow](path, r, size)
+		return nil, readError(path, err)
 	}
 	old, err := DecodeParquet[jobRowV1](path, r, size)
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]JobRow, len(old))
+	rows = make([]JobRow, len(old))
 	for i := range old {
 		rows[i] = old[i].row()
 	}
