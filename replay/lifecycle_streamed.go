@@ -26,8 +26,11 @@ import (
 // run reads each job's tasks and attempts itself, and builds the job with
 // a copy of the workload holding that job's entries (jobLifecycle). Only
 // the jobs left out are found ahead (streamedLeftOut), since they set the
-// jobs replayed and the origin of times before any run, from the few
-// columns traceRetries reads of the tasks and attempts.
+// jobs replayed and the origin of times before any run: as the trace was
+// checked, when it was read for an observed cell (LeftOutSeen, which sees
+// each job's attempts as the check reads them, with its tasks' key
+// columns beside), else from the few columns traceRetries reads of the
+// tasks and attempts.
 
 // streamedAttempts sets w's lifecycle maps from its streamed trace, and the
 // jobs it leaves out (Workload.leftOut), as a held trace's: the same jobs,
