@@ -137,9 +137,10 @@ type StreamOptions struct {
 	// a tasks.parquet) and its attempts, as the attempts are checked, so
 	// that a caller that needs each job's attempts beside its tasks (the
 	// jobs a lifecycle leaves out) need not read them again. The job and
-	// the slices are valid until the next call. It is not called once a
-	// job, task or attempt is found bad; what it was told is the trace's
-	// only when OpenTaskStream succeeds.
+	// the slices are valid until the next call. It is not called when the
+	// jobs or tasks were found bad, nor after an attempt the check
+	// refuses; what it was told is the trace's only when OpenTaskStream
+	// succeeds.
 	JobAttempts func(j *Job, tasks []Task, attempts []Attempt)
 	// Batch is how many rows a batch of the stream's Parquet readers hand
 	// out at most, for tests that cross batch boundaries with small traces;
