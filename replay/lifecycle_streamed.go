@@ -26,8 +26,11 @@ import (
 // run reads each job's tasks and attempts itself, and builds the job with
 // a copy of the workload holding that job's entries (jobLifecycle). Only
 // the jobs left out are found ahead (streamedLeftOut), since they set the
-// jobs replayed and the origin of times before any run, from the few
-// columns traceRetries reads of the tasks and attempts.
+// jobs replayed and the origin of times before any run: as the trace was
+// checked, when it was read for an observed cell (LeftOutSeen, which sees
+// each job's attempts as the check reads them, with its tasks' key
+// columns beside), else from the few columns traceRetries reads of the
+// tasks and attempts.
 
 // streamedAttempts sets w's lifecycle maps from its streamed trace, and the
 // jobs it leaves out (Workload.leftOut), as a held trace's: the same jobs,
@@ -89,10 +92,18 @@ func (w *Workload) streamedAttempts() error {
 // and attempts that traceRetries reads to leave a job out
 // (trace.JobStream.OpenAttemptKeys). Model mode leaves no job out. When
 // the pass fails, streamedAttempts is run for its error, so that the
-// error is the one a workload built for any run gives.
-func (w *Workload) streamedLeftOut() error {
+// error is the one a workload built for any run gives. seen, if not nil,
+// is the trace's jobs left out found as it was checked
+// (WorkloadOptions.LeftOut), taken instead of the pass.
+func (w *Workload) streamedLeftOut(seen *LeftOutSeen) error {
 	if !w.times.UsesTrace() {
 		return nil
+	}
+	if seen != nil {
+		if left, ok := seen.jobs(w.incomplete); ok {
+			w.leftOut = left // found as the trace was checked
+			return nil
+		}
 	}
 	err := w.leftOutKeys()
 	if err == nil {
@@ -104,6 +115,65 @@ func (w *Workload) streamedLeftOut() error {
 	}
 	w.retries, w.fails, w.specs, w.recFails, w.leftOut = nil, nil, nil, nil, nil
 	return err
+}
+
+// LeftOutSeen finds the jobs a workload built for the observed run leaves
+// out (streamedLeftOut) as a streamed trace is checked: given to
+// trace.OpenTaskStream (StreamOptions.JobAttempts: Visit), it sees each
+// job with its tasks' keys and its attempts as the check reads them, and
+// NewWorkload takes the jobs from it (WorkloadOptions.LeftOut) rather than
+// read the tasks and attempts once more for them (leftOutKeys). The jobs
+// left out depend on the trace and WorkloadOptions.IncludeIncomplete only,
+// not on the hardware model: it keeps them for both settings of the
+// latter. It holds the jobs left out, and one job's tasks and attempts
+// while it looks at them.
+type LeftOutSeen struct {
+	left []LeftOutJob
+	inc  []bool // left[i]'s job is incomplete: left out only with IncludeIncomplete
+	err  error  // traceRetries' error on a job, or nil
+	succ map[string]bool
+	one  trace.Trace
+}
+
+// NewLeftOutSeen is a LeftOutSeen that has seen nothing.
+func NewLeftOutSeen() *LeftOutSeen { return &LeftOutSeen{succ: map[string]bool{}} }
+
+// Visit looks at job j, its tasks (their JobID, TaskID and Type are read)
+// and its attempts, as streamedLeftOut's pass does, for either setting of
+// IncludeIncomplete. It keeps none of them.
+func (s *LeftOutSeen) Visit(j *trace.Job, tasks []trace.Task, attempts []trace.Attempt) {
+	if s.err != nil || len(attempts) == 0 || !mayLeaveOut(j, tasks, attempts, true, s.succ) {
+		return // nothing to leave out for
+	}
+	// With IncludeIncomplete a job is left out for what leaves it out
+	// without, and an incomplete job for an attempt outside its lifetime
+	// too; without, no incomplete job is (traceRetries).
+	s.one.Jobs, s.one.Tasks, s.one.Attempts = append(s.one.Jobs[:0], *j), tasks, attempts
+	_, left, err := traceRetries(&s.one, &Hardware{}, true) // the hardware sets only the retries, not kept
+	s.one.Tasks, s.one.Attempts = nil, nil
+	if err != nil {
+		s.err = err
+		return
+	}
+	for _, l := range left {
+		s.left = append(s.left, l)
+		s.inc = append(s.inc, j.Status == trace.StatusIncomplete)
+	}
+}
+
+// jobs is the jobs left out under IncludeIncomplete = incomplete, in trace
+// order; ok is false when a job's attempts gave traceRetries an error
+// (which streamedLeftOut's own pass reports).
+func (s *LeftOutSeen) jobs(incomplete bool) (left []LeftOutJob, ok bool) {
+	if s.err != nil {
+		return nil, false
+	}
+	for i, l := range s.left {
+		if incomplete || !s.inc[i] {
+			left = append(left, l)
+		}
+	}
+	return left, true
 }
 
 // leftOutKeys is streamedLeftOut's pass.

@@ -22,7 +22,9 @@ import (
 // are the same; Run refuses the workload. The trace has every kind of
 // entry, jobs left out for each reason (the first replayed one among
 // them, which moves the origin of times) and an incomplete job with an
-// attempt outside its lifetime, left out only with IncludeIncomplete.
+// attempt outside its lifetime, left out only with IncludeIncomplete. A
+// workload given the jobs left out found as the trace was checked
+// (WorkloadOptions.LeftOut, LeftOutSeen) has the same jobs and results.
 func TestObservedWorkloadLifecycle(t *testing.T) {
 	t.Parallel()
 	tr := attemptTrace(300)
@@ -67,7 +69,14 @@ func TestObservedWorkloadLifecycle(t *testing.T) {
 	noAtt.edit(tr, 151)
 	skew.edit(tr, incomplete)
 	tr.Sort()
-	_, _, streamed := streamDir(t, tr, trace.StreamOptions{Attempts: true})
+	dir, _, streamed := streamDir(t, tr, trace.StreamOptions{Attempts: true})
+	// The jobs left out found as the trace is checked
+	// (WorkloadOptions.LeftOut), read 7 rows a batch.
+	seen := replay.NewLeftOutSeen()
+	checked, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Attempts: true, JobAttempts: seen.Visit, Batch: 7})
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
 	for _, c := range []struct {
 		name, hw string
 		maps     []string // the maps that must have entries
@@ -93,6 +102,14 @@ func TestObservedWorkloadLifecycle(t *testing.T) {
 			left := obs.LeftOut()
 			if !reflect.DeepEqual(left, full.LeftOut()) || obs.Len() != full.Len() {
 				t.Fatalf("%s, incomplete %v: left out %v, %d jobs; want %v, %d jobs", c.name, inc, left, obs.Len(), full.LeftOut(), full.Len())
+			}
+			opt.LeftOut = seen
+			folded, err := replay.NewWorkload(checked, &hw, replay.NewTopology(&hw, 1), 1, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(folded.LeftOut(), left) || folded.Len() != full.Len() {
+				t.Fatalf("%s, incomplete %v: left out as checked %v, %d jobs; want %v, %d jobs", c.name, inc, folded.LeftOut(), folded.Len(), left, full.Len())
 			}
 			if c.name == "trace times" {
 				want := 3
@@ -148,9 +165,16 @@ func TestObservedWorkloadLifecycle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a.Wall, b.Wall = 0, 0
+			f, err := replay.Observed(folded, ropt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.Wall, b.Wall, f.Wall = 0, 0, 0
 			if !reflect.DeepEqual(a, b) {
 				t.Errorf("%s, incomplete %v: observed %d jobs (%+v), want %d (%+v)", c.name, inc, len(a.Jobs), a.Summary, len(b.Jobs), b.Summary)
+			}
+			if !reflect.DeepEqual(f, b) {
+				t.Errorf("%s, incomplete %v: observed with the jobs left out as checked %d jobs (%+v), want %d (%+v)", c.name, inc, len(f.Jobs), f.Summary, len(b.Jobs), b.Summary)
 			}
 			p, err := policy.New("fair")
 			if err != nil {

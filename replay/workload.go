@@ -120,6 +120,12 @@ type WorkloadOptions struct {
 	// (lifecycle_streamed.go); only the jobs it leaves out are found ahead.
 	// Run refuses such a workload.
 	Observed bool
+	// LeftOut, with Observed, is the jobs left out found as the streamed
+	// trace was checked (a LeftOutSeen given to trace.OpenTaskStream),
+	// taken instead of reading its tasks and attempts once more for them;
+	// nil: they are read. It must have seen this trace, and all of it
+	// (OpenTaskStream succeeded).
+	LeftOut *LeftOutSeen
 }
 
 // Limits on the tasks of a replayed trace, checked by NewWorkload before any
@@ -239,7 +245,7 @@ func NewWorkload(tr *trace.Trace, hw *Hardware, topo *Topology, seed uint64, opt
 		// tasks; the observed run reads the rest with each job
 		// (lifecycle_streamed.go).
 		w.perJob = true
-		if err := w.streamedLeftOut(); err != nil {
+		if err := w.streamedLeftOut(opt.LeftOut); err != nil {
 			return nil, err
 		}
 	case hw.Lifecycle && tr.Stream != nil && tr.Stream.HasAttempts():

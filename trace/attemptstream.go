@@ -37,8 +37,11 @@ func (s *JobStream) NumAttempts() int {
 // Read reads and checks it. err is an error of the file (its rows, its
 // metadata) or the first row whose type does not parse, which Read reports
 // before Trace.Validate's; attErr is the first attempt Trace.Validate
-// refuses.
-func checkAttempts(dir string, s *JobStream) (af *attemptFile, attErr, err error) {
+// refuses. visit, if set, is called with each job that has attempts, its
+// tasks (the key columns of tf, read beside the jobs; nil when tf is) and
+// its attempts (StreamOptions.JobAttempts); the caller sets it only when
+// the jobs and tf's tasks were found good.
+func checkAttempts(dir string, s *JobStream, tf *taskFile, visit func(*Job, []Task, []Attempt)) (af *attemptFile, attErr, err error) {
 	path := filepath.Join(dir, AttemptsFile)
 	kv, err := parquetKeyValues(path)
 	if err != nil {
@@ -50,7 +53,18 @@ func checkAttempts(dir string, s *JobStream) (af *attemptFile, attErr, err error
 		return nil, nil, fmt.Errorf("read trace: %w", err)
 	}
 	defer rows.close()
-	n, convErr, attErr, err := checkRows(dir, path, rows, &attemptCheck{rowCheck[Attempt]{s: s}}, nil)
+	v := &attemptCheck{rowCheck: rowCheck[Attempt]{s: s}, visit: visit}
+	if visit != nil && tf != nil {
+		// The jobs the check follows hand out their tasks' keys too.
+		v.open = func() (*JobCursor, error) {
+			c, err := s.Open()
+			if err != nil {
+				return nil, err
+			}
+			return openBeside(c, &c.tasks, tf.keyCursor)
+		}
+	}
+	n, convErr, attErr, err := checkRows(dir, path, rows, v, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,12 +102,51 @@ func (af *attemptFile) cursorOn(rows *rowReader[Attempt]) *rowCursor[Attempt] {
 }
 
 // attemptCheck checks attempts in file order as Trace.Validate does,
-// against the jobs read beside them (rowCheck).
-type attemptCheck struct{ rowCheck[Attempt] }
+// against the jobs read beside them (rowCheck), and hands each job's
+// attempts to visit, if set, with the job and its tasks.
+type attemptCheck struct {
+	rowCheck[Attempt]
+	visit func(*Job, []Task, []Attempt)
+	group []Attempt // the attempts of job cur checked so far, when visit is set
+}
 
 // check is Trace.Validate's check of attempt i, a, given the attempts
-// before it.
+// before it. The attempts of the job before a's go to visit first, while
+// the jobs read beside are at that job (with its tasks); an attempt found
+// bad ends the visits.
 func (v *attemptCheck) check(i int, a *Attempt) error {
+	if v.visit != nil && len(v.group) > 0 && a.JobID != v.cur.ID {
+		v.flush()
+	}
+	if err := v.checkOne(i, a); err != nil {
+		v.visit, v.group = nil, nil
+		return err
+	}
+	if v.visit != nil {
+		v.group = append(v.group, *a)
+	}
+	return nil
+}
+
+// flush hands the attempts of job cur to visit.
+func (v *attemptCheck) flush() {
+	v.visit(v.cur, v.c.Tasks(), v.group)
+	clear(v.group) // drop the job's strings
+	v.group = v.group[:0]
+}
+
+// close hands the last job's attempts to visit, if any, and closes the
+// jobs.
+func (v *attemptCheck) close() {
+	if v.visit != nil && len(v.group) > 0 {
+		v.flush()
+	}
+	v.visit = nil
+	v.rowCheck.close()
+}
+
+// checkOne is check without the visits.
+func (v *attemptCheck) checkOne(i int, a *Attempt) error {
 	found, known, err := v.seek(a.JobID)
 	if err != nil {
 		return err

@@ -134,6 +134,10 @@ func TestAttemptStreamRejectsAsRead(t *testing.T) {
 	if testgate.IsFast() {
 		scale, opt = 8, StreamOptions{Attempts: true, Batch: 4096 / 8}
 	}
+	// With the attempts visited job by job, as the observed run's
+	// workload has them (the jobs the check follows read the tasks' keys
+	// beside): the same errors.
+	opt.JobAttempts = func(*Job, []Task, []Attempt) {}
 	b := func(i int) int { return i / scale }
 	edit := func(f func(jobs []Job, tasks []Task, as []Attempt) []Attempt) func(t *testing.T) string {
 		return func(t *testing.T) string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -88,5 +89,70 @@ func TestAttemptKeysMidStreamError(t *testing.T) {
 	for _, k := range []streamRows{streamedTasks(), streamedAttempts()} {
 		k.open = (*JobStream).OpenAttemptKeys
 		testMidStreamError(t, k, 3_000, 4_000, 500)
+	}
+}
+
+// TestJobAttemptsAsAttemptKeys: StreamOptions.JobAttempts is called, as the
+// check reads the attempts, once with each job that has attempts, in trace
+// order, with OpenAttemptKeys' tasks of it and OpenAttempts' attempts, on
+// the traces TestAttemptKeysAsRows reads and on one read 7 rows a batch
+// (jobs, tasks and attempts change batch mid-job).
+func TestJobAttemptsAsAttemptKeys(t *testing.T) {
+	t.Parallel()
+	jobs := streamJobs(200)
+	tasks := streamTasks(jobs)
+	type dirBatch struct {
+		dir   string
+		batch int // StreamOptions.Batch
+	}
+	cases := []dirBatch{{writeAttemptDir(t, jobs, tasks, streamAttempts(jobs, tasks)), 7}}
+	for _, dir := range rowTestDirs(t) {
+		cases = append(cases, dirBatch{dir, 0})
+	}
+	for _, c := range cases {
+		type seen struct {
+			job      Job
+			tasks    []Task
+			attempts []Attempt
+		}
+		var got []seen
+		visit := func(j *Job, ts []Task, as []Attempt) {
+			got = append(got, seen{*j, slices.Clone(ts), slices.Clone(as)})
+		}
+		tr, ok, err := OpenTaskStream(c.dir, StreamOptions{Attempts: true, JobAttempts: visit, Batch: c.batch})
+		if err != nil || !ok {
+			t.Fatalf("%s: OpenTaskStream: %v %v", c.dir, ok, err)
+		}
+		rows, err := tr.Stream.OpenAttempts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, err := tr.Stream.OpenAttemptKeys()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []seen
+		for {
+			j, err := rows.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if _, kerr := keys.Next(); err != nil || kerr != nil {
+				t.Fatal(err, kerr)
+			}
+			if len(rows.Attempts()) > 0 {
+				want = append(want, seen{*j, slices.Clone(keys.Tasks()), rows.Attempts()})
+			}
+		}
+		rows.Close()
+		keys.Close()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d jobs visited, want %d", c.dir, len(got), len(want))
+		}
+		for i := range want {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Fatalf("%s: visit %d: %+v\nwant %+v", c.dir, i, got[i], want[i])
+			}
+		}
 	}
 }

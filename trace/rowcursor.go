@@ -231,7 +231,8 @@ func checkRows[T any](dir, path string, rows *rowReader[T], v interface {
 // one.
 type rowCheck[T any] struct {
 	s    *JobStream
-	c    *JobCursor // the jobs, at the last row's job
+	open func() (*JobCursor, error) // opens c; nil: s.Open
+	c    *JobCursor                 // the jobs, at the last row's job
 	cur  *Job
 	prev *T // the last row, of job cur
 }
@@ -248,7 +249,11 @@ func (v *rowCheck[T]) close() {
 // whether s has job id at all (before the last row's job: out of order).
 func (v *rowCheck[T]) seek(id string) (found, known bool, err error) {
 	if v.c == nil {
-		c, err := v.s.Open()
+		open := v.s.Open
+		if v.open != nil {
+			open = v.open
+		}
+		c, err := open()
 		if err != nil {
 			return false, false, err
 		}

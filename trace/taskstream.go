@@ -65,6 +65,9 @@ func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err er
 		if x.Visit != nil {
 			o.Visit = x.Visit
 		}
+		if x.JobAttempts != nil {
+			o.JobAttempts = x.JobAttempts
+		}
 		o.Attempts = o.Attempts || x.Attempts
 		if x.Batch > 0 {
 			o.Batch = x.Batch
@@ -102,7 +105,11 @@ func OpenTaskStream(dir string, opt ...StreamOptions) (t *Trace, ok bool, err er
 	var af *attemptFile
 	if hasAttempts && convErr == nil {
 		// Read stops at a task row's type before it reads the attempts.
-		if af, attErr, err = checkAttempts(dir, t.Stream); err != nil {
+		var visit func(*Job, []Task, []Attempt)
+		if jobErr == nil && taskErr == nil {
+			visit = o.JobAttempts // the tasks beside them are in order
+		}
+		if af, attErr, err = checkAttempts(dir, t.Stream, tf, visit); err != nil {
 			return nil, false, err
 		}
 	}
@@ -124,6 +131,17 @@ type StreamOptions struct {
 	// OpenAttempts, EachAttempt) rather than leave it to Read: for a caller
 	// that reads the attempts through the stream only, never Trace.Attempts.
 	Attempts bool
+	// JobAttempts, with Attempts, is called with each job that has
+	// attempts, in trace order, with its tasks (their JobID, TaskID and
+	// Type only, as JobStream.OpenAttemptKeys hands them out; nil without
+	// a tasks.parquet) and its attempts, as the attempts are checked, so
+	// that a caller that needs each job's attempts beside its tasks (the
+	// jobs a lifecycle leaves out) need not read them again. The job and
+	// the slices are valid until the next call. It is not called when the
+	// jobs or tasks were found bad, nor after an attempt the check
+	// refuses; what it was told is the trace's only when OpenTaskStream
+	// succeeds.
+	JobAttempts func(j *Job, tasks []Task, attempts []Attempt)
 	// Batch is how many rows a batch of the stream's Parquet readers hand
 	// out at most, for tests that cross batch boundaries with small traces;
 	// 0, what every other caller passes, is 4,096.

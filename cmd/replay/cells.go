@@ -243,6 +243,9 @@ func newWorkload(c *config, cl replay.Cell, tr *trace.Trace, key string) (*repla
 	topo := replay.NewTopology(&hw, cl.Seed)
 	opt := workloadOptions(c)
 	opt.Observed = cl.Policy == replay.ObservedPolicy
+	if opt.Observed {
+		opt.LeftOut = c.traceLeftOut[tr] // found as tr was checked, if it was read for an observed cell
+	}
 	w, err := replay.NewWorkload(tr, &hw, topo, cl.Seed, opt)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("trace %s: %w", key, err)}

@@ -69,6 +69,10 @@ type config struct {
 	// traceHosts are the hosts of traces' tasks seen as they were read
 	// (loadTrace), which prepareCell derives their clusters from.
 	traceHosts map[*trace.Trace]*replay.TraceHosts
+	// traceLeftOut are the jobs left out of traces read for an observed
+	// cell, found as they were checked (loadTrace), which newWorkload
+	// gives an observed cell's workload.
+	traceLeftOut map[*trace.Trace]*replay.LeftOutSeen
 	// afterCell, when set, is called with each cell's results directory
 	// once they are complete (sweep.go publishes the cell).
 	afterCell func(j *job, dir string, started time.Time) error
@@ -376,7 +380,22 @@ func loadTrace(cl replay.Cell, c *config, stdin io.Reader, cache map[string]*tra
 					h.Visit(j, k)
 					hosts.Visit(j, k)
 				}
-				tr, ok, err = trace.OpenTaskStream(t.Path, trace.StreamOptions{Visit: visit, Attempts: true})
+				opt := trace.StreamOptions{Visit: visit, Attempts: true}
+				// So are the jobs an observed cell's workload
+				// leaves out (newWorkload): one pass over its
+				// tasks and attempts less (replay.LeftOutSeen).
+				var seen *replay.LeftOutSeen
+				if cl.Policy == replay.ObservedPolicy {
+					seen = replay.NewLeftOutSeen()
+					opt.JobAttempts = seen.Visit
+				}
+				tr, ok, err = trace.OpenTaskStream(t.Path, opt)
+				if ok && err == nil && seen != nil {
+					if c.traceLeftOut == nil {
+						c.traceLeftOut = map[*trace.Trace]*replay.LeftOutSeen{}
+					}
+					c.traceLeftOut[tr] = seen
+				}
 				if ok && err == nil {
 					if c.traceIDs == nil {
 						c.traceIDs = map[*trace.Trace]string{}
