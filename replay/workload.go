@@ -874,16 +874,20 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 				// not record it (tracemode.go).
 				obs += int64(hw.TaskStartup)
 			}
-			hw.observedMap(m, mapTT[i], obs, w.net)
-			if disk != nil && m.obs == obsNone {
+			if rule, obsUs := hw.observedMap(m, mapTT[i], obs, w.net); rule != obsNone {
+				x := j.extra(int32(i))
+				x.obs, x.obsUs = rule, obsUs
+			}
+			if disk != nil && j.obsOf(int32(i)) == obsNone {
 				disk.setTimed(hw, i, m.localUs) // its observed time, not the disk model's (network_disk.go)
 			}
 		}
+		var retryUs int64 // mapExtra.retryUs
 		if i < len(mapTT) && w.retries != nil {
-			m.retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
+			retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
 		}
 		if lagUs >= 0 {
-			m.retryUs += lagUs // the slot is held from the assignment
+			retryUs += lagUs // the slot is held from the assignment
 			j.histLags(len(mapIn), len(redShuffle)).maps[i] = lagUs
 			if rep := taskReportUs(hw, mapTT[i], lagUs); rep >= 0 && !w.failsLast(tj, mapTT[i]) {
 				j.hist.setReport(false, i, rep) // reported at its recorded report (lifecycle.go)
@@ -902,17 +906,20 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 				total = fd.failedUs
 				j.life.fail.setMapFate(i, len(j.Maps), fateFail)
 			}
-			m.retryUs += total - m.localUs
+			retryUs += total - m.localUs
 			if disk != nil {
 				disk.setMapFaults(i, fd, fd.stretchedUs-m.localUs) // network_disk.go
 				if lastUs > 0 {
 					// Its recorded last attempt fails: under flow it runs
 					// as a timed map for that attempt's time, after the
 					// earlier ones (lifecycle_modelfail.go).
-					m.retryUs += m.localUs - lastUs
+					retryUs += m.localUs - lastUs
 					disk.setTimed(hw, i, lastUs)
 				}
 			}
+		}
+		if retryUs != 0 {
+			j.extra(int32(i)).retryUs = retryUs
 		}
 		m.Node, m.specNode = -1, -1
 		ideal := float64(m.localUs)
