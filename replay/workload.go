@@ -728,13 +728,30 @@ func bytesUs(b int64, r float64) float64 {
 	return float64(b) / r
 }
 
-// noise draws the log-normal duration factor with mean 1 and the model's CV.
-func noise(rng *rand.Rand, cv float64) float64 {
+// logNormal is the log-normal duration factor with mean 1 and the model's
+// CV, its parameters worked out once for a job's tasks (newNoise) instead
+// of at every draw.
+type logNormal struct {
+	off   bool    // CV 0: every factor is 1, and nothing is drawn
+	mu    float64 // -s2/2, s2 = log(1 + cv²)
+	sigma float64 // √s2
+}
+
+// newNoise is the log-normal factor with mean 1 and CV cv.
+func newNoise(cv float64) logNormal {
 	if cv == 0 {
-		return 1
+		return logNormal{off: true}
 	}
 	s2 := math.Log1p(cv * cv)
-	return math.Exp(-s2/2 + math.Sqrt(s2)*rng.NormFloat64())
+	return logNormal{mu: -s2 / 2, sigma: math.Sqrt(s2)}
+}
+
+// draw is one factor, exp(-s2/2 + √s2·z) for a standard normal z.
+func (l logNormal) draw(rng *rand.Rand) float64 {
+	if l.off {
+		return 1
+	}
+	return math.Exp(l.mu + l.sigma*rng.NormFloat64())
 }
 
 // build materialises replayed job k, rj as the workload's cursor handed it
@@ -749,6 +766,7 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 	j := &Job{Index: int32(k), Trace: tj, SubmitUs: rj.submitUs}
 	place := jobRand(w.seed, streamPlacement, ti)
 	dur := jobRand(w.seed, streamDurations, ti)
+	durNoise := newNoise(hw.DurationCV)
 	var faults *rand.Rand
 	if hw.faultsOn() {
 		faults = jobRand(w.seed, streamFaults, ti)
@@ -853,7 +871,7 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 		// block was drawn above all the same, so the other maps' placement is
 		// what it was.
 		m.noInput = m.InputBytes == 0 && (i >= len(mapTT) || len(mapTT[i].PreferredHosts) == 0)
-		f := noise(dur, hw.DurationCV)
+		f := durNoise.draw(dur)
 		compute := hw.mapComputeMBps(m.InputBytes, m.OutputBytes, len(redShuffle)) // maprate.go
 		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, compute))
 		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))
@@ -941,7 +959,7 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 		r := &j.Reduces[i]
 		r.ShuffleBytes = redShuffle[i]
 		r.OutputBytes = redOut[i]
-		f := noise(dur, hw.DurationCV)
+		f := durNoise.draw(dur)
 		// The copy at the NIC rate, then the fetch rounds' latency on top.
 		netCopyUs := int64(hw.TaskStartup) + int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps)))
 		r.copyUs = netCopyUs + hw.fetchOverheadUs(len(j.Maps))
