@@ -50,7 +50,11 @@ func (l Locality) String() string {
 }
 
 // MapTask is one map of a job being replayed. Its fields are ordered so that
-// it takes 96 bytes (TestTaskRecordSizes): a job's maps are held while it runs.
+// it takes 64 bytes, one cache line (TestTaskRecordSizes): a job's maps are
+// held while it runs, and a map's record is first read at its launch and
+// again at its end, each a cache miss on a large run. The fields few runs
+// set (trace mode's observed time, failed attempts, a speculative copy's
+// launch) are kept beside it, in the job's mapExtra records.
 type MapTask struct {
 	InputBytes  int64
 	OutputBytes int64
@@ -64,19 +68,49 @@ type MapTask struct {
 	endUs       int64 // end of its attempt that completes it, before the report (lifecycle.go)
 	localUs     int64 // modelled duration when node-local
 	srcNode     int32 // replica read from when remote
-	// A speculative copy (lifecycle_faults.go): its node (-1: none) and launch.
-	specNode     int32
-	specLaunchUs int64
+	// A speculative copy (lifecycle_faults.go): its node (-1: none); its
+	// launch is mapExtra.specLaunchUs.
+	specNode int32
+}
 
+// mapExtra holds the fields of a map that most runs leave zero (Job.mx).
+type mapExtra struct {
 	// Trace mode (tracemode.go): the observed duration and how it is rescaled
 	// to the replay's locality; obsNone uses localUs and the network model.
 	obsUs int64
-	obs   obsRule
 	// retryUs is the time of the failed attempts replayed before the
 	// successful one (lifecycle_attempts.go), on the same slot, of a
 	// straggler's slowdown and modelled failures (lifecycle_faults.go), and
 	// the observed launch lag of the successful attempt (tracemode.go).
 	retryUs int64
+	// specLaunchUs is the launch of its speculative copy (MapTask.specNode).
+	specLaunchUs int64
+	obs          obsRule
+}
+
+// extra is map i's mapExtra record, for writing: the job's records are
+// made, all zero, at the first call.
+func (j *Job) extra(i int32) *mapExtra {
+	if j.mx == nil {
+		j.mx = make([]mapExtra, len(j.Maps))
+	}
+	return &j.mx[i]
+}
+
+// retryUs is map i's mapExtra.retryUs (0 when the job has no records).
+func (j *Job) retryUs(i int32) int64 {
+	if j.mx == nil {
+		return 0
+	}
+	return j.mx[i].retryUs
+}
+
+// obsOf is map i's observed rule, obsNone when the job has no records.
+func (j *Job) obsOf(i int32) obsRule {
+	if j.mx == nil {
+		return obsNone
+	}
+	return j.mx[i].obs
 }
 
 // ReduceTask is one reduce of a job being replayed. It takes 72 bytes
@@ -114,6 +148,9 @@ type Job struct {
 	// record after its end (Sim.retireMaps); NumMaps counts them still.
 	Maps    []MapTask
 	Reduces []ReduceTask
+	// mx holds the maps' fields that most runs leave zero, beside Maps
+	// (extra); nil while every map's are zero, and when Maps is dropped.
+	mx []mapExtra
 
 	PendingMaps, RunningMaps, FinishedMaps          int32
 	PendingReduces, RunningReduces, FinishedReduces int32
@@ -470,7 +507,7 @@ func (s *Sim) retireMaps(j *Job) {
 		s.chk.flowOutputsKept(j)
 	}
 	j.nMaps, j.retired = int32(len(j.Maps)), true
-	j.Maps, j.replicas = nil, nil
+	j.Maps, j.mx, j.replicas = nil, nil, nil
 	if d := j.out.disk; d != nil {
 		d.dropMaps() // network_disk.go: its per-map tables, under flow
 	}

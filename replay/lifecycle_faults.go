@@ -411,7 +411,7 @@ func (s *Sim) speculate(n int32) {
 		return
 	}
 	d, _, _ := s.mapCost(j, i, n)
-	d -= j.Maps[i].retryUs // the copy runs without the original's straggler factor and failures
+	d -= j.retryUs(i) // the copy runs without the original's straggler factor and failures
 	s.launchCopy(j, i, n, d)
 }
 
@@ -436,7 +436,7 @@ func (s *Sim) copySlot(j *Job, i int32, n int32) {
 	s.jvmTrim(n, false)
 	s.running++
 	s.specRunning++
-	m.specNode, m.specLaunchUs = n, s.now
+	m.specNode, j.extra(i).specLaunchUs = n, s.now
 	s.bus.taskLaunched(TaskEvent{Time: s.now, Job: j, Kind: TaskSpeculative, Index: i, Node: n})
 	s.otherSlot(n, TaskSpeculative, true, true) // slotwatch.go
 }
@@ -461,7 +461,7 @@ func (s *Sim) specEnded(j *Job, i int32, held bool) {
 	}
 	n := m.specNode
 	s.nodes[n].freeMap++
-	s.busyMapUs += s.now - m.specLaunchUs
+	s.busyMapUs += s.now - j.extra(i).specLaunchUs
 	s.bus.taskEnded(TaskEvent{Time: s.now, Job: j, Kind: TaskSpeculative, Index: i, Node: n})
 	s.otherSlot(n, TaskSpeculative, true, false) // slotwatch.go
 	s.slotFreed(n)

@@ -130,9 +130,9 @@ func TestFlowReduceFailsForGoodFetches(t *testing.T) {
 				t.Fatal(err)
 			}
 			j := w.buildAt(0)
-			if !j.life.fail.reduceFails(0) || j.life.fail.redFailUs[0] != c.failUs || j.Maps[0].retryUs != 0 {
+			if !j.life.fail.reduceFails(0) || j.life.fail.redFailUs[0] != c.failUs || j.retryUs(0) != 0 {
 				t.Fatalf("seed %d draws %d µs of failed attempts for the map and fate %v, %v µs for the reduce: want none and every attempt failing in %d µs",
-					c.seed, j.Maps[0].retryUs, j.life.fail.reduces, j.life.fail.redFailUs, c.failUs)
+					c.seed, j.retryUs(0), j.life.fail.reduces, j.life.fail.redFailUs, c.failUs)
 			}
 			res, end := runFlowCase(t, h, tr, c.seed, nil, plan)
 			if res.Jobs[0].Status != "FAILED" {

@@ -47,7 +47,7 @@ type mapCopy struct {
 
 // flowCopies reports whether a copy of map i of job j runs its stages as
 // flows: under flow, for a map whose own stages are flows.
-func (s *Sim) flowCopies(j *Job, i int32) bool { return s.fn != nil && j.Maps[i].obs == obsNone }
+func (s *Sim) flowCopies(j *Job, i int32) bool { return s.fn != nil && j.obsOf(i) == obsNone }
 
 // outputNode is the node holding map i's output: its own, or under flow its
 // speculative copy's when the copy won.

@@ -78,7 +78,7 @@ func loserKey(j *Job, i int32) [2]int32 { return [2]int32{j.Index, i} }
 // caller then keeps held).
 func (s *Sim) holdLoser(j *Job, i int32) (origLost bool) {
 	m := &j.Maps[i]
-	l := loser{j: j, node: m.specNode, copy: true, launchUs: m.specLaunchUs}
+	l := loser{j: j, node: m.specNode, copy: true, launchUs: j.extra(i).specLaunchUs}
 	if m.specWon {
 		l = loser{j: j, node: m.Node, launchUs: s.now, slotUs: m.LaunchUs} // its busy time to now is counted (mapDone)
 	}

@@ -215,8 +215,8 @@ func (d *jobDisk) slowed(k int, us int64) int64 {
 // failed attempts (retryUs less its straggler's stretch, which is in retryUs
 // for estimates only), then its start-up, less what a reused JVM saves,
 // stretched by its straggler factor.
-func (d *jobDisk) mapWaitUs(hw *Hardware, m *MapTask, i int32, saved int64) int64 {
-	wait := m.retryUs + d.slowed(int(i), max(0, int64(hw.TaskStartup)-saved))
+func (d *jobDisk) mapWaitUs(hw *Hardware, retryUs int64, i int32, saved int64) int64 {
+	wait := retryUs + d.slowed(int(i), max(0, int64(hw.TaskStartup)-saved))
 	if d.stretch != nil {
 		wait -= d.stretch[i]
 	}
@@ -328,11 +328,11 @@ func (s *Sim) flowMapLaunched(j *Job, i int32, saved, amWait int64) {
 			d.failEnd = make([]int64, int(d.maps))
 		}
 		d.stage[i], d.failEnd[i] = mapFailStartup, s.now+amWait+fs
-		d.mapEnd[i] = s.now + amWait + d.mapWaitUs(s.hw, &j.Maps[i], i, saved)
+		d.mapEnd[i] = s.now + amWait + d.mapWaitUs(s.hw, j.retryUs(i), i, saved)
 		s.schedule(s.now+amWait+min(fs, d.slowed(int(i), int64(s.hw.TaskStartup))), evTaskFlow, j.Index, i)
 		return
 	}
-	if delay := amWait + d.mapWaitUs(s.hw, &j.Maps[i], i, saved); delay > 0 {
+	if delay := amWait + d.mapWaitUs(s.hw, j.retryUs(i), i, saved); delay > 0 {
 		s.schedule(s.now+delay, evTaskFlow, j.Index, i)
 		return
 	}
@@ -397,7 +397,7 @@ func (s *Sim) failingRead(j *Job, i int32) int64 {
 	if m.InputBytes <= 0 || d.isTimed(i) || j.life.fail.mapFails(i) {
 		return 0
 	}
-	fs := m.retryUs
+	fs := j.retryUs(i)
 	if d.stretch != nil {
 		fs -= d.stretch[i]
 	}

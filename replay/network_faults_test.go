@@ -124,8 +124,8 @@ func TestFlowReduceModelledFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := w.buildAt(0)
-	if j.out.disk.redRetry == nil || j.out.disk.redRetry[0] <= 0 || j.Maps[0].retryUs != 0 {
-		t.Fatalf("seed 6 draws %d µs of failed attempts for the map and %v for the reduce: want none and some", j.Maps[0].retryUs, j.out.disk.redRetry)
+	if j.out.disk.redRetry == nil || j.out.disk.redRetry[0] <= 0 || j.retryUs(0) != 0 {
+		t.Fatalf("seed 6 draws %d µs of failed attempts for the map and %v for the reduce: want none and some", j.retryUs(0), j.out.disk.redRetry)
 	}
 	failed := j.out.disk.redRetry[0]
 	if failed > 3*3*sec {

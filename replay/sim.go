@@ -557,18 +557,24 @@ func (s *Sim) locality(j *Job, i int32, n int32) Locality {
 func (s *Sim) mapCost(j *Job, i int32, n int32) (int64, Locality, int32) {
 	m := &j.Maps[i]
 	loc := s.locality(j, i, n)
+	var retryUs int64
+	var x *mapExtra
+	if j.mx != nil {
+		x = &j.mx[i]
+		retryUs = x.retryUs
+	}
 	if loc == NodeLocal {
-		return m.retryUs + m.localUs, loc, n
+		return retryUs + m.localUs, loc, n
 	}
 	src := s.nearestReplica(j, i, n)
-	if m.obs != obsNone {
-		return m.retryUs + s.hw.observedUs(m, loc), loc, src
+	if x != nil && x.obs != obsNone {
+		return retryUs + s.hw.observedUs(x.obs, x.obsUs, loc), loc, src
 	}
 	if s.fn != nil {
-		return m.retryUs + m.localUs + s.fn.EstimateUs(m.InputBytes, src, n), loc, src
+		return retryUs + m.localUs + s.fn.EstimateUs(m.InputBytes, src, n), loc, src
 	}
 	extra := s.netm.ReadUs(m.InputBytes, loc, s.runningRemote+1)
-	return m.retryUs + m.localUs + int64(math.Ceil(extra)), loc, src
+	return retryUs + m.localUs + int64(math.Ceil(extra)), loc, src
 }
 
 // nearestReplica is the replica a remote map reads: one in n's rack if any, else
@@ -598,8 +604,8 @@ func (s *Sim) launchMap(j *Job, i int32, n int32) Locality {
 			s.pol.Name(), i, j.Trace.ID, n, m.State, ns.freeMap, s.yarnRoom(j, n, MapContainer)))
 	}
 	d, loc, src := s.mapCost(j, i, n)
-	flowRead := s.fn != nil && m.obs == obsNone // under flow a modelled map's transfers are flows (network_disk.go)
-	saved := s.jvmTake(n, j, false, i)          // JVM reuse (lifecycle_ext.go)
+	flowRead := s.fn != nil && j.obsOf(i) == obsNone // under flow a modelled map's transfers are flows (network_disk.go)
+	saved := s.jvmTake(n, j, false, i)               // JVM reuse (lifecycle_ext.go)
 	d -= saved
 	amWait := s.amWaitUs(j) // YARN: the AM takes the container at its next heartbeat (yarn.go)
 	d += amWait

@@ -96,17 +96,18 @@ func (h *Hardware) linkRate(loc Locality) float64 {
 	return rate
 }
 
-// observedMap sets map m's node-local time and rescaling rule from its trace task
-// tt, whose observed duration is obs µs; m.InputBytes is set. net is the run's
-// network model, whose read time trace_locality = "bandwidth" removes.
-func (h *Hardware) observedMap(m *MapTask, tt *trace.Task, obs int64, net NetworkModel) {
+// observedMap sets map m's node-local time from its trace task tt, whose
+// observed duration is obs µs, and returns its rescaling rule and observed
+// time (mapExtra.obs, obsUs; obsNone and 0 for none); m.InputBytes is set.
+// net is the run's network model, whose read time trace_locality =
+// "bandwidth" removes.
+func (h *Hardware) observedMap(m *MapTask, tt *trace.Task, obs int64, net NetworkModel) (rule obsRule, obsUs int64) {
 	m.localUs = obs
 	switch {
 	case tt.Host == "":
-		return
+		return obsNone, 0
 	case len(tt.PreferredHosts) == 0:
-		m.obs, m.obsUs = obsAnywhere, obs
-		return
+		return obsAnywhere, obs
 	}
 	o := OffRack
 	switch tt.Locality {
@@ -119,23 +120,24 @@ func (h *Hardware) observedMap(m *MapTask, tt *trace.Task, obs int64, net Networ
 		if o != NodeLocal {
 			m.localUs = max(0, obs-int64(math.Ceil(net.ReadUs(m.InputBytes, o, 1))))
 		}
-		return
+		return obsNone, 0
 	}
-	m.obs, m.obsUs = obsNode+obsRule(o), obs
-	m.localUs = h.observedUs(m, NodeLocal)
+	rule = obsNode + obsRule(o)
+	m.localUs = h.observedUs(rule, obs, NodeLocal)
+	return rule, obs
 }
 
-// observedUs is the duration of a map with an observed rule (not obsNone) run at
-// locality s.
-func (h *Hardware) observedUs(m *MapTask, s Locality) int64 {
-	if m.obs == obsAnywhere {
-		return m.obsUs
+// observedUs is the duration of a map with observed rule rule (not obsNone)
+// and observed time obsUs run at locality s.
+func (h *Hardware) observedUs(rule obsRule, obsUs int64, s Locality) int64 {
+	if rule == obsAnywhere {
+		return obsUs
 	}
-	o := Locality(m.obs - obsNode)
+	o := Locality(rule - obsNode)
 	if s == o {
-		return m.obsUs
+		return obsUs
 	}
-	return int64(math.Round(float64(m.obsUs) * h.factor(s) / h.factor(o)))
+	return int64(math.Round(float64(obsUs) * h.factor(s) / h.factor(o)))
 }
 
 // With the lifecycle (trace times, uniform shuffle), a reduce whose trace

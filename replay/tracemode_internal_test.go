@@ -29,16 +29,15 @@ func TestObservedUsFactors(t *testing.T) {
 		{&other, obsOff, [3]float64{1.5, 3, 6}},
 	}
 	for _, c := range cases {
-		m := &MapTask{obs: c.obs, obsUs: 6 * tmSec}
 		for l, want := range c.want {
-			if got := c.hw.observedUs(m, Locality(l)); got != int64(want*tmSec) {
+			if got := c.hw.observedUs(c.obs, 6*tmSec, Locality(l)); got != int64(want*tmSec) {
 				t.Errorf("factors %g/%g, observed rule %d, replayed %s: %d µs, want %g s",
 					c.hw.RackLocalFactor, c.hw.OffRackFactor, c.obs, Locality(l), got, want)
 			}
 		}
 	}
 	// Rounding to the nearest µs: 10 s observed off-rack, replayed node-local.
-	if got := mumak.observedUs(&MapTask{obs: obsOff, obsUs: 10 * tmSec}, NodeLocal); got != 3_333_333 {
+	if got := mumak.observedUs(obsOff, 10*tmSec, NodeLocal); got != 3_333_333 {
 		t.Errorf("10 s off-rack replayed node-local: %d µs, want 3333333", got)
 	}
 }
@@ -81,9 +80,9 @@ func TestObservedMapRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		m := &MapTask{InputBytes: 250_000_000}
-		c.hw.observedMap(m, c.tt, c.obs, c.hw.NetworkModel())
-		if m.obs != c.rule || m.localUs != c.local {
-			t.Errorf("%s: rule %d, node-local %d µs; want rule %d, %d µs", c.name, m.obs, m.localUs, c.rule, c.local)
+		rule, _ := c.hw.observedMap(m, c.tt, c.obs, c.hw.NetworkModel())
+		if rule != c.rule || m.localUs != c.local {
+			t.Errorf("%s: rule %d, node-local %d µs; want rule %d, %d µs", c.name, rule, m.localUs, c.rule, c.local)
 		}
 	}
 }

@@ -734,13 +734,30 @@ func bytesUs(b int64, r float64) float64 {
 	return float64(b) / r
 }
 
-// noise draws the log-normal duration factor with mean 1 and the model's CV.
-func noise(rng *rand.Rand, cv float64) float64 {
+// logNormal is the log-normal duration factor with mean 1 and the model's
+// CV, its parameters worked out once for a job's tasks (newNoise) instead
+// of at every draw.
+type logNormal struct {
+	off   bool    // CV 0: every factor is 1, and nothing is drawn
+	mu    float64 // -s2/2, s2 = log(1 + cv²)
+	sigma float64 // √s2
+}
+
+// newNoise is the log-normal factor with mean 1 and CV cv.
+func newNoise(cv float64) logNormal {
 	if cv == 0 {
-		return 1
+		return logNormal{off: true}
 	}
 	s2 := math.Log1p(cv * cv)
-	return math.Exp(-s2/2 + math.Sqrt(s2)*rng.NormFloat64())
+	return logNormal{mu: -s2 / 2, sigma: math.Sqrt(s2)}
+}
+
+// draw is one factor, exp(-s2/2 + √s2·z) for a standard normal z.
+func (l logNormal) draw(rng *rand.Rand) float64 {
+	if l.off {
+		return 1
+	}
+	return math.Exp(l.mu + l.sigma*rng.NormFloat64())
 }
 
 // build materialises replayed job k, rj as the workload's cursor handed it
@@ -755,6 +772,7 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 	j := &Job{Index: int32(k), Trace: tj, SubmitUs: rj.submitUs}
 	place := jobRand(w.seed, streamPlacement, ti)
 	dur := jobRand(w.seed, streamDurations, ti)
+	durNoise := newNoise(hw.DurationCV)
 	var faults *rand.Rand
 	if hw.faultsOn() {
 		faults = jobRand(w.seed, streamFaults, ti)
@@ -859,7 +877,7 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 		// block was drawn above all the same, so the other maps' placement is
 		// what it was.
 		m.noInput = m.InputBytes == 0 && (i >= len(mapTT) || len(mapTT[i].PreferredHosts) == 0)
-		f := noise(dur, hw.DurationCV)
+		f := durNoise.draw(dur)
 		compute := hw.mapComputeMBps(m.InputBytes, m.OutputBytes, len(redShuffle)) // maprate.go
 		work := f * (bytesUs(m.InputBytes+m.OutputBytes, hw.DiskMBps) + bytesUs(m.InputBytes, compute))
 		m.localUs = int64(hw.TaskStartup) + int64(math.Ceil(work))
@@ -880,16 +898,20 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 				// not record it (tracemode.go).
 				obs += int64(hw.TaskStartup)
 			}
-			hw.observedMap(m, mapTT[i], obs, w.net)
-			if disk != nil && m.obs == obsNone {
+			if rule, obsUs := hw.observedMap(m, mapTT[i], obs, w.net); rule != obsNone {
+				x := j.extra(int32(i))
+				x.obs, x.obsUs = rule, obsUs
+			}
+			if disk != nil && j.obsOf(int32(i)) == obsNone {
 				disk.setTimed(hw, i, m.localUs) // its observed time, not the disk model's (network_disk.go)
 			}
 		}
+		var retryUs int64 // mapExtra.retryUs
 		if i < len(mapTT) && w.retries != nil {
-			m.retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
+			retryUs = w.retries[retryKey(tj.ID, mapTT[i].TaskID)]
 		}
 		if lagUs >= 0 {
-			m.retryUs += lagUs // the slot is held from the assignment
+			retryUs += lagUs // the slot is held from the assignment
 			j.histLags(len(mapIn), len(redShuffle)).maps[i] = lagUs
 			if rep := taskReportUs(hw, mapTT[i], lagUs); rep >= 0 && !w.failsLast(tj, mapTT[i]) {
 				j.hist.setReport(false, i, rep) // reported at its recorded report (lifecycle.go)
@@ -908,17 +930,20 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 				total = fd.failedUs
 				j.life.fail.setMapFate(i, len(j.Maps), fateFail)
 			}
-			m.retryUs += total - m.localUs
+			retryUs += total - m.localUs
 			if disk != nil {
 				disk.setMapFaults(i, fd, fd.stretchedUs-m.localUs) // network_disk.go
 				if lastUs > 0 {
 					// Its recorded last attempt fails: under flow it runs
 					// as a timed map for that attempt's time, after the
 					// earlier ones (lifecycle_modelfail.go).
-					m.retryUs += m.localUs - lastUs
+					retryUs += m.localUs - lastUs
 					disk.setTimed(hw, i, lastUs)
 				}
 			}
+		}
+		if retryUs != 0 {
+			j.extra(int32(i)).retryUs = retryUs
 		}
 		m.Node, m.specNode = -1, -1
 		ideal := float64(m.localUs)
@@ -940,7 +965,7 @@ func (w *Workload) build(k int, rj replayedJob, splits *[]int64) *Job {
 		r := &j.Reduces[i]
 		r.ShuffleBytes = redShuffle[i]
 		r.OutputBytes = redOut[i]
-		f := noise(dur, hw.DurationCV)
+		f := durNoise.draw(dur)
 		// The copy at the NIC rate, then the fetch rounds' latency on top.
 		netCopyUs := int64(hw.TaskStartup) + int64(math.Ceil(bytesUs(r.ShuffleBytes, hw.NICMBps)))
 		r.copyUs = netCopyUs + hw.fetchOverheadUs(len(j.Maps))
