@@ -195,19 +195,26 @@ func heldTimeline(res *replay.Result, step int64) []replay.TimelineSample {
 // rows held are in the order the schedule gave them when it sorted them
 // all, and the timeline is the one its sweep over every task's edges built
 // (heldTaskOrder, heldTimeline), with the task rows' bound (finishBounds)
-// taken over 1, 2 and 16 trace jobs.
+// taken over 1, 2 and 16 trace jobs. The fast lane's synthetic traces have
+// 150 jobs (every pattern of attemptTrace and skewedTrace, each many times:
+// their replays were a third of the test's time at 300).
 func TestObservedStreamedAsHeld(t *testing.T) {
 	t.Parallel()
-	inputs := append(historyInputs(t), "attemptTrace(300)", "skewedTrace(300)")
+	synth := 300
+	if testgate.IsFast() {
+		synth = 150
+	}
+	attempts, skewed := fmt.Sprintf("attemptTrace(%d)", synth), fmt.Sprintf("skewedTrace(%d)", synth)
+	inputs := append(historyInputs(t), attempts, skewed)
 	compared := 0
 	for n, in := range inputs {
 		var tr *trace.Trace
 		var err error
 		switch in {
-		case "attemptTrace(300)":
-			tr = attemptTrace(300)
-		case "skewedTrace(300)":
-			tr = skewedTrace(300)
+		case attempts:
+			tr = attemptTrace(synth)
+		case skewed:
+			tr = skewedTrace(synth)
 		default:
 			if tr, _, err = trace.ReadTree(context.Background(), in, trace.TreeOptions{}); err != nil || len(tr.Jobs) == 0 || len(tr.Tasks) == 0 {
 				continue // configurations, topologies, SLS SYNTH specs

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -125,13 +126,14 @@ func TestPeakUseAsSorted(t *testing.T) {
 // edges of the attempts under way, not the trace's: on n jobs of 100
 // attempts, one job every 10 s, each attempt 0 to 30 s from its job's
 // submit (a job's attempts overlap its next two jobs'), the most edges its
-// heap holds is the same for 1,000 and 4,000 jobs, and at most a chunk's
+// heap holds is the same for 1,000 and 4,000 jobs (the fast lane: 250 and
+// 1,000), and at most a chunk's
 // edges and three jobs' (those under way). Draining only at the end (the
 // sort's memory) holds every edge.
 func TestPeakUseHoldsTheActive(t *testing.T) {
 	t.Parallel()
 	steady := func(n int) *trace.Trace {
-		tr := &trace.Trace{}
+		tr := &trace.Trace{Attempts: make([]trace.Attempt, 0, 100*n)}
 		for k := range n {
 			job := fmt.Sprintf("job%05d", k)
 			for i := range 100 {
@@ -147,8 +149,12 @@ func TestPeakUseHoldsTheActive(t *testing.T) {
 	key := func(_, _, host string, _ trace.TaskType) (string, Resource, bool) {
 		return host, Resource{MemoryMB: 1}, true
 	}
+	sizes := []int{1000, 4000}
+	if testgate.IsFast() {
+		sizes = []int{250, 1000} // still 25 and 98 chunks of useChunk attempts
+	}
 	var held []int
-	for _, n := range []int{1000, 4000} {
+	for _, n := range sizes {
 		peaks, most, err := sweepPeaks(steady(n), useChunk, key)
 		if err != nil || len(peaks) != 20 {
 			t.Fatal(len(peaks), err)
@@ -156,8 +162,8 @@ func TestPeakUseHoldsTheActive(t *testing.T) {
 		held = append(held, most)
 	}
 	bound := 2*useChunk + 3*2*100
-	t.Logf("most edges held: %d for 1,000 jobs, %d for 4,000 (100,000 and 400,000 attempts)", held[0], held[1])
+	t.Logf("most edges held: %d for %d jobs, %d for %d (%d and %d attempts)", held[0], sizes[0], held[1], sizes[1], 100*sizes[0], 100*sizes[1])
 	if held[0] != held[1] || held[1] > bound {
-		t.Errorf("most edges held %v: want the same, at most %d, for 1,000 and 4,000 jobs", held, bound)
+		t.Errorf("most edges held %v: want the same, at most %d, for %d and %d jobs", held, bound, sizes[0], sizes[1])
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/trace"
 )
 
@@ -217,15 +218,16 @@ func TestSlotWaitsAsSorted(t *testing.T) {
 // 100 maps, one job every 10 s, each map's attempt 0 to 18 s from its job's
 // submit and 10 s long after a lag of 1 to 3 s (a job's attempts overlap its
 // next two jobs'), on 20 hosts of 2 map slots (so some lags wait), the most
-// points its heap holds is the same for 1,000 and 4,000 jobs, and at most
-// two chunks' and three jobs' (those under way). Draining only at the end
+// points its heap holds is the same for 1,000 and 4,000 jobs (the fast lane:
+// 250 and 1,000), and at most two chunks' and three jobs' (those under way).
+// Draining only at the end
 // (the sort's memory) holds about every point (all but the few queries
 // before the first attempt's start, drained once the queries are read).
 func TestSlotWaitsHoldTheActive(t *testing.T) {
 	t.Parallel()
 	topo := slotTopo(t, 20, 2, 1)
 	steady := func(n int) *trace.Trace {
-		tr := &trace.Trace{}
+		tr := &trace.Trace{Tasks: make([]trace.Task, 0, 100*n), Attempts: make([]trace.Attempt, 0, 100*n)}
 		for k := range n {
 			job := fmt.Sprintf("job%05d", k)
 			for i := range 100 {
@@ -243,20 +245,29 @@ func TestSlotWaitsHoldTheActive(t *testing.T) {
 		}
 		return tr
 	}
+	sizes := []int{1000, 4000}
+	if testgate.IsFast() {
+		sizes = []int{250, 1000} // still 25 and 98 chunks of slotWaitChunk queries
+	}
 	var held []int
-	for _, n := range []int{1000, 4000} {
-		waits, most, err := sweepSlotWaits(steady(n), topo, slotWaitChunk)
+	var short *trace.Trace // the shorter trace, swept again in one chunk below
+	for _, n := range sizes {
+		tr := steady(n)
+		waits, most, err := sweepSlotWaits(tr, topo, slotWaitChunk)
 		if err != nil || len(waits) == 0 {
 			t.Fatal(len(waits), err)
 		}
 		held = append(held, most)
+		if short == nil {
+			short = tr
+		}
 	}
 	bound := 2*2*slotWaitChunk + 3*4*100
-	t.Logf("most points held: %d for 1,000 jobs, %d for 4,000 (100,000 and 400,000 tasks and attempts)", held[0], held[1])
+	t.Logf("most points held: %d for %d jobs, %d for %d (%d and %d tasks, as many attempts)", held[0], sizes[0], held[1], sizes[1], 100*sizes[0], 100*sizes[1])
 	if held[0] != held[1] || held[1] > bound {
-		t.Errorf("most points held %v: want the same, at most %d, for 1,000 and 4,000 jobs", held, bound)
+		t.Errorf("most points held %v: want the same, at most %d, for %d and %d jobs", held, bound, sizes[0], sizes[1])
 	}
-	if _, most, _ := sweepSlotWaits(steady(1000), topo, 1<<30); most < 4*100_000*99/100 {
-		t.Errorf("one chunk: %d points held, want about all 400,000", most)
+	if _, most, _ := sweepSlotWaits(short, topo, 1<<30); most < 4*100*sizes[0]*99/100 {
+		t.Errorf("one chunk: %d points held, want about all %d", most, 4*100*sizes[0])
 	}
 }

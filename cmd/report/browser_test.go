@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -70,12 +71,18 @@ func loadInBrowser(t *testing.T, bin, page string) (dom string, console []string
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s: %v\n%s", bin, err, stderr.String())
 	}
-	for _, line := range strings.Split(stderr.String(), "\n") {
+	return stdout.String(), consoleLines(stderr.String())
+}
+
+// consoleLines returns the page's console messages among Chromium's log
+// lines (with --enable-logging=stderr).
+func consoleLines(stderr string) (console []string) {
+	for _, line := range strings.Split(stderr, "\n") {
 		if strings.Contains(line, ":CONSOLE") {
 			console = append(console, line)
 		}
 	}
-	return stdout.String(), console
+	return console
 }
 
 // elementRE matches an element with the given id and its content up to the
@@ -139,18 +146,12 @@ func TestHTMLReportInBrowser(t *testing.T) {
 }
 
 // TestBrowserCheckCatchesErrors makes sure the check above can fail: a page
-// with a script error and a reference to an outside image logs both.
+// with a script error and a reference to an outside image logs both (the bad
+// page, loadBadPage).
 func TestBrowserCheckCatchesErrors(t *testing.T) {
 	bin := requireChromium(t)
 	t.Parallel()
-	page := filepath.Join(t.TempDir(), "bad.html")
-	bad := `<!DOCTYPE html><html><head><meta charset="utf-8">` +
-		`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'">` +
-		`<title>bad</title></head><body><img src="https://example.invalid/x.png"><script>notDefined();</script></body></html>`
-	if err := os.WriteFile(page, []byte(bad), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, console := loadInBrowser(t, bin, page)
+	_, console := loadBadPage(t, bin)
 	joined := strings.Join(console, "\n")
 	for _, want := range []string{"notDefined is not defined", "violates the following Content Security Policy"} {
 		if !strings.Contains(joined, want) {
@@ -187,6 +188,16 @@ var overflowRE = regexp.MustCompile(`data-overflow="([^"]*)"`)
 // page's printable area, 718 px, as a stand-in for print layout.
 func measureLayout(t *testing.T, bin, page string, width int, print bool, flags ...string) []string {
 	t.Helper()
+	probe := probeCopy(t, page, print)
+	dom, _ := runChromium(t, bin, probe, append([]string{fmt.Sprintf("--window-size=%d,1000", width), "--dump-dom"}, flags...)...)
+	return overflows(t, dom, width)
+}
+
+// probeCopy writes the copy of page that measureLayout loads (layoutProbe
+// added, scripts allowed, print styles on screen when print is set) and
+// returns its path.
+func probeCopy(t *testing.T, page string, print bool) string {
+	t.Helper()
 	data, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +212,13 @@ func measureLayout(t *testing.T, bin, page string, width int, print bool, flags 
 	if err := os.WriteFile(probe, []byte(html), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dom := runChromium(t, bin, probe, append([]string{fmt.Sprintf("--window-size=%d,1000", width), "--dump-dom"}, flags...)...)
+	return probe
+}
+
+// overflows returns the elements layoutProbe found wider than their box in
+// the DOM of a probe copy loaded at width px.
+func overflows(t *testing.T, dom string, width int) []string {
+	t.Helper()
 	if !strings.Contains(dom, `data-measured="yes"`) {
 		t.Fatalf("the layout probe did not run at %d px; DOM:\n%.300s", width, dom)
 	}
@@ -213,8 +230,8 @@ func measureLayout(t *testing.T, bin, page string, width int, print bool, flags 
 }
 
 // runChromium runs headless Chromium on page with extra flags and returns its
-// standard output.
-func runChromium(t *testing.T, bin, page string, flags ...string) string {
+// standard output and standard error.
+func runChromium(t *testing.T, bin, page string, flags ...string) (stdout, stderr string) {
 	t.Helper()
 	abs, err := filepath.Abs(page)
 	if err != nil {
@@ -226,12 +243,12 @@ func runChromium(t *testing.T, bin, page string, flags ...string) string {
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--no-first-run", "--no-default-browser-check", "--user-data-dir=" + t.TempDir()}, flags...)
 	cmd := exec.CommandContext(ctx, bin, append(args, "file://"+filepath.ToSlash(abs))...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %v: %v\n%s", bin, flags, err, stderr.String())
+		t.Fatalf("%s %v: %v\n%s", bin, flags, err, errOut.String())
 	}
-	return stdout.String()
+	return out.String(), errOut.String()
 }
 
 // TestHTMLReportFits: the report of a results tree with a preset and seeds
@@ -303,19 +320,52 @@ func TestHTMLReportFits(t *testing.T) {
 var pdfPage = regexp.MustCompile(`/Type\s*/Page\b`)
 
 // TestLayoutProbeCatchesOverflow makes sure the overflow check can fail: a
-// page with a table wider than its scrolling box at 390 px.
+// page with a table wider than its scrolling box at 390 px (the bad page,
+// loadBadPage).
 func TestLayoutProbeCatchesOverflow(t *testing.T) {
 	bin := requireChromium(t)
 	t.Parallel()
-	page := filepath.Join(t.TempDir(), "wide.html")
-	wide := `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
-		`<meta name="viewport" content="width=device-width, initial-scale=1"><style>.scroll{overflow-x:auto}</style></head><body><div class="scroll"><table id="wide"><tr><td style="white-space:nowrap">` +
-		strings.Repeat("wide cell ", 80) + `</td></tr></table></div></body></html>`
-	if err := os.WriteFile(page, []byte(wide), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bad := measureLayout(t, bin, page, 390, false)
+	dom, _ := loadBadPage(t, bin)
+	bad := overflows(t, dom, 390)
 	if len(bad) == 0 || !strings.HasPrefix(bad[0], "wide:") {
 		t.Errorf("overflow not detected: %q", bad)
 	}
+}
+
+// badPage is the page of the two negative controls above, loaded once for
+// both: Chromium's start is most of either test's cost.
+var badPage struct {
+	once    sync.Once
+	loaded  bool
+	dom     string
+	console []string
+}
+
+// loadBadPage returns the DOM and the console messages of a page that does
+// what the browser checks must catch: a script error, a reference to an
+// outside image (which its Content Security Policy blocks), and a table
+// wider than its scrolling box at 390 px. It is loaded as measureLayout
+// loads a page (probeCopy, at 390 px) with Chromium's log on standard error
+// as loadInBrowser reads it; the first test to call it loads it, in its own
+// temporary directory.
+func loadBadPage(t *testing.T, bin string) (dom string, console []string) {
+	t.Helper()
+	badPage.once.Do(func() {
+		page := filepath.Join(t.TempDir(), "bad.html")
+		bad := `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
+			`<meta name="viewport" content="width=device-width, initial-scale=1"><style>.scroll{overflow-x:auto}</style><title>bad</title></head><body>` +
+			`<div class="scroll"><table id="wide"><tr><td style="white-space:nowrap">` + strings.Repeat("wide cell ", 80) + `</td></tr></table></div>` +
+			`<img src="https://example.invalid/x.png"><script>notDefined();</script></body></html>`
+		if err := os.WriteFile(page, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stderr string
+		badPage.dom, stderr = runChromium(t, bin, probeCopy(t, page, false), "--window-size=390,1000", "--enable-logging=stderr", "--v=0", "--dump-dom")
+		badPage.console = consoleLines(stderr)
+		badPage.loaded = true
+	})
+	if !badPage.loaded {
+		t.Fatal("the bad page did not load (see the other test that loads it)")
+	}
+	return badPage.dom, badPage.console
 }
