@@ -129,8 +129,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var trees treeTotals
 	clockHosts := 0 // TaskTracker hosts moved onto the JobTracker's clock, summed over the inputs
 	for _, name := range inputs {
-		if err := ctx.Err(); err != nil {
-			return fail(exitFail, "%v", err)
+		if ctx.Err() != nil {
+			// a signal after the output's lock was taken, before this input
+			return fail(exitFail, "interrupted before reading %s; nothing written", name)
 		}
 		var t *trace.Trace
 		var pf trace.Format
