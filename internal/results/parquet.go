@@ -32,7 +32,7 @@ func ReadParquet[T any](path string) (rows []T, err error) {
 // decoded whole into rows, which take more memory than their compressed
 // bytes, so holding the bytes costs little; reading them at once replaces the
 // many small preads of parquet-go's page reader and footer checks (report's
-// BenchmarkLoad: 355 to 301 ms a load, 4 runs each, 2026-11-27).
+// BenchmarkLoad: 347-390 to 292-314 ms a load, 4 runs each, 2026-11-27).
 func readWhole(path string) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
