@@ -66,8 +66,10 @@ func fillRuns(ctx context.Context, tmp string, c *config, jobs []*job, inputs ma
 	if c.experiment == "" {
 		m.Seed = c.seed
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	if ctx.Err() != nil {
+		// a signal after the runs ended, before the manifest: as a signal
+		// during them (main.go's runs)
+		return errors.New("interrupted; nothing written")
 	}
 	for _, j := range jobs {
 		m.Runs = append(m.Runs, j.manifest)

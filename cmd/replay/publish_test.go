@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -297,5 +298,22 @@ func TestGatedWriterStatus(t *testing.T) {
 		"\r\033[K"
 	if got := buf.String(); got != want {
 		t.Errorf("wrote %q\nwant  %q", got, want)
+	}
+}
+
+// TestFillRunsInterrupted: a signal that lands after the runs ended but
+// before the manifest is written (fillRuns sees a cancelled context) is
+// named as main.go's runs name one during them, not as a bare "context
+// canceled", and no manifest is written.
+func TestFillRunsInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	tmp := t.TempDir()
+	err := fillRuns(ctx, tmp, &config{}, nil, map[string]string{}, time.Now())
+	if err == nil || err.Error() != "interrupted; nothing written" {
+		t.Fatalf("fillRuns with a cancelled context: %v, want \"interrupted; nothing written\"", err)
+	}
+	if got := entries(t, tmp); len(got) != 0 {
+		t.Errorf("%s holds %v, want nothing", tmp, got)
 	}
 }
