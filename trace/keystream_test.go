@@ -27,6 +27,24 @@ func attemptKeys(as []Attempt) []Attempt {
 	return out
 }
 
+// openRowsAndKeys opens the streamed trace dir with opt, and on it the
+// jobs with their whole attempts (OpenAttempts) and with their keys
+// (OpenAttemptKeys).
+func openRowsAndKeys(t *testing.T, dir string, opt StreamOptions) (tr *Trace, rows, keys *JobCursor) {
+	t.Helper()
+	tr, ok, err := OpenTaskStream(dir, opt)
+	if err != nil || !ok {
+		t.Fatalf("%s: OpenTaskStream: %v %v", dir, ok, err)
+	}
+	if rows, err = tr.Stream.OpenAttempts(); err != nil {
+		t.Fatal(err)
+	}
+	if keys, err = tr.Stream.OpenAttemptKeys(); err != nil {
+		t.Fatal(err)
+	}
+	return tr, rows, keys
+}
+
 // TestAttemptKeysAsRows: OpenAttemptKeys, which reads three columns of the
 // tasks and seven of the attempts, hands out OpenAttempts' jobs, each with
 // its tasks and attempts cut down to those fields, on the traces
@@ -35,18 +53,7 @@ func TestAttemptKeysAsRows(t *testing.T) {
 	t.Parallel()
 	withAttempts := 0
 	for _, dir := range rowTestDirs(t) {
-		tr, ok, err := OpenTaskStream(dir, StreamOptions{Attempts: true})
-		if err != nil || !ok {
-			t.Fatalf("%s: OpenTaskStream: %v %v", dir, ok, err)
-		}
-		rows, err := tr.Stream.OpenAttempts()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys, err := tr.Stream.OpenAttemptKeys()
-		if err != nil {
-			t.Fatal(err)
-		}
+		tr, rows, keys := openRowsAndKeys(t, dir, StreamOptions{Attempts: true})
 		tasks, attempts := 0, 0
 		for i := 0; ; i++ {
 			want, werr := rows.Next()
@@ -119,18 +126,7 @@ func TestJobAttemptsAsAttemptKeys(t *testing.T) {
 		visit := func(j *Job, ts []Task, as []Attempt) {
 			got = append(got, seen{*j, slices.Clone(ts), slices.Clone(as)})
 		}
-		tr, ok, err := OpenTaskStream(c.dir, StreamOptions{Attempts: true, JobAttempts: visit, Batch: c.batch})
-		if err != nil || !ok {
-			t.Fatalf("%s: OpenTaskStream: %v %v", c.dir, ok, err)
-		}
-		rows, err := tr.Stream.OpenAttempts()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys, err := tr.Stream.OpenAttemptKeys()
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, rows, keys := openRowsAndKeys(t, c.dir, StreamOptions{Attempts: true, JobAttempts: visit, Batch: c.batch})
 		var want []seen
 		for {
 			j, err := rows.Next()

@@ -210,7 +210,7 @@ func replayMain(ctx context.Context, c *config, stdin io.Reader, stdout, stderr 
 		err := runAll(ctx, jobs, c, prog, tmp)
 		prog.finish()
 		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted; nothing written")
+			return errInterrupted
 		}
 		if err != nil {
 			return err

@@ -58,6 +58,10 @@ func writeManifest(dir string, m *replay.Manifest) error {
 	return safeout.WriteFile(filepath.Join(dir, replay.ManifestFile), append(b, '\n'))
 }
 
+// errInterrupted is a run's error when a signal stops it before its
+// results are published.
+var errInterrupted = errors.New("interrupted; nothing written")
+
 // fillRuns writes the manifest into tmp, which holds the runs' results
 // (finishCell); it stops when ctx is done.
 func fillRuns(ctx context.Context, tmp string, c *config, jobs []*job, inputs map[string]string, start time.Time) error {
@@ -69,7 +73,7 @@ func fillRuns(ctx context.Context, tmp string, c *config, jobs []*job, inputs ma
 	if ctx.Err() != nil {
 		// a signal after the runs ended, before the manifest: as a signal
 		// during them (main.go's runs)
-		return errors.New("interrupted; nothing written")
+		return errInterrupted
 	}
 	for _, j := range jobs {
 		m.Runs = append(m.Runs, j.manifest)
