@@ -262,7 +262,7 @@ func openRows[R any](c *JobCursor, path string, size int64, batch int, conv func
 // file. done closes the reader (not f). batch is the rows of a batch
 // (pqfile.Options.Batch: 0 is 4,096).
 func convertedRows[R, T any](f io.ReaderAt, path string, size int64, batch int, conv func(*R) T) (next func() (T, error), done func() error, err error) {
-	rd, err := pqfile.NewReader[R](f, size, pqfile.Options{Columns: pqfile.SameLeaves, Batch: batch})
+	rd, err := pqfile.NewReader[R](f, size, pqfile.Options{Columns: pqfile.SameLeaves, Batch: batch, Checked: &checked})
 	if err != nil {
 		return nil, nil, parquetError(path, err)
 	}

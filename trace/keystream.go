@@ -137,7 +137,7 @@ func openColumnRows[R, T any](path string, names []string, want *R, conv func(v 
 	if err != nil {
 		return nil, err
 	}
-	pf, err := pqfile.OpenFile(f, size, pqfile.Options{})
+	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Checked: &checked})
 	if err == nil {
 		if err = pqfile.SameLeaves(parquet.SchemaOf(want), pf.Schema()); err != nil {
 			err = &pqfile.Error{Stage: pqfile.Columns, Err: err}

@@ -85,6 +85,19 @@ func NewParquetWriter[T any](w io.Writer, meta map[string]string, opt ...Parquet
 	return parquet.NewGenericWriter[T](w, options...)
 }
 
+// checked is the bounds check of every Parquet file the trace readers open
+// (pqfile.Options.Checked): a streamed trace's files are opened once per pass
+// (a streamed observed run on a trace with attempts opened jobs.parquet 8
+// times, tasks.parquet 10 and attempts.parquet 6), and each version of a
+// file is checked at its first open only; a file written or replaced since
+// is checked again (pqfile.Checked says how it is told).
+var checked pqfile.Checked
+
+// BoundsChecks is how many times this process has checked the claims of the
+// Parquet trace file opened as path (decompressing its pages): once per
+// version of the file the readers opened, however many passes read it.
+func BoundsChecks(path string) int { return checked.Runs(path) }
+
 // openSized opens the file at path for reading and returns its size, which
 // the Parquet reader needs to find the footer.
 func openSized(path string) (*os.File, int64, error) {
@@ -111,7 +124,7 @@ func ReadParquetFile[T any](path string) (rows []T, meta map[string]string, err 
 		return nil, nil, err
 	}
 	defer f.Close()
-	rows, meta, err = pqfile.Read[T](f, size, pqfile.Options{Columns: pqfile.SameLeaves})
+	rows, meta, err = pqfile.Read[T](f, size, pqfile.Options{Columns: pqfile.SameLeaves, Checked: &checked})
 	if err != nil {
 		return nil, nil, parquetError(path, err)
 	}
@@ -128,7 +141,7 @@ func eachParquetRow[T any](path string, total func(int64), each func(*T)) (map[s
 		return nil, err
 	}
 	defer f.Close()
-	meta, err := pqfile.ReadEach(f, size, pqfile.Options{Columns: pqfile.SameLeaves}, total, func(rows []T) error {
+	meta, err := pqfile.ReadEach(f, size, pqfile.Options{Columns: pqfile.SameLeaves, Checked: &checked}, total, func(rows []T) error {
 		for i := range rows {
 			each(&rows[i])
 		}
@@ -148,7 +161,7 @@ func parquetKeyValues(path string) (map[string]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Small: true})
+	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Small: true, Checked: &checked})
 	if err != nil {
 		return nil, parquetError(path, err)
 	}

@@ -139,7 +139,7 @@ func openSpans(path string, lag bool) (*spanReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	pf, err := pqfile.OpenFile(f, size, pqfile.Options{})
+	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Checked: &checked})
 	if err == nil {
 		want := parquet.SchemaOf(new(spanRow))
 		if lag {

@@ -447,7 +447,7 @@ func openCounts(path string) (*countCursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	pf, err := pqfile.OpenFile(f, size, pqfile.Options{})
+	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Checked: &checked})
 	if err == nil {
 		err = pqfile.SameLeaves(parquet.SchemaOf(new(taskKeyRow)), pf.Schema())
 		if err != nil {

@@ -3,7 +3,8 @@
 // size before parquet-go decodes it: parquet-go allocates from such claims
 // before it reads the data behind them, so a few hostile bytes could make it
 // ask for gigabytes. The results reader (report) and the trace reader (trace)
-// call Check first.
+// call Check first; the trace reader, which opens a streamed trace's files
+// once per pass, checks each version of a file once (pqfile.Checked).
 package pqbounds
 
 import (

@@ -72,6 +72,9 @@ type Options struct {
 	// caller but tests, which cross batch boundaries with small files) is
 	// 4,096.
 	Batch int
+	// Checked, when set, runs the bounds check once per version of the file
+	// (Checked.Check) rather than at every open.
+	Checked *Checked
 }
 
 // chunk is how many rows Read decodes at a time; allocation grows with the
@@ -95,7 +98,11 @@ func open(r io.ReaderAt, size int64, opt Options) (*parquet.File, error) {
 			return nil, &Error{Stage: Footer, Err: err}
 		}
 	}
-	if err := pqbounds.Check(r, size); err != nil {
+	check := pqbounds.Check
+	if opt.Checked != nil {
+		check = opt.Checked.Check
+	}
+	if err := check(r, size); err != nil {
 		return nil, &Error{Stage: Bounds, Err: err}
 	}
 	var po []parquet.FileOption
