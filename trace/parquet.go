@@ -87,7 +87,7 @@ func NewParquetWriter[T any](w io.Writer, meta map[string]string, opt ...Parquet
 
 // checked is the bounds check of every Parquet file the trace readers open
 // (pqfile.Options.Checked): a streamed trace's files are opened once per pass
-// (a streamed observed run on a trace with attempts opened jobs.parquet 8
+// (a streamed observed run on a trace with attempts opens jobs.parquet 8
 // times, tasks.parquet 10 and attempts.parquet 6), and each version of a
 // file is checked at its first open only; a file written or replaced since
 // is checked again (pqfile.Checked says how it is told).
