@@ -3,6 +3,8 @@ package trace
 import (
 	"fmt"
 	"path/filepath"
+
+	"github.com/tracereplay/tracereplay/internal/pqfile"
 )
 
 // Streamed attempts. A trace directory with an attempts.parquet (what ingest
@@ -16,9 +18,10 @@ import (
 
 // attemptFile is the attempts.parquet a JobStream reads beside its jobs.
 type attemptFile struct {
-	path  string
-	n     int // its attempts (rows)
-	batch int // rows a batch of its readers (JobStream.batch)
+	path    string
+	n       int             // its attempts (rows)
+	batch   int             // rows a batch of its readers (JobStream.batch)
+	checked *pqfile.Checked // JobStream.checked
 }
 
 // HasAttempts reports whether the jobs come with attempts (an
@@ -43,11 +46,11 @@ func (s *JobStream) NumAttempts() int {
 // the jobs and tf's tasks were found good.
 func checkAttempts(dir string, s *JobStream, tf *taskFile, visit func(*Job, []Task, []Attempt)) (af *attemptFile, attErr, err error) {
 	path := filepath.Join(dir, AttemptsFile)
-	kv, err := parquetKeyValues(path)
+	kv, err := parquetKeyValues(path, s.checked)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read trace: %w", err)
 	}
-	af = &attemptFile{path: path, batch: s.batch}
+	af = &attemptFile{path: path, batch: s.batch, checked: s.checked}
 	rows, err := af.openRows()
 	if err != nil {
 		return nil, nil, fmt.Errorf("read trace: %w", err)
@@ -81,7 +84,7 @@ func checkAttempts(dir string, s *JobStream, tf *taskFile, visit func(*Job, []Ta
 
 // openRows opens the rows of af; close them.
 func (af *attemptFile) openRows() (*rowReader[Attempt], error) {
-	return openRowReader(af.path, af.batch, func(r *AttemptRow) converted[Attempt] { return convert(r.attempt()) })
+	return openRowReader(af.path, af.batch, af.checked, func(r *AttemptRow) converted[Attempt] { return convert(r.attempt()) })
 }
 
 // cursor opens a cursor on the attempts of af; close it.

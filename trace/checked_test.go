@@ -57,7 +57,7 @@ func TestStreamedChecksAgain(t *testing.T) {
 	}
 	checks := func(file string, want int) {
 		t.Helper()
-		if n := BoundsChecks(filepath.Join(dir, file)); n != want {
+		if n := s.checked.Runs(filepath.Join(dir, file)); n != want {
 			t.Fatalf("%s checked %d times, want %d", file, n, want)
 		}
 	}

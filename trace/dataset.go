@@ -248,7 +248,7 @@ func decodeMeta(kv map[string]string, m *Meta) error {
 // jobs) would otherwise hold about 200 MB of rows, with their optional
 // fields' allocations, besides its jobs.
 func readJobs(path string) ([]Job, map[string]string, error) {
-	kv, err := parquetKeyValues(path)
+	kv, err := parquetKeyValues(path, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -277,7 +277,7 @@ func readJobs(path string) ([]Job, map[string]string, error) {
 // version 2.2 or 2.3, which lacks the report_lag_ms column, or of version 2.1
 // or older, which lacks launch_lag_ms too (null then).
 func readTaskRows(path string) ([]TaskRow, map[string]string, error) {
-	kv, err := parquetKeyValues(path)
+	kv, err := parquetKeyValues(path, nil)
 	if err != nil {
 		return nil, nil, err
 	}

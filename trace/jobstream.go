@@ -25,9 +25,12 @@ import (
 // Tasks or Attempts (OpenJobStream, OpenTaskStream).
 type JobStream struct {
 	path    string
-	version string    // the file's schema version, which picks its row type
-	n       int       // its jobs (rows)
-	batch   int       // rows a batch of its readers (StreamOptions.Batch; 0 is 4,096)
+	version string // the file's schema version, which picks its row type
+	n       int    // its jobs (rows)
+	batch   int    // rows a batch of its readers (StreamOptions.Batch; 0 is 4,096)
+	// checked runs the bounds check of its files (and of its tasks' and
+	// attempts') once per version of each: every pass opens them anew.
+	checked *pqfile.Checked
 	tasks   *taskFile // the tasks.parquet read beside it (OpenTaskStream), or nil
 	// attempts is the attempts.parquet read beside it (OpenTaskStream with
 	// StreamOptions.Attempts), or nil.
@@ -78,8 +81,8 @@ func openJobStream(dir string, batch int) (t *Trace, ok bool, err error) {
 // visit, if not nil, is called with every job as it is read; batch is the
 // rows a batch of the stream's readers (StreamOptions.Batch).
 func openJobs(dir string, batch int, visit func(*Job, *Task)) (t *Trace, jobErr, err error) {
-	s := &JobStream{path: filepath.Join(dir, JobsFile), batch: batch}
-	kv, err := parquetKeyValues(s.path)
+	s := &JobStream{path: filepath.Join(dir, JobsFile), batch: batch, checked: new(pqfile.Checked)}
+	kv, err := parquetKeyValues(s.path, s.checked)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read trace: %w", err)
 	}
@@ -220,15 +223,15 @@ func (s *JobStream) Open() (*JobCursor, error) {
 	c := &JobCursor{f: f}
 	switch v := s.version; {
 	case v == "2" || v == "2.0":
-		err = openRows(c, s.path, size, s.batch, func(r *jobRowV2) Job { row := r.row(); return row.job() })
+		err = openRows(c, s.path, size, s.batch, s.checked, func(r *jobRowV2) Job { row := r.row(); return row.job() })
 	case strings.HasPrefix(v, "1.") || v == "1":
-		err = openRows(c, s.path, size, s.batch, func(r *jobRowV1) Job { row := r.row(); return row.job() })
+		err = openRows(c, s.path, size, s.batch, s.checked, func(r *jobRowV1) Job { row := r.row(); return row.job() })
 	case schemaBefore(v, 2, 3):
-		err = openRows(c, s.path, size, s.batch, func(r *jobRowV22) Job { row := r.row(); return row.job() })
+		err = openRows(c, s.path, size, s.batch, s.checked, func(r *jobRowV22) Job { row := r.row(); return row.job() })
 	case schemaBefore(v, 2, 5):
-		err = openRows(c, s.path, size, s.batch, func(r *jobRowV24) Job { row := r.row(); return row.job() })
+		err = openRows(c, s.path, size, s.batch, s.checked, func(r *jobRowV24) Job { row := r.row(); return row.job() })
 	default:
-		err = openRows(c, s.path, size, s.batch, (*JobRow).job)
+		err = openRows(c, s.path, size, s.batch, s.checked, (*JobRow).job)
 	}
 	if err != nil {
 		f.Close()
@@ -238,8 +241,8 @@ func (s *JobStream) Open() (*JobCursor, error) {
 }
 
 // openRows sets c to read rows of type R and convert each with conv.
-func openRows[R any](c *JobCursor, path string, size int64, batch int, conv func(*R) Job) error {
-	next, done, err := convertedRows(c.f, path, size, batch, conv)
+func openRows[R any](c *JobCursor, path string, size int64, batch int, chk *pqfile.Checked, conv func(*R) Job) error {
+	next, done, err := convertedRows(c.f, path, size, batch, chk, conv)
 	if err != nil {
 		return err
 	}
@@ -261,8 +264,8 @@ func openRows[R any](c *JobCursor, path string, size int64, batch int, conv func
 // returns the next converted row, or io.EOF after the last; errors name the
 // file. done closes the reader (not f). batch is the rows of a batch
 // (pqfile.Options.Batch: 0 is 4,096).
-func convertedRows[R, T any](f io.ReaderAt, path string, size int64, batch int, conv func(*R) T) (next func() (T, error), done func() error, err error) {
-	rd, err := pqfile.NewReader[R](f, size, pqfile.Options{Columns: pqfile.SameLeaves, Batch: batch, Checked: &checked})
+func convertedRows[R, T any](f io.ReaderAt, path string, size int64, batch int, chk *pqfile.Checked, conv func(*R) T) (next func() (T, error), done func() error, err error) {
+	rd, err := pqfile.NewReader[R](f, size, pqfile.Options{Columns: pqfile.SameLeaves, Batch: batch, Checked: chk})
 	if err != nil {
 		return nil, nil, parquetError(path, err)
 	}

@@ -68,7 +68,7 @@ func (s *JobStream) OpenAttemptKeys() (*JobCursor, error) {
 // when the file does not hold them as taskIDRow says.
 func (tf *taskFile) keyCursor() (*rowCursor[Task], error) {
 	var sameJob, sameTask stringOf
-	rows, err := openColumnRows(tf.path, []string{"job_id", "task_id", "type"}, new(taskIDRow), func(v []*parquet.Value) converted[Task] {
+	rows, err := openColumnRows(tf.path, tf.checked, []string{"job_id", "task_id", "type"}, new(taskIDRow), func(v []*parquet.Value) converted[Task] {
 		typ, ok := ParseTaskType(string(v[2].ByteArray()))
 		if !ok {
 			return converted[Task]{err: fmt.Errorf("task %q: type %q: want MAP, REDUCE, SETUP or CLEANUP", v[1].ByteArray(), v[2].ByteArray())}
@@ -88,7 +88,7 @@ func (tf *taskFile) keyCursor() (*rowCursor[Task], error) {
 func (af *attemptFile) keyCursor() (*rowCursor[Attempt], error) {
 	var sameJob, sameTask stringOf
 	names := []string{"job_id", "task_id", "attempt_id", "type", "status", "start_ms", "finish_ms"}
-	rows, err := openColumnRows(af.path, names, new(attemptKeyRow), func(v []*parquet.Value) converted[Attempt] {
+	rows, err := openColumnRows(af.path, af.checked, names, new(attemptKeyRow), func(v []*parquet.Value) converted[Attempt] {
 		typ, ok := ParseTaskType(string(v[3].ByteArray()))
 		if !ok {
 			return converted[Attempt]{err: fmt.Errorf("attempt %q: type %q: want MAP, REDUCE, SETUP or CLEANUP", v[2].ByteArray(), v[3].ByteArray())}
@@ -132,12 +132,12 @@ func (s *stringOf) of(v *parquet.Value) string {
 // (pqfile.SameLeaves), and reads them a buffer of values at a time: each
 // row's values, in the order of names, are converted with conv. Close the
 // reader. Errors name the file.
-func openColumnRows[R, T any](path string, names []string, want *R, conv func(v []*parquet.Value) converted[T]) (*rowReader[T], error) {
+func openColumnRows[R, T any](path string, chk *pqfile.Checked, names []string, want *R, conv func(v []*parquet.Value) converted[T]) (*rowReader[T], error) {
 	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
-	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Checked: &checked})
+	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Checked: chk})
 	if err == nil {
 		if err = pqfile.SameLeaves(parquet.SchemaOf(want), pf.Schema()); err != nil {
 			err = &pqfile.Error{Stage: pqfile.Columns, Err: err}

@@ -85,19 +85,6 @@ func NewParquetWriter[T any](w io.Writer, meta map[string]string, opt ...Parquet
 	return parquet.NewGenericWriter[T](w, options...)
 }
 
-// checked is the bounds check of every Parquet file the trace readers open
-// (pqfile.Options.Checked): a streamed trace's files are opened once per pass
-// (a streamed observed run on a trace with attempts opens jobs.parquet 8
-// times, tasks.parquet 10 and attempts.parquet 6), and each version of a
-// file is checked at its first open only; a file written or replaced since
-// is checked again (pqfile.Checked says how it is told).
-var checked pqfile.Checked
-
-// BoundsChecks is how many times this process has checked the claims of the
-// Parquet trace file opened as path (decompressing its pages): once per
-// version of the file the readers opened, however many passes read it.
-func BoundsChecks(path string) int { return checked.Runs(path) }
-
 // openSized opens the file at path for reading and returns its size, which
 // the Parquet reader needs to find the footer.
 func openSized(path string) (*os.File, int64, error) {
@@ -124,7 +111,7 @@ func ReadParquetFile[T any](path string) (rows []T, meta map[string]string, err 
 		return nil, nil, err
 	}
 	defer f.Close()
-	rows, meta, err = pqfile.Read[T](f, size, pqfile.Options{Columns: pqfile.SameLeaves, Checked: &checked})
+	rows, meta, err = pqfile.Read[T](f, size, pqfile.Options{Columns: pqfile.SameLeaves})
 	if err != nil {
 		return nil, nil, parquetError(path, err)
 	}
@@ -141,7 +128,7 @@ func eachParquetRow[T any](path string, total func(int64), each func(*T)) (map[s
 		return nil, err
 	}
 	defer f.Close()
-	meta, err := pqfile.ReadEach(f, size, pqfile.Options{Columns: pqfile.SameLeaves, Checked: &checked}, total, func(rows []T) error {
+	meta, err := pqfile.ReadEach(f, size, pqfile.Options{Columns: pqfile.SameLeaves}, total, func(rows []T) error {
 		for i := range rows {
 			each(&rows[i])
 		}
@@ -154,14 +141,15 @@ func eachParquetRow[T any](path string, total func(int64), each func(*T)) (map[s
 }
 
 // parquetKeyValues returns the key/value metadata of the Parquet file at path,
-// reading only its footer.
-func parquetKeyValues(path string) (map[string]string, error) {
+// reading only its footer (and the pages' claims, unless chk, when set, has
+// checked this version of the file).
+func parquetKeyValues(path string, chk *pqfile.Checked) (map[string]string, error) {
 	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Small: true, Checked: &checked})
+	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Small: true, Checked: chk})
 	if err != nil {
 		return nil, parquetError(path, err)
 	}

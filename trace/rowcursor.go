@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/tracereplay/tracereplay/internal/pqfile"
 )
 
 // The rows read beside the jobs. A JobStream's tasks.parquet and
@@ -30,12 +32,12 @@ type rowReader[T any] struct {
 
 // openRowReader opens the Parquet file path of rows of type R, converted
 // with conv, batch rows at a time (0: 4,096); close the reader.
-func openRowReader[R, T any](path string, batch int, conv func(*R) converted[T]) (*rowReader[T], error) {
+func openRowReader[R, T any](path string, batch int, chk *pqfile.Checked, conv func(*R) converted[T]) (*rowReader[T], error) {
 	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
-	next, done, err := convertedRows(f, path, size, batch, conv)
+	next, done, err := convertedRows(f, path, size, batch, chk, conv)
 	if err != nil {
 		f.Close()
 		return nil, err

@@ -49,7 +49,7 @@ func (s *JobStream) EachTaskSpan(fn func(i int, sp *Span) error) error {
 	if s.tasks == nil {
 		return nil
 	}
-	return eachSpan(s.tasks.path, false, fn, func(fn func(int, *Span) error) error {
+	return eachSpan(s.tasks.path, s.checked, false, fn, func(fn func(int, *Span) error) error {
 		var sp Span
 		return s.EachTask(func(i int, t *Task) error {
 			sp = Span{t.JobID, t.TaskID, t.Host, t.Type, t.StartMs, t.FinishMs, Unknown}
@@ -65,7 +65,7 @@ func (s *JobStream) EachTaskLagSpan(fn func(i int, sp *Span) error) error {
 	if s.tasks == nil {
 		return nil
 	}
-	return eachSpan(s.tasks.path, true, fn, func(fn func(int, *Span) error) error {
+	return eachSpan(s.tasks.path, s.checked, true, fn, func(fn func(int, *Span) error) error {
 		var sp Span
 		return s.EachTask(func(i int, t *Task) error {
 			sp = Span{t.JobID, t.TaskID, t.Host, t.Type, t.StartMs, t.FinishMs, t.LaunchLagMs}
@@ -79,7 +79,7 @@ func (s *JobStream) EachAttemptSpan(fn func(i int, sp *Span) error) error {
 	if s.attempts == nil {
 		return nil
 	}
-	return eachSpan(s.attempts.path, false, fn, func(fn func(int, *Span) error) error {
+	return eachSpan(s.attempts.path, s.checked, false, fn, func(fn func(int, *Span) error) error {
 		var sp Span
 		return s.EachAttempt(func(i int, a *Attempt) error {
 			sp = Span{a.JobID, a.TaskID, a.Host, a.Type, a.StartMs, a.FinishMs, Unknown}
@@ -99,8 +99,8 @@ var errSpanRow = errors.New("row not readable as a span")
 // error it gives, so that the message names the row as the row readers do
 // (by a task's or an attempt's id, which the span does not read); if whole
 // finds none, the span reader's error is returned.
-func eachSpan(path string, lag bool, fn func(i int, sp *Span) error, whole func(fn func(int, *Span) error) error) error {
-	r, err := openSpans(path, lag)
+func eachSpan(path string, chk *pqfile.Checked, lag bool, fn func(i int, sp *Span) error, whole func(fn func(int, *Span) error) error) error {
+	r, err := openSpans(path, chk, lag)
 	if err != nil {
 		return whole(fn)
 	}
@@ -134,12 +134,12 @@ type spanReader struct {
 
 // openSpans opens the span columns of path, and launch_lag_ms with lag;
 // close the reader.
-func openSpans(path string, lag bool) (*spanReader, error) {
+func openSpans(path string, chk *pqfile.Checked, lag bool) (*spanReader, error) {
 	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
-	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Checked: &checked})
+	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Checked: chk})
 	if err == nil {
 		want := parquet.SchemaOf(new(spanRow))
 		if lag {

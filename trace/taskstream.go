@@ -22,11 +22,12 @@ import (
 
 // taskFile is the tasks.parquet a JobStream reads beside its jobs.
 type taskFile struct {
-	path  string
-	old   bool // schema version before 2.2: no launch_lag_ms column
-	old23 bool // schema version 2.2 or 2.3: no report_lag_ms column
-	n     int  // its tasks (rows)
-	batch int  // rows a batch of its readers (JobStream.batch)
+	path    string
+	old     bool            // schema version before 2.2: no launch_lag_ms column
+	old23   bool            // schema version 2.2 or 2.3: no report_lag_ms column
+	n       int             // its tasks (rows)
+	batch   int             // rows a batch of its readers (JobStream.batch)
+	checked *pqfile.Checked // JobStream.checked
 }
 
 // HasTasks reports whether the jobs come with tasks (a tasks.parquet,
@@ -164,12 +165,12 @@ func cmpOr(errs ...error) error {
 // whose type does not parse, taskErr the first task Trace.Validate refuses.
 func checkTasks(dir string, s *JobStream, visit func(*Job, *Task)) (tf *taskFile, convErr, taskErr error, err error) {
 	path := filepath.Join(dir, TasksFile)
-	kv, err := parquetKeyValues(path)
+	kv, err := parquetKeyValues(path, s.checked)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read trace: %w", err)
 	}
 	v := kv[MetaSchemaVersion]
-	tf = &taskFile{path: path, old: schemaBefore(v, 2, 2), old23: schemaBefore(v, 2, 4), batch: s.batch}
+	tf = &taskFile{path: path, old: schemaBefore(v, 2, 2), old23: schemaBefore(v, 2, 4), batch: s.batch, checked: s.checked}
 	rows, err := tf.openRows()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read trace: %w", err)
@@ -246,12 +247,12 @@ func compareTaskInJob(a, b *Task) int {
 // and then to tasks; close them.
 func (tf *taskFile) openRows() (*rowReader[Task], error) {
 	if tf.old {
-		return openRowReader(tf.path, tf.batch, func(r *taskRowV21) converted[Task] { row := r.row(); return convert(row.task()) })
+		return openRowReader(tf.path, tf.batch, tf.checked, func(r *taskRowV21) converted[Task] { row := r.row(); return convert(row.task()) })
 	}
 	if tf.old23 {
-		return openRowReader(tf.path, tf.batch, func(r *taskRowV23) converted[Task] { row := r.row(); return convert(row.task()) })
+		return openRowReader(tf.path, tf.batch, tf.checked, func(r *taskRowV23) converted[Task] { row := r.row(); return convert(row.task()) })
 	}
-	return openRowReader(tf.path, tf.batch, func(r *TaskRow) converted[Task] { return convert(r.task()) })
+	return openRowReader(tf.path, tf.batch, tf.checked, func(r *TaskRow) converted[Task] { return convert(r.task()) })
 }
 
 // cursor opens a cursor on the tasks of tf; close it. It hands out tasks
@@ -432,7 +433,7 @@ func (s *JobStream) OpenCounts() (*JobCursor, error) {
 	if err != nil || s.tasks == nil {
 		return c, err
 	}
-	cc, err := openCounts(s.tasks.path)
+	cc, err := openCounts(s.tasks.path, s.checked)
 	if err != nil {
 		c.Close()
 		return nil, badInput{err}
@@ -442,12 +443,12 @@ func (s *JobStream) OpenCounts() (*JobCursor, error) {
 }
 
 // openCounts opens the job_id and type columns of the tasks.parquet path.
-func openCounts(path string) (*countCursor, error) {
+func openCounts(path string, chk *pqfile.Checked) (*countCursor, error) {
 	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
-	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Checked: &checked})
+	pf, err := pqfile.OpenFile(f, size, pqfile.Options{Checked: chk})
 	if err == nil {
 		err = pqfile.SameLeaves(parquet.SchemaOf(new(taskKeyRow)), pf.Schema())
 		if err != nil {

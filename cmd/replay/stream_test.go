@@ -474,34 +474,6 @@ func TestStreamedObserved(t *testing.T) {
 		goBad, fmt.Sprintf("%s: row 100: task %q: type \"SHUFFLE\"", path, id))
 }
 
-// TestStreamedChecksOnce: a run of the observed schedule on a streamed
-// trace directory (attempts too), in trace mode and with --tasks beside
-// fair, opens each trace file for several passes but checks its claims
-// (pqbounds.Check, decompressing its pages) once in the process: once per
-// file for the first run, and none for the second on the same files. A
-// trace file written since is checked again (trace.TestStreamedChecksAgain).
-func TestStreamedChecksOnce(t *testing.T) {
-	t.Parallel()
-	tmp := t.TempDir()
-	dir := filepath.Join(tmp, "trace")
-	writeTraceDir(t, jobTrackerLogs, dir)
-	for i, args := range [][]string{
-		{"--policy", "observed"},
-		{"--policy", "fair,observed", "--tasks"},
-	} {
-		out := filepath.Join(tmp, fmt.Sprint("out", i))
-		code, _, errOut := runCmd(append([]string{"--trace", dir, "--out", out, "--quiet"}, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errOut)
-		}
-		for _, f := range []string{trace.JobsFile, trace.TasksFile, trace.AttemptsFile} {
-			if n := trace.BoundsChecks(filepath.Join(dir, f)); n != 1 {
-				t.Errorf("after %v: %s checked %d times, want once", args, f, n)
-			}
-		}
-	}
-}
-
 // writeTraceDir reads the raw trace file src and writes it as the trace
 // directory dir (trace.Write), which replay then reads as its jobs arrive.
 func writeTraceDir(t *testing.T, src, dir string) *trace.Trace {
