@@ -1,0 +1,7 @@
+package replay
+
+// prefetch asks the processor to bring the cache line at addr in, without
+// waiting for it: a hint that changes no result.
+//
+//go:noescape
+func prefetch(addr uintptr)
