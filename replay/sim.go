@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -62,11 +63,25 @@ func (e *event) kind() eventKind { return eventKind(e.ks & (1<<kindBits - 1)) }
 // eventQueue is a 4-ary min-heap on (t, ks): shallower than a binary heap, so
 // fewer cache misses per operation on the large queues of big clusters. The key makes
 // simultaneous events run in the order they were scheduled, which keeps runs
-// deterministic.
+// deterministic. pop picks the first of the least children (the lowest
+// index among equals), so events equal in (t, ks), which only heartbeats
+// have, come out in an order fixed by the heap's layout: any change to push
+// or pop must leave that layout as it is (TestEventQueueLayout).
 type eventQueue []event
 
 func (e *event) before(o *event) bool {
 	return e.t < o.t || e.t == o.t && e.ks < o.ks
+}
+
+// beforeBit is 1 when e is before o, else 0, without a branch: the borrow
+// of (t, ks) − (o.t, o.ks) taken as 128-bit unsigned numbers (t with its
+// sign bit flipped, so that its order is kept). The children a pop chooses
+// among are in no predictable order, and a mispredicted branch at each
+// comparison cost more than the comparison.
+func beforeBit(e, o *event) int {
+	_, b := bits.Sub64(e.ks, o.ks, 0)
+	_, b = bits.Sub64(uint64(e.t)^1<<63, uint64(o.t)^1<<63, b)
+	return int(b)
 }
 
 func (q *eventQueue) push(e event) {
@@ -94,17 +109,10 @@ func (q *eventQueue) pop() event {
 	for {
 		c := 4*i + 1
 		var m int
-		if c+3 < n { // four children: unrolled
-			m = c
-			if h[c+1].before(&h[m]) {
-				m = c + 1
-			}
-			if h[c+2].before(&h[m]) {
-				m = c + 2
-			}
-			if h[c+3].before(&h[m]) {
-				m = c + 3
-			}
+		if c+3 < n { // four children: a tournament without branches
+			a := c + beforeBit(&h[c+1], &h[c])
+			b := c + 2 + beforeBit(&h[c+3], &h[c+2])
+			m = a ^ (a^b)&-beforeBit(&h[b], &h[a])
 		} else {
 			if c >= n {
 				break
