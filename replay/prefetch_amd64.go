@@ -5,3 +5,8 @@ package replay
 //
 //go:noescape
 func prefetch(addr uintptr)
+
+// prefetchBlock is prefetch for the 384 bytes from addr: sixteen events.
+//
+//go:noescape
+func prefetchBlock(addr uintptr)

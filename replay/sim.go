@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+	"unsafe"
 )
 
 type eventKind uint8
@@ -110,6 +111,13 @@ func (q *eventQueue) pop() event {
 		c := 4*i + 1
 		var m int
 		if c+3 < n { // four children: a tournament without branches
+			// The next level's four children are among these sixteen
+			// grandchildren: fetch them while this level is compared, so
+			// that one level's cache misses overlap the next one's. The
+			// top levels (the first 64 events) stay in the cache anyway.
+			if g := 4*c + 1; g+15 < n && g >= 64 {
+				prefetchBlock(uintptr(unsafe.Pointer(&h[g])))
+			}
 			a := c + beforeBit(&h[c+1], &h[c])
 			b := c + 2 + beforeBit(&h[c+3], &h[c+2])
 			m = a ^ (a^b)&-beforeBit(&h[b], &h[a])
