@@ -255,9 +255,9 @@ type Sim struct {
 	sweepBase  int64
 	sweepEv    event // the sweep's one scheduled event, apart from q, when sweepDue (heartbeats.go)
 	sweepDue   bool
-	pk         parking // parked nodes (park.go)
-	idxCount   []int32 // Job.indexWith's scratch
-	splits     []int64 // Workload.build's scratch
+	pk         parking      // parked nodes (park.go)
+	idx        indexScratch // Job.indexWith's scratch
+	splits     []int64      // Workload.build's scratch
 
 	runningRemote int32
 	running       int64 // tasks holding a slot
@@ -746,7 +746,7 @@ func (s *Sim) arrive(k int) {
 // admit hands job j's maps and reduces to the policy: at its arrival, or with
 // the lifecycle when its setup is done.
 func (s *Sim) admit(j *Job) {
-	j.indexWith(s.topo, &s.idxCount)
+	j.indexWith(s.topo, &s.idx)
 	j.ownTaken = true
 	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
