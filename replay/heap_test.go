@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -63,6 +65,74 @@ func TestEventQueueOrder(t *testing.T) {
 	}
 }
 
+// popInOrder is eventQueue.pop as it was before the tournament without
+// branches (beforeBit): the reference for TestEventQueueLayout.
+func popInOrder(q *eventQueue) event {
+	h := *q
+	top := h[0]
+	n := len(h) - 1
+	last := h[n]
+	h = h[:n]
+	i := 0
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		for k := c + 1; k < min(c+4, n); k++ {
+			if h[k].before(&h[m]) {
+				m = k
+			}
+		}
+		if !h[m].before(&last) {
+			break
+		}
+		h[i] = h[m]
+		i = m
+	}
+	if n > 0 {
+		h[i] = last
+	}
+	*q = h
+	return top
+}
+
+// TestEventQueueLayout checks that pop leaves the heap exactly as the
+// comparison-by-comparison pop does, slot by slot, with many events equal in
+// (time, key) (WakeFirst's heartbeats share key 0), negative times and times
+// far apart: equal events come out in an order that depends on the heap's
+// layout, so the layout, not only the order of the keys, must not change.
+func TestEventQueueLayout(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := range 40 {
+		var q, ref eventQueue
+		span := int64(1) << (round % 40) // from every event at one time to times far apart
+		for op := range 6000 {
+			if rng.IntN(5) < 3 || len(q) == 0 {
+				var key uint64
+				if rng.IntN(3) > 0 {
+					key = uint64(rng.IntN(4)) // ties
+				} else {
+					key = rng.Uint64N(1 << 58)
+				}
+				tm := rng.Int64N(span) - span/2
+				if rng.IntN(50) == 0 {
+					tm = []int64{math.MinInt64, math.MaxInt64, -1, 0}[rng.IntN(4)]
+				}
+				e := mkEvent(tm, key, eventKind(rng.IntN(int(evSpecKill)+1)), int32(op), int32(round))
+				q.push(e)
+				ref.push(e)
+			} else if got, want := q.pop(), popInOrder(&ref); got != want {
+				t.Fatalf("round %d op %d: pop = %+v, want %+v", round, op, got, want)
+			}
+			if !slices.Equal(q, ref) {
+				t.Fatalf("round %d op %d: the heap's layout differs from the reference's", round, op)
+			}
+		}
+	}
+}
+
 // TestHeartbeatsSent checks the closed form against counting each node's ticks.
 func TestHeartbeatsSentClosedForm(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -110,5 +180,15 @@ func TestHeartbeatsSentClosedForm(t *testing.T) {
 		if s.HeartbeatsSent(tm) < k || s.HeartbeatsSent(tm-1) >= k {
 			t.Fatalf("HeartbeatTime(%d) = %d: HeartbeatsSent there %d, a µs before %d", k, tm, s.HeartbeatsSent(tm), s.HeartbeatsSent(tm-1))
 		}
+	}
+}
+
+// TestPrefetchMapGuards: the prefetch of the next map end's record reads
+// nothing it should not: a job already gone (nil), a job whose map records
+// were dropped (retireMaps) and an index past the maps are skipped.
+func TestPrefetchMapGuards(t *testing.T) {
+	s := &Sim{jobs: []*Job{nil, {}, {Maps: make([]MapTask, 2)}}}
+	for _, c := range [][2]int32{{0, 0}, {1, 0}, {2, 1}, {2, 2}, {2, -1}} {
+		s.prefetchMap(c[0], c[1])
 	}
 }

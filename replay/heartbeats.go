@@ -3,6 +3,7 @@ package replay
 import (
 	"math"
 	"slices"
+	"unsafe"
 )
 
 // HeartbeatsSent is the number of periodic heartbeats all nodes have sent at or
@@ -267,7 +268,14 @@ func (s *Sim) next() (e event, ok bool) {
 		}
 		switch src {
 		case 1:
-			return s.q.pop(), true
+			e := s.q.pop()
+			// A map's end reads its record, last read at its launch and
+			// long out of the cache: start fetching the next one's while
+			// this event is handled (prefetchMap).
+			if len(s.q) > 0 && s.q[0].kind() == evMapDone {
+				s.prefetchMap(s.q[0].a, s.q[0].b)
+			}
+			return e, true
 		case 2:
 			s.sweepDue = false
 			return s.sweepEv, true
@@ -414,4 +422,16 @@ func (x *phaseIndex) search(r int64) int {
 		i++
 	}
 	return i
+}
+
+// prefetchMap starts bringing map b of job a's record (one cache line,
+// MapTask) into the cache for its end, the next event of q: the next event
+// handled unless a heartbeat, the sweep or an arrival comes first or this
+// event schedules an earlier one, and a hint either way. On FB-2010 through
+// fair the map ends' read of the record went from 0.69 s of 10.49 s of CPU
+// samples to 0.01 s (docs/performance.md, h-fairten).
+func (s *Sim) prefetchMap(a, b int32) {
+	if j := s.jobs[a]; j != nil && uint(b) < uint(len(j.Maps)) {
+		prefetch(uintptr(unsafe.Pointer(&j.Maps[b])))
+	}
 }

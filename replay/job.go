@@ -248,33 +248,48 @@ func (j *Job) ReducesReady() bool { return j.ready }
 func (j *Job) Running() int32 { return j.RunningMaps + j.RunningReduces }
 
 func (j *Job) index(topo *Topology) {
-	var scratch []int32
+	var scratch indexScratch
 	j.indexWith(topo, &scratch)
 }
 
-// indexWith builds the job's pending-map indexes by node and by rack; cnt is
-// a scratch buffer of a count per node, all zero, which it leaves so.
-func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
+// indexScratch is Job.indexWith's scratch, kept between jobs.
+type indexScratch struct {
+	cnt []int32 // a count per node, all zero between calls
+	// racks holds, for map i at i·(replication+1), the number of racks
+	// its replicas are in (-1 for a map without input) and then those
+	// racks (racksOf), so that the second pass over the maps reads
+	// neither their records nor the topology again.
+	racks []int32
+}
+
+// indexWith builds the job's pending-map indexes by node and by rack, with
+// sc's buffers.
+func (j *Job) indexWith(topo *Topology, sc *indexScratch) {
 	nn, nr := len(topo.Nodes), len(topo.RackNodes)
-	if len(*cnt) < nn {
-		*cnt = make([]int32, nn)
+	if len(sc.cnt) < nn {
+		sc.cnt = make([]int32, nn)
 	}
-	c := (*cnt)[:nn]
+	c := sc.cnt[:nn]
 	j.onNode = make([]uint64, (nn+63)/64)
 	j.rackOff = make([]int32, nr+1)
 	j.numNodes = int32(nn)
 	j.taken = make([]uint64, (len(j.Maps)+63)/64)
 	keys, total, rackTotal, free := 0, 0, 0, 0
-	var rb [8]int32 // racksOf's buffer
+	repl := int(j.replication)
+	stride := repl + 1
+	rk := slices.Grow(sc.racks[:0], len(j.Maps)*stride)[:len(j.Maps)*stride]
 	for i := range j.Maps {
-		if j.Maps[i].State != Pending {
+		m := &j.Maps[i]
+		if m.State != Pending {
 			j.taken[i>>6] |= 1 << (i & 63)
 		}
-		if j.Maps[i].noInput {
+		at := rk[i*stride : i*stride+stride]
+		if m.noInput {
+			at[0] = -1
 			free++
 			continue
 		}
-		for _, n := range j.Replicas(int32(i)) {
+		for _, n := range j.replicas[i*repl : i*repl+repl] {
 			if c[n] == 0 {
 				keys++
 				j.onNode[n>>6] |= 1 << (n & 63)
@@ -282,11 +297,14 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 			c[n]++
 			total++
 		}
-		for _, r := range j.racksOf(topo, int32(i), rb[:0]) {
+		racks := j.racksOf(topo, int32(i), at[1:1:stride])
+		at[0] = int32(len(racks))
+		for _, r := range racks {
 			j.rackOff[r+1]++
 			rackTotal++
 		}
 	}
+	sc.racks = rk
 	j.nodeKeys = make([]int32, 0, keys)
 	j.nodeOff = make([]int32, keys+1)
 	j.keyBits = slices.Clone(j.onNode)
@@ -313,16 +331,17 @@ func (j *Job) indexWith(topo *Topology, cnt *[]int32) {
 	if free > 0 {
 		j.noInMaps = make([]int32, 0, free)
 	}
-	for i := range j.Maps {
-		if j.Maps[i].noInput {
+	for i := range len(j.Maps) {
+		at := rk[i*stride : i*stride+stride]
+		if at[0] < 0 {
 			j.noInMaps = append(j.noInMaps, int32(i))
 			continue
 		}
-		for _, n := range j.Replicas(int32(i)) {
+		for _, n := range j.replicas[i*repl : i*repl+repl] {
 			j.nodeMaps[c[n]] = int32(i)
 			c[n]++
 		}
-		for _, r := range j.racksOf(topo, int32(i), rb[:0]) {
+		for _, r := range at[1 : 1+at[0]] {
 			j.rackMaps[j.rackHead[r]] = int32(i)
 			j.rackHead[r]++
 		}

@@ -121,12 +121,14 @@ type parking struct {
 	zt       int64
 	zs       uint64
 	iv       int64
+	waker    Waker // the policy, asserted once (park asks it at every heartbeat that could park)
 }
 
 // initParking turns parking on when the policy is a Waker and the model
 // allows it.
 func (s *Sim) initParking() {
-	_, ok := s.pol.(Waker)
+	wk, ok := s.pol.(Waker)
+	s.pk.waker = wk
 	hw := s.hw
 	// With the lifecycle (on a slot cluster), setup and cleanup tasks wait
 	// for any free slot: lcWaiting wakes the parked nodes whose heartbeats
@@ -389,7 +391,7 @@ func (s *Sim) park(n int32, x int64) bool {
 		// (lcAssign; n has a free slot).
 		return false
 	}
-	until := s.pol.(Waker).IdleUntil(s, n)
+	until := pk.waker.IdleUntil(s, n)
 	if until <= x {
 		return false
 	}

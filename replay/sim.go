@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"time"
+	"unsafe"
 )
 
 type eventKind uint8
@@ -62,11 +64,25 @@ func (e *event) kind() eventKind { return eventKind(e.ks & (1<<kindBits - 1)) }
 // eventQueue is a 4-ary min-heap on (t, ks): shallower than a binary heap, so
 // fewer cache misses per operation on the large queues of big clusters. The key makes
 // simultaneous events run in the order they were scheduled, which keeps runs
-// deterministic.
+// deterministic. pop picks the first of the least children (the lowest
+// index among equals), so events equal in (t, ks), which only heartbeats
+// have, come out in an order fixed by the heap's layout: any change to push
+// or pop must leave that layout as it is (TestEventQueueLayout).
 type eventQueue []event
 
 func (e *event) before(o *event) bool {
 	return e.t < o.t || e.t == o.t && e.ks < o.ks
+}
+
+// beforeBit is 1 when e is before o, else 0, without a branch: the borrow
+// of (t, ks) − (o.t, o.ks) taken as 128-bit unsigned numbers (t with its
+// sign bit flipped, so that its order is kept). The children a pop chooses
+// among are in no predictable order, and a mispredicted branch at each
+// comparison cost more than the comparison.
+func beforeBit(e, o *event) int {
+	_, b := bits.Sub64(e.ks, o.ks, 0)
+	_, b = bits.Sub64(uint64(e.t)^1<<63, uint64(o.t)^1<<63, b)
+	return int(b)
 }
 
 func (q *eventQueue) push(e event) {
@@ -94,17 +110,17 @@ func (q *eventQueue) pop() event {
 	for {
 		c := 4*i + 1
 		var m int
-		if c+3 < n { // four children: unrolled
-			m = c
-			if h[c+1].before(&h[m]) {
-				m = c + 1
+		if c+3 < n { // four children: a tournament without branches
+			// The next level's four children are among these sixteen
+			// grandchildren: fetch them while this level is compared, so
+			// that one level's cache misses overlap the next one's. The
+			// top levels (the first 64 events) stay in the cache anyway.
+			if g := 4*c + 1; g+15 < n && g >= 64 {
+				prefetchBlock(uintptr(unsafe.Pointer(&h[g])))
 			}
-			if h[c+2].before(&h[m]) {
-				m = c + 2
-			}
-			if h[c+3].before(&h[m]) {
-				m = c + 3
-			}
+			a := c + beforeBit(&h[c+1], &h[c])
+			b := c + 2 + beforeBit(&h[c+3], &h[c+2])
+			m = a ^ (a^b)&-beforeBit(&h[b], &h[a])
 		} else {
 			if c >= n {
 				break
@@ -239,9 +255,9 @@ type Sim struct {
 	sweepBase  int64
 	sweepEv    event // the sweep's one scheduled event, apart from q, when sweepDue (heartbeats.go)
 	sweepDue   bool
-	pk         parking // parked nodes (park.go)
-	idxCount   []int32 // Job.indexWith's scratch
-	splits     []int64 // Workload.build's scratch
+	pk         parking      // parked nodes (park.go)
+	idx        indexScratch // Job.indexWith's scratch
+	splits     []int64      // Workload.build's scratch
 
 	runningRemote int32
 	running       int64 // tasks holding a slot
@@ -730,7 +746,7 @@ func (s *Sim) arrive(k int) {
 // admit hands job j's maps and reduces to the policy: at its arrival, or with
 // the lifecycle when its setup is done.
 func (s *Sim) admit(j *Job) {
-	j.indexWith(s.topo, &s.idxCount)
+	j.indexWith(s.topo, &s.idx)
 	j.ownTaken = true
 	s.bus.jobArrived(JobEvent{Time: s.now, Job: j})
 	j.PendingMaps = int32(len(j.Maps))
