@@ -172,6 +172,7 @@ type Coupling struct {
 var (
 	_ replay.Waker       = (*Coupling)(nil)
 	_ replay.SlotWatcher = (*Coupling)(nil)
+	_ replay.ReadyWaker  = (*Coupling)(nil)
 )
 
 // unseenTasks reports whether the engine runs attempts the policy is not
@@ -316,6 +317,17 @@ func (c *Coupling) IdleUntil(s replay.Cluster, n int32) int64 {
 	}
 	return c.wait.IdleUntil(s, n)
 }
+
+// ReducesReadyWake is replay.ReadyWaker: false, the engine need not wake
+// the parked nodes with a free reduce slot when a job's reduces become ready
+// (or after a heartbeat that took a setup or cleanup task). Only the
+// candidate's reduces launch, on the nodes IdleUntil answers for: a job whose
+// reduces become ready is not the candidate (the candidate is chosen among
+// the ready jobs), and with no candidate the hooks of the event that made it
+// ready (JobArrived, TaskFinished: WaitScheduling.Changed) have the next
+// heartbeat handled, which may choose one. Those wake-ups were most of the
+// heartbeats a parked run handled (docs/performance.md, "Coupling's day").
+func (c *Coupling) ReducesReadyWake() bool { return false }
 
 // OtherSlot is replay.SlotWatcher. A setup or cleanup task (the lifecycle)
 // took or freed a slot of node n: a map slot counts n in or out of Random

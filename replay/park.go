@@ -17,7 +17,8 @@ import (
 // engine then skips them. Anything else that can make such a heartbeat matter
 // earlier must wake n through the Waking the Cluster implements, except what
 // the engine sees itself: a slot freeing on n, and reduces becoming ready
-// while n has a free reduce slot. A state change that only the first
+// while n has a free reduce slot (unless the policy is a ReadyWaker that
+// needs no wake-up for them). A state change that only the first
 // heartbeat after some time makes (delay scheduling's wait starting or its
 // level rising) needs that heartbeat handled: WakeFirst. With the job
 // lifecycle, a heartbeat that launches a setup or cleanup task does not run
@@ -56,6 +57,19 @@ type Waking interface {
 }
 
 var _ Waking = (*Sim)(nil)
+
+// ReadyWaker is implemented by a Waker whose IdleUntil does not count on a
+// free reduce slot taking a ready reduce at its node's next heartbeat (the
+// Coupling Scheduler launches one reduce at a time, on the nodes of its own
+// lists): reduces becoming ready change none of its answers, and what it
+// does about them it learns from the hooks of the same event (JobArrived,
+// TaskFinished). ReducesReadyWake false tells the engine not to wake the
+// parked nodes with a free reduce slot when a job's reduces become ready,
+// nor after a heartbeat that took a setup or cleanup task (wakeReduceNodes):
+// heartbeats that would launch nothing and change nothing.
+type ReadyWaker interface {
+	ReducesReadyWake() bool
+}
 
 // Parked nodes. A parked node's heartbeats are not scheduled: the node
 // remembers its first skipped heartbeat (the anchor: its time, and the
@@ -122,6 +136,7 @@ type parking struct {
 	zs       uint64
 	iv       int64
 	waker    Waker // the policy, asserted once (park asks it at every heartbeat that could park)
+	noReady  bool  // the policy is a ReadyWaker that needs no wake-ups for ready reduces
 }
 
 // initParking turns parking on when the policy is a Waker and the model
@@ -129,6 +144,8 @@ type parking struct {
 func (s *Sim) initParking() {
 	wk, ok := s.pol.(Waker)
 	s.pk.waker = wk
+	rw, isRW := s.pol.(ReadyWaker)
+	s.pk.noReady = isRW && !rw.ReducesReadyWake()
 	hw := s.hw
 	// With the lifecycle (on a slot cluster), setup and cleanup tasks wait
 	// for any free slot: lcWaiting wakes the parked nodes whose heartbeats
@@ -879,10 +896,11 @@ func (s *Sim) scanRange(set []uint64, lo, hi int, r int64, f func(n int32, same 
 // reduces wherever a slot is free), so by the last woken node's heartbeat no
 // ready reduce waits, and the later heartbeats of the nodes left parked
 // cannot launch one. (A node with now's phase may have its heartbeat only
-// one interval on: its slots are not counted.)
+// one interval on: its slots are not counted.) Nothing for a ReadyWaker
+// that needs no wake-up for ready reduces (Coupling).
 func (s *Sim) wakeReduceNodes() {
-	if !s.pk.on {
-		return
+	if !s.pk.on || s.pk.noReady {
+		return // a ReadyWaker that needs none
 	}
 	var ready int64
 	for _, j := range s.active {

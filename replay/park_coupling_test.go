@@ -3,10 +3,12 @@ package replay_test
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"strconv"
 	"testing"
 
 	"github.com/tracereplay/tracereplay/internal/testgate"
+	"github.com/tracereplay/tracereplay/policy"
 	"github.com/tracereplay/tracereplay/replay"
 )
 
@@ -108,5 +110,72 @@ func TestCouplingParkedFB2010(t *testing.T) {
 			got, all := sameAsEveryHeartbeat(t, tr, hw, "coupling", 1)
 			t.Logf("events: %d, %d with every heartbeat handled", got, all)
 		})
+	}
+}
+
+// readyWakes is Coupling with the engine's wake-ups for ready reduces asked
+// for (replay.ReadyWaker), as before Coupling declined them.
+type readyWakes struct{ *policy.Coupling }
+
+func (readyWakes) ReducesReadyWake() bool { return true }
+
+// TestCouplingNoReadyWakes: Coupling declines the engine's wake-ups of the
+// parked nodes with a free reduce slot when reduces become ready
+// (replay.ReadyWaker). The results must be those with the wake-ups (tasks,
+// jobs, timeline, nodes, node_net and the summary but its events), with
+// fewer events, without and with the lifecycle; it fails if the engine
+// wakes the nodes anyway (no fewer events) or if a wake-up was needed.
+func TestCouplingNoReadyWakes(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
+	for si, shape := range []string{
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1",
+		"racks = 4\nnodes_per_rack = 8\nreduce_slots = 2\nlifecycle = true\njvm_reuse = -1\nreport_at_heartbeat = true",
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nlifecycle = true",
+	} {
+		hw, err := replay.ParseHardware([]byte("name = \"ready\"\nmap_slots = 2\nblock_size_mb = 64\n" + shape))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, seed := range []uint64{1, 2} {
+			tr := randomTrace(150, seed+200)
+			run := func(wakes bool) *replay.Result {
+				topo := replay.NewTopology(&hw, seed)
+				w, err := replay.NewWorkload(tr, &hw, topo, seed, replay.WorkloadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := policy.New("coupling")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if wakes {
+					p = readyWakes{p.(*policy.Coupling)}
+				}
+				res, err := replay.Run(w, p, replay.Options{Seed: seed, CheckInvariants: true, RecordTasks: true, Timeline: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			got, want := run(false), run(true)
+			for _, c := range []struct {
+				what string
+				a, b any
+			}{{"tasks", got.Tasks, want.Tasks}, {"jobs", got.Jobs, want.Jobs}, {"timeline", got.Timeline, want.Timeline},
+				{"nodes", got.Nodes, want.Nodes}, {"node_net", got.NodeNet, want.NodeNet}} {
+				if !reflect.DeepEqual(c.a, c.b) {
+					t.Errorf("shape %d, seed %d: %s differ", si, seed, c.what)
+				}
+			}
+			gs, ws := got.Summary, want.Summary
+			if gs.Events >= ws.Events {
+				t.Errorf("shape %d, seed %d: %d events, %d with the wake-ups: none saved", si, seed, gs.Events, ws.Events)
+			}
+			gs.Events = ws.Events
+			if !reflect.DeepEqual(gs, ws) {
+				t.Errorf("shape %d, seed %d: summaries differ beyond the events:\n%+v\n%+v", si, seed, gs, ws)
+			}
+			t.Logf("shape %d, seed %d: %d events, %d with the wake-ups", si, seed, got.Summary.Events, want.Summary.Events)
+		}
 	}
 }
