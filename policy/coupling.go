@@ -125,11 +125,13 @@ import "github.com/tracereplay/tracereplay/replay"
 // the nodes after it: WaitScheduling.WakeList), a failed launch (every
 // parked node) and the candidate's fourth round (every parked node, at its
 // first instant); while a setup or cleanup task waits for a slot the engine
-// parks no node. The count is nominal and the list a function of the state,
-// so the results are those of handling every heartbeat
-// (TestCouplingParkedChangesNothing, with and without the lifecycle); on
-// FB-2010 the events fall from 93 to 7 per task without the lifecycle and
-// from 89.5 to 10.5 with it (docs/performance.md).
+// parks no node. Reduces becoming ready wake nothing (ReducesReadyWake:
+// only the candidate's reduces launch, on the nodes answered for). The
+// count is nominal and the list a function of the state, so the results
+// are those of handling every heartbeat (TestCouplingParkedChangesNothing,
+// with and without the lifecycle; TestCouplingNoReadyWakes); on FB-2010
+// the events fall from 93 to 4.0 per task without the lifecycle and from
+// 89.5 to 4.0 with it (docs/performance.md, "Coupling's day, h-coupling").
 //
 // Memory: O(J + N) of its own (a few words per job, the node marks and the
 // list's candidates); of a job whose maps are all done the engine keeps only
