@@ -9,26 +9,37 @@ import "math/bits"
 // Every event with t > base is in the bucket b[k] of the highest bit k in
 // which t differs from base, so that every event of b[k] is later than every
 // event of the buckets below it and than base. front holds the events with
-// t <= base, in (t, ks) order. When front is empty, the first non-empty
-// bucket's least time becomes base: its events at that time go to front, the
-// others to lower buckets (settle). An event so moves down a few buckets, by
-// appends to slices read in order, instead of sifting down the levels of a
-// heap of thousands of events, each a cache miss.
+// t <= base, in (t, ks) order. A pop that finds front empty makes the first
+// non-empty bucket's least time base: that bucket's events at that time go
+// to front, its others to lower buckets (settle). An event so moves down a
+// few buckets, by appends to slices read in order, instead of sifting down
+// the levels of a heap of thousands of events, each a cache miss.
 //
-// Any event may be pushed, whatever its time: one at or before base goes to
-// front. The pops come in (t, ks) order; events equal in (t, ks), which q
-// does not hold (their keys are unique: Sim.seq's), would come out in an
-// order that differs from eventQueue's. A time is rarely before base:
-// events are scheduled at or after now, and base is at most the time of
-// the first event of q (TestRadixQueueOrder).
+// first does not move events: each bucket keeps its first event's place
+// (bmin), so that base, moved only by pops, stays at or before now, and
+// the events scheduled later (at or after now) go to the buckets, not to
+// front, which then holds only the events of one time. Any event may be
+// pushed, whatever its time: one at or before base goes to front.
+//
+// The pops come in (t, ks) order; events equal in (t, ks), which q does not
+// hold (their keys are unique: Sim.seq's), would come out in an order that
+// differs from eventQueue's (TestRadixQueueOrder).
 //
 // The zero radixQueue is empty, with base 0.
 type radixQueue struct {
 	front eventQueue
 	base  int64
-	mask  uint64      // bit k set when b[k] is not empty
-	b     [64][]event // b[k]: events with t > base whose highest bit differing from base is k
-	n     int         // the events queued
+	mask  uint64        // bit k set when b[k] is not empty
+	b     [64][]event   // b[k]: events with t > base whose highest bit differing from base is k
+	bmin  [64]bucketMin // bmin[k]: b[k]'s first event in (t, ks) order, when b[k] is not empty
+	n     int           // the events queued
+}
+
+// bucketMin is a bucket's first event in (t, ks) order and its index.
+type bucketMin struct {
+	t  int64
+	ks uint64
+	i  int
 }
 
 // len is the number of events queued.
@@ -47,7 +58,15 @@ func (r *radixQueue) push(e event) {
 		r.front.push(e)
 		return
 	}
+	r.toBucket(e)
+}
+
+// toBucket puts e, at t > r.base, in its bucket.
+func (r *radixQueue) toBucket(e event) {
 	k := r.bucket(e.t)
+	if m := &r.bmin[k]; r.mask&(1<<k) == 0 || e.t < m.t || e.t == m.t && e.ks < m.ks {
+		*m = bucketMin{e.t, e.ks, len(r.b[k])}
+	}
 	r.b[k] = append(r.b[k], e)
 	r.mask |= 1 << k
 }
@@ -60,29 +79,27 @@ func (r *radixQueue) settle() {
 	}
 	k := bits.TrailingZeros64(r.mask)
 	bk := r.b[k]
-	m := bk[0].t
-	for i := 1; i < len(bk); i++ {
-		m = min(m, bk[i].t)
-	}
+	m := r.bmin[k].t
 	r.base = m
+	r.b[k] = bk[:0]
+	r.mask &^= 1 << k
 	for _, e := range bk {
 		if e.t == m {
 			r.front.push(e)
 			continue
 		}
-		j := r.bucket(e.t) // below k: e.t and m agree from bit k up
-		r.b[j] = append(r.b[j], e)
-		r.mask |= 1 << j
+		r.toBucket(e) // below k: e.t and m agree from bit k up
 	}
-	r.b[k] = bk[:0]
-	r.mask &^= 1 << k
 }
 
-// first is the event pop would return; the queue must not be empty. Pushes
-// may follow it: the pointer is good until the next push or pop.
+// first is the event pop would return; the queue must not be empty. It
+// moves nothing: the pointer is good until the next push or pop.
 func (r *radixQueue) first() *event {
-	r.settle()
-	return &r.front[0]
+	if len(r.front) > 0 {
+		return &r.front[0]
+	}
+	k := bits.TrailingZeros64(r.mask)
+	return &r.b[k][r.bmin[k].i]
 }
 
 // pop takes the first event; the queue must not be empty.
