@@ -45,7 +45,7 @@ func FlowEnd(o *Options, f func(cancels int64, flowsLeft bool, queued int)) {
 		listed := slices.ContainsFunc(s.jobs, func(j *Job) bool {
 			return j != nil && j.out.disk != nil && slices.ContainsFunc(j.out.disk.xhead, func(h int32) bool { return h != 0 })
 		})
-		f(s.flowCancels, s.fn != nil && (s.fn.Active() || listed), s.q.len())
+		f(s.flowCancels, s.fn != nil && (s.fn.Active() || listed), len(s.q))
 	}
 }
 

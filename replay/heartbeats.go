@@ -241,8 +241,8 @@ func (s *Sim) next() (e event, ok bool) {
 		hb := s.wantsHeartbeats()
 		var best *event
 		src := 0
-		if s.q.len() > 0 {
-			best, src = s.q.first(), 1
+		if len(s.q) > 0 {
+			best, src = &s.q[0], 1
 		}
 		if s.arr.due() && (best == nil || s.arr.cur.before(best)) {
 			best, src = &s.arr.cur, 4
@@ -272,10 +272,8 @@ func (s *Sim) next() (e event, ok bool) {
 			// A map's end reads its record, last read at its launch and
 			// long out of the cache: start fetching the next one's while
 			// this event is handled (prefetchMap).
-			if s.q.len() > 0 {
-				if f := s.q.first(); f.kind() == evMapDone {
-					s.prefetchMap(f.a, f.b)
-				}
+			if len(s.q) > 0 && s.q[0].kind() == evMapDone {
+				s.prefetchMap(s.q[0].a, s.q[0].b)
 			}
 			return e, true
 		case 2:
@@ -307,8 +305,8 @@ func (s *Sim) next() (e event, ok bool) {
 // step comes no later.
 func (s *Sim) nextDue() (t int64, ok bool) {
 	t = math.MaxInt64
-	if s.q.len() > 0 {
-		t, ok = s.q.first().t, true
+	if len(s.q) > 0 {
+		t, ok = s.q[0].t, true
 	}
 	if s.arr.due() && (!ok || s.arr.cur.t < t) {
 		t, ok = s.arr.cur.t, true

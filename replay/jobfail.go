@@ -419,10 +419,10 @@ func (s *Sim) dropEvents(k int32) {
 // for rare kills, not for the run's hot path.
 func (s *Sim) dropEventsWhere(drop func(event) bool) {
 	old := s.q
-	s.q = radixQueue{}
-	old.each(func(e event) {
+	s.q = make(eventQueue, 0, len(old))
+	for _, e := range old {
 		if !drop(e) {
 			s.q.push(e)
 		}
-	})
+	}
 }

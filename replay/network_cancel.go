@@ -191,7 +191,7 @@ func (s *Sim) cancelReduceFlows(j *Job, i int32) {
 		return
 	}
 	s.cancelTransfers(j, i)
-	if s.q.any(func(e event) bool { return flowEventOf(e, j.Index, i) }) {
+	if slices.ContainsFunc(s.q, func(e event) bool { return flowEventOf(e, j.Index, i) }) {
 		s.dropEventsWhere(func(e event) bool { return flowEventOf(e, j.Index, i) })
 	}
 }

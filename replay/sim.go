@@ -233,7 +233,7 @@ type Sim struct {
 	seq    uint64
 	curSeq uint64 // the sequence number of the event being handled
 	events int64
-	q      radixQueue // the other scheduled events (radixqueue.go)
+	q      eventQueue
 	hbq    eventQueue // the nodes' heartbeats, apart from q (heartbeats.go)
 	hbf    hbFIFO     // the heartbeats scheduled one interval after the one handled (heartbeats.go)
 	arr    arrivals   // the jobs' arrivals, apart from q (heartbeats.go)
@@ -425,7 +425,7 @@ func (s *Sim) loop() (err error) {
 			panic(r)
 		}
 	}()
-	for s.q.len() > 0 || s.arr.due() || s.sweepDue || (len(s.hbq) > 0 || s.hbf.len() > 0 || !s.pk.wq.empty()) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
+	for len(s.q) > 0 || s.arr.due() || s.sweepDue || (len(s.hbq) > 0 || s.hbf.len() > 0 || !s.pk.wq.empty()) && s.wantsHeartbeats() || s.fn != nil && s.fn.Active() {
 		if s.pk.on {
 			s.noteZero()
 		}
