@@ -78,7 +78,8 @@ func makeSynthetic(p GenParams, seed uint64) (*Trace, error) {
 		return nil, err
 	}
 	arrivals := s.arrivalsMs(rand.New(rand.NewPCG(seed, synthStreamArrivals<<40)))
-	tr := &Trace{}
+	jobs, tasks := s.sizes(seed)
+	tr := &Trace{Jobs: make([]Job, 0, jobs), Tasks: make([]Task, 0, tasks)}
 	for k := range s.jobs {
 		rng := rand.New(rand.NewPCG(seed, synthStreamJob<<40|uint64(k)))
 		id := "job" + strconv.Itoa(k+1)
@@ -86,8 +87,7 @@ func makeSynthetic(p GenParams, seed uint64) (*Trace, error) {
 		j.Name = "synthetic"
 		j.Status = StatusSucceeded
 		j.SubmitMs = arrivals[k]
-		nm := min(s.maps.count(rng, k, 1), maxSynthTasks)
-		nr := min(s.reduces.count(rng, k, 0), maxSynthTasks)
+		nm, nr := s.counts(rng, k)
 		if int64(len(tr.Tasks))+nm+nr > MaxGenTasks {
 			return nil, fmt.Errorf("job %d of %d: the draws exceed the limit of %d tasks per generated trace", k+1, s.jobs, MaxGenTasks)
 		}
@@ -115,6 +115,31 @@ func makeSynthetic(p GenParams, seed uint64) (*Trace, error) {
 		tr.Jobs = append(tr.Jobs, j)
 	}
 	return tr, nil
+}
+
+// counts draws job k's map and reduce counts, the first draws of its random
+// stream.
+func (s *synthSpec) counts(rng *rand.Rand, k int) (maps, reduces int64) {
+	maps = min(s.maps.count(rng, k, 1), maxSynthTasks)
+	reduces = min(s.reduces.count(rng, k, 0), maxSynthTasks)
+	return maps, reduces
+}
+
+// sizes returns the numbers of jobs and tasks makeSynthetic makes with seed,
+// from the counts its per-job streams draw first (counts), so that it can
+// allocate them once instead of growing them task by task: a trace of
+// hundreds of thousands of tasks would otherwise copy them about twice and
+// touch twice the memory. Past MaxGenTasks it stops (makeSynthetic refuses
+// the trace).
+func (s *synthSpec) sizes(seed uint64) (jobs, tasks int) {
+	var total int64
+	for k := range s.jobs {
+		nm, nr := s.counts(rand.New(rand.NewPCG(seed, synthStreamJob<<40|uint64(k))), k)
+		if total += nm + nr; total > MaxGenTasks {
+			return k, 0
+		}
+	}
+	return s.jobs, int(total)
 }
 
 // arrivalsMs draws the submit times in milliseconds, non-decreasing, the first

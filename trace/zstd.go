@@ -32,12 +32,22 @@ const zstdSmallWindow = 1 << 20
 // are shorter than the page, so within either window; the lower-memory mode
 // changes only how buffers are sized (TestZstdCodecSameBytes compares with
 // parquet-go's codec over page sizes from 0 to 9 MiB). The encoders are
-// pooled as parquet-go pools them (a sync.Pool per writer), so that their
-// memory is released between writes as before.
+// pooled (zstdSmall, zstdLarge), so that the garbage collector releases
+// their memory as it releases parquet-go's.
 type zstdCodec struct {
-	small, large sync.Pool  // *kzstd.Encoder
-	dec          zstd.Codec // decoding as parquet-go does
+	dec zstd.Codec // decoding as parquet-go does
 }
+
+// zstdSmall and zstdLarge hold the idle encoders of every zstdCodec (its
+// small and its large window), as a cache: EncodeAll keeps nothing of one
+// call for the next, so an encoder's output does not depend on what it
+// encoded before nor for which writer. Pooled per writer, as parquet-go
+// pools its encoders, each Parquet file written built its encoders afresh,
+// and their tables (about 1 MB each) are memory the process faults in anew:
+// the replay package's fast-lane tests, which write some hundreds of small
+// files, made 230 to 400 thousand page faults, 106 and 82 thousand with
+// these pools (docs/performance.md, "Fast lane, ninth pass").
+var zstdSmall, zstdLarge sync.Pool // *kzstd.Encoder
 
 func newZstdCodec() *zstdCodec {
 	return &zstdCodec{dec: zstd.Codec{Level: zstd.SpeedDefault, Concurrency: 1}}
@@ -51,9 +61,9 @@ func (c *zstdCodec) CompressionCodec() format.CompressionCodec { return format.Z
 
 // Encode compresses src into dst (one zstd frame, as parquet-go's codec).
 func (c *zstdCodec) Encode(dst, src []byte) ([]byte, error) {
-	pool, window := &c.large, 0
+	pool, window := &zstdLarge, 0
 	if len(src) <= zstdSmallWindow {
-		pool, window = &c.small, zstdSmallWindow
+		pool, window = &zstdSmall, zstdSmallWindow
 	}
 	e, _ := pool.Get().(*kzstd.Encoder)
 	if e == nil {
