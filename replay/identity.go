@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash"
+	"strconv"
 
 	"github.com/tracereplay/tracereplay/internal/results"
 	"github.com/tracereplay/tracereplay/trace"
@@ -45,7 +46,8 @@ func TraceSHA256(t *trace.Trace) string {
 type TraceHash struct {
 	h     hash.Hash
 	w     *bufio.Writer
-	tasks bool // the tasks began
+	tasks bool   // the tasks began
+	buf   []byte // a task's JSON, reused from task to task
 }
 
 // NewTraceHash returns a TraceHash of no job yet.
@@ -97,7 +99,8 @@ func (x *TraceHash) Visit(j *trace.Job, k *trace.Task) {
 	if len(task.PreferredRacks) == 0 {
 		task.PreferredRacks = nil
 	}
-	b, _ := json.Marshal(&task) // strings, string lists and integers always encode
+	b := appendTaskJSON(x.buf[:0], &task)
+	x.buf = b
 	if task.ReportLagMs == trace.Unknown {
 		if s, ok := bytes.CutSuffix(b, unknownReport); ok {
 			b = append(s, '}')
@@ -120,6 +123,89 @@ func (x *TraceHash) Sum() string {
 	}
 	x.w.Flush()
 	return sum(x.h)
+}
+
+// appendTaskJSON appends what json.Marshal(k) gives, byte for byte, to b,
+// without reflection: TraceHash encodes every task of a trace, and
+// json.Marshal's reflection was most of that (TestTaskJSONAsMarshal holds
+// the two equal, field for field). A string of printable ASCII that
+// json.Marshal writes as it is (no quote, backslash, or <, > and &, which it
+// escapes for HTML) is written here too; any other string is json.Marshal's.
+func appendTaskJSON(b []byte, k *trace.Task) []byte {
+	b = append(b, `{"JobID":`...)
+	b = appendJSONString(b, k.JobID)
+	b = append(b, `,"TaskID":`...)
+	b = appendJSONString(b, k.TaskID)
+	b = append(b, `,"Type":`...)
+	b = strconv.AppendUint(b, uint64(k.Type), 10)
+	b = append(b, `,"Index":`...)
+	b = strconv.AppendInt(b, int64(k.Index), 10)
+	b = append(b, `,"InputBytes":`...)
+	b = strconv.AppendInt(b, k.InputBytes, 10)
+	b = append(b, `,"OutputBytes":`...)
+	b = strconv.AppendInt(b, k.OutputBytes, 10)
+	b = append(b, `,"ShuffleBytes":`...)
+	b = strconv.AppendInt(b, k.ShuffleBytes, 10)
+	b = append(b, `,"PreferredHosts":`...)
+	b = appendJSONStrings(b, k.PreferredHosts)
+	b = append(b, `,"PreferredRacks":`...)
+	b = appendJSONStrings(b, k.PreferredRacks)
+	b = append(b, `,"Status":`...)
+	b = appendJSONString(b, k.Status)
+	b = append(b, `,"StartMs":`...)
+	b = strconv.AppendInt(b, k.StartMs, 10)
+	b = append(b, `,"FinishMs":`...)
+	b = strconv.AppendInt(b, k.FinishMs, 10)
+	b = append(b, `,"ShuffleFinishMs":`...)
+	b = strconv.AppendInt(b, k.ShuffleFinishMs, 10)
+	b = append(b, `,"SortFinishMs":`...)
+	b = strconv.AppendInt(b, k.SortFinishMs, 10)
+	b = append(b, `,"Host":`...)
+	b = appendJSONString(b, k.Host)
+	b = append(b, `,"Rack":`...)
+	b = appendJSONString(b, k.Rack)
+	b = append(b, `,"Locality":`...)
+	b = appendJSONString(b, k.Locality)
+	b = append(b, `,"FailedAttempts":`...)
+	b = strconv.AppendInt(b, int64(k.FailedAttempts), 10)
+	b = append(b, `,"KilledAttempts":`...)
+	b = strconv.AppendInt(b, int64(k.KilledAttempts), 10)
+	b = append(b, `,"WastedMs":`...)
+	b = strconv.AppendInt(b, k.WastedMs, 10)
+	b = append(b, `,"LaunchLagMs":`...)
+	b = strconv.AppendInt(b, k.LaunchLagMs, 10)
+	b = append(b, `,"ReportLagMs":`...)
+	b = strconv.AppendInt(b, k.ReportLagMs, 10)
+	return append(b, '}')
+}
+
+// appendJSONStrings appends json.Marshal's encoding of a string list (null
+// when nil) to b.
+func appendJSONStrings(b []byte, l []string) []byte {
+	if l == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
+// appendJSONString appends json.Marshal's encoding of s to b.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // eachTask calls fn with every task of t in trace order, held or streamed.

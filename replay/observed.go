@@ -18,25 +18,38 @@ const ObservedPolicy = "observed"
 
 // HasObservedSchedule reports whether tr records where and when its tasks ran:
 // some task has a host, a start and a finish. Job histories do; SWIM traces
-// (no tasks) and synthetic traces (no hosts) do not.
+// (no tasks) and synthetic traces (no hosts) do not. A streamed trace whose
+// tasks cannot be read has none here; ObservedSchedule tells why.
 func HasObservedSchedule(tr *trace.Trace) bool {
+	ok, _ := ObservedSchedule(tr)
+	return ok
+}
+
+// ObservedSchedule is HasObservedSchedule with the error that stopped the
+// read of a streamed trace's tasks (trace.ErrBadInput, naming the file: a
+// tasks.parquet that went bad after the trace was opened), so that a caller
+// can report it rather than a trace without a schedule.
+func ObservedSchedule(tr *trace.Trace) (bool, error) {
 	observed := observedTask
 	if tr.Stream != nil {
 		found := false
-		tr.Stream.EachTask(func(_ int, t *trace.Task) error {
+		err := tr.Stream.EachTask(func(_ int, t *trace.Task) error {
 			if found = observed(t); found {
 				return io.EOF // found: stop reading
 			}
 			return nil
 		})
-		return found
+		if found {
+			return true, nil
+		}
+		return false, err
 	}
 	for i := range tr.Tasks {
 		if observed(&tr.Tasks[i]) {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, nil
 }
 
 // observedTask reports whether t is a map or reduce with a host, a start and
@@ -75,7 +88,9 @@ func observedTask(t *trace.Task) bool {
 //     there is no load balance, node network accounting or event count.
 func Observed(w *Workload, opt Options) (*Result, error) {
 	start := time.Now()
-	if !HasObservedSchedule(w.Trace) {
+	if ok, err := ObservedSchedule(w.Trace); err != nil {
+		return nil, fmt.Errorf("read trace: %w", err)
+	} else if !ok {
 		return nil, fmt.Errorf("policy %s: the trace records no schedule (no task with a host, a start and a finish)", ObservedPolicy)
 	}
 	o := &observer{w: w, opt: opt, origin: w.firstMs}

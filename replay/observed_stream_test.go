@@ -13,6 +13,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/tracereplay/tracereplay/internal/cells"
 	"github.com/tracereplay/tracereplay/internal/testgate"
@@ -418,6 +421,131 @@ func TestObservedStreamedGoneBad(t *testing.T) {
 		if ents, _ := os.ReadDir(out); len(ents) > 0 {
 			t.Errorf("tasks %v: %d files left in the output directory (%s, ...)", tasks, len(ents), ents[0].Name())
 		}
+	}
+}
+
+// TestObservedStreamedPageSpoiled: the observed schedule of a trace
+// directory whose tasks.parquet is spoiled in place after the trace was
+// opened and its workload built fails with bad input naming the file, and
+// leaves no results file in its output directory, with and without task
+// rows, whether the spoiled bytes are met when the cell starts (the first
+// page header, same size and modification time: the check runs again on the
+// file's new version and refuses it, where the cell used to report a trace
+// without a schedule) or mid-run (the last row groups' pages, spoiled when
+// the cell's first job is done: parquet-go meets them as the cursor reads
+// on, the check having passed the file at its open).
+func TestObservedStreamedPageSpoiled(t *testing.T) {
+	tr := skewedTrace(300)
+	dir := filepath.Join(t.TempDir(), "trace")
+	if err := trace.Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, trace.TasksFile)
+	// row groups of 256 rows and batches of 64, so that the cursor reads the
+	// file's pages as the run goes
+	rows, meta, err := trace.ReadParquetFile[trace.TaskRow](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trace.WriteParquetFile(path, rows, meta, trace.ParquetOptions{MaxRowsPerRowGroup: 256}); err != nil {
+		t.Fatal(err)
+	}
+	held, err := trace.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the bytes of the last three row groups' column chunks
+	pf, err := parquet.OpenFile(bytes.NewReader(orig), int64(len(orig)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rgs := pf.Metadata().RowGroups
+	if len(rgs) < 6 {
+		t.Fatalf("%d row groups", len(rgs))
+	}
+	first := &rgs[len(rgs)-3].Columns[0].MetaData
+	last := &rgs[len(rgs)-1].Columns[len(rgs[len(rgs)-1].Columns)-1].MetaData
+	from, to := int(first.DataPageOffset), int(last.DataPageOffset+last.TotalCompressedSize)
+	if first.DictionaryPageOffset > 0 {
+		from = int(first.DictionaryPageOffset)
+	}
+	hw, ok, err := replay.TraceHardware(held, replay.DefaultHardware())
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	// spoil writes b's bytes [from, to) as 0xff in place, the file's size
+	// and modification time kept.
+	spoil := func(from, to int) {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer f.Close()
+		if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, to-from), int64(from)); err != nil {
+			t.Error(err)
+		}
+		if err := os.Chtimes(path, st.ModTime(), st.ModTime()); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, midRun := range []bool{false, true} {
+		for _, tasks := range []bool{false, true} {
+			if err := os.WriteFile(path, orig, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			streamed, ok, err := trace.OpenTaskStream(dir, trace.StreamOptions{Batch: 64})
+			if err != nil || !ok {
+				t.Fatal(ok, err)
+			}
+			w, err := replay.NewWorkload(streamed, &hw, replay.NewTopology(&hw, 1), 1, replay.WorkloadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := replay.Options{RecordTasks: tasks, Timeline: true}
+			if midRun {
+				opt.Observers = []replay.Observer{&spoilOnce{spoil: func() { spoil(from, to) }}}
+			} else {
+				// later than the clock tick of the file's last write, on a
+				// kernel without fine-grained timestamps
+				time.Sleep(20 * time.Millisecond)
+				spoil(4, 24)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			cell := replay.Cell{Dir: "observed", Policy: replay.ObservedPolicy, Hardware: hw, Seed: 1}
+			_, err = cells.Run(context.Background(), cell, cells.Options{Trace: streamed, Workload: w, OutDir: out, Replay: opt})
+			if !errors.Is(err, trace.ErrBadInput) || !strings.Contains(fmt.Sprint(err), path+": ") {
+				t.Errorf("mid-run %v, tasks %v: %v; want bad input naming %s", midRun, tasks, err, path)
+			} else {
+				t.Logf("mid-run %v, tasks %v: %v", midRun, tasks, err)
+			}
+			if ents, _ := os.ReadDir(out); len(ents) > 0 {
+				t.Errorf("mid-run %v, tasks %v: %d files left in the output directory (%s, ...)", midRun, tasks, len(ents), ents[0].Name())
+			}
+		}
+	}
+}
+
+// spoilOnce calls spoil when the first job is done.
+type spoilOnce struct {
+	replay.NopObserver
+	spoil func()
+	done  bool
+}
+
+func (s *spoilOnce) JobFinished(replay.JobEvent) {
+	if !s.done {
+		s.done = true
+		s.spoil()
 	}
 }
 

@@ -413,7 +413,7 @@ func TestStreamedObserved(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, filepath.Base(jobTrackerLogs))
-	writeTraceDir(t, jobTrackerLogs, dir)
+	tr := writeTraceDir(t, jobTrackerLogs, dir)
 	hw := filepath.Join("..", "..", "samples", "hardware", "fb-600.toml")
 	for _, c := range []struct {
 		hw       string
@@ -472,6 +472,23 @@ func TestStreamedObserved(t *testing.T) {
 	goBad := badRowWriter(t, path, func(rows []trace.TaskRow) { rows[100].Type, id = "SHUFFLE", rows[100].TaskID })
 	goneBadExits2(t, []string{"--trace", dir, "--policy", "fair,observed", "--tasks"}, out,
 		goBad, fmt.Sprintf("%s: row 100: task %q: type \"SHUFFLE\"", path, id))
+	// So with its first page header spoiled in place: the observed cell
+	// finds it as it starts (bad input naming the file, not a trace without
+	// a schedule).
+	if err := trace.Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	spoil := func() error {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = f.WriteAt(bytes.Repeat([]byte{0xff}, 20), 4)
+		return err
+	}
+	goneBadExits2(t, []string{"--trace", dir, "--policy", "fair,observed", "--tasks"}, out,
+		spoil, fmt.Sprintf("%s: not a readable Parquet file", path))
 }
 
 // writeTraceDir reads the raw trace file src and writes it as the trace

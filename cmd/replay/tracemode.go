@@ -56,11 +56,19 @@ func policyNames(c *config, kind replay.ClusterKind) ([]string, error) {
 // applied on top). skip says the cell is an observed row that --policy all
 // added for a trace without a recorded schedule.
 func prepareCell(c *config, cl *replay.Cell, tr *trace.Trace, key string) (skip bool, err error) {
-	if cl.Policy == replay.ObservedPolicy && !replay.HasObservedSchedule(tr) {
-		if c.tm.auto {
-			return true, nil
+	if cl.Policy == replay.ObservedPolicy {
+		// A streamed trace gone bad since it was opened is bad input, not a
+		// trace without a schedule.
+		has, rerr := replay.ObservedSchedule(tr)
+		if rerr != nil {
+			return false, fmt.Errorf("read trace: %w", rerr)
 		}
-		return false, bad("--policy %s: trace %s records no schedule (no task with a host, a start and a finish)", replay.ObservedPolicy, key)
+		if !has {
+			if c.tm.auto {
+				return true, nil
+			}
+			return false, bad("--policy %s: trace %s records no schedule (no task with a host, a start and a finish)", replay.ObservedPolicy, key)
+		}
 	}
 	if c.experiment != "" || c.hwPath != "" {
 		return false, nil
