@@ -84,7 +84,9 @@ const minFitSamples = 3
 // first kept (Calibration.Duplicates). It returns ErrNoSchedule for a trace
 // without a schedule.
 func Calibrate(tr *trace.Trace, base Hardware) (*Calibration, error) {
-	if !HasObservedSchedule(tr) {
+	if ok, err := ObservedSchedule(tr); err != nil {
+		return nil, fmt.Errorf("read trace: %w", err) // a streamed trace's tasks gone bad
+	} else if !ok {
 		return nil, ErrNoSchedule
 	}
 	c := &Calibration{}
