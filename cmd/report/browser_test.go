@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -257,10 +259,11 @@ func runChromium(t *testing.T, bin, page string, flags ...string) (stdout, stder
 // a PDF print are made (kept in $REPORT_SHOTS when set, for a person to look
 // at). The fast lane takes the 1280 px screenshot and the PDF in the same
 // Chromium start as the 1280 px measurement (of the measured copy, which
-// differs from the page by the probe script only, and at 1000 px high):
-// three starts instead of five; the full suite, or $REPORT_SHOTS, starts
-// Chromium for each (six). The three measurements run side by side
-// (parallel subtests of "layout"), as do the browser tests.
+// differs from the page by the probe script only, and at 1000 px high), and
+// measures 390 px and print as frames of one page (measureFrames, with a
+// control frame that must overflow): two starts instead of five; the full
+// suite, or $REPORT_SHOTS, starts Chromium for each (six). The measurements
+// run side by side (parallel subtests of "layout"), as do the browser tests.
 func TestHTMLReportFits(t *testing.T) {
 	bin := requireChromium(t)
 	root := resultsTree(t)
@@ -277,11 +280,29 @@ func TestHTMLReportFits(t *testing.T) {
 	shot := func(w int) string { return filepath.Join(shots, fmt.Sprintf("report-%d.png", w)) }
 	pdf := filepath.Join(shots, "report.pdf")
 	t.Run("layout", func(t *testing.T) {
+		if shared {
+			t.Run("390 px and print", func(t *testing.T) {
+				t.Parallel()
+				frames := []layoutFrame{{"390 px", page, 390, false}, {"print", page, 718, true}, {"control", badPageFile(t), 390, false}}
+				got := measureFrames(t, bin, frames)
+				for i, f := range frames[:2] {
+					if len(got[i]) > 0 {
+						t.Errorf("%s: content wider than its box: %s", f.name, strings.Join(got[i], ", "))
+					}
+				}
+				if c := got[2]; len(c) == 0 || !strings.HasPrefix(c[0], "wide:") {
+					t.Errorf("control frame: overflow not detected: %q", c)
+				}
+			})
+		}
 		for _, c := range []struct {
 			name  string
 			width int
 			print bool
 		}{{"1280 px", 1280, false}, {"390 px", 390, false}, {"print", 718, true}} {
+			if shared && c.width != 1280 {
+				continue // measured above, as frames
+			}
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
 				var flags []string
@@ -351,14 +372,7 @@ var badPage struct {
 func loadBadPage(t *testing.T, bin string) (dom string, console []string) {
 	t.Helper()
 	badPage.once.Do(func() {
-		page := filepath.Join(t.TempDir(), "bad.html")
-		bad := `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
-			`<meta name="viewport" content="width=device-width, initial-scale=1"><style>.scroll{overflow-x:auto}</style><title>bad</title></head><body>` +
-			`<div class="scroll"><table id="wide"><tr><td style="white-space:nowrap">` + strings.Repeat("wide cell ", 80) + `</td></tr></table></div>` +
-			`<img src="https://example.invalid/x.png"><script>notDefined();</script></body></html>`
-		if err := os.WriteFile(page, []byte(bad), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		page := badPageFile(t)
 		var stderr string
 		badPage.dom, stderr = runChromium(t, bin, probeCopy(t, page, false), "--window-size=390,1000", "--enable-logging=stderr", "--v=0", "--dump-dom")
 		badPage.console = consoleLines(stderr)
@@ -368,4 +382,94 @@ func loadBadPage(t *testing.T, bin string) (dom string, console []string) {
 		t.Fatal("the bad page did not load (see the other test that loads it)")
 	}
 	return badPage.dom, badPage.console
+}
+
+// badPageFile writes the bad page of loadBadPage to a temporary file and
+// returns its path.
+func badPageFile(t *testing.T) string {
+	t.Helper()
+	page := filepath.Join(t.TempDir(), "bad.html")
+	bad := `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
+		`<meta name="viewport" content="width=device-width, initial-scale=1"><style>.scroll{overflow-x:auto}</style><title>bad</title></head><body>` +
+		`<div class="scroll"><table id="wide"><tr><td style="white-space:nowrap">` + strings.Repeat("wide cell ", 80) + `</td></tr></table></div>` +
+		`<img src="https://example.invalid/x.png"><script>notDefined();</script></body></html>`
+	if err := os.WriteFile(page, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
+
+// layoutFrame is one measurement of measureFrames: page's probe copy (print
+// styles on screen when print is set) in a frame width px wide.
+type layoutFrame struct {
+	name  string
+	page  string
+	width int
+	print bool
+}
+
+// framesScript copies, once every frame has loaded, what layoutProbe recorded
+// in each frame's body, and the width of the frame's viewport, to an element
+// of the outer page, whose DOM is the one Chromium dumps.
+const framesScript = `<script>
+window.addEventListener('load', function () {
+  document.querySelectorAll('iframe').forEach(function (f) {
+    var d = f.contentDocument, out = document.createElement('div');
+    out.setAttribute('data-frame', f.id);
+    out.setAttribute('data-width', d.documentElement.clientWidth);
+    out.setAttribute('data-measured', d.body.getAttribute('data-measured') || 'no');
+    out.setAttribute('data-overflow', d.body.getAttribute('data-overflow') || '');
+    document.body.appendChild(out);
+  });
+});
+</script>`
+
+var frameOutRE = regexp.MustCompile(`<div data-frame="frame-(\d+)" data-width="(\d+)"[^>]*>`)
+
+// measureFrames measures several probe copies in one Chromium start: each is
+// the srcdoc of a frame as wide as its width and 1000 px high, without
+// scrollbars (as --hide-scrollbars gives the window measureLayout loads), so
+// its media queries and layout see a viewport of that width. A frame can be
+// narrower than a window: headless Chromium (156) widens a window to 500 px
+// (window.innerWidth is 500 at --window-size=390,1000), so measureLayout's
+// "390 px" is 500 px, a frame's 390 px is 390. It returns each
+// frame's overflowing elements and fails the test unless every frame's
+// viewport had the width asked for and its probe ran.
+func measureFrames(t *testing.T, bin string, frames []layoutFrame) [][]string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>frames</title></head><body style="margin:0">` + "\n")
+	for i, f := range frames {
+		data, err := os.ReadFile(probeCopy(t, f.page, f.print))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, `<iframe id="frame-%d" scrolling="no" style="display:block;border:0;width:%dpx;height:1000px" srcdoc="%s"></iframe>`+"\n",
+			i, f.width, html.EscapeString(string(data)))
+	}
+	b.WriteString(framesScript + "\n</body></html>")
+	outer := filepath.Join(t.TempDir(), "frames.html")
+	if err := os.WriteFile(outer, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom, _ := runChromium(t, bin, outer, "--window-size=1280,1000", "--dump-dom")
+	got := make([][]string, len(frames))
+	seen := make([]bool, len(frames))
+	for _, m := range frameOutRE.FindAllStringSubmatch(dom, -1) {
+		i, _ := strconv.Atoi(m[1])
+		if i >= len(frames) {
+			continue
+		}
+		f := frames[i]
+		if w, _ := strconv.Atoi(m[2]); w != f.width {
+			t.Fatalf("%s: the frame's viewport is %d px wide, want %d", f.name, w, f.width)
+		}
+		got[i], seen[i] = overflows(t, m[0], f.width), true
+	}
+	for i, f := range frames {
+		if !seen[i] {
+			t.Fatalf("%s: no measurement of its frame; DOM:\n%.300s", f.name, dom)
+		}
+	}
+	return got
 }
