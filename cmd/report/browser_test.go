@@ -55,8 +55,9 @@ func requireChromium(t *testing.T) string {
 // loadInBrowser opens page in headless Chromium and returns the DOM after
 // loading and the page's console messages (Chromium logs them to stderr as
 // "INFO:CONSOLE..." lines; a blocked load under the page's Content Security
-// Policy is one). A fresh profile directory keeps runs independent.
-func loadInBrowser(t *testing.T, bin, page string) (dom string, console []string) {
+// Policy is one). A fresh profile directory keeps runs independent; flags
+// are passed on to Chromium (a screenshot or a PDF print of the same start).
+func loadInBrowser(t *testing.T, bin, page string, flags ...string) (dom string, console []string) {
 	t.Helper()
 	abs, err := filepath.Abs(page)
 	if err != nil {
@@ -64,10 +65,11 @@ func loadInBrowser(t *testing.T, bin, page string) (dom string, console []string
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu",
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--no-first-run", "--no-default-browser-check", "--user-data-dir="+t.TempDir(),
-		"--enable-logging=stderr", "--v=0", "--dump-dom", "file://"+filepath.ToSlash(abs))
+		"--no-first-run", "--no-default-browser-check", "--user-data-dir=" + t.TempDir(),
+		"--enable-logging=stderr", "--v=0", "--dump-dom"}, flags...)
+	cmd := exec.CommandContext(ctx, bin, append(args, "file://"+filepath.ToSlash(abs))...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -105,7 +107,20 @@ func TestHTMLReportInBrowser(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	t.Parallel() // Chromium's start waits more than it computes: the browser tests wait side by side
-	dom, console := loadInBrowser(t, bin, page)
+	// The fast lane takes TestHTMLReportFits' 1280 px screenshot and PDF print
+	// of this page (the same results tree and preset) in this start.
+	var flags []string
+	dir := t.TempDir()
+	shot, pdf := filepath.Join(dir, "report-1280.png"), filepath.Join(dir, "report.pdf")
+	shared := testgate.IsFast() && os.Getenv("REPORT_SHOTS") == ""
+	if shared {
+		flags = []string{"--window-size=1280,1000", "--screenshot=" + shot, "--no-pdf-header-footer", "--print-to-pdf=" + pdf}
+	}
+	dom, console := loadInBrowser(t, bin, page, flags...)
+	if shared {
+		checkScreenshot(t, shot, 1280)
+		checkPDF(t, pdf)
+	}
 	if len(console) > 0 {
 		t.Errorf("the page logged to the console:\n%s", strings.Join(console, "\n"))
 	}
@@ -257,13 +272,12 @@ func runChromium(t *testing.T, bin, page string, flags ...string) (stdout, stder
 // (mean ± CI cells, the widest table) has no table wider than its box at
 // 1280 px and 390 px and in the print layout; screenshots at both widths and
 // a PDF print are made (kept in $REPORT_SHOTS when set, for a person to look
-// at). The fast lane takes the 1280 px screenshot and the PDF in the same
-// Chromium start as the 1280 px measurement (of the measured copy, which
-// differs from the page by the probe script only, and at 1000 px high), and
-// measures 390 px and print as frames of one page (measureFrames, with a
-// control frame that must overflow): two starts instead of five; the full
-// suite, or $REPORT_SHOTS, starts Chromium for each (six). The measurements
-// run side by side (parallel subtests of "layout"), as do the browser tests.
+// at). The fast lane measures the three as frames of one page in one
+// Chromium start (measureFrames, with a control frame that must overflow),
+// and TestHTMLReportInBrowser's start, of the same page, takes the 1280 px
+// screenshot and the PDF: one start here instead of five; the full suite, or
+// $REPORT_SHOTS, starts Chromium for each (six), the measurements side by
+// side (parallel subtests of "layout"), as are the browser tests.
 func TestHTMLReportFits(t *testing.T) {
 	bin := requireChromium(t)
 	root := resultsTree(t)
@@ -279,58 +293,57 @@ func TestHTMLReportFits(t *testing.T) {
 	}
 	shot := func(w int) string { return filepath.Join(shots, fmt.Sprintf("report-%d.png", w)) }
 	pdf := filepath.Join(shots, "report.pdf")
+	if shared {
+		// The screenshot and the PDF: TestHTMLReportInBrowser's start.
+		t.Run("layout", func(t *testing.T) {
+			frames := []layoutFrame{{"1280 px", page, 1280, false}, {"390 px", page, 390, false}, {"print", page, 718, true},
+				{"control", badPageFile(t), 390, false}}
+			got := measureFrames(t, bin, frames)
+			for i, f := range frames[:3] {
+				if len(got[i]) > 0 {
+					t.Errorf("%s: content wider than its box: %s", f.name, strings.Join(got[i], ", "))
+				}
+			}
+			if c := got[3]; len(c) == 0 || !strings.HasPrefix(c[0], "wide:") {
+				t.Errorf("control frame: overflow not detected: %q", c)
+			}
+		})
+		return
+	}
 	t.Run("layout", func(t *testing.T) {
-		if shared {
-			t.Run("390 px and print", func(t *testing.T) {
-				t.Parallel()
-				frames := []layoutFrame{{"390 px", page, 390, false}, {"print", page, 718, true}, {"control", badPageFile(t), 390, false}}
-				got := measureFrames(t, bin, frames)
-				for i, f := range frames[:2] {
-					if len(got[i]) > 0 {
-						t.Errorf("%s: content wider than its box: %s", f.name, strings.Join(got[i], ", "))
-					}
-				}
-				if c := got[2]; len(c) == 0 || !strings.HasPrefix(c[0], "wide:") {
-					t.Errorf("control frame: overflow not detected: %q", c)
-				}
-			})
-		}
 		for _, c := range []struct {
 			name  string
 			width int
 			print bool
 		}{{"1280 px", 1280, false}, {"390 px", 390, false}, {"print", 718, true}} {
-			if shared && c.width != 1280 {
-				continue // measured above, as frames
-			}
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
-				var flags []string
-				if shared && c.width == 1280 {
-					flags = []string{"--screenshot=" + shot(1280), "--no-pdf-header-footer", "--print-to-pdf=" + pdf}
-				}
-				if bad := measureLayout(t, bin, page, c.width, c.print, flags...); len(bad) > 0 {
+				if bad := measureLayout(t, bin, page, c.width, c.print); len(bad) > 0 {
 					t.Errorf("%s: content wider than its box: %s", c.name, strings.Join(bad, ", "))
 				}
 			})
 		}
 	})
-	widths := []int{1280, 390}
-	if shared {
-		widths = widths[:1] // taken above
+	for _, w := range []int{1280, 390} {
+		runChromium(t, bin, page, fmt.Sprintf("--window-size=%d,2400", w), "--screenshot="+shot(w))
+		checkScreenshot(t, shot(w), w)
 	}
-	for _, w := range widths {
-		if !shared {
-			runChromium(t, bin, page, fmt.Sprintf("--window-size=%d,2400", w), "--screenshot="+shot(w))
-		}
-		if st, err := os.Stat(shot(w)); err != nil || st.Size() < 10000 {
-			t.Errorf("screenshot at %d px: %v", w, err)
-		}
+	runChromium(t, bin, page, "--no-pdf-header-footer", "--print-to-pdf="+pdf)
+	checkPDF(t, pdf)
+}
+
+// checkScreenshot checks that Chromium wrote a screenshot of w px to file.
+func checkScreenshot(t *testing.T, file string, w int) {
+	t.Helper()
+	if st, err := os.Stat(file); err != nil || st.Size() < 10000 {
+		t.Errorf("screenshot at %d px: %v", w, err)
 	}
-	if !shared {
-		runChromium(t, bin, page, "--no-pdf-header-footer", "--print-to-pdf="+pdf)
-	}
-	data, err := os.ReadFile(pdf)
+}
+
+// checkPDF checks that Chromium printed a PDF of two pages or more to file.
+func checkPDF(t *testing.T, file string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
 	if err != nil || !bytes.HasPrefix(data, []byte("%PDF-")) || len(pdfPage.FindAll(data, -1)) < 2 {
 		t.Errorf("print to PDF: %v, %d bytes, %d pages", err, len(data), len(pdfPage.FindAll(data, -1)))
 	}
