@@ -112,7 +112,7 @@ func TestHTMLReportInBrowser(t *testing.T) {
 	var flags []string
 	dir := t.TempDir()
 	shot, pdf := filepath.Join(dir, "report-1280.png"), filepath.Join(dir, "report.pdf")
-	shared := testgate.IsFast() && os.Getenv("REPORT_SHOTS") == ""
+	shared := sharedStarts()
 	if shared {
 		flags = []string{"--window-size=1280,1000", "--screenshot=" + shot, "--no-pdf-header-footer", "--print-to-pdf=" + pdf}
 	}
@@ -164,11 +164,16 @@ func TestHTMLReportInBrowser(t *testing.T) {
 
 // TestBrowserCheckCatchesErrors makes sure the check above can fail: a page
 // with a script error and a reference to an outside image logs both (the bad
-// page, loadBadPage).
+// page, loadBadPage; in the fast lane, as a frame of loadFastLayout's page).
 func TestBrowserCheckCatchesErrors(t *testing.T) {
 	bin := requireChromium(t)
 	t.Parallel()
-	_, console := loadBadPage(t, bin)
+	var console []string
+	if sharedStarts() {
+		_, console = loadFastLayout(t, bin)
+	} else {
+		_, console = loadBadPage(t, bin)
+	}
 	joined := strings.Join(console, "\n")
 	for _, want := range []string{"notDefined is not defined", "violates the following Content Security Policy"} {
 		if !strings.Contains(joined, want) {
@@ -273,13 +278,25 @@ func runChromium(t *testing.T, bin, page string, flags ...string) (stdout, stder
 // 1280 px and 390 px and in the print layout; screenshots at both widths and
 // a PDF print are made (kept in $REPORT_SHOTS when set, for a person to look
 // at). The fast lane measures the three as frames of one page in one
-// Chromium start (measureFrames, with a control frame that must overflow),
-// and TestHTMLReportInBrowser's start, of the same page, takes the 1280 px
-// screenshot and the PDF: one start here instead of five; the full suite, or
-// $REPORT_SHOTS, starts Chromium for each (six), the measurements side by
-// side (parallel subtests of "layout"), as are the browser tests.
+// Chromium start shared with the two negative controls (loadFastLayout), and
+// TestHTMLReportInBrowser's start, of the same report, takes the 1280 px
+// screenshot and the PDF: two starts for the four browser tests instead of
+// five; the full suite, or $REPORT_SHOTS, starts Chromium for each
+// measurement and shot (six), the measurements side by side (parallel
+// subtests of "layout"), as are the browser tests.
 func TestHTMLReportFits(t *testing.T) {
 	bin := requireChromium(t)
+	if sharedStarts() {
+		// The screenshot and the PDF: TestHTMLReportInBrowser's start.
+		t.Parallel()
+		got, _ := loadFastLayout(t, bin)
+		for i, name := range fastFrameNames[:3] {
+			if len(got[i]) > 0 {
+				t.Errorf("%s: content wider than its box: %s", name, strings.Join(got[i], ", "))
+			}
+		}
+		return
+	}
 	root := resultsTree(t)
 	page := filepath.Join(t.TempDir(), "report.html")
 	if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
@@ -287,29 +304,11 @@ func TestHTMLReportFits(t *testing.T) {
 	}
 	t.Parallel()
 	shots := os.Getenv("REPORT_SHOTS")
-	shared := testgate.IsFast() && shots == ""
 	if shots == "" {
 		shots = t.TempDir()
 	}
 	shot := func(w int) string { return filepath.Join(shots, fmt.Sprintf("report-%d.png", w)) }
 	pdf := filepath.Join(shots, "report.pdf")
-	if shared {
-		// The screenshot and the PDF: TestHTMLReportInBrowser's start.
-		t.Run("layout", func(t *testing.T) {
-			frames := []layoutFrame{{"1280 px", page, 1280, false}, {"390 px", page, 390, false}, {"print", page, 718, true},
-				{"control", badPageFile(t), 390, false}}
-			got := measureFrames(t, bin, frames)
-			for i, f := range frames[:3] {
-				if len(got[i]) > 0 {
-					t.Errorf("%s: content wider than its box: %s", f.name, strings.Join(got[i], ", "))
-				}
-			}
-			if c := got[3]; len(c) == 0 || !strings.HasPrefix(c[0], "wide:") {
-				t.Errorf("control frame: overflow not detected: %q", c)
-			}
-		})
-		return
-	}
 	t.Run("layout", func(t *testing.T) {
 		for _, c := range []struct {
 			name  string
@@ -355,19 +354,26 @@ var pdfPage = regexp.MustCompile(`/Type\s*/Page\b`)
 
 // TestLayoutProbeCatchesOverflow makes sure the overflow check can fail: a
 // page with a table wider than its scrolling box at 390 px (the bad page,
-// loadBadPage).
+// loadBadPage; in the fast lane, as a frame of loadFastLayout's page, which
+// is how TestHTMLReportFits measures there).
 func TestLayoutProbeCatchesOverflow(t *testing.T) {
 	bin := requireChromium(t)
 	t.Parallel()
-	dom, _ := loadBadPage(t, bin)
-	bad := overflows(t, dom, 390)
+	var bad []string
+	if sharedStarts() {
+		got, _ := loadFastLayout(t, bin)
+		bad = got[3]
+	} else {
+		dom, _ := loadBadPage(t, bin)
+		bad = overflows(t, dom, 390)
+	}
 	if len(bad) == 0 || !strings.HasPrefix(bad[0], "wide:") {
 		t.Errorf("overflow not detected: %q", bad)
 	}
 }
 
 // badPage is the page of the two negative controls above, loaded once for
-// both: Chromium's start is most of either test's cost.
+// both in the full suite: Chromium's start is most of either test's cost.
 var badPage struct {
 	once    sync.Once
 	loaded  bool
@@ -447,8 +453,10 @@ var frameOutRE = regexp.MustCompile(`<div data-frame="frame-(\d+)" data-width="(
 // (window.innerWidth is 500 at --window-size=390,1000), so measureLayout's
 // "390 px" is 500 px, a frame's 390 px is 390. It returns each
 // frame's overflowing elements and fails the test unless every frame's
-// viewport had the width asked for and its probe ran.
-func measureFrames(t *testing.T, bin string, frames []layoutFrame) [][]string {
+// viewport had the width asked for and its probe ran; with
+// --enable-logging=stderr among flags, it also returns the frames' console
+// messages.
+func measureFrames(t *testing.T, bin string, frames []layoutFrame, flags ...string) (overflow [][]string, console []string) {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>frames</title></head><body style="margin:0">` + "\n")
@@ -465,7 +473,7 @@ func measureFrames(t *testing.T, bin string, frames []layoutFrame) [][]string {
 	if err := os.WriteFile(outer, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	dom, _ := runChromium(t, bin, outer, "--window-size=1280,1000", "--dump-dom")
+	dom, stderr := runChromium(t, bin, outer, append([]string{"--window-size=1280,1000", "--dump-dom"}, flags...)...)
 	got := make([][]string, len(frames))
 	seen := make([]bool, len(frames))
 	for _, m := range frameOutRE.FindAllStringSubmatch(dom, -1) {
@@ -484,5 +492,54 @@ func measureFrames(t *testing.T, bin string, frames []layoutFrame) [][]string {
 			t.Fatalf("%s: no measurement of its frame; DOM:\n%.300s", f.name, dom)
 		}
 	}
-	return got
+	return got, consoleLines(stderr)
+}
+
+// sharedStarts reports whether the browser tests share Chromium starts: in the
+// fast lane, unless $REPORT_SHOTS asks for every screenshot.
+func sharedStarts() bool { return testgate.IsFast() && os.Getenv("REPORT_SHOTS") == "" }
+
+// windowMin is the width of the viewport of a window of 390 px in headless
+// Chromium (156), which widens windows to 500 px: the width the full suite's
+// "390 px" measurement has, and so the fast lane's frame for it. At a true
+// 390 px (a frame) the report's "Results <path>" line is wider than the page
+// when the path is as long as a test's temporary directory.
+const windowMin = 500
+
+// fastFrameNames name the frames of loadFastLayout's page, in order.
+var fastFrameNames = []string{"1280 px", "390 px", "print", "bad page at 390 px"}
+
+// fastLayout is the fast lane's one Chromium start for TestHTMLReportFits and
+// the two negative controls: the report of TestHTMLReportFits (a results tree
+// with a preset and seeds) measured at 1280 px, 390 px and in the print
+// layout, and the bad page (loadBadPage's) at 390 px, as frames of one page
+// (measureFrames; the "390 px" frames at windowMin, the width a 390 px window
+// has) with Chromium's log on standard error.
+var fastLayout struct {
+	once      sync.Once
+	loaded    bool
+	overflows [][]string // by fastFrameNames
+	console   []string
+}
+
+// loadFastLayout returns fastLayout's overflowing elements (by frame) and
+// console messages, loaded by the first test to call it, in its own
+// temporary directories.
+func loadFastLayout(t *testing.T, bin string) (overflows [][]string, console []string) {
+	t.Helper()
+	fastLayout.once.Do(func() {
+		root := resultsTree(t)
+		page := filepath.Join(t.TempDir(), "report.html")
+		if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		frames := []layoutFrame{{fastFrameNames[0], page, 1280, false}, {fastFrameNames[1], page, windowMin, false},
+			{fastFrameNames[2], page, 718, true}, {fastFrameNames[3], badPageFile(t), windowMin, false}}
+		fastLayout.overflows, fastLayout.console = measureFrames(t, bin, frames, "--enable-logging=stderr", "--v=0")
+		fastLayout.loaded = true
+	})
+	if !fastLayout.loaded {
+		t.Fatal("the fast lane's layout page did not load (see the other test that loads it)")
+	}
+	return fastLayout.overflows, fastLayout.console
 }
