@@ -525,7 +525,7 @@ var fastLayout struct {
 // loadFastLayout returns fastLayout's overflowing elements (by frame) and
 // console messages, loaded by the first test to call it, in its own
 // temporary directories.
-func loadFastLayout(t *testing.T, bin string) (overflows [][]string, console []string) {
+func loadFastLayout(t *testing.T, bin string) (overflow [][]string, console []string) {
 	t.Helper()
 	fastLayout.once.Do(func() {
 		root := resultsTree(t)
