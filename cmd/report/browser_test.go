@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -53,8 +55,9 @@ func requireChromium(t *testing.T) string {
 // loadInBrowser opens page in headless Chromium and returns the DOM after
 // loading and the page's console messages (Chromium logs them to stderr as
 // "INFO:CONSOLE..." lines; a blocked load under the page's Content Security
-// Policy is one). A fresh profile directory keeps runs independent.
-func loadInBrowser(t *testing.T, bin, page string) (dom string, console []string) {
+// Policy is one). A fresh profile directory keeps runs independent; flags
+// are passed on to Chromium (a screenshot or a PDF print of the same start).
+func loadInBrowser(t *testing.T, bin, page string, flags ...string) (dom string, console []string) {
 	t.Helper()
 	abs, err := filepath.Abs(page)
 	if err != nil {
@@ -62,10 +65,11 @@ func loadInBrowser(t *testing.T, bin, page string) (dom string, console []string
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu",
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--no-first-run", "--no-default-browser-check", "--user-data-dir="+t.TempDir(),
-		"--enable-logging=stderr", "--v=0", "--dump-dom", "file://"+filepath.ToSlash(abs))
+		"--no-first-run", "--no-default-browser-check", "--user-data-dir=" + t.TempDir(),
+		"--enable-logging=stderr", "--v=0", "--dump-dom"}, flags...)
+	cmd := exec.CommandContext(ctx, bin, append(args, "file://"+filepath.ToSlash(abs))...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -103,7 +107,20 @@ func TestHTMLReportInBrowser(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	t.Parallel() // Chromium's start waits more than it computes: the browser tests wait side by side
-	dom, console := loadInBrowser(t, bin, page)
+	// The fast lane takes TestHTMLReportFits' 1280 px screenshot and PDF print
+	// of this page (the same results tree and preset) in this start.
+	var flags []string
+	dir := t.TempDir()
+	shot, pdf := filepath.Join(dir, "report-1280.png"), filepath.Join(dir, "report.pdf")
+	shared := sharedStarts()
+	if shared {
+		flags = []string{"--window-size=1280,1000", "--screenshot=" + shot, "--no-pdf-header-footer", "--print-to-pdf=" + pdf}
+	}
+	dom, console := loadInBrowser(t, bin, page, flags...)
+	if shared {
+		checkScreenshot(t, shot, 1280)
+		checkPDF(t, pdf)
+	}
 	if len(console) > 0 {
 		t.Errorf("the page logged to the console:\n%s", strings.Join(console, "\n"))
 	}
@@ -147,11 +164,16 @@ func TestHTMLReportInBrowser(t *testing.T) {
 
 // TestBrowserCheckCatchesErrors makes sure the check above can fail: a page
 // with a script error and a reference to an outside image logs both (the bad
-// page, loadBadPage).
+// page, loadBadPage; in the fast lane, as a frame of loadFastLayout's page).
 func TestBrowserCheckCatchesErrors(t *testing.T) {
 	bin := requireChromium(t)
 	t.Parallel()
-	_, console := loadBadPage(t, bin)
+	var console []string
+	if sharedStarts() {
+		_, console = loadFastLayout(t, bin)
+	} else {
+		_, console = loadBadPage(t, bin)
+	}
 	joined := strings.Join(console, "\n")
 	for _, want := range []string{"notDefined is not defined", "violates the following Content Security Policy"} {
 		if !strings.Contains(joined, want) {
@@ -255,14 +277,26 @@ func runChromium(t *testing.T, bin, page string, flags ...string) (stdout, stder
 // (mean ± CI cells, the widest table) has no table wider than its box at
 // 1280 px and 390 px and in the print layout; screenshots at both widths and
 // a PDF print are made (kept in $REPORT_SHOTS when set, for a person to look
-// at). The fast lane takes the 1280 px screenshot and the PDF in the same
-// Chromium start as the 1280 px measurement (of the measured copy, which
-// differs from the page by the probe script only, and at 1000 px high):
-// three starts instead of five; the full suite, or $REPORT_SHOTS, starts
-// Chromium for each (six). The three measurements run side by side
-// (parallel subtests of "layout"), as do the browser tests.
+// at). The fast lane measures the three as frames of one page in one
+// Chromium start shared with the two negative controls (loadFastLayout), and
+// TestHTMLReportInBrowser's start, of the same report, takes the 1280 px
+// screenshot and the PDF: two starts for the four browser tests instead of
+// five; the full suite, or $REPORT_SHOTS, starts Chromium for each
+// measurement and shot (six), the measurements side by side (parallel
+// subtests of "layout"), as are the browser tests.
 func TestHTMLReportFits(t *testing.T) {
 	bin := requireChromium(t)
+	if sharedStarts() {
+		// The screenshot and the PDF: TestHTMLReportInBrowser's start.
+		t.Parallel()
+		got, _ := loadFastLayout(t, bin)
+		for i, name := range fastFrameNames[:3] {
+			if len(got[i]) > 0 {
+				t.Errorf("%s: content wider than its box: %s", name, strings.Join(got[i], ", "))
+			}
+		}
+		return
+	}
 	root := resultsTree(t)
 	page := filepath.Join(t.TempDir(), "report.html")
 	if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
@@ -270,7 +304,6 @@ func TestHTMLReportFits(t *testing.T) {
 	}
 	t.Parallel()
 	shots := os.Getenv("REPORT_SHOTS")
-	shared := testgate.IsFast() && shots == ""
 	if shots == "" {
 		shots = t.TempDir()
 	}
@@ -284,32 +317,32 @@ func TestHTMLReportFits(t *testing.T) {
 		}{{"1280 px", 1280, false}, {"390 px", 390, false}, {"print", 718, true}} {
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
-				var flags []string
-				if shared && c.width == 1280 {
-					flags = []string{"--screenshot=" + shot(1280), "--no-pdf-header-footer", "--print-to-pdf=" + pdf}
-				}
-				if bad := measureLayout(t, bin, page, c.width, c.print, flags...); len(bad) > 0 {
+				if bad := measureLayout(t, bin, page, c.width, c.print); len(bad) > 0 {
 					t.Errorf("%s: content wider than its box: %s", c.name, strings.Join(bad, ", "))
 				}
 			})
 		}
 	})
-	widths := []int{1280, 390}
-	if shared {
-		widths = widths[:1] // taken above
+	for _, w := range []int{1280, 390} {
+		runChromium(t, bin, page, fmt.Sprintf("--window-size=%d,2400", w), "--screenshot="+shot(w))
+		checkScreenshot(t, shot(w), w)
 	}
-	for _, w := range widths {
-		if !shared {
-			runChromium(t, bin, page, fmt.Sprintf("--window-size=%d,2400", w), "--screenshot="+shot(w))
-		}
-		if st, err := os.Stat(shot(w)); err != nil || st.Size() < 10000 {
-			t.Errorf("screenshot at %d px: %v", w, err)
-		}
+	runChromium(t, bin, page, "--no-pdf-header-footer", "--print-to-pdf="+pdf)
+	checkPDF(t, pdf)
+}
+
+// checkScreenshot checks that Chromium wrote a screenshot of w px to file.
+func checkScreenshot(t *testing.T, file string, w int) {
+	t.Helper()
+	if st, err := os.Stat(file); err != nil || st.Size() < 10000 {
+		t.Errorf("screenshot at %d px: %v", w, err)
 	}
-	if !shared {
-		runChromium(t, bin, page, "--no-pdf-header-footer", "--print-to-pdf="+pdf)
-	}
-	data, err := os.ReadFile(pdf)
+}
+
+// checkPDF checks that Chromium printed a PDF of two pages or more to file.
+func checkPDF(t *testing.T, file string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
 	if err != nil || !bytes.HasPrefix(data, []byte("%PDF-")) || len(pdfPage.FindAll(data, -1)) < 2 {
 		t.Errorf("print to PDF: %v, %d bytes, %d pages", err, len(data), len(pdfPage.FindAll(data, -1)))
 	}
@@ -321,19 +354,26 @@ var pdfPage = regexp.MustCompile(`/Type\s*/Page\b`)
 
 // TestLayoutProbeCatchesOverflow makes sure the overflow check can fail: a
 // page with a table wider than its scrolling box at 390 px (the bad page,
-// loadBadPage).
+// loadBadPage; in the fast lane, as a frame of loadFastLayout's page, which
+// is how TestHTMLReportFits measures there).
 func TestLayoutProbeCatchesOverflow(t *testing.T) {
 	bin := requireChromium(t)
 	t.Parallel()
-	dom, _ := loadBadPage(t, bin)
-	bad := overflows(t, dom, 390)
+	var bad []string
+	if sharedStarts() {
+		got, _ := loadFastLayout(t, bin)
+		bad = got[3]
+	} else {
+		dom, _ := loadBadPage(t, bin)
+		bad = overflows(t, dom, 390)
+	}
 	if len(bad) == 0 || !strings.HasPrefix(bad[0], "wide:") {
 		t.Errorf("overflow not detected: %q", bad)
 	}
 }
 
 // badPage is the page of the two negative controls above, loaded once for
-// both: Chromium's start is most of either test's cost.
+// both in the full suite: Chromium's start is most of either test's cost.
 var badPage struct {
 	once    sync.Once
 	loaded  bool
@@ -351,14 +391,7 @@ var badPage struct {
 func loadBadPage(t *testing.T, bin string) (dom string, console []string) {
 	t.Helper()
 	badPage.once.Do(func() {
-		page := filepath.Join(t.TempDir(), "bad.html")
-		bad := `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
-			`<meta name="viewport" content="width=device-width, initial-scale=1"><style>.scroll{overflow-x:auto}</style><title>bad</title></head><body>` +
-			`<div class="scroll"><table id="wide"><tr><td style="white-space:nowrap">` + strings.Repeat("wide cell ", 80) + `</td></tr></table></div>` +
-			`<img src="https://example.invalid/x.png"><script>notDefined();</script></body></html>`
-		if err := os.WriteFile(page, []byte(bad), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		page := badPageFile(t)
 		var stderr string
 		badPage.dom, stderr = runChromium(t, bin, probeCopy(t, page, false), "--window-size=390,1000", "--enable-logging=stderr", "--v=0", "--dump-dom")
 		badPage.console = consoleLines(stderr)
@@ -368,4 +401,145 @@ func loadBadPage(t *testing.T, bin string) (dom string, console []string) {
 		t.Fatal("the bad page did not load (see the other test that loads it)")
 	}
 	return badPage.dom, badPage.console
+}
+
+// badPageFile writes the bad page of loadBadPage to a temporary file and
+// returns its path.
+func badPageFile(t *testing.T) string {
+	t.Helper()
+	page := filepath.Join(t.TempDir(), "bad.html")
+	bad := `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">` +
+		`<meta name="viewport" content="width=device-width, initial-scale=1"><style>.scroll{overflow-x:auto}</style><title>bad</title></head><body>` +
+		`<div class="scroll"><table id="wide"><tr><td style="white-space:nowrap">` + strings.Repeat("wide cell ", 80) + `</td></tr></table></div>` +
+		`<img src="https://example.invalid/x.png"><script>notDefined();</script></body></html>`
+	if err := os.WriteFile(page, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
+
+// layoutFrame is one measurement of measureFrames: page's probe copy (print
+// styles on screen when print is set) in a frame width px wide.
+type layoutFrame struct {
+	name  string
+	page  string
+	width int
+	print bool
+}
+
+// framesScript copies, once every frame has loaded, what layoutProbe recorded
+// in each frame's body, and the width of the frame's viewport, to an element
+// of the outer page, whose DOM is the one Chromium dumps.
+const framesScript = `<script>
+window.addEventListener('load', function () {
+  document.querySelectorAll('iframe').forEach(function (f) {
+    var d = f.contentDocument, out = document.createElement('div');
+    out.setAttribute('data-frame', f.id);
+    out.setAttribute('data-width', d.documentElement.clientWidth);
+    out.setAttribute('data-measured', d.body.getAttribute('data-measured') || 'no');
+    out.setAttribute('data-overflow', d.body.getAttribute('data-overflow') || '');
+    document.body.appendChild(out);
+  });
+});
+</script>`
+
+var frameOutRE = regexp.MustCompile(`<div data-frame="frame-(\d+)" data-width="(\d+)"[^>]*>`)
+
+// measureFrames measures several probe copies in one Chromium start: each is
+// the srcdoc of a frame as wide as its width and 1000 px high, without
+// scrollbars (as --hide-scrollbars gives the window measureLayout loads), so
+// its media queries and layout see a viewport of that width. A frame can be
+// narrower than a window: headless Chromium (156) widens a window to 500 px
+// (window.innerWidth is 500 at --window-size=390,1000), so measureLayout's
+// "390 px" is 500 px, a frame's 390 px is 390. It returns each
+// frame's overflowing elements and fails the test unless every frame's
+// viewport had the width asked for and its probe ran; with
+// --enable-logging=stderr among flags, it also returns the frames' console
+// messages.
+func measureFrames(t *testing.T, bin string, frames []layoutFrame, flags ...string) (overflow [][]string, console []string) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>frames</title></head><body style="margin:0">` + "\n")
+	for i, f := range frames {
+		data, err := os.ReadFile(probeCopy(t, f.page, f.print))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, `<iframe id="frame-%d" scrolling="no" style="display:block;border:0;width:%dpx;height:1000px" srcdoc="%s"></iframe>`+"\n",
+			i, f.width, html.EscapeString(string(data)))
+	}
+	b.WriteString(framesScript + "\n</body></html>")
+	outer := filepath.Join(t.TempDir(), "frames.html")
+	if err := os.WriteFile(outer, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom, stderr := runChromium(t, bin, outer, append([]string{"--window-size=1280,1000", "--dump-dom"}, flags...)...)
+	got := make([][]string, len(frames))
+	seen := make([]bool, len(frames))
+	for _, m := range frameOutRE.FindAllStringSubmatch(dom, -1) {
+		i, _ := strconv.Atoi(m[1])
+		if i >= len(frames) {
+			continue
+		}
+		f := frames[i]
+		if w, _ := strconv.Atoi(m[2]); w != f.width {
+			t.Fatalf("%s: the frame's viewport is %d px wide, want %d", f.name, w, f.width)
+		}
+		got[i], seen[i] = overflows(t, m[0], f.width), true
+	}
+	for i, f := range frames {
+		if !seen[i] {
+			t.Fatalf("%s: no measurement of its frame; DOM:\n%.300s", f.name, dom)
+		}
+	}
+	return got, consoleLines(stderr)
+}
+
+// sharedStarts reports whether the browser tests share Chromium starts: in the
+// fast lane, unless $REPORT_SHOTS asks for every screenshot.
+func sharedStarts() bool { return testgate.IsFast() && os.Getenv("REPORT_SHOTS") == "" }
+
+// windowMin is the width of the viewport of a window of 390 px in headless
+// Chromium (156), which widens windows to 500 px: the width the full suite's
+// "390 px" measurement has, and so the fast lane's frame for it. At a true
+// 390 px (a frame) the report's "Results <path>" line is wider than the page
+// when the path is as long as a test's temporary directory.
+const windowMin = 500
+
+// fastFrameNames name the frames of loadFastLayout's page, in order.
+var fastFrameNames = []string{"1280 px", "390 px", "print", "bad page at 390 px"}
+
+// fastLayout is the fast lane's one Chromium start for TestHTMLReportFits and
+// the two negative controls: the report of TestHTMLReportFits (a results tree
+// with a preset and seeds) measured at 1280 px, 390 px and in the print
+// layout, and the bad page (loadBadPage's) at 390 px, as frames of one page
+// (measureFrames; the "390 px" frames at windowMin, the width a 390 px window
+// has) with Chromium's log on standard error.
+var fastLayout struct {
+	once      sync.Once
+	loaded    bool
+	overflows [][]string // by fastFrameNames
+	console   []string
+}
+
+// loadFastLayout returns fastLayout's overflowing elements (by frame) and
+// console messages, loaded by the first test to call it, in its own
+// temporary directories.
+func loadFastLayout(t *testing.T, bin string) (overflow [][]string, console []string) {
+	t.Helper()
+	fastLayout.once.Do(func() {
+		root := resultsTree(t)
+		page := filepath.Join(t.TempDir(), "report.html")
+		if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		frames := []layoutFrame{{fastFrameNames[0], page, 1280, false}, {fastFrameNames[1], page, windowMin, false},
+			{fastFrameNames[2], page, 718, true}, {fastFrameNames[3], badPageFile(t), windowMin, false}}
+		fastLayout.overflows, fastLayout.console = measureFrames(t, bin, frames, "--enable-logging=stderr", "--v=0")
+		fastLayout.loaded = true
+	})
+	if !fastLayout.loaded {
+		t.Fatal("the fast lane's layout page did not load (see the other test that loads it)")
+	}
+	return fastLayout.overflows, fastLayout.console
 }
