@@ -213,6 +213,7 @@ td.txt { overflow-wrap: anywhere; }
 .warning { color: #8a3b00; font-weight: 600; }
 dl { display: grid; grid-template-columns: max-content auto; gap: 0.2rem 1rem; }
 dt { font-weight: 600; } dd { margin: 0; overflow-wrap: anywhere; }
+header code { overflow-wrap: anywhere; }
 code, pre, .hash { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 0.85rem; }
 .hash { word-break: break-all; }
 pre { background: #f6f6f6; padding: 0.8rem; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; }

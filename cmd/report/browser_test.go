@@ -499,12 +499,12 @@ func measureFrames(t *testing.T, bin string, frames []layoutFrame, flags ...stri
 // fast lane, unless $REPORT_SHOTS asks for every screenshot.
 func sharedStarts() bool { return testgate.IsFast() && os.Getenv("REPORT_SHOTS") == "" }
 
-// windowMin is the width of the viewport of a window of 390 px in headless
-// Chromium (156), which widens windows to 500 px: the width the full suite's
-// "390 px" measurement has, and so the fast lane's frame for it. At a true
-// 390 px (a frame) the report's "Results <path>" line is wider than the page
-// when the path is as long as a test's temporary directory.
-const windowMin = 500
+// phoneWidth is the fast lane's narrow frame: a true 390 px, which a frame
+// has. The full suite's "390 px" window is 500 px wide, since headless
+// Chromium (156) widens windows to 500 px; at 390 px the report's
+// "Results <path>" line overflowed the page when the path was as long as a
+// test's temporary directory, until its code could wrap.
+const phoneWidth = 390
 
 // fastFrameNames name the frames of loadFastLayout's page, in order.
 var fastFrameNames = []string{"1280 px", "390 px", "print", "bad page at 390 px"}
@@ -513,8 +513,7 @@ var fastFrameNames = []string{"1280 px", "390 px", "print", "bad page at 390 px"
 // the two negative controls: the report of TestHTMLReportFits (a results tree
 // with a preset and seeds) measured at 1280 px, 390 px and in the print
 // layout, and the bad page (loadBadPage's) at 390 px, as frames of one page
-// (measureFrames; the "390 px" frames at windowMin, the width a 390 px window
-// has) with Chromium's log on standard error.
+// (measureFrames) with Chromium's log on standard error.
 var fastLayout struct {
 	once      sync.Once
 	loaded    bool
@@ -528,13 +527,18 @@ var fastLayout struct {
 func loadFastLayout(t *testing.T, bin string) (overflow [][]string, console []string) {
 	t.Helper()
 	fastLayout.once.Do(func() {
-		root := resultsTree(t)
+		// the results under a long path without a hyphen, as a user's can be: the
+		// header's "Results <path>" line must wrap at 390 px
+		root := filepath.Join(t.TempDir(), "results_of_the_fb2010_day_on_fb3000_every_policy_seeds_1_to_5_lifecycle_on")
+		if err := os.Rename(resultsTree(t), root); err != nil {
+			t.Fatal(err)
+		}
 		page := filepath.Join(t.TempDir(), "report.html")
 		if code, _, stderr := runCmd("--html", page, "--preset", "hpfsp", root); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		frames := []layoutFrame{{fastFrameNames[0], page, 1280, false}, {fastFrameNames[1], page, windowMin, false},
-			{fastFrameNames[2], page, 718, true}, {fastFrameNames[3], badPageFile(t), windowMin, false}}
+		frames := []layoutFrame{{fastFrameNames[0], page, 1280, false}, {fastFrameNames[1], page, phoneWidth, false},
+			{fastFrameNames[2], page, 718, true}, {fastFrameNames[3], badPageFile(t), phoneWidth, false}}
 		fastLayout.overflows, fastLayout.console = measureFrames(t, bin, frames, "--enable-logging=stderr", "--v=0")
 		fastLayout.loaded = true
 	})
