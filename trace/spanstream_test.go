@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -53,7 +55,7 @@ func rowSpans(t *testing.T, s *JobStream) (tasks, attempts, lags []Span) {
 // against whole rows: a synthetic trace with failed and killed attempts,
 // unknown times and lags and hostless tasks, every schema version's sample
 // trace, and every history of testdata (each folder and file) ingested and
-// written.
+// written (historyTraceDirs, written once for the tests that call this).
 func rowTestDirs(t *testing.T) []string {
 	t.Helper()
 	jobs := streamJobs(300)
@@ -73,9 +75,25 @@ func rowTestDirs(t *testing.T) []string {
 	for _, v := range []string{"sample-trace", "sample-trace-v1", "sample-trace-v2", "sample-trace-v2.1", "sample-trace-v2.2", "sample-trace-v2.3"} {
 		dirs = append(dirs, filepath.Join("testdata", v))
 	}
+	histories, err := historyTraceDirs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(dirs, histories...)
+}
+
+// historyTraceDirs is every history of testdata (each folder and file)
+// ingested and written, once, under historyTraceRoot, which TestMain
+// removes; the tests only read these directories.
+var historyTraceDirs = sync.OnceValues(func() ([]string, error) {
+	root, err := os.MkdirTemp("", "trace-histories-")
+	if err != nil {
+		return nil, err
+	}
+	historyTraceRoot.Store(&root)
+	var dirs []string
 	for _, sub := range []string{"jhist", "hadoop1", "rumen"} {
-		root := filepath.Join("testdata", sub)
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		err := filepath.WalkDir(filepath.Join("testdata", sub), func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
@@ -83,19 +101,22 @@ func rowTestDirs(t *testing.T) []string {
 			if err != nil || len(tr.Tasks) == 0 {
 				return nil // a folder of configurations or topologies
 			}
-			dir := filepath.Join(t.TempDir(), "t")
+			dir := filepath.Join(root, fmt.Sprint(len(dirs)))
 			if err := Write(dir, tr); err != nil {
-				t.Fatal(err)
+				return err
 			}
 			dirs = append(dirs, dir)
 			return nil
 		})
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
-	return dirs
-}
+	return dirs, nil
+})
+
+// historyTraceRoot is the directory historyTraceDirs wrote, if it ran.
+var historyTraceRoot atomic.Pointer[string]
 
 // TestSpansAsRows: EachTaskSpan and EachAttemptSpan, which read six columns,
 // hand out what EachTask and EachAttempt do, cut down to a span, and

@@ -7,6 +7,12 @@ import (
 	"github.com/tracereplay/tracereplay/internal/testgate"
 )
 
-// TestMain runs the tests with testgate.Main: the fast lane collects less
-// often.
-func TestMain(m *testing.M) { os.Exit(testgate.Main(m)) }
+// TestMain runs the tests with testgate.Main (the fast lane collects less
+// often), then removes the histories historyTraceDirs wrote.
+func TestMain(m *testing.M) {
+	code := testgate.Main(m)
+	if root := historyTraceRoot.Load(); root != nil {
+		os.RemoveAll(*root)
+	}
+	os.Exit(code)
+}
