@@ -20,6 +20,7 @@ import (
 	"github.com/tracereplay/tracereplay/internal/cells"
 	"github.com/tracereplay/tracereplay/internal/testgate"
 	"github.com/tracereplay/tracereplay/internal/testheap"
+	"github.com/tracereplay/tracereplay/internal/testspoil"
 	"github.com/tracereplay/tracereplay/replay"
 	"github.com/tracereplay/tracereplay/trace"
 )
@@ -480,21 +481,7 @@ func TestObservedStreamedPageSpoiled(t *testing.T) {
 	// spoil writes b's bytes [from, to) as 0xff in place, the file's size
 	// and modification time kept.
 	spoil := func(from, to int) {
-		st, err := os.Stat(path)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer f.Close()
-		if _, err := f.WriteAt(bytes.Repeat([]byte{0xff}, to-from), int64(from)); err != nil {
-			t.Error(err)
-		}
-		if err := os.Chtimes(path, st.ModTime(), st.ModTime()); err != nil {
+		if err := testspoil.InPlace(path, int64(from), bytes.Repeat([]byte{0xff}, to-from)); err != nil {
 			t.Error(err)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tracereplay/tracereplay/internal/testspoil"
 )
 
 // TestStreamedChecksAgain: the passes over a streamed trace (attempts too)
@@ -66,13 +68,9 @@ func TestStreamedChecksAgain(t *testing.T) {
 	checks(AttemptsFile, 1)
 
 	// spoiled is the file at path with its first page header (after the
-	// magic) garbage, its bytes and its stat before.
-	spoiled := func(path string) (b, orig []byte, st os.FileInfo) {
+	// magic) garbage, and its bytes before.
+	spoiled := func(path string) (b, orig []byte) {
 		orig, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err = os.Stat(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,7 +81,7 @@ func TestStreamedChecksAgain(t *testing.T) {
 		// later than the clock tick of the file's last change, on a kernel
 		// without fine-grained timestamps
 		time.Sleep(20 * time.Millisecond)
-		return b, orig, st
+		return b, orig
 	}
 	refused := func(file string) {
 		t.Helper()
@@ -94,16 +92,8 @@ func TestStreamedChecksAgain(t *testing.T) {
 	}
 
 	path := filepath.Join(dir, TasksFile)
-	b, orig, st := spoiled(path)
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt(b[:24], 0); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := os.Chtimes(path, st.ModTime(), st.ModTime()); err != nil {
+	b, orig := spoiled(path)
+	if err := testspoil.InPlace(path, 0, b[:24]); err != nil {
 		t.Fatal(err)
 	}
 	refused(TasksFile)
@@ -116,15 +106,8 @@ func TestStreamedChecksAgain(t *testing.T) {
 		t.Fatalf("tasks.parquet written back: %v", err)
 	}
 	path = filepath.Join(dir, AttemptsFile)
-	b, _, st = spoiled(path)
-	other := filepath.Join(t.TempDir(), AttemptsFile)
-	if err := os.WriteFile(other, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(other, st.ModTime(), st.ModTime()); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(other, path); err != nil {
+	b, _ = spoiled(path)
+	if err := testspoil.Replace(path, b); err != nil {
 		t.Fatal(err)
 	}
 	refused(AttemptsFile)

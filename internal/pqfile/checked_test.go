@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/tracereplay/tracereplay/internal/pqbounds"
+	"github.com/tracereplay/tracereplay/internal/testspoil"
 )
 
 type checkedRow struct {
@@ -103,20 +104,8 @@ func TestCheckedOncePerVersion(t *testing.T) {
 	const tick = 20 * time.Millisecond
 
 	// In place, the same size, the modification time put back.
-	st, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	time.Sleep(tick)
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt(bad[:24], 0); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := os.Chtimes(path, st.ModTime(), st.ModTime()); err != nil {
+	if err := testspoil.InPlace(path, 0, bad[:24]); err != nil {
 		t.Fatal(err)
 	}
 	if err := checkOpen(t, &c, path); err == nil {
@@ -139,19 +128,8 @@ func TestCheckedOncePerVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs(4)
-	st, err = os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	time.Sleep(tick)
-	other := filepath.Join(dir, "other")
-	if err := os.WriteFile(other, bad, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(other, st.ModTime(), st.ModTime()); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(other, path); err != nil {
+	if err := testspoil.Replace(path, bad); err != nil {
 		t.Fatal(err)
 	}
 	if err := checkOpen(t, &c, path); err == nil {
