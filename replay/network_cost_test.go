@@ -36,7 +36,18 @@ func prefix(tr *trace.Trace, n int) *trace.Trace {
 // costRun replays tr once under the hardware's network model and returns the
 // CPU time it took, its tasks and its result. With -flow-events it logs the
 // run's events by kind (replay.CountEvents), flow ends by transfer kind.
-func costRun(b *testing.B, tr *trace.Trace, hw replay.Hardware, pol string) (int64, int64, *replay.Result) {
+//
+// With stream the run writes its results as cmd/replay does with --out: rows
+// streamed to Parquet files (in a temporary directory), the Result holding
+// no job or timeline rows. Without it every row is kept in the Result, for
+// callers that compare runs job by job: a cost a command never pays, the
+// timeline's rows (a links.parquet row per loaded link every 10 s under
+// flow, a node_net.parquet row per node with traffic) growing slices the
+// collector scans. On FB-2010's first 3,000 jobs that made the flow run's
+// CPU 17.2 µs a task under fair instead of 9.5 without a timeline, and the
+// fixed run's under fifo 4.0 instead of 0.55 (docs/network-model.md, "The
+// flow prefix benchmark, streamed").
+func costRun(b *testing.B, tr *trace.Trace, hw replay.Hardware, pol string, stream bool) (int64, int64, *replay.Result) {
 	b.Helper()
 	cpu0 := processCPU()
 	topo := replay.NewTopology(&hw, 1)
@@ -49,6 +60,13 @@ func costRun(b *testing.B, tr *trace.Trace, hw replay.Hardware, pol string) (int
 		b.Fatal(err)
 	}
 	opt := replay.Options{Seed: 1, Timeline: true}
+	dir := ""
+	if stream {
+		dir = b.TempDir()
+		if opt.Out, err = replay.NewRunWriter(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
 	var st *replay.EventStats
 	if *flowEvents {
 		st = replay.CountEvents(&opt)
@@ -56,6 +74,11 @@ func costRun(b *testing.B, tr *trace.Trace, hw replay.Hardware, pol string) (int
 	res, err := replay.Run(w, p, opt)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if stream {
+		if err := replay.WriteRun(dir, res, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 	cpu, tasks := processCPU()-cpu0, res.Summary.Maps+res.Summary.Reduces
 	if st != nil {
@@ -71,7 +94,8 @@ var flowEvents = flag.Bool("flow-events", false, "BenchmarkFlowModel and the oth
 // and the flow network models, one after the other in each op, and reports
 // each one's CPU µs per task and their ratio (flow-cpu/fixed-cpu): issue 13's
 // cost bound is a ratio of at most 3 on the whole trace
-// (docs/network-model.md, "Cost in the engine"). With -v it logs what the
+// (docs/network-model.md, "Cost in the engine"). Both runs stream their
+// results to Parquet files as cmd/replay --out does (costRun). With -v it logs what the
 // flow run did: events, transfers by kind, and the solver's counters.
 // -flow-jobs sets the prefix (100 jobs by default), -flow-shuffle the flow
 // run's flow_shuffle, -flow-update its flow_update.
@@ -84,7 +108,7 @@ func BenchmarkFlowModel(b *testing.B) {
 			var fixedCPU, flowCPU, tasks int64
 			for range b.N {
 				hw := loadHardware(b, "fb-3000.toml")
-				c, n, res := costRun(b, tr, hw, pol)
+				c, n, res := costRun(b, tr, hw, pol, true)
 				fixedCPU += c
 				b.Logf("fixed: %d events, %d tasks", res.Summary.Events, n)
 				tasks += n
@@ -100,7 +124,7 @@ func BenchmarkFlowModel(b *testing.B) {
 				if err := hw.Validate(); err != nil {
 					b.Fatal(err)
 				}
-				c, _, res = costRun(b, tr, hw, pol)
+				c, _, res = costRun(b, tr, hw, pol, true)
 				flowCPU += c
 				logFlowCost(b, res)
 			}
@@ -162,7 +186,7 @@ func BenchmarkFlowUpdate(b *testing.B) {
 				if err := hw.Validate(); err != nil {
 					b.Fatal(err)
 				}
-				cpu, _, res := costRun(b, tr, hw, "fair")
+				cpu, _, res := costRun(b, tr, hw, "fair", false)
 				return cpu, res
 			}
 			for range b.N {
@@ -208,7 +232,7 @@ func BenchmarkFlowShuffle(b *testing.B) {
 		b.Run(pol, func(b *testing.B) {
 			for range b.N {
 				hw := loadHardware(b, "fb-3000.toml")
-				fixedCPU, _, _ := costRun(b, tr, hw, pol)
+				fixedCPU, _, _ := costRun(b, tr, hw, pol, false)
 				run := func(mode replay.FlowShuffleMode) (int64, *replay.Result) {
 					hw := loadHardware(b, "fb-3000.toml")
 					hw.Network, hw.FlowShuffle = replay.NetworkFlow, mode
@@ -218,7 +242,7 @@ func BenchmarkFlowShuffle(b *testing.B) {
 					if err := hw.Validate(); err != nil {
 						b.Fatal(err)
 					}
-					cpu, _, res := costRun(b, tr, hw, pol)
+					cpu, _, res := costRun(b, tr, hw, pol, false)
 					b.Logf("flow_shuffle = %s, flow_fetch_order = %s: %.2f CPU s (%.1f × fixed's %.2f s)", mode, hw.FlowFetchOrder, float64(cpu)/1e9, float64(cpu)/float64(fixedCPU), float64(fixedCPU)/1e9)
 					logFlowCost(b, res)
 					return cpu, res
