@@ -60,6 +60,13 @@ func TestUpdateQuantum(t *testing.T) {
 	step("settle at 10 s", err)
 	want(1, 30*s)
 	want(2, 14*s)
+	retimed := func(k int64) {
+		t.Helper()
+		if got := n.Stats().Retimed; got != k {
+			t.Errorf("at %d µs Stats().Retimed = %d, want %d", n.Now(), got, k)
+		}
+	}
+	retimed(2) // A and B, re-timed by the settle
 	_, err = n.Remove(14*s, 2)
 	step("end B", err)
 	want(1, 30*s)
@@ -74,6 +81,7 @@ func TestUpdateQuantum(t *testing.T) {
 	_, err = n.Settle(20 * s)
 	step("settle at 20 s", err)
 	want(1, 25*s)
+	retimed(3) // and A again
 
 	// The same changes without a quantum.
 	n = New()
