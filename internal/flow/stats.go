@@ -14,9 +14,7 @@ type Stats struct {
 	// incremental attempt's flows included in LocalFlows).
 	LocalFlows, FullFlows int64
 	// Retimed sums the flows whose finish time moved, flows just added not
-	// counted: at every solve, the deferred ones of Settle included (before
-	// b9323c0's successor it left those out, so under a rate-update quantum
-	// it counted almost nothing).
+	// counted, at every solve, Settle's included.
 	Retimed int64
 	// QuantumSolves counts the solves under a rate-update quantum (changes
 	// solved at once and deferred ones settled).
