@@ -101,14 +101,20 @@ func (q *eventQueue) push(e event) {
 }
 
 func (q *eventQueue) pop() event {
+	top := (*q)[0]
+	q.dropTop()
+	return top
+}
+
+// dropTop removes the first event, which pop has read: apart from pop, so
+// that the event returned is not held in registers across the descent (and
+// restored into them after each level's prefetch call).
+func (q *eventQueue) dropTop() {
 	h := *q
-	top := h[0]
 	n := len(h) - 1
-	last := h[n]
-	h = h[:n]
-	*q = h
+	*q = h[:n]
 	if n == 0 {
-		return top
+		return
 	}
 	// Bottom-up (Floyd): the hole at the root goes down the path of least
 	// children to a leaf without comparing them with last, which then rises
@@ -149,6 +155,11 @@ func (q *eventQueue) pop() event {
 		}
 		break
 	}
+	// last is read only now, from its slot past the new end, which the
+	// descent does not write: not held in registers across it (nor spilled
+	// and reloaded around each level's prefetch call).
+	last := h[n]
+	h = h[:n]
 	for i > 0 {
 		p := (i - 1) >> 2
 		if h[p].before(&last) {
@@ -158,7 +169,6 @@ func (q *eventQueue) pop() event {
 		i = p
 	}
 	h[i] = last
-	return top
 }
 
 type nodeState struct {
