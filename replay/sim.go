@@ -101,48 +101,74 @@ func (q *eventQueue) push(e event) {
 }
 
 func (q *eventQueue) pop() event {
+	top := (*q)[0]
+	q.dropTop()
+	return top
+}
+
+// dropTop removes the first event, which pop has read: apart from pop, so
+// that the event returned is not held in registers across the descent (and
+// restored into them after each level's prefetch call).
+func (q *eventQueue) dropTop() {
 	h := *q
-	top := h[0]
 	n := len(h) - 1
-	last := h[n]
-	h = h[:n]
-	i := 0
+	*q = h[:n]
+	if n == 0 {
+		return
+	}
+	// Bottom-up (Floyd): the hole at the root goes down the path of least
+	// children to a leaf without comparing them with last, which then rises
+	// from there to its place. The children on the path are in order, so
+	// last stops below the first of them that is not before it, where the
+	// usual sift-down would have put it: the same layout (TestEventQueueLayout),
+	// with one comparison a level fewer (last, a leaf's event, mostly goes
+	// back to the bottom or near it).
+	base := uintptr(unsafe.Pointer(&h[0]))
+	i, hole := 0, &h[0]
 	for {
 		c := 4*i + 1
-		var m int
 		if c+3 < n { // four children: a tournament without branches
 			// The next level's four children are among these sixteen
 			// grandchildren: fetch them while this level is compared, so
 			// that one level's cache misses overlap the next one's. The
 			// top levels (the first 64 events) stay in the cache anyway.
 			if g := 4*c + 1; g+15 < n && g >= 64 {
-				prefetchBlock(uintptr(unsafe.Pointer(&h[g])))
+				prefetchBlock(base + uintptr(g)*unsafe.Sizeof(event{}))
 			}
-			a := c + beforeBit(&h[c+1], &h[c])
-			b := c + 2 + beforeBit(&h[c+3], &h[c+2])
-			m = a ^ (a^b)&-beforeBit(&h[b], &h[a])
-		} else {
-			if c >= n {
-				break
-			}
-			m = c
+			k := (*[4]event)(h[c : c+4])
+			a := beforeBit(&k[1], &k[0])
+			b := 2 + beforeBit(&k[3], &k[2])
+			m := (a ^ (a^b)&-beforeBit(&k[b&3], &k[a&3])) & 3
+			*hole = k[m]
+			i, hole = c+m, &k[m]
+			continue
+		}
+		if c < n { // one to three children, which have none
+			m := c
 			for k := c + 1; k < n; k++ {
 				if h[k].before(&h[m]) {
 					m = k
 				}
 			}
+			*hole = h[m]
+			i = m
 		}
-		if !h[m].before(&last) {
+		break
+	}
+	// last is read only now, from its slot past the new end, which the
+	// descent does not write: not held in registers across it (nor spilled
+	// and reloaded around each level's prefetch call).
+	last := h[n]
+	h = h[:n]
+	for i > 0 {
+		p := (i - 1) >> 2
+		if h[p].before(&last) {
 			break
 		}
-		h[i] = h[m]
-		i = m
+		h[i] = h[p]
+		i = p
 	}
-	if n > 0 {
-		h[i] = last
-	}
-	*q = h
-	return top
+	h[i] = last
 }
 
 type nodeState struct {
