@@ -64,9 +64,36 @@ func checkMaxMin(n *Network) error {
 			return fmt.Errorf("flow %d finishes at %d before the clock %d", f.id, f.finish, n.now)
 		}
 	}
+	if err := checkFinishHeap(n); err != nil {
+		return err
+	}
 	id, at, ok := n.Next()
 	if ok != (min != nil) || (ok && (id != min.id || at != min.finish)) {
 		return fmt.Errorf("Next = %d at %d (%v), want the earliest finish %v", id, at, ok, min)
+	}
+	return nil
+}
+
+// checkFinishHeap checks the finish heap against the active flows: one
+// entry each, at the place the flow's hidx gives, holding the flow with its
+// ID and finish time, and no entry before its parent.
+func checkFinishHeap(n *Network) error {
+	h := n.fin
+	if len(h) != n.Active() {
+		return fmt.Errorf("finish heap: %d entries for %d active flows", len(h), n.Active())
+	}
+	for _, f := range n.flows.all() {
+		if f.hidx < 0 || f.hidx >= len(h) {
+			return fmt.Errorf("finish heap: flow %d at place %d of %d", f.id, f.hidx, len(h))
+		}
+		if e := h[f.hidx]; e.f != f || e.id != f.id || e.finish != f.finish {
+			return fmt.Errorf("finish heap: flow %d (finish %d) at place %d, which holds flow %d (finish %d)", f.id, f.finish, f.hidx, e.id, e.finish)
+		}
+	}
+	for i := 1; i < len(h); i++ {
+		if p := (i - 1) / 4; h[i].before(&h[p]) {
+			return fmt.Errorf("finish heap: entry %d (flow %d) before its parent %d (flow %d)", i, h[i].id, p, h[p].id)
+		}
 	}
 	return nil
 }
