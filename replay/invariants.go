@@ -288,7 +288,7 @@ func (c *checker) mapTransferEnded(j *Job, x Transfer, stage uint8) {
 // records were dropped (Sim.retireMaps) the walk reads each output's node and
 // bytes from the done outputs' records, which flowOutputsKept compared with
 // the maps' when they were dropped, and computes its share again.
-func (c *checker) sourceMix(j *Job, r int32, cl int, got []roundSource) {
+func (c *checker) sourceMix(j *Job, r int32, cl int, got []roundSource, total int64) {
 	s := c.s
 	st := &j.out.fs[r]
 	red := &j.Reduces[r]
@@ -327,6 +327,13 @@ func (c *checker) sourceMix(j *Job, r int32, cl int, got []roundSource) {
 	c.mixes++
 	if !slices.Equal(got, want) {
 		c.fail("reduce %d of job %s, round class %d: sources %v from the done outputs' records, %v from the maps'", r, j.Trace.ID, cl, got, want)
+	}
+	var sum int64
+	for _, x := range want {
+		sum += x.bytes
+	}
+	if total != sum {
+		c.fail("reduce %d of job %s, round class %d: sources of %d bytes in all, summed as they were listed; %d from the maps'", r, j.Trace.ID, cl, total, sum)
 	}
 }
 

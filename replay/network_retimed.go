@@ -292,77 +292,104 @@ type roundSource struct {
 // waiting for reduce r (those in the job's done maps from the class's cursor
 // on, which it moves to the end) and the reduce's bytes from each, in the
 // order of each host's first output; hosts whose outputs are empty are left
-// out. It costs one step per map done since the class's last round, reading
-// the done outputs in order (jobOutput.outs) and the share as share computes
-// it (or as tallyOutput recorded it); a round that takes every done output
-// costs one step per host holding them instead (outputTally).
+// out. It reads the done outputs in order (jobOutput.outs) and the share as
+// tallyOutput recorded it (or, when the reduces' shares differ, as share
+// computes it). A round from the reduce's rack costs one step per output of
+// that rack done since the class's last round, which the job's index by
+// rack lists (jobOutput.byRack), found by a binary search; one from other
+// racks one step per map done since then, or, when it takes every done
+// output, one step per host holding them (outputTally).
 func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
-	st := &j.out.fs[r]
+	o := &j.out
+	st := &o.fs[r]
 	rc := &st.rounds[c]
-	from := int(rc.from)
+	from, seen := int(rc.from), int(st.seen) // outs[from:seen]: the outputs queued (event_poll may hold later ones back)
 	if c == roundOwn {
 		rc.from = st.seen
 		return nil
 	}
 	red := &j.Reduces[r]
 	m := &s.roundMix
-	if m.slot == nil {
-		m.slot = make([]int32, len(s.topo.Nodes))
+	if m.acc == nil {
+		m.acc, m.order = make([]int64, len(s.topo.Nodes)), make([]int32, len(s.topo.Nodes)+1)
 	}
 	srcs := s.roundSrcs[:0]
-	node, far := red.Node, c == roundFar
+	var total int64 // the sources' bytes
+	node := red.Node
 	rack := s.topo.Nodes[node].Rack
-	sb, total := red.ShuffleBytes, j.out.total
-	outs := j.out.outs[from:st.seen] // the outputs queued (event_poll may hold later ones back)
-	if sb <= 0 {
-		outs = nil // no share of any output (outputShare)
-	}
-	tallied := j.out.tally.on // every output's share is recorded (tallyOutput)
-	if t := &j.out.tally; tallied && from == 0 && int(t.n) == len(outs) {
-		// Every done output, as the job's tally has them by host: the same
-		// hosts in the same order (each one's first output with a positive
-		// share) and bytes, in O(hosts) instead of O(outputs).
-		for _, k := range t.pos {
-			if e := &t.nodes[k]; e.node != node && (e.rack == rack) != far {
-				srcs = append(srcs, roundSource{node: e.node, bytes: e.bytes})
+	sb := red.ShuffleBytes
+	t := &o.tally
+	switch {
+	case sb <= 0:
+		// No share of any output (outputShare).
+	case c == roundRack:
+		// The outputs of the reduce's rack only: outs[from:seen] in order
+		// less those of other racks, which this class leaves out. (The
+		// tally's way below would read every host holding outputs.)
+		var ks []int32
+		if o.byRack != nil {
+			ks = o.byRack[rack]
+		}
+		lo, _ := slices.BinarySearch(ks, int32(from))
+		maps := j.NumMaps()
+		acc, order, k := m.acc, m.order, 0
+		for _, i := range ks[lo:] {
+			if int(i) >= seen {
+				break
+			}
+			x := &o.outs[i]
+			if x.node == node {
+				continue
+			}
+			b := x.share
+			if !t.shares {
+				b = outputShare(sb, x.bytes, o.total, maps) // share(j, red, m)
+			}
+			if b > 0 {
+				k = mixAdd(acc, order, k, x.node, b)
+				total += b
 			}
 		}
-		outs = nil
-	}
-	for _, x := range outs {
-		if x.node == node || (x.rack == rack) == far {
-			continue
+		srcs = m.collect(srcs, k)
+	case t.on && from == 0 && int(t.n) == seen:
+		// From other racks, every done output: as the job's tally has them
+		// by host, the same hosts in the same order (each one's first
+		// output with a positive share) and bytes, in O(hosts) instead of
+		// O(outputs).
+		for _, k := range t.pos {
+			if e := &t.nodes[k]; e.rack != rack {
+				srcs = append(srcs, roundSource{node: e.node, bytes: e.bytes})
+				total += e.bytes
+			}
 		}
-		b := x.share
-		if !tallied {
-			b = outputShare(sb, x.bytes, total, j.NumMaps()) // share(j, red, m)
+	default:
+		// From other racks: outs[from:seen] less the reduce's rack's
+		// outputs (its node's among them).
+		maps := j.NumMaps()
+		acc, order, k := m.acc, m.order, 0
+		for _, x := range o.outs[from:seen] {
+			if x.rack == rack {
+				continue
+			}
+			b := x.share
+			if !t.shares {
+				b = outputShare(sb, x.bytes, o.total, maps) // share(j, red, m)
+			}
+			if b > 0 {
+				k = mixAdd(acc, order, k, x.node, b)
+				total += b
+			}
 		}
-		if b <= 0 {
-			continue
-		}
-		k := m.slot[x.node] - 1
-		if k < 0 {
-			srcs = append(srcs, roundSource{node: x.node})
-			k = int32(len(srcs) - 1)
-			m.slot[x.node] = k + 1
-		}
-		srcs[k].bytes += b
-	}
-	for _, x := range srcs {
-		m.slot[x.node] = 0
+		srcs = m.collect(srcs, k)
 	}
 	if s.chk != nil {
-		s.chk.sourceMix(j, r, c, srcs)
+		s.chk.sourceMix(j, r, c, srcs, total)
 	}
 	rc.from = st.seen
 	s.roundSrcs = srcs
 	if k := roundSourceCap; k > 0 && len(srcs) > k {
 		// The k hosts with the most bytes (the earlier first on a tie),
 		// in their order; the others' sides are left out.
-		var total int64
-		for _, x := range srcs {
-			total += x.bytes
-		}
 		idx := topSources(srcs, k, s.roundIdx[:0])
 		kept := srcs[len(srcs):]
 		for _, i := range idx {
@@ -381,20 +408,23 @@ func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 // (all of them when there are at most k). It is what a stable sort of the
 // indexes by bytes, decreasing, cut to k and sorted back gives, in one pass
 // keeping the k best so far by insertion: O(len(srcs) · k) instead of
-// O(n log n) with a comparison closure.
+// O(n log n) with a comparison closure. Once k are kept, a source is
+// compared with the k-th best's bytes, kept aside (th), and most go no
+// further: a round's sources are often hundreds of hosts.
 func topSources(srcs []roundSource, k int, idx []int32) []int32 {
 	if k <= 0 {
 		return idx
 	}
 	base := len(idx)
+	var th int64 // the k-th best's bytes once k are kept
 	for i := range srcs {
-		top := idx[base:]
 		b := srcs[i].bytes
-		if len(top) == k && b <= srcs[top[k-1]].bytes {
+		if len(idx)-base == k && b <= th {
 			continue // not more than the k-th best: the earlier wins a tie
 		}
 		// top is by bytes, decreasing, the earlier first on a tie: i goes
 		// after every kept source with at least its bytes.
+		top := idx[base:]
 		p := len(top)
 		for p > 0 && srcs[top[p-1]].bytes < b {
 			p--
@@ -405,6 +435,9 @@ func topSources(srcs []roundSource, k int, idx []int32) []int32 {
 		}
 		copy(top[p+1:], top[p:len(top)-1])
 		top[p] = int32(i)
+		if len(top) == k {
+			th = srcs[top[k-1]].bytes
+		}
 	}
 	slices.Sort(idx[base:])
 	return idx
@@ -413,10 +446,42 @@ func topSources(srcs []roundSource, k int, idx []int32) []int32 {
 // roundSourceCap is the most source hosts a batch round loads (0: all).
 const roundSourceCap = 4
 
-// roundMix is sourceMix's scratch: by node, 1 + its index in the sources
-// listed, 0 when not listed.
+// roundMix is sourceMix's scratch: by node, the bytes counted from it into
+// the round being mixed (mixAdd), 0 when none; and room for a round's
+// nodes, listed in the order of their first; acc all 0 between rounds
+// (collect). A dense table of bytes and a list that grows without a branch
+// (mixAdd): a round from other racks counts hundreds of hosts, and whether
+// an output's host is new to the round is close to a coin toss (on FB-2010's
+// first 3,000 jobs, 68 million hosts listed for 128 million outputs read
+// under fifo, 93 for 127 under fair), which a branch cannot predict.
 type roundMix struct {
-	slot []int32
+	acc   []int64 // by node
+	order []int32 // one entry a node, and one more: mixAdd writes one past the nodes listed
+}
+
+// mixAdd counts b > 0 bytes from node v into acc, the first k entries of
+// order listing the nodes counted so far, and returns k + 1 when v is new
+// (listed at order[k]), else k: order[k] is written either way, which
+// lets the compiler count without branching.
+func mixAdd(acc []int64, order []int32, k int, v int32, b int64) int {
+	a := acc[v]
+	order[k] = v
+	acc[v] = a + b
+	if a == 0 {
+		k++
+	}
+	return k
+}
+
+// collect appends to srcs the first k nodes of m.order, which mixAdd
+// counted, with their bytes, clears m.acc for the next round, and returns
+// srcs.
+func (m *roundMix) collect(srcs []roundSource, k int) []roundSource {
+	for _, n := range m.order[:k] {
+		srcs = append(srcs, roundSource{node: n, bytes: m.acc[n]})
+		m.acc[n] = 0
+	}
+	return srcs
 }
 
 // roundEnded ends the round of class c.
@@ -438,14 +503,14 @@ func (s *Sim) queueOutput(j *Job, r, m int32) {
 	var b int64
 	if o := &j.out; int(st.seen) < len(o.outs) && o.done[st.seen] == m {
 		// Outputs are queued in the job's done order, so this is outs[seen],
-		// its node, bytes and (with the job's tally on) share recorded when
-		// the map was done (mapOutput, tallyOutput). Without a tally the
-		// reduces' shares differ and r's is computed from the bytes, as share
-		// does from the map's record, which may have been dropped
-		// (flowRetiresMaps).
+		// its node, bytes and (when every reduce's is the same,
+		// outputTally.shares) share recorded when the map was done
+		// (mapOutput, tallyOutput). Otherwise the reduces' shares differ and
+		// r's is computed from the bytes, as share does from the map's
+		// record, which may have been dropped (flowRetiresMaps).
 		x := &o.outs[st.seen]
 		node, rack, b = x.node, x.rack, x.share
-		if !o.tally.on {
+		if !o.tally.shares {
 			b = outputShare(j.Reduces[r].ShuffleBytes, x.bytes, o.total, j.NumMaps())
 		}
 	} else {
@@ -499,14 +564,20 @@ func (s *Sim) reduceAt(j *Job, st *fetchState, r int32) (node, rack int32) {
 // each done output one by one at the reduces' launches was a quarter of the
 // flow run's CPU (docs/network-model.md, "Cost in the engine").
 type outputTally struct {
-	on, set bool        // on: the tally is kept (decided once, set, at the job's first done map)
-	slot    []int32     // by node: 1 + its index in nodes, 0 before its first output; nil once the maps were dropped (dropSlot)
-	nodes   []tallyNode // the nodes holding outputs, in the order of their first
-	pos     []int32     // indexes in nodes, in the order of each node's first output with a positive share
-	rackN   []int32     // by rack: outputs
-	rackB   []int64     // by rack: their shares
-	n       int32       // outputs
-	bytes   int64       // their shares
+	on, set bool // on: the tally is kept (decided once, set, at the job's first done map)
+	// shares: every reduce's share of an output is the same (the job has
+	// reduces, all with the same shuffle bytes), so doneOutput.share holds
+	// it, also for a job of one reduce, which keeps no tally (on is false):
+	// the rounds' source mix (sourceMix) and queueOutput read it instead of
+	// dividing (outputShare) once per output, reduce and class.
+	shares bool
+	slot   []int32     // by node: 1 + its index in nodes, 0 before its first output; nil once the maps were dropped (dropSlot)
+	nodes  []tallyNode // the nodes holding outputs, in the order of their first
+	pos    []int32     // indexes in nodes, in the order of each node's first output with a positive share
+	rackN  []int32     // by rack: outputs
+	rackB  []int64     // by rack: their shares
+	n      int32       // outputs
+	bytes  int64       // their shares
 	// sums are the shares of the job's first k done outputs, by k (one more
 	// than outs): catchUpQuiet counts the outputs a quiet reduce skipped in
 	// O(1) instead of one by one.
@@ -550,18 +621,20 @@ type tallyNode struct {
 	bytes         int64
 }
 
-// tallyOutput records, when the job's tally is on, the share of map m's
-// output (just appended to outs) and counts it by node and rack. The tally is
-// on for a job with at least two reduces, all with the same shuffle bytes.
+// tallyOutput records, when every reduce's share of an output is the same
+// (outputTally.shares), the share of map m's output (just appended to outs),
+// and when the job's tally is on counts it by node and rack. The tally is on
+// for a job with at least two reduces, all with the same shuffle bytes.
 func (s *Sim) tallyOutput(j *Job, m *MapTask) {
 	o := &j.out
 	t := &o.tally
 	if !t.set {
 		t.set = true
-		t.on = len(j.Reduces) > 1
+		t.shares = len(j.Reduces) > 0
 		for k := range j.Reduces {
-			t.on = t.on && j.Reduces[k].ShuffleBytes == j.Reduces[0].ShuffleBytes
+			t.shares = t.shares && j.Reduces[k].ShuffleBytes == j.Reduces[0].ShuffleBytes
 		}
+		t.on = t.shares && len(j.Reduces) > 1
 		if t.on {
 			if k := len(s.slotPool) - 1; k >= 0 {
 				t.slot, s.slotPool = s.slotPool[k], s.slotPool[:k]
@@ -572,11 +645,14 @@ func (s *Sim) tallyOutput(j *Job, m *MapTask) {
 			t.rackB = make([]int64, len(s.topo.RackNodes))
 		}
 	}
-	if !t.on {
+	if !t.shares {
 		return
 	}
 	x := &o.outs[len(o.outs)-1]
 	x.share = s.share(j, &j.Reduces[0], m)
+	if !t.on {
+		return
+	}
 	if len(t.sums) == 0 {
 		t.sums = append(t.sums, 0)
 	}

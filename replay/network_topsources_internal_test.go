@@ -74,3 +74,40 @@ func TestNetIntervalFind(t *testing.T) {
 		clear(iv.tab)
 	}
 }
+
+// TestRoundMix counts random outputs into a roundMix as sourceMix does
+// (mixAdd, then collect), several rounds on the same scratch, and checks each
+// round's sources, in the order of each node's first output, and bytes
+// against a map and a list, and that collect leaves the table clear.
+func TestRoundMix(t *testing.T) {
+	const nodes = 50
+	m := roundMix{acc: make([]int64, nodes), order: make([]int32, nodes+1)}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := range 200 {
+		want := map[int32]int64{}
+		var order []int32
+		k := 0
+		for range rng.IntN(120) {
+			v, b := int32(rng.IntN(nodes)), 1+int64(rng.IntN(1000))
+			if _, ok := want[v]; !ok {
+				order = append(order, v)
+			}
+			want[v] += b
+			k = mixAdd(m.acc, m.order, k, v, b)
+		}
+		got := m.collect([]roundSource{{node: -1}}, k)
+		if len(got) != 1+len(order) || got[0].node != -1 {
+			t.Fatalf("round %d: %d sources after the prefix, want %d", round, len(got)-1, len(order))
+		}
+		for i, x := range got[1:] {
+			if x.node != order[i] || x.bytes != want[x.node] {
+				t.Fatalf("round %d: source %d is node %d with %d bytes, want node %d with %d", round, i, x.node, x.bytes, order[i], want[order[i]])
+			}
+		}
+		for n, a := range m.acc {
+			if a != 0 {
+				t.Fatalf("round %d: node %d still has %d bytes after collect", round, n, a)
+			}
+		}
+	}
+}

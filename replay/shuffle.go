@@ -62,6 +62,12 @@ type jobOutput struct {
 	// done, in the same order: where each lies and its bytes, so that
 	// sourceMix reads them in order rather than from the maps' records.
 	outs []doneOutput
+	// byRack is, under flow_shuffle = "batch", by rack: the indexes in outs
+	// of the outputs on the rack, ascending, so that a round from the
+	// reduce's own rack (sourceMix) reads those and not every output done
+	// since its last (on FB-2010's first 3,000 jobs on 75 racks, 125
+	// million outputs read under fifo for 1.7 million sources).
+	byRack [][]int32
 	// tally sums outs by node and rack under flow_shuffle = "batch" when
 	// every reduce of the job has the same shuffle bytes (network_retimed.go).
 	tally outputTally
@@ -74,8 +80,8 @@ type jobOutput struct {
 
 // doneOutput is a done map's output as sourceMix reads it: its node (the
 // map's, or its speculative copy's when that won), the node's rack and the
-// map's output bytes; share is a reduce's share of it when the job's
-// outputTally is on (every reduce's share is the same).
+// map's output bytes; share is a reduce's share of it when every reduce's
+// share is the same (outputTally.shares).
 type doneOutput struct {
 	node, rack int32
 	bytes      int64
@@ -247,7 +253,12 @@ func (s *Sim) mapOutput(j *Job, i int32) {
 	if s.fn != nil {
 		if s.hw.FlowShuffle == FlowShuffleBatch {
 			n := s.outputNode(j, i)
-			o.outs = append(o.outs, doneOutput{node: n, rack: s.topo.Nodes[n].Rack, bytes: m.OutputBytes})
+			rack := s.topo.Nodes[n].Rack
+			if o.byRack == nil {
+				o.byRack = make([][]int32, len(s.topo.RackNodes))
+			}
+			o.byRack[rack] = append(o.byRack[rack], int32(len(o.outs)))
+			o.outs = append(o.outs, doneOutput{node: n, rack: rack, bytes: m.OutputBytes})
 			s.tallyOutput(j, m) // network_retimed.go
 		}
 		w, polled := s.eventPollUs(j), false
