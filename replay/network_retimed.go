@@ -453,7 +453,10 @@ const roundSourceCap = 4
 // (mixAdd): a round from other racks counts hundreds of hosts, and whether
 // an output's host is new to the round is close to a coin toss (on FB-2010's
 // first 3,000 jobs, 68 million hosts listed for 128 million outputs read
-// under fifo, 93 for 127 under fair), which a branch cannot predict.
+// under fifo, 93 for 127 under fair). The branch-free count was measured
+// cheaper (docs/network-model.md, "Cheaper batch-round source mixes");
+// that mispredicted branches were the cost is likely but was not measured
+// (this machine has no hardware counters).
 type roundMix struct {
 	acc   []int64 // by node
 	order []int32 // one entry a node, and one more: mixAdd writes one past the nodes listed
