@@ -455,7 +455,7 @@ const roundSourceCap = 4
 // first 3,000 jobs, 68 million hosts listed for 128 million outputs read
 // under fifo, 93 for 127 under fair). The branch-free count was measured
 // cheaper (docs/network-model.md, "Cheaper batch-round source mixes");
-// that mispredicted branches were the cost is likely but was not measured
+// whether mispredicted branches were what it saved was not measured
 // (this machine has no hardware counters).
 type roundMix struct {
 	acc   []int64 // by node
