@@ -55,7 +55,8 @@ func (n *Network) resolveLocal(seeds []ResourceID, added []*flowState) (changes 
 			res.seen = ep
 			touched = append(touched, r)
 		}
-		for _, f := range res.flows {
+		for _, e := range res.flows {
+			f := e.f
 			if f.seen == ep {
 				continue
 			}
@@ -134,19 +135,20 @@ func (n *Network) resolveLocal(seeds []ResourceID, added []*flowState) (changes 
 func (n *Network) bottleneckHolds(q ResourceID, ep uint64) bool {
 	res := &n.res[q]
 	load, maxKept, maxAll := 0.0, 0.0, 0.0
-	for k, f := range res.flows {
+	for _, e := range res.flows {
+		f := e.f
 		r := f.rate
 		if f.seen == ep {
 			r = f.newRate
 		} else {
 			maxKept = max(maxKept, r)
 		}
-		load += res.wts[k] * r
+		load += e.w * r
 		maxAll = max(maxAll, r)
 	}
 	saturated := load >= res.capacity*(1-localTol)
-	for _, f := range res.flows {
-		if f.seen == ep {
+	for _, e := range res.flows {
+		if f := e.f; f.seen == ep {
 			if f.newBott == q && (!saturated || f.newRate < maxKept*(1-localTol)) {
 				return false
 			}

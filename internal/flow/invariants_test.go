@@ -23,8 +23,8 @@ func checkMaxMin(n *Network) error {
 			return fmt.Errorf("resource %s carries %v > capacity %v", res.name, load, res.capacity)
 		}
 		held := 0
-		for _, f := range res.flows {
-			if f.bott == ResourceID(r) {
+		for _, e := range res.flows {
+			if e.f.bott == ResourceID(r) {
 				held++
 			}
 		}
@@ -43,8 +43,8 @@ func checkMaxMin(n *Network) error {
 				continue
 			}
 			max := 0.0
-			for _, g := range res.flows {
-				max = math.Max(max, g.rate)
+			for _, e := range res.flows {
+				max = math.Max(max, e.f.rate)
 			}
 			if f.rate >= max*(1-tol) {
 				bottleneck = true

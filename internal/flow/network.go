@@ -76,10 +76,11 @@ type Network struct {
 type resource struct {
 	name     string
 	capacity float64
-	flows    []*flowState // the active flows crossing it, in no particular order
-	// wts[k] is the weight with which flows[k] loads this resource (1 for
-	// a flow added without weights).
-	wts []float64
+	// flows are the active flows crossing it, in no particular order, each
+	// with the weight with which it loads this resource (1 for a flow added
+	// without weights): one list, so that a solve or a removal reads a flow
+	// and its weight from one place.
+	flows []flowEntry
 
 	// Solver scratch: seen marks membership of the component being re-solved;
 	// left is the capacity not yet given to fixed flows, unfixed the number of
@@ -98,8 +99,8 @@ type resource struct {
 	bottled  int     // the flows crossing it that have it as their bottleneck (flowState.bott)
 }
 
-// shrink gives the resource's flow lists a smaller backing array, the same
-// flows in the same order, when they fill under a quarter of it: a list
+// shrink gives the resource's flow list a smaller backing array, the same
+// flows in the same order, when they fill under a quarter of it: the list
 // keeps the capacity of the most flows that ever crossed the resource at
 // once, and summed over a cluster's resources those peaks came at different
 // times (FB-2010's day under network = "flow", fifo: the lists held 50 MB
@@ -108,9 +109,14 @@ type resource struct {
 // Amortised O(1) a removal.
 func (res *resource) shrink() {
 	if c := cap(res.flows); c > 64 && 4*len(res.flows) < c {
-		res.flows = append(make([]*flowState, 0, 2*len(res.flows)), res.flows...)
-		res.wts = append(make([]float64, 0, 2*len(res.wts)), res.wts...)
+		res.flows = append(make([]flowEntry, 0, 2*len(res.flows)), res.flows...)
 	}
+}
+
+// flowEntry is one flow crossing a resource and its weight there.
+type flowEntry struct {
+	f *flowState
+	w float64
 }
 
 type flowState struct {
@@ -176,8 +182,8 @@ func (n *Network) Capacity(r ResourceID) float64 { return n.res[r].capacity }
 func (n *Network) Load(r ResourceID) float64 {
 	s := 0.0
 	res := &n.res[r]
-	for k, f := range res.flows {
-		s += res.wts[k] * f.rate
+	for _, e := range res.flows {
+		s += e.w * e.f.rate
 	}
 	return s
 }
@@ -348,8 +354,7 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 		for i, r := range sp.Path {
 			res := &n.res[r]
 			f.slot = append(f.slot, len(res.flows))
-			res.flows = append(res.flows, f)
-			res.wts = append(res.wts, f.w(i))
+			res.flows = append(res.flows, flowEntry{f, f.w(i)})
 		}
 		n.flows.set(sp.ID, f)
 		seeds = append(seeds, sp.Path...)
@@ -450,8 +455,7 @@ func (n *Network) RateIfAdded(path []ResourceID) (float64, error) {
 	for _, r := range path {
 		res := &n.res[r]
 		p.slot = append(p.slot, len(res.flows))
-		res.flows = append(res.flows, p)
-		res.wts = append(res.wts, 1)
+		res.flows = append(res.flows, flowEntry{p, 1})
 	}
 	comp := n.fill(path)
 	rate := p.newRate
@@ -462,9 +466,8 @@ func (n *Network) RateIfAdded(path []ResourceID) (float64, error) {
 	for _, r := range path {
 		res := &n.res[r]
 		// The probe is the last flow of each of its resources.
-		res.flows[len(res.flows)-1] = nil
+		res.flows[len(res.flows)-1] = flowEntry{}
 		res.flows = res.flows[:len(res.flows)-1]
-		res.wts = res.wts[:len(res.wts)-1]
 	}
 	return rate, nil
 }
@@ -529,11 +532,9 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 			moved := res.flows[last]
 			k := f.slot[i]
 			res.flows[k] = moved
-			res.flows[last] = nil
+			res.flows[last] = flowEntry{}
 			res.flows = res.flows[:last]
-			res.wts[k] = res.wts[last]
-			res.wts = res.wts[:last]
-			if moved != f {
+			if moved := moved.f; moved != f {
 				moved.slot[moved.pathIndex(r)] = k
 			}
 			res.shrink()

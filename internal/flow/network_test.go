@@ -669,10 +669,11 @@ func TestResourceListsShrink(t *testing.T) {
 		}
 	}
 	res := &n.res[link]
-	if len(res.flows) != 10 || cap(res.flows) > 64 || cap(res.wts) > 64 {
-		t.Fatalf("10 flows left of 1,000: lists of capacity %d and %d (at the peak %d)", cap(res.flows), cap(res.wts), peak)
+	if len(res.flows) != 10 || cap(res.flows) > 64 {
+		t.Fatalf("10 flows left of 1,000: a list of capacity %d (at the peak %d)", cap(res.flows), peak)
 	}
-	for k, f := range res.flows {
+	for k, e := range res.flows {
+		f := e.f
 		if f.slot[f.pathIndex(link)] != k || f.rate != 10*mb {
 			t.Fatalf("flow %d at %d: slot %d, rate %v", f.id, k, f.slot[f.pathIndex(link)], f.rate)
 		}

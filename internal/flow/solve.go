@@ -119,7 +119,8 @@ func (n *Network) fill(seeds []ResourceID) []*flowState {
 		}
 	}
 	for i := 0; i < len(cres); i++ {
-		for _, f := range n.res[cres[i]].flows {
+		for _, e := range n.res[cres[i]].flows {
+			f := e.f
 			if f.seen == ep {
 				continue
 			}
@@ -153,13 +154,13 @@ func (n *Network) progressiveFill(cres []ResourceID, ep uint64) {
 		res.left = res.capacity
 		res.unfixed = 0
 		res.unfixedW = 0
-		for k, f := range res.flows {
-			if f.seen == ep {
+		for _, e := range res.flows {
+			if f := e.f; f.seen == ep {
 				f.fixed = false
 				res.unfixed++
-				res.unfixedW += res.wts[k]
+				res.unfixedW += e.w
 			} else {
-				res.left -= res.wts[k] * f.rate
+				res.left -= e.w * f.rate
 			}
 		}
 		res.stale = false
@@ -188,7 +189,8 @@ func (n *Network) progressiveFill(cres []ResourceID, ep uint64) {
 			continue
 		}
 		s := res.share
-		for _, f := range res.flows {
+		for _, e := range res.flows {
+			f := e.f
 			if f.fixed || f.seen != ep {
 				continue
 			}
@@ -225,9 +227,9 @@ func (n *Network) progressiveFill(cres []ResourceID, ep uint64) {
 func (n *Network) unfixedWeight(q ResourceID, ep uint64) float64 {
 	res := &n.res[q]
 	s := 0.0
-	for k, f := range res.flows {
-		if f.seen == ep && !f.fixed {
-			s += res.wts[k]
+	for _, e := range res.flows {
+		if f := e.f; f.seen == ep && !f.fixed {
+			s += e.w
 		}
 	}
 	return s
