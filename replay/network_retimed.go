@@ -341,11 +341,7 @@ func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 			if x.node == node {
 				continue
 			}
-			b := x.share
-			if !t.shares {
-				b = outputShare(sb, x.bytes, o.total, maps) // share(j, red, m)
-			}
-			if b > 0 {
+			if b := x.shareOf(t.shares, sb, o.total, maps); b > 0 {
 				k = mixAdd(acc, order, k, x.node, b)
 				total += b
 			}
@@ -371,11 +367,7 @@ func (s *Sim) sourceMix(j *Job, r int32, c int) []roundSource {
 			if x.rack == rack {
 				continue
 			}
-			b := x.share
-			if !t.shares {
-				b = outputShare(sb, x.bytes, o.total, maps) // share(j, red, m)
-			}
-			if b > 0 {
+			if b := x.shareOf(t.shares, sb, o.total, maps); b > 0 {
 				k = mixAdd(acc, order, k, x.node, b)
 				total += b
 			}
@@ -512,10 +504,8 @@ func (s *Sim) queueOutput(j *Job, r, m int32) {
 		// r's is computed from the bytes, as share does from the map's
 		// record, which may have been dropped (flowRetiresMaps).
 		x := &o.outs[st.seen]
-		node, rack, b = x.node, x.rack, x.share
-		if !o.tally.shares {
-			b = outputShare(j.Reduces[r].ShuffleBytes, x.bytes, o.total, j.NumMaps())
-		}
+		node, rack = x.node, x.rack
+		b = x.shareOf(o.tally.shares, j.Reduces[r].ShuffleBytes, o.total, j.NumMaps())
 	} else {
 		node = s.outputNode(j, m)
 		rack = s.topo.Nodes[node].Rack

@@ -88,6 +88,17 @@ type doneOutput struct {
 	share      int64
 }
 
+// shareOf is a reduce's share of the output, for a reduce of shuffleBytes
+// in a job whose outputs total total bytes over maps maps: the share
+// recorded when every reduce's is the same (shares: outputTally.shares),
+// else computed as share computes it from the map's record.
+func (x *doneOutput) shareOf(shares bool, shuffleBytes, total int64, maps int32) int64 {
+	if shares {
+		return x.share
+	}
+	return outputShare(shuffleBytes, x.bytes, total, maps)
+}
+
 // MapOutputBytes is the intermediate data of j's finished maps stored on node n,
 // as the JobTracker knows it from their completion reports.
 // O(1), or O(nodes holding output) once the job's maps were dropped
