@@ -217,17 +217,23 @@ func BenchmarkSettle(b *testing.B) {
 	}
 }
 
-// benchSettle runs one case of BenchmarkSettle.
-func benchSettle(b *testing.B, fullOnly bool) {
+// settleQuantum is BenchmarkSettle's and BenchmarkEnds' rate-update
+// quantum, 1 s in µs.
+const settleQuantum = 1_000_000
+
+// settleNetwork is BenchmarkSettle's and BenchmarkEnds' network: fb-3000's
+// shape under a 1 s quantum with 2,400 engine-shaped flows started at 0,
+// and the generator that drew them, to draw the flows that follow.
+func settleNetwork(b *testing.B, fullOnly bool) (*Network, *engineSpecs) {
+	b.Helper()
 	const active = 2400
-	const quantum = 1_000_000
 	n := New()
 	n.fullOnly = fullOnly
 	top, err := fb3000(1).Build(n)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := n.SetUpdateQuantum(quantum); err != nil {
+	if err := n.SetUpdateQuantum(settleQuantum); err != nil {
 		b.Fatal(err)
 	}
 	g := newEngineSpecs(rand.New(rand.NewPCG(2010, 3000)), top)
@@ -238,6 +244,13 @@ func benchSettle(b *testing.B, fullOnly bool) {
 	if _, err := n.AddBatch(0, specs); err != nil {
 		b.Fatal(err)
 	}
+	return n, g
+}
+
+// benchSettle runs one case of BenchmarkSettle.
+func benchSettle(b *testing.B, fullOnly bool) {
+	const quantum = settleQuantum
+	n, g := settleNetwork(b, fullOnly)
 	one := make([]Spec, 1)
 	st0 := n.Stats()
 	var cpu, wall, endCPU int64
@@ -285,24 +298,8 @@ func benchSettle(b *testing.B, fullOnly bool) {
 // reuses a freed ID; then Settle, not timed. cpu-ns/end is the CPU time of
 // one Remove and one AddBatch of one flow, ends/op their number a quantum.
 func BenchmarkEnds(b *testing.B) {
-	const active = 2400
-	const quantum = 1_000_000
-	n := New()
-	top, err := fb3000(1).Build(n)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := n.SetUpdateQuantum(quantum); err != nil {
-		b.Fatal(err)
-	}
-	g := newEngineSpecs(rand.New(rand.NewPCG(2010, 3000)), top)
-	specs := make([]Spec, active)
-	for i := range specs {
-		specs[i] = g.spec()
-	}
-	if _, err := n.AddBatch(0, specs); err != nil {
-		b.Fatal(err)
-	}
+	const quantum = settleQuantum
+	n, g := settleNetwork(b, false)
 	pool := make([]Spec, 1<<14)
 	for i := range pool {
 		pool[i] = g.spec()
