@@ -4,14 +4,18 @@
 // first directory's (the reference), and the |relative| difference of each
 // job's flowtime from its reference value, median, 90th percentile and
 // largest over the jobs (percentiles nearest-rank at index n/2 and 9n/10, as
-// replay's BenchmarkFlowShuffle logs them).
+// replay's BenchmarkFlowShuffle logs them). With -hours it prints instead,
+// for each directory, the mean flowtime of the jobs submitted in each hour
+// of simulated time (an hour's jobs counted whether or not every directory
+// has them).
 //
-//	go run ./scripts/jobdiff REF DIR...
+//	go run ./scripts/jobdiff [-hours] REF DIR...
 //
 // docs/network-model.md ("Defaults re-examined") uses it.
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -23,11 +27,17 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: jobdiff REF [DIR...]")
+	hours := flag.Bool("hours", false, "print each directory's mean flowtime by hour of submission")
+	flag.Parse()
+	if flag.NArg() < 1 {
+		fmt.Fprintln(os.Stderr, "usage: jobdiff [-hours] REF [DIR...]")
 		os.Exit(2)
 	}
-	if err := run(os.Stdout, os.Args[1:]); err != nil {
+	print := run
+	if *hours {
+		print = runHours
+	}
+	if err := print(os.Stdout, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "jobdiff:", err)
 		os.Exit(2)
 	}
@@ -35,12 +45,12 @@ func main() {
 
 // run prints one line per directory of dirs, dirs[0] the reference.
 func run(w io.Writer, dirs []string) error {
-	ref, err := load(dirs[0])
+	ref, _, err := load(dirs[0])
 	if err != nil {
 		return err
 	}
 	for _, d := range dirs {
-		c, err := load(d)
+		c, _, err := load(d)
 		if err != nil {
 			return err
 		}
@@ -54,23 +64,83 @@ func run(w io.Writer, dirs []string) error {
 	return nil
 }
 
-// load reads the flowtimes of dir's one run by job index.
-func load(dir string) (map[int32]int64, error) {
+// runHours prints a header of hours and one line per directory of dirs:
+// its mean flowtime in seconds over the finished jobs submitted in each
+// hour, "-" for an hour without one.
+func runHours(w io.Writer, dirs []string) error {
+	var means [][]float64
+	n := 0
+	for _, d := range dirs {
+		ft, sub, err := load(d)
+		if err != nil {
+			return err
+		}
+		m := hourlyMeans(ft, sub)
+		means = append(means, m)
+		n = max(n, len(m))
+	}
+	fmt.Fprint(w, "hour")
+	for h := range n {
+		fmt.Fprintf(w, " %6d", h)
+	}
+	fmt.Fprintln(w)
+	for i, d := range dirs {
+		fmt.Fprint(w, d)
+		for h := range n {
+			if h < len(means[i]) && !math.IsNaN(means[i][h]) {
+				fmt.Fprintf(w, " %6.1f", means[i][h])
+			} else {
+				fmt.Fprintf(w, " %6s", "-")
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// hourlyMeans returns the mean flowtime in seconds of the jobs (flowtimes
+// and submit times in µs by job index) submitted in each hour, NaN for an
+// hour without one, up to the last hour with one.
+func hourlyMeans(ft, sub map[int32]int64) []float64 {
+	var sum []float64
+	var cnt []int
+	for k, v := range ft {
+		h := int(sub[k] / 3600e6)
+		for len(sum) <= h {
+			sum, cnt = append(sum, 0), append(cnt, 0)
+		}
+		sum[h] += float64(v) / 1e6
+		cnt[h]++
+	}
+	for h := range sum {
+		if cnt[h] == 0 {
+			sum[h] = math.NaN()
+		} else {
+			sum[h] /= float64(cnt[h])
+		}
+	}
+	return sum
+}
+
+// load reads the flowtimes and the submit times (µs) of dir's one run's
+// finished jobs by job index.
+func load(dir string) (flowtimes, submits map[int32]int64, err error) {
 	m, err := filepath.Glob(filepath.Join(dir, "policy=*", "jobs.parquet"))
 	if err != nil || len(m) != 1 {
-		return nil, fmt.Errorf("%s: want one policy=*/jobs.parquet, found %d", dir, len(m))
+		return nil, nil, fmt.Errorf("%s: want one policy=*/jobs.parquet, found %d", dir, len(m))
 	}
 	rows, err := results.ReadJobRows(m[0])
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	out := map[int32]int64{}
+	flowtimes, submits = map[int32]int64{}, map[int32]int64{}
 	for _, r := range rows {
 		if r.FlowtimeUs != nil {
-			out[r.JobIndex] = *r.FlowtimeUs
+			flowtimes[r.JobIndex] = *r.FlowtimeUs
+			submits[r.JobIndex] = r.SubmitUs
 		}
 	}
-	return out, nil
+	return flowtimes, submits, nil
 }
 
 // stats is a run's line: seconds and percent.
