@@ -33,11 +33,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: jobdiff [-hours] REF [DIR...]")
 		os.Exit(2)
 	}
-	print := run
+	show := run
 	if *hours {
-		print = runHours
+		show = runHours
 	}
-	if err := print(os.Stdout, flag.Args()); err != nil {
+	if err := show(os.Stdout, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "jobdiff:", err)
 		os.Exit(2)
 	}

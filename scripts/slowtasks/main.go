@@ -1,9 +1,9 @@
 // Command slowtasks lists where a run's long tasks ran: from one run's
-// tasks.parquet (replay --tasks), the tasks that took at least -min from
-// launch to finish, of type -type (MAP, REDUCE, or empty for both),
-// counted by node, the -top nodes with the most printed, and the tasks of
-// the jobs named by -jobs (of type -type) with their node and launch time
-// to the microsecond.
+// tasks.parquet (replay --tasks), the tasks of type -type (MAP, REDUCE, or
+// empty for both) that took at least -min from launch to finish, counted by
+// node, the -top nodes with the most printed; then the tasks of that type of
+// the jobs named by -jobs, with their node and launch time to the
+// microsecond. It streams the file, reading only the columns it needs.
 //
 //	go run ./scripts/slowtasks [-min 500s] [-type MAP] [-top 10] [-jobs 763,9472] DIR
 //
@@ -23,99 +23,141 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tracereplay/tracereplay/internal/results"
+	"github.com/tracereplay/tracereplay/internal/pqfile"
 )
 
 func main() {
-	min := flag.Duration("min", 500*time.Second, "shortest task to count, launch to finish")
+	shortest := flag.Duration("min", 500*time.Second, "shortest task to count, launch to finish")
 	jobs := flag.String("jobs", "", "comma-separated job indices whose tasks to list")
-	typ := flag.String("type", "MAP", "task type to count: MAP, REDUCE, or empty for both")
+	typ := flag.String("type", "MAP", "task type: MAP, REDUCE, or empty for both")
 	top := flag.Int("top", 10, "nodes to print")
 	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: slowtasks [-min DUR] [-jobs I,J,...] DIR")
-		os.Exit(2)
-	}
-	want := map[int32]bool{}
-	if *jobs != "" {
-		for _, s := range strings.Split(*jobs, ",") {
-			i, err := strconv.ParseInt(s, 10, 32)
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "slowtasks: -jobs %q: want job indices\n", *jobs)
-				os.Exit(2)
-			}
-			want[int32(i)] = true
-		}
-	}
-	m, err := filepath.Glob(filepath.Join(flag.Arg(0), "policy=*", "tasks.parquet"))
-	if err == nil && len(m) != 1 {
-		err = fmt.Errorf("%s: want one policy=*/tasks.parquet, found %d", flag.Arg(0), len(m))
-	}
-	var rows []results.TaskRow
-	if err == nil {
-		rows, err = results.ReadParquet[results.TaskRow](m[0])
-	}
-	if err != nil {
+	if err := run(os.Stdout, flag.Args(), *shortest, *typ, *top, *jobs); err != nil {
 		fmt.Fprintln(os.Stderr, "slowtasks:", err)
 		os.Exit(2)
 	}
-	report(os.Stdout, rows, filter{minUs: min.Microseconds(), typ: *typ, top: *top, jobs: want})
 }
 
-// slow is one (node, type) and the tasks counted there.
-type slow struct {
-	node  int32
-	typ   string
-	tasks int
+// run checks the flags, reads the run's tasks.parquet and prints the report.
+func run(w io.Writer, args []string, shortest time.Duration, typ string, top int, jobs string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("want one results directory; usage: slowtasks [-min DUR] [-type MAP|REDUCE|\"\"] [-top N] [-jobs I,J,...] DIR")
+	}
+	if typ != "" && typ != "MAP" && typ != "REDUCE" {
+		return fmt.Errorf("-type %q: want MAP, REDUCE or empty", typ)
+	}
+	if top < 0 {
+		return fmt.Errorf("-top %d: want 0 or more", top)
+	}
+	t := &tally{minUs: shortest.Microseconds(), typ: typ, jobs: map[int32]bool{}, count: map[place]int{}}
+	if jobs != "" {
+		for _, s := range strings.Split(jobs, ",") {
+			i, err := strconv.ParseInt(s, 10, 32)
+			if err != nil {
+				return fmt.Errorf("-jobs %q: want job indices", jobs)
+			}
+			t.jobs[int32(i)] = true
+		}
+	}
+	m, err := filepath.Glob(filepath.Join(args[0], "policy=*", "tasks.parquet"))
+	if err != nil || len(m) != 1 {
+		return fmt.Errorf("%s: want one policy=*/tasks.parquet, found %d", args[0], len(m))
+	}
+	f, err := os.Open(m[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	_, err = pqfile.ReadEach(f, st.Size(), pqfile.Options{CheckFooter: true, Columns: pqfile.SameNames}, nil,
+		func(rows []taskTimes) error {
+			for i := range rows {
+				t.add(&rows[i])
+			}
+			return nil
+		})
+	if err != nil {
+		return fmt.Errorf("%s: %w", m[0], err)
+	}
+	t.print(w, top)
+	return nil
 }
 
-// filter is what report counts and lists.
-type filter struct {
+// taskTimes is the part of a tasks.parquet row (results.TaskRow) read here.
+type taskTimes struct {
+	JobIndex int32  `parquet:"job_index"`
+	Type     string `parquet:"type"`
+	Index    int32  `parquet:"index"`
+	Node     *int32 `parquet:"node,optional"`
+	LaunchUs *int64 `parquet:"launch_us,optional"`
+	FinishUs *int64 `parquet:"finish_us,optional"`
+}
+
+// place is a node and a task type.
+type place struct {
+	node int32
+	typ  string
+}
+
+// listed is one task of a job asked for.
+type listed struct {
+	job, index, node int32
+	typ              string
+	launch, took     int64 // µs
+}
+
+// tally counts the long tasks by place and keeps the asked jobs' tasks.
+type tally struct {
 	minUs int64          // shortest task counted
-	typ   string         // type counted; "" every type
-	top   int            // nodes printed
+	typ   string         // type counted and listed; "" every type
 	jobs  map[int32]bool // jobs whose tasks are listed
+	count map[place]int
+	total int
+	list  []listed
 }
 
-// report prints how many tasks of rows of type f.typ ran at least f.minUs
-// and where: by node and type, most first (ties by node), f.top of them;
-// then the tasks of f.jobs of that type.
-func report(w io.Writer, rows []results.TaskRow, f filter) {
-	count := map[slow]int{}
-	total := 0
-	var listed []results.TaskRow
-	for _, r := range rows {
-		if r.LaunchUs == nil || r.FinishUs == nil || r.Node == nil {
-			continue
-		}
-		if f.typ != "" && r.Type != f.typ {
-			continue
-		}
-		if f.jobs[r.JobIndex] {
-			listed = append(listed, r)
-		}
-		if *r.FinishUs-*r.LaunchUs >= f.minUs {
-			count[slow{node: *r.Node, typ: r.Type}]++
-			total++
-		}
+// add counts r if it is of the type, ran and took at least t.minUs, and
+// keeps it if its job is asked for.
+func (t *tally) add(r *taskTimes) {
+	if r.LaunchUs == nil || r.FinishUs == nil || r.Node == nil || (t.typ != "" && r.Type != t.typ) {
+		return
 	}
-	var by []slow
-	for k, n := range count {
-		k.tasks = n
-		by = append(by, k)
+	took := *r.FinishUs - *r.LaunchUs
+	if t.jobs[r.JobIndex] {
+		t.list = append(t.list, listed{job: r.JobIndex, index: r.Index, node: *r.Node, typ: r.Type, launch: *r.LaunchUs, took: took})
 	}
-	slices.SortFunc(by, func(a, b slow) int {
-		return cmp.Or(cmp.Compare(b.tasks, a.tasks), cmp.Compare(a.node, b.node), cmp.Compare(a.typ, b.typ))
+	if took >= t.minUs {
+		t.count[place{*r.Node, r.Type}]++
+		t.total++
+	}
+}
+
+// print writes how many tasks were counted and on how many places, the top
+// places by count (ties by node, then type), then the kept tasks by job,
+// type, index and node.
+func (t *tally) print(w io.Writer, top int) {
+	type counted struct {
+		place
+		n int
+	}
+	var by []counted
+	for p, n := range t.count {
+		by = append(by, counted{p, n})
+	}
+	slices.SortFunc(by, func(a, b counted) int {
+		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.node, b.node), cmp.Compare(a.typ, b.typ))
 	})
-	fmt.Fprintf(w, "%d tasks of at least %.0f s on %d nodes\n", total, float64(f.minUs)/1e6, len(by))
-	for _, s := range by[:min(f.top, len(by))] {
-		fmt.Fprintf(w, "  node %d %s: %d\n", s.node, s.typ, s.tasks)
+	fmt.Fprintf(w, "%d tasks of at least %.0f s on %d nodes\n", t.total, float64(t.minUs)/1e6, len(by))
+	for _, c := range by[:min(top, len(by))] {
+		fmt.Fprintf(w, "  node %d %s: %d\n", c.node, c.typ, c.n)
 	}
-	slices.SortFunc(listed, func(a, b results.TaskRow) int {
-		return cmp.Or(cmp.Compare(a.JobIndex, b.JobIndex), cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index), cmp.Compare(*a.Node, *b.Node))
+	slices.SortFunc(t.list, func(a, b listed) int {
+		return cmp.Or(cmp.Compare(a.job, b.job), cmp.Compare(a.typ, b.typ), cmp.Compare(a.index, b.index), cmp.Compare(a.node, b.node))
 	})
-	for _, r := range listed {
-		fmt.Fprintf(w, "job %d %s %d: node %d, launch %.6f s, %.1f s\n", r.JobIndex, r.Type, r.Index,
-			*r.Node, float64(*r.LaunchUs)/1e6, float64(*r.FinishUs-*r.LaunchUs)/1e6)
+	for _, x := range t.list {
+		fmt.Fprintf(w, "job %d %s %d: node %d, launch %.6f s, %.1f s\n", x.job, x.typ, x.index, x.node, float64(x.launch)/1e6, float64(x.took)/1e6)
 	}
 }
