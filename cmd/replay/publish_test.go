@@ -159,27 +159,47 @@ func TestSignalStopsCalibrate(t *testing.T) {
 }
 
 // signalWhileReadingStdin runs replay with args, its trace a standard input
-// that gets one SWIM line and then never ends, sends SIGINT after 500 ms and
-// checks that replay stops within 10 s with 130, names the interruption
-// (want) and the signal on stderr, and leaves parent empty (nothing written,
-// no temporary or lock file).
+// that gets one SWIM line and then never ends, sends SIGINT 500 ms after
+// replay has taken that line off the pipe and checks that replay stops
+// within 10 s with 130, names the interruption (want) and the signal on
+// stderr, and leaves parent empty (nothing written, no temporary or lock
+// file). Waiting for the line to be read, not a fixed time from the start,
+// is what makes the signal reach replay's handler: a process still in its
+// start-up when the signal came (600 ms and more under a loaded CI) died of
+// it, exit -1.
 func signalWhileReadingStdin(t *testing.T, parent, want string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(mainBinary(t), args...)
-	stdin, err := cmd.StdinPipe()
+	r, stdin, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stdin.Close()
+	cmd.Stdin = r
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	r.Close() // the child's copy is the reader now
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	if _, err := io.WriteString(stdin, "job1\t0\t0\t1000\t100\t10\n"); err != nil {
 		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		n, err := pipeUnread(stdin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("replay %v did not read its standard input within 10 s", args)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	select {
 	case err := <-done:
