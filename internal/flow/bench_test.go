@@ -249,14 +249,13 @@ func settleNetwork(b *testing.B, fullOnly bool) (*Network, *engineSpecs) {
 
 // benchSettle runs one case of BenchmarkSettle.
 func benchSettle(b *testing.B, fullOnly bool) {
-	const quantum = settleQuantum
 	n, g := settleNetwork(b, fullOnly)
 	one := make([]Spec, 1)
 	st0 := n.Stats()
 	var cpu, wall, endCPU int64
 	changes := 0
 	for b.Loop() {
-		due := n.Now() + quantum
+		due := n.Now() + settleQuantum
 		cpu0 := cpuNanos()
 		for {
 			id, at, ok := n.Next()
@@ -298,7 +297,6 @@ func benchSettle(b *testing.B, fullOnly bool) {
 // reuses a freed ID; then Settle, not timed. cpu-ns/end is the CPU time of
 // one Remove and one AddBatch of one flow, ends/op their number a quantum.
 func BenchmarkEnds(b *testing.B) {
-	const quantum = settleQuantum
 	n, g := settleNetwork(b, false)
 	pool := make([]Spec, 1<<14)
 	for i := range pool {
@@ -308,7 +306,7 @@ func BenchmarkEnds(b *testing.B) {
 	var cpu int64
 	ends, next := 0, 0
 	for b.Loop() {
-		due := n.Now() + quantum
+		due := n.Now() + settleQuantum
 		cpu0 := cpuNanos()
 		for {
 			id, at, ok := n.Next()

@@ -125,9 +125,9 @@ func hourlyMeans(ft, sub map[int32]int64) []float64 {
 // load reads the flowtimes and the submit times (µs) of dir's one run's
 // finished jobs by job index.
 func load(dir string) (flowtimes, submits map[int32]int64, err error) {
-	m, err := filepath.Glob(filepath.Join(dir, "policy=*", "jobs.parquet"))
+	m, err := filepath.Glob(filepath.Join(dir, "policy=*", results.JobsFile))
 	if err != nil || len(m) != 1 {
-		return nil, nil, fmt.Errorf("%s: want one policy=*/jobs.parquet, found %d", dir, len(m))
+		return nil, nil, fmt.Errorf("%s: want one policy=*/%s, found %d", dir, results.JobsFile, len(m))
 	}
 	rows, err := results.ReadJobRows(m[0])
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/tracereplay/tracereplay/internal/pqfile"
+	"github.com/tracereplay/tracereplay/internal/results"
 )
 
 func main() {
@@ -59,9 +60,9 @@ func run(w io.Writer, args []string, shortest time.Duration, typ string, top int
 			t.jobs[int32(i)] = true
 		}
 	}
-	m, err := filepath.Glob(filepath.Join(args[0], "policy=*", "tasks.parquet"))
+	m, err := filepath.Glob(filepath.Join(args[0], "policy=*", results.TasksFile))
 	if err != nil || len(m) != 1 {
-		return fmt.Errorf("%s: want one policy=*/tasks.parquet, found %d", args[0], len(m))
+		return fmt.Errorf("%s: want one policy=*/%s, found %d", args[0], results.TasksFile, len(m))
 	}
 	f, err := os.Open(m[0])
 	if err != nil {
