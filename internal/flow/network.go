@@ -96,6 +96,7 @@ type resource struct {
 	stale    bool
 	dirty    bool    // in Network.dirty
 	used     float64 // the rates of the flows crossing it (quantum.go's provisional rates)
+	wsum     float64 // the weights of the flows crossing it (quantum.go's equal share), 0 when none
 	bottled  int     // the flows crossing it that have it as their bottleneck (flowState.bott)
 }
 
@@ -355,6 +356,7 @@ func (n *Network) AddBatch(t int64, specs []Spec) ([]Change, error) {
 			res := &n.res[r]
 			f.slot = append(f.slot, len(res.flows))
 			res.flows = append(res.flows, flowEntry{f, f.w(i)})
+			res.wsum += f.w(i)
 		}
 		n.flows.set(sp.ID, f)
 		seeds = append(seeds, sp.Path...)
@@ -528,6 +530,7 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 		for i, r := range f.path {
 			res := &n.res[r]
 			res.used -= f.w(i) * f.rate
+			res.wsum -= f.w(i)
 			last := len(res.flows) - 1
 			moved := res.flows[last]
 			k := f.slot[i]
@@ -536,6 +539,9 @@ func (n *Network) RemoveBatch(t int64, ids []FlowID) ([]Change, error) {
 			res.flows = res.flows[:last]
 			if moved := moved.f; moved != f {
 				moved.slot[moved.pathIndex(r)] = k
+			}
+			if last == 0 {
+				res.wsum = 0 // no rounding left over from the sums
 			}
 			res.shrink()
 		}

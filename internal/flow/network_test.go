@@ -568,7 +568,8 @@ func TestAddAtAnotherFlowsFinish(t *testing.T) {
 // both get 20 MB/s, A using 10 of the link and B 20. A second link of
 // 4 MB/s on A's path caps A at 4 MB/s; the first link then has 30 − 0.5·4
 // = 28 MB/s left for B. With the quantum, a weighted flow added while a
-// solve is deferred gets what its path has spare divided by its weight.
+// solve is deferred gets the larger of what its path has spare divided by
+// its weight and the equal share, capacity over the weights crossing it.
 func TestWeightedFlows(t *testing.T) {
 	n := New()
 	link := mustResource(t, n, "link", 30e6)
@@ -619,8 +620,10 @@ func TestWeightedFlows(t *testing.T) {
 	if _, err := q.AddBatch(10, []Spec{{ID: 5, Bytes: 1e9, Path: []ResourceID{link}, Weights: []float64{0.25}}}); err != nil {
 		t.Fatal(err)
 	}
-	if rate, _ := q.Rate(5); rate != 0 {
-		t.Errorf("provisional rate %v with the link full, want 0", rate)
+	// Nothing spare: the equal share, 30 MB/s over the weights 1 + 0.25, is
+	// 24 MB/s, the rate the solve gives it below.
+	if rate, _ := q.Rate(5); rate != 24e6 {
+		t.Errorf("provisional rate %v with the link full, want the equal share 24 MB/s", rate)
 	}
 	if _, err := q.Settle(1_000_000); err != nil {
 		t.Fatal(err)
