@@ -226,9 +226,10 @@ const parkLogCap = 1 << 20
 // results do not change), and drops the entries before that one: every node
 // still parked is anchored two intervals or more after the oldest entry left,
 // the margin record's trimming keeps. Called before an event is handled
-// (where a policy's Wake may come), when the log is over logCap: O(parked
-// nodes), at most once per logCap/2 events; a node it wakes parks again at
-// its next heartbeat if the policy says so.
+// (where a policy's Wake may come), when the log holds logCap entries, before
+// its ring (a power of two) would grow past them: O(parked nodes), at most
+// once per logCap/2 events; a node it wakes parks again at its next
+// heartbeat if the policy says so.
 func (s *Sim) capLog() {
 	pk := &s.pk
 	l := &pk.log

@@ -476,7 +476,7 @@ func (s *Sim) loop() (err error) {
 			s.pk.record(e.t, e.key(), s.seq)
 		}
 		s.now, s.curSeq = e.t, e.key()
-		if s.pk.on && s.pk.log.n > s.pk.logCap {
+		if s.pk.on && s.pk.log.n >= s.pk.logCap {
 			s.capLog()
 		}
 		s.events++
