@@ -210,7 +210,8 @@ func (pk *parking) record(t int64, seq, c uint64) {
 }
 
 // parkLogCap is the most entries the parking log holds before capLog wakes
-// the nodes parked earliest: 24 MiB of narrow entries and their times.
+// the nodes parked earliest: 16 MiB with their times while the log is
+// narrow, 24 MiB wide.
 const parkLogCap = 1 << 20
 
 // capLog keeps the parking log within logCap entries. The log holds the
@@ -218,7 +219,7 @@ const parkLogCap = 1 << 20
 // the flow model at a fine rate-update quantum, or with many small batch
 // rounds, is millions of events: on FB-2010's day under fair at
 // flow_update = 100ms it was 128 of the 257 MB in use at the heap's peak
-// (docs/network-model.md, "An equal share while a solve is deferred").
+// (docs/performance.md, "The parking log bounded").
 // capLog wakes every parked node anchored less than two intervals after
 // the entry logCap/2 from the newest, as a policy's Wake would (resume: the
 // node heartbeats again from the heartbeat it would have had, with the
