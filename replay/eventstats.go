@@ -41,7 +41,7 @@ type eventStats struct {
 	// (not counting wakes it asked for), WakeFirsts WakeFirst's events
 	// handled (park.go); neither is an event.
 	Wakeups, WakeFirsts int64
-	// LogCaps counts capLog's calls (the parking log over its bound) and
+	// LogCaps counts capLog's calls (the parking log at its bound) and
 	// LogCapWakes the parked nodes they woke (park.go).
 	LogCaps, LogCapWakes int64
 }

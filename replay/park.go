@@ -172,7 +172,7 @@ func (s *Sim) initParking() {
 	pk.on, pk.iv = true, int64(hw.Heartbeat)
 	pk.logCap = parkLogCap
 	if s.opt.parkLogCap > 0 {
-		pk.logCap = s.opt.parkLogCap
+		pk.logCap = max(s.opt.parkLogCap, 2) // capLog keeps logCap/2 entries
 	}
 	pk.alarm = -1
 	pk.can = make([]bool, n)
@@ -229,7 +229,7 @@ const parkLogCap = 1 << 20
 // the margin record's trimming keeps. Called before an event is handled
 // (where a policy's Wake may come), when the log holds logCap entries, before
 // its ring (a power of two) would grow past them: O(parked nodes), at most
-// once per logCap/2 events; a node it wakes parks again at its next
+// once per logCap/2 entries logged; a node it wakes parks again at its next
 // heartbeat if the policy says so.
 func (s *Sim) capLog() {
 	pk := &s.pk

@@ -136,10 +136,10 @@ func TestParkedNodesChangeNothing(t *testing.T) {
 
 // TestParkedLogCapped is TestParkedNodesChangeNothing with the parking log
 // bounded at 256 entries, so that capLog wakes parked nodes early and drops
-// the log's older entries many times a run (counted: the test fails if it
-// never caps it or never wakes a node), under the fixed model, the lifecycle and the flow model with
-// batch rounds and deferred re-solves: the results must still be those of
-// handling every heartbeat.
+// the log's older entries many times a run (counted: the test fails if a
+// subtest never caps it or the test never wakes a node), under the fixed
+// model, the lifecycle and the flow model with batch rounds and deferred
+// re-solves: the results must still be those of handling every heartbeat.
 func TestParkedLogCapped(t *testing.T) {
 	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
 	shapes := []string{
