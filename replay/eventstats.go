@@ -41,6 +41,9 @@ type eventStats struct {
 	// (not counting wakes it asked for), WakeFirsts WakeFirst's events
 	// handled (park.go); neither is an event.
 	Wakeups, WakeFirsts int64
+	// LogCaps counts capLog's calls (the parking log at its bound) and
+	// LogCapWakes the parked nodes they woke (park.go).
+	LogCaps, LogCapWakes int64
 }
 
 // heartbeat counts a heartbeat of node n offered to the policy that launched
@@ -102,6 +105,8 @@ func (st *eventStats) Report(tasks int64) string {
 	per("launches", st.Launches)
 	per("wake-ups", st.Wakeups)
 	per("wake-firsts", st.WakeFirsts)
+	per("log caps", st.LogCaps)
+	per("log-cap wakes", st.LogCapWakes)
 	return b.String()
 }
 

@@ -32,6 +32,10 @@ func CountEvents(o *Options) *EventStats {
 	return o.stats
 }
 
+// ParkLogCap makes a run with o keep its parking log within n entries
+// (park.go's capLog) instead of parkLogCap.
+func ParkLogCap(o *Options, n int) { o.parkLogCap = n }
+
 // QueueAllHeartbeats makes a run with o queue every heartbeat with the other
 // events and handle each, cancelling none (heartbeats.go).
 func QueueAllHeartbeats(o *Options) { o.queueAll = true }

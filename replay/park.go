@@ -131,6 +131,7 @@ type parking struct {
 	firstNow bool     // WakeFirst(now) was called during the heartbeat being handled
 	wq       wakeQueue
 	log      eventLog // the handled events not older than any parked node's anchor
+	logCap   int      // the entries the log may hold before capLog wakes the nodes parked earliest
 	zero     bool     // pending has been 0 since (zt, zs)
 	zt       int64
 	zs       uint64
@@ -169,6 +170,10 @@ func (s *Sim) initParking() {
 	pk := &s.pk
 	n := len(s.nodes)
 	pk.on, pk.iv = true, int64(hw.Heartbeat)
+	pk.logCap = parkLogCap
+	if s.opt.parkLogCap > 0 {
+		pk.logCap = max(s.opt.parkLogCap, 2) // capLog keeps logCap/2 entries
+	}
 	pk.alarm = -1
 	pk.can = make([]bool, n)
 	pk.pos = make([]int32, n)
@@ -201,6 +206,49 @@ func (pk *parking) record(t int64, seq, c uint64) {
 			h = min(h, pk.zt)
 		}
 		pk.log.trimBefore(h - (parkCap+2)*pk.iv)
+	}
+}
+
+// parkLogCap is the most entries the parking log holds before capLog wakes
+// the nodes parked earliest: 16 MiB with their times while the log is
+// narrow, 24 MiB wide.
+const parkLogCap = 1 << 20
+
+// capLog keeps the parking log within logCap entries. The log holds the
+// events of the last parkCap + 2 heartbeat intervals (record), which under
+// the flow model at a fine rate-update quantum, or with many small batch
+// rounds, is millions of events: on FB-2010's day under fair at
+// flow_update = 100ms it was 128 of the 257 MB in use at the heap's peak
+// (docs/performance.md, "The parking log bounded").
+// capLog wakes every parked node anchored less than two intervals after
+// the entry logCap/2 from the newest, as a policy's Wake would (resume: the
+// node heartbeats again from the heartbeat it would have had, with the
+// sequence number every skipped heartbeat handled would have given it, so
+// results do not change), and drops the entries before that one: every node
+// still parked is anchored two intervals or more after the oldest entry left,
+// the margin record's trimming keeps. Called before an event is handled
+// (where a policy's Wake may come), when the log holds logCap entries, before
+// its ring (a power of two) would grow past them: O(parked nodes), at most
+// once per logCap/2 entries logged; a node it wakes parks again at its next
+// heartbeat if the policy says so.
+func (s *Sim) capLog() {
+	pk := &s.pk
+	l := &pk.log
+	cut := l.t[l.at(l.n-pk.logCap/2)]
+	keep := cut + 2*pk.iv
+	var woken int64
+	for i := 0; i < len(pk.list); {
+		if n := pk.list[i]; pk.anchor[n] < keep {
+			s.resume(n, s.now) // takes n off the list: list[i] is another node now
+			woken++
+			continue
+		}
+		i++
+	}
+	l.trimBefore(cut)
+	if st := s.opt.stats; st != nil {
+		st.LogCaps++
+		st.LogCapWakes += woken
 	}
 }
 

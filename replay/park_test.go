@@ -23,7 +23,7 @@ import (
 // with the invariant checker on, and requires the same jobs, tasks, timeline,
 // nodes and node_net, the same summary but for the events, and no more
 // events. It returns the two event counts.
-func sameAsEveryHeartbeat(t *testing.T, tr *trace.Trace, hw replay.Hardware, name string, seed uint64) (int64, int64) {
+func sameAsEveryHeartbeat(t *testing.T, tr *trace.Trace, hw replay.Hardware, name string, seed uint64, parked ...func(*replay.Options)) (int64, int64) {
 	t.Helper()
 	run := func(all bool) *replay.Result {
 		topo := replay.NewTopology(&hw, seed)
@@ -38,6 +38,10 @@ func sameAsEveryHeartbeat(t *testing.T, tr *trace.Trace, hw replay.Hardware, nam
 		opt := replay.Options{Seed: seed, CheckInvariants: true, RecordTasks: true, Timeline: true}
 		if all {
 			replay.QueueAllHeartbeats(&opt)
+		} else {
+			for _, f := range parked {
+				f(&opt)
+			}
 		}
 		res, err := replay.Run(w, p, opt)
 		if err != nil {
@@ -127,6 +131,52 @@ func TestParkedNodesChangeNothing(t *testing.T) {
 				t.Logf("events: %d, %d with every heartbeat handled", got, all)
 			})
 		}
+	}
+}
+
+// TestParkedLogCapped is TestParkedNodesChangeNothing with the parking log
+// bounded at 256 entries, so that capLog wakes parked nodes early and drops
+// the log's older entries many times a run (counted: the test fails if a
+// subtest never caps it or the test never wakes a node), under the fixed
+// model, the lifecycle and the flow model with batch rounds and deferred
+// re-solves: the results must still be those of handling every heartbeat.
+func TestParkedLogCapped(t *testing.T) {
+	t.Parallel() // CPU-bound; its own traces and hardware, no process-wide setting changed
+	shapes := []string{
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nheartbeat = \"50ms\"\ntimeline_sample = \"1s\"",
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nlifecycle = true",
+		"racks = 6\nnodes_per_rack = 10\nreduce_slots = 1\nnetwork = \"flow\"\nflow_shuffle = \"batch\"\nflow_update = \"1s\"\nheartbeat = \"50ms\"\ntimeline_sample = \"1s\"",
+		"racks = 4\nnodes_per_rack = 8\nreduce_slots = 2\nnetwork = \"flow\"\nflow_shuffle = \"batch\"\nlifecycle = true\nreport_at_heartbeat = true",
+	}
+	names := []string{"fair", "fair:node-delay=2s,rack-delay=30s"}
+	var woken int64 // by capLog, over the subtests (run one after the other)
+	jobs := 120
+	if testgate.IsFast() {
+		jobs = 60
+	}
+	for si, shape := range shapes {
+		hw, err := replay.ParseHardware([]byte("name = \"park\"\nmap_slots = 2\nblock_size_mb = 64\n" + shape))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := randomTrace(jobs, uint64(si)+41)
+		for _, name := range names {
+			t.Run(fmt.Sprintf("shape%d/%s", si, name), func(t *testing.T) {
+				var st *replay.EventStats
+				sameAsEveryHeartbeat(t, tr, hw, name, 5, func(o *replay.Options) {
+					replay.ParkLogCap(o, 256)
+					st = replay.CountEvents(o)
+				})
+				if st.LogCaps == 0 {
+					t.Fatal("the log was never capped: the test does not test capLog")
+				}
+				woken += st.LogCapWakes
+				t.Logf("log capped %d times, %d nodes woken", st.LogCaps, st.LogCapWakes)
+			})
+		}
+	}
+	if woken == 0 {
+		t.Fatal("capLog woke no node: the test does not test its wakes")
 	}
 }
 

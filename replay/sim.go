@@ -214,6 +214,9 @@ type Options struct {
 	// queueAll queues every heartbeat with the other events and handles each
 	// (heartbeats.go; tests only, to check that cancelling changes nothing).
 	queueAll bool
+	// parkLogCap, if positive, replaces parkLogCap, the parking log's bound
+	// (tests only: capLog on small runs).
+	parkLogCap int
 	// atEnd, if set, sees the engine after its last event (tests only: the
 	// flow network and the queue left empty).
 	atEnd func(*Sim)
@@ -473,6 +476,9 @@ func (s *Sim) loop() (err error) {
 			s.pk.record(e.t, e.key(), s.seq)
 		}
 		s.now, s.curSeq = e.t, e.key()
+		if s.pk.on && s.pk.log.n >= s.pk.logCap {
+			s.capLog()
+		}
 		s.events++
 		if s.opt.stats != nil {
 			s.opt.stats.ByKind[e.kind()]++
