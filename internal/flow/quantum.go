@@ -135,6 +135,10 @@ func (n *Network) provisional(f *flowState) Change {
 		rate = min(rate, (res.capacity-res.used)/f.w(i))
 	}
 	rate = max(rate, 0)
+	n.stats.Provisional++
+	if rate == 0 {
+		n.stats.ProvisionalZero++
+	}
 	for i, r := range f.path {
 		n.res[r].used += f.w(i) * rate
 	}

@@ -82,6 +82,11 @@ func TestUpdateQuantum(t *testing.T) {
 	step("settle at 20 s", err)
 	want(1, 25*s)
 	retimed(3) // and A again
+	// B waited at rate 0, C ran at what was spare: two provisional flows,
+	// one at 0.
+	if st := n.Stats(); st.Provisional != 2 || st.ProvisionalZero != 1 {
+		t.Errorf("Stats() Provisional %d, ProvisionalZero %d; want 2 and 1", st.Provisional, st.ProvisionalZero)
+	}
 
 	// The same changes without a quantum.
 	n = New()
