@@ -153,10 +153,12 @@ func logFlowCost(b *testing.B, res *replay.Result) {
 	}
 	st := c.Solver
 	b.Logf("flow: %d events; transfers: %d map reads, %d fetches, %d spills, %d output writes; "+
-		"%d solves (%d with the rate-update quantum), incremental %d (%d gave up) re-solving %d flows, full %d re-solving %d flows (%.0f a solve); %d flows re-timed",
+		"%d solves (%d with the rate-update quantum), incremental %d (%d gave up) re-solving %d flows, full %d re-solving %d flows (%.0f a solve); %d flows re-timed; "+
+		"%d flows added while a solve was deferred, %d of them at rate 0 until it",
 		res.Summary.Events, c.MapReads, c.Fetches, c.Spills, c.Outputs,
 		st.LocalSolves+st.FullSolves, st.QuantumSolves, st.LocalSolves, st.LocalFailures, st.LocalFlows,
-		st.FullSolves, st.FullFlows, float64(st.FullFlows)/float64(max(st.FullSolves, 1)), st.Retimed)
+		st.FullSolves, st.FullFlows, float64(st.FullFlows)/float64(max(st.FullSolves, 1)), st.Retimed,
+		st.Provisional, st.ProvisionalZero)
 }
 
 // BenchmarkFlowUpdate measures the rate-update quantum (flow_update) against

@@ -472,12 +472,12 @@ func (s *Sim) loop() (err error) {
 		if s.chk != nil {
 			s.chk.time(e.t)
 		}
+		s.now, s.curSeq = e.t, e.key()
 		if s.pk.on {
 			s.pk.record(e.t, e.key(), s.seq)
-		}
-		s.now, s.curSeq = e.t, e.key()
-		if s.pk.on && s.pk.log.n >= s.pk.logCap {
-			s.capLog()
+			if s.pk.log.n >= s.pk.logCap {
+				s.capLog()
+			}
 		}
 		s.events++
 		if s.opt.stats != nil {

@@ -150,6 +150,10 @@ func (n *Network) provisional(f *flowState) Change {
 		res := &n.res[r]
 		rate = min(rate, max((res.capacity-res.used)/f.w(i), res.capacity/res.wsum))
 	}
+	n.stats.Provisional++
+	if rate == 0 {
+		n.stats.ProvisionalZero++
+	}
 	for i, r := range f.path {
 		n.res[r].used += f.w(i) * rate
 	}

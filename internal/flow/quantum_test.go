@@ -105,6 +105,11 @@ func TestUpdateQuantum(t *testing.T) {
 	step("settle at 20 s", err)
 	want(1, 25*s)
 	retimed(2) // and A again
+	// B got the share, C the spare, D the share: three provisional flows,
+	// none at 0.
+	if st := n.Stats(); st.Provisional != 3 || st.ProvisionalZero != 0 {
+		t.Errorf("Stats() Provisional %d, ProvisionalZero %d; want 3 and 0", st.Provisional, st.ProvisionalZero)
+	}
 
 	// The same changes without a quantum.
 	n = New()

@@ -19,6 +19,10 @@ type Stats struct {
 	// QuantumSolves counts the solves under a rate-update quantum (changes
 	// solved at once and deferred ones settled).
 	QuantumSolves int64
+	// Provisional counts the flows added while a solve was deferred, and
+	// ProvisionalZero those of them whose provisional rate was 0 (a resource
+	// on the path full), which wait for the solve (quantum.go).
+	Provisional, ProvisionalZero int64
 }
 
 // Stats returns the network's counters.
