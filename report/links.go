@@ -103,17 +103,18 @@ func busiestLinks(groups []Group, names []string, lk look) (Figure, error) {
 		p.Add(plotter.NewGrid())
 		p.Y.Label.Text = names[i]
 		p.X.Label.Text = "simulated time (" + unit + ")"
-		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, max(float64(maxUs)/div, 1e-9), 0, 1.05
+		stats := linkStats(r)
+		shown := stats[:min(busiestLinksShown, len(stats))]
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, max(float64(maxUs)/div, 1e-9), 0, 1.05*max(1, peakOf(shown))
 		p.X.Tick.Marker = TidyTicks{}
 		p.Y.Tick.Marker = TidyTicks{}
-		stats := linkStats(r)
 		var times []int64
 		for _, s := range r.Links {
 			if len(times) == 0 || times[len(times)-1] != s.TimeUs {
 				times = append(times, s.TimeUs)
 			}
 		}
-		for k, st := range stats[:min(busiestLinksShown, len(stats))] {
+		for k, st := range shown {
 			pts := linkSeries(r.Links, st.link, times, div)
 			thumbs, err := lk.addSeries(p, k, pts, plotter.NoStep, false)
 			if err != nil {
@@ -163,17 +164,36 @@ func LinkTable(runs []Run) *Table {
 		{Header: "mean\nutilisation", Name: "mean_utilisation", Align: AlignRight},
 		{Header: "peak\nutilisation", Name: "peak_utilisation", Align: AlignRight},
 		{Header: "time\nsaturated", Name: "share_saturated", Align: AlignRight}}
+	over := false
 	for _, g := range groups {
 		r, ok := linkRun(g)
 		if !ok {
 			continue
 		}
 		stats := linkStats(r)
-		for _, st := range stats[:min(busiestLinksShown, len(stats))] {
+		shown := stats[:min(busiestLinksShown, len(stats))]
+		over = over || peakOf(shown) > 1
+		for _, st := range shown {
 			t.AddRow(Str(g.Name(keys)), Str(st.link), Float(st.capMBs, 0), Float(st.meanMBps, 1),
 				Float(st.mean, 3), Float(st.peak, 3), Float(st.saturated, 3))
 		}
 	}
 	t.Notes = append(t.Notes, "Means are over the run's timeline instants (a link that carried nothing at an instant counts 0); saturated is at least 99% used; the first seed of each cell that recorded link loads.")
+	if over {
+		t.Notes = append(t.Notes, overCapacityNote)
+	}
 	return t
+}
+
+// overCapacityNote explains a peak utilisation above 1, which only the flow
+// model's rate-update quantum gives (internal/flow/quantum.go).
+const overCapacityNote = "A peak above 1 is flow_update's: a transfer started between two rate solves runs at its equal share of the link until the next solve while the transfers already there keep their rates, so a link can carry more than its capacity for up to one quantum (docs/network-model.md, \"An equal share while a solve is deferred\")."
+
+// peakOf is the largest peak utilisation among stats, 0 when none.
+func peakOf(stats []linkStat) float64 {
+	var peak float64
+	for _, st := range stats {
+		peak = max(peak, st.peak)
+	}
+	return peak
 }

@@ -37,6 +37,15 @@ func TestLinkTable(t *testing.T) {
 	if LinkTable([]Run{makeRun(map[string]string{PolicyLabel: "fifo"}, []jobSpec{{flow: 1}})}) != nil {
 		t.Error("a run without link loads has a link table")
 	}
+	if notes := strings.Join(LinkTable([]Run{r}).Notes, " "); strings.Contains(notes, overCapacityNote) {
+		t.Errorf("peaks of at most 1 explained as over capacity: %s", notes)
+	}
+	// A link over its capacity at an instant (the rate-update quantum's
+	// equal share) gets the note.
+	r.Links = append(r.Links, row(15, "r0/uplink", 1.25))
+	if notes := strings.Join(LinkTable([]Run{r}).Notes, " "); !strings.Contains(notes, overCapacityNote) {
+		t.Errorf("a peak of 1.25 not explained: %s", notes)
+	}
 }
 
 // TestBusiestLinksFirstSeedIdle: a cell whose first seed recorded no link
