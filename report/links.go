@@ -103,8 +103,7 @@ func busiestLinks(groups []Group, names []string, lk look) (Figure, error) {
 		p.Add(plotter.NewGrid())
 		p.Y.Label.Text = names[i]
 		p.X.Label.Text = "simulated time (" + unit + ")"
-		stats := linkStats(r)
-		shown := stats[:min(busiestLinksShown, len(stats))]
+		shown := busiestOf(r)
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, max(float64(maxUs)/div, 1e-9), 0, 1.05*max(1, peakOf(shown))
 		p.X.Tick.Marker = TidyTicks{}
 		p.Y.Tick.Marker = TidyTicks{}
@@ -170,8 +169,7 @@ func LinkTable(runs []Run) *Table {
 		if !ok {
 			continue
 		}
-		stats := linkStats(r)
-		shown := stats[:min(busiestLinksShown, len(stats))]
+		shown := busiestOf(r)
 		over = over || peakOf(shown) > 1
 		for _, st := range shown {
 			t.AddRow(Str(g.Name(keys)), Str(st.link), Float(st.capMBs, 0), Float(st.meanMBps, 1),
@@ -188,6 +186,13 @@ func LinkTable(runs []Run) *Table {
 // overCapacityNote explains a peak utilisation above 1, which only the flow
 // model's rate-update quantum gives (internal/flow/quantum.go).
 const overCapacityNote = "A peak above 1 is flow_update's: a transfer started between two rate solves runs at its equal share of the link until the next solve while the transfers already there keep their rates, so a link can carry more than its capacity for up to one quantum (docs/network-model.md, \"An equal share while a solve is deferred\")."
+
+// busiestOf is r's busiestLinksShown busiest links by mean utilisation
+// (linkStats' order), the ones the table and the figure show.
+func busiestOf(r Run) []linkStat {
+	stats := linkStats(r)
+	return stats[:min(busiestLinksShown, len(stats))]
+}
 
 // peakOf is the largest peak utilisation among stats, 0 when none.
 func peakOf(stats []linkStat) float64 {

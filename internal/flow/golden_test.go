@@ -13,10 +13,10 @@ import (
 // and with a rate-update quantum. goldenExact is as main e19f5a1's solver
 // computes it: the solver's data layout may change, its floating-point
 // operations and their order may not. goldenQuantum is as main computes it
-// since the equal share (h-provshare, 2026-11-28): a flow added while a solve is deferred
-// gets the larger of its path's spare capacity and the equal share
-// (quantum.go), where before it got the spare alone (0xbaaf324b5e32a0f1 was
-// the two sums in one, before the split).
+// since the equal share (h-provshare, 2026-11-28): a flow added while a
+// solve is deferred gets the larger of its path's spare capacity and the
+// equal share (quantum.go), where before it got the spare alone
+// (0xbaaf324b5e32a0f1 was the two sums in one, before the split).
 const (
 	goldenExact   = 0xd9bca9f12cc5a66e
 	goldenQuantum = 0xfd8087447bedfba8

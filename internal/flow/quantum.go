@@ -23,17 +23,17 @@ import (
 // The equal share is the rate max-min gives every flow bottlenecked on a
 // resource whose flows all have it as their bottleneck: the flows already there
 // keep their rates until the solve, so a resource may carry more than its
-// capacity until then, by at most one equal share for each flow added across
-// it since the last solve. Before h-provshare (2026-11-28) a provisional rate was the
-// spare alone: every flow joining a saturated resource (under max-min every
-// bottleneck is one) waited at rate 0 for the solve, up to q, which delayed
-// short tasks most; on FB-2010's first 3,000 jobs under fair, 40% of the
-// flows added while a solve was deferred waited so at q = 1 s (61% at the
-// default 10 ms), and at q = 10 s the median job's flowtime grew from 7.19 s
-// (q = 100 ms) to 11.39 s (docs/network-model.md, "An equal share while a
-// solve is deferred"). Capacity freed early still stays idle for at most q.
-// The engine asks Due when the deferred solve falls and calls
-// Settle then.
+// capacity until then, by at most one equal share for each flow added
+// across it since the last solve. Before h-provshare (2026-11-28) a
+// provisional rate was the spare alone: every flow joining a saturated
+// resource (under max-min every bottleneck is one) waited at rate 0 for the
+// solve, up to q, which delayed short tasks most; on FB-2010's first 3,000
+// jobs under fair, 40% of the flows added while a solve was deferred waited
+// so at q = 1 s (61% at the default 10 ms), and at q = 10 s the median
+// job's flowtime grew from 7.19 s (q = 100 ms) to 11.39 s
+// (docs/network-model.md, "An equal share while a solve is deferred").
+// Capacity freed early still stays idle for at most q. The engine asks Due
+// when the deferred solve falls and calls Settle then.
 
 // SetUpdateQuantum sets the rate-update quantum in µs: 0, the default, is
 // exact max-min after every change; a positive q re-solves at most once per q.
